@@ -1,0 +1,34 @@
+# Two commands set everything up on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+TT     := $(VENV)/bin/tabletape
+DEMO   := replays/cards-of-war/kill-dispute.jsonl
+
+.PHONY: demo test lint schemas clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+demo: $(VENV)/.installed
+	$(TT) validate $(DEMO) || true
+	$(TT) log $(DEMO)
+	$(TT) replay $(DEMO)
+	$(TT) explain $(DEMO) 9
+
+lint: $(VENV)/.installed
+	$(PY) -m ruff check src tests
+
+schemas: $(VENV)/.installed
+	$(TT) schema -o schemas
+
+test: $(VENV)/.installed
+	$(PY) -m ruff check src tests
+	$(TT) schema --check schemas
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache

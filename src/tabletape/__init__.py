@@ -1,0 +1,4 @@
+"""tabletape: tabletop games recorded as event-sourced logs."""
+
+__version__ = "0.1.0"
+FORMAT = 1

@@ -1,0 +1,3 @@
+from tabletape.cli import main
+
+main()

@@ -1,0 +1,83 @@
+"""One small exception tree; every error knows where it happened and why."""
+
+from __future__ import annotations
+
+
+class TapeError(Exception):
+    """Base of every error tabletape reports to a person."""
+
+    exit_code = 1
+
+    def __init__(self, reason: str, *, file: str | None = None, line: int | None = None,
+                 seq: int | None = None, offset: int | None = None, field: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.file = file
+        self.line = line
+        self.seq = seq
+        self.offset = offset
+        self.field = field
+
+    def where(self) -> str:
+        """Returns 'FILE:LINE (seq S, byte B, field F)' with whatever is known."""
+        head = self.file or "<input>"
+        if self.line is not None:
+            head += f":{self.line}"
+        extra = []
+        if self.seq is not None:
+            extra.append(f"seq {self.seq}")
+        if self.offset is not None:
+            extra.append(f"byte {self.offset}")
+        if self.field:
+            extra.append(f"field {self.field}")
+        return head + (f" ({', '.join(extra)})" if extra else "")
+
+    def __str__(self) -> str:
+        return f"{self.where()}: {self.reason}"
+
+    def to_dict(self) -> dict:
+        return {"error": type(self).__name__, "file": self.file, "line": self.line,
+                "seq": self.seq, "offset": self.offset, "field": self.field,
+                "reason": self.reason}
+
+
+class LogFormatError(TapeError):
+    """A line is not a well-formed, canonical format-1 event."""
+
+
+class TornTail(LogFormatError):
+    """The last line has no trailing newline: a write was interrupted."""
+
+
+class ChainError(TapeError):
+    """`seq` or `prev` does not follow from the line before."""
+
+
+class StaleWriter(TapeError):
+    """The log grew since the writer read it; appending would fork it."""
+
+
+class IllegalEvent(TapeError):
+    """A well-formed event the rules do not allow in this state."""
+
+    def __init__(self, reason: str, *, rule: str, event: str | None = None, **where):
+        super().__init__(reason, **where)
+        self.rule = rule
+        self.event = event
+
+    def __str__(self) -> str:
+        said = f"{self.event}: " if self.event else ""
+        return f"{self.where()}: {said}[{self.rule}] {self.reason}"
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "rule": self.rule, "event": self.event}
+
+
+class UsageError(TapeError):
+    """Bad input that is not a log: a missing file, an unknown game, a bad option."""
+
+    exit_code = 2
+
+
+class UnknownGame(UsageError):
+    """No ruleset is registered under that id."""

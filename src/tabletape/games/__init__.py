@@ -1,0 +1,1 @@
+"""One package per game; the engine finds them through `tabletape.engine.GAMES`."""

@@ -1,0 +1,126 @@
+"""The Cards of War rule catalogue: rule id -> rulebook section and our own paraphrase.
+
+Sections are the rulebook's headings (seeds/004). Entries under "tabletape decision"
+settle what the rulebook leaves open; each is a choice, recorded here once.
+"""
+
+from tabletape.engine import Rule
+
+DECISION = "tabletape decision"
+
+RULES: dict[str, Rule] = {
+    # SETUP
+    "cow.setup.players": Rule("Introduction", "The game is for exactly two players."),
+    "cow.setup.opening": Rule("Setup", "Before the first round each player turns up one card; "
+                              "the higher score value plays first."),
+    "cow.setup.opening-tie": Rule(DECISION, "If the opening cards score the same, both players "
+                                  "turn up a new card, until one is higher."),
+    "cow.setup.opening-return": Rule(DECISION, "Opening cards only decide who starts: they go "
+                                     "back into the deck before the deal, which leaves it unchanged."),
+    "cow.setup.deal": Rule("Setup", "Each player starts with a hand of eight cards."),
+    "cow.setup.options": Rule("Optional Rules", "Strategic Exhaustion replaces Tactical Advantage "
+                              "and is played only in the long game."),
+    # PLAYING A ROUND
+    "cow.turn.order": Rule("Playing a Round", "Players alternate, one deployment each; the first "
+                           "player of a round opens it. Only the player named by the pending "
+                           "decision may act."),
+    "cow.turn.step": Rule("Playing a Round", "What a deployment sets in motion (a draw, a recon "
+                          "answer, a second deployment) is settled before anything else happens."),
+    "cow.turn.empty-hand": Rule(DECISION, "A player with no cards in hand and nothing left to draw "
+                                "passes; the other player keeps deploying."),
+    "cow.deploy.in-hand": Rule("Playing a Round", "A deployed card comes from the deployer's hand "
+                               "and is placed face up on one of their three battle piles."),
+    "cow.deploy.open-battle": Rule("Winning a Battle", "A battle that has been won takes no more "
+                                   "cards this round."),
+    "cow.draw.refill": Rule("Playing a Round", "After deploying, a player draws back up to their "
+                            "hand size (eight unless an option changes it)."),
+    "cow.draw.in-deck": Rule("Playing a Round", "A drawn card must be one that is still in the "
+                             "draw pile; the deck is a shuffled multiset, so any card in it may come."),
+    "cow.deck.common": Rule("Playing a Round", "Both players draw from one deck and discard to one "
+                            "discard pile."),
+    "cow.deck.reshuffle": Rule("Playing a Round", "When the draw pile is down to its last card, "
+                               "that card and the discard pile become the new draw pile. Decision: "
+                               "this also happens whenever the pile holds one card or none and "
+                               "discards have arrived since."),
+    "cow.deck.exhausted": Rule(DECISION, "With no card in the draw pile or the discards, draws are "
+                               "skipped and hands stay short."),
+    "cow.hand.over-size": Rule(DECISION, "A player holding more cards than their hand size keeps "
+                               "them and simply draws nothing until below it."),
+    # SPECIAL ABILITIES
+    "cow.kill.ability": Rule("Special Abilities 1 (KILL)", "Only a card with the KILL ability can "
+                             "kill."),
+    "cow.kill.top-only": Rule("Special Abilities 1 (KILL)", "A KILL removes the opponent's top "
+                              "card in the very battle the killer is deployed into; nothing "
+                              "underneath can be reached."),
+    "cow.kill.type-match": Rule("Special Abilities 1 (KILL)", "The killer's target symbols must "
+                                "include a type symbol of the victim; the victim is discarded at "
+                                "once. Radar carries every type symbol, so every killer can hit it."),
+    "cow.kill.multi-type": Rule(DECISION, "A victim with several type symbols is hit when any one "
+                                "of them is among the killer's targets."),
+    "cow.kill.optional": Rule(DECISION, "A KILL is announced in the deployment event; a player may "
+                              "deploy a killer without using it."),
+    "cow.reinforce.draw": Rule("Special Abilities 2 (REINFORCE)", "After deploying a reinforce "
+                               "card the player draws one extra card, then deploys again from "
+                               "their hand; that second card's own ability works too."),
+    "cow.recon.report": Rule("Special Abilities 3 (RECON)", "When a recon card is deployed, the "
+                             "opponent states truthfully how many cards of each theatre they hold."),
+    # WINNING
+    "cow.battle.score": Rule("Winning a Battle", "A pile scores the values of its cards still on "
+                             "the table (killed cards are gone)."),
+    "cow.battle.win": Rule("Winning a Battle", "The first player whose pile in a battle reaches 15 "
+                           "points wins it; the loser's cards there are discarded and the "
+                           "winner's are turned face down until the round ends."),
+    "cow.battle.stalemate": Rule(DECISION, "If both hands are empty with nothing to draw, each "
+                                 "open battle goes to the higher pile; equal piles win nothing."),
+    "cow.round.win": Rule("Winning a Round", "A round ends when all three battles are settled; "
+                          "whoever won at least two of them wins the round."),
+    "cow.round.drawn": Rule(DECISION, "A round in which neither player won more battles than the "
+                            "other is drawn; the player who did not open it opens the next."),
+    "cow.round.next": Rule("Winning a Round", "Between rounds hands are kept, face-down cards go "
+                           "to the discards without a reshuffle, and the round's winner opens "
+                           "the next one."),
+    "cow.game.short": Rule("Winning the Game", "Short game: one round decides it."),
+    "cow.game.normal": Rule("Winning the Game", "Normal game: up to three rounds; two round wins "
+                            "take the game. Decision: play stops as soon as a player has two; "
+                            "after three rounds with drawn rounds, more wins takes it, equal is a draw."),
+    "cow.game.long": Rule("Winning the Game", "Long game: rounds go on until one player has won "
+                          "three more than the other."),
+    # OPTIONAL RULES
+    "cow.opt.alt-reinforce": Rule("Optional Rules: Alternative Reinforce", "The second deployment "
+                                  "of a reinforce must be either the card just drawn or the top "
+                                  "of the discard pile; taking the discard sends the drawn card "
+                                  "to the discards."),
+    "cow.opt.alt-reinforce.off": Rule("Optional Rules: Alternative Reinforce", "Only that second "
+                                      "deployment, and only with the option, may take a card "
+                                      "from the discard pile."),
+    "cow.opt.alt-reinforce.joint": Rule(DECISION, "The Alternative Reinforce deployment cannot "
+                                        "start a joint deployment (its card is fixed)."),
+    "cow.opt.theatres": Rule("Optional Rules: Theatres of War", "Whoever deploys first into a "
+                             "battle names its theatre; only cards of that theatre score there, "
+                             "though any card may go there to kill."),
+    "cow.opt.theatres.choose": Rule("Optional Rules: Theatres of War", "A theatre is named exactly "
+                                    "when a battle is opened under the option, never otherwise. "
+                                    "Decision: any theatre may be named, and two battles may share one."),
+    "cow.opt.tactical": Rule("Optional Rules: Tactical Advantage", "Winning all three battles of "
+                             "a round gives a nine-card hand for the next round."),
+    "cow.opt.exhaustion": Rule("Optional Rules: Strategic Exhaustion", "In the long game, losing "
+                               "all three battles of a round costs one card of hand size for good; "
+                               "cutting the opponent down to three cards wins the game."),
+    "cow.opt.joint": Rule("Optional Rules: Joint Deployment", "A pair held together may be "
+                          "deployed at once into neighbouring battles (with Theatres of War: any "
+                          "two battles of the pair's theatre); the hand is refilled by two."),
+    "cow.opt.joint.off": Rule("Optional Rules: Joint Deployment", "Without the option no joint "
+                              "deployment may be announced."),
+    "cow.opt.joint.pair": Rule("Optional Rules: Joint Deployment", "The pairs are Paratroop with "
+                               "Gliders, Marines with Amphib, Fighters with one bomber, and "
+                               "Battleship with Shore Bombardment (as listed in the components); "
+                               "both must be in hand."),
+    "cow.opt.joint.partner": Rule("Optional Rules: Joint Deployment", "After the first card of a "
+                                  "pair, the next deployment is its partner, into a neighbouring "
+                                  "battle (or a battle of the pair's theatre)."),
+    "cow.opt.joint.abilities": Rule(DECISION, "Both cards of a pair keep their abilities: the "
+                                    "partner is placed first, then the partner's abilities "
+                                    "resolve, then the first card's."),
+    "cow.opt.two-decks": Rule("2 Deck Version", "Each player draws from their own deck and "
+                              "discards to their own pile; a card always returns to its owner's."),
+}

@@ -1,0 +1,118 @@
+"""Cards of War component data: the deck, its type symbols and the joint-deployment pairs.
+
+The rulebook prints no card list; see deck.json's provenance on every card.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from importlib import resources
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from tabletape.events import Name, Text
+
+Provenance = Literal["rulebook", "inferred", "reconstructed"]
+Symbol = Annotated[str, Meta(min_length=1, max_length=3)]
+
+
+class Theatre(enum.StrEnum):
+    """The four card backgrounds (The Cards); they matter for Recon and Theatres of War."""
+
+    AIR = "Air"
+    SEA = "Sea"
+    GROUND = "Ground"
+    INTEL = "Intel"
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One kind of card: its theatre, type symbols, score and abilities, and how many."""
+
+    name: Name
+    theatre: Theatre
+    types: Annotated[tuple[Symbol, ...], Meta(min_length=1, max_length=16)]
+    value: Annotated[int, Meta(ge=0, le=15)]
+    count: Annotated[int, Meta(ge=1, le=52)]
+    kill: Annotated[tuple[Symbol, ...], Meta(max_length=16)] = ()
+    reinforce: bool = False
+    recon: bool = False
+    provenance: Provenance = "reconstructed"
+    note: Text | None = None
+
+
+class TypeSymbol(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    symbol: Symbol
+    label: Annotated[str, Meta(max_length=64)]
+
+
+class Pair(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A joint-deployment pair: one card from `first` with one from `second`."""
+
+    name: Name
+    first: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=8)]
+    second: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=8)]
+    provenance: Provenance = "reconstructed"
+
+
+class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A whole deck as embedded in a log's header."""
+
+    deck_name: Annotated[str, Meta(max_length=128)]
+    theatres: tuple[Theatre, ...]
+    types: Annotated[tuple[TypeSymbol, ...], Meta(max_length=32)]
+    cards: Annotated[tuple[Card, ...], Meta(min_length=1, max_length=200)]
+    pairs: Annotated[tuple[Pair, ...], Meta(max_length=16)] = ()
+    notes: Text | None = None
+
+
+def default() -> Components:
+    """Returns the bundled 52-card deck."""
+    raw = resources.files(__package__).joinpath("deck.json").read_bytes()
+    return msgspec.json.decode(raw, type=Components)
+
+
+def problems(comp: Components) -> str | None:
+    """Returns why a deck cannot be played (duplicate names, unknown symbols or pair cards)."""
+    names = [c.name for c in comp.cards]
+    if len(set(names)) != len(names):
+        return "card names must be unique in the components"
+    symbols = {t.symbol for t in comp.types}
+    for card in comp.cards:
+        unknown = (set(card.types) | set(card.kill)) - symbols
+        if unknown:
+            return f"card {card.name!r} uses undeclared type symbols {sorted(unknown)}"
+    for pair in comp.pairs:
+        for name in (*pair.first, *pair.second):
+            if name not in names:
+                return f"pair {pair.name!r} names a card not in the deck: {name!r}"
+    return None
+
+
+class Index:
+    """Fast lookups over a deck: card by name, and a card's pair."""
+
+    def __init__(self, comp: Components):
+        self.cards: dict[str, Card] = {c.name: c for c in comp.cards}
+        self.full_deck: dict[str, int] = {c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)}
+        self.pair_of: dict[str, tuple[Pair, int]] = {}
+        for pair in comp.pairs:
+            for side, names in enumerate((pair.first, pair.second)):
+                for name in names:
+                    self.pair_of[name] = (pair, side)
+        self.pairs = {p.name: p for p in comp.pairs}
+
+    def partners(self, name: str) -> tuple[str, ...]:
+        """Returns the cards that may be jointly deployed with `name`."""
+        if name not in self.pair_of:
+            return ()
+        pair, side = self.pair_of[name]
+        return pair.second if side == 0 else pair.first
+
+
+@functools.lru_cache(maxsize=16)
+def index(comp: Components) -> Index:
+    """Returns the (cached) lookup tables of a deck."""
+    return Index(comp)

@@ -1,0 +1,289 @@
+"""Cards of War legality: who decides next, `check` with rule ids, and `legal`.
+
+Read alongside the rulebook's sections: Setup, Playing a Round, Special
+Abilities, Winning a Battle, and the Optional Rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tabletape.engine import CHANCE, Decision, Violation
+from tabletape.events import Event
+
+from . import table as t
+from .components import Theatre
+from .events import CardDeployed, CardDrawn, HandReported, OpeningCardDrawn
+from .state import Owed, Phase, State, Step
+
+DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
+DEPLOYS = (Step.PARTNER, Step.REINFORCE_DEPLOY)
+
+
+def head(state: State) -> Owed | None:
+    return state.steps[0] if state.steps else None
+
+
+def next_opener(state: State) -> str:
+    """Returns the next player to turn up an opening card (Setup)."""
+    return next(p for p in state.players if p not in state.opening)
+
+
+def pending(state: State) -> Decision | None:
+    """Returns who must decide next and what, or None once the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.OPENING:
+        p = next_opener(state)
+        return Decision(CHANCE, "opening draw", f"the card {p} turns up to decide who starts")
+    h = head(state)
+    if h is None:
+        return Decision(state.turn or "", "deploy", f"{state.turn} deploys a card")
+    if h.step in DRAWS:
+        return Decision(CHANCE, "draw", f"the card {h.player} draws ({h.step})")
+    if h.step is Step.RECON:
+        return Decision(h.player, "report", f"{h.player} reports their hand's theatres")
+    return Decision(h.player, "deploy", f"{h.player} must {h.step}")
+
+
+# -- check ---------------------------------------------------------------------------------
+
+def check(state: State, event: Event) -> Violation | None:
+    """Returns why the event is illegal in this state, or None."""
+    match event:
+        case OpeningCardDrawn():
+            return _check_opening(state, event)
+        case CardDrawn():
+            return _check_draw(state, event)
+        case HandReported():
+            return _check_report(state, event)
+        case CardDeployed():
+            return _check_deploy(state, event)
+    return Violation("cow.turn.step", f"{type(event).__name__} is not a Cards of War event")
+
+
+def _check_opening(state: State, ev: OpeningCardDrawn) -> Violation | None:
+    if state.phase is not Phase.OPENING:
+        return Violation("cow.setup.opening", "the first player has already been decided")
+    if ev.player != next_opener(state):
+        return Violation("cow.setup.opening", f"{next_opener(state)} turns up an opening card "
+                         f"next, not {ev.player}")
+    return _check_in_deck(state, ev.player, ev.card)
+
+
+def _check_in_deck(state: State, player: str, card: str) -> Violation | None:
+    deck = state.decks[t.owner(state, player)]
+    if card not in deck:
+        return Violation("cow.draw.in-deck", f"{card!r} is not in the draw pile "
+                         f"({t.deck_size(state, player)} cards left)")
+    return None
+
+
+def _owed_first(state: State, what: str) -> Violation | None:
+    """Returns the refusal of an event that does not answer the pending decision."""
+    if state.phase is Phase.OPENING:
+        return Violation("cow.setup.opening", f"no {what} before the first player is decided")
+    d = pending(state)
+    assert d is not None  # the engine refuses every event once the game is over
+    return Violation("cow.turn.step", f"no {what} now: {d.detail} first")
+
+
+def _check_draw(state: State, ev: CardDrawn) -> Violation | None:
+    h = head(state)
+    if state.phase is not Phase.PLAY or h is None or h.step not in DRAWS:
+        return _owed_first(state, "draw")
+    if ev.player != h.player:
+        return Violation("cow.turn.order", f"{h.player} draws now, not {ev.player}")
+    return _check_in_deck(state, ev.player, ev.card)
+
+
+def _check_report(state: State, ev: HandReported) -> Violation | None:
+    h = head(state)
+    if state.phase is not Phase.PLAY or h is None or h.step is not Step.RECON:
+        return _owed_first(state, "recon report")
+    if ev.player != h.player:
+        return Violation("cow.turn.order", f"{h.player} answers the recon, not {ev.player}")
+    truth = t.theatre_counts(state, state.hands[ev.player])
+    said = {"air": ev.air, "sea": ev.sea, "ground": ev.ground, "intel": ev.intel}
+    if said != truth:
+        wrong = ", ".join(f"{k} {said[k]} (holds {truth[k]})" for k in truth if said[k] != truth[k])
+        return Violation("cow.recon.report", f"{ev.player}'s report is untrue: {wrong}")
+    return None
+
+
+def _check_deploy(state: State, ev: CardDeployed) -> Violation | None:
+    h = head(state)
+    if state.phase is not Phase.PLAY or (h is not None and h.step not in DEPLOYS):
+        return _owed_first(state, "deployment")
+    actor = h.player if h else state.turn
+    if ev.player != actor:
+        return Violation("cow.turn.order", f"it is {actor}'s deployment, not {ev.player}'s")
+    if ev.player not in state.players:
+        return Violation("cow.turn.order", f"{ev.player} is not playing")
+    if ev.card not in t.idx(state).cards:
+        return Violation("cow.deploy.in-hand", f"there is no card {ev.card!r} in this deck")
+    battle = state.battles[ev.battle - 1]
+    if battle.closed:
+        return Violation("cow.deploy.open-battle", f"battle {ev.battle} was already won "
+                         f"by {battle.winner or 'nobody'} this round")
+    return (_check_source(state, ev, h) or _check_theatre(state, ev) or _check_joint(state, ev, h)
+            or _check_partner(state, ev, h) or _check_kill(state, ev))
+
+
+def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
+    alt_step = state.options.alternative_reinforce and h is not None and h.step is Step.REINFORCE_DEPLOY
+    if ev.from_discard:
+        if not alt_step:
+            return Violation("cow.opt.alt-reinforce.off", "a card may come from the discard pile "
+                             "only as the Alternative Reinforce deployment")
+        top = t.top_discard(state, ev.player)
+        if ev.card != top:
+            return Violation("cow.opt.alt-reinforce", f"the top discard is {top!r}, not {ev.card!r}")
+        return None
+    if ev.card not in state.hands[ev.player]:
+        return Violation("cow.deploy.in-hand", f"{ev.player} holds no {ev.card!r}")
+    if alt_step and ev.card != state.reinforce_card:
+        return Violation("cow.opt.alt-reinforce", f"the reinforcement must deploy the card just "
+                         f"drawn ({state.reinforce_card!r}) or the top discard, not {ev.card!r}")
+    return None
+
+
+def _check_theatre(state: State, ev: CardDeployed) -> Violation | None:
+    battle = state.battles[ev.battle - 1]
+    if not state.options.theatres_of_war:
+        if ev.theatre is not None:
+            return Violation("cow.opt.theatres.choose", "theatres are named only under Theatres of War")
+        return None
+    if battle.theatre is None and ev.theatre is None:
+        return Violation("cow.opt.theatres.choose", f"battle {ev.battle} is opened by this card: "
+                         "name its theatre")
+    if battle.theatre is not None and ev.theatre is not None:
+        return Violation("cow.opt.theatres.choose", f"battle {ev.battle} is already the "
+                         f"{battle.theatre} theatre")
+    return None
+
+
+def _battle_theatre(state: State, ev: CardDeployed) -> Theatre | None:
+    return state.battles[ev.battle - 1].theatre or ev.theatre
+
+
+def _partner_battles(state: State, first: int, theatre: Theatre) -> list[int]:
+    """Returns the battles a pair's partner may go to, given the first card's battle."""
+    out = []
+    for no, battle in enumerate(state.battles, 1):
+        if no == first or battle.closed:
+            continue
+        if state.options.theatres_of_war:
+            if battle.theatre in (None, theatre):
+                out.append(no)
+        elif abs(no - first) == 1:
+            out.append(no)
+    return out
+
+
+def _check_joint(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
+    if not ev.joint:
+        return None
+    if not state.options.joint_deployment:
+        return Violation("cow.opt.joint.off", "joint deployment is an optional rule not in force")
+    if h is not None and h.step is Step.PARTNER:
+        return Violation("cow.opt.joint.partner", "this card completes a pair; it cannot start another")
+    if state.options.alternative_reinforce and h is not None and h.step is Step.REINFORCE_DEPLOY:
+        return Violation("cow.opt.alt-reinforce.joint", "the Alternative Reinforce card is fixed; "
+                         "it cannot start a joint deployment")
+    partners = t.idx(state).partners(ev.card)
+    rest = t.without(state.hands[ev.player], ev.card) if ev.card in state.hands[ev.player] else ()
+    if not any(p in rest for p in partners):
+        why = "has no pair partner" if not partners else f"needs {' or '.join(partners)} in hand too"
+        return Violation("cow.opt.joint.pair", f"{ev.card} {why}")
+    theatre = t.card(state, ev.card).theatre
+    if state.options.theatres_of_war and _battle_theatre(state, ev) != theatre:
+        return Violation("cow.opt.joint", f"under Theatres of War a pair goes into {theatre} battles")
+    if not _partner_battles(state, ev.battle, theatre):
+        return Violation("cow.opt.joint", f"no open battle next to battle {ev.battle} for the partner")
+    return None
+
+
+def _check_partner(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
+    if h is None or h.step is not Step.PARTNER:
+        return None
+    partners = t.idx(state).partners(h.card)
+    if ev.card not in partners:
+        return Violation("cow.opt.joint.partner", f"{h.card}'s partner must follow "
+                         f"({' or '.join(partners)}), not {ev.card}")
+    theatre = t.card(state, h.card).theatre
+    if ev.battle not in _partner_battles(state, h.battle, theatre):
+        where = ("a battle of the " + theatre + " theatre" if state.options.theatres_of_war
+                 else f"a battle next to battle {h.battle}")
+        return Violation("cow.opt.joint.partner", f"the partner goes into {where}, not battle {ev.battle}")
+    if state.options.theatres_of_war and _battle_theatre(state, ev) != theatre:
+        return Violation("cow.opt.joint.partner", f"the partner's battle must be {theatre}")
+    return None
+
+
+def _check_kill(state: State, ev: CardDeployed) -> Violation | None:
+    if not ev.kill:
+        return None
+    killer = t.card(state, ev.card)
+    if not killer.kill:
+        return Violation("cow.kill.ability", f"{ev.card} has no KILL ability")
+    pile = state.battles[ev.battle - 1].piles[t.other(state, ev.player)]
+    if not pile:
+        return Violation("cow.kill.top-only", f"{t.other(state, ev.player)} has no card in "
+                         f"battle {ev.battle} to kill")
+    victim = t.card(state, pile[-1])
+    if not set(killer.kill) & set(victim.types):
+        return Violation("cow.kill.type-match", f"{ev.card} kills type {'/'.join(killer.kill)}, "
+                         f"but the top card in battle {ev.battle} is {victim.name} "
+                         f"(type {'/'.join(victim.types)})")
+    return None
+
+
+# -- legal ---------------------------------------------------------------------------------
+
+def legal(state: State) -> Iterator[Event]:
+    """Yields every legal next event; chance outcomes once per kind of card left."""
+    d = pending(state)
+    if d is None:
+        return
+    if state.phase is Phase.OPENING:
+        p = next_opener(state)
+        for name in state.decks[t.owner(state, p)]:
+            yield OpeningCardDrawn(player=p, card=name)
+        return
+    h = head(state)
+    if h is not None and h.step in DRAWS:
+        for name in state.decks[t.owner(state, h.player)]:
+            yield CardDrawn(player=h.player, card=name)
+    elif h is not None and h.step is Step.RECON:
+        yield HandReported(player=h.player, **t.theatre_counts(state, state.hands[h.player]))
+    else:
+        yield from _legal_deploys(state, d.actor)
+
+
+def _legal_deploys(state: State, player: str) -> Iterator[CardDeployed]:
+    opts = state.options
+    sources = [(name, False) for name in dict.fromkeys(state.hands[player])]
+    top = t.top_discard(state, player)
+    if top is not None and opts.alternative_reinforce:
+        sources.append((top, True))
+    theatres: tuple[Theatre | None, ...] = (None, *Theatre) if opts.theatres_of_war else (None,)
+    for name, from_discard in sources:
+        c = t.card(state, name)
+        kills = (False, True) if c.kill else (False,)
+        joints = (False, True) if opts.joint_deployment and t.idx(state).partners(name) else (False,)
+        for battle in range(1, 4):
+            for theatre in theatres:
+                for kill in kills:
+                    for joint in joints:
+                        ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
+                                          theatre=theatre, joint=joint, from_discard=from_discard)
+                        if check(state, ev) is None:
+                            yield ev
+
+
+def weight(state: State, event: Event) -> int:
+    """Returns how many copies of the drawn card the pile holds (chance's odds)."""
+    if isinstance(event, (CardDrawn, OpeningCardDrawn)):
+        return state.decks[t.owner(state, event.player)].get(event.card, 0)
+    return 1

@@ -1,0 +1,42 @@
+"""Random legal play: the same `legal` that `check` agrees with, and chance's weights."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from tabletape.engine import CHANCE, Ruleset
+from tabletape.events import Event, Header
+
+
+def play(ruleset: Ruleset, header: Header, seed: int, *, max_events: int = 20_000
+         ) -> Iterator[tuple[Event, Any]]:
+    """Yields (event, state after it) for a game of random legal moves, until it ends.
+
+    Players choose uniformly among legal events; chance draws in proportion to
+    `weight` (how many such cards are left). Deterministic for a given seed.
+    """
+    rng = random.Random(seed)
+    state = ruleset.initial(header)
+    for _ in range(max_events):
+        decision = ruleset.pending(state)
+        if decision is None:
+            return
+        options = list(ruleset.legal(state))
+        if not options:
+            raise RuntimeError(f"no legal event for {decision} — a rules bug")
+        if decision.actor == CHANCE:
+            weights = [ruleset.weight(state, e) for e in options]
+            event = rng.choices(options, weights)[0]
+        else:
+            event = rng.choice(options)
+        state = ruleset.apply(state, event)
+        yield event, state
+
+
+def header_for(ruleset: Ruleset, players: tuple[str, ...], options: Any = None,
+               components: Any = None) -> Header:
+    """Returns a header for a simulated game with default options and components."""
+    return ruleset.start(players, options if options is not None else ruleset.Options(),
+                         components if components is not None else ruleset.default_components())
