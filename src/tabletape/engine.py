@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import importlib
 from collections import deque
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import msgspec
@@ -107,7 +107,7 @@ class Ruleset:
             raise UsageError(f"{self.id} needs {lo}-{hi} players, got {len(players)}")
         if len(set(players)) != len(players):
             raise UsageError("player names must differ")
-        header = self.Header(game=self.id, rules_version=self.version, players=players,
+        header = self.Header(format=FORMAT, game=self.id, rules_version=self.version, players=players,
                              options=options, components=components, seq=0)
         problem = self.check_header(header)
         if problem:
@@ -402,7 +402,6 @@ class Replay:
     events: int = 0
     error: TapeError | None = None  # format or chain: reading stopped here
     captured: tuple[tapelog.Record, Any, IllegalEvent | None] | None = None
-    records: list[tapelog.Record] = field(default_factory=list)
 
     @property
     def state(self) -> Any:
@@ -425,13 +424,15 @@ class Replay:
 
 
 def replay(path: str, *, to: int | None = None, keep_going: bool = False,
-           capture: int | None = None, rules: bool = True, keep: bool = False) -> Replay:
+           capture: int | None = None, rules: bool = True,
+           observe: Callable[[tapelog.Record, IllegalEvent | None], None] | None = None) -> Replay:
     """Folds a log from line 1 (to seq `to`, if given) and returns what it found.
 
     Never raises for a bad log: a format or chain error is kept in `Replay.error`
     and everything before it is still folded. Missing files and unknown games raise.
     With `capture=N`, the record of seq N, the state before it and its ruling are
-    kept, and the rest of the log is still read for disputes about it.
+    kept, and the rest of the log is still read for disputes about it. `observe`
+    is called with every record folded and its refusal, if any.
     """
     result = Replay(path)
     records = tapelog.read_records(path, codec_for)
@@ -439,9 +440,9 @@ def replay(path: str, *, to: int | None = None, keep_going: bool = False,
         for rec in records:
             if to is not None and rec.line - 1 > to and capture is None:
                 break
-            _fold_one(result, rec, to, keep_going, capture, rules)
-            if keep:
-                result.records.append(rec)
+            err = _fold_one(result, rec, to, keep_going, capture, rules)
+            if observe is not None and (to is None or rec.line - 1 <= to):
+                observe(rec, err)
     except (UnknownGame, UsageError):
         raise
     except TapeError as e:
@@ -450,8 +451,9 @@ def replay(path: str, *, to: int | None = None, keep_going: bool = False,
 
 
 def _fold_one(result: Replay, rec: tapelog.Record, to: int | None, keep_going: bool,
-              capture: int | None, rules: bool) -> None:
+              capture: int | None, rules: bool) -> IllegalEvent | None:
     seq = rec.line - 1
+    err = None
     past_to = to is not None and seq > to
     if seq == 0:
         result.ruleset = ruleset_for(rec.raw, result.file)
@@ -462,7 +464,7 @@ def _fold_one(result: Replay, rec: tapelog.Record, to: int | None, keep_going: b
         if past_to:
             if isinstance(rec.event, Note) and rec.event.dispute:
                 result.fold._note(seq, rec.event)
-            return
+            return None
         before = result.fold.state
         err = result.fold.feed(seq, rec.event, rec.line)
         if capture == seq:
@@ -470,6 +472,7 @@ def _fold_one(result: Replay, rec: tapelog.Record, to: int | None, keep_going: b
     if not past_to:
         result.tail = tapelog.Tail(seq, rec.digest)
         result.events = seq + 1
+    return err
 
 
 def iter_records(path: str) -> Iterator[tapelog.Record]:

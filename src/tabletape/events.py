@@ -37,7 +37,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 class Header(Event, tag="game_started", kw_only=True):
     """Line 0. Games subclass it to type `options` and `components`."""
 
-    format: Annotated[int, Meta(ge=1, le=1)] = 1
+    format: Annotated[int, Meta(ge=1, le=1)]  # required, so that it is always written
     game: Name
     rules_version: Annotated[str, Meta(max_length=32)]
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]

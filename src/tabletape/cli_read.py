@@ -1,0 +1,332 @@
+"""Commands that read logs: validate, verify, replay, log, explain, diff."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+import msgspec
+
+from tabletape import engine
+from tabletape.cli import emit_json, handles_errors, main
+from tabletape.errors import TapeError, TornTail, UsageError
+
+
+def _progress(items: list[str], label: str):
+    """Yields items with a progress bar on stderr when there are several."""
+    if len(items) < 2:
+        yield from items
+        return
+    from rich.progress import track
+
+    from tabletape.render import err_console
+    yield from track(items, description=label, console=err_console, transient=True)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--keep-going", is_flag=True,
+              help="Skip illegal events and judge the rest against the state without them.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
+@handles_errors
+def validate(files: tuple[str, ...], keep_going: bool, as_json: bool) -> None:
+    """Check format, chain and rules; report every problem with line, seq and rule id.
+
+    Disputed events get a ruling. Exit 1 when any file is invalid.
+
+    Example: tabletape validate replays/cards-of-war/*.jsonl
+    """
+    from tabletape.render import console, problem_line, result_dict, ruling_table, summary
+    reports, bad = [], 0
+    for path in _progress(list(files), "validating"):
+        try:
+            result = engine.replay(path, keep_going=keep_going)
+        except UsageError as e:
+            if len(files) == 1:
+                raise
+            result = engine.Replay(path, error=e)
+        bad += not result.ok
+        if as_json:
+            reports.append(result_dict(result))
+            continue
+        ok = "[green]valid[/green]" if result.ok else "[red]INVALID[/red]"
+        console.print(f"{ok} {summary(result)}", markup=True)
+        for e in result.problems:
+            console.print(problem_line(e))
+            if isinstance(e, TornTail):
+                console.print(f"  the earlier {result.events} events are intact; "
+                              f"`tabletape repair {path}` moves the torn bytes aside")
+        if result.fold is not None and result.fold.blocked and not keep_going:
+            console.print(f"  {len(result.fold.unjudged)} later event(s) were not judged: the state "
+                          "after an illegal event is unreliable (--keep-going judges them without it)")
+        if keep_going and result.fold is not None and result.fold.illegal:
+            console.print(f"  --keep-going: skipped {len(result.fold.illegal)} illegal event(s) "
+                          "and judged the rest without them")
+        if result.fold is not None:
+            for s, e in result.fold.corrected.items():
+                console.print(f"  corrected: seq {s} was illegal [{e.rule}] and was undone at "
+                              f"seq {result.fold.retracted[s]}", markup=False)
+            if result.fold.disputes:
+                console.print(ruling_table(result.fold.disputes, result.ruleset))
+    if as_json:
+        emit_json(reports if len(files) > 1 else reports[0])
+    if len(files) > 1 and not as_json:
+        console.print(f"{len(files) - bad} of {len(files)} logs valid")
+    sys.exit(1 if bad else 0)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@handles_errors
+def verify(file: str, as_json: bool) -> None:
+    """Check format and hash chain only (no rules); print the head to agree on.
+
+    Example: tabletape verify game.jsonl
+    """
+    result = engine.replay(file, rules=False)
+    head = result.tail.head if result.tail else None
+    if as_json:
+        emit_json({"file": file, "events": result.events, "head": head, "ok": result.error is None,
+                   "torn": isinstance(result.error, TornTail),
+                   "error": result.error.to_dict() if result.error else None})
+    else:
+        from tabletape.render import console
+        if result.error is None:
+            console.print(f"[green]ok[/green] {file}: {result.events} events, chain intact",
+                          markup=True)
+        elif isinstance(result.error, TornTail):
+            console.print(f"[red]TORN[/red] {result.error}", markup=True)
+            console.print(f"the first {result.events} events are intact")
+        else:
+            console.print(f"[red]BROKEN[/red] {result.error}", markup=True)
+            console.print(f"the first {result.events} events read correctly")
+        if head:
+            console.print(f"head (seq {result.tail.seq}): {head}")
+    sys.exit(0 if result.error is None else 1)
+
+
+def _state_json(rs: engine.Ruleset, state: Any) -> Any:
+    data = msgspec.to_builtins(state)
+    if isinstance(data, dict):
+        data.pop("components", None)
+    return data
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=int, help="Stop after this seq.")
+@click.option("--as", "as_player", help="Show only what this player could see.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+@handles_errors
+def replay(file: str, to: int | None, as_player: str | None, as_json: bool) -> None:
+    """Rebuild the state of the game after the last event (or after --to SEQ).
+
+    Example: tabletape replay game.jsonl --to 40 --as bob
+    """
+    result = engine.replay(file, to=to)
+    rs = result.ruleset
+    if rs is None or result.fold is None:
+        raise result.error or UsageError("unreadable log", file=file)
+    if to is not None and to >= result.events and result.error is None:
+        raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
+    state = result.state
+    if as_player is not None:
+        if as_player not in result.header.players:
+            raise UsageError(f"--as {as_player}: not a player ({', '.join(result.header.players)})")
+        state = rs.view(state, as_player)
+    d, o = rs.pending(result.state), rs.outcome(result.state)
+    if as_json:
+        emit_json({"file": file, "seq": result.events - 1, "state": _state_json(rs, state),
+                   "pending": msgspec.to_builtins(d) if d else None,
+                   "outcome": msgspec.to_builtins(o) if o else None,
+                   "problems": [e.to_dict() for e in result.problems]})
+    else:
+        from tabletape.render import console, problem_line
+        console.print(rs.render(state))
+        console.print(f"after seq {result.events - 1}" + (f", as {as_player} sees it" if as_player else ""))
+        for e in result.problems:
+            console.print(problem_line(e))
+        if result.fold.blocked:
+            first = min(result.fold.illegal)
+            console.print(f"the state shown is the one before the illegal event at seq {first}")
+    sys.exit(1 if result.problems else 0)
+
+
+@main.command("log")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
+@handles_errors
+def log_cmd(file: str, as_json: bool) -> None:
+    """Show the events as a table of plain sentences, with rulings marked.
+
+    Example: tabletape log game.jsonl
+    """
+    rows: list[tuple] = []
+
+    def observe(rec, err) -> None:
+        rows.append((rec, err))
+
+    result = engine.replay(file, observe=observe)
+    rs = result.ruleset
+    retracted = result.fold.retracted if result.fold else {}
+    unjudged = result.fold.unjudged if result.fold else set()
+    if as_json:
+        out = [{"seq": r.line - 1, "by": r.event.by, "at": r.event.at,
+                "type": type(r.event).__struct_config__.tag,
+                "text": engine.describe(rs, r.event) if rs else "",
+                "illegal": e.to_dict() if e else None,
+                "undone_at": retracted.get(r.line - 1)} for r, e in rows]
+        emit_json(out)
+    else:
+        from rich.table import Table
+        from rich.text import Text
+
+        from tabletape.render import console, problem_line
+        table = Table(title=file, title_justify="left")
+        for col in ("seq", "by", "event", "ruling"):
+            table.add_column(col)
+        for rec, e in rows:
+            seq = rec.line - 1
+            text = Text(engine.describe(rs, rec.event) if rs else "")
+            mark = Text("")
+            if e is not None:
+                mark = Text(f"illegal [{e.rule}]", style="red")
+            elif seq in unjudged:
+                mark = Text("not judged", style="yellow")
+            if seq in retracted:
+                text.stylize("strike")
+                mark.append(f" undone at {retracted[seq]}", style="dim")
+            table.add_row(str(seq), rec.event.by or "", text, mark)
+        console.print(table)
+        if result.error:
+            console.print(problem_line(result.error))
+    sys.exit(1 if result.problems else 0)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("seq", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@handles_errors
+def explain(file: str, seq: int, as_json: bool) -> None:
+    """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
+
+    Example: tabletape explain game.jsonl 41
+    """
+    result = engine.replay(file, to=seq, capture=seq)
+    rs = result.ruleset
+    if rs is None or result.fold is None:
+        raise result.error or UsageError("unreadable log", file=file)
+    if result.captured is None:
+        if seq == 0:
+            raise UsageError("seq 0 is the header; explain a later event", file=file)
+        if result.error is not None:
+            raise result.error
+        raise UsageError(f"the log has no seq {seq} (it ends at seq {result.events - 1})", file=file)
+    rec, before, err = result.captured
+    disputes = [r for r in result.fold.disputes if r.about == seq]
+    verdict, rule = _verdict(result, seq, err)
+    cat = rs.catalogue()
+    cited = [rule] if rule else list(rs.governing(rec.event))
+    if as_json:
+        return emit_json({
+            "seq": seq, "event": msgspec.to_builtins(rec.event),
+            "text": engine.describe(rs, rec.event), "verdict": verdict,
+            "rule": rule, "reason": err.reason if err else None,
+            "rules": {r: msgspec.to_builtins(cat[r]) for r in cited if r in cat},
+            "state_before": _state_json(rs, before),
+            "pending_before": msgspec.to_builtins(rs.pending(before)),
+            "disputes": [d.__dict__ for d in disputes]})
+    from rich.panel import Panel
+
+    from tabletape.render import console, ruling_table
+    console.print(Panel(rs.render(before), title=f"the state before seq {seq}"))
+    console.print(f"seq {seq}: {engine.describe(rs, rec.event)}")
+    console.print(f"  {rec.raw.decode()}", markup=False)
+    style = "green" if verdict == "legal" else "red" if verdict == "illegal" else "yellow"
+    console.print(f"ruling: [{style}]{verdict}[/{style}]" + (f" — {err.reason}" if err else ""),
+                  markup=True)
+    for r in cited:
+        if r in cat:
+            console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
+    if disputes:
+        console.print(ruling_table(disputes, rs))
+    sys.exit(0)
+
+
+def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
+    fold = result.fold
+    assert fold is not None
+    if seq in fold.core_seqs:
+        return ("not a game event" if err is None else "illegal", err.rule if err else None)
+    if err is not None:
+        return "illegal", err.rule
+    if seq in fold.unjudged:
+        return "not judged (an earlier illegal event is still in effect)", None
+    return "legal", None
+
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@handles_errors
+def diff(a: str, b: str, as_json: bool) -> None:
+    """Compare two logs (or two points of one, FILE@SEQ): first divergent event, state diff.
+
+    Exit 1 when they differ.
+
+    Example: tabletape diff game.jsonl other.jsonl   |   tabletape diff game.jsonl@40 game.jsonl@41
+    """
+    from tabletape import diff as tdiff
+    (pa, ta), (pb, tb) = _at(a), _at(b)
+    div = tdiff.first_divergence(pa, pb, ta, tb)
+    ra, rb = engine.replay(pa, to=ta), engine.replay(pb, to=tb)
+    for r in (ra, rb):
+        if r.ruleset is None:
+            raise r.error or UsageError("unreadable log", file=r.file)
+    changes = tdiff.state_diff(_state_json(ra.ruleset, ra.state), _state_json(rb.ruleset, rb.state))
+    same = div is None and not changes
+    if as_json:
+        emit_json({"same": same, "first_divergence": None if div is None else {
+            "seq": div.seq,
+            "a": msgspec.to_builtins(div.a) if div.a else None,
+            "b": msgspec.to_builtins(div.b) if div.b else None},
+            "changes": [{"path": c.path, "a": c.old, "b": c.new} for c in changes]})
+        sys.exit(0 if same else 1)
+    from rich.table import Table
+
+    from tabletape.render import console, plain
+    if same:
+        console.print(f"{a} and {b} record the same game")
+        sys.exit(0)
+    if div is not None:
+        console.print(f"first divergence at seq {div.seq}:")
+        for side, ev, r in (("A", div.a, ra), ("B", div.b, rb)):
+            console.print(f"  {side}: " + (engine.describe(r.ruleset, ev) if ev else "(log ends)"),
+                          markup=False)
+    else:
+        console.print("the events are the same; the states differ")
+    table = Table(title=f"state differences ({len(changes)})", title_justify="left")
+    for col in ("path", f"A {a}", f"B {b}"):
+        table.add_column(col)
+    for c in changes[:200]:
+        table.add_row(c.path, plain(c.old), plain(c.new))
+    console.print(table)
+    if len(changes) > 200:
+        console.print(f"... and {len(changes) - 200} more (use --json)")
+    sys.exit(1)
+
+
+def _at(spec: str) -> tuple[str, int | None]:
+    path, sep, seq = spec.rpartition("@")
+    if sep and seq.isdigit():
+        return path, int(seq)
+    return spec, None
+
+
+from tabletape import cli_tools  # noqa: E402,F401  (registers simulate, schema, repair)
+
+__all__ = ["TapeError"]

@@ -1,0 +1,137 @@
+"""Commands that make files: simulate, schema, repair."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+import msgspec
+
+from tabletape import engine
+from tabletape import log as tapelog
+from tabletape.cli import _load_components, _parse_option, emit_json, handles_errors, main
+from tabletape.errors import UsageError
+from tabletape.events import CORE_EVENTS, Header
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+
+
+def _players(spec: str, rs: engine.Ruleset) -> tuple[str, ...]:
+    if spec.isdigit():
+        n = int(spec)
+        if not 1 <= n <= len(NAMES):
+            raise UsageError(f"--players {n}: give 1-{len(NAMES)} or a list of names")
+        return NAMES[:n]
+    return tuple(p.strip() for p in spec.split(",") if p.strip())
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", default="2", show_default=True, help="A count or comma-separated names.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same game).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The log to write.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="An optional rule.")
+@click.option("--components", type=click.Path(dir_okay=False), help="Your own component data.")
+@click.option("--max-events", type=int, default=20_000, show_default=True,
+              help="Stop a game that runs longer than this.")
+@handles_errors
+def simulate(game: str, players: str, seed: int, output: str, options: tuple[str, ...],
+             components: str | None, max_events: int) -> None:
+    """Play a whole game of random legal moves and record it (chance drawn by its odds).
+
+    Example: tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
+    """
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    from tabletape import simulate as sim
+    from tabletape.render import err_console
+    rs = engine.get(game)
+    header = rs.start(_players(players, rs), _parse_option(rs, options),
+                      _load_components(rs, components))
+    tail = tapelog.create(output, header, rs.codec)
+    batch, state = [], None
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=err_console,
+                  transient=True) as bar:
+        task = bar.add_task("simulating", total=None)
+        for n, (event, state) in enumerate(sim.play(rs, header, seed, max_events=max_events), 1):
+            batch.append(event)
+            if len(batch) == 1000:
+                tail = tapelog.append(output, batch, rs.codec, expect=tail, durable=False)
+                batch = []
+                bar.update(task, description=f"simulating: {n} events")
+        tail = tapelog.append(output, batch, rs.codec, expect=tail)
+    o = rs.outcome(state) if state is not None else None
+    click.echo(f"wrote {output}: {tail.seq + 1} events; "
+               + (o.summary if o else f"unfinished after {max_events} events"))
+
+
+def schemas() -> dict[str, bytes]:
+    """Returns every JSON Schema file tabletape ships, by file name."""
+    out = {"envelope.schema.json": _schema(Header | CORE_EVENTS[0] | CORE_EVENTS[1], "format-1 envelope")}
+    for rs in engine.all_games():
+        out[f"{rs.id}.schema.json"] = _schema(rs.union(), f"{rs.title} {rs.version} events")
+        out[f"{rs.id}.components.schema.json"] = _schema(rs.Components, f"{rs.title} components")
+    return out
+
+
+def _schema(t, title: str) -> bytes:
+    body = msgspec.json.schema(t)
+    body = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **body}
+    return msgspec.json.format(msgspec.json.encode(body), indent=2) + b"\n"
+
+
+@main.command()
+@click.option("-o", "--output", type=click.Path(file_okay=False), help="Write the schemas here.")
+@click.option("--check", "check_dir", type=click.Path(file_okay=False),
+              help="Exit 1 if the schemas in this folder are stale.")
+@handles_errors
+def schema(output: str | None, check_dir: str | None) -> None:
+    """Write the JSON Schemas of the envelope, every game's events and its components.
+
+    Example: tabletape schema -o schemas
+    """
+    files = schemas()
+    if check_dir:
+        stale = [n for n, data in files.items() if _read(os.path.join(check_dir, n)) != data]
+        extra = sorted(set(os.listdir(check_dir)) - set(files)) if os.path.isdir(check_dir) else []
+        if stale or extra:
+            click.echo(f"schemas in {check_dir} are stale: {', '.join(stale + extra)}; "
+                       "run `make schemas`", err=True)
+            sys.exit(1)
+        click.echo(f"schemas in {check_dir} are up to date ({len(files)} files)")
+        return
+    if not output:
+        return emit_json({n: msgspec.json.decode(d) for n, d in files.items()})
+    os.makedirs(output, exist_ok=True)
+    for name, data in files.items():
+        tmp = os.path.join(output, f".{name}.tmp")
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, os.path.join(output, name))
+        click.echo(f"wrote {os.path.join(output, name)}")
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@handles_errors
+def repair(file: str) -> None:
+    """Move a torn last line aside to FILE.torn; every complete line is kept.
+
+    Example: tabletape repair game.jsonl
+    """
+    moved, where = tapelog.repair(file)
+    if not moved:
+        click.echo(f"{file} has no torn last line; nothing to repair")
+        return
+    result = engine.replay(file, rules=False)
+    click.echo(f"moved {moved} torn byte(s) to {where}; {file} keeps {result.events} "
+               f"complete event(s)" + (f" (but: {result.error})" if result.error else ""))

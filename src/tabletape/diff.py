@@ -1,0 +1,70 @@
+"""Where two logs part ways: the first divergent event and a structured state diff."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import zip_longest
+from typing import Any
+
+import msgspec
+
+from tabletape import engine
+from tabletape.events import Event, envelope
+
+
+@dataclass
+class Divergence:
+    """The first seq at which two logs record different events (envelope ignored)."""
+
+    seq: int
+    a: Event | None  # None: log A has ended
+    b: Event | None
+
+
+def first_divergence(a: str, b: str, a_to: int | None = None,
+                     b_to: int | None = None) -> Divergence | None:
+    """Returns the first seq where the logs differ in content (not in `at`, `by` or `prev`)."""
+    ra = _upto(engine.iter_records(a), a_to)
+    rb = _upto(engine.iter_records(b), b_to)
+    for seq, (x, y) in enumerate(zip_longest(ra, rb)):
+        ex = envelope(x.event) if x is not None else None
+        ey = envelope(y.event) if y is not None else None
+        if ex != ey:
+            return Divergence(seq, x.event if x else None, y.event if y else None)
+    return None
+
+
+def _upto(records, to):
+    for rec in records:
+        if to is not None and rec.line - 1 > to:
+            return
+        yield rec
+
+
+@dataclass
+class Change:
+    path: str
+    old: Any
+    new: Any
+
+
+MISSING = "<absent>"
+
+
+def state_diff(a: Any, b: Any) -> list[Change]:
+    """Returns every leaf that differs between two states, as paths with old/new values."""
+    out: list[Change] = []
+    _walk(msgspec.to_builtins(a), msgspec.to_builtins(b), "$", out)
+    return out
+
+
+def _walk(a: Any, b: Any, path: str, out: list[Change]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in dict.fromkeys([*a, *b]):
+            _walk(a.get(k, MISSING), b.get(k, MISSING), f"{path}.{k}", out)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and \
+            any(isinstance(x, (dict, list)) for x in a):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _walk(x, y, f"{path}[{i}]", out)
+    elif a != b:
+        out.append(Change(path, a, b))
