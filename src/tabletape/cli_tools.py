@@ -54,7 +54,8 @@ def simulate(game: str, players: str, seed: int, output: str, options: tuple[str
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=err_console,
                   transient=True) as bar:
         task = bar.add_task("simulating", total=None)
-        for n, (event, state) in enumerate(sim.play(rs, header, seed, max_events=max_events), 1):
+        for n, step in enumerate(sim.play(rs, header, seed, max_events=max_events), 1):
+            event, state = step
             batch.append(event)
             if len(batch) == 1000:
                 tail = tapelog.append(output, batch, rs.codec, expect=tail, durable=False)
