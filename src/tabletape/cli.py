@@ -33,8 +33,10 @@ def handles_errors(fn):
 
 
 def _fail(e: TapeError) -> None:
+    from rich.text import Text
+
     from tabletape.render import err_console
-    err_console.print(f"[red]error:[/red] {e}", markup=True, highlight=False)
+    err_console.print(Text.assemble(("error: ", "red"), str(e)))
     sys.exit(e.exit_code)
 
 

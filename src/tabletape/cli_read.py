@@ -10,7 +10,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.cli import emit_json, handles_errors, main
-from tabletape.errors import TapeError, TornTail, UsageError
+from tabletape.errors import ChainError, TapeError, TornTail, UsageError
 
 
 def _progress(items: list[str], label: str):
@@ -78,15 +78,21 @@ def validate(files: tuple[str, ...], keep_going: bool, as_json: bool) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--head", "expect_head", metavar="HEX",
+              help="The head the players agreed on; exit 1 if the log's differs.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @handles_errors
-def verify(file: str, as_json: bool) -> None:
+def verify(file: str, expect_head: str | None, as_json: bool) -> None:
     """Check format and hash chain only (no rules); print the head to agree on.
 
-    Example: tabletape verify game.jsonl
+    Example: tabletape verify game.jsonl --head 3f2a...
     """
     result = engine.replay(file, rules=False)
     head = result.tail.head if result.tail else None
+    if expect_head and result.error is None and head and not head.startswith(expect_head.lower()):
+        result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
+                                  "was changed or extended since", file=file,
+                                  line=result.events, seq=result.events - 1)
     if as_json:
         emit_json({"file": file, "events": result.events, "head": head, "ok": result.error is None,
                    "torn": isinstance(result.error, TornTail),

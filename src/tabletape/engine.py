@@ -370,11 +370,11 @@ class Fold:
                           + (f" (seq {first})" if first is not None else "")
                           + " left the state unreliable")
         recent = {s: ev for s, _, _, ev in self.stack}
-        rules = ", ".join(self.ruleset.governing(recent[n])) if n in recent else ""
-        why = "it passed every check of the rules in force" + (f" ({rules})" if rules else "")
+        rules = ", ".join(self.ruleset.governing(recent[n])) if n in recent else None
+        why = "it passed every check of the rules that govern it"
         if n in self.retracted:
             why += f"; it was later undone at seq {self.retracted[n]}"
-        return ruling("legal", None, why)
+        return ruling("legal", rules or None, why)
 
 
 def describe(ruleset: Ruleset, event: Event) -> str:

@@ -33,6 +33,8 @@ class TapeError(Exception):
         return head + (f" ({', '.join(extra)})" if extra else "")
 
     def __str__(self) -> str:
+        if self.file is None and self.line is None and self.seq is None:
+            return self.reason
         return f"{self.where()}: {self.reason}"
 
     def to_dict(self) -> dict:

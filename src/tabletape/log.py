@@ -35,9 +35,9 @@ class Codec:
         try:
             return self.decoder.decode(body)
         except msgspec.ValidationError as e:
-            raise _format_error(str(e), file, line, offset) from None
-        except msgspec.DecodeError as e:
             raise _format_error(str(e), file, line, offset, body) from None
+        except msgspec.DecodeError as e:
+            raise _format_error(f"invalid JSON: {e}", file, line, offset, body) from None
         except UnicodeDecodeError as e:
             raise LogFormatError(f"not UTF-8: {e.reason}", file=file, line=line,
                                  offset=offset + e.start) from None
@@ -52,7 +52,7 @@ _PATH = re.compile(r" - at `([^`]*)`$")
 _BYTE = re.compile(r"\(byte (\d+)\)")
 
 
-def _format_error(msg: str, file: str, line: int, offset: int, body: bytes = b"") -> LogFormatError:
+def _format_error(msg: str, file: str, line: int, offset: int, body: bytes) -> LogFormatError:
     """Returns one LogFormatError with the field path and byte offset msgspec reported."""
     field = None
     m = _PATH.search(msg)
@@ -142,8 +142,8 @@ def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
                                  seq=seq, offset=offset, field="$.seq")
             if event.prev != prev:
                 why = ("the first line must not have prev" if prev is None else
-                       "prev does not match the SHA-256 of the previous line "
-                       "(an earlier line was changed, removed or inserted)")
+                       f"prev does not match the SHA-256 of line {line - 1}: line {line - 1} "
+                       f"was changed, or lines were removed or inserted before line {line}")
                 raise ChainError(why, file=path, line=line, seq=seq, offset=offset, field="$.prev")
             prev = digest(body)
             yield Record(line, offset, body, prev, event)

@@ -29,12 +29,14 @@ def problem_line(e: TapeError) -> Text:
 
 def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
     table = Table(title="disputes", title_justify="left")
-    for col in ("dispute", "about", "raised by", "ruling", "rule", "why"):
-        table.add_column(col)
+    for col in ("dispute", "about", "raised by", "ruling"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("rule", overflow="fold", min_width=24)
+    table.add_column("why", ratio=1)
     for r in rulings:
         style = {"legal": "green", "illegal": "red"}.get(r.verdict, "yellow")
-        rule = r.rule or ""
-        if r.rule and ruleset is not None:
+        rule = (r.rule or "").replace(", ", "\n")
+        if r.rule and ruleset is not None and r.verdict == "illegal":
             entry = ruleset.catalogue().get(r.rule)
             if entry:
                 rule = f"{r.rule}\n({entry.section})"

@@ -1,0 +1,184 @@
+"""BATTLECARDS Pacific component data: the sides' Arsenal decks and the shared Conflict deck.
+
+The rulebook prints no card values; cards.json gives a provenance on every entry.
+Sides are data (the combined game would add more), unit types are a closed set.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from importlib import resources
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from tabletape.events import Name, Text
+
+Provenance = Literal["rulebook", "inferred", "reconstructed"]
+Score = Annotated[int, Meta(ge=0, le=20)]
+ActionNumber = Annotated[int, Meta(ge=1, le=20)]
+Phase = Annotated[int, Meta(ge=1, le=4)]
+Copies = Annotated[int, Meta(ge=1, le=60)]
+
+
+class UnitType(enum.StrEnum):
+    """The three deployed stacks, left to right (To Set Up the Game)."""
+
+    GROUND = "Ground"
+    AIR = "Air"
+    SEA = "Sea"
+
+
+class Values(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One number per unit type; a missing one is N/A."""
+
+    ground: Score | None = None
+    air: Score | None = None
+    sea: Score | None = None
+
+    def of(self, kind: UnitType) -> int | None:
+        return getattr(self, kind.value.lower())
+
+
+class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One kind of Arsenal card: its stack, attack against each type, defence against each
+    attacker type, the firing phases it lists, and any support it gives."""
+
+    name: Name
+    type: UnitType
+    count: Copies
+    attack: Values
+    defence: Values
+    phases: Annotated[tuple[Phase, ...], Meta(max_length=4)] = ()
+    support: Score = 0
+    supports: Annotated[tuple[UnitType, ...], Meta(max_length=3)] = ()
+    leader: bool = False
+    provenance: Provenance = "reconstructed"
+    note: Text | None = None
+
+
+class Battlecard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a BATTLECARD says: aggressor side, forces called, VP, prerequisites, specials.
+
+    `requires`: BATTLECARDS the aggressor's side must already hold. `eliminates`: the
+    side knocked out when an enemy wins it (its homeland). `special`: destroying the last
+    enemy unit of that type in the battle wins it; `special_losers` says where the
+    loser's remaining units then go.
+    """
+
+    aggressor: Name
+    forces: Annotated[tuple[UnitType, ...], Meta(min_length=1, max_length=3)]
+    vp: Score
+    requires: Annotated[tuple[Name, ...], Meta(max_length=8)] = ()
+    eliminates: Name | None = None
+    special: UnitType | None = None
+    special_losers: Literal["stacks", "discard"] = "stacks"
+
+
+class ConflictCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One kind of Conflict card: its Action Number and its instruction."""
+
+    name: Name
+    action: ActionNumber
+    count: Copies
+    keep: bool = False  # "keep this card": held face down, played for `bonus` in combat
+    bonus: Score = 0
+    bonus_types: Annotated[tuple[UnitType, ...], Meta(max_length=3)] = ()  # empty: any unit
+    draw: Score = 0  # Arsenal cards drawn into the Reserve Hand
+    deploy: Score = 0  # Reserve Hand cards the drawer may deploy
+    battle: Battlecard | None = None
+    provenance: Provenance = "reconstructed"
+    note: Text | None = None
+
+
+class SideSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A side in turn order, with its own Arsenal deck."""
+
+    id: Name
+    arsenal: Annotated[tuple[Unit, ...], Meta(min_length=1, max_length=100)]
+    provenance: Provenance = "reconstructed"
+
+
+class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    reserve_hand: Annotated[int, Meta(ge=0, le=20)] = 6
+    first_deployment: Annotated[int, Meta(ge=0, le=20)] = 3
+    standard_victory: Annotated[int, Meta(ge=1, le=1000)] = 40
+    provenance: Provenance = "rulebook"
+
+
+class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Both Arsenal decks and the Conflict deck, as embedded in a log's header."""
+
+    title: Annotated[str, Meta(max_length=128)]
+    rules: Numbers
+    sides: Annotated[tuple[SideSpec, ...], Meta(min_length=2, max_length=8)]
+    conflict: Annotated[tuple[ConflictCard, ...], Meta(min_length=1, max_length=200)]
+    notes: Text | None = None
+
+
+def default() -> Components:
+    """Returns the bundled (reconstructed) Pacific starter set."""
+    raw = resources.files(__package__).joinpath("cards.json").read_bytes()
+    return msgspec.json.decode(raw, type=Components)
+
+
+def problems(comp: Components) -> str | None:
+    """Returns why a card set cannot be played, or None."""
+    sides = [s.id for s in comp.sides]
+    if len(set(sides)) != len(sides):
+        return "side ids must be unique in the components"
+    for side in comp.sides:
+        names = [u.name for u in side.arsenal]
+        if len(set(names)) != len(names):
+            return f"{side.id}'s Arsenal card names must be unique"
+        for u in side.arsenal:
+            if u.leader and u.count != 1:
+                return f"leader {u.name!r} may appear only once in {side.id}'s Arsenal"
+            if len(set(u.phases)) != len(u.phases):
+                return f"{u.name!r} lists a firing phase twice"
+    names = [c.name for c in comp.conflict]
+    if len(set(names)) != len(names):
+        return "Conflict card names must be unique"
+    battles = {c.name for c in comp.conflict if c.battle}
+    for c in comp.conflict:
+        b = c.battle
+        if b is None:
+            continue
+        if c.keep or c.draw or c.deploy:
+            return f"BATTLECARD {c.name!r} cannot also be kept, draw or deploy"
+        if b.aggressor not in sides:
+            return f"BATTLECARD {c.name!r} names an unknown aggressor {b.aggressor!r}"
+        if b.eliminates is not None and b.eliminates not in sides:
+            return f"BATTLECARD {c.name!r} eliminates an unknown side {b.eliminates!r}"
+        for r in b.requires:
+            if r not in battles or r == c.name:
+                return f"BATTLECARD {c.name!r} requires {r!r}, which is not another BATTLECARD"
+    if not battles:
+        return "the Conflict deck holds no BATTLECARD"
+    return None
+
+
+class Index:
+    """Lookups over a card set: units by side and name, Conflict cards by name."""
+
+    def __init__(self, comp: Components):
+        self.sides: tuple[str, ...] = tuple(s.id for s in comp.sides)
+        self.units: dict[str, dict[str, Unit]] = {
+            s.id: {u.name: u for u in s.arsenal} for s in comp.sides}
+        self.arsenal: dict[str, dict[str, int]] = {
+            s.id: {u.name: u.count for u in sorted(s.arsenal, key=lambda u: u.name)}
+            for s in comp.sides}
+        self.cards: dict[str, ConflictCard] = {c.name: c for c in comp.conflict}
+        self.conflict: dict[str, int] = {c.name: c.count
+                                         for c in sorted(comp.conflict, key=lambda c: c.name)}
+        self.actions: tuple[int, ...] = tuple(sorted({c.action for c in comp.conflict}))
+        self.battles: dict[str, Battlecard] = {c.name: c.battle for c in comp.conflict if c.battle}
+        self.rules = comp.rules
+
+
+@functools.lru_cache(maxsize=16)
+def index(comp: Components) -> Index:
+    """Returns the (cached) lookup tables of a card set."""
+    return Index(comp)

@@ -1,0 +1,122 @@
+"""BATTLECARDS Pacific events: facts of the table, one decision each.
+
+Chance draws every Arsenal card (`arsenal_drawn`) and turns every Conflict card
+(`conflict_drawn` at the start of a turn, `conflict_turned` for a shot, which
+records the Action Number and what it did).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from tabletape.events import Event, Header, Name
+
+from .components import ActionNumber, Components, UnitType
+
+Number = Annotated[int, Meta(ge=0, le=40)]
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Table options. `first_side` is the side of the first player named (bcp.setup.sides)."""
+
+    first_side: Annotated[str, Meta(min_length=1, max_length=64)] = "Japan"
+
+
+class BcpStarted(Header, tag="game_started", kw_only=True):
+    options: Options = Options()
+    components: Components
+
+
+class ArsenalDrawn(Event, tag="arsenal_drawn", kw_only=True):
+    """An Arsenal card drawn into a player's Reserve Hand (the deal or a draw instruction)."""
+
+    player: Name
+    unit: Name
+
+
+class UnitDeployed(Event, tag="unit_deployed", kw_only=True):
+    """A Reserve Hand card placed face down on the player's stack of its type."""
+
+    player: Name
+    unit: Name
+    stack: UnitType
+
+
+class DeploymentFinished(Event, tag="deployment_finished", kw_only=True):
+    """The player deploys no more of what a Conflict card allowed."""
+
+    player: Name
+
+
+class EmergencyDeployed(Event, tag="emergency_deployed", kw_only=True):
+    """The whole Reserve Hand deployed at once (instead of a draw, or against an invasion)."""
+
+    player: Name
+    units: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=100)]
+
+
+class EmergencyDeclined(Event, tag="emergency_declined", kw_only=True):
+    """The player keeps their Reserve Hand: at a turn's start this means they draw."""
+
+    player: Name
+
+
+class ConflictDrawn(Event, tag="conflict_drawn", kw_only=True):
+    """The drawing player's Conflict card for the turn."""
+
+    player: Name
+    card: Name
+
+
+class BattleDecided(Event, tag="battle_decided", kw_only=True):
+    """The aggressor's answer to a BATTLECARD whose prerequisites are met."""
+
+    player: Name
+    fight: bool
+
+
+class UnitFired(Event, tag="unit_fired", kw_only=True):
+    """A unit opens fire on a target, optionally playing a Kept Card for its bonus."""
+
+    player: Name
+    unit: Name
+    target: Name
+    kept: Name | None = None
+
+
+class ConflictTurned(Event, tag="conflict_turned", kw_only=True):
+    """The Conflict card turned for a shot: its Action Number, the window, the result.
+
+    The target is destroyed when `above` < `action` <= `upto` (its defence against the
+    attacker, and the attack with every bonus).
+    """
+
+    player: Name
+    unit: Name
+    target: Name
+    card: Name
+    action: ActionNumber
+    above: Number
+    upto: Number
+    hit: bool
+
+
+class UnitWithdrawn(Event, tag="unit_withdrawn", kw_only=True):
+    """A unit taken out of the battle in the withdrawal phase."""
+
+    player: Name
+    unit: Name
+
+
+class WithdrawalFinished(Event, tag="withdrawal_finished", kw_only=True):
+    """The player withdraws nothing more this withdrawal phase."""
+
+    player: Name
+
+
+EVENTS = (ArsenalDrawn, UnitDeployed, DeploymentFinished, EmergencyDeployed, EmergencyDeclined,
+          ConflictDrawn, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn,
+          WithdrawalFinished)

@@ -1,0 +1,89 @@
+"""BATTLECARDS Pacific state: frozen Structs; per-player data keyed by player name,
+decks keyed by side id, so that nothing assumes two players or one theatre."""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from .components import Components
+from .events import Options
+
+WITHDRAWAL = 5  # the phase after the four firing phases
+
+
+class Step(enum.StrEnum):
+    """What is owed before the game moves on, resolved from the front."""
+
+    DEAL = "draw Arsenal cards into the Reserve Hand"
+    FIRST_DEPLOY = "deploy from the Reserve Hand (set-up)"
+    CHOOSE = "draw a Conflict card or emergency deploy"
+    DRAW_CONFLICT = "draw a Conflict card"
+    DRAW_ARSENAL = "draw Arsenal cards (Conflict card)"
+    DEPLOY = "deploy from the Reserve Hand (Conflict card)"
+    DECIDE = "decide whether to fight"
+    HOMELAND = "emergency deploy against the invasion, or not"
+    END_TURN = "pass the turn"  # never pending: settled as soon as it is reached
+
+
+class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
+    step: Step
+    player: str
+    count: int = 0  # cards still to draw or deploy
+
+
+class Shot(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A unit has fired; the Conflict card that decides it is still to be turned."""
+
+    player: str
+    unit: str
+    target: str
+    above: int  # the target's defence against the attacker
+    upto: int  # attack plus every bonus
+
+
+class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A battle in progress: the engaged units of each player, face up."""
+
+    card: str
+    aggressor: str
+    defender: str
+    forces: dict[str, tuple[str, ...]]  # player -> engaged units (sorted multiset)
+    withdrawn: dict[str, tuple[str, ...]]  # player -> units pulled out (back to the stacks)
+    round: int = 1
+    phase: int = 1  # 1-4 firing, WITHDRAWAL
+    side: str = ""  # who fires (or withdraws) now
+    to_fire: tuple[str, ...] = ()  # units of `side` still to fire in this phase
+    shot: Shot | None = None
+
+
+class Result(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The end of the game: the winners and how it ended."""
+
+    winners: tuple[str, ...]
+    how: str
+
+
+class State(msgspec.Struct, frozen=True):
+    players: tuple[str, ...]  # seat order
+    sides: dict[str, str]  # player -> side id
+    order: tuple[str, ...]  # turn order (the components' side order)
+    options: Options
+    arsenal: dict[str, dict[str, int]]  # side -> unit -> copies (a shuffled deck is a multiset)
+    arsenal_discard: dict[str, tuple[str, ...]]  # side -> destroyed and discarded units
+    conflict: dict[str, int]  # the Conflict deck: card -> copies
+    conflict_discard: tuple[str, ...]
+    reserve: dict[str, tuple[str, ...]]  # player -> Reserve Hand (sorted)
+    stacks: dict[str, dict[str, tuple[str, ...]]]  # player -> unit type -> face-down units
+    kept: dict[str, tuple[str, ...]]  # player -> Kept Cards
+    won: dict[str, tuple[str, ...]]  # player -> BATTLECARDS won
+    vp: dict[str, int]
+    eliminated: tuple[str, ...] = ()
+    turn: str | None = None  # the drawing player
+    drawn: str | None = None  # the Conflict card the drawing player follows
+    steps: tuple[Owed, ...] = ()
+    battle: Battle | None = None
+    result: Result | None = None
+    turns: int = 0
+    components: Components | None = None  # the card set in play (from the header)

@@ -1,0 +1,78 @@
+"""Small pure helpers over the BATTLECARDS state: lookups, sides, multisets."""
+
+from __future__ import annotations
+
+from .components import Battlecard, ConflictCard, Index, Unit, UnitType, index
+from .state import State
+
+
+def idx(state: State) -> Index:
+    """Returns the lookup tables of the card set in play."""
+    assert state.components is not None  # set by initial()
+    return index(state.components)
+
+
+def unit(state: State, player: str, name: str) -> Unit:
+    """Returns the Arsenal card `name` of `player`'s side."""
+    return idx(state).units[state.sides[player]][name]
+
+
+def has_unit(state: State, player: str, name: str) -> bool:
+    return name in idx(state).units[state.sides[player]]
+
+
+def card(state: State, name: str) -> ConflictCard:
+    return idx(state).cards[name]
+
+
+def battlecard(state: State, name: str) -> Battlecard:
+    return idx(state).battles[name]
+
+
+def players_of(state: State, side: str) -> tuple[str, ...]:
+    """Returns the players of a side still in the game, in seat order."""
+    return tuple(p for p in state.players if state.sides[p] == side and p not in state.eliminated)
+
+
+def enemy_of(state: State, player: str) -> str | None:
+    """Returns the first player still in the game on another side (bcp.setup.players)."""
+    return next((p for p in state.players if state.sides[p] != state.sides[player]
+                 and p not in state.eliminated), None)
+
+
+def deployed(state: State, player: str) -> tuple[str, ...]:
+    """Returns every unit in `player`'s three stacks."""
+    return tuple(u for kind in UnitType for u in state.stacks[player][kind.value])
+
+
+def side_won(state: State, side: str) -> set[str]:
+    """Returns the BATTLECARDS held by the players of a side."""
+    return {c for p in state.players if state.sides[p] == side for c in state.won[p]}
+
+
+def without(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """Returns a multiset (sorted tuple) with one `name` removed."""
+    i = cards.index(name)
+    return cards[:i] + cards[i + 1:]
+
+
+def with_cards(cards: tuple[str, ...], *names: str) -> tuple[str, ...]:
+    """Returns a multiset (sorted tuple) with `names` added."""
+    return tuple(sorted((*cards, *names)))
+
+
+def take(deck: dict[str, int], name: str) -> dict[str, int]:
+    """Returns a deck with one `name` drawn from it."""
+    out = dict(deck)
+    out[name] -= 1
+    if not out[name]:
+        del out[name]
+    return out
+
+
+def merge(deck: dict[str, int], cards: tuple[str, ...]) -> dict[str, int]:
+    """Returns a deck with cards shuffled in (a multiset: order is forgotten)."""
+    out = dict(deck)
+    for name in cards:
+        out[name] = out.get(name, 0) + 1
+    return dict(sorted(out.items()))

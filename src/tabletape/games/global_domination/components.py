@@ -1,0 +1,217 @@
+"""Global Domination component data: the map, the cards and the tracks.
+
+The rulebook names the Regions and Resources and gives a few card values in its
+examples; everything else is reconstructed (see `provenance` on every entry of
+components.json).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from importlib import resources
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from tabletape.events import Name, Text
+
+Provenance = Literal["rulebook", "inferred", "reconstructed"]
+Points = Annotated[int, Meta(ge=0, le=30)]
+
+
+class Kind(enum.StrEnum):
+    LAND = "land"
+    SEA = "sea"
+
+
+class Effect(enum.StrEnum):
+    """What a card's text does (rule code reads abilities, never card names)."""
+
+    NONE = "none"  # no text of its own (Domination; the area-restriction cards)
+    RESOURCE_VP = "resource_vp"  # 1 VP per controlled Area of `resource`
+    LAND_MIX = "land_mix"  # up to `amount` Land Builds and Land Reductions in any mix
+    WEAKEN_PLAYER = "weaken_player"  # a chosen player's Full Forces are Reduced
+    CHAIN_REDUCE = "chain_reduce"  # `amount` Reductions, then offered around to the left
+    DENY_REGIONS = "deny_regions"  # during scoring: others score no Region monopolies
+    REMOVE_PER_REGION = "remove_per_region"  # 1 Land Force removed in every Region
+    INSURGENCY = "insurgency"  # up to `amount` Struggling Land Forces become the player's, Full
+    HALVE = "halve"  # every player suffers Reductions equal to half their Forces
+    BUILDS = "builds"  # up to `amount` Builds, Land or Sea
+    CLEAR_STRUGGLING = "clear_struggling"  # every Struggling Force removed
+    CUT_SUPPLY = "cut_supply"  # a chosen player's isolated Forces removed
+    REGION_FULL_VP = "region_full_vp"  # 1 VP per Region holding one of the player's Full Land Forces
+    REDUCE_PER_FULL = "reduce_per_full"  # `amount` Reductions per own Full Force
+    UPGRADE_ALL = "upgrade_all"  # every own Struggling Force becomes Full
+    SURRENDER = "surrender"  # may remove 1 Force in each Region where the player has a Full Force
+    STRUGGLE_ALL = "struggle_all"  # every Full Force becomes Struggling
+
+
+class Restriction(enum.StrEnum):
+    """Where a card's Builds and Reductions may land."""
+
+    ANY = "any"
+    LAND = "land"
+    SEA = "sea"
+    NEAR_OWN_SEA = "near_own_sea"  # Land Areas next to a Sea Area the player controls
+    NEAR_OWN_LAND = "near_own_land"  # Land Areas next to a Land Area the player controls
+
+
+class Timing(enum.StrEnum):
+    """When a card may be played for its text."""
+
+    TURN = "turn"  # on the player's own turn
+    SCORING = "scoring"  # only in the End of Game Turn scoring step
+    ANY = "any"  # on any turn, and in the scoring step
+
+
+class Region(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: Name
+    provenance: Provenance
+
+
+class Resource(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: Name
+    symbol: Annotated[str, Meta(min_length=1, max_length=2)]
+    provenance: Provenance
+
+
+class Area(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A Land or Sea Area; Land Areas have a Region and a Resource."""
+
+    name: Name
+    kind: Kind
+    adjacent: Annotated[tuple[Name, ...], Meta(max_length=32)]
+    provenance: Provenance
+    region: Name | None = None
+    resource: Name | None = None
+
+
+class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A card type: its Build and Reduction points, stack size and text."""
+
+    name: Name
+    build: Points
+    reduce: Points
+    count: Annotated[int, Meta(ge=1, le=60)]
+    provenance: Provenance
+    effect: Effect = Effect.NONE
+    restriction: Restriction = Restriction.ANY  # applies to Build and Attack uses
+    text_restriction: Restriction = Restriction.ANY  # applies to the Builds/Reductions of its text
+    timing: Timing = Timing.TURN
+    amount: Annotated[int, Meta(ge=0, le=30)] = 0
+    resource: Name | None = None
+    cost: Annotated[int, Meta(ge=0, le=5)] = 0  # Logistical steps paid when acquired
+    returns: bool = False  # goes back to its stack after its text is played
+    basic: bool = False  # the starting card (Domination), never an Action stack
+    note: Text | None = None
+
+
+class Track(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    low: Annotated[int, Meta(ge=0, le=30)]
+    high: Annotated[int, Meta(ge=1, le=30)]
+    start: Annotated[int, Meta(ge=0, le=30)]
+    provenance: Provenance
+
+
+class Tracks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    logistics: Track
+    victory_start: Annotated[int, Meta(ge=0, le=100)]
+    turns: Annotated[int, Meta(ge=1, le=30)]  # Game Turns between Start and End
+    starting_cards: Annotated[int, Meta(ge=1, le=10)]  # Domination cards per player
+    stacks_in_use: Annotated[int, Meta(ge=1, le=40)]  # Action card types chosen for a game
+    provenance: Provenance
+
+
+class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A whole box as embedded in a log's header."""
+
+    box: Annotated[str, Meta(max_length=128)]
+    regions: Annotated[tuple[Region, ...], Meta(min_length=1, max_length=12)]
+    resources: Annotated[tuple[Resource, ...], Meta(min_length=1, max_length=12)]
+    areas: Annotated[tuple[Area, ...], Meta(min_length=1, max_length=64)]
+    cards: Annotated[tuple[Card, ...], Meta(min_length=2, max_length=40)]
+    tracks: Tracks
+    notes: Text | None = None
+
+
+def default() -> Components:
+    """Returns the bundled box (see provenance on every entry)."""
+    raw = resources.files(__package__).joinpath("components.json").read_bytes()
+    return msgspec.json.decode(raw, type=Components)
+
+
+def problems(comp: Components) -> str | None:
+    """Returns why a box cannot be played, or None."""
+    return (_map_problems(comp) or _card_problems(comp)
+            or _track_problems(comp))
+
+
+def _map_problems(comp: Components) -> str | None:
+    names = [a.name for a in comp.areas]
+    if len(set(names)) != len(names):
+        return "area names must be unique"
+    by_name = {a.name: a for a in comp.areas}
+    regions = {r.name for r in comp.regions}
+    resources_ = {r.name for r in comp.resources}
+    for a in comp.areas:
+        if a.kind is Kind.LAND and (a.region not in regions or a.resource not in resources_):
+            return f"land area {a.name!r} needs a known region and resource"
+        if a.kind is Kind.SEA and (a.region or a.resource):
+            return f"sea area {a.name!r} cannot have a region or resource"
+        for b in a.adjacent:
+            if b not in by_name or b == a.name:
+                return f"area {a.name!r} lists an unknown neighbour {b!r}"
+            if a.name not in by_name[b].adjacent:
+                return f"adjacency must be mutual: {a.name!r} and {b!r}"
+    return None
+
+
+def _card_problems(comp: Components) -> str | None:
+    names = [c.name for c in comp.cards]
+    if len(set(names)) != len(names):
+        return "card names must be unique"
+    basics = [c for c in comp.cards if c.basic]
+    if len(basics) != 1:
+        return "exactly one card type must be the basic (starting) card"
+    actions = len(comp.cards) - 1
+    if comp.tracks.stacks_in_use > actions:
+        return f"{comp.tracks.stacks_in_use} Action stacks are used, but the box has {actions}"
+    known = {r.name for r in comp.resources}
+    for c in comp.cards:
+        if c.effect is Effect.RESOURCE_VP and c.resource not in known:
+            return f"card {c.name!r} names an unknown resource {c.resource!r}"
+    return None
+
+
+def _track_problems(comp: Components) -> str | None:
+    lg = comp.tracks.logistics
+    if not lg.low <= lg.start <= lg.high:
+        return "the Logistical track must start between its two ends"
+    return None
+
+
+class Index:
+    """Fast lookups over a box: cards and areas by name, areas by Region and Resource."""
+
+    def __init__(self, comp: Components):
+        self.cards: dict[str, Card] = {c.name: c for c in comp.cards}
+        self.basic: str = next(c.name for c in comp.cards if c.basic)
+        self.actions: tuple[str, ...] = tuple(c.name for c in comp.cards if not c.basic)
+        self.areas: dict[str, Area] = {a.name: a for a in comp.areas}
+        self.adjacent: dict[str, frozenset[str]] = {a.name: frozenset(a.adjacent) for a in comp.areas}
+        self.land: tuple[str, ...] = tuple(a.name for a in comp.areas if a.kind is Kind.LAND)
+        self.sea: tuple[str, ...] = tuple(a.name for a in comp.areas if a.kind is Kind.SEA)
+        self.regions: tuple[str, ...] = tuple(r.name for r in comp.regions)
+        self.resources: tuple[str, ...] = tuple(r.name for r in comp.resources)
+        self.in_region: dict[str, tuple[str, ...]] = {
+            r: tuple(a.name for a in comp.areas if a.region == r) for r in self.regions}
+        self.with_resource: dict[str, tuple[str, ...]] = {
+            r: tuple(a.name for a in comp.areas if a.resource == r) for r in self.resources}
+
+
+@functools.lru_cache(maxsize=16)
+def index(comp: Components) -> Index:
+    """Returns the (cached) lookup tables of a box."""
+    return Index(comp)

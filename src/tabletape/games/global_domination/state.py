@@ -1,0 +1,77 @@
+"""Global Domination state: frozen Structs, per-player data keyed by player name."""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from .components import Components, Restriction
+from .events import Options
+
+FULL_LAND_VP, STRUGGLING_LAND_VP = 2, 1
+FULL_SEA_VP, STRUGGLING_SEA_VP = 4, 2
+REGION_MONOPOLY_VP = 6
+
+
+class Phase(enum.StrEnum):
+    FIRST = "choose the First Player"
+    STACKS = "choose the Action stacks"
+    DRAW = "draw for the Game Turn"
+    PLAY = "play cards"
+    SCORING = "End of Game Turn scoring"
+    OVER = "game over"
+
+
+class Step(enum.StrEnum):
+    """What is still owed before play goes on, resolved from the front."""
+
+    DRAW = "draw"  # chance: `points` cards still to draw
+    BUILD = "build"  # `points` Builds
+    REDUCE = "reduce"  # `points` Reductions (against `target` only, if set)
+    LAND_MIX = "land build or reduce"  # `points` Land Builds or Land Reductions in any mix
+    TARGET = "choose a player"  # pick the player `card`'s text is aimed at
+    REMOVE = "remove a force"  # remove 1 Force in `region`
+    SEIZE = "seize"  # `points` Insurgent seizures
+    CHAIN = "answer the chain"  # join or decline `card`, first played by `origin`
+
+
+class Force(msgspec.Struct, frozen=True):
+    owner: str
+    full: bool
+
+
+class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
+    step: Step
+    player: str
+    card: str = ""
+    points: int = 0
+    restriction: Restriction = Restriction.ANY
+    target: str = ""  # REDUCE: only this player's Forces
+    region: str = ""  # REMOVE: the Region it acts in
+    must: bool = False  # cannot be forgone while something can be done
+    own: bool = False  # REMOVE: the player's own Forces may be chosen too
+    origin: str = ""  # CHAIN: who played the card first
+
+
+class State(msgspec.Struct, frozen=True):
+    players: tuple[str, ...]
+    options: Options
+    phase: Phase
+    hands: dict[str, tuple[str, ...]]  # sorted: a hand is a multiset
+    decks: dict[str, dict[str, int]]  # a shuffled Draw Deck is a multiset
+    discards: dict[str, tuple[str, ...]]  # sorted: reshuffled as a whole
+    board: dict[str, Force]  # area -> the one Force in it
+    vp: dict[str, int]
+    logistics: dict[str, int]
+    stacks: dict[str, int] = {}  # Action card type in use -> cards left in its stack
+    first: str | None = None
+    game_turn: int = 0  # 0 is the Turn track's Start square
+    current: str | None = None  # whose turn it is (PLAY)
+    used: bool = False  # has the current player used a card this turn
+    passed: tuple[str, ...] = ()  # out of this Game Turn
+    steps: tuple[Owed, ...] = ()
+    scored: tuple[str, ...] = ()  # done playing in this scoring step
+    fog: tuple[str, ...] = ()  # who played a DENY_REGIONS card in this scoring step
+    claimed: dict[str, tuple[str, ...]] = {}  # Resource monopolies already rewarded (option "once")
+    components: Components | None = None  # the box in play (from the header)

@@ -1,0 +1,133 @@
+"""Liberation component data: the ten country cards and the force deck.
+
+The rulebook prints only Yemen's value and the Yemen and Iraq instructions; every
+other value is ours (see `provenance` on each entry of liberation.json).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from importlib import resources
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from tabletape.events import Name, Text
+
+Provenance = Literal["rulebook", "inferred", "reconstructed"]
+COUNTRY_CARDS = 10  # Set Up: the country deck holds ten cards
+
+
+class CardType(enum.StrEnum):
+    """The five kinds of force card (Card Types)."""
+
+    AIRCRAFT = "Aircraft"
+    COMMANDO = "Commando"
+    GROUND = "Ground"
+    PROPAGANDA = "Propaganda"
+    SHIP = "Ship"
+
+
+class Ability(enum.StrEnum):
+    """What a force card does besides adding its force points (Further Explanations)."""
+
+    NONE = "none"
+    TURN_OVER = "turn_over"  # turn one of another player's face-up cards face down
+    TURN_UP = "turn_up"  # turn one face-down played card back face up
+    ALL_TURN_DOWN = "all_turn_down"  # every other player turns one of their own face down
+    PREVENT = "prevent"  # may be discarded from the hand to stop a turn-over
+    FIRST_DRAW = "first_draw"  # draw one if it is your first card for this country
+    TRADE_CARD = "trade_card"  # swap this card for another player's face-up card
+    TRADE_HANDS = "trade_hands"  # swap hands with another player
+    DRAW_TWO = "draw_two"  # draw two if you liberate this country with it face up
+
+
+class Trigger(enum.StrEnum):
+    """The kinds of special instruction a country card carries."""
+
+    NONE = "none"
+    TURN_OVER = "turn_over"  # each card of `card_type` played also turns over a card
+    DOUBLE_PLAY = "double_play"  # each player may play two cards in a turn
+    BONUS = "bonus"  # face-up cards of `card_type` count `amount` more points
+    DRAW = "draw"  # each card of `card_type` played draws one card
+    FORBID = "forbid"  # cards of `card_type` may not be played
+
+
+TYPED_TRIGGERS = frozenset({Trigger.TURN_OVER, Trigger.BONUS, Trigger.DRAW, Trigger.FORBID})
+
+
+class Country(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One country card: its victory points and its special instruction."""
+
+    name: Name
+    vp: Annotated[int, Meta(ge=1, le=5)]
+    trigger: Trigger = Trigger.NONE
+    card_type: CardType | None = None
+    amount: Annotated[int, Meta(ge=0, le=5)] = 0
+    provenance: Provenance = "reconstructed"
+    note: Text | None = None
+
+
+class ForceCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One kind of force card: type, force points, ability, and how many the deck holds."""
+
+    name: Name
+    type: CardType
+    points: Annotated[int, Meta(ge=0, le=10)]
+    count: Annotated[int, Meta(ge=1, le=40)]
+    ability: Ability = Ability.NONE
+    protected: bool = False  # "may not be turned over"
+    provenance: Provenance = "reconstructed"
+    note: Text | None = None
+
+
+class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The country deck and the force deck as embedded in a log's header."""
+
+    deck_name: Annotated[str, Meta(max_length=128)]
+    countries: Annotated[tuple[Country, ...], Meta(min_length=1, max_length=20)]
+    cards: Annotated[tuple[ForceCard, ...], Meta(min_length=1, max_length=100)]
+    notes: Text | None = None
+
+
+def default() -> Components:
+    """Returns the bundled ten countries and force deck."""
+    raw = resources.files(__package__).joinpath("liberation.json").read_bytes()
+    return msgspec.json.decode(raw, type=Components)
+
+
+def problems(comp: Components) -> str | None:
+    """Returns why a set of components cannot be played, or None."""
+    if len(comp.countries) != COUNTRY_CARDS:
+        return f"the country deck must hold {COUNTRY_CARDS} cards, not {len(comp.countries)}"
+    for kind, names in (("country", [c.name for c in comp.countries]),
+                        ("force card", [c.name for c in comp.cards])):
+        if len(set(names)) != len(names):
+            return f"{kind} names must be unique in the components"
+    for c in comp.countries:
+        if (c.trigger in TYPED_TRIGGERS) != (c.card_type is not None):
+            return (f"country {c.name!r}: a {c.trigger} instruction "
+                    + ("needs" if c.trigger in TYPED_TRIGGERS else "takes no") + " card_type")
+        if (c.trigger is Trigger.BONUS) != (c.amount > 0):
+            return f"country {c.name!r}: only a bonus instruction has an amount, and it must be >0"
+    if sum(c.count for c in comp.cards) < 20:
+        return "the force deck must hold at least 20 cards"
+    return None
+
+
+class Index:
+    """Fast lookups: card and country by name, the full force deck as a multiset."""
+
+    def __init__(self, comp: Components):
+        self.cards: dict[str, ForceCard] = {c.name: c for c in comp.cards}
+        self.countries: dict[str, Country] = {c.name: c for c in comp.countries}
+        self.full_deck: dict[str, int] = {c.name: c.count
+                                          for c in sorted(comp.cards, key=lambda c: c.name)}
+
+
+@functools.lru_cache(maxsize=16)
+def index(comp: Components) -> Index:
+    """Returns the (cached) lookup tables of a set of components."""
+    return Index(comp)

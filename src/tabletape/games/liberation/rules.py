@@ -1,0 +1,266 @@
+"""Liberation legality: who decides next, `check` with rule ids, and `legal`.
+
+Read alongside the rulebook's sections: Set Up, How to Play, How to Win and
+Further Explanations. Targets of abilities are separate decisions owed in
+`state.steps`, so a play is one card and `legal` stays a short list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tabletape.engine import CHANCE, Decision, Violation
+from tabletape.events import Event
+
+from . import table as t
+from .components import Ability, Trigger
+from .events import (
+    CountryTurned,
+    ForceCardDealt,
+    ForceCardDrawn,
+    ForceCardPlayed,
+    HandsTraded,
+    PlayedCardTaken,
+    PlayedCardTurned,
+    TieBreakDrawn,
+    TurnOverAccepted,
+    TurnOverPrevented,
+    TurnPassed,
+)
+from .state import CHANCE_STEPS, Owed, Phase, State, Step
+
+TURNING = (Step.TURN_OVER, Step.TURN_UP, Step.TURN_DOWN_OWN)
+
+
+def head(state: State) -> Owed | None:
+    return state.steps[0] if state.steps else None
+
+
+def pending(state: State) -> Decision | None:
+    """Returns who must decide next and what, or None once the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    h = head(state)
+    if h is None:
+        return Decision(state.turn or "", "play", f"{state.turn} plays a force card or passes")
+    if h.step in CHANCE_STEPS:
+        return Decision(CHANCE, h.step.value, f"the card {h.player} gets ({h.step})")
+    why = f" ({h.card})" if h.card else ""
+    return Decision(h.player, h.step.value, f"{h.player} must {h.step}{why}")
+
+
+# -- check ---------------------------------------------------------------------------------
+
+def check(state: State, event: Event) -> Violation | None:
+    """Returns why the event is illegal in this state, or None."""
+    match event:
+        case CountryTurned():
+            return _check_country(state, event)
+        case ForceCardDealt() | ForceCardDrawn() | TieBreakDrawn():
+            return _check_draw(state, event)
+        case ForceCardPlayed():
+            return _check_turn(state, event.player, "play") or _check_play(state, event)
+        case TurnPassed():
+            return _check_turn(state, event.player, "pass")
+        case PlayedCardTurned():
+            return _check_turned(state, event)
+        case TurnOverPrevented():
+            return _check_prevent(state, event)
+        case TurnOverAccepted():
+            return _owed(state, (Step.PREVENT,), event.player, "acceptance of a turn-over")
+        case PlayedCardTaken():
+            return _check_taken(state, event)
+        case HandsTraded():
+            return _check_swap(state, event)
+    return Violation("lib.turn.step", f"{type(event).__name__} is not a Liberation event")
+
+
+def _refuse_out_of_step(state: State, what: str) -> Violation:
+    """Returns the refusal of an event that does not answer the pending decision."""
+    d = pending(state)
+    assert d is not None  # the engine refuses every event once the game is over
+    return Violation("lib.turn.step", f"no {what} now: {d.detail} first")
+
+
+def _owed(state: State, steps: tuple[Step, ...], player: str, what: str) -> Violation | None:
+    """Returns the refusal unless the head step is one of `steps` and owed by `player`."""
+    h = head(state)
+    if h is None or h.step not in steps:
+        return _refuse_out_of_step(state, what)
+    if player != h.player:
+        return Violation("lib.turn.order", f"{h.player} must {h.step} now, not {player}")
+    return None
+
+
+_DRAW_STEP = {ForceCardDealt: Step.DEAL, ForceCardDrawn: Step.DRAW, TieBreakDrawn: Step.TIE_DRAW}
+
+
+def _check_country(state: State, ev: CountryTurned) -> Violation | None:
+    v = _owed(state, (Step.TURN_COUNTRY,), ev.player, "country card")
+    if v:
+        return v
+    if ev.country not in state.countries:
+        return Violation("lib.country.turn", f"{ev.country!r} is not in the country deck "
+                         f"({len(state.countries)} cards left)")
+    return None
+
+
+def _check_draw(state: State, ev: ForceCardDealt | ForceCardDrawn | TieBreakDrawn) -> Violation | None:
+    step = _DRAW_STEP[type(ev)]
+    v = _owed(state, (step,), ev.player, step.value)
+    if v:
+        return v
+    if ev.card not in state.deck:
+        return Violation("lib.draw.in-deck", f"{ev.card!r} is not in the force deck "
+                         f"({t.deck_size(state)} cards left)")
+    return None
+
+
+def _check_turn(state: State, player: str, what: str) -> Violation | None:
+    """A play or a pass belongs to the player whose turn it is (or who may play a second card)."""
+    h = head(state)
+    if h is not None and h.step is not Step.SECOND:
+        return _refuse_out_of_step(state, what)
+    actor = h.player if h else state.turn
+    if player != actor:
+        return Violation("lib.turn.order", f"it is {actor}'s turn, not {player}'s")
+    return None
+
+
+def _check_play(state: State, ev: ForceCardPlayed) -> Violation | None:
+    if ev.card not in state.hands[ev.player]:
+        return Violation("lib.play.in-hand", f"{ev.player} holds no {ev.card!r}")
+    land, c = t.country(state), t.card(state, ev.card)
+    if land and land.trigger is Trigger.FORBID and c.type == land.card_type:
+        return Violation("lib.country.forbid-type", f"{c.type} cards may not be played "
+                         f"while {land.name} is fought over")
+    return None
+
+
+def _check_owner(state: State, owner: str) -> Violation | None:
+    if owner not in state.players:
+        return Violation("lib.turn.order", f"{owner} is not playing")
+    return None
+
+
+def _check_turned(state: State, ev: PlayedCardTurned) -> Violation | None:
+    v = _owed(state, TURNING, ev.player, "turning of a card") or _check_owner(state, ev.owner)
+    if v:
+        return v
+    step = state.steps[0].step
+    row = state.played[ev.owner]
+    if not 0 <= ev.slot < len(row):
+        return Violation("lib.ability.turn-over", f"{ev.owner} has no played card at slot {ev.slot}")
+    name = row[ev.slot].card
+    if step is Step.TURN_UP:
+        if not ev.face_up or row[ev.slot].up:
+            return Violation("lib.ability.turn-up", f"this step turns a face-down card back up; "
+                             f"{ev.owner}'s {name} at slot {ev.slot} is "
+                             + ("face up" if row[ev.slot].up else "to be turned up"))
+        return None
+    if step is Step.TURN_OVER and ev.owner == ev.player:
+        return Violation("lib.ability.turn-over", "a player never turns over their own cards")
+    if step is Step.TURN_DOWN_OWN and ev.owner != ev.player:
+        return Violation("lib.ability.all-turn-down", f"{ev.player} turns down one of their own "
+                         f"cards, not {ev.owner}'s")
+    if ev.face_up or not row[ev.slot].up:
+        return Violation("lib.ability.turn-over", f"the card must be turned face down, and "
+                         f"{ev.owner}'s {name} at slot {ev.slot} must be face up")
+    if t.card(state, name).protected:
+        return Violation("lib.ability.protected", f"{name} may not be turned over")
+    return None
+
+
+def _check_prevent(state: State, ev: TurnOverPrevented) -> Violation | None:
+    v = _owed(state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card")
+    if v:
+        return v
+    if ev.card not in state.hands[ev.player]:
+        return Violation("lib.ability.prevent", f"{ev.player} holds no {ev.card!r}")
+    if t.card(state, ev.card).ability is not Ability.PREVENT:
+        return Violation("lib.ability.prevent", f"{ev.card} cannot prevent a turn-over")
+    return None
+
+
+def _check_taken(state: State, ev: PlayedCardTaken) -> Violation | None:
+    v = _owed(state, (Step.TAKE,), ev.player, "trade") or _check_owner(state, ev.owner)
+    if v:
+        return v
+    if ev.owner == ev.player:
+        return Violation("lib.ability.trade-card", "the trade takes another player's card")
+    row = state.played[ev.owner]
+    if not 0 <= ev.slot < len(row) or not row[ev.slot].up:
+        return Violation("lib.ability.trade-card", f"{ev.owner} has no face-up card at slot {ev.slot}")
+    return None
+
+
+def _check_swap(state: State, ev: HandsTraded) -> Violation | None:
+    v = _owed(state, (Step.SWAP,), ev.player, "hand trade") or _check_owner(state, ev.other)
+    if v:
+        return v
+    if ev.other == ev.player:
+        return Violation("lib.ability.trade-hands", "a hand is traded with another player")
+    return None
+
+
+# -- legal ---------------------------------------------------------------------------------
+
+def legal(state: State) -> Iterator[Event]:
+    """Yields every legal next event; chance outcomes once per kind of card left."""
+    d = pending(state)
+    if d is None:
+        return
+    h = head(state)
+    if h is None or h.step is Step.SECOND:
+        yield from _legal_plays(state, d.actor)
+    elif h.step is Step.TURN_COUNTRY:
+        for name in state.countries:
+            yield CountryTurned(player=h.player, country=name)
+    elif h.step in CHANCE_STEPS:
+        kind = {v: k for k, v in _DRAW_STEP.items()}[h.step]
+        for name in state.deck:
+            yield kind(player=h.player, card=name)
+    else:
+        yield from _legal_choices(state, h)
+
+
+def _legal_plays(state: State, player: str) -> Iterator[Event]:
+    for name in dict.fromkeys(state.hands[player]):
+        ev = ForceCardPlayed(player=player, card=name)
+        if check(state, ev) is None:
+            yield ev
+    yield TurnPassed(player=player)
+
+
+def _legal_choices(state: State, h: Owed) -> Iterator[Event]:
+    me = h.player
+    slots = [(q, i) for q in state.players for i in range(len(state.played[q]))]
+    candidates: list[Event] = []
+    if h.step in TURNING:
+        candidates += [PlayedCardTurned(player=me, owner=q, slot=i, face_up=up)
+                       for q, i in slots for up in (False, True)]
+    if h.step in (Step.PREVENT, Step.TURN_DOWN_OWN):
+        candidates += [TurnOverPrevented(player=me, card=c) for c in t.holds(state, me, Ability.PREVENT)]
+    if h.step is Step.PREVENT:
+        candidates.append(TurnOverAccepted(player=me))
+    if h.step is Step.TAKE:
+        candidates += [PlayedCardTaken(player=me, owner=q, slot=i) for q, i in slots]
+    if h.step is Step.SWAP:
+        candidates += [HandsTraded(player=me, other=q) for q in state.players]
+    yield from (ev for ev in candidates if check(state, ev) is None)
+
+
+def has_choice(state: State, h: Owed) -> bool:
+    """Returns whether a player's owed step has a card to act on (else it lapses).
+
+    A forced turn-down lapses when the player has no card it could turn, even if they
+    hold a prevent card: there is nothing to prevent (lib.ability.no-target).
+    """
+    return any(not isinstance(ev, TurnOverPrevented) for ev in _legal_choices(state, h))
+
+
+def weight(state: State, event: Event) -> int:
+    """Returns how many copies of the drawn card the force deck holds (chance's odds)."""
+    if isinstance(event, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn)):
+        return state.deck.get(event.card, 0)
+    return 1

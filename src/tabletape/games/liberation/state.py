@@ -1,0 +1,91 @@
+"""Liberation state: frozen Structs, per-player data keyed by player name."""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from .components import Components
+from .events import Options
+
+WIN_POINTS = 10  # How to Win
+WIN_POINTS_FOUR = 9  # How to Win: with exactly four players
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class Phase(enum.StrEnum):
+    PLAY = "play"
+    OVER = "over"
+
+
+class Stage(enum.StrEnum):
+    """Where the fight for the country in play stands."""
+
+    DEAL = "turn the country and deal"
+    ROUNDS = "rounds"
+    EXTRA = "extra round for the tied players"
+    TIE_BREAK = "tie-break draws"
+
+
+class Step(enum.StrEnum):
+    """What is still owed before play goes on, resolved from the front."""
+
+    TURN_COUNTRY = "turn up the next country"  # chance
+    DEAL = "deal a force card"  # chance
+    DRAW = "draw a bonus card"  # chance
+    TIE_DRAW = "draw a tie-break card"  # chance
+    TURN_OVER = "turn over another player's card"
+    TURN_UP = "turn a face-down card back up"
+    TURN_DOWN_OWN = "turn one of their own cards face down"
+    PREVENT = "prevent the turn-over or let it stand"
+    TAKE = "take another player's card in trade"
+    SWAP = "choose whose hand to trade for"
+    SECOND = "play a second card or stop"
+    END_TURN = "end the turn"  # never pending: settled as soon as it is reached
+
+
+CHANCE_STEPS = frozenset({Step.TURN_COUNTRY, Step.DEAL, Step.DRAW, Step.TIE_DRAW})
+
+
+class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
+    step: Step
+    player: str
+    card: str = ""  # the card that owes the step (TAKE: the trade card waiting to be placed)
+    owner: str = ""  # PREVENT: whose card is targeted
+    slot: int = -1  # PREVENT: which card
+    by: str = ""  # PREVENT: who is turning it over
+
+
+class Played(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A force card on the table in front of a player."""
+
+    card: str
+    up: bool = True
+
+
+class State(msgspec.Struct, frozen=True):
+    players: tuple[str, ...]
+    options: Options
+    phase: Phase
+    stage: Stage
+    dealer: str
+    leader: str
+    countries: tuple[str, ...]  # the country deck, sorted: its order is unknown
+    deck: dict[str, int]  # force deck: card -> copies (a shuffled deck is a multiset)
+    discards: tuple[str, ...]  # sorted
+    hands: dict[str, tuple[str, ...]]  # sorted: a hand is a multiset
+    played: dict[str, tuple[Played, ...]]
+    liberated: dict[str, tuple[str, ...]]
+    country: str | None = None
+    first_country: bool = True
+    round: int = 0
+    contenders: tuple[str, ...] = ()  # who plays (or draws) in this round, in turn order
+    turn: str | None = None
+    turn_plays: int = 0
+    plays: dict[str, int] = {}  # cards each player has put on the table for this country
+    tie_cards: dict[str, tuple[str, ...]] = {}  # tie-break draws, in order
+    steps: tuple[Owed, ...] = ()
+    failed: tuple[str, ...] = ()  # countries nobody liberated
+    winners: tuple[str, ...] = ()
+    components: Components | None = None

@@ -1,0 +1,66 @@
+"""Shared fixtures: a clock-free environment, a CLI runner, and small log builders."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from tabletape import engine, log
+from tabletape.cli import main
+from tabletape.games.cards_of_war.events import CardDrawn, OpeningCardDrawn, Options
+
+COW = engine.get("cards-of-war")
+
+
+@pytest.fixture(autouse=True)
+def _no_clock(monkeypatch):
+    monkeypatch.setenv("TABLETAPE_CLOCK", "off")
+    monkeypatch.setenv("COLUMNS", "160")
+
+
+@pytest.fixture
+def run():
+    """Runs the CLI; returns the click Result (exit_code, stdout, stderr)."""
+    runner = CliRunner()
+
+    def invoke(*args, input: str | None = None):
+        return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+    return invoke
+
+
+def new_log(path, options: Options | None = None) -> log.Tail:
+    """Writes a Cards of War header (alice, bob) and returns the tail."""
+    header = COW.start(("alice", "bob"), options or Options(length="short"),
+                       COW.default_components())
+    return log.create(str(path), header, COW.codec)
+
+
+def opening(path, tail: log.Tail) -> log.Tail:
+    """Appends an opening draw that makes alice the first player."""
+    return log.append(str(path), [OpeningCardDrawn(player="alice", card="Battleship"),
+                                  OpeningCardDrawn(player="bob", card="Spy")],
+                      COW.codec, expect=tail)
+
+
+@pytest.fixture
+def game(tmp_path):
+    """A log with a header and the opening draw (alice starts; her refill is owed)."""
+    path = tmp_path / "game.jsonl"
+    opening(path, new_log(path))
+    return path
+
+
+def lines(path) -> list[bytes]:
+    with open(path, "rb") as f:
+        return f.read().splitlines(keepends=True)
+
+
+def write(path, data: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+DRAW_ALICE = CardDrawn(player="alice", card="Tank")
+__all__ = ["COW", "DRAW_ALICE", "lines", "new_log", "opening", "write", "os"]
