@@ -1,0 +1,40 @@
+"""Rich rendering of a Liberation table."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from . import table as t
+from .state import Phase, State
+
+
+def render(state: State, pending: str) -> Group:
+    """Returns the table as a person reads it: the country, each row of cards, the score."""
+    land = t.country(state)
+    if state.phase is Phase.OVER:
+        title = "Liberation — game over"
+    elif land:
+        instruction = land.trigger.value + (f" {land.card_type}" if land.card_type else "")
+        title = (f"Liberation — {land.name} ({land.vp} VP, {instruction}) — "
+                 f"{state.stage}, round {state.round}")
+    else:
+        title = "Liberation — between countries"
+    grid = Table(title=title, show_lines=True)
+    for col in ("player", "face up", "face down", "total", "hand", "liberated", "VP"):
+        grid.add_column(col)
+    for p in state.players:
+        up = ", ".join(c.card for c in state.played[p] if c.up) or "·"
+        down = ", ".join(c.card for c in state.played[p] if not c.up) or "·"
+        ties = state.tie_cards.get(p, ())
+        if ties:
+            up += f"\n(tie-break: {', '.join(ties)})"
+        mark = " ▶" if p == state.turn else ""
+        grid.add_row(p + mark, up, down, str(t.total(state, p)), str(len(state.hands[p])),
+                     ", ".join(state.liberated[p]) or "·", str(t.vp(state, p)))
+    footer = Text(f"target {t.target(state)} VP; countries left {len(state.countries)}; "
+                  f"force deck {t.deck_size(state)}, discards {len(state.discards)}"
+                  + (f"; failed: {', '.join(state.failed)}" if state.failed else "")
+                  + f"\nnext: {pending}")
+    return Group(grid, footer)
