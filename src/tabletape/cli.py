@@ -202,10 +202,10 @@ def _event_from(rs: engine.Ruleset, text: str, source: str, by: str | None) -> E
     """Returns an event built from the game fields a person typed; the envelope is ours."""
     try:
         body = msgspec.json.decode(text.encode(), type=dict[str, Any])
-    except msgspec.DecodeError as e:
-        raise UsageError(f"not a JSON object: {e}", file=source) from None
     except msgspec.ValidationError:
         raise UsageError("expected one JSON object per event", file=source) from None
+    except msgspec.DecodeError as e:
+        raise UsageError(f"not a JSON object: {e}", file=source) from None
     for key in ("seq", "prev"):
         if key in body:
             raise UsageError(f"leave {key!r} out: tabletape fills in the envelope", file=source)

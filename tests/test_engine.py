@@ -1,0 +1,150 @@
+"""The fold: undo, illegal events and what follows them, --keep-going, disputes, core rules."""
+
+from __future__ import annotations
+
+from tabletape import engine
+from tabletape.events import Header, Note, Undone
+from tabletape.games.cards_of_war.events import CardDrawn, Options
+from tests.conftest import COW
+
+ALICE_DRAWS = CardDrawn(player="alice", card="Tank")
+BOB_DRAWS = CardDrawn(player="bob", card="Tank")  # illegal while alice is refilling
+
+
+def fold_with(*events, keep_going: bool = False) -> engine.Fold:
+    """Returns a fold over a short game whose opening made alice the first player."""
+    from tabletape.games.cards_of_war.events import OpeningCardDrawn
+    header = COW.start(("alice", "bob"), Options(length="short"), COW.default_components())
+    fold = engine.Fold(COW, header, keep_going=keep_going)
+    opening = [OpeningCardDrawn(player="alice", card="Battleship"),
+               OpeningCardDrawn(player="bob", card="Spy")]
+    for seq, ev in enumerate([*opening, *events], 1):
+        fold.feed(seq, ev)
+    return fold
+
+
+def test_undone_retracts_the_latest_effective_event():
+    # alice draws a Tank, then the draw is undone
+    before = fold_with().state
+    fold = fold_with(ALICE_DRAWS, Undone(target=3))
+    assert fold.state == before
+    assert fold.retracted == {3: 4}
+
+
+def test_successive_undos_walk_back_one_event_each():
+    fold = fold_with(ALICE_DRAWS, ALICE_DRAWS, Undone(target=4), Undone(target=3))
+    assert fold.state == fold_with().state
+
+
+def test_undone_must_name_the_latest_effective_event():
+    fold = fold_with(ALICE_DRAWS, Undone(target=1))
+    [problem] = fold.core_problems
+    assert problem.rule == "core.undo.latest" and "seq 3" in problem.reason
+
+
+def test_notes_are_not_effective_events_for_undo():
+    fold = fold_with(ALICE_DRAWS, Note(text="nice"), Undone(target=3))
+    assert not fold.core_problems and fold.state == fold_with().state
+
+
+def test_undo_with_nothing_to_retract_is_refused():
+    header = COW.start(("alice", "bob"), Options(), COW.default_components())
+    fold = engine.Fold(COW, header)
+    err = fold.feed(1, Undone(target=0))
+    assert err is not None and err.rule == "core.undo.nothing"
+
+
+def test_an_illegal_event_blocks_judgement_until_undone():
+    # bob's draw is illegal (alice is refilling); the next draw is not judged
+    fold = fold_with(BOB_DRAWS, ALICE_DRAWS)
+    assert list(fold.illegal) == [3] and fold.illegal[3].rule == "cow.turn.order"
+    assert fold.unjudged == {4}
+    assert fold.state == fold_with().state
+
+
+def test_undoing_the_illegal_event_corrects_the_log():
+    fold = fold_with(BOB_DRAWS, Undone(target=3), ALICE_DRAWS)
+    assert not fold.illegal and list(fold.corrected) == [3]
+    assert fold.state == fold_with(ALICE_DRAWS).state
+
+
+def test_keep_going_skips_the_illegal_event_and_judges_the_rest():
+    fold = fold_with(BOB_DRAWS, ALICE_DRAWS, keep_going=True)
+    assert list(fold.illegal) == [3] and not fold.unjudged
+    assert fold.state == fold_with(ALICE_DRAWS).state
+
+
+def test_a_dispute_about_an_illegal_event_is_ruled_illegal_with_its_rule():
+    fold = fold_with(BOB_DRAWS, Note(text="not his turn", about=3, dispute=True, by="alice"))
+    [ruling] = fold.disputes
+    assert (ruling.about, ruling.verdict, ruling.rule, ruling.by) == (3, "illegal", "cow.turn.order", "alice")
+    assert "alice draws now" in ruling.reason
+
+
+def test_a_dispute_about_a_legal_event_is_ruled_legal_citing_the_governing_rules():
+    fold = fold_with(ALICE_DRAWS, Note(text="?", about=3, dispute=True))
+    [ruling] = fold.disputes
+    assert ruling.verdict == "legal" and "cow.draw.in-deck" in ruling.rule
+
+
+def test_a_dispute_about_an_unjudged_event_says_so():
+    fold = fold_with(BOB_DRAWS, ALICE_DRAWS, Note(text="?", about=4, dispute=True))
+    assert fold.disputes[0].verdict == "not judged" and "seq 3" in fold.disputes[0].reason
+
+
+def test_a_dispute_about_a_corrected_event_is_still_ruled_illegal():
+    fold = fold_with(BOB_DRAWS, Undone(target=3), Note(text="?", about=3, dispute=True))
+    assert fold.disputes[0].verdict == "illegal" and "undone at seq 4" in fold.disputes[0].reason
+
+
+def test_a_dispute_about_a_note_is_not_a_game_event():
+    fold = fold_with(Note(text="a"), Note(text="?", about=3, dispute=True))
+    assert fold.disputes[0].verdict == "not a game event"
+
+
+def test_a_note_cannot_be_about_a_later_event():
+    fold = fold_with(Note(text="?", about=9))
+    assert fold.core_problems[0].rule == "core.note.about"
+
+
+def test_a_second_header_is_refused():
+    header = COW.start(("alice", "bob"), Options(), COW.default_components())
+    fold = fold_with(header)
+    assert fold.core_problems[0].rule == "core.header.first"
+    assert isinstance(header, Header)
+
+
+def test_no_game_event_after_the_game_is_over(tmp_path):
+    result = engine.replay("replays/cards-of-war/joint-adjacent.jsonl")
+    assert COW.outcome(result.state) is not None
+    assert result.fold.judge(ALICE_DRAWS).rule == "core.game.over"
+
+
+def test_undo_reaches_back_only_so_far(monkeypatch):
+    monkeypatch.setattr(engine, "MAX_UNDO_DEPTH", 2)
+    header = COW.start(("alice", "bob"), Options(), COW.default_components())
+    fold = engine.Fold(COW, header)
+    from tabletape.games.cards_of_war.events import OpeningCardDrawn
+    events = [OpeningCardDrawn(player="alice", card="Battleship"),
+              OpeningCardDrawn(player="bob", card="Spy"), ALICE_DRAWS]
+    for seq, ev in enumerate(events, 1):
+        fold.feed(seq, ev)
+    assert fold.feed(4, Undone(target=3)) is None
+    assert fold.feed(5, Undone(target=2)) is None
+    assert fold.feed(6, Undone(target=1)).rule == "core.undo.depth"
+
+
+def test_replay_to_a_seq_stops_there():
+    full = engine.replay("replays/cards-of-war/sim-normal.jsonl")
+    part = engine.replay("replays/cards-of-war/sim-normal.jsonl", to=40)
+    assert part.events == 41 and part.tail.seq == 40 and part.state != full.state
+
+
+def test_replay_keeps_a_format_error_and_the_state_before_it(tmp_path):
+    path = tmp_path / "g.jsonl"
+    data = open("replays/cards-of-war/sim-normal.jsonl", "rb").read().splitlines(keepends=True)
+    path.write_bytes(b"".join(data[:30]) + b"{oops}\n")
+    result = engine.replay(str(path))
+    assert result.error is not None and result.error.line == 31
+    assert result.events == 30
+    assert result.state == engine.replay("replays/cards-of-war/sim-normal.jsonl", to=29).state
