@@ -196,6 +196,7 @@ class Index:
     """Fast lookups over a box: cards and areas by name, areas by Region and Resource."""
 
     def __init__(self, comp: Components):
+        self.tracks: Tracks = comp.tracks
         self.cards: dict[str, Card] = {c.name: c for c in comp.cards}
         self.basic: str = next(c.name for c in comp.cards if c.basic)
         self.actions: tuple[str, ...] = tuple(c.name for c in comp.cards if not c.basic)

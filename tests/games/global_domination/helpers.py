@@ -1,0 +1,71 @@
+"""Shared set-up for Global Domination tests: a table past set-up, boards and hands by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from tabletape import engine
+from tabletape.games.global_domination.events import (
+    ActionStackChosen,
+    CardDrawn,
+    FirstPlayerChosen,
+    Options,
+)
+from tabletape.games.global_domination.state import Force, State
+
+RS = engine.get("global-domination")
+PLAYERS = ("alice", "bob", "carol")
+STACKS = ("Airborne Forces", "Bio Weapons", "Fog of War", "Global Disruption", "Insurgents",
+          "Megastorm", "Military Base", "Show of Force", "Surrender", "Tactical Nukes")
+
+
+def header(players: tuple[str, ...] = PLAYERS, **options: Any):
+    return RS.start(players, Options(**options), RS.default_components())
+
+
+def run(state: State, *events) -> State:
+    """Applies events one by one, each of which must be legal."""
+    for ev in events:
+        v = RS.check(state, ev)
+        assert v is None, f"{RS.describe(ev)}: {v}"
+        state = RS.apply(state, ev)
+    return state
+
+
+def refused(state: State, event) -> str:
+    """Returns the rule id an illegal event breaks."""
+    v = RS.check(state, event)
+    assert v is not None, f"{RS.describe(event)} was accepted"
+    assert v.rule in RS.catalogue(), v.rule
+    return v.rule
+
+
+def setup_events(players: tuple[str, ...] = PLAYERS, first: str | None = None,
+                 stacks: tuple[str, ...] = STACKS) -> list:
+    """Returns the set-up events and the first Game Turn's draws (4 Domination each)."""
+    first = first or players[0]
+    evs: list = [FirstPlayerChosen(player=first)]
+    evs += [ActionStackChosen(card=c) for c in stacks]
+    i = players.index(first)
+    for p in players[i:] + players[:i]:
+        evs += [CardDrawn(player=p, card="Domination")] * 4
+    return evs
+
+
+def started(players: tuple[str, ...] = PLAYERS, first: str | None = None, **options: Any) -> State:
+    """Returns a table on the first Game Turn with the First Player to play."""
+    return run(RS.initial(header(players, **options)), *setup_events(players, first))
+
+
+def with_board(state: State, **forces: str) -> State:
+    """Places Forces: area_name_with_underscores="alice" (Full) or "alice?" (Struggling)."""
+    board = dict(state.board)
+    for area, who in forces.items():
+        board[area.replace("_", " ")] = Force(who.rstrip("?"), full=not who.endswith("?"))
+    return replace(state, board=board)
+
+
+def with_hand(state: State, player: str, *cards: str) -> State:
+    return replace(state, hands={**state.hands, player: tuple(sorted(cards))})

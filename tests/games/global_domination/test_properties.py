@@ -1,0 +1,56 @@
+"""Simulated games end and validate; `legal` and `check` agree on a broad candidate set."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tabletape import simulate
+from tabletape.games.global_domination import events as ev
+from tabletape.games.global_domination import table as t
+
+from .helpers import RS, header
+
+
+def candidates(state):
+    """Returns far more events than could be legal: every kind, player, area and card."""
+    i = t.idx(state)
+    players = (*state.players, "zed")
+    areas = (*i.areas, "Atlantis")
+    cards = (*i.cards, "Strategic Bombers")
+    out = [ev.FirstPlayerChosen(player=p) for p in players]
+    out += [ev.ActionStackChosen(card=c) for c in cards]
+    for p in state.players:
+        out += [ev.CardDrawn(player=p, card=c) for c in cards]
+        out += [ev.CardPlayed(player=p, card=c, use=u) for c in cards for u in ev.Use]
+        out += [ev.ForceBuilt(player=p, area=a) for a in areas]
+        out += [ev.ForceReduced(player=p, area=a) for a in areas]
+        out += [ev.ForceRemoved(player=p, area=a) for a in areas]
+        out += [ev.ForceSeized(player=p, area=a) for a in areas]
+        out += [ev.PlayerTargeted(player=p, target=q) for q in players]
+        out += [ev.ChainAnswered(player=p, joined=j) for j in (True, False)]
+        out += [ev.PointsForgone(player=p), ev.TurnEnded(player=p), ev.ScoringPassed(player=p)]
+        hand = tuple(dict.fromkeys(state.hands[p])) + ("Domination",)
+        for cs in itertools.chain(((c,) for c in hand), itertools.product(hand, repeat=2)):
+            out += [ev.CardsDiscarded(player=p, cards=cs, taken=k) for k in cards]
+    return out
+
+
+@pytest.mark.parametrize("n,seed", [(3, 1), (4, 2), (5, 3), (6, 4)])
+def test_simulated_games_end_and_agree(n, seed):
+    # Given a random game of n players
+    h = header(tuple(f"p{k}" for k in range(n)))
+    state = RS.initial(h)
+    count = 0
+    for k, (_event, after) in enumerate(simulate.play(RS, h, seed)):
+        # Then every few states, what check accepts is exactly what legal yields
+        if k % 7 == 0:
+            legal = set(RS.legal(state))
+            accepted = {e for e in candidates(state) if RS.check(state, e) is None}
+            assert accepted == legal, RS.pending(state)
+            assert all(RS.check(state, e) is None for e in legal)
+        state, count = after, k + 1
+    # And the game ends well before the limit, with an outcome
+    assert RS.outcome(state) is not None
+    assert count < 5000
