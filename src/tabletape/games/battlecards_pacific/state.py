@@ -24,7 +24,7 @@ class Step(enum.StrEnum):
     DEPLOY = "deploy from the Reserve Hand (Conflict card)"
     DECIDE = "decide whether to fight"
     HOMELAND = "emergency deploy against the invasion, or not"
-    END_TURN = "pass the turn"  # never pending: settled as soon as it is reached
+    BATTLE = "begin the battle"  # never pending: settled as soon as it is reached
 
 
 class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -85,5 +85,6 @@ class State(msgspec.Struct, frozen=True):
     steps: tuple[Owed, ...] = ()
     battle: Battle | None = None
     result: Result | None = None
+    last_battle: str | None = None  # how the latest battle ended, for readers
     turns: int = 0
     components: Components | None = None  # the card set in play (from the header)
