@@ -1,0 +1,80 @@
+"""Story-test helpers: build a Liberation table mid-game and act on it."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tabletape.engine import Violation
+from tabletape.events import Event
+from tabletape.games.liberation import RULESET as RS
+from tabletape.games.liberation.events import Options
+from tabletape.games.liberation.play import settle
+from tabletape.games.liberation.state import Played, Stage, State
+
+PLAYERS = ("ann", "bob", "cat")
+
+
+def header(players: tuple[str, ...] = PLAYERS, **options):
+    """Returns a header with the default components."""
+    return RS.start(players, Options(**options), RS.default_components())
+
+
+def start(players: tuple[str, ...] = PLAYERS, **options) -> State:
+    """Returns the state before the first country is turned."""
+    return RS.initial(header(players, **options))
+
+
+def row(*cards: str) -> tuple[Played, ...]:
+    """Returns a row of played cards; a name starting with '~' lies face down."""
+    return tuple(Played(c[1:], up=False) if c.startswith("~") else Played(c) for c in cards)
+
+
+def at(country: str = "Somalia", players: tuple[str, ...] = PLAYERS, *,
+       hands: dict[str, tuple[str, ...]] | None = None,
+       played: dict[str, tuple[str, ...]] | None = None, turn: str | None = None,
+       round: int = 1, liberated: dict[str, tuple[str, ...]] | None = None,
+       **options) -> State:
+    """Returns a table in the rounds of `country`, ann leading, with the given cards."""
+    s = start(players, **options)
+    hands = hands or {}
+    played = played or {}
+    lib = {p: (liberated or {}).get(p, ()) for p in players}
+    gone = {c for cs in lib.values() for c in cs} | {country}
+    return replace(
+        s, country=country, countries=tuple(c for c in s.countries if c not in gone),
+        stage=Stage.ROUNDS, round=round, leader=players[0], contenders=players,
+        turn=turn or players[0], steps=(), first_country=False, liberated=lib,
+        hands={p: tuple(sorted(hands.get(p, ()))) for p in players},
+        played={p: row(*played.get(p, ())) for p in players},
+        plays={p: len(played.get(p, ())) for p in players})
+
+
+def ok(state: State, *events: Event) -> State:
+    """Applies events that must all be legal (and among `legal`)."""
+    for ev in events:
+        v = RS.check(state, ev)
+        assert v is None, f"{RS.describe(ev)} refused: {v}"
+        assert ev in list(RS.legal(state)), f"{RS.describe(ev)} passes check but is not legal"
+        state = RS.apply(state, ev)
+    return state
+
+
+def refused(state: State, event: Event) -> str:
+    """Returns the rule id refusing an event (and that `legal` does not offer it)."""
+    v = RS.check(state, event)
+    assert isinstance(v, Violation), f"{RS.describe(event)} was accepted"
+    assert event not in list(RS.legal(state))
+    return v.rule
+
+
+def settled(state: State) -> State:
+    return settle(state)
+
+
+def up(state: State, player: str) -> list[str]:
+    """Returns a player's face-up played cards."""
+    return [p.card for p in state.played[player] if p.up]
+
+
+def down(state: State, player: str) -> list[str]:
+    return [p.card for p in state.played[player] if not p.up]
