@@ -315,9 +315,11 @@ def diff(a: str, b: str, as_json: bool) -> None:
                           markup=False)
     else:
         console.print("the events are the same; the states differ")
-    table = Table(title=f"state differences ({len(changes)})", title_justify="left")
-    for col in ("path", f"A {a}", f"B {b}"):
-        table.add_column(col)
+    table = Table(title=f"state differences ({len(changes)}), A = {a}, B = {b}",
+                  title_justify="left")
+    table.add_column("path", overflow="fold")
+    table.add_column("A", ratio=1)
+    table.add_column("B", ratio=1)
     for c in changes[:200]:
         table.add_row(c.path, plain(c.old), plain(c.new))
     console.print(table)
