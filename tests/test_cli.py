@@ -311,3 +311,23 @@ def test_every_command_has_help_with_an_example(run):
     for name in main.commands:
         r = run(name, "--help")
         assert r.exit_code == 0 and "Example" in r.stdout, name
+
+
+def test_validate_names_a_malformed_line(run, game):
+    with open(game, "ab") as f:
+        f.write(b'{"type":"card_drawn","seq":3,"player":"alice"}\n')
+    r = run("validate", game, "--json")
+    data = json.loads(r.stdout)
+    assert r.exit_code == 1 and not data["valid"]
+    [problem] = data["problems"]
+    assert problem["line"] == 4 and problem["field"] is None and "card" in problem["reason"]
+    r = run("validate", game)
+    assert "game.jsonl:4" in r.stdout and "Traceback" not in r.stdout
+
+
+def test_python_dash_m_runs_the_cli():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "tabletape", "games", "--json"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "cards-of-war" in done.stdout
