@@ -1,0 +1,202 @@
+"""Winning a Battle, a Round and the Game; stalemate and drawn rounds."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tabletape.games.cards_of_war import table as t
+from tests.games.cards_of_war.helpers import (
+    COMMON,
+    RULESET,
+    A,
+    B,
+    Battle,
+    Phase,
+    Step,
+    battle,
+    deploy,
+    draw,
+    feed,
+    refused,
+    table,
+)
+
+HAND_A = ("Infantry", "Spy", "Decoy", "Marines", "Gliders", "Resistance", "Saboteur", "Fighters")
+HAND_B = ("Infantry", "Spy", "Decoy", "Marines", "Gliders", "Resistance", "Saboteur", "Fighters")
+
+
+def won(winner, points=15) -> Battle:
+    """Returns a battle already settled this round (winner None: nobody took it)."""
+    return Battle(piles={A: (), B: ()}, closed=True, winner=winner, points=points)
+
+
+def test_score_counts_cards_still_on_the_table():
+    # cow.battle.score: alice's pile is Tank (6) and Destroyer (4); bob's Infantry and Flak
+    state = table(hands={A: HAND_A, B: HAND_B},
+                  battles=[battle(alice=["Tank", "Destroyer"], bob=["Infantry", "Flak"]),
+                           battle(), battle()])
+    assert t.total(state, state.battles[0], A) == 10
+    assert t.total(state, state.battles[0], B) == 6
+    # a killed card scores nothing: alice deploys Anti-Tank Gun (kills T) onto bob's Flak
+    state = replace(state, hands={**state.hands, A: tuple(sorted((*HAND_A[:7], "Anti-Tank Gun")))})
+    state = feed(state, deploy(A, "Anti-Tank Gun", 1, kill=True))
+    assert state.battles[0].piles[B] == ("Infantry",)
+    assert t.total(state, state.battles[0], B) == 3
+    assert t.total(state, state.battles[0], A) == 14
+
+
+def test_first_to_fifteen_wins_the_battle():
+    # cow.battle.win: alice has 12 in battle 1 (two Tanks); bob has Infantry and Spy there
+    state = table(hands={A: HAND_A, B: HAND_B},
+                  battles=[battle(alice=["Tank", "Tank"], bob=["Infantry", "Radar"]),
+                           battle(), battle()])
+    # alice deploys Infantry (3) into battle 1: 15 points
+    state = feed(state, deploy(A, "Infantry", 1))
+    b1 = state.battles[0]
+    assert (b1.closed, b1.winner, b1.points) == (True, A, 15)
+    assert b1.piles == {A: (), B: ()}
+    # alice's cards lie face down; bob's go to the discards
+    assert state.face_down[A] == ("Tank", "Tank", "Infantry")
+    assert state.discards[COMMON] == ("Infantry", "Radar")
+    # alice refills; battle 1 is shut to bob for the rest of the round
+    state = feed(state, draw(A, "Codebreakers"))
+    assert refused(state, deploy(B, "Spy", 1)) == "cow.deploy.open-battle"
+
+
+def test_below_fifteen_the_battle_goes_on():
+    # cow.battle.win: 14 points win nothing
+    state = table(hands={A: HAND_A, B: HAND_B},
+                  battles=[battle(alice=["Tank", "Tank"]), battle(), battle()])
+    state = feed(state, deploy(A, "Spy", 1))
+    assert not state.battles[0].closed
+    assert t.total(state, state.battles[0], A) == 14
+
+
+def test_two_battles_win_the_round():
+    # cow.round.win: alice took battle 1, bob battle 2; battle 3 decides the round
+    state = table(hands={A: HAND_A, B: HAND_B}, length="normal",
+                  battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
+    state = replace(state, face_down={A: ("Battleship", "Battleship", "Tank"), B: ()})
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.round_winners == (A,)
+    assert state.rounds_won == {A: 1, B: 0}
+    assert state.round == 2
+    assert all(not b.closed and b.piles == {A: (), B: ()} for b in state.battles)
+
+
+def test_next_round_keeps_hands_and_discards_face_down_cards():
+    # cow.round.next: as above, alice wins the round with battle 3
+    state = table(hands={A: HAND_A, B: HAND_B}, turn=B,
+                  battles=[won(A), won(B), battle(alice=["Tank"], bob=["Battleship", "Battleship"])])
+    state = replace(state, face_down={A: ("Tank",), B: ("Aircraft Carrier",)})
+    deck_before = dict(state.decks[COMMON])
+    # bob deploys Infantry into battle 3: 7 + 7 + 3 = 17, and the round is his
+    state = feed(state, deploy(B, "Infantry", 3))
+    assert state.round_winners == (B,)
+    # hands are kept as they were (bob's one card short: the round ended mid-turn)
+    assert state.hands[A] == tuple(sorted(HAND_A))
+    assert len(state.hands[B]) == 7
+    # face-down and losing cards are discarded; the discards are not shuffled in
+    assert sorted(state.discards[COMMON]) == sorted(
+        ["Tank", "Tank", "Aircraft Carrier", "Battleship", "Battleship", "Infantry"])
+    assert state.decks[COMMON] == deck_before
+    assert state.face_down == {A: (), B: ()}
+    # the round's winner opens the next one, once the hands are full again
+    assert state.first == B and state.turn == B
+    assert [(s.step, s.player) for s in state.steps] == [(Step.REFILL, B), (Step.REFILL, A)]
+
+
+def test_drawn_round_passes_the_opening():
+    # cow.round.drawn: alice opened round 1; she holds battle 1, nobody battle 2
+    state = table(hands={A: HAND_A, B: HAND_B}, turn=B, first=A,
+                  battles=[won(A), won(None, 0), battle(bob=["Tank", "Tank"])])
+    # bob wins battle 3: one battle each, so the round is drawn
+    state = feed(state, deploy(B, "Infantry", 3))
+    assert state.round_winners == (None,)
+    assert state.rounds_won == {A: 0, B: 0}
+    # bob, who did not open round 1, opens round 2
+    assert state.round == 2 and state.first == B
+
+
+def test_stalemate_gives_each_battle_to_the_higher_pile():
+    # cow.battle.stalemate: the deck is empty; alice's Decoy is the last card in any hand
+    state = table(hands={A: ("Decoy",), B: ()}, deck={},
+                  battles=[battle(alice=["Tank"], bob=["Infantry"]),
+                           battle(alice=["Spy"], bob=["Gliders"]),
+                           battle(alice=["Marines"], bob=["Battleship"])])
+    # alice deploys Decoy into battle 2: 2 + 2 = 4 against 3
+    state = feed(state, deploy(A, "Decoy", 2))
+    # battles 1 and 2 go to alice (6 > 3, 4 > 3), battle 3 to bob (7 > 4): alice wins the round
+    assert state.round_winners == (A,)
+    assert state.rounds_won[A] == 1
+
+
+def test_stalemate_equal_piles_win_nothing():
+    # cow.battle.stalemate: equal piles; here every battle is level, so the round is drawn
+    state = table(hands={A: ("Decoy",), B: ()}, deck={},
+                  battles=[battle(alice=["Tank"], bob=["Long Range Bomber"]),
+                           battle(alice=["Spy"], bob=["Transport Plane", "Decoy"]),
+                           battle(bob=["Fighters"], alice=["Marines"])])
+    state = feed(state, deploy(A, "Decoy", 2))
+    assert state.round_winners == (None,)
+    assert state.rounds_won == {A: 0, B: 0}
+
+
+def test_short_game_is_one_round():
+    # cow.game.short: alice wins the only round
+    state = table(hands={A: HAND_A, B: HAND_B}, length="short",
+                  battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.phase is Phase.OVER and state.winner == A
+    assert RULESET.pending(state) is None
+    o = RULESET.outcome(state)
+    assert o.winners == (A,) and o.scores == {A: 1, B: 0}
+
+
+def test_normal_game_two_rounds_win():
+    # cow.game.normal: alice won round 1 and now takes round 2
+    state = table(hands={A: HAND_A, B: HAND_B},
+                  battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
+    state = replace(state, round=2, rounds_won={A: 1, B: 0}, round_winners=(A,))
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.phase is Phase.OVER and state.winner == A
+    assert state.rounds_won == {A: 2, B: 0}
+
+
+def test_normal_game_one_all_goes_to_a_third_round():
+    # cow.game.normal: one round each after round 2
+    state = table(hands={A: HAND_A, B: HAND_B},
+                  battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
+    state = replace(state, round=2, rounds_won={A: 0, B: 1}, round_winners=(B,))
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.phase is Phase.PLAY and state.round == 3
+
+
+def test_normal_game_after_three_rounds_with_draws():
+    # cow.game.normal: rounds went alice, drawn, and now round 3 is drawn too: alice wins 1-0
+    state = table(hands={A: HAND_A, B: HAND_B}, turn=B,
+                  battles=[won(A), won(None, 0), battle(bob=["Tank", "Tank"])])
+    state = replace(state, round=3, rounds_won={A: 1, B: 0}, round_winners=(A, None))
+    state = feed(state, deploy(B, "Infantry", 3))
+    assert state.phase is Phase.OVER and state.winner == A
+    # one round each and a drawn one: the game is drawn
+    state = table(hands={A: HAND_A, B: HAND_B}, turn=B,
+                  battles=[won(A), won(None, 0), battle(bob=["Tank", "Tank"])])
+    state = replace(state, round=3, rounds_won={A: 1, B: 1}, round_winners=(A, B))
+    state = feed(state, deploy(B, "Infantry", 3))
+    assert state.phase is Phase.OVER and state.winner is None
+    o = RULESET.outcome(state)
+    assert o.winners == () and "draw" in o.summary
+
+
+def test_long_game_needs_a_lead_of_three():
+    # cow.game.long: 2-0 up, alice wins another round: 3-0 ends it
+    state = table(hands={A: HAND_A, B: HAND_B}, length="long",
+                  battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
+    state = replace(state, round=3, rounds_won={A: 2, B: 0})
+    ended = feed(state, deploy(A, "Infantry", 3))
+    assert ended.phase is Phase.OVER and ended.winner == A
+    # 2-1 up, a win makes 3-1: the war goes on (a normal game would be over)
+    going = feed(replace(state, rounds_won={A: 2, B: 1}), deploy(A, "Infantry", 3))
+    assert going.phase is Phase.PLAY and going.rounds_won == {A: 3, B: 1}
+    assert going.round == 4
