@@ -206,8 +206,9 @@ def ruleset_for(body: bytes, file: str) -> Ruleset:
     """Returns the ruleset a header line names, or raises LogFormatError / UnknownGame."""
     try:
         probe = msgspec.json.decode(body, type=_HeaderProbe)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
-        return _BadHeader.codec_owner(body, file)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        tapelog.Codec(Header).decode(body, file, 1, 0)  # raises the precise LogFormatError
+        raise LogFormatError("unreadable header", file=file, line=1, offset=0) from None
     if probe.type != "game_started":
         raise LogFormatError(f"line 1 must be the game_started header, found {probe.type!r}",
                              file=file, line=1, offset=0, field="$.type")
@@ -220,14 +221,6 @@ def ruleset_for(body: bytes, file: str) -> Ruleset:
     except UnknownGame as e:
         e.file, e.line = file, 1
         raise
-
-
-class _BadHeader:
-    @staticmethod
-    def codec_owner(body: bytes, file: str):
-        """Raises the precise decoding error of an unreadable header line."""
-        tapelog.Codec(Header).decode(body, file, 1, 0)
-        raise LogFormatError("unreadable header", file=file, line=1, offset=0)
 
 
 # -- the fold ---------------------------------------------------------------------------
