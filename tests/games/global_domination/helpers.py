@@ -69,3 +69,13 @@ def with_board(state: State, **forces: str) -> State:
 
 def with_hand(state: State, player: str, *cards: str) -> State:
     return replace(state, hands={**state.hands, player: tuple(sorted(cards))})
+
+
+def pass_all(state: State) -> State:
+    """Every player still in the Game Turn ends a turn without using a card."""
+    from tabletape.games.global_domination.events import TurnEnded
+    from tabletape.games.global_domination.state import Phase
+    turn = state.game_turn
+    while state.phase is Phase.PLAY and not state.steps and state.game_turn == turn:
+        state = run(state, TurnEnded(player=state.current))
+    return state
