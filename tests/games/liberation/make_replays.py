@@ -1,0 +1,202 @@
+"""Regenerates the Liberation replays in replays/liberation/ (deterministic, no clock).
+
+Run: .venv/bin/python -m tests.games.liberation.make_replays
+Each scenario game opens with events written by hand, as a scribe would record a
+table (the deals that set it up, the plays it is about), and is then finished by
+random legal play from a fixed seed. Simulated games are plain `simulate` output.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from tabletape import engine, log, simulate
+from tabletape.events import Event, Note, Undone
+from tabletape.games.liberation.events import (
+    CountryTurned,
+    ForceCardDealt,
+    ForceCardDrawn,
+    ForceCardPlayed,
+    HandsTraded,
+    Options,
+    PlayedCardTaken,
+    PlayedCardTurned,
+    TieBreakDrawn,
+    TurnOverAccepted,
+    TurnOverPrevented,
+    TurnPassed,
+)
+
+RS = engine.get("liberation")
+OUT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays", "liberation")
+
+
+class Scribe:
+    """Writes one log event by event, checking each against the rules like `append` does."""
+
+    def __init__(self, name: str, players: tuple[str, ...], seed: int):
+        self.path = os.path.join(OUT, name)
+        if os.path.exists(self.path):
+            os.remove(self.path)
+        self.header = RS.start(players, Options(), RS.default_components())
+        self.tail = log.create(self.path, self.header, RS.codec)
+        self.fold = engine.Fold(RS, self.header)
+        self.rng = random.Random(seed)
+
+    @property
+    def state(self):
+        return self.fold.state
+
+    def write(self, *events: Event, force: bool = False) -> int:
+        for event in events:
+            problem = self.fold.feed(self.tail.seq + 1, event)
+            if problem is not None and not force:
+                raise SystemExit(f"{self.path}: {problem} (pending: {RS.pending(self.state)})")
+            self.tail = log.append(self.path, [event], RS.codec, expect=self.tail, durable=False)
+        return self.tail.seq
+
+    def finish(self) -> None:
+        """Plays random legal events (chance by its odds) until the game is over."""
+        while (d := RS.pending(self.state)) is not None:
+            options = list(RS.legal(self.state))
+            if d.actor == engine.CHANCE:
+                ev = self.rng.choices(options, [RS.weight(self.state, e) for e in options])[0]
+            else:
+                ev = self.rng.choice(options)
+            self.write(ev)
+
+
+def deal(dealer_left: tuple[str, ...], hands: dict[str, tuple[str, ...]]) -> list[Event]:
+    """Returns the deal events: one card at a time, round by round, from the dealer's left."""
+    rounds = len(next(iter(hands.values())))
+    return [ForceCardDealt(player=p, card=hands[p][r]) for r in range(rounds) for p in dealer_left]
+
+
+def play(player: str, card: str) -> ForceCardPlayed:
+    return ForceCardPlayed(player=player, card=card)
+
+
+def passes(*players: str) -> list[TurnPassed]:
+    return [TurnPassed(player=p) for p in players]
+
+
+def iraq_abilities() -> None:
+    """Iraq first: every kind of ability, Iraq's aircraft instruction, a prevent and an acceptance."""
+    s = Scribe("iraq-abilities.jsonl", ("ann", "bob", "cat"), seed=1)
+    s.write(CountryTurned(player="ann", country="Iraq"), *deal(("bob", "cat", "ann"), {
+        "ann": ("Fighter Wing", "Green Berets", "Delta Force", "Stealth Bomber", "Airborne Brigade"),
+        "bob": ("Submarine", "Navy SEALs", "Armored Division", "AWACS", "Infantry Division"),
+        "cat": ("Leaflet Drop", "Regime Defectors", "Counter-Intelligence", "Submarine",
+                "Aircraft Carrier")}))
+    # round 1: a first-card draw, a plain card, an unturnable carrier
+    s.write(play("ann", "Green Berets"), ForceCardDrawn(player="ann", card="Armored Division"),
+            play("bob", "Submarine"), play("cat", "Aircraft Carrier"))
+    # round 2: turn-over answered by a prevent card, then Iraq's turn-over; a turn-up; all turn down
+    s.write(play("ann", "Fighter Wing"), PlayedCardTurned(player="ann", owner="bob", slot=0),
+            TurnOverPrevented(player="bob", card="Navy SEALs"),
+            PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s.write(play("bob", "AWACS"), PlayedCardTurned(player="bob", owner="bob", slot=0, face_up=True),
+            PlayedCardTurned(player="bob", owner="ann", slot=1))
+    s.write(play("cat", "Leaflet Drop"), PlayedCardTurned(player="ann", owner="ann", slot=0),
+            PlayedCardTurned(player="bob", owner="bob", slot=1))
+    # round 3: a trade of cards and a trade of hands
+    s.write(play("ann", "Delta Force"), PlayedCardTaken(player="ann", owner="cat", slot=0),
+            play("bob", "Armored Division"), play("cat", "Regime Defectors"),
+            HandsTraded(player="cat", other="ann"))
+    # round 4: Iraq's turn-over by an unturnable bomber; ann lets it stand
+    s.write(play("ann", "Submarine"), play("bob", "Infantry Division"), play("cat", "Stealth Bomber"),
+            PlayedCardTurned(player="cat", owner="ann", slot=2), TurnOverAccepted(player="ann"))
+    # round 5: cat liberates Iraq with the Airborne Brigade face up and draws two
+    s.write(*passes("ann", "bob"), play("cat", "Airborne Brigade"))
+    s.write(ForceCardDrawn(player="cat", card="Submarine"),
+            ForceCardDrawn(player="cat", card="Infantry Division"))
+    s.finish()
+
+
+def yemen_extra_round() -> None:
+    """Somalia, then Yemen: two cards at once, a tie settled by the extra round."""
+    s = Scribe("yemen-extra-round.jsonl", ("ann", "bob", "cat"), seed=2)
+    s.write(CountryTurned(player="ann", country="Somalia"), *deal(("bob", "cat", "ann"), {
+        "ann": ("Submarine", "Infantry Division"), "bob": ("Armored Division", "Infantry Division"),
+        "cat": ("Infantry Division", "Green Berets")}))
+    s.write(*passes("ann", "bob"), play("cat", "Infantry Division"), *passes("ann", "bob", "cat"))
+    s.write(CountryTurned(player="cat", country="Yemen"), *deal(("ann", "bob", "cat"), {
+        "ann": ("Infantry Division",), "bob": ("Armored Division",), "cat": ("Submarine",)}))
+    s.write(play("ann", "Submarine"), play("ann", "Infantry Division"),
+            play("bob", "Armored Division"), play("bob", "Infantry Division"),
+            play("cat", "Green Berets"), ForceCardDrawn(player="cat", card="Navy SEALs"),
+            *passes("cat"))  # cat stops after one card
+    # ann and bob are tied at 5: the extra round, still two cards at once in Yemen
+    s.write(play("ann", "Infantry Division"), play("bob", "Armored Division"))
+    s.finish()
+
+
+def tie_break_draws() -> None:
+    """Two players tie through the extra round; tie-break draws tie again, then settle it."""
+    s = Scribe("tie-break-draws.jsonl", ("ann", "bob"), seed=3)
+    s.write(CountryTurned(player="ann", country="Libya"), *deal(("bob", "ann"), {
+        "ann": ("Submarine", "Infantry Division", "Infantry Division"),
+        "bob": ("Armored Division", "Infantry Division", "Infantry Division")}))
+    s.write(play("ann", "Submarine"), play("bob", "Armored Division"), *passes("ann", "bob"),
+            *passes("ann", "bob"), play("ann", "Infantry Division"), play("bob", "Infantry Division"))
+    s.write(TieBreakDrawn(player="ann", card="Infantry Division"),
+            TieBreakDrawn(player="bob", card="Fighter Wing"),
+            TieBreakDrawn(player="ann", card="Aircraft Carrier"),
+            TieBreakDrawn(player="bob", card="Submarine"))
+    s.finish()
+
+
+def disputed_play() -> None:
+    """An out-of-turn play recorded by mistake, disputed and undone; a legal play disputed."""
+    s = Scribe("disputed-play.jsonl", ("ann", "bob", "cat"), seed=4)
+    s.write(CountryTurned(player="ann", country="Afghanistan"), *deal(("bob", "cat", "ann"), {
+        "ann": ("Submarine", "Infantry Division", "Fighter Wing", "Green Berets"),
+        "bob": ("Armored Division", "Navy SEALs", "Submarine", "Infantry Division"),
+        "cat": ("Infantry Division", "Infantry Division", "AWACS", "Delta Force")}))
+    bad = s.write(play("bob", "Armored Division"), force=True)  # ann leads, and it was not bob's turn
+    s.write(Note(text="bob played before ann", about=bad, dispute=True, by="ann"))
+    s.write(Undone(target=bad, by="scribe"))
+    ships = s.write(play("ann", "Submarine"), force=True)  # no ships in Afghanistan
+    s.write(Note(text="a ship in Afghanistan?", about=ships, dispute=True, by="cat"))
+    s.write(Undone(target=ships, by="scribe"))
+    s.write(play("ann", "Fighter Wing"), play("bob", "Armored Division"))
+    ok = s.write(play("cat", "Delta Force"), PlayedCardTaken(player="cat", owner="bob", slot=0))
+    s.write(Note(text="can a trade take my armour?", about=ok, dispute=True, by="bob"))
+    s.finish()
+
+
+def four_players_nine() -> None:
+    """A four-player game, played at random until a player wins with exactly 9 points."""
+    players = ("ann", "bob", "cat", "dan")
+    for seed in range(100):
+        header = simulate.header_for(RS, players)
+        o = RS.outcome(list(simulate.play(RS, header, seed))[-1][1])
+        if len(o.winners) == 1 and o.scores[o.winners[0]] == 9:
+            simulated("four-players-won-at-nine.jsonl", players, seed)
+            return
+    raise SystemExit("no seed below 100 ends at exactly 9")
+
+
+def simulated(name: str, players: tuple[str, ...], seed: int) -> None:
+    path = os.path.join(OUT, name)
+    if os.path.exists(path):
+        os.remove(path)
+    header = simulate.header_for(RS, players)
+    tail = log.create(path, header, RS.codec)
+    log.append(path, [e for e, _ in simulate.play(RS, header, seed)], RS.codec, expect=tail)
+
+
+def main() -> None:
+    os.makedirs(OUT, exist_ok=True)
+    iraq_abilities()
+    yemen_extra_round()
+    tie_break_draws()
+    disputed_play()
+    four_players_nine()
+    simulated("sim-2-players.jsonl", ("ann", "bob"), 1)
+    simulated("sim-6-players.jsonl", ("ann", "bob", "cat", "dan", "eve", "fay"), 2)
+
+
+if __name__ == "__main__":
+    main()
