@@ -1,0 +1,104 @@
+"""Shared set-ups for the BATTLECARDS Pacific rule tests: a table laid out by hand."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tabletape import engine
+from tabletape.events import Event
+from tabletape.games.battlecards_pacific import play
+from tabletape.games.battlecards_pacific import table as t
+from tabletape.games.battlecards_pacific.events import (
+    ConflictDrawn,
+    ConflictTurned,
+    EmergencyDeclined,
+    Options,
+)
+from tabletape.games.battlecards_pacific.state import State, Step
+
+RS = engine.get("battlecards-pacific")
+JAPAN, US = "alice", "bob"  # the first player named is Japan by default (bcp.setup.sides)
+
+
+def header(**options):
+    """Returns a new game's header for alice and bob with the default cards."""
+    return RS.start((JAPAN, US), Options(**options), RS.default_components())
+
+
+def fresh(**options) -> State:
+    """Returns the state before the deal."""
+    return RS.initial(header(**options))
+
+
+def act(state: State, *events: Event) -> State:
+    """Applies legal events one by one, failing the test on a refusal."""
+    for e in events:
+        v = RS.check(state, e)
+        assert v is None, f"{e} refused: {v}"
+        assert e in list(RS.legal(state)), f"{e} passes check but is not in legal"
+        state = RS.apply(state, e)
+    return state
+
+
+def refused(state: State, event: Event) -> str:
+    """Returns the rule id that refuses the event (failing if it is legal)."""
+    v = RS.check(state, event)
+    assert v is not None, f"{event} was accepted"
+    assert event not in list(RS.legal(state))
+    return v.rule
+
+
+def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
+          reserve: dict[str, tuple[str, ...]] | None = None,
+          kept: dict[str, tuple[str, ...]] | None = None,
+          won: dict[str, tuple[str, ...]] | None = None,
+          vp: dict[str, int] | None = None, turn: str = JAPAN, **options) -> State:
+    """Returns a table after set-up, laid out by hand, at the start of `turn`'s turn."""
+    state = fresh(**options)
+    arsenal = {s: dict(d) for s, d in state.arsenal.items()}
+    piles = {p: {k: () for k in state.stacks[p]} for p in state.players}
+    for p, units in (stacks or {}).items():
+        for u in units:
+            kind = t.unit(state, p, u).type.value
+            piles[p][kind] = t.with_cards(piles[p][kind], u)
+            arsenal[state.sides[p]] = t.take(arsenal[state.sides[p]], u)
+    hands = {p: () for p in state.players}
+    for p, units in (reserve or {}).items():
+        hands[p] = t.with_cards((), *units)
+        for u in units:
+            arsenal[state.sides[p]] = t.take(arsenal[state.sides[p]], u)
+    conflict = dict(state.conflict)
+    held = {p: () for p in state.players}
+    for src, dst in ((kept, held),):
+        for p, cards in (src or {}).items():
+            dst[p] = tuple(cards)
+            for c in cards:
+                conflict = t.take(conflict, c)
+    wins = {p: () for p in state.players}
+    for p, cards in (won or {}).items():
+        wins[p] = tuple(cards)
+        for c in cards:
+            conflict = t.take(conflict, c)
+    before = [p for p in state.order if p != turn][0] if turn != state.order[0] else None
+    state = replace(state, stacks=piles, reserve=hands, arsenal=arsenal, kept=held, won=wins,
+                    conflict=conflict, vp={**state.vp, **(vp or {})}, steps=(), turn=before)
+    return play.settle(state)
+
+
+def draw(state: State, card: str) -> State:
+    """The drawing player keeps their Reserve Hand (if any) and draws `card`."""
+    p = state.steps[0].player
+    if state.steps[0].step is Step.CHOOSE:
+        state = act(state, EmergencyDeclined(player=p))
+    return act(state, ConflictDrawn(player=p, card=card))
+
+
+def turned(state: State, card: str) -> ConflictTurned:
+    """Returns the legal `conflict_turned` event for the owed shot and this card."""
+    return next(e for e in RS.legal(state) if isinstance(e, ConflictTurned) and e.card == card)
+
+
+# Conflict cards by Action Number, none of them a BATTLECARD
+ACTION = {1: "Reinforcements", 2: "Fresh Troops", 3: "Mobilization", 4: "Rapid Mobilization",
+          5: "Replenish Reserves", 6: "Supply Lines Stretched", 7: "Radar Advantage",
+          8: "Monsoon", 9: "Codebreakers"}
