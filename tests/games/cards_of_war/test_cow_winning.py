@@ -11,6 +11,7 @@ from tests.games.cards_of_war.helpers import (
     A,
     B,
     Battle,
+    HandReported,
     Phase,
     Step,
     battle,
@@ -200,3 +201,14 @@ def test_long_game_needs_a_lead_of_three():
     going = feed(replace(state, rounds_won={A: 2, B: 1}), deploy(A, "Infantry", 3))
     assert going.phase is Phase.PLAY and going.rounds_won == {A: 3, B: 1}
     assert going.round == 4
+
+
+def test_nothing_is_played_after_the_game():
+    # core.game.over: once the war is won, check refuses every event (and does not crash)
+    state = table(hands={A: HAND_A, B: HAND_B}, length="short",
+                  battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.phase is Phase.OVER
+    assert refused(state, deploy(B, "Spy", 1)) == "core.game.over"
+    assert refused(state, draw(A, "Spy")) == "core.game.over"
+    assert refused(state, HandReported(player=B)) == "core.game.over"

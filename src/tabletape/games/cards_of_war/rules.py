@@ -84,7 +84,8 @@ def _owed_first(state: State, what: str) -> Violation | None:
     if state.phase is Phase.OPENING:
         return Violation("cow.setup.opening", f"no {what} before the first player is decided")
     d = pending(state)
-    assert d is not None  # the engine refuses every event once the game is over
+    if d is None:  # the engine refuses these first, but `check` answers on its own too
+        return Violation("core.game.over", f"no {what}: the game is over")
     return Violation("cow.turn.step", f"no {what} now: {d.detail} first")
 
 
