@@ -1,6 +1,7 @@
 """Set Up, How to Play (turning and dealing) and the component data."""
 
 import pytest
+from msgspec.structs import replace
 
 from tabletape.engine import CHANCE
 from tabletape.errors import UsageError
@@ -25,6 +26,17 @@ def test_two_to_six_players():
         header(tuple("abcdefg"))
     assert header(("ann", "bob")).players == ("ann", "bob")
     assert len(header(tuple("abcdef")).players) == 6
+    # a header written by hand with seven players is refused too
+    assert "2 to 6" in RS.check_header(replace(header(), players=tuple("abcdefg")))
+
+
+def test_a_country_instruction_must_be_complete():
+    # lib.setup.components: a bonus instruction without a card type is refused
+    comp = RS.default_components()
+    broken = replace(comp.countries[4], card_type=None)
+    assert broken.trigger == "bonus"
+    bad = replace(comp, countries=(*comp.countries[:4], broken, *comp.countries[5:]))
+    assert "card_type" in components.problems(bad)
 
 
 def test_default_components_hold_ten_countries_with_provenance():
@@ -40,7 +52,6 @@ def test_default_components_hold_ten_countries_with_provenance():
 def test_own_components_are_checked():
     # lib.setup.components: a user's country deck of nine cards is refused
     comp = RS.default_components()
-    from msgspec.structs import replace
     short = replace(comp, countries=comp.countries[:9])
     with pytest.raises(UsageError, match="10"):
         RS.start(("ann", "bob"), Options(), short)

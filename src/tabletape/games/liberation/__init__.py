@@ -64,6 +64,9 @@ class Liberation(Ruleset):
         return components.default()
 
     def check_header(self, header: Any) -> str | None:
+        lo, hi = self.players
+        if not lo <= len(header.players) <= hi:
+            return f"liberation is played by {lo} to {hi} players (lib.setup.players)"
         return components.problems(header.components)
 
     initial = staticmethod(play.initial)
@@ -83,10 +86,13 @@ class Liberation(Ruleset):
         return rules.weight(state, event)
 
     def view(self, state: State, player: str) -> State:
-        """Returns the state as `player` sees it: other hands and both decks hidden."""
+        """Returns the state as `player` sees it: other hands and the force deck hidden.
+
+        The countries left are public (all ten cards are known); only their order is
+        secret, and the state never holds it.
+        """
         hands = {p: h if p == player else ("?",) * len(h) for p, h in state.hands.items()}
-        return replace(state, hands=hands, deck={"?": sum(state.deck.values())},
-                       countries=("?",) * len(state.countries))
+        return replace(state, hands=hands, deck={"?": sum(state.deck.values())})
 
     def describe(self, event: Event) -> str:
         match event:

@@ -107,7 +107,8 @@ RULES: dict[str, Rule] = {
                                    "country."),
     "lib.ability.trade-card": Rule("Further Explanations", "A trade card takes a face-up card "
                                    "of another player into the trader's hand and is laid face "
-                                   "up in that card's place, in that player's row."),
+                                   "up in that card's place, in that player's row; an unturnable "
+                                   "card may be taken too."),
     "lib.ability.trade-card.no-target": Rule(DECISION, "A trade card with no face-up card of "
                                              "another player to take is laid in its player's "
                                              "own row like any card."),

@@ -16,7 +16,8 @@ def render(state: State, pending: str) -> Group:
     if state.phase is Phase.OVER:
         title = "Liberation — game over"
     elif land:
-        instruction = land.trigger.value + (f" {land.card_type}" if land.card_type else "")
+        instruction = land.trigger.value + (f" {land.card_type}" if land.card_type else "") \
+            + (f" +{land.amount}" if land.amount else "")
         title = (f"Liberation — {land.name} ({land.vp} VP, {instruction}) — "
                  f"{state.stage}, round {state.round}")
     else:
@@ -25,7 +26,7 @@ def render(state: State, pending: str) -> Group:
     for col in ("player", "face up", "face down", "total", "hand", "liberated", "VP"):
         grid.add_column(col)
     for p in state.players:
-        up = ", ".join(c.card for c in state.played[p] if c.up) or "·"
+        up = ", ".join(f"{c.card} {t.points(state, c.card)}" for c in state.played[p] if c.up) or "·"
         down = ", ".join(c.card for c in state.played[p] if not c.up) or "·"
         ties = state.tie_cards.get(p, ())
         if ties:

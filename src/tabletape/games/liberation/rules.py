@@ -45,6 +45,10 @@ def pending(state: State) -> Decision | None:
         return Decision(state.turn or "", "play", f"{state.turn} plays a force card or passes")
     if h.step in CHANCE_STEPS:
         return Decision(CHANCE, h.step.value, f"the card {h.player} gets ({h.step})")
+    if h.step is Step.PREVENT:
+        target = state.played[h.owner][h.slot].card
+        return Decision(h.player, h.step.value, f"{h.player} may discard a prevent card to keep "
+                        f"their {target} face up against {h.by}'s {h.card}, or let it stand")
     why = f" ({h.card})" if h.card else ""
     return Decision(h.player, h.step.value, f"{h.player} must {h.step}{why}")
 
