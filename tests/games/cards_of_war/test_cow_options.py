@@ -343,7 +343,7 @@ def test_both_cards_of_a_pair_keep_their_abilities():
     state = feed(state, deploy(A, "Amphib", 2, joint=True))
     assert steps(state) == [(Step.PARTNER, A), (Step.REINFORCE_DRAW, A),
                             (Step.REINFORCE_DEPLOY, A), (Step.REFILL, A), (Step.PASS, A)]
-    # the partner's own ability resolves before the first card's: Spy... here a Paratroop
+    # Gliders first, Paratroop (reinforce) second: the partner's reinforcement comes next
     hand = ("Infantry", "Spy", "Decoy", "Resistance", "Saboteur", "Codebreakers", "Gliders",
             "Paratroop")
     state = table(hands={A: hand, B: HAND_B}, joint_deployment=True)
