@@ -11,9 +11,9 @@ from msgspec.structs import replace
 from tabletape.engine import Outcome
 from tabletape.events import Event
 
-from . import rules
+from . import abilities, rules
 from . import table as t
-from .components import Ability, Trigger, index
+from .components import Ability, index
 from .events import (
     CountryTurned,
     ForceCardDealt,
@@ -58,19 +58,19 @@ def apply(state: State, event: Event) -> State:
             state = replace(state, deck=t.take(state.deck, c), steps=rest,
                             tie_cards={**state.tie_cards, p: state.tie_cards[p] + (c,)})
         case ForceCardPlayed():
-            state = _play(replace(state, steps=rest), event)
+            state = abilities.play_card(replace(state, steps=rest), event)
         case TurnPassed():
             state = _end_turn(replace(state, steps=rest))
         case PlayedCardTurned():
-            state = _turned(state, event)
+            state = abilities.turned(state, event)
         case TurnOverPrevented(player=p, card=c):
             state = replace(state, steps=rest, hands={**state.hands, p: t.without(state.hands[p], c)},
                             discards=t.with_cards(state.discards, c))
         case TurnOverAccepted():
             h = state.steps[0]
-            state = _flip(replace(state, steps=rest), h.owner, h.slot, False)
+            state = abilities.flip(replace(state, steps=rest), h.owner, h.slot, False)
         case PlayedCardTaken():
-            state = _taken(state, event)
+            state = abilities.taken(state, event)
         case HandsTraded(player=p, other=q):
             state = replace(state, steps=rest, hands={**state.hands, p: state.hands[q],
                                                       q: state.hands[p]})
@@ -85,66 +85,6 @@ def _turn_country(state: State, ev: CountryTurned) -> State:
     leader = state.dealer if state.first_country else t.left_of(state, state.dealer)
     return replace(state, country=ev.country, leader=leader, steps=state.steps + deal,
                    countries=tuple(c for c in state.countries if c != ev.country))
-
-
-def _play(state: State, ev: ForceCardPlayed) -> State:
-    """A card goes face up; its ability and the country's instruction are owed in order."""
-    me, c = ev.player, t.card(state, ev.card)
-    first = state.plays[me] == 0
-    state = replace(state, hands={**state.hands, me: t.without(state.hands[me], ev.card)},
-                    plays={**state.plays, me: state.plays[me] + 1}, turn_plays=state.turn_plays + 1)
-    owed: list[Owed] = []
-    if c.ability is Ability.TRADE_CARD:  # placed once the card it is traded for is chosen
-        owed.append(Owed(Step.TAKE, me, card=ev.card))
-    else:
-        state = replace(state, played={**state.played, me: state.played[me] + (Played(ev.card),)})
-    match c.ability:
-        case Ability.TURN_OVER:
-            owed.append(Owed(Step.TURN_OVER, me, card=ev.card))
-        case Ability.TURN_UP:
-            owed.append(Owed(Step.TURN_UP, me, card=ev.card))
-        case Ability.ALL_TURN_DOWN:
-            owed += [Owed(Step.TURN_DOWN_OWN, q, card=ev.card)
-                     for q in t.clockwise(state, me) if q != me]
-        case Ability.TRADE_HANDS:
-            owed.append(Owed(Step.SWAP, me, card=ev.card))
-        case Ability.FIRST_DRAW if first:
-            owed.append(Owed(Step.DRAW, me, card=ev.card))
-    land = t.country(state)
-    if land and land.card_type == c.type:
-        if land.trigger is Trigger.TURN_OVER:
-            owed.append(Owed(Step.TURN_OVER, me, card=land.name))
-        elif land.trigger is Trigger.DRAW:
-            owed.append(Owed(Step.DRAW, me, card=land.name))
-    again = (land is not None and land.trigger is Trigger.DOUBLE_PLAY and state.turn_plays == 1
-             and c.ability is not Ability.TRADE_HANDS)  # lib.country.double-play.second
-    owed.append(Owed(Step.SECOND if again else Step.END_TURN, me))
-    return replace(state, steps=tuple(owed) + state.steps)
-
-
-def _turned(state: State, ev: PlayedCardTurned) -> State:
-    """A card is turned; a targeted holder of a prevent card first gets to answer."""
-    h, rest = state.steps[0], state.steps[1:]
-    if h.step is Step.TURN_OVER and t.holds(state, ev.owner, Ability.PREVENT):
-        window = Owed(Step.PREVENT, ev.owner, card=h.card, owner=ev.owner, slot=ev.slot, by=ev.player)
-        return replace(state, steps=(window,) + rest)
-    return _flip(replace(state, steps=rest), ev.owner, ev.slot, ev.face_up)
-
-
-def _flip(state: State, owner: str, slot: int, up: bool) -> State:
-    row = state.played[owner]
-    row = row[:slot] + (replace(row[slot], up=up),) + row[slot + 1:]
-    return replace(state, played={**state.played, owner: row})
-
-
-def _taken(state: State, ev: PlayedCardTaken) -> State:
-    """The trade card takes the chosen card's place in its owner's row."""
-    h, rest = state.steps[0], state.steps[1:]
-    row = state.played[ev.owner]
-    taken = row[ev.slot].card
-    row = row[:ev.slot] + (Played(h.card),) + row[ev.slot + 1:]
-    return replace(state, steps=rest, played={**state.played, ev.owner: row},
-                   hands={**state.hands, ev.player: t.with_cards(state.hands[ev.player], taken)})
 
 
 # -- settling what needs no decision ---------------------------------------------------------
@@ -243,15 +183,15 @@ def _clear_table(state: State) -> State:
 
 def _liberate(state: State, winner: str) -> State:
     """The winner keeps the country; the game may end; else they turn and deal the next."""
-    bonus = sum(2 for p in state.played[winner]
-                if p.up and t.card(state, p.card).ability is Ability.DRAW_TWO)
+    bonus = [p.card for p in state.played[winner]
+             if p.up and t.card(state, p.card).ability is Ability.DRAW_TWO]
     liberated = {**state.liberated, winner: state.liberated[winner] + (state.country or "",)}
     state = _clear_table(replace(state, liberated=liberated))
     if t.vp(state, winner) >= t.target(state):  # lib.win.points
         return replace(state, phase=Phase.OVER, winners=(winner,))
     if not state.countries:
         return _deck_out(state)
-    draws = tuple(Owed(Step.DRAW, winner, card="draw two") for _ in range(bonus))
+    draws = tuple(Owed(Step.DRAW, winner, card=c) for c in bonus for _ in range(2))
     return replace(state, dealer=winner, steps=draws + (Owed(Step.TURN_COUNTRY, winner),))
 
 

@@ -157,10 +157,11 @@ def _check_turned(state: State, ev: PlayedCardTurned) -> Violation | None:
         return Violation("lib.ability.turn-over", f"{ev.owner} has no played card at slot {ev.slot}")
     name = row[ev.slot].card
     if step is Step.TURN_UP:
-        if not ev.face_up or row[ev.slot].up:
-            return Violation("lib.ability.turn-up", f"this step turns a face-down card back up; "
-                             f"{ev.owner}'s {name} at slot {ev.slot} is "
-                             + ("face up" if row[ev.slot].up else "to be turned up"))
+        if row[ev.slot].up:
+            return Violation("lib.ability.turn-up", f"{ev.owner}'s {name} at slot {ev.slot} "
+                             "is already face up")
+        if not ev.face_up:
+            return Violation("lib.ability.turn-up", "this step turns a face-down card back up")
         return None
     if step is Step.TURN_OVER and ev.owner == ev.player:
         return Violation("lib.ability.turn-over", "a player never turns over their own cards")
