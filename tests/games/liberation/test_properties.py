@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletape import simulate
 from tabletape.engine import CHANCE
@@ -54,14 +56,19 @@ def candidates(state):
     return out
 
 
-@pytest.mark.parametrize("n", range(2, 7))
-def test_random_games_end_with_a_winner(n):
-    # lib.win.points / lib.win.deck-out: every simulated game ends, quickly
-    for seed in range(8):
-        _, events = game(n, seed)
-        assert len(events) < 2000
-        state = events[-1][1]
-        assert RS.pending(state) is None and RS.outcome(state) is not None
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(n=st.integers(2, 6), seed=st.integers(0, 100_000))
+def test_random_games_end_with_a_winner(n, seed):
+    # lib.win.points / lib.win.deck-out: every simulated game ends, quickly, and its
+    # victory points add up to the countries taken
+    _, events = game(n, seed)
+    assert len(events) < 2000
+    state = events[-1][1]
+    assert RS.pending(state) is None
+    o = RS.outcome(state)
+    assert o is not None and set(o.winners) <= set(state.players)
+    taken = sum(len(v) for v in state.liberated.values()) + len(state.failed)
+    assert taken + len(state.countries) == 10
 
 
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (6, 4)])

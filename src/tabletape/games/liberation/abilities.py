@@ -60,6 +60,7 @@ def turned(state: State, ev: PlayedCardTurned) -> State:
 
 
 def flip(state: State, owner: str, slot: int, up: bool) -> State:
+    """Returns the state with one played card turned face up or down."""
     row = state.played[owner]
     row = row[:slot] + (replace(row[slot], up=up),) + row[slot + 1:]
     return replace(state, played={**state.played, owner: row})
@@ -69,7 +70,7 @@ def taken(state: State, ev: PlayedCardTaken) -> State:
     """The trade card takes the chosen card's place in its owner's row."""
     h, rest = state.steps[0], state.steps[1:]
     row = state.played[ev.owner]
-    taken = row[ev.slot].card
+    got = row[ev.slot].card
     row = row[:ev.slot] + (Played(h.card),) + row[ev.slot + 1:]
     return replace(state, steps=rest, played={**state.played, ev.owner: row},
-                   hands={**state.hands, ev.player: t.with_cards(state.hands[ev.player], taken)})
+                   hands={**state.hands, ev.player: t.with_cards(state.hands[ev.player], got)})
