@@ -44,7 +44,11 @@ def pending(state: State) -> Decision | None:
     if h is None:
         return Decision(state.turn or "", "play", f"{state.turn} plays a force card or passes")
     if h.step in CHANCE_STEPS:
-        return Decision(CHANCE, h.step.value, f"the card {h.player} gets ({h.step})")
+        what = {Step.TURN_COUNTRY: f"the country {h.player} turns up",
+                Step.DEAL: f"the force card dealt to {h.player}",
+                Step.DRAW: f"the card {h.player} draws for {h.card}",
+                Step.TIE_DRAW: f"{h.player}'s tie-break card"}[h.step]
+        return Decision(CHANCE, h.step.value, what)
     if h.step is Step.PREVENT:
         target = state.played[h.owner][h.slot].card
         return Decision(h.player, h.step.value, f"{h.player} may discard a prevent card to keep "
