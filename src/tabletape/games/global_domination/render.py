@@ -23,10 +23,12 @@ def render(state: State, pending: str) -> Group:
     turn = "Start" if state.game_turn == 0 else ("End" if state.phase is Phase.OVER
                                                    else str(state.game_turn))
     parts: list = [Text(f"Global Domination — Game Turn {turn} — {state.phase.value}", style="bold")]
-    regions = Table(title="Regions", show_lines=True)
+    regions = Table(title="Regions")
     for col in ("region", "area", "resource", "force"):
         regions.add_column(col)
     for r in i.regions:
+        if r != i.regions[0]:
+            regions.add_section()
         for n, a in enumerate(i.in_region[r]):
             regions.add_row(r if n == 0 else "", a, i.areas[a].resource or "", _force(state, a))
     seas = Table(title="Seas")
