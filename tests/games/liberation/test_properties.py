@@ -111,3 +111,16 @@ def test_every_event_has_a_sentence_and_governing_rules():
     for ev, _ in events:
         assert RS.describe(ev) != type(ev).__name__
         assert all(r in RS.RULES for r in RS.governing(ev)) and RS.governing(ev)
+
+
+def test_the_table_renders_at_every_stage():
+    import io
+
+    from rich.console import Console
+    _, events = game(3, 9)
+    console = Console(width=120, record=True, file=io.StringIO())
+    for _, state in events[::10] + [events[-1]]:
+        console.print(RS.render(state))
+        console.print(RS.render(RS.view(state, "ann")))
+    text = console.export_text()
+    assert "Liberation" in text and "game over" in text and "VP" in text
