@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from tabletape.engine import Decision, Outcome, Ruleset, Violation
 from tabletape.events import Event
 
-from . import components, play, rules
+from . import components, legal, play, rules
 from .catalogue import RULES
 from .events import (
     EVENTS,
@@ -73,10 +73,10 @@ class GlobalDomination(Ruleset):
         return rules.check(state, event)
 
     def legal(self, state: State):
-        return rules.legal(state)
+        return legal.legal(state)
 
     def weight(self, state: State, event: Event) -> int:
-        return rules.weight(state, event)
+        return legal.weight(state, event)
 
     def view(self, state: State, player: str) -> State:
         """Returns the state as `player` sees it: other hands and every other Draw Deck hidden."""
