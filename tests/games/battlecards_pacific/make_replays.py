@@ -63,7 +63,7 @@ def shot(player: str, unit: str, target: str, card: str, kept: str | None = None
     return [UnitFired(player=player, unit=unit, target=target, kept=kept), turned]
 
 
-def write(name: str, plays: Iterable[Play | Dispute]) -> None:
+def write(out: str, name: str, plays: Iterable[Play | Dispute]) -> None:
     """Checks every play against the rules, then writes the log."""
     header = RS.start((JAPAN, US), RS.Options(), RS.default_components())
     state = RS.initial(header)
@@ -79,11 +79,11 @@ def write(name: str, plays: Iterable[Play | Dispute]) -> None:
         assert v is None, f"{name}: {RS.describe(ev)} refused: {v}"
         state = RS.apply(state, ev)
         events.append(ev)
-    _save(name, header, events)
+    _save(out, name, header, events)
 
 
-def _save(name: str, header, events: list[Event]) -> None:
-    path = os.path.join(OUT, name)
+def _save(out: str, name: str, header, events: list[Event]) -> None:
+    path = os.path.join(out, name)
     if os.path.exists(path):
         os.remove(path)
     log.create(path, header, RS.codec)
@@ -193,20 +193,21 @@ def total_victory() -> list:
     ]
 
 
-def simulated(name: str, seed: int) -> None:
+def simulated(out: str, name: str, seed: int) -> None:
     header = simulate.header_for(RS, (JAPAN, US))
-    _save(name, header, [ev for ev, _ in simulate.play(RS, header, seed)])
+    _save(out, name, header, [ev for ev, _ in simulate.play(RS, header, seed)])
 
 
-def main() -> None:
-    os.makedirs(OUT, exist_ok=True)
-    write("declined-ignored-default.jsonl", declined_ignored_default())
-    write("battle-withdrawal-dispute.jsonl", battle_withdrawal())
-    write("stalemate.jsonl", stalemate())
-    write("emergency-deployment.jsonl", emergency_turn())
-    write("total-victory-invasion-of-japan.jsonl", total_victory())
-    simulated("simulated-seed-0.jsonl", 0)
-    simulated("simulated-seed-3.jsonl", 3)
+def main(out: str = OUT) -> None:
+    """Writes every replay into `out`."""
+    os.makedirs(out, exist_ok=True)
+    write(out, "declined-ignored-default.jsonl", declined_ignored_default())
+    write(out, "battle-withdrawal-dispute.jsonl", battle_withdrawal())
+    write(out, "stalemate.jsonl", stalemate())
+    write(out, "emergency-deployment.jsonl", emergency_turn())
+    write(out, "total-victory-invasion-of-japan.jsonl", total_victory())
+    simulated(out, "simulated-seed-0.jsonl", 0)
+    simulated(out, "simulated-seed-11-invasion-of-australia.jsonl", 11)
 
 
 if __name__ == "__main__":
