@@ -175,6 +175,17 @@ def test_only_the_battles_theatre_scores():
     assert won_it.battles[0].winner == A and won_it.battles[0].points == 15
 
 
+def test_an_off_theatre_card_may_be_deployed_without_killing():
+    # cow.opt.theatres.off-theatre: alice puts Battleship (Sea) into a Ground battle, no kill
+    state = table(hands={A: (*HAND_A[:7], "Battleship"), B: HAND_B}, theatres_of_war=True,
+                  battles=[battle(alice=["Infantry"], theatre=GROUND), battle(), battle()])
+    moved = feed(state, deploy(A, "Battleship", 1))
+    # it lies on her pile but adds nothing to her Ground score
+    assert moved.battles[0].piles[A] == ("Infantry", "Battleship")
+    from tabletape.games.cards_of_war import table as t
+    assert t.total(moved, moved.battles[0], A) == 3
+
+
 def test_any_card_may_go_anywhere_to_kill():
     # cow.opt.theatres: bob's Submarine sits in a Ground battle; alice's Destroyer (Sea) kills it
     state = table(hands={A: (*HAND_A[:7], "Destroyer"), B: HAND_B[:7]}, theatres_of_war=True,

@@ -9,6 +9,7 @@ from rich.console import Console
 
 from tabletape.engine import CHANCE
 from tabletape.games.cards_of_war.components import Theatre
+from tabletape.games.cards_of_war.state import Owed, Step
 from tests.games.cards_of_war.helpers import (
     COMMON,
     RULESET,
@@ -112,6 +113,15 @@ def test_view_hides_the_opponents_hand_and_the_decks():
     assert seen.battles == state.battles
     assert state.hands[B] == tuple(sorted(HAND_B))
     assert RULESET.view(state, B).hands[A] == ("?",) * 8
+
+
+def test_view_hides_the_card_a_reinforcement_just_drew():
+    # alice's reinforcement drew a Tank; only alice may see which card it was
+    state = table(hands={A: HAND_A, B: HAND_B}, alternative_reinforce=True)
+    state = replace(state, reinforce_card="Tank",
+                    steps=(Owed(Step.REINFORCE_DEPLOY, A), *state.steps))
+    assert RULESET.view(state, A).reinforce_card == "Tank"
+    assert RULESET.view(state, B).reinforce_card is None
 
 
 def test_describe_each_event():

@@ -66,7 +66,9 @@ class CardsOfWar(Ruleset):
         """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""
         hands = {p: h if p == player else ("?",) * len(h) for p, h in state.hands.items()}
         decks = {o: {"?": sum(d.values())} for o, d in state.decks.items()}
-        return replace(state, hands=hands, decks=decks)
+        drew = state.steps[0].player if state.steps else state.turn
+        secret = state.reinforce_card if drew == player else None  # the card just drawn
+        return replace(state, hands=hands, decks=decks, reinforce_card=secret)
 
     def describe(self, event: Event) -> str:
         match event:

@@ -74,8 +74,10 @@ RULES: dict[str, Rule] = {
                                  "open battle goes to the higher pile; equal piles win nothing."),
     "cow.round.win": Rule("Winning a Round", "A round ends when all three battles are settled; "
                           "whoever won at least two of them wins the round."),
-    "cow.round.drawn": Rule(DECISION, "A round in which neither player won more battles than the "
-                            "other is drawn; the player who did not open it opens the next."),
+    "cow.round.drawn": Rule(DECISION, "A round goes to whoever won more battles: normally two of "
+                            "three, but after a stalemate with drawn battles one can be enough. "
+                            "With equal counts the round is drawn and the player who did not "
+                            "open it opens the next."),
     "cow.round.next": Rule("Winning a Round", "Between rounds hands are kept, face-down cards go "
                            "to the discards without a reshuffle, and the round's winner opens "
                            "the next one."),
@@ -98,6 +100,9 @@ RULES: dict[str, Rule] = {
     "cow.opt.theatres": Rule("Optional Rules: Theatres of War", "Whoever deploys first into a "
                              "battle names its theatre; only cards of that theatre score there, "
                              "though any card may go there to kill."),
+    "cow.opt.theatres.off-theatre": Rule(DECISION, "Under Theatres of War a card of another "
+                                         "theatre may be deployed into a battle even without "
+                                         "killing; it simply scores nothing there."),
     "cow.opt.theatres.choose": Rule("Optional Rules: Theatres of War", "A theatre is named exactly "
                                     "when a battle is opened under the option, never otherwise. "
                                     "Decision: any theatre may be named, and two battles may share one."),

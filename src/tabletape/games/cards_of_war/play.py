@@ -259,5 +259,6 @@ def outcome(state: State) -> Outcome | None:
     wins = dict(state.rounds_won)
     if state.winner is None:
         return Outcome((), wins, f"a draw after {state.round} round(s)")
+    won, lost = wins[state.winner], wins[t.other(state, state.winner)]
     return Outcome((state.winner,), wins, f"{state.winner} wins the war, "
-                   f"{wins[state.winner]} rounds to {wins[t.other(state, state.winner)]}")
+                   f"{won} round{'s' if won != 1 else ''} to {lost}")
