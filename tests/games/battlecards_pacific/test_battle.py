@@ -160,3 +160,19 @@ def test_stalemate_test_counts_kept_cards():
     state = act(draw(table(stacks=forces, kept={US: ("Codebreakers",)}), "Fall of the Philippines"),
                 BattleDecided(player=JAPAN, fight=True))
     assert state.battle is not None and state.battle.side == US
+
+
+def test_a_defender_who_pulls_everything_out_loses():
+    # bcp.withdraw.phase: after alice stays, bob withdraws his only unit: alice wins
+    state = pearl_harbor(("D3A Val Dive Bomber",), ("Fletcher Destroyer",))
+    state = act(state, UnitFired(player=JAPAN, unit="D3A Val Dive Bomber", target="Fletcher Destroyer"))
+    state = act(state, turned(state, ACTION[1]))
+    state = act(state, UnitFired(player=US, unit="Fletcher Destroyer", target="D3A Val Dive Bomber"))
+    state = act(state, turned(state, ACTION[1]))
+    state = act(state, UnitFired(player=US, unit="Fletcher Destroyer", target="D3A Val Dive Bomber"))
+    state = act(state, turned(state, ACTION[2]))
+    state = act(state, WithdrawalFinished(player=JAPAN))
+    assert RS.pending(state).actor == US and RS.pending(state).kind == "withdraw"
+    state = act(state, UnitWithdrawn(player=US, unit="Fletcher Destroyer"))
+    assert state.won[JAPAN] == ("Pearl Harbor",) and state.vp[JAPAN] == 5
+    assert state.stacks[US]["Sea"] == ("Fletcher Destroyer",)

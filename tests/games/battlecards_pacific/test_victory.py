@@ -90,3 +90,9 @@ def test_game_ends_when_no_battle_can_be_fought():
     assert RS.pending(state) is None
     assert RS.outcome(state).winners == (JAPAN,)
     assert "no BATTLECARD" in RS.outcome(state).summary
+
+
+def test_no_homeland_decision_without_a_reserve_hand():
+    # bcp.emergency.homeland: with an empty Reserve Hand there is nothing to decide
+    state = invasion_of_japan(reserve=())
+    assert state.eliminated == (JAPAN,)

@@ -37,7 +37,7 @@ def describe(event: Event) -> str:
         case BattleDecided(player=p, fight=yes):
             return f"{p} {'fights' if yes else 'declines'} the battle"
         case UnitFired(player=p, unit=u, target=tg, kept=k):
-            return f"{p}'s {u} fires at {tg}" + (f", playing {k}" if k else "")
+            return f"{p}'s {u} takes aim at {tg}" + (f", playing the Kept Card {k}" if k else "")
         case ConflictTurned(player=p, unit=u, target=tg, card=c, action=a, above=lo, upto=hi):
             needs = f"needs {lo + 1}-{hi}" if hi > lo else f"cannot hit (defence {lo}, attack {hi})"
             result = "destroyed" if event.hit else "no effect"
