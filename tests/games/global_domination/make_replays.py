@@ -103,8 +103,8 @@ class Script:
             self.draw()
         return self
 
-    def write(self, name):
-        path = os.path.join(OUT, name)
+    def write(self, name, out=OUT):
+        path = os.path.join(out, name)
         if os.path.exists(path):
             os.remove(path)
         log.create(path, self.header, RS.codec)
@@ -255,20 +255,22 @@ def simulated(players, seed):
     return s
 
 
-def main() -> None:
-    os.makedirs(OUT, exist_ok=True)
-    games = {
-        "fog-of-war-build-example.jsonl": fog_of_war_example,
-        "cards-reductions.jsonl": reductions,
-        "cards-removals.jsonl": removals,
-        "cards-builds-and-scoring.jsonl": builds_and_scores,
-        "options-all-changed.jsonl": options_game,
-        "disputed-out-of-turn.jsonl": disputed,
-        "simulated-3-players.jsonl": lambda: simulated((A, B, C), 7),
-        "simulated-6-players.jsonl": lambda: simulated((A, B, C, "dave", "erin", "frank"), 11),
-    }
-    for name, make in games.items():
-        path = make().write(name)
+GAMES = {
+    "fog-of-war-build-example.jsonl": fog_of_war_example,
+    "cards-reductions.jsonl": reductions,
+    "cards-removals.jsonl": removals,
+    "cards-builds-and-scoring.jsonl": builds_and_scores,
+    "options-all-changed.jsonl": options_game,
+    "disputed-out-of-turn.jsonl": disputed,
+    "simulated-3-players.jsonl": lambda: simulated((A, B, C), 7),
+    "simulated-6-players.jsonl": lambda: simulated((A, B, C, "dave", "erin", "frank"), 11),
+}
+
+
+def main(out: str = OUT) -> None:
+    os.makedirs(out, exist_ok=True)
+    for name, make in GAMES.items():
+        path = make().write(name, out)
         r = engine.replay(path)
         print(path, len(r.problems), RS.outcome(r.state).summary if r.state else None)
 
