@@ -67,7 +67,7 @@ def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
         hands[p] = t.with_cards((), *units)
         for u in units:
             arsenal[state.sides[p]] = t.take(arsenal[state.sides[p]], u)
-    conflict = dict(state.conflict)
+    conflict = dict(t.deck(state))
     held = {p: () for p in state.players}
     for src, dst in ((kept, held),):
         for p, cards in (src or {}).items():
@@ -81,8 +81,13 @@ def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
             conflict = t.take(conflict, c)
     before = [p for p in state.order if p != turn][0] if turn != state.order[0] else None
     state = replace(state, stacks=piles, reserve=hands, arsenal=arsenal, kept=held, won=wins,
-                    conflict=conflict, vp={**state.vp, **(vp or {})}, steps=(), turn=before)
+                    conflict={t.theatre(state): conflict}, vp={**state.vp, **(vp or {})}, steps=(), turn=before)
     return play.settle(state)
+
+
+def discards(state: State) -> tuple[str, ...]:
+    """Returns the Conflict discard pile."""
+    return t.discard_pile(state)
 
 
 def draw(state: State, card: str) -> State:

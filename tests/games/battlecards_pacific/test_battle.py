@@ -8,13 +8,13 @@ from tabletape.games.battlecards_pacific.events import (
 )
 from tabletape.games.battlecards_pacific.state import WITHDRAWAL, Step
 
-from .helpers import ACTION, JAPAN, RS, US, act, draw, refused, table, turned
+from .helpers import ACTION, JAPAN, RS, US, act, discards, draw, refused, table, turned
 
 
 def test_unmet_prerequisites_discard_the_card():
     # bcp.battle.prerequisites: Midway needs Pearl Harbor in Japanese hands
     state = draw(table(stacks={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)}), "Battle of Midway")
-    assert state.conflict_discard == ("Battle of Midway",)
+    assert discards(state) == ("Battle of Midway",)
     assert state.turn == US and state.battle is None
     # once Japan holds Pearl Harbor, alice decides whether to fight it
     state = draw(table(won={JAPAN: ("Pearl Harbor",)}), "Battle of Midway")
@@ -25,7 +25,7 @@ def test_the_aggressor_may_decline():
     # bcp.battle.decide: alice declines Pearl Harbor; the card is discarded, the turn lost
     state = draw(table(stacks={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)}), "Pearl Harbor")
     state = act(state, BattleDecided(player=JAPAN, fight=False))
-    assert state.conflict_discard == ("Pearl Harbor",)
+    assert discards(state) == ("Pearl Harbor",)
     assert state.turn == US and state.vp == {JAPAN: 0, US: 0}
 
 
@@ -42,7 +42,7 @@ def test_forces_called_ignored_and_default():
     state = draw(table(stacks={JAPAN: ("Infantry Division",), US: ("Marine Division",)}),
                  "Doolittle Raid")
     state = act(state, BattleDecided(player=US, fight=True))
-    assert state.conflict_discard == ("Doolittle Raid",) and state.vp[US] == 0
+    assert discards(state) == ("Doolittle Raid",) and state.vp[US] == 0
     assert state.turn == US
     # only the US has Air: the US wins it by default
     state = draw(table(stacks={JAPAN: ("Infantry Division",), US: ("F4U Corsair",)}),

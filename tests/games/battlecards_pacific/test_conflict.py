@@ -11,13 +11,13 @@ from tabletape.games.battlecards_pacific.events import (
 )
 from tabletape.games.battlecards_pacific.state import Step
 
-from .helpers import JAPAN, RS, US, act, draw, refused, table
+from .helpers import JAPAN, RS, US, act, discards, draw, refused, table
 
 
 def test_a_plain_card_is_discarded_and_the_turn_passes():
     # bcp.conflict.discard: Monsoon has no instruction
     state = draw(table(), "Monsoon")
-    assert state.conflict_discard == ("Monsoon",)
+    assert discards(state) == ("Monsoon",)
     assert state.turn == US
 
 
@@ -25,7 +25,7 @@ def test_a_keep_card_stays_with_its_drawer():
     # bcp.conflict.keep: Radar Advantage goes face down beside alice's stacks
     state = draw(table(), "Radar Advantage")
     assert state.kept[JAPAN] == ("Radar Advantage",)
-    assert state.conflict_discard == ()
+    assert discards(state) == ()
     # the opponent's view shows only that a card is kept
     assert RS.view(state, US).kept[JAPAN] == ("?",)
 
@@ -55,10 +55,11 @@ def test_a_deploy_card_allows_up_to_its_number():
 def test_an_empty_deck_takes_its_discards_back():
     # bcp.deck.reshuffle: the Conflict deck holds one card; drawing it reshuffles the discards
     state = table()
-    state = replace(state, conflict={"Monsoon": 1}, conflict_discard=("Fog of War", "Monsoon"))
+    state = replace(state, conflict={"Pacific": {"Monsoon": 1}},
+                    conflict_discard={"Pacific": ("Fog of War", "Monsoon")})
     state = draw(state, "Monsoon")
-    assert state.conflict == {"Fog of War": 1, "Monsoon": 2}
-    assert state.conflict_discard == ()
+    assert state.conflict == {"Pacific": {"Fog of War": 1, "Monsoon": 2}}
+    assert discards(state) == ()
 
 
 def test_exhausted_decks():
@@ -68,7 +69,7 @@ def test_exhausted_decks():
     state = draw(state, "Reinforcements")
     assert state.turn == US and state.reserve[JAPAN] == ()
     # and no Conflict card left anywhere: the game ends on VP
-    state = replace(state, conflict={}, conflict_discard=(), vp={JAPAN: 3, US: 5})
+    state = replace(state, conflict={"Pacific": {}}, conflict_discard={"Pacific": ()}, vp={JAPAN: 3, US: 5})
     state = play.settle(state)
     assert RS.pending(state) is None
     assert RS.outcome(state).winners == (US,)

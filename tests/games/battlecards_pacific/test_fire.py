@@ -4,7 +4,7 @@ from msgspec.structs import replace
 
 from tabletape.games.battlecards_pacific.events import BattleDecided, UnitFired
 
-from .helpers import ACTION, JAPAN, RS, US, act, draw, refused, table, turned
+from .helpers import ACTION, JAPAN, RS, US, act, discards, draw, refused, table, turned
 
 
 def pearl_harbor(japan, us, **kw):
@@ -52,7 +52,7 @@ def test_the_action_number_decides_the_shot():
     state = act(state, ev)
     assert state.battle.forces[US] == ("F6F Hellcat",)
     assert state.arsenal_discard["US"] == ("F4U Corsair",)
-    assert state.conflict_discard[-1] == "Supply Lines Stretched"
+    assert discards(state)[-1] == "Supply Lines Stretched"
 
 
 def test_support_adds_to_other_units_shots():
@@ -77,6 +77,6 @@ def test_kept_cards_add_their_bonus_once():
     state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="F4U Corsair",
                                  kept="Radar Advantage"))
     assert state.kept[JAPAN] == ("Naval Gunfire Support",)
-    assert "Radar Advantage" in state.conflict_discard
+    assert "Radar Advantage" in discards(state)
     ev = turned(state, ACTION[7])
     assert (ev.upto, ev.hit) == (7, True)

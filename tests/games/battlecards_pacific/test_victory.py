@@ -22,7 +22,7 @@ def test_emergency_deployment_instead_of_drawing():
     assert state.reserve[JAPAN] == ()
     assert state.stacks[JAPAN] == {"Ground": ("Infantry Division",), "Air": ("A6M Zero",),
                                    "Sea": ()}
-    assert state.turn == US and sum(state.conflict.values()) == 54
+    assert state.turn == US and sum(state.conflict["Pacific"].values()) == 54
     # not in the middle of someone else's turn
     state = table(reserve={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)})
     assert refused(state, EmergencyDeployed(player=US, units=("F4U Corsair",))) == "bcp.turn.order"

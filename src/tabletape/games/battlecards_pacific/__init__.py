@@ -75,7 +75,7 @@ class BattlecardsPacific(Ruleset):
                                      for p in others}}
         arsenal = {s: {"?": sum(d.values())} for s, d in state.arsenal.items()}
         return replace(state, reserve=reserve, kept=kept, stacks=stacks, arsenal=arsenal,
-                       conflict={"?": sum(state.conflict.values())})
+                       conflict={th: {"?": sum(d.values())} for th, d in state.conflict.items()})
 
     def describe(self, event: Event) -> str:
         return _describe(event)

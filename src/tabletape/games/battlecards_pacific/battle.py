@@ -95,8 +95,7 @@ def begin(state: State) -> State:
     forces = {p: t.with_cards((), *(u for k in kinds for u in state.stacks[p][k]))
               for p in (aggressor, defender)}
     if not forces[aggressor] and not forces[defender]:  # bcp.battle.forces: ignored
-        return replace(state, drawn=None, steps=(),
-                       conflict_discard=state.conflict_discard + (name,))
+        return t.to_discard(replace(state, drawn=None, steps=()), name)
     if not forces[aggressor] or not forces[defender]:  # bcp.battle.forces: won by default
         winner = aggressor if forces[aggressor] else defender
         return finish(state, winner, "by default: the enemy had none of the forces called")
@@ -151,8 +150,8 @@ def fire(state: State, player: str, name: str, target: str, kept: str | None) ->
     assert b is not None
     above, upto = window(state, b, player, name, target, kept)
     if kept is not None:  # bcp.fire.kept: the card is played and discarded
-        state = replace(state, kept={**state.kept, player: t.without(state.kept[player], kept)},
-                        conflict_discard=state.conflict_discard + (kept,))
+        state = t.to_discard(replace(state, kept={
+            **state.kept, player: t.without(state.kept[player], kept)}), kept)
     b = replace(b, to_fire=t.without(b.to_fire, name), shot=Shot(player, name, target, above, upto))
     return replace(state, battle=b)
 
@@ -162,8 +161,7 @@ def resolve(state: State, card: str, hit: bool) -> State:
     b = state.battle
     assert b is not None and b.shot is not None
     shot = b.shot
-    state = replace(state, conflict=t.take(state.conflict, card),
-                    conflict_discard=state.conflict_discard + (card,))
+    state = t.to_discard(t.take_conflict(state, card), card)
     b = replace(b, shot=None)
     if not hit:
         return replace(state, battle=b)

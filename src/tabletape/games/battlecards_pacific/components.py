@@ -112,6 +112,7 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
     """Both Arsenal decks and the Conflict deck, as embedded in a log's header."""
 
     title: Annotated[str, Meta(max_length=128)]
+    theatre: Name  # whose Conflict deck this is (sets of other theatres bring their own)
     rules: Numbers
     sides: Annotated[tuple[SideSpec, ...], Meta(min_length=2, max_length=8)]
     conflict: Annotated[tuple[ConflictCard, ...], Meta(min_length=1, max_length=200)]
@@ -164,6 +165,7 @@ class Index:
     """Lookups over a card set: units by side and name, Conflict cards by name."""
 
     def __init__(self, comp: Components):
+        self.theatre: str = comp.theatre
         self.sides: tuple[str, ...] = tuple(s.id for s in comp.sides)
         self.units: dict[str, dict[str, Unit]] = {
             s.id: {u.name: u for u in s.arsenal} for s in comp.sides}

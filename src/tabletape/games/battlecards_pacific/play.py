@@ -49,8 +49,8 @@ def initial(header: BcpStarted) -> State:
     state = State(
         players=players, sides=sides, order=order, options=header.options,
         arsenal={s: dict(d) for s, d in ix.arsenal.items()},
-        arsenal_discard={s: () for s in ix.sides}, conflict=dict(ix.conflict),
-        conflict_discard=(), reserve={p: () for p in players},
+        arsenal_discard={s: () for s in ix.sides}, conflict={ix.theatre: dict(ix.conflict)},
+        conflict_discard={ix.theatre: ()}, reserve={p: () for p in players},
         stacks={p: {k.value: () for k in UnitType} for p in players},
         kept={p: () for p in players}, won={p: () for p in players}, vp={p: 0 for p in players},
         steps=steps, components=header.components)
@@ -113,13 +113,13 @@ def _deploy(state: State, player: str, units: tuple[str, ...]) -> State:
 def _follow(state: State, player: str, name: str) -> State:
     """Playing the Game: the drawn Conflict card's instruction."""
     card = t.card(state, name)
-    state = replace(state, conflict=t.take(state.conflict, name), steps=state.steps[1:])
+    state = replace(t.take_conflict(state, name), steps=state.steps[1:])
     if card.battle is not None:
         bc = card.battle
         aggressors = t.players_of(state, bc.aggressor)
         if not aggressors or not set(bc.requires) <= t.side_won(state, bc.aggressor):
             # bcp.battle.prerequisites: discarded, and the turn is lost
-            return replace(state, conflict_discard=state.conflict_discard + (name,), steps=())
+            return replace(t.to_discard(state, name), steps=())
         return replace(state, drawn=name, steps=(Owed(Step.DECIDE, aggressors[0]),))
     if card.keep:  # bcp.conflict.keep
         return replace(state, kept={**state.kept, player: state.kept[player] + (name,)}, steps=())
@@ -128,7 +128,7 @@ def _follow(state: State, player: str, name: str) -> State:
         owed += (Owed(Step.DRAW_ARSENAL, player, card.draw),)
     if card.deploy:  # bcp.conflict.deploy
         owed += (Owed(Step.DEPLOY, player, card.deploy),)
-    return replace(state, conflict_discard=state.conflict_discard + (name,), steps=owed)
+    return replace(t.to_discard(state, name), steps=owed)
 
 
 def _decided(state: State, yes: bool) -> State:
@@ -136,8 +136,7 @@ def _decided(state: State, yes: bool) -> State:
     name = state.drawn
     assert name is not None
     if not yes:
-        return replace(state, drawn=None, steps=(),
-                       conflict_discard=state.conflict_discard + (name,))
+        return t.to_discard(replace(state, drawn=None, steps=()), name)
     bc = t.battlecard(state, name)
     owed: tuple[Owed, ...] = ()
     aggressor = t.players_of(state, bc.aggressor)[0]
@@ -154,7 +153,7 @@ def settle(state: State) -> State:
         if state.battle is not None:
             state = fight.advance(state)
             if state.battle is not None and state.battle.shot is not None \
-                    and not state.conflict:  # bcp.deck.exhausted: nothing to turn, a miss
+                    and not t.deck(state):  # bcp.deck.exhausted: nothing to turn, a miss
                 state = replace(state, battle=replace(state.battle, shot=None))
                 continue
             return state
@@ -168,7 +167,7 @@ def settle(state: State) -> State:
         if h.step is Step.CHOOSE and not state.reserve[h.player]:
             state = replace(state, steps=(Owed(Step.DRAW_CONFLICT, h.player),) + state.steps[1:])
             continue
-        if h.step is Step.DRAW_CONFLICT and not state.conflict:
+        if h.step is Step.DRAW_CONFLICT and not t.deck(state):
             return _on_points(state, "the Conflict deck ran out")  # bcp.deck.exhausted
         if not _skippable(state, h):
             return state
@@ -195,8 +194,10 @@ def _reshuffle(state: State) -> State:
             state = replace(state, arsenal={**state.arsenal, side: t.merge(
                 {}, state.arsenal_discard[side])}, arsenal_discard={
                 **state.arsenal_discard, side: ()})
-    if not state.conflict and state.conflict_discard:
-        state = replace(state, conflict=t.merge({}, state.conflict_discard), conflict_discard=())
+    for th, pile in state.conflict.items():
+        if not pile and state.conflict_discard[th]:
+            state = replace(state, conflict={**state.conflict, th: t.merge(
+                {}, state.conflict_discard[th])}, conflict_discard={**state.conflict_discard, th: ()})
     return state
 
 

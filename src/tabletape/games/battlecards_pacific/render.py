@@ -44,8 +44,9 @@ def render(state: State, pending: str) -> Group:
                               f"{s.above + 1}-{s.upto}"))
     decks = ", ".join(f"{side} Arsenal {sum(d.values())} (discard {len(state.arsenal_discard[side])})"
                       for side, d in state.arsenal.items())
-    footer = (f"Conflict deck {sum(state.conflict.values())} (discard "
-              f"{len(state.conflict_discard)}); {decks}")
+    conflict = "; ".join(f"{th} Conflict deck {sum(d.values())} (discard "
+                         f"{len(state.conflict_discard[th])})" for th, d in state.conflict.items())
+    footer = f"{conflict}; {decks}"
     if state.last_battle:
         footer += f"\nlast battle: {state.last_battle}"
     parts.append(Text(footer + f"\nnext: {pending}"))

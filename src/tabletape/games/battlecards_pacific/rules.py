@@ -160,9 +160,9 @@ def _check_conflict(state: State, ev: ConflictDrawn) -> Violation | None:
     _, v = _owed(state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw")
     if v:
         return v
-    if ev.card not in state.conflict:
+    if ev.card not in t.deck(state):
         return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck "
-                         f"({sum(state.conflict.values())} cards left)")
+                         f"({sum(t.deck(state).values())} cards left)")
     return None
 
 
@@ -229,7 +229,7 @@ def _check_turned(state: State, ev: ConflictTurned) -> Violation | None:
     s = b.shot
     if (ev.player, ev.unit, ev.target) != (s.player, s.unit, s.target):
         return Violation("bcp.turn.step", f"the shot owed is {s.player}'s {s.unit} at {s.target}")
-    if ev.card not in state.conflict:
+    if ev.card not in t.deck(state):
         return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck")
     action = t.card(state, ev.card).action
     if ev.action != action:
@@ -282,7 +282,7 @@ def legal(state: State) -> Iterator[Event]:
             yield EmergencyDeployed(player=p, units=state.reserve[p])
             yield EmergencyDeclined(player=p)
         case Step.DRAW_CONFLICT:
-            for c in state.conflict:
+            for c in t.deck(state):
                 yield ConflictDrawn(player=p, card=c)
         case Step.DECIDE:
             yield BattleDecided(player=p, fight=True)
@@ -294,7 +294,7 @@ def _legal_battle(state: State) -> Iterator[Event]:
     assert b is not None
     if b.shot is not None:
         s = b.shot
-        for c in state.conflict:
+        for c in t.deck(state):
             a = t.card(state, c).action
             yield ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c, action=a,
                                  above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
@@ -319,5 +319,5 @@ def weight(state: State, event: Event) -> int:
         case ArsenalDrawn(player=p, unit=u):
             return state.arsenal[state.sides[p]].get(u, 0)
         case ConflictDrawn(card=c) | ConflictTurned(card=c):
-            return state.conflict.get(c, 0)
+            return t.deck(state).get(c, 0)
     return 1

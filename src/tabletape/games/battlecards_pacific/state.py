@@ -72,8 +72,8 @@ class State(msgspec.Struct, frozen=True):
     options: Options
     arsenal: dict[str, dict[str, int]]  # side -> unit -> copies (a shuffled deck is a multiset)
     arsenal_discard: dict[str, tuple[str, ...]]  # side -> destroyed and discarded units
-    conflict: dict[str, int]  # the Conflict deck: card -> copies
-    conflict_discard: tuple[str, ...]
+    conflict: dict[str, dict[str, int]]  # theatre -> its Conflict deck: card -> copies
+    conflict_discard: dict[str, tuple[str, ...]]  # theatre -> its Conflict discard pile
     reserve: dict[str, tuple[str, ...]]  # player -> Reserve Hand (sorted)
     stacks: dict[str, dict[str, tuple[str, ...]]]  # player -> unit type -> face-down units
     kept: dict[str, tuple[str, ...]]  # player -> Kept Cards

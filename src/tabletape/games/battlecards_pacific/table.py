@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from .components import Battlecard, ConflictCard, Index, Unit, UnitType, index
 from .state import State
 
@@ -27,6 +29,33 @@ def card(state: State, name: str) -> ConflictCard:
 
 def battlecard(state: State, name: str) -> Battlecard:
     return idx(state).battles[name]
+
+
+def theatre(state: State) -> str:
+    """Returns the theatre whose Conflict deck this game draws from."""
+    return idx(state).theatre
+
+
+def deck(state: State) -> dict[str, int]:
+    """Returns the Conflict deck in play."""
+    return state.conflict[theatre(state)]
+
+
+def discard_pile(state: State) -> tuple[str, ...]:
+    return state.conflict_discard[theatre(state)]
+
+
+def take_conflict(state: State, name: str) -> State:
+    """Returns the state with one `name` drawn or turned from the Conflict deck."""
+    th = theatre(state)
+    return replace(state, conflict={**state.conflict, th: take(state.conflict[th], name)})
+
+
+def to_discard(state: State, *names: str) -> State:
+    """Returns the state with Conflict cards put on the discard pile."""
+    th = theatre(state)
+    return replace(state, conflict_discard={**state.conflict_discard,
+                                            th: state.conflict_discard[th] + names})
 
 
 def players_of(state: State, side: str) -> tuple[str, ...]:
