@@ -80,3 +80,17 @@ def test_kept_cards_add_their_bonus_once():
     assert "Radar Advantage" in discards(state)
     ev = turned(state, ACTION[7])
     assert (ev.upto, ev.hit) == (7, True)
+
+
+def test_a_battle_in_progress_is_rendered_phase_by_phase():
+    from rich.console import Console
+
+    state = pearl_harbor(("A6M Zero",), ("F4U Corsair",))
+    state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="F4U Corsair"))
+    console = Console(width=120, record=True)
+    console.print(RS.render(RS.view(state, US)))
+    text = console.export_text()
+    assert "Pearl Harbor: round 1, firing phase 1" in text
+    assert "alice's A6M Zero has fired at F4U Corsair: needs 4-6" in text
+    # engaged units are face up for everyone
+    assert RS.view(state, US).battle.forces[JAPAN] == ("A6M Zero",)
