@@ -22,7 +22,7 @@ from tabletape.errors import ChainError, LogFormatError
 from tabletape.events import Undone, envelope
 
 GAMES = sorted(engine.GAMES)
-SETTINGS = settings(max_examples=6, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=20, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
