@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from tabletape.multiset import merge, take, with_cards, without  # noqa: F401  (used as table.<name>)
+
 from .components import Battlecard, ConflictCard, Index, Unit, UnitType, index
 from .state import State
 
@@ -79,29 +81,4 @@ def side_won(state: State, side: str) -> set[str]:
     return {c for p in state.players if state.sides[p] == side for c in state.won[p]}
 
 
-def without(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with one `name` removed."""
-    i = cards.index(name)
-    return cards[:i] + cards[i + 1:]
 
-
-def with_cards(cards: tuple[str, ...], *names: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with `names` added."""
-    return tuple(sorted((*cards, *names)))
-
-
-def take(deck: dict[str, int], name: str) -> dict[str, int]:
-    """Returns a deck with one `name` drawn from it."""
-    out = dict(deck)
-    out[name] -= 1
-    if not out[name]:
-        del out[name]
-    return out
-
-
-def merge(deck: dict[str, int], cards: tuple[str, ...]) -> dict[str, int]:
-    """Returns a deck with cards shuffled in (a multiset: order is forgotten)."""
-    out = dict(deck)
-    for name in cards:
-        out[name] = out.get(name, 0) + 1
-    return dict(sorted(out.items()))

@@ -82,7 +82,7 @@ def _start_round(state: State, first: str) -> State:
 def _draw(state: State, ev: CardDrawn) -> State:
     own = t.owner(state, ev.player)
     state = replace(state, decks={**state.decks, own: t.take(state.decks[own], ev.card)},
-                    hands={**state.hands, ev.player: t.with_card(state.hands[ev.player], ev.card)})
+                    hands={**state.hands, ev.player: t.with_cards(state.hands[ev.player], ev.card)})
     if state.steps[0].step is Step.REINFORCE_DRAW:
         state = replace(state, steps=state.steps[1:], reinforce_card=ev.card)
     return state

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tabletape.multiset import merge, take, with_cards, without  # noqa: F401  (used as table.<name>)
+
 from .components import Card, Index, index
 from .state import COMMON, Battle, State
 
@@ -44,32 +46,8 @@ def total(state: State, battle: Battle, player: str) -> int:
                if theatre is None or cards[n].theatre == theatre)
 
 
-def without(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with one `name` removed."""
-    i = cards.index(name)
-    return cards[:i] + cards[i + 1:]
 
 
-def with_card(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with one `name` added."""
-    return tuple(sorted((*cards, name)))
-
-
-def take(deck: dict[str, int], name: str) -> dict[str, int]:
-    """Returns a deck with one `name` drawn from it."""
-    out = dict(deck)
-    out[name] -= 1
-    if not out[name]:
-        del out[name]
-    return out
-
-
-def merge(deck: dict[str, int], cards: tuple[str, ...]) -> dict[str, int]:
-    """Returns a deck with cards shuffled in (a multiset: order is forgotten)."""
-    out = dict(deck)
-    for name in cards:
-        out[name] = out.get(name, 0) + 1
-    return dict(sorted(out.items()))
 
 
 def theatre_counts(state: State, hand: tuple[str, ...]) -> dict[str, int]:

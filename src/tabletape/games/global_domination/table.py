@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tabletape.multiset import take, with_cards, without  # noqa: F401  (used as table.<name>)
+
 from .components import Card, Index, Kind, Restriction, index
 from .state import Force, State
 
@@ -129,29 +131,12 @@ def isolated(state: State, player: str) -> list[str]:
     return sorted(a for a in mine if not adj[a] & mine)
 
 
-def without(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with one `name` removed."""
-    i = cards.index(name)
-    return cards[:i] + cards[i + 1:]
-
-
-def with_cards(cards: tuple[str, ...], *names: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with `names` added."""
-    return tuple(sorted((*cards, *names)))
 
 
 def holds(hand: tuple[str, ...], cards: tuple[str, ...]) -> bool:
     """Returns whether a hand holds all of `cards` (as a multiset)."""
     return all(hand.count(c) >= cards.count(c) for c in set(cards))
 
-
-def take(deck: dict[str, int], name: str) -> dict[str, int]:
-    """Returns a deck with one `name` drawn from it."""
-    out = dict(deck)
-    out[name] -= 1
-    if not out[name]:
-        del out[name]
-    return out
 
 
 def shuffled(cards: tuple[str, ...]) -> dict[str, int]:

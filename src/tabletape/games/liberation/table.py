@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tabletape.multiset import merge, take, with_cards, without  # noqa: F401  (used as table.<name>)
+
 from .components import Ability, Country, ForceCard, Index, Trigger, index
 from .state import WIN_POINTS, WIN_POINTS_FOUR, State
 
@@ -80,29 +82,4 @@ def deck_size(state: State) -> int:
     return sum(state.deck.values())
 
 
-def without(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with one `name` removed."""
-    i = cards.index(name)
-    return cards[:i] + cards[i + 1:]
 
-
-def with_cards(cards: tuple[str, ...], *names: str) -> tuple[str, ...]:
-    """Returns a multiset (sorted tuple) with `names` added."""
-    return tuple(sorted((*cards, *names)))
-
-
-def take(deck: dict[str, int], name: str) -> dict[str, int]:
-    """Returns a deck with one `name` drawn from it."""
-    out = dict(deck)
-    out[name] -= 1
-    if not out[name]:
-        del out[name]
-    return out
-
-
-def merge(deck: dict[str, int], cards: tuple[str, ...]) -> dict[str, int]:
-    """Returns a deck with cards shuffled in (a multiset: order is forgotten)."""
-    out = dict(deck)
-    for name in cards:
-        out[name] = out.get(name, 0) + 1
-    return dict(sorted(out.items()))

@@ -1,0 +1,35 @@
+"""Hands and decks as multisets: a shuffled deck's order is unknown, so only counts matter.
+
+A hand is a sorted tuple of card names; a deck is a dict of name -> count, sorted.
+Every function returns a new value and leaves its arguments alone.
+"""
+
+from __future__ import annotations
+
+
+def without(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """Returns a hand with one `name` removed."""
+    i = cards.index(name)
+    return cards[:i] + cards[i + 1:]
+
+
+def with_cards(cards: tuple[str, ...], *names: str) -> tuple[str, ...]:
+    """Returns a hand with `names` added."""
+    return tuple(sorted((*cards, *names)))
+
+
+def take(deck: dict[str, int], name: str) -> dict[str, int]:
+    """Returns a deck with one `name` drawn from it."""
+    out = dict(deck)
+    out[name] -= 1
+    if not out[name]:
+        del out[name]
+    return out
+
+
+def merge(deck: dict[str, int], cards: tuple[str, ...]) -> dict[str, int]:
+    """Returns a deck with cards shuffled in (order is forgotten)."""
+    out = dict(deck)
+    for name in cards:
+        out[name] = out.get(name, 0) + 1
+    return dict(sorted(out.items()))
