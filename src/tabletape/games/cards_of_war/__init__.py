@@ -6,7 +6,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from tabletape.engine import Decision, Outcome, Ruleset, Violation
+from tabletape.engine import Outcome, Ruleset
 from tabletape.events import Event
 
 from . import components, play, rules
@@ -50,17 +50,10 @@ class CardsOfWar(Ruleset):
     apply = staticmethod(play.apply)
     outcome = staticmethod(play.outcome)
 
-    def pending(self, state: State) -> Decision | None:
-        return rules.pending(state)
-
-    def check(self, state: State, event: Event) -> Violation | None:
-        return rules.check(state, event)
-
-    def legal(self, state: State):
-        return rules.legal(state)
-
-    def weight(self, state: State, event: Event) -> int:
-        return rules.weight(state, event)
+    pending = staticmethod(rules.pending)
+    check = staticmethod(rules.check)
+    legal = staticmethod(rules.legal)
+    weight = staticmethod(rules.weight)
 
     def view(self, state: State, player: str) -> State:
         """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""

@@ -6,10 +6,11 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from tabletape.engine import Decision, Outcome, Ruleset, Violation
+from tabletape.engine import Outcome, Ruleset
 from tabletape.events import Event
 
-from . import components, legal, play, rules
+from . import components, play, rules
+from . import legal as moves
 from .catalogue import RULES
 from .events import (
     EVENTS,
@@ -66,17 +67,10 @@ class GlobalDomination(Ruleset):
     apply = staticmethod(play.apply)
     outcome = staticmethod(play.outcome)
 
-    def pending(self, state: State) -> Decision | None:
-        return rules.pending(state)
-
-    def check(self, state: State, event: Event) -> Violation | None:
-        return rules.check(state, event)
-
-    def legal(self, state: State):
-        return legal.legal(state)
-
-    def weight(self, state: State, event: Event) -> int:
-        return legal.weight(state, event)
+    pending = staticmethod(rules.pending)
+    check = staticmethod(rules.check)
+    legal = staticmethod(moves.legal)
+    weight = staticmethod(moves.weight)
 
     def view(self, state: State, player: str) -> State:
         """Returns the state as `player` sees it: other hands and every other Draw Deck hidden."""
