@@ -14,7 +14,7 @@ import msgspec
 from tabletape import engine
 from tabletape import log as tapelog
 from tabletape.errors import IllegalEvent, LogFormatError, TapeError, UsageError
-from tabletape.events import Event, Note, Undone
+from tabletape.events import Event, Note, Undone, is_core
 
 EPILOG_CLOCK = "Set TABLETAPE_CLOCK=off to leave `at` out (reproducible files)."
 
@@ -226,7 +226,7 @@ def _append(file: str, events: list[Event], result: engine.Replay, force: bool) 
     seq = result.tail.seq
     for ev in events:
         seq += 1
-        if fold.blocked and not force and not isinstance(ev, (Undone, Note)):
+        if fold.blocked and not force and not is_core(ev):
             first = min(fold.illegal)
             raise IllegalEvent(f"the log has an illegal event at seq {first} that is still in "
                                "effect; undo it first (tabletape undo) or use --force",

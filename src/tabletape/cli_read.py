@@ -80,23 +80,36 @@ def validate(files: tuple[str, ...], keep_going: bool, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--head", "expect_head", metavar="HEX",
               help="The head the players agreed on; exit 1 if the log's differs.")
+@click.option("--keys", "keys_dir", type=click.Path(), metavar="DIR",
+              help="Check every `signed` event against the public keys NAME.pub in DIR; "
+                   "exit 1 on a bad signature or an unknown signer.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @handles_errors
-def verify(file: str, expect_head: str | None, as_json: bool) -> None:
+def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bool) -> None:
     """Check format and hash chain only (no rules); print the head to agree on.
 
-    Example: tabletape verify game.jsonl --head 3f2a...
+    With --keys DIR, also check the signatures and say what each player has not signed.
+
+    Example: tabletape verify game.jsonl --head 3f2a...   |   tabletape verify game.jsonl --keys keys
     """
-    result = engine.replay(file, rules=False)
+    signed = None
+    if keys_dir is not None:
+        from tabletape import cli_sign
+        signed = cli_sign.signature_report(keys_dir)
+    result = engine.replay(file, rules=False,
+                           observe=(lambda rec, _: signed.feed(rec.line - 1, rec.event))
+                           if signed is not None else None)
     head = result.tail.head if result.tail else None
     if expect_head and result.error is None and head and not head.startswith(expect_head.lower()):
         result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
                                   "was changed or extended since", file=file,
                                   line=result.events, seq=result.events - 1)
     if as_json:
-        emit_json({"file": file, "events": result.events, "head": head, "ok": result.error is None,
+        emit_json({"file": file, "events": result.events, "head": head,
+                   "ok": result.error is None and (signed is None or signed.ok),
                    "torn": isinstance(result.error, TornTail),
-                   "error": result.error.to_dict() if result.error else None})
+                   "error": result.error.to_dict() if result.error else None,
+                   **(cli_sign.report_json(signed, result.header) if signed is not None else {})})
     else:
         from tabletape.render import console
         if result.error is None:
@@ -110,7 +123,9 @@ def verify(file: str, expect_head: str | None, as_json: bool) -> None:
             console.print(f"the first {result.events} events read correctly")
         if head:
             console.print(f"head (seq {result.tail.seq}): {head}")
-    sys.exit(0 if result.error is None else 1)
+        if signed is not None:
+            cli_sign.print_report(signed, result.header)
+    sys.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
 
 
 def _state_json(rs: engine.Ruleset, state: Any) -> Any:

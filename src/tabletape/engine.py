@@ -18,7 +18,7 @@ import msgspec
 from tabletape import FORMAT
 from tabletape import log as tapelog
 from tabletape.errors import IllegalEvent, LogFormatError, TapeError, UnknownGame, UsageError
-from tabletape.events import CORE_EVENTS, Event, Header, Note, Undone
+from tabletape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone
 
 CHANCE = "chance"  # the actor of every random outcome: chance is treated as a player
 MAX_UNDO_DEPTH = 1000  # how far back `undone` may reach; keeps replay memory bounded
@@ -64,6 +64,9 @@ CORE_RULES: dict[str, Rule] = {
     "core.undo.depth": Rule("DESIGN: reliability",
                             f"`undone` reaches back at most {MAX_UNDO_DEPTH} events."),
     "core.note.about": Rule("DESIGN: core events", "A note may only be about an earlier event."),
+    "core.sign.final": Rule("README: signed heads",
+                            "A `signed` event seals every line before it; it changes no game "
+                            "state, no game rule judges it, and it cannot be undone."),
 }
 
 
@@ -263,6 +266,7 @@ class Fold:
         self.retracted: dict[int, int] = {}  # seq -> the undone's seq
         self.unjudged: set[int] = set()
         self.core_seqs: set[int] = {0}
+        self.signed: set[int] = set()  # seqs of `signed` events
         self.disputes: list[Ruling] = []
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
@@ -278,6 +282,10 @@ class Fold:
             case Note():
                 self.core_seqs.add(seq)
                 return self._core(self._note(seq, event), event, where)
+            case Signed():  # a statement about the log, not a play: never blocked, never judged
+                self.core_seqs.add(seq)
+                self.signed.add(seq)
+                return None
             case Header():
                 self.core_seqs.add(seq)
                 v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
@@ -317,6 +325,9 @@ class Fold:
         return err
 
     def _undo(self, seq: int, event: Undone) -> Violation | None:
+        if event.target in self.signed:
+            return Violation("core.sign.final", f"seq {event.target} is a signature, which "
+                             "cannot be undone; undo retracts game events only")
         if not self.stack:
             if self.evicted:
                 return Violation("core.undo.depth",
@@ -351,7 +362,7 @@ class Fold:
             return Ruling(seq, n, verdict, rule, reason, note.text, note.by)
 
         if n in self.core_seqs:
-            return ruling("not a game event", None, "the header, notes and undos are not judged")
+            return ruling("not a game event", None, "the header, notes, undos and signatures are not judged")
         if n in self.illegal:
             return ruling("illegal", self.illegal[n].rule, self.illegal[n].reason)
         if n in self.corrected:
@@ -380,6 +391,8 @@ def describe(ruleset: Ruleset, event: Event) -> str:
             return f"{event.by or 'someone'} {what}" + (f" seq {about}" if about is not None else "") + f": {text}"
         case Header():
             return f"{event.game} {event.rules_version} starts: {', '.join(event.players)}"
+        case Signed(player=player):
+            return f"{player} signed the log at head {(event.prev or '')[:12]}…"
     return ruleset.describe(event)
 
 

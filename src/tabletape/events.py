@@ -12,12 +12,14 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-# Bounds shared by every schema: a log may come from an opponent.
-Seq = Annotated[int, Meta(ge=0, le=10_000_000)]
+# Bounds shared by every schema: a log may come from an opponent. README "Limits" lists them.
+MAX_EVENTS = 10_000_000  # events per log, so seq < MAX_EVENTS; the reader and append enforce it
+Seq = Annotated[int, Meta(ge=0, le=MAX_EVENTS - 1)]
 Count = Annotated[int, Meta(ge=0, le=1_000_000)]
 Name = Annotated[str, Meta(min_length=1, max_length=64)]
 Text = Annotated[str, Meta(max_length=4096)]
 Digest = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+Signature = Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]  # Ed25519: 64 bytes as hex
 Timestamp = Annotated[str, Meta(
     max_length=40, pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
 
@@ -28,7 +30,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
             forbid_unknown_fields=True, omit_defaults=True):
     """The envelope: `type` (the tag), `seq`, `prev`, `at`, `by`."""
 
-    seq: Annotated[int, Meta(ge=0, le=10_000_000)] = UNSET_SEQ
+    seq: Seq = UNSET_SEQ
     prev: Digest | None = None
     at: Timestamp | None = None
     by: Name | None = None
@@ -57,12 +59,22 @@ class Note(Event, tag="note", kw_only=True):
     dispute: bool = False
 
 
-CORE_EVENTS: tuple[type[Event], ...] = (Undone, Note)
+class Signed(Event, tag="signed", kw_only=True):
+    """`player` seals the log: an Ed25519 signature over the head before this line (`prev`).
+
+    What is signed is `signing.message(prev)`; see the README's "Signed heads".
+    """
+
+    player: Name
+    signature: Signature
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (Undone, Note, Signed)
 
 
 def is_core(event: Event) -> bool:
-    """Returns True for `undone` and `note`, which every game shares."""
-    return isinstance(event, (Undone, Note))
+    """Returns True for `undone`, `note` and `signed`, which every game shares."""
+    return isinstance(event, CORE_EVENTS)
 
 
 def envelope(event: Event) -> Event:

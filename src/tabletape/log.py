@@ -16,10 +16,10 @@ from typing import NamedTuple
 import msgspec
 
 from tabletape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
-from tabletape.events import Event
+from tabletape.events import MAX_EVENTS, Event
 
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
-MAX_EVENTS = 10_000_000  # the schema's bound on seq
+# MAX_EVENTS (events.py, the bound on seq) is enforced here too: by read_records and append
 _TAIL_CHUNK = 1 << 16
 
 
@@ -121,6 +121,10 @@ def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
                     raise LogFormatError("empty file: no header line", file=path, line=1, offset=0)
                 return
             line += 1
+            if line > MAX_EVENTS:
+                raise LogFormatError(f"more than {MAX_EVENTS:,} events: a log holds at most "
+                                     f"{MAX_EVENTS:,} (seq 0 to {MAX_EVENTS - 1:,})",
+                                     file=path, line=line, offset=offset, field="$.seq")
             if not raw.endswith(b"\n"):
                 if len(raw) > max_line:
                     raise LogFormatError(f"line longer than {max_line} bytes", file=path,
@@ -194,6 +198,7 @@ class _SeqProbe(msgspec.Struct):
 def create(path: str, header: Event, codec: Codec) -> Tail:
     """Writes a new log holding only its header; never overwrites an existing file."""
     line = codec.encode(msgspec.structs.replace(header, seq=0, prev=None)) + b"\n"
+    _check_bounds(line[:-1], 0, path)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
@@ -216,6 +221,18 @@ def _fsync_dir(path: str) -> None:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def _check_bounds(body: bytes, seq: int, path: str) -> None:
+    """Refuses to write a line the reader would refuse: too long, or past MAX_EVENTS."""
+    if seq >= MAX_EVENTS:
+        raise UsageError(f"the log is full: a log holds at most {MAX_EVENTS:,} events "
+                         f"(seq 0 to {MAX_EVENTS - 1:,}); nothing was written",
+                         file=path, seq=seq, field="$.seq")
+    if len(body) > MAX_LINE:
+        raise UsageError(f"the event at seq {seq} would be a line of {len(body):,} bytes; "
+                         f"a line holds at most {MAX_LINE:,}; nothing was written",
+                         file=path, seq=seq)
 
 
 def _write_all(fd: int, line: bytes) -> None:
@@ -252,11 +269,15 @@ def append(path: str, events: Iterable[Event], codec: Codec, *, expect: Tail | N
                 "nothing was written — re-read the log and try again",
                 file=path, line=tail.seq + 1, seq=tail.seq)
         seq, head = tail
-        for event in events:
+        lines = []
+        for event in events:  # encode and check them all first: all are written or none
             seq += 1
             body = codec.encode(msgspec.structs.replace(event, seq=seq, prev=head))
-            _write_all(fd, body + b"\n")
+            _check_bounds(body, seq, path)
+            lines.append(body + b"\n")
             head = digest(body)
+        for line in lines:
+            _write_all(fd, line)
         if durable:
             os.fsync(fd)
         return Tail(seq, head)

@@ -61,7 +61,7 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
     """A whole deck as embedded in a log's header."""
 
     deck_name: Annotated[str, Meta(max_length=128)]
-    theatres: tuple[Theatre, ...]
+    theatres: Annotated[tuple[Theatre, ...], Meta(max_length=len(Theatre))]
     types: Annotated[tuple[TypeSymbol, ...], Meta(max_length=32)]
     cards: Annotated[tuple[Card, ...], Meta(min_length=1, max_length=200)]
     pairs: Annotated[tuple[Pair, ...], Meta(max_length=16)] = ()

@@ -1,0 +1,126 @@
+"""Commands for signed heads: keygen, sign, and the report `verify --keys` prints.
+
+`tabletape.signing` (and with it `cryptography`) is imported inside the commands,
+never at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from tabletape.cli import _append, _open_for_append, _report_appended, handles_errors, main
+from tabletape.cli import now as clock
+
+
+@main.command()
+@click.argument("name")
+@click.option("--dir", "directory", default=".", show_default=True, type=click.Path(file_okay=False),
+              help="Where to write NAME.key (private, mode 0600) and NAME.pub (public).")
+@handles_errors
+def keygen(name: str, directory: str) -> None:
+    """Make an Ed25519 key pair for signing logs; never overwrites an existing key.
+
+    NAME.key is the private key (PKCS#8 PEM, readable by you only): keep it secret.
+    NAME.pub is the public key (one OpenSSH line): give it to the other players,
+    who put it in the folder they pass to `verify --keys`.
+
+    Example: tabletape keygen alice --dir keys
+    """
+    from tabletape import signing
+    key_path, pub_path, fp = signing.keygen(name, directory)
+    click.echo(f"wrote {key_path} (private: keep it secret) and {pub_path} (public: share it)")
+    click.echo(f"fingerprint {fp}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
+              help="Your private key (NAME.key from `tabletape keygen`, or an OpenSSH Ed25519 key).")
+@click.option("--by", "player", help="The signer's name, as others' NAME.pub "
+              "(default: the key file's name, alice.key → alice).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended as JSON.")
+@handles_errors
+def sign(file: str, key_path: str, player: str | None, as_json: bool) -> None:
+    """Seal the log as it stands: append a `signed` event over the current head.
+
+    The signature (Ed25519) covers every line so far; `verify --keys DIR` checks it.
+
+    Example: tabletape sign game.jsonl --key keys/alice.key
+    """
+    from tabletape import signing
+    name = signing.check_name(player or _stem(key_path))
+    key = signing.load_private(key_path)
+    result = _open_for_append(file, False)
+    assert result.tail is not None
+    event = signing.sign(key, result.tail.head, name, at=clock())
+    # the head signed is the one read; if the log moves on meanwhile, append refuses (stale)
+    _append(file, [event], result, False)
+    _report_appended(result, [_with_prev(event, result.tail.head)], result.tail.seq + 1, as_json)
+
+
+def _stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _with_prev(event: Any, head: str) -> Any:
+    """Returns the event as written (with its prev), so that describe can show the head."""
+    import msgspec
+    return msgspec.structs.replace(event, prev=head)
+
+
+# -- verify --keys -------------------------------------------------------------------------
+def signature_report(keys_dir: str) -> Any:
+    """Returns an empty signature report over the public keys in `keys_dir` (exit 2 if bad)."""
+    from tabletape import signing
+    return signing.Report(signing.load_keys(keys_dir))
+
+
+def _players(report: Any, header: Any) -> list[str]:
+    """Returns the header's players, then anyone else who signed."""
+    seats = list(header.players) if header is not None else []
+    return seats + [p for p in report.signers() if p not in seats]
+
+
+def report_json(report: Any, header: Any) -> dict:
+    """Returns the signatures and each player's unsigned events, for `verify --json`."""
+    rows = []
+    for p in _players(report, header):
+        gap = report.unsigned(p)
+        rows.append({"player": p, "signed_through": report.signed_through(p),
+                     "unsigned": None if gap is None else {"from": gap[0], "to": gap[1],
+                                                           "events": gap[1] - gap[0] + 1}})
+    return {"signatures": [{"seq": s.seq, "player": s.player, "head": s.head,
+                            "covers": [0, s.seq - 1], "status": s.status} for s in report.seals],
+            "players": rows, "keys": sorted(report.keys), "signatures_ok": report.ok}
+
+
+def print_report(report: Any, header: Any) -> None:
+    """Prints who signed what, and what each player has not signed."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from tabletape.render import console
+    if not report.seals:
+        console.print("no signatures: a rewrite of the whole file with a recomputed chain "
+                      "would not be caught")
+    else:
+        table = Table(title="signatures", title_justify="left")
+        for col in ("player", "seq", "head signed", "covers", "status"):
+            table.add_column(col)
+        for s in report.seals:
+            style = "green" if s.status == "valid" else "red"
+            table.add_row(s.player, str(s.seq), s.head[:16] + "…", f"seq 0-{s.seq - 1}",
+                          Text(s.status, style=style))
+        console.print(table)
+    for p in _players(report, header):
+        gap = report.unsigned(p)
+        if gap is None:
+            console.print(Text(f"{p}: signed every event"))
+        else:
+            n = gap[1] - gap[0] + 1
+            seqs = f"seq {gap[0]}" if n == 1 else f"seq {gap[0]}-{gap[1]} ({n} events)"
+            console.print(Text(f"{p}: {seqs} not signed by {p}"))
+
