@@ -86,9 +86,12 @@ def test_keygen_refuses_a_name_that_cannot_name_a_file(run, tmp_path, name):
     assert os.listdir(tmp_path) == []
 
 
-def test_keygen_into_a_missing_directory_is_a_usage_error(run, tmp_path):
-    r = run("keygen", "alice", "--dir", tmp_path / "nope")
-    assert r.exit_code == 2 and "no such directory" in r.stderr
+def test_keygen_makes_its_directory_but_refuses_a_file_in_the_way(run, tmp_path):
+    assert run("keygen", "alice", "--dir", tmp_path / "new" / "keys").exit_code == 0
+    assert (tmp_path / "new" / "keys" / "alice.pub").exists()
+    write(tmp_path / "file", b"")
+    r = run("keygen", "alice", "--dir", tmp_path / "file")
+    assert r.exit_code == 2 and "is a file" in r.stderr and "Traceback" not in r.output
 
 
 # -- sign and verify -----------------------------------------------------------------------

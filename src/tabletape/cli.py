@@ -151,9 +151,12 @@ def _load_components(rs: engine.Ruleset, path: str | None) -> Any:
         return rs.default_components()
     try:
         with open(path, "rb") as f:
-            raw = f.read(tapelog.MAX_LINE)
+            raw = f.read(tapelog.MAX_LINE + 1)
     except OSError as e:
         raise UsageError(f"cannot read components file: {e.strerror}", file=path) from None
+    if len(raw) > tapelog.MAX_LINE:  # it goes into the header, which is one line
+        raise UsageError(f"components file is larger than {tapelog.MAX_LINE:,} bytes, the "
+                         "most a header line may hold", file=path)
     try:
         return msgspec.json.decode(raw, type=rs.Components)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -183,7 +186,7 @@ def new(game: str, file: str, players: str, options: tuple[str, ...], components
     try:
         rs.codec.decoder.decode(rs.codec.encode(header))  # the schema's bounds hold
     except msgspec.ValidationError as e:
-        raise UsageError(f"the header would not be valid: {e}") from None
+        raise UsageError(f"the header would not be valid: {e}", file=file) from None
     tail = tapelog.create(file, header, rs.codec)
     click.echo(f"started {file}: {rs.title} for {', '.join(names)}; head {tail.head[:16]}")
 
@@ -301,6 +304,9 @@ def undo(file: str, by: str | None) -> None:
     result = _open_for_append(file, False)
     fold = result.fold
     assert fold is not None and result.tail is not None
+    if not fold.stack and fold.evicted:
+        raise IllegalEvent(f"cannot reach back more than {engine.MAX_UNDO_DEPTH} events",
+                           rule="core.undo.depth", file=file)
     if not fold.stack:
         raise IllegalEvent("there is no effective event left to undo", rule="core.undo.nothing",
                            file=file)

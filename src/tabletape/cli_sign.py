@@ -18,7 +18,7 @@ from tabletape.cli import now as clock
 @main.command()
 @click.argument("name")
 @click.option("--dir", "directory", default=".", show_default=True, type=click.Path(file_okay=False),
-              help="Where to write NAME.key (private, mode 0600) and NAME.pub (public).")
+              help="Where to write NAME.key (private, mode 0600) and NAME.pub (public); made if missing.")
 @handles_errors
 def keygen(name: str, directory: str) -> None:
     """Make an Ed25519 key pair for signing logs; never overwrites an existing key.

@@ -198,7 +198,7 @@ class _SeqProbe(msgspec.Struct):
 def create(path: str, header: Event, codec: Codec) -> Tail:
     """Writes a new log holding only its header; never overwrites an existing file."""
     line = codec.encode(msgspec.structs.replace(header, seq=0, prev=None)) + b"\n"
-    _check_bounds(line[:-1], 0, path)
+    _check_bounds(line[:-1], 0, path, codec)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
@@ -223,16 +223,24 @@ def _fsync_dir(path: str) -> None:
         os.close(dfd)
 
 
-def _check_bounds(body: bytes, seq: int, path: str) -> None:
-    """Refuses to write a line the reader would refuse: too long, or past MAX_EVENTS."""
+def _check_bounds(body: bytes, seq: int, path: str, codec: Codec) -> None:
+    """Refuses to write a line the reader would refuse: past MAX_EVENTS, too long, or out of
+    the schema's bounds (a Struct built in code is not checked against its Meta)."""
     if seq >= MAX_EVENTS:
         raise UsageError(f"the log is full: a log holds at most {MAX_EVENTS:,} events "
                          f"(seq 0 to {MAX_EVENTS - 1:,}); nothing was written",
                          file=path, seq=seq, field="$.seq")
     if len(body) > MAX_LINE:
-        raise UsageError(f"the event at seq {seq} would be a line of {len(body):,} bytes; "
+        raise UsageError(f"the event would be a line of {len(body):,} bytes; "
                          f"a line holds at most {MAX_LINE:,}; nothing was written",
                          file=path, seq=seq)
+    try:
+        codec.decoder.decode(body)
+    except msgspec.ValidationError as e:
+        field = _PATH.search(str(e))
+        raise UsageError(f"the event would break the schema: "
+                         f"{str(e)[: field.start()] if field else e}; nothing was written",
+                         file=path, seq=seq, field=field.group(1) if field else None) from None
 
 
 def _write_all(fd: int, line: bytes) -> None:
@@ -273,7 +281,7 @@ def append(path: str, events: Iterable[Event], codec: Codec, *, expect: Tail | N
         for event in events:  # encode and check them all first: all are written or none
             seq += 1
             body = codec.encode(msgspec.structs.replace(event, seq=seq, prev=head))
-            _check_bounds(body, seq, path)
+            _check_bounds(body, seq, path, codec)
             lines.append(body + b"\n")
             head = digest(body)
         for line in lines:

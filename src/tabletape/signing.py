@@ -51,10 +51,13 @@ def keygen(name: str, directory: str) -> tuple[str, str, str]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     check_name(name)
-    if not os.path.isdir(directory):
-        raise UsageError(f"no such directory: {directory}", file=directory)
-    key_path = os.path.join(directory, name + PRIVATE)
-    pub_path = os.path.join(directory, name + PUBLIC)
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot make the key directory {directory}: {e.strerror}",
+                         file=directory) from None
+    key_path = os.path.normpath(os.path.join(directory, name + PRIVATE))
+    pub_path = os.path.normpath(os.path.join(directory, name + PUBLIC))
     for path in (key_path, pub_path):
         if os.path.lexists(path):
             raise UsageError(f"{path} already exists; tabletape never overwrites a key",

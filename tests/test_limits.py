@@ -1,0 +1,192 @@
+"""Limits: every bound on a log, hit from the CLI, and the exact message a user sees.
+
+Each case writes what a user (or an opponent with an editor) would, runs the
+command a user would, and checks the whole message: exit code, file, line, byte
+offset and field. README's "Limits" table quotes these messages; a test keeps
+the two in step.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tabletape import engine
+from tabletape import log as tapelog
+from tests.conftest import COW, lines, opening, write
+
+GAME = "game.jsonl"
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """Runs in an empty folder holding game.jsonl (header and opening draw), so messages
+    name the file as a user typed it."""
+    from tests.conftest import new_log
+    monkeypatch.chdir(tmp_path)
+    opening(GAME, new_log(GAME))
+    return tmp_path
+
+
+def add_line(fields: dict) -> None:
+    """Appends a hand-written line after the last one, with the right seq and prev."""
+    ls = lines(GAME)
+    line = {"type": fields.pop("type"), "seq": len(ls), "prev": tapelog.digest(ls[-1][:-1]),
+            **fields}
+    write(GAME, b"".join(ls) + json.dumps(line, separators=(",", ":")).encode() + b"\n")
+
+
+def edit_header(**fields) -> None:
+    """Rewrites the header with changed fields (the chain breaks after it; reading stops first)."""
+    ls = lines(GAME)
+    header = {**json.loads(ls[0]), **fields}
+    write(GAME, json.dumps(header, separators=(",", ":")).encode() + b"\n" + b"".join(ls[1:]))
+
+
+def components(**changes) -> str:
+    """Writes Cards of War's default components with changes; returns the file name."""
+    data = json.loads(COW.codec.encode(COW.default_components()))
+    data.update(changes)
+    with open("deck.json", "w") as f:
+        json.dump(data, f)
+    return "deck.json"
+
+
+def message(r) -> str:
+    """Returns the one line that says what is wrong (error: … or BROKEN …)."""
+    out = r.stderr + r.stdout
+    return next(line for line in out.splitlines() if line.startswith(("error:", "BROKEN")))
+
+
+# -- each limit, as the writer (a command refuses, exit 2) and as the reader (exit 1) ---------
+WRITE_CASES = {
+    "note text": (
+        lambda: ("note", GAME, "x" * 4097),
+        "error: game.jsonl (seq 3, field $.text): the event would break the schema: Expected "
+        "`str` of length <= 4096; nothing was written"),
+    "name": (
+        lambda: ("append", GAME, '{"type":"card_drawn","player":"alice","card":"' + "T" * 65 + '"}'),
+        "error: argument 1: not a valid cards-of-war event: Expected `str` of length <= 64 - at "
+        "`$.card`"),
+    "by": (
+        lambda: ("undo", GAME, "--by", "s" * 65),
+        "error: game.jsonl (seq 3, field $.by): the event would break the schema: Expected `str` "
+        "of length <= 64; nothing was written"),
+    "players": (
+        lambda: ("new", "cards-of-war", "new.jsonl", "--players", "alice," + "b" * 65),
+        "error: new.jsonl: the header would not be valid: Expected `str` of length <= 64 - at `$.players[1]`"),
+    "number": (
+        lambda: ("append", GAME, '{"type":"card_deployed","player":"alice","card":"Tank",'
+                 '"battle":4}'),
+        "error: argument 1: not a valid cards-of-war event: Expected `int` <= 3 - at `$.battle`"),
+    "component list": (
+        lambda: ("new", "cards-of-war", "new.jsonl", "--players", "a,b", "--components",
+                 components(cards=[json.loads(COW.codec.encode(COW.default_components().cards[0]))]
+                            * 201)),
+        "error: deck.json: components do not fit the cards-of-war schema: Expected `array` of "
+        "length <= 200 - at `$.cards`"),
+    "components file": (
+        lambda: ("new", "cards-of-war", "new.jsonl", "--players", "a,b", "--components",
+                 components(notes="n" * (1 << 20))),
+        "error: deck.json: components file is larger than 1,048,576 bytes, the most a header "
+        "line may hold"),
+}
+
+
+@pytest.mark.parametrize("case", WRITE_CASES)
+def test_a_command_refuses_input_past_a_limit_and_writes_nothing(here, run, case):
+    args, expected = WRITE_CASES[case]
+    before = lines(GAME)
+    r = run(*args())
+    assert r.exit_code == 2, r.output
+    assert message(r) == expected
+    assert lines(GAME) == before and "Traceback" not in r.output
+
+
+READ_CASES = {
+    "line length": (
+        lambda: add_line({"type": "note", "text": "x" * (1 << 20)}),
+        "BROKEN game.jsonl:4 (byte 4865): line longer than 1048576 bytes"),
+    "seq": (
+        lambda: add_line({"type": "note", "text": "hi", "about": 10_000_000}),
+        "BROKEN game.jsonl:4 (byte 4865, field $.about): Expected `int` <= 9999999"),
+    "text": (
+        lambda: add_line({"type": "note", "text": "x" * 4097}),
+        "BROKEN game.jsonl:4 (byte 4865, field $.text): Expected `str` of length <= 4096"),
+    "name": (
+        lambda: add_line({"type": "card_drawn", "player": "alice", "card": "T" * 65}),
+        "BROKEN game.jsonl:4 (byte 4865, field $.card): Expected `str` of length <= 64"),
+    "number": (
+        lambda: add_line({"type": "card_deployed", "player": "alice", "card": "Tank",
+                          "battle": 4}),
+        "BROKEN game.jsonl:4 (byte 4865, field $.battle): Expected `int` <= 3"),
+    "players": (
+        lambda: edit_header(players=[f"p{i}" for i in range(17)]),
+        "BROKEN game.jsonl:1 (byte 0, field $.players): Expected `array` of length <= 16"),
+    "signature": (
+        lambda: add_line({"type": "signed", "player": "alice", "signature": "ab"}),
+        "BROKEN game.jsonl:4 (byte 4865, field $.signature): Expected `str` matching regex "
+        "'^[0-9a-f]{128}$'"),
+}
+
+
+@pytest.mark.parametrize("case", READ_CASES)
+def test_the_reader_names_file_line_offset_and_field_of_a_value_past_a_limit(here, run, case):
+    make, expected = READ_CASES[case]
+    make()
+    r = run("verify", GAME)
+    assert r.exit_code == 1 and message(r) == expected
+    r = run("validate", GAME)
+    assert r.exit_code == 1 and expected.removeprefix("BROKEN ") in r.stdout
+
+
+# messages at a bound a test lowers (README quotes them as such)
+LOWERED = {
+    "log full": "error: game.jsonl (seq 4, field $.seq): the log is full: a log holds at most 4 "
+                "events (seq 0 to 3); nothing was written",
+    "too many": "BROKEN game.jsonl:5 (byte 4989, field $.seq): more than 4 events: a log holds "
+                "at most 4 (seq 0 to 3)",
+    "long line": "error: game.jsonl (seq 3): the event would be a line of 307 bytes; a line "
+                 "holds at most 200; nothing was written",
+    "undo depth": "error: game.jsonl: [core.undo.depth] cannot reach back more than 1 events",
+}
+
+
+def test_a_log_holds_at_most_max_events(here, run, monkeypatch):
+    # the real bound, 10,000,000 events, lowered to 4 so the test writes 4 lines, not 10 million
+    monkeypatch.setattr(tapelog, "MAX_EVENTS", 4)
+    assert run("note", GAME, "the fourth event").exit_code == 0
+    r = run("note", GAME, "a fifth")
+    assert r.exit_code == 2 and message(r) == LOWERED["log full"]
+    add_line({"type": "note", "text": "forced in by hand"})
+    r = run("verify", GAME)
+    assert r.exit_code == 1 and message(r) == LOWERED["too many"]
+
+
+def test_the_real_events_bound_is_the_schemas_bound_on_seq():
+    assert tapelog.MAX_EVENTS == 10_000_000
+    with open("schemas/envelope.schema.json", "rb") as f:
+        envelope = json.load(f)
+    assert envelope["$defs"]["Note"]["properties"]["seq"]["maximum"] == tapelog.MAX_EVENTS - 1
+
+
+def test_a_line_is_never_written_longer_than_the_reader_accepts(here, run, monkeypatch):
+    monkeypatch.setattr(tapelog, "MAX_LINE", 200)
+    r = run("note", GAME, "x" * 200)
+    assert r.exit_code == 2 and message(r) == LOWERED["long line"]
+
+
+def test_undo_reaches_back_at_most_max_undo_depth_events(here, run, monkeypatch):
+    monkeypatch.setattr(engine, "MAX_UNDO_DEPTH", 1)
+    assert run("undo", GAME).exit_code == 0
+    r = run("undo", GAME)
+    assert r.exit_code == 1 and message(r) == LOWERED["undo depth"]
+
+
+def test_the_readme_quotes_every_message():
+    readme = open("README.md").read()
+    quoted = [m for _, m in (*WRITE_CASES.values(), *READ_CASES.values())] + [*LOWERED.values()]
+    missing = [m for m in quoted if re.sub(r"^(error: |BROKEN )", "", m) not in readme]
+    assert not missing, f"README's Limits table lacks: {missing}"
