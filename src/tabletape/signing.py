@@ -85,7 +85,8 @@ def _create(path: str, data: bytes, mode: int) -> None:
                          file=path) from None
     try:
         os.fchmod(fd, mode)  # the umask may only narrow it; say exactly what we mean
-        os.write(fd, data)
+        if os.write(fd, data) != len(data):
+            raise OSError(f"short write to {path}")
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -106,6 +107,7 @@ def _read_key_file(path: str, what: str) -> bytes:
 
 def load_private(path: str) -> Any:
     """Returns the Ed25519 private key in a PEM (PKCS#8) or OpenSSH file; UsageError if not."""
+    from cryptography.exceptions import UnsupportedAlgorithm
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -122,8 +124,8 @@ def load_private(path: str) -> Any:
         raise UsageError(f"{path} is not a private key (expected an Ed25519 key in PEM "
                          "PKCS#8 or OpenSSH form, as `tabletape keygen` writes)",
                          file=path) from None
-    except Exception as e:  # unsupported algorithms and the like: still bad input, not a bug
-        raise UsageError(f"{path} cannot be read as a key: {e}", file=path) from None
+    except UnsupportedAlgorithm as e:
+        raise UsageError(f"{path} holds a key tabletape cannot use: {e}", file=path) from None
     if not isinstance(key, Ed25519PrivateKey):
         raise UsageError(f"{path} holds a {type(key).__name__.removeprefix('_')} key; "
                          "tabletape signs with Ed25519 only", file=path)
@@ -132,6 +134,7 @@ def load_private(path: str) -> Any:
 
 def load_public(path: str) -> Any:
     """Returns the Ed25519 public key in an OpenSSH line or PEM file; UsageError if not."""
+    from cryptography.exceptions import UnsupportedAlgorithm
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -144,8 +147,9 @@ def load_public(path: str) -> Any:
     except (ValueError, UnicodeDecodeError):
         raise UsageError(f"{path} is not a public key (expected an Ed25519 key as one "
                          "OpenSSH line or PEM, as `tabletape keygen` writes)", file=path) from None
-    except Exception as e:
-        raise UsageError(f"{path} cannot be read as a public key: {e}", file=path) from None
+    except UnsupportedAlgorithm as e:
+        raise UsageError(f"{path} holds a public key tabletape cannot use: {e}",
+                         file=path) from None
     if not isinstance(key, Ed25519PublicKey):
         raise UsageError(f"{path} is not an Ed25519 public key", file=path)
     return key
