@@ -346,3 +346,18 @@ def test_append_does_not_import_cryptography(game):
             "assert r.exit_code == 0, r.output; print('cryptography' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_sign_is_refused_when_the_log_moves_on_while_it_signs(run, game, keys, monkeypatch):
+    # another writer appends between sign's read of the head and its append
+    real = signing.sign
+
+    def sign_while_another_writes(key, head, player, at=None):
+        tail = log.Tail(2, log.digest(lines(game)[-1][:-1]))
+        log.append(str(game), [Note(text="meanwhile")], COW.codec, expect=tail)
+        return real(key, head, player, at)
+
+    monkeypatch.setattr(signing, "sign", sign_while_another_writes)
+    r = run("sign", game, "--key", keys / "alice.key")
+    assert r.exit_code == 1 and "moved on" in r.stderr
+    assert len(lines(game)) == 4 and b'"signed"' not in game.read_bytes()

@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 import click
+import msgspec
 
 from tabletape.cli import _append, _open_for_append, _report_appended, handles_errors, main
 from tabletape.cli import now as clock
@@ -67,7 +68,6 @@ def _stem(path: str) -> str:
 
 def _with_prev(event: Any, head: str) -> Any:
     """Returns the event as written (with its prev), so that describe can show the head."""
-    import msgspec
     return msgspec.structs.replace(event, prev=head)
 
 
