@@ -64,28 +64,37 @@ def record(file: str, game: str | None, players: str | None, options: tuple[str,
 
 
 class HangUp(Exception):
-    """The terminal went away (SIGHUP) or we were asked to stop (SIGTERM)."""
+    """The terminal went away (SIGHUP), Ctrl-C (SIGINT), or we were asked to stop (SIGTERM)."""
 
 
 def run(session: RecordSession) -> None:
     """Reads entries until quit, end of input, Ctrl-C or a hang-up; prints every reply."""
-    from tabletape.render import console
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     read = _terminal_reader(session) if interactive else _plain_reader()
     waiting = {"now": False, "hup": False}
 
-    def on_hangup(signum, frame) -> None:
+    def on_hangup(signum: int, frame: object) -> None:
         waiting["hup"] = True
         if waiting["now"]:  # only while waiting for input: an append is never cut short
             raise HangUp()
 
-    for sig in (signal.SIGHUP, signal.SIGTERM):
-        signal.signal(sig, on_hangup)
+    # Ctrl-C, a hang-up or a TERM end the session; while an entry is being written they
+    # wait for it to finish, so that what the scribe saw confirmed is on disk.
+    signals = (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)
+    saved = {sig: signal.signal(sig, on_hangup) for sig in signals}
+    try:
+        _loop(session, read, waiting)
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def _loop(session: RecordSession, read: Callable[[str], str], waiting: dict) -> None:
+    from tabletape.render import console
     console.print(f"recording {session.path}: {session.ruleset.title}, "
                   f"{session.next_seq} events so far; `help` lists the commands", markup=False)
     drawn = session.auto_draws()  # a chance draw may be owed already (--auto-chance)
     if drawn:
-        session.listing()
         show_reply(session, Reply(recorded=drawn, drawn=len(drawn)))
     else:
         show_view(session)
@@ -100,8 +109,11 @@ def run(session: RecordSession) -> None:
         finally:
             waiting["now"] = False
         reply = session.handle(text)
-        show_reply(session, reply)
-        if reply.quit:
+        try:
+            show_reply(session, reply)
+        except (OSError, HangUp):  # the terminal went away while we were printing
+            return goodbye(session)
+        if reply.quit or waiting["hup"]:
             return goodbye(session)
 
 

@@ -403,6 +403,8 @@ class RecordSession:
             if reply.refusal is not None:  # a rules bug or a stale log: stop drawing
                 break
             out += reply.recorded
+        if out:
+            self.listing()
         return out
 
     # -- commands --------------------------------------------------------------------
@@ -430,9 +432,7 @@ class RecordSession:
                                  "the tool draw")
                 self.auto_paused = False
                 drawn = self.auto_draws()
-                reply = Reply(recorded=drawn, drawn=len(drawn))
-                self.listing()
-                return reply
+                return Reply(recorded=drawn, drawn=len(drawn))
             case "quit":
                 return Reply(quit=True)
         return Reply(show=name)
