@@ -67,29 +67,57 @@ class HangUp(Exception):
     """The terminal went away (SIGHUP), Ctrl-C (SIGINT), or we were asked to stop (SIGTERM)."""
 
 
+class Stop:
+    """Turns SIGHUP, SIGTERM and SIGINT into a clean end of the session.
+
+    While an entry is written and its reply printed the signal only raises a flag,
+    checked before the next prompt, so that what the scribe saw confirmed is on
+    disk. While waiting for input, a plain read is interrupted at once; a running
+    prompt_toolkit application is asked to exit from inside its event loop, since
+    an exception raised into asyncio from a signal handler would be swallowed.
+    """
+
+    SIGNALS = (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.waiting = False
+        self.app = None  # the running prompt_toolkit application, if any
+
+    def __enter__(self) -> Stop:
+        self.saved = {sig: signal.signal(sig, self.on_signal) for sig in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+
+    def on_signal(self, signum: int, frame: object) -> None:
+        self.asked = True
+        if not self.waiting:
+            return
+        app = self.app
+        if app is not None:
+            if app.is_running and app.loop is not None:
+                app.loop.call_soon_threadsafe(self.exit_app, app)
+            return  # not running yet: its pre_run sees `asked`
+        raise HangUp()
+
+    def exit_app(self, app) -> None:
+        """Ends the prompt (called in its event loop) unless it has ended already."""
+        if app.is_running and not app.future.done():
+            app.exit(exception=HangUp())
+
+
 def run(session: RecordSession) -> None:
     """Reads entries until quit, end of input, Ctrl-C or a hang-up; prints every reply."""
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    read = _terminal_reader(session) if interactive else _plain_reader()
-    waiting = {"now": False, "hup": False}
-
-    def on_hangup(signum: int, frame: object) -> None:
-        waiting["hup"] = True
-        if waiting["now"]:  # only while waiting for input: an append is never cut short
-            raise HangUp()
-
-    # Ctrl-C, a hang-up or a TERM end the session; while an entry is being written they
-    # wait for it to finish, so that what the scribe saw confirmed is on disk.
-    signals = (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)
-    saved = {sig: signal.signal(sig, on_hangup) for sig in signals}
-    try:
-        _loop(session, read, waiting)
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
+    with Stop() as stop:
+        read = _terminal_reader(session, stop) if interactive else _plain_reader()
+        _loop(session, read, stop)
 
 
-def _loop(session: RecordSession, read: Callable[[str], str], waiting: dict) -> None:
+def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> None:
     from tabletape.render import console
     console.print(f"recording {session.path}: {session.ruleset.title}, "
                   f"{session.next_seq} events so far; `help` lists the commands", markup=False)
@@ -100,20 +128,20 @@ def _loop(session: RecordSession, read: Callable[[str], str], waiting: dict) -> 
         show_view(session)
     while True:
         try:
-            waiting["now"] = True
-            if waiting["hup"]:
+            stop.waiting = True
+            if stop.asked:
                 raise HangUp()
             text = read(prompt_text(session))
         except (EOFError, KeyboardInterrupt, HangUp, OSError):
             return goodbye(session)
         finally:
-            waiting["now"] = False
+            stop.waiting = False
         reply = session.handle(text)
         try:
             show_reply(session, reply)
         except (OSError, HangUp):  # the terminal went away while we were printing
             return goodbye(session)
-        if reply.quit or waiting["hup"]:
+        if reply.quit or stop.asked:
             return goodbye(session)
 
 
@@ -146,7 +174,7 @@ def _plain_reader() -> Callable[[str], str]:
     return read
 
 
-def _terminal_reader(session: RecordSession) -> Callable[[str], str]:
+def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]:
     """Returns a prompt_toolkit reader that completes legal entries and commands."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
@@ -166,8 +194,14 @@ def _terminal_reader(session: RecordSession) -> Callable[[str], str]:
             for e in session.completions(text):
                 yield Completion(e.label, start_position=-len(text), display_meta=e.sentence)
 
-    prompt = PromptSession(completer=Entries(), complete_while_typing=True)
-    return lambda text: prompt.prompt(text)
+    prompt: PromptSession = PromptSession(completer=Entries(), complete_while_typing=True)
+    stop.app = prompt.app
+
+    def started() -> None:
+        if stop.asked:  # a signal came between the last reply and this prompt
+            prompt.app.exit(exception=HangUp())
+
+    return lambda text: prompt.prompt(text, pre_run=started)
 
 
 # -- printing replies ------------------------------------------------------------------
