@@ -282,7 +282,7 @@ class Table:
         entry = next(e for e in shown.entries if e.event == ev)
         if how == "number":
             printed = self.ready()
-            assert re.search(rf"^\s*{entry.number}  {re.escape(entry.item)}(  ×\d+)?\s*$",
+            assert re.search(rf"(^|\s){entry.number}  {re.escape(entry.item)}(  ×\d+)?(\s|$)",
                              printed, flags=re.M), entry
             self.child.sendline(str(entry.number))
         else:
@@ -457,3 +457,10 @@ def test_the_cli_starts_without_prompt_toolkit():
     code = ("import sys, tabletape.cli; from tabletape import record, stepper; "
             "sys.exit('prompt_toolkit' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_state_shows_the_table_and_state_all_every_field(game, run):
+    r = run("record", game, input="state\nstate all\nquit\n")
+    assert r.exit_code == 0
+    assert "Cards of War — round 1" in r.output  # the table, though chance decides now
+    assert "'decks': {" in r.output and "'steps': (" in r.output

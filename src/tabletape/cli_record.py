@@ -18,7 +18,9 @@ import msgspec
 
 from tabletape import engine
 from tabletape.cli import _load_components, _parse_option, handles_errors, main, now
+from tabletape.engine import CHANCE
 from tabletape.errors import UsageError
+from tabletape.events import Note
 from tabletape.record import COMMANDS, Listing, RecordSession, Reply, start
 
 
@@ -238,35 +240,45 @@ def show_reply(session: RecordSession, reply: Reply) -> None:
         for seq, by, sentence, undone in session.last(reply.count):
             console.print(Text(f"  seq {seq}" + (f" ({by})" if by else "") + f": {sentence}"
                                + (f" — undone at seq {undone}" if undone else "")))
-    elif reply.show == "state":
+    elif reply.show == "state" and reply.arg == "all":
         from rich.pretty import Pretty
         data = msgspec.to_builtins(session.state)
         if isinstance(data, dict):
             data.pop("components", None)  # the header's data: `tabletape replay --json` has it
         console.print(Pretty(data))
-    if reply.recorded:
+    elif reply.show == "state":
+        show_view(session, table=True)
+    if reply.recorded and not all(isinstance(ev, Note) for _, ev in reply.recorded):
         show_view(session)
 
 
-def show_view(session: RecordSession) -> None:
-    """Prints the table, whose decision it is and of what kind, and the numbered list."""
+def show_view(session: RecordSession, table: bool | None = None) -> None:
+    """Prints the table (when a player decides), whose decision it is, and the numbered list.
+
+    While chance decides (a deal of eight cards is eight draws) the table is left
+    out: the scribe reads what was drawn and picks the next card; `state` shows it.
+    """
     from rich.text import Text
 
     from tabletape.render import console
     rs = session.ruleset
-    console.print(rs.render(session.state))
     d = session.decision
+    if table or (table is None and (d is None or d.actor != CHANCE)):
+        console.print(rs.render(session.state))
     if d is None:
         o = rs.outcome(session.state)
         console.print(Text(f"game over: {o.summary if o else 'no decision is pending'}; "
                            "you may still undo, note, dispute or quit"))
         return
-    console.print(Text(f"next, seq {session.next_seq}: {d.actor} — {d.kind}: {d.detail}",
+    hint = " (pick what was drawn; ×N: that many left)" if d.actor == CHANCE else ""
+    console.print(Text(f"next, seq {session.next_seq}: {d.actor} — {d.kind}: {d.detail}{hint}",
                        style="bold"))
     show_listing(session.shown)
 
 
 def show_listing(listing: Listing) -> None:
+    """Prints the numbered entries under their group's heading, in columns, top to bottom."""
+    from rich.columns import Columns
     from rich.text import Text
 
     from tabletape.render import console
@@ -279,9 +291,9 @@ def show_listing(listing: Listing) -> None:
                 console.print(Text(f"  {e.number:>3}  {e.label}"))
             continue
         console.print(Text(f"  {group}:"))
-        for e in entries:
-            console.print(Text(f"  {e.number:>3}  {e.item}" + (f"  ×{e.weight}" if e.weight > 1
-                                                             else "")))
+        cells = [Text(f"{e.number:>3}  {e.item}" + (f"  ×{e.weight}" if e.weight > 1 else ""))
+                 for e in entries]
+        console.print(Columns(cells, column_first=True, padding=(0, 3)))
         if listing.hidden.get(group):
             console.print(Text(f"       … {listing.hidden[group]} more: type part of a name "
                                "to narrow the list"))

@@ -42,7 +42,7 @@ COMMANDS = {
     "undo": "undo [@NAME] — retract the latest effective event (appends `undone`)",
     "note": "note [@NAME] TEXT — append a comment",
     "dispute": "dispute SEQ [@NAME] TEXT — dispute an earlier event; it gets a ruling at once",
-    "state": "state — show the whole table again",
+    "state": "state [all] — show the table again (all: every field of the state, hidden ones too)",
     "last": "last [N] — show the last N events (5 by default)",
     "auto": "auto — let the tool make the pending chance draws (with --auto-chance)",
     "help": "help — this list",
@@ -212,6 +212,7 @@ class Reply:
     drawn: int = 0  # how many of `recorded`, at the end, the tool drew (--auto-chance)
     show: str | None = None  # "state" | "last" | "help"
     count: int = 5  # for "last"
+    arg: str = ""  # for "state": "all" shows every field
     quit: bool = False
 
 
@@ -435,7 +436,7 @@ class RecordSession:
                 return Reply(recorded=drawn, drawn=len(drawn))
             case "quit":
                 return Reply(quit=True)
-        return Reply(show=name)
+        return Reply(show=name, arg=rest)
 
     def _dispute(self, rest: str) -> Reply:
         seq, _, text = rest.partition(" ")
