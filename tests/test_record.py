@@ -464,3 +464,24 @@ def test_state_shows_the_table_and_state_all_every_field(game, run):
     assert r.exit_code == 0
     assert "Cards of War — round 1" in r.output  # the table, though chance decides now
     assert "'decks': {" in r.output and "'steps': (" in r.output
+
+
+def test_the_readme_session_is_what_record_prints(tmp_path):
+    # The README's transcript, replayed: its entries typed, every line it shows printed
+    import subprocess
+    readme = open("README.md", encoding="utf-8").read()
+    section = readme[readme.index("## Recording at the table"):]
+    block = re.search(r"```text\n(.*?)```", section, flags=re.S).group(1).splitlines()
+    command, shown = block[0], block[1:]
+    entries = [m.group(1) for line in shown if (m := re.match(r"\d+ [\w-]+> (.*)$", line))]
+    argv = [sys.executable, "-m", "tabletape", *command.split()[2:]]
+    done = subprocess.run(argv, cwd=tmp_path, input="\n".join(entries) + "\n", text=True,
+                          capture_output=True, env={**ENV, "COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    printed = [line.rstrip() for line in done.stdout.splitlines()]
+    at = 0
+    for line in shown:
+        if line.strip() in ("", "…"):
+            continue
+        assert line in printed[at:], line
+        at = printed.index(line, at) + 1

@@ -270,7 +270,7 @@ def show_view(session: RecordSession, table: bool | None = None) -> None:
         console.print(Text(f"game over: {o.summary if o else 'no decision is pending'}; "
                            "you may still undo, note, dispute or quit"))
         return
-    hint = " (pick what was drawn; ×N: that many left)" if d.actor == CHANCE else ""
+    hint = "; pick what was drawn (×N: N of them left)" if d.actor == CHANCE else ""
     console.print(Text(f"next, seq {session.next_seq}: {d.actor} — {d.kind}: {d.detail}{hint}",
                        style="bold"))
     show_listing(session.shown)
