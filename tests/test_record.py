@@ -485,3 +485,48 @@ def test_the_readme_session_is_what_record_prints(tmp_path):
             continue
         assert line in printed[at:], line
         at = printed.index(line, at) + 1
+
+
+def test_rerunning_the_starting_command_reopens_but_other_settings_are_refused(tmp_path, run):
+    path = tmp_path / "g.jsonl"
+    start = ("record", path, "--game", "cards-of-war", "--players", "alice,bob",
+             "--option", "length=short")
+    assert run(*start, input="Batt\n").exit_code == 0
+    r = run(*start, input="")
+    assert r.exit_code == 0 and "2 events so far" in r.output
+    r = run("record", path, "--players", "alice,carol", input="")
+    assert r.exit_code == 2 and "played by alice, bob" in r.output
+    r = run("record", path, "--option", "length=long", input="")
+    assert r.exit_code == 2 and "other options" in r.output
+
+
+# -- the stepper without a terminal ------------------------------------------------------
+
+def test_the_stepper_moves_and_says_why_it_cannot():
+    from tabletape.stepper import Stepper
+    s = Stepper("replays/cards-of-war/kill-dispute.jsonl", at=20)
+    assert s.frame.seq == 20 and s.marks() == []
+    assert s.key("illegal") is None and s.frame.seq == 21
+    assert s.marks()[0].startswith("illegal [cow.kill.type-match]")
+    assert "undone at seq 23" in s.marks()
+    assert s.key("dispute") is None and s.frame.seq == 22
+    assert s.marks()[0].startswith("ruling on seq 21: illegal [cow.kill.type-match]")
+    assert s.key("prev") is None and s.frame.seq == 21
+    assert s.key("first") is None and s.key("prev") == "this is the header (seq 0)"
+    assert s.key("end") is None and s.key("next") == "this is the last event"
+    assert s.key("goto", "x") == "not a seq: 'x'"
+    assert s.key("goto", "92") == "no seq 92: the log runs from 0 to 91"
+    # the state after an event, as a player sees it
+    s = Stepper("replays/cards-of-war/kill-dispute.jsonl", as_player="bob", at=30)
+    assert "?" in s.state().hands["alice"]
+
+
+def test_the_stepper_walks_what_can_be_read_of_a_broken_log(game, run):
+    with open(game, "ab") as f:
+        f.write(b'{"type":"card_drawn","seq":3}\n')
+    from tabletape.stepper import Stepper
+    s = Stepper(str(game))
+    assert s.last == 2 and s.error is not None
+    r = run("replay", game, "--step", input="g 2\nq\n")
+    assert r.exit_code == 0 and "reading stopped after this line" in r.output
+    assert run("replay", game, "--step", "--json").exit_code == 2

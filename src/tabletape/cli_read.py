@@ -134,6 +134,8 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
     Example: tabletape replay game.jsonl --to 40 --as bob   |   tabletape replay game.jsonl --step
     """
     if step:
+        if as_json:
+            raise UsageError("--step is interactive; it does not print --json")
         from tabletape import stepper
         return stepper.run(stepper.Stepper(file, as_player=as_player, at=to or 0))
     result = engine.replay(file, to=to)

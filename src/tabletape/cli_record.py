@@ -60,9 +60,29 @@ def record(file: str, game: str | None, players: str | None, options: tuple[str,
         console.print(f"started {file}: {rs.title} for {', '.join(names)}; head {tail.head[:16]}",
                       markup=False)
     session = RecordSession(file, by=by, auto_chance=auto_chance, clock=now)
-    if game and game != session.ruleset.id:
-        raise UsageError(f"{file} records {session.ruleset.id}, not {game}", file=file)
+    _same_game(session, game, players, options, components)
     run(session)
+
+
+def _same_game(session: RecordSession, game: str | None, players: str | None,
+               options: tuple[str, ...], components: str | None) -> None:
+    """Refuses new-log options that disagree with an existing log's header.
+
+    Re-running the command that started a log (after a crash, say) reopens it;
+    asking for another game, other players or other options is a mistake.
+    """
+    rs, header, file = session.ruleset, session.header, session.path
+    if game and game != rs.id:
+        raise UsageError(f"{file} records {rs.id}, not {game}", file=file)
+    names = tuple(p.strip() for p in (players or "").split(",") if p.strip())
+    if names and names != tuple(header.players):
+        raise UsageError(f"{file} is played by {', '.join(header.players)}, not "
+                         f"{', '.join(names)}", file=file)
+    if options and _parse_option(rs, options) != header.options:
+        raise UsageError(f"{file} was started with other options: "
+                         f"{msgspec.json.encode(header.options).decode()}", file=file)
+    if components and _load_components(rs, components) != header.components:
+        raise UsageError(f"{file} was started with other component data", file=file)
 
 
 class HangUp(Exception):

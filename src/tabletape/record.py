@@ -158,7 +158,8 @@ def listing(ruleset: engine.Ruleset, state: Any, events: list[Event] | None = No
         group = " ".join([kind, *(fws[0][n] for n in same)])
         for ev, fw in zip(evs, fws, strict=True):
             full = " ".join([kind, *(fw[n] for n in names if n in fw)])
-            item = " ".join(fw[n] for n in names if n in fw and n not in same) or full
+            item = " ".join(fw[n] for n in names if n in fw and n not in same)
+            item = item if len(evs) > 1 and item else full  # a kind of its own: the whole label
             rows.append((group, full, item, ev))
     seen: dict[str, int] = {}
     unique = []
