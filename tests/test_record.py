@@ -83,6 +83,17 @@ class _Fake:
 def test_a_long_list_shows_some_of_every_group_and_narrows_by_typing():
     sizes = record._quotas([100, 2, 30], 40)
     assert sizes == [19, 2, 19] and sum(sizes) == 40
+    # Given a Global Domination turn with more legal events than a list shows
+    rs = engine.get("global-domination")
+    state = next(st for _, st in simulate.play(rs, header_for(rs), 3)
+                 if rs.pending(st) and len(list(rs.legal(st))) > 2 * record.MAX_LIST)
+    shown = listing(rs, state)
+    assert len(shown.shown) == record.MAX_LIST
+    assert sum(shown.hidden.values()) == len(shown.entries) - record.MAX_LIST
+    assert all(entries for _, entries in shown.groups())  # every kind has some numbered
+    # Then an entry that is not numbered is still reached by typing its label
+    unseen = next(e for e in shown.entries if not e.number)
+    assert RecordSession.resolve(_Fake(rs, state, shown), unseen.label) == unseen.event
 
 
 # -- entries -----------------------------------------------------------------------------

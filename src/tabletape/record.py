@@ -146,45 +146,49 @@ def listing(ruleset: engine.Ruleset, state: Any, events: list[Event] | None = No
     if events is None:
         events = list(ruleset.legal(state)) if decision is not None else []
     chance = decision is not None and decision.actor == CHANCE
+    groups = _labelled(events)
+    quota = _quotas([len(rows) for rows in groups.values()], limit)
+    entries, number, hidden = [], 0, {}
+    for (group, rows), shown in zip(groups.items(), quota, strict=True):
+        for i, (label, item, ev) in enumerate(rows):
+            n = 0
+            if i < shown:
+                number += 1
+                n = number
+            weight = ruleset.weight(state, ev) if chance else 1
+            entries.append(Entry(n, group, label, item, ev, engine.describe(ruleset, ev), weight))
+        if len(rows) > shown:
+            hidden[group] = len(rows) - shown
+    return Listing(decision, entries, hidden)
+
+
+def _labelled(events: list[Event]) -> dict[str, list[tuple[str, str, Event]]]:
+    """Returns the events by group heading, each with its unique label and its item text.
+
+    A group is one kind of event; its heading also names the fields all its events
+    share (`deploy card bob`), so that the items show only what differs (`Tank 2`).
+    """
     by_kind: dict[str, list[Event]] = {}
     for ev in events:
         by_kind.setdefault(kind_label(type(ev)), []).append(ev)
-    rows: list[tuple[str, str, str, Event]] = []  # group, label, item, event
+    out: dict[str, list[tuple[str, str, Event]]] = {}
+    seen: dict[str, int] = {}
     for kind, evs in by_kind.items():
         fws = [field_words(ev) for ev in evs]
         names = [n for n in type(evs[0]).__struct_fields__ if n not in ENVELOPE]
         same = [n for n in names if len(evs) > 1 and n in fws[0]
                 and all(fw.get(n) == fws[0][n] for fw in fws)]
         group = " ".join([kind, *(fws[0][n] for n in same)])
+        rows = out.setdefault(group, [])
         for ev, fw in zip(evs, fws, strict=True):
-            full = " ".join([kind, *(fw[n] for n in names if n in fw)])
+            label = " ".join([kind, *(fw[n] for n in names if n in fw)])
             item = " ".join(fw[n] for n in names if n in fw and n not in same)
-            item = item if len(evs) > 1 and item else full  # a kind of its own: the whole label
-            rows.append((group, full, item, ev))
-    seen: dict[str, int] = {}
-    unique = []
-    for group, label, item, ev in rows:  # a field we cannot show may be all that differs
-        seen[label] = seen.get(label, 0) + 1
-        if seen[label] > 1:
-            label, item = f"{label} #{seen[label]}", f"{item} #{seen[label]}"
-        unique.append((group, label, item, ev))
-    quota = _quotas([sum(1 for r in unique if r[0] == g) for g in dict.fromkeys(r[0] for r in unique)],
-                    limit)
-    shown_in: dict[str, int] = {}
-    order = list(dict.fromkeys(r[0] for r in unique))
-    entries, number, hidden = [], 0, {}
-    for gi, g in enumerate(order):
-        for _, label, item, ev in (r for r in unique if r[0] == g):
-            shown_in[g] = shown_in.get(g, 0) + 1
-            n = 0
-            if shown_in[g] <= quota[gi]:
-                number += 1
-                n = number
-            else:
-                hidden[g] = hidden.get(g, 0) + 1
-            weight = ruleset.weight(state, ev) if chance else 1
-            entries.append(Entry(n, g, label, item, ev, engine.describe(ruleset, ev), weight))
-    return Listing(decision, entries, hidden)
+            item = item if len(evs) > 1 and item else label  # a kind of its own: the label
+            seen[label] = seen.get(label, 0) + 1
+            if seen[label] > 1:  # a field we cannot show may be all that differs
+                label, item = f"{label} #{seen[label]}", f"{item} #{seen[label]}"
+            rows.append((label, item, ev))
+    return out
 
 
 def _quotas(sizes: list[int], limit: int) -> list[int]:
