@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 import msgspec
@@ -21,7 +22,9 @@ from tabletape.cli import _load_components, _parse_option, handles_errors, main,
 from tabletape.engine import CHANCE
 from tabletape.errors import UsageError
 from tabletape.events import Note
-from tabletape.record import COMMANDS, Listing, RecordSession, Reply, start
+
+if TYPE_CHECKING:  # tabletape.record is imported when `record` runs, to keep start-up quick
+    from tabletape.record import Listing, RecordSession, Reply
 
 
 @main.command()
@@ -49,6 +52,7 @@ def record(file: str, game: str | None, players: str | None, options: tuple[str,
     Example:
       tabletape record game.jsonl --game cards-of-war --players alice,bob --option length=short
     """
+    from tabletape.record import RecordSession, start
     from tabletape.render import console
     if not os.path.exists(file):
         if not game or not players:
@@ -140,6 +144,7 @@ def run(session: RecordSession) -> None:
 
 
 def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> None:
+    from tabletape.record import Reply
     from tabletape.render import console
     console.print(f"recording {session.path}: {session.ruleset.title}, "
                   f"{session.next_seq} events so far; `help` lists the commands", markup=False)
@@ -201,6 +206,8 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
 
+    from tabletape.record import COMMANDS
+
     class Entries(Completer):
         def get_completions(self, document, complete_event):
             text = document.text_before_cursor
@@ -231,6 +238,7 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
 def show_reply(session: RecordSession, reply: Reply) -> None:
     from rich.text import Text
 
+    from tabletape.record import COMMANDS
     from tabletape.render import console
     rs = session.ruleset
     for i, (seq, ev) in enumerate(reply.recorded):
