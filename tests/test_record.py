@@ -314,7 +314,9 @@ class Table:
             found = [e for e in shown.entries if record.matches(record.words(typed), e.label)]
             command = " " not in typed and any(c.startswith(typed.lower())
                                                for c in record.COMMANDS)
-            if found == [entry] and not command and not typed.endswith(" "):
+            # (a prefix of the label itself would be completed by printing only the rest)
+            if found == [entry] and not command and not typed.endswith(" ") \
+                    and not entry.label.startswith(typed):
                 return typed
         raise AssertionError(f"{entry.label} cannot be completed uniquely")
 
