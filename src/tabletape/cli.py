@@ -341,4 +341,7 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
                    + f" — {r.reason}")
 
 
-from tabletape import cli_read  # noqa: E402,F401  (registers the reading commands)
+from tabletape import (  # noqa: E402  (each module registers its commands)
+    cli_read,  # noqa: F401  (the reading commands)
+    cli_record,  # noqa: F401  (record; prompt_toolkit is imported only when it runs)
+)

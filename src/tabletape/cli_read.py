@@ -140,12 +140,19 @@ def _state_json(rs: engine.Ruleset, state: Any) -> Any:
 @click.option("--to", "to", type=int, help="Stop after this seq.")
 @click.option("--as", "as_player", help="Show only what this player could see.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+@click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
+              "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
 @handles_errors
-def replay(file: str, to: int | None, as_player: str | None, as_json: bool) -> None:
+def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
-    Example: tabletape replay game.jsonl --to 40 --as bob
+    Example: tabletape replay game.jsonl --to 40 --as bob   |   tabletape replay game.jsonl --step
     """
+    if step:
+        if as_json:
+            raise UsageError("--step is interactive; it does not print --json")
+        from tabletape import stepper
+        return stepper.run(stepper.Stepper(file, as_player=as_player, at=to or 0))
     result = engine.replay(file, to=to)
     rs = result.ruleset
     if rs is None or result.fold is None:

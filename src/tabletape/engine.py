@@ -306,6 +306,19 @@ class Fold:
         self.state = self.ruleset.apply(self.state, event)
         return None
 
+    def violation(self, seq: int, event: Event) -> Violation | None:
+        """Returns why `event` could not be recorded at `seq` now, without changing anything."""
+        match event:
+            case Undone():
+                return self._undo_violation(event)
+            case Note():
+                return self._note_violation(seq, event)
+            case Signed():
+                return None
+            case Header():
+                return Violation("core.header.first", "the header may only be line 1 (seq 0)")
+        return self.judge(event)
+
     def judge(self, event: Event) -> Violation | None:
         """Returns the violation of a game event in the current state, or None."""
         if self.ruleset.pending(self.state) is None:
@@ -325,19 +338,10 @@ class Fold:
         return err
 
     def _undo(self, seq: int, event: Undone) -> Violation | None:
-        if event.target in self.signed:
-            return Violation("core.sign.final", f"seq {event.target} is a signature, which "
-                             "cannot be undone; undo retracts game events only")
-        if not self.stack:
-            if self.evicted:
-                return Violation("core.undo.depth",
-                                 f"cannot reach back more than {MAX_UNDO_DEPTH} events")
-            return Violation("core.undo.nothing", "there is no effective event left to undo")
-        top, before, status, _ = self.stack[-1]
-        if event.target != top:
-            return Violation("core.undo.latest",
-                             f"the latest effective event is seq {top}, not seq {event.target}")
-        self.stack.pop()
+        v = self._undo_violation(event)
+        if v is not None:
+            return v
+        top, before, status, _ = self.stack.pop()
         self.retracted[top] = seq
         if status == APPLIED:
             self.state = before
@@ -346,12 +350,33 @@ class Fold:
             self.corrected[top] = self.illegal.pop(top)
         return None
 
+    def _undo_violation(self, event: Undone) -> Violation | None:
+        if event.target in self.signed:
+            return Violation("core.sign.final", f"seq {event.target} is a signature, which "
+                             "cannot be undone; undo retracts game events only")
+        if not self.stack:
+            if self.evicted:
+                return Violation("core.undo.depth",
+                                 f"cannot reach back more than {MAX_UNDO_DEPTH} events")
+            return Violation("core.undo.nothing", "there is no effective event left to undo")
+        top = self.stack[-1][0]
+        if event.target != top:
+            return Violation("core.undo.latest",
+                             f"the latest effective event is seq {top}, not seq {event.target}")
+        return None
+
     def _note(self, seq: int, event: Note) -> Violation | None:
+        v = self._note_violation(seq, event)
+        if v is not None:
+            return v
+        if event.dispute and event.about is not None:
+            self.disputes.append(self.rule_on(seq, event))
+        return None
+
+    def _note_violation(self, seq: int, event: Note) -> Violation | None:
         if event.about is not None and event.about >= seq:
             return Violation("core.note.about", f"a note at seq {seq} cannot be about "
                              f"seq {event.about}, which is not earlier")
-        if event.dispute and event.about is not None:
-            self.disputes.append(self.rule_on(seq, event))
         return None
 
     def rule_on(self, seq: int, note: Note) -> Ruling:

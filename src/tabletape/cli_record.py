@@ -1,0 +1,327 @@
+"""`tabletape record`: the scribe's interactive recorder, on a terminal or line by line.
+
+The logic is `tabletape.record.RecordSession`; this module reads entries (with
+prompt_toolkit's completion on a terminal, plain lines otherwise) and prints
+the session's replies. prompt_toolkit is imported only here, inside the command,
+so that the other commands start without it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import click
+import msgspec
+
+from tabletape import engine
+from tabletape.cli import _load_components, _parse_option, handles_errors, main, now
+from tabletape.engine import CHANCE
+from tabletape.errors import UsageError
+from tabletape.events import Note
+
+if TYPE_CHECKING:  # tabletape.record is imported when `record` runs, to keep start-up quick
+    from tabletape.record import Listing, RecordSession, Reply
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", help="Start a new log of this game (when FILE does not exist yet).")
+@click.option("--players", help="For a new log: player names in seat order, comma-separated.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="For a new log: an optional rule or variant (repeatable).")
+@click.option("--components", type=click.Path(dir_okay=False),
+              help="For a new log: your own component data (JSON).")
+@click.option("--by", help="Who records (the scribe); written as `by` on each event.")
+@click.option("--auto-chance", "auto_chance", type=int, metavar="SEED",
+              help="Let the tool make chance draws with this seed (solo or practice play); "
+                   "each outcome is still recorded.")
+@handles_errors
+def record(file: str, game: str | None, players: str | None, options: tuple[str, ...],
+           components: str | None, by: str | None, auto_chance: int | None) -> None:
+    """Record a game at the table: the state, numbered legal events, completion, undo, notes.
+
+    Enter a number from the list, a few characters of an entry (Tab completes),
+    a JSON event, or a command (`help` lists them). Every accepted event is on
+    disk before the next prompt; Ctrl-D, Ctrl-C or `quit` stop, nothing is lost.
+
+    \b
+    Example:
+      tabletape record game.jsonl --game cards-of-war --players alice,bob --option length=short
+    """
+    from tabletape.record import RecordSession, start
+    from tabletape.render import console
+    if not os.path.exists(file):
+        if not game or not players:
+            raise UsageError(f"{file} does not exist; start it with --game GAME --players a,b")
+        rs = engine.get(game)
+        names = tuple(p.strip() for p in players.split(",") if p.strip())
+        header = rs.start(names, _parse_option(rs, options), _load_components(rs, components))
+        tail = start(file, msgspec.structs.replace(header, at=now(), by=by), rs)
+        console.print(f"started {file}: {rs.title} for {', '.join(names)}; head {tail.head[:16]}",
+                      markup=False)
+    session = RecordSession(file, by=by, auto_chance=auto_chance, clock=now)
+    _same_game(session, game, players, options, components)
+    run(session)
+
+
+def _same_game(session: RecordSession, game: str | None, players: str | None,
+               options: tuple[str, ...], components: str | None) -> None:
+    """Refuses new-log options that disagree with an existing log's header.
+
+    Re-running the command that started a log (after a crash, say) reopens it;
+    asking for another game, other players or other options is a mistake.
+    """
+    rs, header, file = session.ruleset, session.header, session.path
+    if game and game != rs.id:
+        raise UsageError(f"{file} records {rs.id}, not {game}", file=file)
+    names = tuple(p.strip() for p in (players or "").split(",") if p.strip())
+    if names and names != tuple(header.players):
+        raise UsageError(f"{file} is played by {', '.join(header.players)}, not "
+                         f"{', '.join(names)}", file=file)
+    if options and _parse_option(rs, options) != header.options:
+        raise UsageError(f"{file} was started with other options: "
+                         f"{msgspec.json.encode(header.options).decode()}", file=file)
+    if components and _load_components(rs, components) != header.components:
+        raise UsageError(f"{file} was started with other component data", file=file)
+
+
+class HangUp(Exception):
+    """The terminal went away (SIGHUP), Ctrl-C (SIGINT), or we were asked to stop (SIGTERM)."""
+
+
+class Stop:
+    """Turns SIGHUP, SIGTERM and SIGINT into a clean end of the session.
+
+    While an entry is written and its reply printed the signal only raises a flag,
+    checked before the next prompt, so that what the scribe saw confirmed is on
+    disk. While waiting for input, a plain read is interrupted at once; a running
+    prompt_toolkit application is asked to exit from inside its event loop, since
+    an exception raised into asyncio from a signal handler would be swallowed.
+    """
+
+    SIGNALS = (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.waiting = False
+        self.app = None  # the running prompt_toolkit application, if any
+
+    def __enter__(self) -> Stop:
+        self.saved = {sig: signal.signal(sig, self.on_signal) for sig in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+
+    def on_signal(self, signum: int, frame: object) -> None:
+        self.asked = True
+        if not self.waiting:
+            return
+        app = self.app
+        if app is not None:
+            if app.is_running and app.loop is not None:
+                app.loop.call_soon_threadsafe(self.exit_app, app)
+            return  # not running yet: its pre_run sees `asked`
+        raise HangUp()
+
+    def exit_app(self, app) -> None:
+        """Ends the prompt (called in its event loop) unless it has ended already."""
+        if app.is_running and not app.future.done():
+            app.exit(exception=HangUp())
+
+
+def run(session: RecordSession) -> None:
+    """Reads entries until quit, end of input, Ctrl-C or a hang-up; prints every reply."""
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    with Stop() as stop:
+        read = _terminal_reader(session, stop) if interactive else _plain_reader()
+        _loop(session, read, stop)
+
+
+def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> None:
+    from tabletape.record import Reply
+    from tabletape.render import console
+    console.print(f"recording {session.path}: {session.ruleset.title}, "
+                  f"{session.next_seq} events so far; `help` lists the commands", markup=False)
+    drawn = session.auto_draws()  # a chance draw may be owed already (--auto-chance)
+    if drawn:
+        show_reply(session, Reply(recorded=drawn, drawn=len(drawn)))
+    else:
+        show_view(session)
+    while True:
+        try:
+            stop.waiting = True
+            if stop.asked:
+                raise HangUp()
+            text = read(prompt_text(session))
+        except (EOFError, KeyboardInterrupt, HangUp, OSError):
+            return goodbye(session)
+        finally:
+            stop.waiting = False
+        reply = session.handle(text)
+        try:
+            show_reply(session, reply)
+        except (OSError, HangUp):  # the terminal went away while we were printing
+            return goodbye(session)
+        if reply.quit or stop.asked:
+            return goodbye(session)
+
+
+def goodbye(session: RecordSession) -> None:
+    """Says where the log stands; the terminal may be gone, so a failed write is ignored."""
+    try:
+        print(f"\nstopped: {session.path} holds {session.next_seq} events, the last at seq "
+              f"{session.tail.seq} (head {session.tail.head[:16]}); nothing entered was lost",
+              flush=True)
+    except OSError:
+        pass
+
+
+def prompt_text(session: RecordSession) -> str:
+    d = session.decision
+    return f"{session.next_seq} {d.actor if d else 'over'}> "
+
+
+def _plain_reader() -> Callable[[str], str]:
+    """Returns a reader of plain lines (not a terminal): scripts, pipes, tests."""
+    def read(prompt: str) -> str:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        line = line.rstrip("\r\n")
+        sys.stdout.write(line + "\n")  # echoed, so that the output reads as a transcript
+        return line
+    return read
+
+
+def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]:
+    """Returns a prompt_toolkit reader that completes legal entries and commands."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer, Completion
+
+    from tabletape.record import COMMANDS
+
+    class Entries(Completer):
+        def get_completions(self, document, complete_event):
+            text = document.text_before_cursor
+            if not text.strip() or text.strip().isdigit() or text.lstrip().startswith("{"):
+                return
+            first = text.split()[0].lstrip(":").lower()
+            if first in COMMANDS:
+                return
+            if " " not in text.strip():
+                for name, what in COMMANDS.items():
+                    if name.startswith(text.strip().lower()):
+                        yield Completion(name, start_position=-len(text), display_meta=what)
+            for e in session.completions(text):
+                yield Completion(e.label, start_position=-len(text), display_meta=e.sentence)
+
+    prompt: PromptSession = PromptSession(completer=Entries(), complete_while_typing=True)
+    stop.app = prompt.app
+
+    def started() -> None:
+        if stop.asked:  # a signal came between the last reply and this prompt
+            prompt.app.exit(exception=HangUp())
+
+    return lambda text: prompt.prompt(text, pre_run=started)
+
+
+# -- printing replies ------------------------------------------------------------------
+
+def show_reply(session: RecordSession, reply: Reply) -> None:
+    from rich.text import Text
+
+    from tabletape.record import COMMANDS
+    from tabletape.render import console
+    rs = session.ruleset
+    for i, (seq, ev) in enumerate(reply.recorded):
+        tool = i >= len(reply.recorded) - reply.drawn
+        console.print(Text(f"seq {seq}: {engine.describe(rs, ev)}"
+                           + (" (drawn by the tool)" if tool else ""), style="green"))
+    if reply.ruling is not None:
+        r = reply.ruling
+        console.print(Text(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule
+                                                                     else "") + f" — {r.reason}"))
+    if reply.refusal is not None:
+        e = reply.refusal
+        said = f"{e.event}: " if getattr(e, "event", None) else ""
+        rule = f"[{e.rule}] " if getattr(e, "rule", None) else ""
+        console.print(Text.assemble(("refused: ", "red"), f"{said}{rule}{e.reason}"))
+    if reply.message:
+        console.print(Text(reply.message))
+    if reply.choices is not None:
+        console.print(Text(f"{len(reply.choices.entries)} entries match; choose by number:"))
+        show_listing(reply.choices)
+    if reply.show == "help":
+        for what in COMMANDS.values():
+            console.print(Text(f"  {what}"))
+        console.print(Text("  or: a number from the list, a few characters of an entry "
+                           "(Tab completes), or a JSON event"))
+    elif reply.show == "last":
+        for seq, by, sentence, undone in session.last(reply.count):
+            console.print(Text(f"  seq {seq}" + (f" ({by})" if by else "") + f": {sentence}"
+                               + (f" — undone at seq {undone}" if undone else "")))
+    elif reply.show == "state" and reply.arg == "all":
+        from rich.pretty import Pretty
+        data = msgspec.to_builtins(session.state)
+        if isinstance(data, dict):
+            data.pop("components", None)  # the header's data: `tabletape replay --json` has it
+        console.print(Pretty(data))
+    elif reply.show == "state":
+        show_view(session, table=True)
+    if reply.recorded and not all(isinstance(ev, Note) for _, ev in reply.recorded):
+        show_view(session)
+
+
+def show_view(session: RecordSession, table: bool | None = None) -> None:
+    """Prints the table (when a player decides), whose decision it is, and the numbered list.
+
+    While chance decides (a deal of eight cards is eight draws) the table is left
+    out: the scribe reads what was drawn and picks the next card; `state` shows it.
+    """
+    from rich.text import Text
+
+    from tabletape.render import console
+    rs = session.ruleset
+    d = session.decision
+    if table or (table is None and (d is None or d.actor != CHANCE)):
+        console.print(rs.render(session.state))
+    if d is None:
+        o = rs.outcome(session.state)
+        console.print(Text(f"game over: {o.summary if o else 'no decision is pending'}; "
+                           "you may still undo, note, dispute or quit"))
+        return
+    hint = "; pick what was drawn (×N: N of them left)" if d.actor == CHANCE else ""
+    console.print(Text(f"next, seq {session.next_seq}: {d.actor} — {d.kind}: {d.detail}{hint}",
+                       style="bold"))
+    show_listing(session.shown)
+
+
+def show_listing(listing: Listing) -> None:
+    """Prints the numbered entries under their group's heading, in columns, top to bottom."""
+    from rich.columns import Columns
+    from rich.text import Text
+
+    from tabletape.render import console
+    sizes: dict[str, int] = {}
+    for e in listing.entries:
+        sizes[e.group] = sizes.get(e.group, 0) + 1
+    for group, entries in listing.groups():
+        if sizes[group] == 1:
+            for e in entries:
+                console.print(Text(f"  {e.number:>3}  {e.label}"))
+            continue
+        console.print(Text(f"  {group}:"))
+        cells = [Text(f"{e.number:>3}  {e.item}" + (f"  ×{e.weight}" if e.weight > 1 else ""))
+                 for e in entries]
+        console.print(Columns(cells, column_first=True, padding=(0, 3)))
+        if listing.hidden.get(group):
+            console.print(Text(f"       … {listing.hidden[group]} more: type part of a name "
+                               "to narrow the list"))
