@@ -543,3 +543,14 @@ def test_the_stepper_walks_what_can_be_read_of_a_broken_log(game, run):
     r = run("replay", game, "--step", input="g 2\nq\n")
     assert r.exit_code == 0 and "reading stopped after this line" in r.output
     assert run("replay", game, "--step", "--json").exit_code == 2
+
+
+def test_a_typed_undone_aimed_at_a_signature_is_refused_as_append_refuses_it(game, tmp_path,
+                                                                             run):
+    assert run("keygen", "alice", "--dir", str(tmp_path)).exit_code == 0
+    assert run("sign", str(game), "--key", str(tmp_path / "alice.key")).exit_code == 0
+    signed_at = len(lines(game)) - 1
+    s = RecordSession(str(game))
+    reply = s.handle(f'{{"type":"undone","target":{signed_at}}}')
+    assert reply.refusal.rule == "core.sign.final"
+    assert len(lines(game)) == signed_at + 1
