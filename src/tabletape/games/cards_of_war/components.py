@@ -113,6 +113,18 @@ class Index:
 
 
 @functools.lru_cache(maxsize=16)
+def _index(comp: Components) -> Index:
+    return Index(comp)
+
+
+_last: tuple[Components, Index] | None = None
+
+
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a deck."""
-    return Index(comp)
+    global _last
+    # A replay asks for the same deck object at every event; hashing a whole
+    # deck for the lru_cache cost more than the rules that asked for it.
+    if _last is None or _last[0] is not comp:
+        _last = (comp, _index(comp))
+    return _last[1]
