@@ -269,6 +269,7 @@ class Fold:
         self.disputes: list[Ruling] = []
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
+        self.partial = False  # resumed from a checkpoint: no history for rulings before it
 
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""

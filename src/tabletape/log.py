@@ -159,8 +159,10 @@ _BLOCK = 1 << 20
 def _chunks(f, max_line: int) -> Iterator[bytes]:
     """Yields the file in blocks of whole lines; a last block without a newline is torn or too long."""
     rest = b""
+    size = _BLOCK >> 4  # small first: a reader may want only the next few lines
     while True:
-        data = f.read(_BLOCK)
+        data = f.read(size)
+        size = min(size * 2, _BLOCK)
         if not data:
             if rest:
                 yield rest
