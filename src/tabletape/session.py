@@ -33,7 +33,7 @@ def session(ruleset: Ruleset, header: Header, seed: int, events: int, *,
     while seq < events:
         seq += 1
         roll = rng.random()
-        if not owed and (roll < rewind or ruleset.pending(state) is None):
+        if stack and not owed and (roll < rewind or ruleset.pending(state) is None):
             owed = rng.randint(1, min(len(stack), 60))  # take back up to 60 moves at once
         if owed and stack:
             owed -= 1
