@@ -53,6 +53,11 @@ class Checkpoint(msgspec.Struct, array_like=True):
     offset: int  # of the next line
     digest: str
     fold: msgspec.Raw  # the game-typed snapshot, decoded only when used
+    check: str  # binds the snapshot to its line: a torn or shuffled index is caught
+
+
+def _check(digest: str, fold: bytes) -> str:
+    return hashlib.sha256(digest.encode() + bytes(fold)).hexdigest()
 
 
 class IndexFile(msgspec.Struct, array_like=True):
@@ -199,6 +204,8 @@ def replay(path: str, *, to: int | None = None) -> Replay:
 
 
 def _resume(path: str, rs: Ruleset, header: Any, cp: Checkpoint, to: int | None) -> Replay | None:
+    if _check(cp.digest, cp.fold) != cp.check:
+        return None
     try:
         fold = _restore(cp.fold, rs, header, cp.seq, path)
     except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, KeyError):
@@ -230,7 +237,8 @@ def _read_on(path: str, rs: Ruleset, header: Any, head0: str, checkpoints: list[
                 snap = _snapshot(result.fold, result.header)
                 if snap is not None:
                     checkpoints.append(Checkpoint(seq, rec.offset, rec.offset + len(rec.raw) + 1,
-                                                  rec.digest, msgspec.Raw(snap)))
+                                                  rec.digest, msgspec.Raw(snap),
+                                                  _check(rec.digest, snap)))
                     last, added = seq, True
     except (UnknownGame, UsageError):
         raise
