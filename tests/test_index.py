@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletape import engine, index, log, session, simulate
-from tabletape.events import Undone
+from tabletape.events import Note, Undone
 from tests.conftest import lines, write
 
 PLAYERS = ("alice", "bob", "carol")
@@ -227,3 +227,22 @@ def test_append_imports_no_rendering_library(tmp_path):
                           capture_output=True, text=True, env={**os.environ, "TABLETAPE_CLOCK": "off"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_diff_from_a_common_checkpoint_finds_the_same_divergence(tmp_path, run, monkeypatch):
+    a = session_log(tmp_path / "a.jsonl", events=200)
+    b = tmp_path / "b.jsonl"
+    write(b, b"".join(lines(a)[:181]))
+    log.append(str(b), [Note(text="another ending")], engine.get("cards-of-war").codec,
+               expect=None)
+    assert index.common_start(a, str(b)) is None  # no indexes yet
+    with_index = [run("diff", *pair, "--json").stdout
+                  for pair in ((a, b), (f"{a}@150", f"{b}@190"), (f"{a}@20", b))]
+    start = index.common_start(a, str(b))
+    assert start is not None and start[0].tail.seq == 176  # the last checkpoint both share
+    for p in (a, b):
+        os.unlink(index.index_path(str(p)))
+    monkeypatch.setattr(index, "INDEX_MIN", 10**9)
+    without = [run("diff", *pair, "--json").stdout
+               for pair in ((a, b), (f"{a}@150", f"{b}@190"), (f"{a}@20", b))]
+    assert with_index == without and json.loads(without[0])["first_divergence"]["seq"] == 181

@@ -331,10 +331,10 @@ def diff(a: str, b: str, as_json: bool) -> None:
     Example: tabletape diff game.jsonl other.jsonl   |   tabletape diff game.jsonl@40 game.jsonl@41
     """
     from tabletape import diff as tdiff
-    (pa, ta), (pb, tb) = _at(a), _at(b)
-    div = tdiff.first_divergence(pa, pb, ta, tb)
     from tabletape import index
-    ra, rb = index.replay(pa, to=ta), index.replay(pb, to=tb)
+    (pa, ta), (pb, tb) = _at(a), _at(b)
+    ra, rb = index.replay(pa, to=ta), index.replay(pb, to=tb)  # (writes their indexes)
+    div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
     for r in (ra, rb):
         if r.ruleset is None:
             raise r.error or UsageError("unreadable log", file=r.file)

@@ -247,3 +247,39 @@ def _read_on(path: str, rs: Ruleset, header: Any, head0: str, checkpoints: list[
     if added and result.events >= INDEX_MIN:
         save(path, rs, head0, checkpoints)
     return result
+
+
+def common_start(a: str, b: str, a_to: int | None = None,
+                 b_to: int | None = None) -> tuple[tapelog.Resume, tapelog.Resume] | None:
+    """Returns where to start comparing two logs: after their last common checkpoint, if any.
+
+    Two checkpoints with the same line hash mean byte-identical logs up to that line.
+    """
+    try:
+        ia, ib = _checkpoints(a), _checkpoints(b)
+    except (OSError, TapeError):
+        return None
+    if ia is None or ib is None or ia[0] is not ib[0]:
+        return None
+    limit = min(x for x in (a_to, b_to, 1 << 62) if x is not None)
+    theirs = {(c.seq, c.digest, c.offset) for c in ib[1]}
+    common = [c for c in ia[1] if (c.seq, c.digest, c.offset) in theirs and c.seq <= limit]
+    if not common:
+        return None
+    cp = common[-1]
+    for p in (a, b):
+        with open(p, "rb") as f:
+            if not _holds(f, cp):
+                return None
+    resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), ia[0].codec)
+    return resume, resume
+
+
+def _checkpoints(path: str) -> tuple[Ruleset, list[Checkpoint]] | None:
+    """Returns a log's ruleset and the checkpoints of its index (unverified), if it has one."""
+    with tapelog.open_log(path) as f:
+        first = f.readline(tapelog.MAX_LINE + 1)
+    if not first.endswith(b"\n"):
+        return None
+    rs = engine.ruleset_for(first[:-1], path)
+    return rs, load(path, rs, tapelog.digest(first[:-1]))
