@@ -7,7 +7,6 @@ Sides are data (the combined game would add more), unit types are a closed set.
 from __future__ import annotations
 
 import enum
-import functools
 from importlib import resources
 from typing import Annotated, Literal
 
@@ -15,6 +14,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Score = Annotated[int, Meta(ge=0, le=20)]
@@ -180,7 +180,7 @@ class Index:
         self.rules = comp.rules
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a card set."""
     return Index(comp)

@@ -6,7 +6,6 @@ The rulebook prints no card list; see deck.json's provenance on every card.
 from __future__ import annotations
 
 import enum
-import functools
 from importlib import resources
 from typing import Annotated, Literal
 
@@ -14,6 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Symbol = Annotated[str, Meta(min_length=1, max_length=3)]
@@ -112,19 +112,7 @@ class Index:
         return pair.second if side == 0 else pair.first
 
 
-@functools.lru_cache(maxsize=16)
-def _index(comp: Components) -> Index:
-    return Index(comp)
-
-
-_last: tuple[Components, Index] | None = None
-
-
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a deck."""
-    global _last
-    # A replay asks for the same deck object at every event; hashing a whole
-    # deck for the lru_cache cost more than the rules that asked for it.
-    if _last is None or _last[0] is not comp:
-        _last = (comp, _index(comp))
-    return _last[1]
+    return Index(comp)

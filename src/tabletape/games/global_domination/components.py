@@ -8,7 +8,6 @@ components.json).
 from __future__ import annotations
 
 import enum
-import functools
 from importlib import resources
 from typing import Annotated, Literal
 
@@ -16,6 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Points = Annotated[int, Meta(ge=0, le=30)]
@@ -212,7 +212,7 @@ class Index:
             r: tuple(a.name for a in comp.areas if a.resource == r) for r in self.resources}
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a box."""
     return Index(comp)

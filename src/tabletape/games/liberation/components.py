@@ -7,7 +7,6 @@ other value is ours (see `provenance` on each entry of liberation.json).
 from __future__ import annotations
 
 import enum
-import functools
 from importlib import resources
 from typing import Annotated, Literal
 
@@ -15,6 +14,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 COUNTRY_CARDS = 10  # Set Up: the country deck holds ten cards
@@ -127,7 +127,7 @@ class Index:
                                           for c in sorted(comp.cards, key=lambda c: c.name)}
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a set of components."""
     return Index(comp)
