@@ -292,12 +292,20 @@ def _append_stdin(inputs: dict[str, str], rounds: int) -> Row:
 
 
 def _jobs_rows(folder: str, rounds: int) -> list[Row]:
+    """validate --jobs 1 and 2 over the corpus, and what two processes get on this machine."""
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
     n = sum(lines_of(f) for f in files)
     size = sum(os.path.getsize(f) for f in files)
-    return [median_run(f"tabletape validate {len(files)} games --jobs {j}",
-                       [*TT, "validate", "--jobs", str(j), *files], n, size, rounds)
-            for j in (1, 2)]
+    me = [PY, os.path.abspath(__file__), "--inner"]
+    rows = []
+    for j in (1, 2):
+        rows.append(median_run(f"tabletape validate {len(files)} games --jobs {j}",
+                               [*TT, "validate", "--jobs", str(j), *files], n, size, rounds))
+    for j in (1, 2):  # a shared machine may not give two processes two cores' worth
+        rows.append(median_run(f"control: pure-Python arithmetic in {j} process(es)",
+                               [*me, "spin", str(j)], 0, 0, rounds, inner=True,
+                               note="ops; in process"))
+    return rows
 
 
 # -- the in-process rows (run in a child: python bench/run.py --inner KIND ARG) -----------
@@ -348,6 +356,21 @@ def _inner_chain(p: str) -> int:
             prev = sha256(line).hexdigest()
             n += 1
     return n, None
+
+
+def _spin(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def _inner_spin(jobs: str) -> tuple[int, None]:
+    from concurrent.futures import ProcessPoolExecutor
+    tasks = [1_000_000 if QUICK else 5_000_000] * 8
+    with ProcessPoolExecutor(int(jobs)) as pool:
+        list(pool.map(_spin, tasks))
+    return sum(tasks), None
 
 
 def _inner_chess(p: str) -> int:
