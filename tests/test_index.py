@@ -85,11 +85,13 @@ def test_undos_reaching_back_across_a_checkpoint(tmp_path):
 def test_the_index_follows_appends(tmp_path, run):
     path = session_log(tmp_path / "g.jsonl", events=100)
     index.replay(path)
-    before = len(index.load(path, engine.get("cards-of-war"), lines_hash(path)))
+    before = len(index.load(path, engine.get("cards-of-war"), lines_hash(path)).checkpoints)
     for _ in range(40):
         assert run("append", path, '{"type":"note","text":"more"}').exit_code == 0
     same(index.replay(path), engine.replay(path))
-    assert len(index.load(path, engine.get("cards-of-war"), lines_hash(path))) > before
+    assert len(index.load(path, engine.get("cards-of-war"), lines_hash(path)).checkpoints) > before
+    for to in range(0, 141, 5):  # the old checkpoints were carried over intact
+        same(index.replay(path, to=to), engine.replay(path, to=to))
 
 
 def lines_hash(path) -> str:
@@ -110,22 +112,25 @@ def test_a_damaged_index_is_ignored_and_rebuilt(tmp_path, damage):
         mid = len(data) // 2
         data = data[:mid] + bytes([data[mid] ^ 0xFF]) + data[mid + 1:]
     else:  # two checkpoints' snapshots exchanged: each is intact, but not its line's
-        f = msgspec.msgpack.decode(data, type=index.IndexFile)
-        a, b = f.checkpoints[2], f.checkpoints[5]
-        a.fold, b.fold = b.fold, a.fold
-        data = msgspec.msgpack.encode(f)
+        n = len(index.MAGIC) + 8
+        size = int.from_bytes(data[len(index.MAGIC):n], "little")
+        toc = msgspec.msgpack.decode(data[n:n + size], type=index.IndexFile)
+        a, b = toc.checkpoints[2], toc.checkpoints[5]
+        (a.at, a.size), (b.at, b.size) = (b.at, b.size), (a.at, a.size)
+        new = msgspec.msgpack.encode(toc)
+        data = index.MAGIC + len(new).to_bytes(8, "little") + new + data[n + size:]
     write(ipath, data)
     for to in (40, 100, 199):
         same(index.replay(path, to=to), engine.replay(path, to=to))
-    f = msgspec.msgpack.decode(open(ipath, "rb").read(), type=index.IndexFile)
-    assert [c.seq for c in f.checkpoints] == list(range(16, 200, 16))  # rebuilt whole
+    loaded = index.load(path, engine.get("cards-of-war"), lines_hash(path))
+    assert [c.seq for c in loaded.checkpoints] == list(range(16, 200, 16))  # rebuilt whole
 
 
 def test_a_stale_index_from_other_code_is_not_used(tmp_path, monkeypatch):
     path = session_log(tmp_path / "g.jsonl", events=100)
     index.replay(path)
     monkeypatch.setattr(index, "code_fingerprint", lambda rs: "other code")
-    assert index.load(path, engine.get("cards-of-war"), lines_hash(path)) == []
+    assert index.load(path, engine.get("cards-of-war"), lines_hash(path)).checkpoints == []
     same(index.replay(path, to=90), engine.replay(path, to=90))
 
 

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -26,7 +25,7 @@ from tabletape import log as tapelog
 from tabletape.engine import APPLIED, Fold, Replay, Ruleset
 from tabletape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
 
-INDEX_EVERY = 2048  # events between checkpoints: folding on from one takes a few ms
+INDEX_EVERY = 1024  # events between checkpoints: folding on from one takes a few ms
 INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no file for them
 MAX_PROBLEMS = 64  # a fold carrying more problems than this is not checkpointed
 SUFFIX = ".tabletape-index"
@@ -52,7 +51,8 @@ class Checkpoint(msgspec.Struct, array_like=True):
     line_offset: int
     offset: int  # of the next line
     digest: str
-    fold: msgspec.Raw  # the game-typed snapshot, decoded only when used
+    at: int  # where its snapshot lies among the snapshots, and its size
+    size: int
     check: str  # binds the snapshot to its line: a torn or shuffled index is caught
 
 
@@ -61,10 +61,20 @@ def _check(digest: str, fold: bytes) -> str:
 
 
 class IndexFile(msgspec.Struct, array_like=True):
+    """The table of contents; the snapshots follow it, read one at a time when needed."""
+
     version: int
     code: str  # fingerprint of the rules code that built it
     header: str  # hash of line 1: which log this is the index of
     checkpoints: list[Checkpoint]
+
+
+class Loaded(NamedTuple):
+    checkpoints: list[Checkpoint]
+    base: int  # the offset of the first snapshot in the file
+
+
+MAGIC = b"tabletape-index\n"
 
 
 # -- snapshots of a fold ---------------------------------------------------------------
@@ -122,38 +132,74 @@ def code_fingerprint(rs: Ruleset) -> str:
     """Returns a fingerprint of the code a checkpoint depends on (changed code: stale index)."""
     import importlib
 
-    here = Path(__file__).parent
-    game = Path(importlib.import_module(type(rs).__module__).__file__).parent
-    files = sorted([*game.iterdir(), here / "engine.py", here / "events.py", here / "index.py"])
+    here = os.path.dirname(__file__)
+    game = os.path.dirname(importlib.import_module(type(rs).__module__).__file__ or "")
+    files = sorted([*(os.path.join(game, f) for f in os.listdir(game)),
+                    *(os.path.join(here, f) for f in ("engine.py", "events.py", "index.py"))])
     h = hashlib.sha256(f"{__version__} {rs.id} {rs.version}".encode())
     for f in files:
-        if f.suffix in (".py", ".json"):
-            st = f.stat()
-            h.update(f"{f.name} {st.st_size} {st.st_mtime_ns}".encode())
+        if f.endswith((".py", ".json")):
+            st = os.stat(f)
+            h.update(f"{os.path.basename(f)} {st.st_size} {st.st_mtime_ns}".encode())
     return h.hexdigest()
 
 
-def load(path: str, rs: Ruleset, header_digest: str) -> list[Checkpoint]:
-    """Returns the checkpoints of a log's index, or [] when it is missing, torn or stale."""
+def load(path: str, rs: Ruleset, header_digest: str) -> Loaded:
+    """Returns the checkpoints of a log's index; none when it is missing, torn or stale."""
+    none = Loaded([], 0)
     try:
         with open(index_path(path), "rb") as f:
-            data = msgspec.msgpack.decode(f.read(), type=IndexFile)
+            head = f.read(len(MAGIC) + 8)
+            if len(head) != len(MAGIC) + 8 or not head.startswith(MAGIC):
+                return none
+            size = int.from_bytes(head[len(MAGIC):], "little")
+            data = msgspec.msgpack.decode(f.read(size), type=IndexFile)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-        return []
+        return none
     if (data.version, data.code, data.header) != (VERSION, code_fingerprint(rs), header_digest):
-        return []
-    return data.checkpoints
+        return none
+    return Loaded(data.checkpoints, len(head) + size)
 
 
-def save(path: str, rs: Ruleset, header_digest: str, checkpoints: list[Checkpoint]) -> None:
-    """Writes the index atomically (temp file, then rename); a failure only costs speed."""
+def _snapshot_of(path: str, base: int, cp: Checkpoint) -> bytes | None:
+    """Returns a checkpoint's snapshot from the index file, or None if it is not the one recorded."""
+    try:
+        with open(index_path(path), "rb") as f:
+            f.seek(base + cp.at)
+            snap = f.read(cp.size)
+    except OSError:
+        return None
+    return snap if len(snap) == cp.size and _check(cp.digest, snap) == cp.check else None
+
+
+def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
+         new: list[tuple[Checkpoint, bytes]]) -> None:
+    """Writes the index atomically (temp file, then rename); a failure only costs speed.
+
+    The snapshots of `old` are copied from the current index file, then `new` follow.
+    """
     target = index_path(path)
     tmp = f"{target}.{os.getpid()}.tmp"
-    data = msgspec.msgpack.encode(IndexFile(VERSION, code_fingerprint(rs), header_digest,
-                                            checkpoints))
     try:
+        kept = b""
+        if old.checkpoints:
+            end = max(c.at + c.size for c in old.checkpoints)
+            with open(target, "rb") as f:
+                f.seek(old.base)
+                kept = f.read(end)
+            if len(kept) != end:
+                return
+        blobs = [kept]
+        checkpoints = list(old.checkpoints)
+        for cp, snap in new:
+            checkpoints.append(msgspec.structs.replace(cp, at=sum(map(len, blobs)),
+                                                       size=len(snap)))
+            blobs.append(snap)
+        toc = msgspec.msgpack.encode(IndexFile(VERSION, code_fingerprint(rs), header_digest,
+                                               checkpoints))
         with open(tmp, "wb") as f:
-            f.write(data)
+            f.write(MAGIC + len(toc).to_bytes(8, "little") + toc)
+            f.writelines(blobs)
         os.replace(tmp, target)
     except OSError:
         try:
@@ -192,41 +238,42 @@ def replay(path: str, *, to: int | None = None) -> Replay:
         except TapeError:
             return engine.replay(path, to=to)
         head0 = tapelog.digest(first[:-1])
-        checkpoints = load(path, rs, head0)
-        usable = [c for c in checkpoints if to is None or c.seq <= to]
+        old = load(path, rs, head0)
+        usable = [c for c in old.checkpoints if to is None or c.seq <= to]
         start = usable[-1] if usable else None
         if start is not None and not _holds(f, start):
-            checkpoints, start = [], None  # the log changed under the index: rebuild it
-    result = _resume(path, rs, header, start, to) if start else None
-    if result is None:
-        checkpoints = []
-    return _read_on(path, rs, header, head0, checkpoints, start, result, to)
+            old, start = Loaded([], 0), None  # the log changed under the index: rebuild it
+    result = None
+    if start is not None:
+        result = _resume(path, rs, header, old.base, start)
+        if result is None:
+            old, start = Loaded([], 0), None  # a torn or foreign snapshot: rebuild it
+    return _read_on(path, rs, head0, old, start, result, to)
 
 
-def _resume(path: str, rs: Ruleset, header: Any, cp: Checkpoint, to: int | None) -> Replay | None:
-    if _check(cp.digest, cp.fold) != cp.check:
+def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> Replay | None:
+    snap = _snapshot_of(path, base, cp)
+    if snap is None:
         return None
     try:
-        fold = _restore(cp.fold, rs, header, cp.seq, path)
+        fold = _restore(snap, rs, header, cp.seq, path)
     except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, KeyError):
-        return None  # a torn or foreign snapshot: replay from line 1
+        return None
     return Replay(path, ruleset=rs, header=header, fold=fold, tail=tapelog.Tail(cp.seq, cp.digest),
                   events=cp.seq + 1)
 
 
-def _read_on(path: str, rs: Ruleset, header: Any, head0: str, checkpoints: list[Checkpoint],
-             start: Checkpoint | None, result: Replay | None, to: int | None) -> Replay:
-    """Folds from the checkpoint (or line 1) up to `to`, adding checkpoints as it goes."""
-    if result is None:
+def _read_on(path: str, rs: Ruleset, head0: str, old: Loaded, start: Checkpoint | None,
+             result: Replay | None, to: int | None) -> Replay:
+    """Folds from the checkpoint (or line 1) up to `to`, adding checkpoints past the index's last."""
+    if result is None or start is None:
         result = Replay(path)
         records = tapelog.read_records(path, engine.codec_for)
-        checkpoints = []
     else:
-        assert start is not None
         resume = tapelog.Resume(start.offset, tapelog.Tail(start.seq, start.digest), rs.codec)
         records = tapelog.read_records(path, engine.codec_for, start=resume)
-    last = checkpoints[-1].seq if checkpoints else 0
-    added = False
+    last = old.checkpoints[-1].seq if old.checkpoints else 0
+    new: list[tuple[Checkpoint, bytes]] = []
     try:
         for rec in records:
             seq = rec.line - 1
@@ -236,16 +283,16 @@ def _read_on(path: str, rs: Ruleset, header: Any, head0: str, checkpoints: list[
             if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
                 snap = _snapshot(result.fold, result.header)
                 if snap is not None:
-                    checkpoints.append(Checkpoint(seq, rec.offset, rec.offset + len(rec.raw) + 1,
-                                                  rec.digest, msgspec.Raw(snap),
-                                                  _check(rec.digest, snap)))
-                    last, added = seq, True
+                    new.append((Checkpoint(seq, rec.offset, rec.offset + len(rec.raw) + 1,
+                                           rec.digest, 0, len(snap), _check(rec.digest, snap)),
+                                snap))
+                    last = seq
     except (UnknownGame, UsageError):
         raise
     except TapeError as e:
         result.error = e
-    if added and result.events >= INDEX_MIN:
-        save(path, rs, head0, checkpoints)
+    if new and result.events >= INDEX_MIN:
+        save(path, rs, head0, old, new)
     return result
 
 
@@ -262,8 +309,9 @@ def common_start(a: str, b: str, a_to: int | None = None,
     if ia is None or ib is None or ia[0] is not ib[0]:
         return None
     limit = min(x for x in (a_to, b_to, 1 << 62) if x is not None)
-    theirs = {(c.seq, c.digest, c.offset) for c in ib[1]}
-    common = [c for c in ia[1] if (c.seq, c.digest, c.offset) in theirs and c.seq <= limit]
+    theirs = {(c.seq, c.digest, c.offset) for c in ib[1].checkpoints}
+    common = [c for c in ia[1].checkpoints
+              if (c.seq, c.digest, c.offset) in theirs and c.seq <= limit]
     if not common:
         return None
     cp = common[-1]
@@ -275,7 +323,7 @@ def common_start(a: str, b: str, a_to: int | None = None,
     return resume, resume
 
 
-def _checkpoints(path: str) -> tuple[Ruleset, list[Checkpoint]] | None:
+def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
     """Returns a log's ruleset and the checkpoints of its index (unverified), if it has one."""
     with tapelog.open_log(path) as f:
         first = f.readline(tapelog.MAX_LINE + 1)

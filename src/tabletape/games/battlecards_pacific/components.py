@@ -7,7 +7,6 @@ Sides are data (the combined game would add more), unit types are a closed set.
 from __future__ import annotations
 
 import enum
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
@@ -121,6 +120,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled (reconstructed) Pacific starter set."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("cards.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 

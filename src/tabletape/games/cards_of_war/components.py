@@ -6,7 +6,6 @@ The rulebook prints no card list; see deck.json's provenance on every card.
 from __future__ import annotations
 
 import enum
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
@@ -70,6 +69,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled 52-card deck."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("deck.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 

@@ -8,7 +8,6 @@ components.json).
 from __future__ import annotations
 
 import enum
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
@@ -138,6 +137,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled box (see provenance on every entry)."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("components.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 

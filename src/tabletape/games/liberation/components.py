@@ -7,7 +7,6 @@ other value is ours (see `provenance` on each entry of liberation.json).
 from __future__ import annotations
 
 import enum
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
@@ -94,6 +93,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled ten countries and force deck."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("liberation.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
