@@ -7,7 +7,8 @@ peak RSS (ru_maxrss from wait4) less that of a bare interpreter. Rows of
 tabletape commands are whole processes (start-up included); "in process" rows
 time only the work.
 
-    python bench/run.py [--markdown] [--rounds N]     BENCH_QUICK=1: tiny sizes (a smoke run)
+    python bench/run.py [--markdown] [--rounds N]
+    BENCH_QUICK=1: tiny sizes (a smoke run); BENCH_DIR=DIR: where the inputs are cached
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ import tempfile
 import time
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-LONG = 20_000 if QUICK else 1_000_000  # events in the long log
-CORPUS = 24 if QUICK else 1000  # simulated games
-STDIN = 2_000 if QUICK else 100_000  # events appended from stdin in one command
-CHESS_GAMES = 20 if QUICK else 500
-ES_EVENTS = 2_000 if QUICK else 100_000
+LONG = 5_000 if QUICK else 1_000_000  # events in the long log
+CORPUS = 8 if QUICK else 1000  # simulated games
+STDIN = 500 if QUICK else 100_000  # events appended from stdin in one command
+CHESS_GAMES = 4 if QUICK else 500
+ES_EVENTS = 500 if QUICK else 100_000
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.join(ROOT, "build", "bench-quick" if QUICK else "bench")
+BUILD = os.environ.get("BENCH_DIR") or os.path.join(ROOT, "build",
+                                                    "bench-quick" if QUICK else "bench")
 PY = sys.executable
 TT = [PY, "-m", "tabletape"]
 ENV = {**os.environ, "TABLETAPE_CLOCK": "off", "COLUMNS": "120"}
@@ -367,7 +369,7 @@ def _spin(n: int) -> int:
 
 def _inner_spin(jobs: str) -> tuple[int, None]:
     from concurrent.futures import ProcessPoolExecutor
-    tasks = [1_000_000 if QUICK else 5_000_000] * 8
+    tasks = [20_000 if QUICK else 5_000_000] * 8
     with ProcessPoolExecutor(int(jobs)) as pool:
         list(pool.map(_spin, tasks))
     return sum(tasks), None

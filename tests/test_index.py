@@ -251,3 +251,16 @@ def test_diff_from_a_common_checkpoint_finds_the_same_divergence(tmp_path, run, 
     without = [run("diff", *pair, "--json").stdout
                for pair in ((a, b), (f"{a}@150", f"{b}@190"), (f"{a}@20", b))]
     assert with_index == without and json.loads(without[0])["first_divergence"]["seq"] == 181
+
+
+def test_undo_from_the_command_line_reaches_below_a_checkpoint(tmp_path, run):
+    path = session_log(tmp_path / "g.jsonl", events=60, seed=2)
+    index.replay(path)
+    depth = len(engine.replay(path).fold.stack)
+    for _ in range(depth):  # each undo starts from the latest checkpoint and its undo stack
+        assert run("undo", path).exit_code == 0
+    r = run("undo", path)
+    assert r.exit_code == 1 and "core.undo.nothing" in r.stderr
+    full = engine.replay(path)
+    assert full.ok and not full.fold.stack
+    same(index.replay(path), full)
