@@ -264,3 +264,16 @@ def test_undo_from_the_command_line_reaches_below_a_checkpoint(tmp_path, run):
     full = engine.replay(path)
     assert full.ok and not full.fold.stack
     same(index.replay(path), full)
+
+
+def test_a_torn_tail_or_a_cut_log_reads_as_without_the_index(tmp_path, run):
+    path = session_log(tmp_path / "g.jsonl", events=150)
+    index.replay(path)
+    whole = open(path, "rb").read()
+    write(path, whole + b'{"type":"no')  # a torn write after the checkpoints
+    same(index.replay(path), engine.replay(path))
+    a = run("append", path, '{"type":"note","text":"x"}')
+    assert a.exit_code == 1 and "torn" in a.stderr
+    write(path, b"".join(lines(path)[:40]))  # cut below the last checkpoints (not by tabletape)
+    for to in (None, 20, 39, 120):
+        same(index.replay(path, to=to), engine.replay(path, to=to))
