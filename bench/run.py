@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
 LONG = 5_000 if QUICK else 1_000_000  # events in the long log
@@ -193,11 +194,16 @@ def run(argv: list[str], stdin: str | None = None, check: bool = True) -> tuple[
         return wall, usage.ru_maxrss, out.read().decode()
 
 
+@dataclass
 class Row:
-    def __init__(self, name: str, events: int, nbytes: int, seconds: float, rss_kib: int,
-                 note: str = ""):
-        self.name, self.events, self.nbytes, self.seconds = name, events, nbytes, seconds
-        self.rss_kib, self.note = rss_kib, note
+    """One line of the table: what was measured, its median time and its peak memory."""
+
+    name: str
+    events: int
+    nbytes: int
+    seconds: float
+    rss_kib: int
+    note: str = ""
 
 
 def median_run(name: str, argv: list[str], events: int, nbytes: int, rounds: int,
@@ -224,7 +230,7 @@ def lines_of(p: str) -> int:
 
 
 def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
-    """Returns every row and the baseline peak RSS (KiB) of an interpreter with tabletape."""
+    """Returns every row and the baseline peak RSS (KiB) of a bare interpreter."""
     long, size = inputs["long"], os.path.getsize(inputs["long"])
     n = lines_of(long)
     me = [PY, os.path.abspath(__file__), "--inner"]
@@ -242,6 +248,8 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
                            rounds))
     rows.append(median_run("tabletape verify", [*TT, "verify", long], n, size, rounds))
     rows.append(median_run("tabletape validate", [*TT, "validate", long], n, size, rounds))
+    # tabletape.index.index_path(long), spelled out: importing tabletape here would
+    # grow this process, and every child would report its size (see main).
     index = os.path.join(os.path.dirname(long), f".{os.path.basename(long)}.tabletape-index")
 
     def no_index():
