@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 TT     := $(VENV)/bin/tabletape
 DEMO   := replays/cards-of-war/kill-dispute.jsonl
 
-.PHONY: demo test lint schemas clean
+.PHONY: demo test lint schemas bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,15 @@ test: $(VENV)/.installed
 	$(PY) -m ruff check src tests
 	$(TT) schema --check schemas
 	$(PY) -m pytest
+
+# The benchmark (not part of `make test`): inputs cached in build/bench, BENCH_QUICK=1 for a
+# smoke run. The peers (python-chess, eventsourcing) come from the `bench` extra.
+$(VENV)/.bench-installed: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install -q -e '.[dev,bench]'
+	touch $@
+
+bench: $(VENV)/.bench-installed
+	$(PY) bench/run.py --markdown
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

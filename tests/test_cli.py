@@ -307,7 +307,7 @@ def test_schema_check_and_write(run, tmp_path):
 
 def test_every_command_has_help_with_an_example(run):
     from tabletape.cli import main
-    for name in main.commands:
+    for name in main.list_commands(None):
         r = run(name, "--help")
         assert r.exit_code == 0 and "Example" in r.stdout, name
 

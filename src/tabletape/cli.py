@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import sys
 from datetime import UTC, datetime
@@ -51,7 +52,37 @@ def now() -> str | None:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Commands that live in other modules, imported only when that command runs, so that
+# start-up (one `append` at the table) does not pay for what it does not use.
+LAZY_COMMANDS: dict[str, str] = {
+    "validate": "tabletape.cli_read",
+    "verify": "tabletape.cli_read",
+    "replay": "tabletape.cli_read",
+    "log": "tabletape.cli_read",
+    "explain": "tabletape.cli_read",
+    "diff": "tabletape.cli_read",
+    "simulate": "tabletape.cli_tools",
+    "schema": "tabletape.cli_tools",
+    "repair": "tabletape.cli_tools",
+    "record": "tabletape.cli_record",
+    "keygen": "tabletape.cli_sign",
+    "sign": "tabletape.cli_sign",
+}
+
+
+class LazyGroup(click.Group):
+    """A command group that imports a command's module the first time the command is asked for."""
+
+    def list_commands(self, ctx: click.Context | None) -> list[str]:
+        return sorted({*self.commands, *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            importlib.import_module(LAZY_COMMANDS[cmd_name])  # registers it on `main`
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tabletape")
 def main() -> None:
     """Record tabletop games as event logs; validate, replay, explain and diff them.
@@ -191,9 +222,14 @@ def new(game: str, file: str, players: str, options: tuple[str, ...], components
     click.echo(f"started {file}: {rs.title} for {', '.join(names)}; head {tail.head[:16]}")
 
 
-def _open_for_append(file: str, force: bool) -> engine.Replay:
-    """Replays a log before appending; refuses torn, corrupt or (unless forced) blocked logs."""
-    result = engine.replay(file)
+def _open_for_append(file: str, force: bool, history: bool = False) -> engine.Replay:
+    """Replays a log before appending; refuses torn, corrupt or (unless forced) blocked logs.
+
+    Starts from the log's checkpoint index when it has one, unless `history` is
+    wanted (a dispute's ruling needs every earlier event's fate).
+    """
+    from tabletape import index
+    result = engine.replay(file) if history else index.replay(file)
     if result.error is not None:
         raise result.error
     if result.fold is None:
@@ -287,6 +323,9 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
                   for i, line in enumerate(sys.stdin, 1) if line.strip()]
     if not parsed:
         raise UsageError("no events given (as arguments or on stdin)")
+    if result.fold is not None and result.fold.partial and \
+            any(isinstance(e, Note) and e.dispute for e in parsed):
+        result = _open_for_append(file, force, history=True)
     first = result.tail.seq + 1
     _append(file, parsed, result, force)
     _report_appended(result, parsed, first, as_json)
@@ -330,7 +369,7 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
     """
     if dispute and about is None:
         raise UsageError("a dispute needs --about SEQ")
-    result = _open_for_append(file, False)
+    result = _open_for_append(file, False, history=dispute)
     ev = Note(text=text, about=about, dispute=dispute, at=now(), by=by)
     assert result.tail is not None
     _append(file, [ev], result, False)
@@ -339,9 +378,3 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
         r = result.fold.disputes[-1]
         click.echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
                    + f" — {r.reason}")
-
-
-from tabletape import (  # noqa: E402  (each module registers its commands)
-    cli_read,  # noqa: F401  (the reading commands)
-    cli_record,  # noqa: F401  (record; prompt_toolkit is imported only when it runs)
-)

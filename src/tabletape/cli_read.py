@@ -13,43 +13,89 @@ from tabletape.cli import emit_json, handles_errors, main
 from tabletape.errors import ChainError, TapeError, TornTail, UsageError
 
 
-def _progress(items: list[str], label: str):
+def _progress(items, label: str, total: int):
     """Yields items with a progress bar on stderr when there are several."""
-    if len(items) < 2:
+    if total < 2:
         yield from items
         return
     from rich.progress import track
 
     from tabletape.render import err_console
-    yield from track(items, description=label, console=err_console, transient=True)
+    yield from track(items, description=label, total=total, console=err_console, transient=True)
+
+
+def _logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
+    """Returns the files that are not checkpoint indexes (a glob over a folder may catch them)."""
+    from tabletape.index import is_index
+    logs = tuple(f for f in files if not is_index(f))
+    if not logs:
+        raise UsageError(f"{files[0]} is a checkpoint index, not a log; name the log itself",
+                         file=files[0])
+    return logs
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--keep-going", is_flag=True,
               help="Skip illegal events and judge the rest against the state without them.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Validate this many files at once, each in its own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
 @handles_errors
-def validate(files: tuple[str, ...], keep_going: bool, as_json: bool) -> None:
+def validate(files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool) -> None:
     """Check format, chain and rules; report every problem with line, seq and rule id.
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
 
-    Example: tabletape validate replays/cards-of-war/*.jsonl
+    Example: tabletape validate --jobs 2 replays/cards-of-war/*.jsonl
+    """
+    import functools
+
+    from tabletape.render import console
+    files = _logs_only(files)
+    check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
+                              single=len(files) == 1)
+    jobs = min(jobs, len(files))
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        pool = ProcessPoolExecutor(jobs)
+        results = pool.map(check, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
+    else:
+        pool, results = None, map(check, files)
+    reports, bad = [], 0
+    try:
+        for ok, report in _progress(results, "validating", len(files)):
+            bad += not ok
+            if as_json:
+                reports.append(report)
+            else:
+                console.file.write(report)  # already rendered for this console
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    if as_json:
+        emit_json(reports if len(files) > 1 else reports[0])
+    if len(files) > 1 and not as_json:
+        console.print(f"{len(files) - bad} of {len(files)} logs valid")
+    sys.exit(1 if bad else 0)
+
+
+def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
+                  ) -> tuple[bool, Any]:
+    """Returns whether one log is valid, and its report: a JSON dict, or the rendered text.
+
+    Runs alike in this process or in a worker (--jobs), so the output is the same.
     """
     from tabletape.render import console, problem_line, result_dict, ruling_table, summary
-    reports, bad = [], 0
-    for path in _progress(list(files), "validating"):
-        try:
-            result = engine.replay(path, keep_going=keep_going)
-        except UsageError as e:
-            if len(files) == 1:
-                raise
-            result = engine.Replay(path, error=e)
-        bad += not result.ok
-        if as_json:
-            reports.append(result_dict(result))
-            continue
+    try:
+        result = engine.replay(path, keep_going=keep_going)
+    except UsageError as e:
+        if single:
+            raise
+        result = engine.Replay(path, error=e)
+    if as_json:
+        return result.ok, result_dict(result)
+    with console.capture() as out:
         ok = "[green]valid[/green]" if result.ok else "[red]INVALID[/red]"
         console.print(f"{ok} {summary(result)}", markup=True)
         for e in result.problems:
@@ -69,11 +115,7 @@ def validate(files: tuple[str, ...], keep_going: bool, as_json: bool) -> None:
                               f"seq {result.fold.retracted[s]}", markup=False)
             if result.fold.disputes:
                 console.print(ruling_table(result.fold.disputes, result.ruleset))
-    if as_json:
-        emit_json(reports if len(files) > 1 else reports[0])
-    if len(files) > 1 and not as_json:
-        console.print(f"{len(files) - bad} of {len(files)} logs valid")
-    sys.exit(1 if bad else 0)
+    return result.ok, out.get()
 
 
 @main.command()
@@ -92,6 +134,7 @@ def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bo
 
     Example: tabletape verify game.jsonl --head 3f2a...   |   tabletape verify game.jsonl --keys keys
     """
+    _logs_only((file,))
     signed = None
     if keys_dir is not None:
         from tabletape import cli_sign
@@ -153,7 +196,8 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
             raise UsageError("--step is interactive; it does not print --json")
         from tabletape import stepper
         return stepper.run(stepper.Stepper(file, as_player=as_player, at=to or 0))
-    result = engine.replay(file, to=to)
+    from tabletape import index
+    result = index.replay(file, to=to)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -309,9 +353,10 @@ def diff(a: str, b: str, as_json: bool) -> None:
     Example: tabletape diff game.jsonl other.jsonl   |   tabletape diff game.jsonl@40 game.jsonl@41
     """
     from tabletape import diff as tdiff
+    from tabletape import index
     (pa, ta), (pb, tb) = _at(a), _at(b)
-    div = tdiff.first_divergence(pa, pb, ta, tb)
-    ra, rb = engine.replay(pa, to=ta), engine.replay(pb, to=tb)
+    ra, rb = index.replay(pa, to=ta), index.replay(pb, to=tb)  # (writes their indexes)
+    div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
     for r in (ra, rb):
         if r.ruleset is None:
             raise r.error or UsageError("unreadable log", file=r.file)
@@ -356,7 +401,5 @@ def _at(spec: str) -> tuple[str, int | None]:
         return path, int(seq)
     return spec, None
 
-
-from tabletape import cli_tools  # noqa: E402,F401  (registers simulate, schema, repair)
 
 __all__ = ["TapeError"]

@@ -140,5 +140,3 @@ def repair(file: str) -> None:
     click.echo(f"moved {moved} torn byte(s) to {where}; {file} keeps {result.events} "
                f"complete event(s)" + (f" (but: {result.error})" if result.error else ""))
 
-
-from tabletape import cli_sign  # noqa: E402,F401  (registers keygen and sign)

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
+from tabletape import log as tapelog
 from tabletape.events import Event, envelope
 
 
@@ -21,12 +22,18 @@ class Divergence:
     b: Event | None
 
 
-def first_divergence(a: str, b: str, a_to: int | None = None,
-                     b_to: int | None = None) -> Divergence | None:
-    """Returns the first seq where the logs differ in content (not in `at`, `by` or `prev`)."""
-    ra = _upto(engine.iter_records(a), a_to)
-    rb = _upto(engine.iter_records(b), b_to)
-    for seq, (x, y) in enumerate(zip_longest(ra, rb)):
+def first_divergence(a: str, b: str, a_to: int | None = None, b_to: int | None = None,
+                     start: tuple[tapelog.Resume, tapelog.Resume] | None = None
+                     ) -> Divergence | None:
+    """Returns the first seq where the logs differ in content (not in `at`, `by` or `prev`).
+
+    `start` skips a prefix known to be the same in both (see index.common_start).
+    """
+    sa, sb = start or (None, None)
+    ra = _upto(tapelog.read_records(a, engine.codec_for, start=sa), a_to)
+    rb = _upto(tapelog.read_records(b, engine.codec_for, start=sb), b_to)
+    first = sa.tail.seq + 1 if sa else 0
+    for seq, (x, y) in enumerate(zip_longest(ra, rb), first):
         ex = envelope(x.event) if x is not None else None
         ey = envelope(y.event) if y is not None else None
         if ex != ey:

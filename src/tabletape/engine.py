@@ -19,6 +19,7 @@ from tabletape import FORMAT
 from tabletape import log as tapelog
 from tabletape.errors import IllegalEvent, LogFormatError, TapeError, UnknownGame, UsageError
 from tabletape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone
+from tabletape.seqs import SeqMap, SeqSet
 
 CHANCE = "chance"  # the actor of every random outcome: chance is treated as a player
 MAX_UNDO_DEPTH = 1000  # how far back `undone` may reach; keeps replay memory bounded
@@ -263,25 +264,27 @@ class Fold:
         self.blocked = 0  # illegal events on the stack
         self.illegal: dict[int, IllegalEvent] = {}  # in effect, not undone
         self.corrected: dict[int, IllegalEvent] = {}  # illegal, then retracted by `undone`
-        self.retracted: dict[int, int] = {}  # seq -> the undone's seq
-        self.unjudged: set[int] = set()
-        self.core_seqs: set[int] = {0}
-        self.signed: set[int] = set()  # seqs of `signed` events
+        # Per-seq facts are packed (a bit, or four bytes, per seq): memory must not
+        # grow by a Python object per event on a long log.
+        self.retracted = SeqMap()  # seq -> the undone's seq
+        self.unjudged = SeqSet()
+        self.core_seqs = SeqSet((0,))
+        self.signed = SeqSet()  # seqs of `signed` events
         self.disputes: list[Ruling] = []
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
+        self.partial = False  # resumed from a checkpoint: no history for rulings before it
 
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
         self.last_seq = seq
-        where = {"file": self.file, "line": line, "seq": seq}
         match event:
             case Undone():
                 self.core_seqs.add(seq)
-                return self._core(self._undo(seq, event), event, where)
+                return self._core(self._undo(seq, event), event, seq, line)
             case Note():
                 self.core_seqs.add(seq)
-                return self._core(self._note(seq, event), event, where)
+                return self._core(self._note(seq, event), event, seq, line)
             case Signed():  # a statement about the log, not a play: never blocked, never judged
                 self.core_seqs.add(seq)
                 self.signed.add(seq)
@@ -289,14 +292,15 @@ class Fold:
             case Header():
                 self.core_seqs.add(seq)
                 v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
-                return self._core(v, event, where)
+                return self._core(v, event, seq, line)
         if self.blocked and not self.keep_going:
             self._push(seq, event, UNJUDGED)
             self.unjudged.add(seq)
             return None
         v = self.judge(event)
         if v is not None:
-            err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event), **where)
+            err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event),
+                               file=self.file, line=line, seq=seq)
             self.illegal[seq] = err
             if not self.keep_going:  # keep_going skips it; otherwise it blocks until undone
                 self._push(seq, event, ILLEGAL)
@@ -330,10 +334,12 @@ class Fold:
             self.evicted += 1
         self.stack.append((seq, self.state, status, event))
 
-    def _core(self, v: Violation | None, event: Event, where: dict) -> IllegalEvent | None:
+    def _core(self, v: Violation | None, event: Event, seq: int,
+              line: int | None) -> IllegalEvent | None:
         if v is None:
             return None
-        err = IllegalEvent(v.reason, rule=v.rule, event=describe(self.ruleset, event), **where)
+        err = IllegalEvent(v.reason, rule=v.rule, event=describe(self.ruleset, event),
+                           file=self.file, line=line, seq=seq)
         self.core_problems.append(err)
         return err
 

@@ -102,56 +102,153 @@ def open_log(path: str):
         raise UsageError(f"cannot read {path}: permission denied", file=path) from None
 
 
+class Resume(NamedTuple):
+    """Where to pick up reading: the offset of a line, the tail just before it, the codec."""
+
+    offset: int
+    tail: Tail
+    codec: Codec
+
+
 def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
-                 *, max_line: int = MAX_LINE) -> Iterator[Record]:
+                 *, max_line: int = MAX_LINE, start: Resume | None = None) -> Iterator[Record]:
     """Yields the log's records one line at a time, checking format, canonical form and chain.
 
     Raises at the first problem: LogFormatError (TornTail for an unterminated last
-    line) or ChainError. Never holds more than one line in memory.
+    line) or ChainError. Reads a block of lines at a time (never the whole file).
+    With `start`, reading begins at a line whose predecessor's tail is known.
     """
     with open_log(path) as f:
-        offset = 0
-        line = 0
-        prev: str | None = None
-        codec: Codec | None = None
-        while True:
-            raw = f.readline(max_line + 1)
-            if not raw:
-                if line == 0:
-                    raise LogFormatError("empty file: no header line", file=path, line=1, offset=0)
-                return
-            line += 1
-            if line > MAX_EVENTS:
-                raise LogFormatError(f"more than {MAX_EVENTS:,} events: a log holds at most "
-                                     f"{MAX_EVENTS:,} (seq 0 to {MAX_EVENTS - 1:,})",
-                                     file=path, line=line, offset=offset, field="$.seq")
-            if not raw.endswith(b"\n"):
-                if len(raw) > max_line:
-                    raise LogFormatError(f"line longer than {max_line} bytes", file=path,
-                                         line=line, offset=offset)
-                raise TornTail(f"torn last line: {len(raw)} bytes without a newline "
-                               f"(an interrupted write); run `tabletape repair {path}`",
-                               file=path, line=line, offset=offset)
-            body = raw[:-1]
-            if codec is None:
-                codec = codec_for(body, path)
-            event = codec.decode(body, path, line, offset)
-            canonical = codec.encode(event)
-            if canonical != body:
-                raise _not_canonical(body, canonical, path, line, offset)
-            seq = line - 1
-            if event.seq != seq:
-                what = "has no seq" if event.seq < 0 else f"has seq {event.seq}"
-                raise ChainError(f"line {what}, expected {seq}", file=path, line=line,
-                                 seq=seq, offset=offset, field="$.seq")
-            if event.prev != prev:
-                why = ("the first line must not have prev" if prev is None else
-                       f"prev does not match the SHA-256 of line {line - 1}: line {line - 1} "
-                       f"was changed, or lines were removed or inserted before line {line}")
-                raise ChainError(why, file=path, line=line, seq=seq, offset=offset, field="$.prev")
-            prev = digest(body)
-            yield Record(line, offset, body, prev, event)
-            offset += len(raw)
+        at = _Cursor(0, 0, None, None) if start is None else \
+            _Cursor(start.offset, start.tail.seq + 1, start.tail.head, start.codec)
+        f.seek(at.offset)
+        for chunk in _chunks(f, max_line):
+            if at.codec is None:  # the header names the codec of every later line
+                first = chunk.find(b"\n") + 1 or len(chunk)
+                at = yield from _check_lines(chunk[:first], at, path, codec_for, max_line)
+                chunk = chunk[first:]
+            records = _decode_block(chunk, at, max_line) if chunk else []
+            if records is None:  # something is wrong in this block: find it line by line
+                at = yield from _check_lines(chunk, at, path, codec_for, max_line)
+                continue
+            yield from records
+            if records:
+                last = records[-1]
+                at = _Cursor(last.offset + len(last.raw) + 1, last.line, last.digest, at.codec)
+        if at.line == 0:
+            raise LogFormatError("empty file: no header line", file=path, line=1, offset=0)
+
+
+def _lines(chunk: bytes) -> list[bytes]:
+    """Returns the lines of a block with their newlines (only b"\\n" ends a line)."""
+    parts = chunk.split(b"\n")
+    last = parts.pop()
+    return [p + b"\n" for p in parts] + ([last] if last else [])
+
+
+class _Cursor(NamedTuple):
+    offset: int  # of the next line
+    line: int  # lines read so far
+    prev: str | None  # the hash of the last line read
+    codec: Codec | None
+
+
+_BLOCK = 1 << 20
+
+
+def _chunks(f, max_line: int) -> Iterator[bytes]:
+    """Yields the file in blocks of whole lines; a last block without a newline is torn or too long."""
+    rest = b""
+    size = _BLOCK >> 4  # small first: a reader may want only the next few lines
+    while True:
+        data = f.read(size)
+        size = min(size * 2, _BLOCK)
+        if not data:
+            if rest:
+                yield rest
+            return
+        buf = rest + data if rest else data
+        cut = buf.rfind(b"\n") + 1
+        rest = buf[cut:]
+        if cut:
+            yield buf[:cut]
+        if len(rest) > max_line:
+            yield rest[: max_line + 1]
+            return
+
+
+def _decode_block(chunk: bytes, at: _Cursor, max_line: int) -> list[Record] | None:
+    """Returns the records of a block of whole lines, or None if any line has a problem.
+
+    The fast path: one decode and one re-encode for the whole block; the block is
+    canonical exactly when re-encoding gives back its bytes.
+    """
+    codec = at.codec
+    assert codec is not None
+    try:
+        events = codec.decoder.decode_lines(chunk)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
+        return None
+    if codec.encoder.encode_lines(events) != chunk:
+        return None
+    bodies = chunk.split(b"\n")
+    bodies.pop()  # the block ends with a newline
+    if max(map(len, bodies)) > max_line or at.line + len(bodies) > MAX_EVENTS:
+        return None
+    records = []
+    line, offset, prev = at.line, at.offset, at.prev
+    sha256 = hashlib.sha256
+    for body, event in zip(bodies, events, strict=True):
+        if event.seq != line or event.prev != prev:
+            return None
+        line += 1
+        prev = sha256(body).hexdigest()
+        records.append(Record(line, offset, body, prev, event))
+        offset += len(body) + 1
+    return records
+
+
+def _check_lines(chunk: bytes, at: _Cursor, path: str,
+                 codec_for: Callable[[bytes, str], Codec], max_line: int):
+    """Yields the records of a block line by line, raising at its first problem; returns the cursor."""
+    offset, line, prev, codec = at
+    for raw in _lines(chunk):
+        line += 1
+        if line > MAX_EVENTS:
+            raise LogFormatError(f"more than {MAX_EVENTS:,} events: a log holds at most "
+                                 f"{MAX_EVENTS:,} (seq 0 to {MAX_EVENTS - 1:,})",
+                                 file=path, line=line, offset=offset, field="$.seq")
+        if not raw.endswith(b"\n"):
+            if len(raw) > max_line:
+                raise LogFormatError(f"line longer than {max_line} bytes", file=path,
+                                     line=line, offset=offset)
+            raise TornTail(f"torn last line: {len(raw)} bytes without a newline "
+                           f"(an interrupted write); run `tabletape repair {path}`",
+                           file=path, line=line, offset=offset)
+        body = raw[:-1]
+        if len(body) > max_line:
+            raise LogFormatError(f"line longer than {max_line} bytes", file=path,
+                                 line=line, offset=offset)
+        if codec is None:
+            codec = codec_for(body, path)
+        event = codec.decode(body, path, line, offset)
+        canonical = codec.encode(event)
+        if canonical != body:
+            raise _not_canonical(body, canonical, path, line, offset)
+        seq = line - 1
+        if event.seq != seq:
+            what = "has no seq" if event.seq < 0 else f"has seq {event.seq}"
+            raise ChainError(f"line {what}, expected {seq}", file=path, line=line,
+                             seq=seq, offset=offset, field="$.seq")
+        if event.prev != prev:
+            why = ("the first line must not have prev" if prev is None else
+                   f"prev does not match the SHA-256 of line {line - 1}: line {line - 1} "
+                   f"was changed, or lines were removed or inserted before line {line}")
+            raise ChainError(why, file=path, line=line, seq=seq, offset=offset, field="$.prev")
+        prev = digest(body)
+        yield Record(line, offset, body, prev, event)
+        offset += len(raw)
+    return _Cursor(offset, line, prev, codec)
 
 
 def _not_canonical(body: bytes, canonical: bytes, file: str, line: int, offset: int) -> LogFormatError:

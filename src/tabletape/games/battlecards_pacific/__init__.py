@@ -14,7 +14,6 @@ from .catalogue import RULES
 from .describe import describe as _describe
 from .describe import governing as _governing
 from .events import EVENTS, BcpStarted, Options
-from .render import render as _render
 from .state import State
 
 
@@ -80,7 +79,8 @@ class BattlecardsPacific(Ruleset):
         d = rules.pending(state)
         o = play.outcome(state)
         nxt = o.summary if o else (d.detail if d else "nothing")
-        return _render(state, nxt)
+        from .render import render  # rich is imported only when something is drawn
+        return render(state, nxt)
 
 
 RULESET = BattlecardsPacific()

@@ -7,14 +7,13 @@ Sides are data (the combined game would add more), unit types are a closed set.
 from __future__ import annotations
 
 import enum
-import functools
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Score = Annotated[int, Meta(ge=0, le=20)]
@@ -121,6 +120,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled (reconstructed) Pacific starter set."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("cards.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
@@ -180,7 +181,7 @@ class Index:
         self.rules = comp.rules
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a card set."""
     return Index(comp)

@@ -20,7 +20,6 @@ from .events import (
     OpeningCardDrawn,
     Options,
 )
-from .render import render as _render
 from .state import State
 
 
@@ -109,7 +108,8 @@ class CardsOfWar(Ruleset):
         d = rules.pending(state)
         o = play.outcome(state)
         nxt = o.summary if o else (d.detail if d else "nothing")
-        return _render(state, nxt)
+        from .render import render  # rich is imported only when something is drawn
+        return render(state, nxt)
 
 
 RULESET = CardsOfWar()

@@ -6,14 +6,13 @@ The rulebook prints no card list; see deck.json's provenance on every card.
 from __future__ import annotations
 
 import enum
-import functools
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Symbol = Annotated[str, Meta(min_length=1, max_length=3)]
@@ -70,6 +69,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled 52-card deck."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("deck.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
@@ -112,7 +113,7 @@ class Index:
         return pair.second if side == 0 else pair.first
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a deck."""
     return Index(comp)

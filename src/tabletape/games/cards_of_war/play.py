@@ -202,18 +202,26 @@ def settle(state: State) -> State:
             state = _pass_turn(state, state.turn)  # type: ignore[arg-type]
             continue
         h = state.steps[0]
-        skip = {
-            Step.REFILL: len(state.hands[h.player]) >= state.hand_size[h.player]
-            or not t.deck_size(state, h.player),  # cow.hand.over-size, cow.deck.exhausted
-            Step.REINFORCE_DRAW: not t.deck_size(state, h.player),
-            Step.REINFORCE_DEPLOY: not _can_redeploy(state, h.player),
-            Step.PASS: True,
-        }.get(h.step, False)
-        if not skip:
+        if not _skipped(state, h):
             return state
         state = replace(state, steps=state.steps[1:])
         if h.step is Step.PASS:
             state = _pass_turn(state, h.player)
+
+
+def _skipped(state: State, h: Owed) -> bool:
+    """Returns whether an owed step resolves without a decision."""
+    match h.step:
+        case Step.REFILL:  # cow.hand.over-size, cow.deck.exhausted
+            return (len(state.hands[h.player]) >= state.hand_size[h.player]
+                    or not t.deck_size(state, h.player))
+        case Step.REINFORCE_DRAW:
+            return not t.deck_size(state, h.player)
+        case Step.REINFORCE_DEPLOY:
+            return not _can_redeploy(state, h.player)
+        case Step.PASS:
+            return True
+    return False
 
 
 def _can_redeploy(state: State, player: str) -> bool:

@@ -32,7 +32,6 @@ from .events import (
     TurnEnded,
     Use,
 )
-from .render import render as _render
 from .state import State
 
 USE_WORDS = {Use.BUILD: "its Build points", Use.ATTACK: "its Reductions", Use.TEXT: "its text"}
@@ -154,7 +153,8 @@ class GlobalDomination(Ruleset):
         d = rules.pending(state)
         o = play.outcome(state)
         nxt = o.summary if o else (d.detail if d else "nothing")
-        return _render(state, nxt)
+        from .render import render  # rich is imported only when something is drawn
+        return render(state, nxt)
 
 
 RULESET = GlobalDomination()

@@ -8,14 +8,13 @@ components.json).
 from __future__ import annotations
 
 import enum
-import functools
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Points = Annotated[int, Meta(ge=0, le=30)]
@@ -138,6 +137,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled box (see provenance on every entry)."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("components.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
@@ -212,7 +213,7 @@ class Index:
             r: tuple(a.name for a in comp.areas if a.resource == r) for r in self.resources}
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a box."""
     return Index(comp)

@@ -27,7 +27,6 @@ from .events import (
     TurnOverPrevented,
     TurnPassed,
 )
-from .render import render as _render
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
 _GOVERNING: dict[type, tuple[str, ...]] = {
@@ -121,7 +120,8 @@ class Liberation(Ruleset):
         d = rules.pending(state)
         o = play.outcome(state)
         nxt = o.summary if o else (d.detail if d else "nothing")
-        return _render(state, nxt)
+        from .render import render  # rich is imported only when something is drawn
+        return render(state, nxt)
 
 
 RULESET = Liberation()

@@ -7,14 +7,13 @@ other value is ours (see `provenance` on each entry of liberation.json).
 from __future__ import annotations
 
 import enum
-import functools
-from importlib import resources
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
 from tabletape.events import Name, Text
+from tabletape.memo import by_identity
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 COUNTRY_CARDS = 10  # Set Up: the country deck holds ten cards
@@ -94,6 +93,8 @@ class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
 def default() -> Components:
     """Returns the bundled ten countries and force deck."""
+    from importlib import resources  # only `new` and `simulate` read the default data
+
     raw = resources.files(__package__).joinpath("liberation.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
@@ -127,7 +128,7 @@ class Index:
                                           for c in sorted(comp.cards, key=lambda c: c.name)}
 
 
-@functools.lru_cache(maxsize=16)
+@by_identity
 def index(comp: Components) -> Index:
     """Returns the (cached) lookup tables of a set of components."""
     return Index(comp)

@@ -1,0 +1,482 @@
+"""tabletape's benchmark: the floor, tabletape's commands and two peers, measured side by side.
+
+Run with `make bench` (installs the `bench` extra). Inputs are generated with
+tabletape's own simulator and cached in build/bench/; every row runs in its own
+process, its time is the median of several rounds, its memory the process's
+peak RSS (ru_maxrss from wait4) less that of a bare interpreter. Rows of
+tabletape commands are whole processes (start-up included); "in process" rows
+time only the work.
+
+    python bench/run.py [--markdown] [--rounds N]
+    BENCH_QUICK=1: tiny sizes (a smoke run); BENCH_DIR=DIR: where the inputs are cached
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+LONG = 5_000 if QUICK else 1_000_000  # events in the long log
+CORPUS = 8 if QUICK else 1000  # simulated games
+STDIN = 500 if QUICK else 100_000  # events appended from stdin in one command
+CHESS_GAMES = 4 if QUICK else 500
+ES_EVENTS = 500 if QUICK else 100_000
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BENCH_DIR") or os.path.join(ROOT, "build",
+                                                    "bench-quick" if QUICK else "bench")
+PY = sys.executable
+TT = [PY, "-m", "tabletape"]
+ENV = {**os.environ, "TABLETAPE_CLOCK": "off", "COLUMNS": "120"}
+
+
+def path(name: str) -> str:
+    return os.path.join(BUILD, name)
+
+
+# -- inputs ------------------------------------------------------------------------------
+
+def long_log(name: str, events: int, seed: int) -> str:
+    """Writes a legal Cards of War session of `events` events (see tabletape.session)."""
+    from tabletape import engine, log, session, simulate
+    out = path(name)
+    if os.path.exists(out):
+        return out
+    rs = engine.get("cards-of-war")
+    header = simulate.header_for(rs, ("alice", "bob"))
+    tmp = out + ".tmp"
+    if os.path.exists(tmp):
+        os.unlink(tmp)
+    tail = log.create(tmp, header, rs.codec)
+    batch = []
+    for event in session.session(rs, header, seed, events):
+        batch.append(event)
+        if len(batch) == 10_000:
+            tail = log.append(tmp, batch, rs.codec, expect=tail, durable=False)
+            batch = []
+    log.append(tmp, batch, rs.codec, expect=tail)
+    os.replace(tmp, out)
+    return out
+
+
+def diverging(name: str, base: str, keep: int) -> str:
+    """Writes a copy of `base` up to seq `keep`, then notes instead of what followed."""
+    from tabletape import engine, log
+    from tabletape.events import Note
+    out = path(name)
+    if os.path.exists(out):
+        return out
+    with open(base, "rb") as src, open(out + ".tmp", "wb") as dst:
+        for _ in range(keep + 1):
+            dst.write(src.readline())
+    rs = engine.get("cards-of-war")
+    tail = log.read_tail(os.open(out + ".tmp", os.O_RDONLY))
+    log.append(out + ".tmp", [Note(text=f"another ending {i}") for i in range(20)], rs.codec,
+               expect=tail)
+    os.replace(out + ".tmp", out)
+    return out
+
+
+def corpus() -> str:
+    """Writes CORPUS simulated games of the four rulesets (as `tabletape simulate` does)."""
+    from tabletape import engine, log, simulate
+    out = path("corpus")
+    if os.path.isdir(out):
+        return out
+    tmp = out + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    games = [("cards-of-war", 2), ("global-domination", 4), ("liberation", 3),
+             ("battlecards-pacific", 2)]
+    for i in range(CORPUS):
+        game, n = games[i % len(games)]
+        rs = engine.get(game)
+        header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+        f = os.path.join(tmp, f"{game}-{i:04}.jsonl")
+        tail = log.create(f, header, rs.codec)
+        events = [e for e, _ in simulate.play(rs, header, i)]
+        log.append(f, events, rs.codec, expect=tail, durable=False)
+    os.replace(tmp, out)
+    return out
+
+
+def stdin_events() -> str:
+    """Writes STDIN legal events (game fields only) for one `append` to read from stdin."""
+    import msgspec
+
+    from tabletape import engine, session, simulate
+    out = path(f"stdin-{STDIN}.jsonl")
+    if os.path.exists(out):
+        return out
+    rs = engine.get("cards-of-war")
+    header = simulate.header_for(rs, ("alice", "bob"))
+    enc = msgspec.json.Encoder()
+    with open(out + ".tmp", "wb") as f:
+        for e in session.session(rs, header, 3, STDIN, notes=0.0, disputes=0.0):
+            f.write(enc.encode(e) + b"\n")
+    os.replace(out + ".tmp", out)
+    return out
+
+
+def pgn() -> str:
+    """Writes CHESS_GAMES games of random legal moves with python-chess itself."""
+    import chess
+    import chess.pgn
+    out = path(f"random-{CHESS_GAMES}.pgn")
+    if os.path.exists(out):
+        return out
+    rng = random.Random(0)
+    with open(out + ".tmp", "w") as f:
+        for i in range(CHESS_GAMES):
+            board = chess.Board()
+            while not board.is_game_over() and board.ply() < 300:
+                board.push(rng.choice(list(board.legal_moves)))
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Round"] = str(i)
+            print(game, file=f, end="\n\n")
+    os.replace(out + ".tmp", out)
+    return out
+
+
+def inputs() -> dict[str, str]:
+    """Returns the paths of the inputs (made by `prepare`)."""
+    long = path(f"long-{LONG}.jsonl")
+    return {"long": long, "long_b": path(f"long-{LONG}-b.jsonl"), "corpus": path("corpus"),
+            "stdin": path(f"stdin-{STDIN}.jsonl"), "empty": path("empty.jsonl"),
+            "pgn": path(f"random-{CHESS_GAMES}.pgn")}
+
+
+def prepare() -> None:
+    """Generates every missing input (cached in build/bench)."""
+    os.makedirs(BUILD, exist_ok=True)
+    print(f"inputs in {BUILD} (cached) ...", file=sys.stderr)
+    paths = inputs()
+    long = long_log(os.path.basename(paths["long"]), LONG, 1)
+    diverging(os.path.basename(paths["long_b"]), long, LONG - 100)
+    corpus()
+    stdin_events()
+    if not os.path.exists(paths["empty"]):
+        subprocess.run([*TT, "new", "cards-of-war", paths["empty"], "--players", "alice,bob"],
+                       env=ENV, check=True, capture_output=True)
+    try:
+        pgn()
+    except ImportError:
+        print("python-chess is not installed (pip install -e '.[bench]'): no chess row",
+              file=sys.stderr)
+
+
+# -- measuring ---------------------------------------------------------------------------
+
+def run(argv: list[str], stdin: str | None = None, check: bool = True) -> tuple[float, int, str]:
+    """Runs a process; returns (wall seconds, its own peak RSS in KiB from wait4, stdout)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            open(stdin or os.devnull, "rb") as fin:
+        t = time.perf_counter()
+        p = subprocess.Popen(argv, stdin=fin, stdout=out, stderr=err, env=ENV)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if check and p.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)} failed ({p.returncode}):\n"
+                             f"{err.read().decode()[-2000:]}")
+        return wall, usage.ru_maxrss, out.read().decode()
+
+
+@dataclass
+class Row:
+    """One line of the table: what was measured, its median time and its peak memory."""
+
+    name: str
+    events: int
+    nbytes: int
+    seconds: float
+    rss_kib: int
+    note: str = ""
+
+
+def median_run(name: str, argv: list[str], events: int, nbytes: int, rounds: int,
+               before=None, stdin: str | None = None, note: str = "",
+               inner: bool = False, check: bool = True) -> Row:
+    """Runs a command `rounds` times; its time is the median (inner: the time it reports)."""
+    times, peaks = [], []
+    for _ in range(rounds):
+        if before:
+            before()
+        wall, rss, out = run(argv, stdin, check)
+        if inner:
+            report = json.loads(out.strip().splitlines()[-1])
+            wall, events = report["seconds"], report["events"]
+        times.append(wall)
+        peaks.append(rss)
+    print(f"  {name}: {statistics.median(times):.3f} s", file=sys.stderr)
+    return Row(name, events, nbytes, statistics.median(times), max(peaks), note)
+
+
+def lines_of(p: str) -> int:
+    with open(p, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
+    """Returns every row and the baseline peak RSS (KiB) of a bare interpreter."""
+    long, size = inputs["long"], os.path.getsize(inputs["long"])
+    n = lines_of(long)
+    me = [PY, os.path.abspath(__file__), "--inner"]
+    _, baseline, _ = run([PY, "-c", "pass"])
+    rows = []
+    print("measuring ...", file=sys.stderr)
+    for kind, label in (("read", "floor: read the bytes"),
+                        ("decode", "floor: msgspec decode of each line"),
+                        ("chain", "floor: decode + SHA-256 chain check")):
+        rows.append(median_run(label, [*me, kind, long], n, size, rounds, inner=True,
+                               note="in process"))
+    short = os.path.join(inputs["corpus"], sorted(os.listdir(inputs["corpus"]))[0])
+    rows.append(median_run("tabletape validate, one short game (start-up, memory floor)",
+                           [*TT, "validate", short], lines_of(short), os.path.getsize(short),
+                           rounds))
+    rows.append(median_run("tabletape verify", [*TT, "verify", long], n, size, rounds))
+    rows.append(median_run("tabletape validate", [*TT, "validate", long], n, size, rounds))
+    # tabletape.index.index_path(long), spelled out: importing tabletape here would
+    # grow this process, and every child would report its size (see main).
+    index = os.path.join(os.path.dirname(long), f".{os.path.basename(long)}.tabletape-index")
+
+    def no_index():
+        if os.path.exists(index):
+            os.unlink(index)
+
+    rows.append(median_run("tabletape replay (no index; writes it)", [*TT, "replay", long, "--json"],
+                           n, size, rounds, before=no_index))
+    mid = n // 2 + 1001  # not on a checkpoint: folds on from the one before
+    rows.append(median_run(f"tabletape replay --to {mid}",
+                           [*TT, "replay", long, "--to", str(mid), "--json"], mid, 0, rounds,
+                           note="index fresh"))
+    diff = [*TT, "diff", long, inputs["long_b"], "--json"]
+    run(diff, check=False)  # writes both indexes, so that every round measures the same
+    rows.append(median_run("tabletape diff (the logs differ 100 events before the end)", diff,
+                           2 * n, size + os.path.getsize(inputs["long_b"]), rounds,
+                           check=False, note="indexes fresh"))
+    rows.append(_append_one(long, rounds))
+    rows.append(_append_stdin(inputs, rounds))
+    rows += _jobs_rows(inputs["corpus"], rounds)
+    if os.path.exists(inputs["pgn"]):
+        rows.append(median_run("peer: python-chess reads a PGN, every move legality-checked",
+                               [*me, "chess", inputs["pgn"]], 0, os.path.getsize(inputs["pgn"]),
+                               rounds, inner=True, note="in process"))
+    if importlib.util.find_spec("eventsourcing"):
+        rows.append(median_run(f"peer: eventsourcing rebuilds an aggregate from {ES_EVENTS} events",
+                               [*me, "eventsourcing", str(ES_EVENTS)], ES_EVENTS, 0, rounds,
+                               inner=True, note="in process"))
+    else:
+        print("eventsourcing is not installed: no eventsourcing row", file=sys.stderr)
+    return rows, baseline
+
+
+def _append_one(long: str, rounds: int) -> Row:
+    """One `append` of a note to a copy of the long log whose index is fresh."""
+    copy = path("append-target.jsonl")
+    shutil.copyfile(long, copy)
+    run([*TT, "replay", copy, "--json"])  # builds the index
+    return median_run("tabletape append one event (whole process, fsync)",
+                      [*TT, "append", copy, '{"type":"note","text":"benchmark"}'], 1, 0, rounds,
+                      note="index fresh")
+
+
+def _append_stdin(inputs: dict[str, str], rounds: int) -> Row:
+    target = path("stdin-target.jsonl")
+
+    def fresh():
+        shutil.copyfile(inputs["empty"], target)
+
+    return median_run(f"tabletape append {STDIN} events from stdin", [*TT, "append", target],
+                      STDIN, os.path.getsize(inputs["stdin"]), rounds, before=fresh,
+                      stdin=inputs["stdin"])
+
+
+def _jobs_rows(folder: str, rounds: int) -> list[Row]:
+    """validate --jobs 1 and 2 over the corpus, and what two processes get on this machine."""
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
+    n = sum(lines_of(f) for f in files)
+    size = sum(os.path.getsize(f) for f in files)
+    me = [PY, os.path.abspath(__file__), "--inner"]
+    rows = []
+    for j in (1, 2):
+        rows.append(median_run(f"tabletape validate {len(files)} games --jobs {j}",
+                               [*TT, "validate", "--jobs", str(j), *files], n, size, rounds))
+    for j in (1, 2):  # a shared machine may not give two processes two cores' worth
+        rows.append(median_run(f"control: pure-Python arithmetic in {j} process(es)",
+                               [*me, "spin", str(j)], 0, 0, rounds, inner=True,
+                               note="ops; in process"))
+    return rows
+
+
+# -- the in-process rows (run in a child: python bench/run.py --inner KIND ARG) -----------
+
+def inner(kind: str, arg: str) -> None:
+    """Runs one in-process row and prints its events and seconds (setup excluded) as JSON."""
+    t = time.perf_counter()
+    events, seconds = globals()[f"_inner_{kind}"](arg)
+    print(json.dumps({"seconds": seconds or time.perf_counter() - t, "events": events}))
+
+
+def _chunks(p: str):
+    with open(p, "rb") as f:
+        rest = b""
+        for block in iter(lambda: f.read(1 << 20), b""):
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            rest = block[cut:]
+            yield block[:cut]
+
+
+def _inner_read(p: str) -> int:
+    return sum(block.count(b"\n") for block in _chunks(p)), None
+
+
+def _inner_decode(p: str) -> int:
+    import msgspec
+    decode = msgspec.json.Decoder().decode
+    n = 0
+    for block in _chunks(p):
+        for line in block.split(b"\n")[:-1]:
+            decode(line)
+            n += 1
+    return n, None
+
+
+def _inner_chain(p: str) -> int:
+    import hashlib
+
+    import msgspec
+    decode = msgspec.json.Decoder().decode
+    sha256 = hashlib.sha256
+    n, prev = 0, None
+    for block in _chunks(p):
+        for line in block.split(b"\n")[:-1]:
+            if decode(line).get("prev") != prev:
+                raise SystemExit(f"chain broken at line {n + 1}")
+            prev = sha256(line).hexdigest()
+            n += 1
+    return n, None
+
+
+def _spin(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def _inner_spin(jobs: str) -> tuple[int, None]:
+    from concurrent.futures import ProcessPoolExecutor
+    tasks = [20_000 if QUICK else 5_000_000] * 8
+    with ProcessPoolExecutor(int(jobs)) as pool:
+        list(pool.map(_spin, tasks))
+    return sum(tasks), None
+
+
+def _inner_chess(p: str) -> int:
+    import chess.pgn
+    moves = 0
+    with open(p) as f:
+        while (game := chess.pgn.read_game(f)) is not None:  # SAN parsed against the board
+            board = game.board()
+            for move in game.mainline_moves():
+                board.push(move)
+                moves += 1
+    return moves, None
+
+
+def _inner_eventsourcing(n: str) -> int:
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+
+    class Table(Aggregate):
+        @event("Created")
+        def __init__(self, players: list[str]):
+            self.players = players
+            self.hands: dict[str, list[str]] = {p: [] for p in players}
+
+        @event("CardDrawn")
+        def draw(self, player: str, card: str) -> None:
+            self.hands[player].append(card)
+
+    class Games(Application):
+        pass
+
+    app = Games(env={"AGGREGATE_CACHE_MAXSIZE": "0"})
+    table = Table(["alice", "bob"])
+    for i in range(int(n) - 1):
+        table.draw(("alice", "bob")[i % 2], f"card{i % 52}")
+    app.save(table)
+    t = time.perf_counter()
+    app.repository.get(table.id)  # the timed part: rebuild from every stored event
+    return int(n), time.perf_counter() - t
+
+
+# -- the table ---------------------------------------------------------------------------
+
+def table(rows: list[Row], baseline: int, markdown: bool) -> None:
+    decode = next(r for r in rows if r.name.startswith("floor: msgspec"))
+    ref = decode.events / decode.seconds
+    head = ("row", "events", "time s", "events/s", "MB/s", "peak MiB above python", "vs decode")
+    body = []
+    for r in rows:
+        rate = r.events / r.seconds if r.seconds and r.events else 0
+        body.append((r.name + (f" ({r.note})" if r.note else ""), f"{r.events:,}",
+                     f"{r.seconds:.3f}", f"{rate:,.0f}" if rate else "—",
+                     f"{r.nbytes / r.seconds / 1e6:.1f}" if r.nbytes else "—",
+                     f"{(r.rss_kib - baseline) / 1024:+.1f}",
+                     f"{rate / ref:.3f}" if rate else "—"))
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for b in body:
+            print("| " + " | ".join(b) + " |")
+        return
+    from rich.console import Console
+    from rich.table import Table
+    t = Table(title=f"tabletape bench ({'quick' if QUICK else 'full'}); peak memory above "
+                    f"a bare interpreter ({baseline / 1024:.1f} MiB)")
+    for h in head:
+        t.add_column(h, justify="left" if h == "row" else "right")
+    for b in body:
+        t.add_row(*b)
+    Console().print(t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--markdown", action="store_true", help="Print a markdown table too.")
+    ap.add_argument("--rounds", type=int, default=2 if QUICK else 3,
+                    help="Rounds per row (the median is kept).")
+    ap.add_argument("--inner", nargs=2, metavar=("KIND", "ARG"), help=argparse.SUPPRESS)
+    ap.add_argument("--prepare", action="store_true", help="Only generate the inputs.")
+    args = ap.parse_args()
+    if args.inner:
+        return inner(*args.inner)
+    if args.prepare:
+        return prepare()
+    # Generating the inputs grows a process; a child forked from a big process reports
+    # the parent's size as its own peak (Linux keeps the high-water mark across exec),
+    # so this process stays small: inputs are made in a child too.
+    subprocess.run([PY, os.path.abspath(__file__), "--prepare"], check=True)
+    rows, baseline = measure(inputs(), args.rounds)
+    table(rows, baseline, markdown=False)
+    if args.markdown:
+        table(rows, baseline, markdown=True)
+
+
+if __name__ == "__main__":
+    main()

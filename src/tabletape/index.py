@@ -1,0 +1,333 @@
+"""A checkpoint index beside a long log, so that reading its state at any seq is quick.
+
+The index is a derived file, `.NAME.tabletape-index` beside `NAME`: every
+INDEX_EVERY events, the offset of the next line, the hash of the line at the
+checkpoint, and the fold at that point (its state, and what `undone` can still
+reach: the state below the undo stack and the events on it). It is never required
+and never trusted blindly: it is used only when it was built by this code, for
+this log's header, and the line at the checkpoint still hashes to what it
+recorded (that hash commits to every line before it); reading then goes on from
+there with the usual checks. Anything else (missing, stale, torn, tampered) and
+the log is replayed from line 1, and the index rewritten. `validate` and `verify`
+never use it: they read every line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Any, NamedTuple
+
+import msgspec
+
+from tabletape import __version__, engine
+from tabletape import log as tapelog
+from tabletape.engine import APPLIED, Fold, Replay, Ruleset
+from tabletape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+
+INDEX_EVERY = 1024  # events between checkpoints: folding on from one takes a few ms
+INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no file for them
+MAX_PROBLEMS = 64  # a fold carrying more problems than this is not checkpointed
+SUFFIX = ".tabletape-index"
+VERSION = 1
+
+
+def index_path(log_path: str) -> str:
+    """Returns where the index of a log lives: a hidden file beside it."""
+    head, name = os.path.split(log_path)
+    return os.path.join(head, f".{name}{SUFFIX}")
+
+
+def is_index(path: str) -> bool:
+    """Returns True for an index file (so that a glob over a folder does not take it for a log)."""
+    name = os.path.basename(path)
+    return name.startswith(".") and name.endswith(SUFFIX)
+
+
+class Checkpoint(msgspec.Struct, array_like=True):
+    """The fold after line `seq`; `digest` is that line's hash, found at `line_offset`."""
+
+    seq: int
+    line_offset: int
+    offset: int  # of the next line
+    digest: str
+    at: int  # where its snapshot lies among the snapshots, and its size
+    size: int
+    check: str  # binds the snapshot to its line: a torn or shuffled index is caught
+
+
+def _check(digest: str, fold: bytes) -> str:
+    return hashlib.sha256(digest.encode() + bytes(fold)).hexdigest()
+
+
+class IndexFile(msgspec.Struct, array_like=True):
+    """The table of contents; the snapshots follow it, read one at a time when needed."""
+
+    version: int
+    code: str  # fingerprint of the rules code that built it
+    header: str  # hash of line 1: which log this is the index of
+    checkpoints: list[Checkpoint]
+
+
+class Loaded(NamedTuple):
+    checkpoints: list[Checkpoint]
+    base: int  # the offset of the first snapshot in the file
+
+
+MAGIC = b"tabletape-index\n"
+
+
+# -- snapshots of a fold ---------------------------------------------------------------
+
+def _snapshot(fold: Fold, header: Any) -> bytes | None:
+    """Returns the fold encoded for a checkpoint, or None when it is not worth keeping."""
+    if fold.keep_going or len(fold.illegal) + len(fold.core_problems) > MAX_PROBLEMS:
+        return None
+    bottom = fold.stack[0][1] if fold.stack else fold.state
+    stack = [(seq, status, event) for seq, _, status, event in fold.stack]
+    problems = [_problem(e) for e in fold.illegal.values()]
+    core = [_problem(e) for e in fold.core_problems]
+    return msgspec.msgpack.encode((_strip(bottom, header), stack, fold.evicted, fold.blocked,
+                                   problems, core))
+
+
+def _problem(e: IllegalEvent) -> tuple:
+    return (e.reason, e.rule, e.event, e.line, e.seq)
+
+
+def _strip(state: Any, header: Any) -> Any:
+    """Returns the state without the header's component data (it is put back on loading)."""
+    if getattr(state, "components", None) is header.components:
+        return msgspec.structs.replace(state, components=None)
+    return state
+
+
+def _restore(raw: bytes, rs: Ruleset, header: Any, seq: int, file: str) -> Fold:
+    """Returns a fold as it was after seq, rebuilding the undo stack's states by `apply`."""
+    fold = Fold(rs, header, file=file)
+    state_type = type(fold.state)
+    snap = tuple[state_type, list[tuple[int, str, rs.union()]], int, int,
+                 list[tuple[str, str, str | None, int | None, int]],
+                 list[tuple[str, str, str | None, int | None, int]]]
+    bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(raw, type=snap)
+    if getattr(fold.state, "components", None) is header.components:
+        bottom = msgspec.structs.replace(bottom, components=header.components)
+    state = bottom
+    for s, status, event in stack:  # the state before each event `undone` may retract
+        fold.stack.append((s, state, status, event))
+        if status == APPLIED:
+            state = rs.apply(state, event)
+    fold.state, fold.evicted, fold.blocked, fold.last_seq = state, evicted, blocked, seq
+    for reason, rule, ev, line, s in problems:
+        fold.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
+    fold.core_problems = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
+                          for reason, rule, ev, line, s in core]
+    fold.partial = True
+    return fold
+
+
+# -- reading and writing the index -----------------------------------------------------
+
+def code_fingerprint(rs: Ruleset) -> str:
+    """Returns a fingerprint of the code a checkpoint depends on (changed code: stale index)."""
+    import importlib
+
+    here = os.path.dirname(__file__)
+    game = os.path.dirname(importlib.import_module(type(rs).__module__).__file__ or "")
+    files = sorted([*(os.path.join(game, f) for f in os.listdir(game)),
+                    *(os.path.join(here, f) for f in ("engine.py", "events.py", "index.py"))])
+    h = hashlib.sha256(f"{__version__} {rs.id} {rs.version}".encode())
+    for f in files:
+        if f.endswith((".py", ".json")):
+            st = os.stat(f)
+            h.update(f"{os.path.basename(f)} {st.st_size} {st.st_mtime_ns}".encode())
+    return h.hexdigest()
+
+
+def load(path: str, rs: Ruleset, header_digest: str) -> Loaded:
+    """Returns the checkpoints of a log's index; none when it is missing, torn or stale."""
+    none = Loaded([], 0)
+    try:
+        with open(index_path(path), "rb") as f:
+            head = f.read(len(MAGIC) + 8)
+            if len(head) != len(MAGIC) + 8 or not head.startswith(MAGIC):
+                return none
+            size = int.from_bytes(head[len(MAGIC):], "little")
+            data = msgspec.msgpack.decode(f.read(size), type=IndexFile)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return none
+    if (data.version, data.code, data.header) != (VERSION, code_fingerprint(rs), header_digest):
+        return none
+    return Loaded(data.checkpoints, len(head) + size)
+
+
+def _snapshot_of(path: str, base: int, cp: Checkpoint) -> bytes | None:
+    """Returns a checkpoint's snapshot from the index file, or None if it is not the one recorded."""
+    try:
+        with open(index_path(path), "rb") as f:
+            f.seek(base + cp.at)
+            snap = f.read(cp.size)
+    except OSError:
+        return None
+    return snap if len(snap) == cp.size and _check(cp.digest, snap) == cp.check else None
+
+
+def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
+         new: list[tuple[Checkpoint, bytes]]) -> None:
+    """Writes the index atomically (temp file, then rename); a failure only costs speed.
+
+    The snapshots of `old` are copied from the current index file, then `new` follow.
+    """
+    target = index_path(path)
+    tmp = f"{target}.{os.getpid()}.tmp"
+    try:
+        kept = b""
+        if old.checkpoints:
+            end = max(c.at + c.size for c in old.checkpoints)
+            with open(target, "rb") as f:
+                f.seek(old.base)
+                kept = f.read(end)
+            if len(kept) != end:
+                return
+        blobs = [kept]
+        checkpoints = list(old.checkpoints)
+        for cp, snap in new:
+            checkpoints.append(msgspec.structs.replace(cp, at=sum(map(len, blobs)),
+                                                       size=len(snap)))
+            blobs.append(snap)
+        toc = msgspec.msgpack.encode(IndexFile(VERSION, code_fingerprint(rs), header_digest,
+                                               checkpoints))
+        with open(tmp, "wb") as f:
+            f.write(MAGIC + len(toc).to_bytes(8, "little") + toc)
+            f.writelines(blobs)
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _holds(f, cp: Checkpoint) -> bool:
+    """Returns True when the log still has, at the checkpoint's offset, the line it recorded."""
+    size = cp.offset - cp.line_offset
+    if not 0 < size <= tapelog.MAX_LINE + 1:
+        return False
+    f.seek(cp.line_offset)
+    raw = f.read(size)
+    return raw.endswith(b"\n") and tapelog.digest(raw[:-1]) == cp.digest
+
+
+# -- replay with the index -------------------------------------------------------------
+
+def replay(path: str, *, to: int | None = None) -> Replay:
+    """Returns what `engine.replay(path, to=to)` returns, starting from a checkpoint if one fits.
+
+    The fold is `partial` when it starts from a checkpoint: its state, undo stack and
+    problems are whole, its history for rulings (retracted, disputes) is not.
+    """
+    with tapelog.open_log(path) as f:
+        first = f.readline(tapelog.MAX_LINE + 1)
+        if not first.endswith(b"\n"):
+            return engine.replay(path, to=to)
+        try:
+            rs = engine.ruleset_for(first[:-1], path)
+            header = rs.codec.decode(first[:-1], path, 1, 0)
+        except (UnknownGame, UsageError):
+            raise
+        except TapeError:
+            return engine.replay(path, to=to)
+        head0 = tapelog.digest(first[:-1])
+        old = load(path, rs, head0)
+        usable = [c for c in old.checkpoints if to is None or c.seq <= to]
+        start = usable[-1] if usable else None
+        if start is not None and not _holds(f, start):
+            old, start = Loaded([], 0), None  # the log changed under the index: rebuild it
+    result = None
+    if start is not None:
+        result = _resume(path, rs, header, old.base, start)
+        if result is None:
+            old, start = Loaded([], 0), None  # a torn or foreign snapshot: rebuild it
+    return _read_on(path, rs, head0, old, start, result, to)
+
+
+def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> Replay | None:
+    snap = _snapshot_of(path, base, cp)
+    if snap is None:
+        return None
+    try:
+        fold = _restore(snap, rs, header, cp.seq, path)
+    except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, KeyError):
+        return None
+    return Replay(path, ruleset=rs, header=header, fold=fold, tail=tapelog.Tail(cp.seq, cp.digest),
+                  events=cp.seq + 1)
+
+
+def _read_on(path: str, rs: Ruleset, head0: str, old: Loaded, start: Checkpoint | None,
+             result: Replay | None, to: int | None) -> Replay:
+    """Folds from the checkpoint (or line 1) up to `to`, adding checkpoints past the index's last."""
+    if result is None or start is None:
+        result = Replay(path)
+        records = tapelog.read_records(path, engine.codec_for)
+    else:
+        resume = tapelog.Resume(start.offset, tapelog.Tail(start.seq, start.digest), rs.codec)
+        records = tapelog.read_records(path, engine.codec_for, start=resume)
+    last = old.checkpoints[-1].seq if old.checkpoints else 0
+    new: list[tuple[Checkpoint, bytes]] = []
+    try:
+        for rec in records:
+            seq = rec.line - 1
+            if to is not None and seq > to:
+                break
+            engine._fold_one(result, rec, to, False, None, True)
+            if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
+                snap = _snapshot(result.fold, result.header)
+                if snap is not None:
+                    new.append((Checkpoint(seq, rec.offset, rec.offset + len(rec.raw) + 1,
+                                           rec.digest, 0, len(snap), _check(rec.digest, snap)),
+                                snap))
+                    last = seq
+    except (UnknownGame, UsageError):
+        raise
+    except TapeError as e:
+        result.error = e
+    if new and result.events >= INDEX_MIN:
+        save(path, rs, head0, old, new)
+    return result
+
+
+def common_start(a: str, b: str, a_to: int | None = None,
+                 b_to: int | None = None) -> tuple[tapelog.Resume, tapelog.Resume] | None:
+    """Returns where to start comparing two logs: after their last common checkpoint, if any.
+
+    Two checkpoints with the same line hash mean byte-identical logs up to that line.
+    """
+    try:
+        ia, ib = _checkpoints(a), _checkpoints(b)
+    except (OSError, TapeError):
+        return None
+    if ia is None or ib is None or ia[0] is not ib[0]:
+        return None
+    limit = min(x for x in (a_to, b_to, 1 << 62) if x is not None)
+    theirs = {(c.seq, c.digest, c.offset) for c in ib[1].checkpoints}
+    common = [c for c in ia[1].checkpoints
+              if (c.seq, c.digest, c.offset) in theirs and c.seq <= limit]
+    if not common:
+        return None
+    cp = common[-1]
+    for p in (a, b):
+        with open(p, "rb") as f:
+            if not _holds(f, cp):
+                return None
+    resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), ia[0].codec)
+    return resume, resume
+
+
+def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
+    """Returns a log's ruleset and the checkpoints of its index (unverified), if it has one."""
+    with tapelog.open_log(path) as f:
+        first = f.readline(tapelog.MAX_LINE + 1)
+    if not first.endswith(b"\n"):
+        return None
+    rs = engine.ruleset_for(first[:-1], path)
+    return rs, load(path, rs, tapelog.digest(first[:-1]))

@@ -1,0 +1,21 @@
+"""`make bench` is not a test, but its script must keep working: a smoke run at tiny sizes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def test_the_bench_script_runs_and_prints_every_row(tmp_path):
+    env = {**os.environ, "BENCH_QUICK": "1", "BENCH_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "bench/run.py", "--rounds", "1", "--markdown"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    names = " ".join(rows)
+    for row in ("floor: msgspec decode", "decode + SHA-256", "tabletape verify",
+                "tabletape validate", "replay --to", "tabletape diff", "append one event",
+                "from stdin", "--jobs 2"):
+        assert row in names, row
+    assert os.path.exists(tmp_path / "long-5000.jsonl")
