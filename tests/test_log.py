@@ -102,6 +102,8 @@ def test_an_unknown_game_in_the_header_is_named(tmp_path):
     with pytest.raises(UsageError) as info:
         read_all(path)
     assert "chess" in info.value.reason and info.value.line == 1
+    # found by tests/reliability (tampering): the error also names offset and field
+    assert (info.value.offset, info.value.field) == (0, "$.game")
 
 
 def test_a_seq_gap_breaks_the_chain_at_that_line(game):
