@@ -35,7 +35,7 @@ class Codec:
         try:
             return self.decoder.decode(body)
         except msgspec.ValidationError as e:
-            raise _format_error(str(e), file, line, offset, body) from None
+            raise _format_error(str(e), file, line, offset, body, schema=True) from None
         except msgspec.DecodeError as e:
             raise _format_error(f"invalid JSON: {e}", file, line, offset, body) from None
         except UnicodeDecodeError as e:
@@ -50,14 +50,23 @@ class Codec:
 
 _PATH = re.compile(r" - at `([^`]*)`$")
 _BYTE = re.compile(r"\(byte (\d+)\)")
+_NAMED = re.compile(r"(?:unknown|missing required) field `([^`]*)`")
 
 
-def _format_error(msg: str, file: str, line: int, offset: int, body: bytes) -> LogFormatError:
-    """Returns one LogFormatError with the field path and byte offset msgspec reported."""
-    field = None
+def _format_error(msg: str, file: str, line: int, offset: int, body: bytes,
+                  *, schema: bool = False) -> LogFormatError:
+    """Returns one LogFormatError with the field path and byte offset msgspec reported.
+
+    A schema error always names a field: msgspec leaves out the path `$` of the
+    line itself, and names an unknown or missing field only in its message.
+    """
+    field = "$" if schema else None
     m = _PATH.search(msg)
     if m:
         field, msg = m.group(1), msg[: m.start()]
+    m = _NAMED.search(msg)
+    if m and field:
+        field = f"{field}.{m.group(1)}"
     m = _BYTE.search(msg)
     if m:
         offset += int(m.group(1))
