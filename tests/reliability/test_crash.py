@@ -7,10 +7,10 @@ before are unchanged (append-only), every confirmed event is in the log with
 the hash it was confirmed with, and a torn tail, if any, is reported and
 repaired by moving exactly the torn bytes aside.
 
-Note: SIGKILL cannot split one `write()` of a line that fits in a page, so
-torn tails are rare here; some events carry 16 KiB notes (4,096 four-byte
-characters), whose write spans pages and can be cut between them. The power
-loss tests tear the file at every offset.
+Note: the kernel looks for a fatal signal only between the pages one `write()`
+copies, so SIGKILL tears a line only when its write spans a page boundary of
+the file; to make that common, a fifth of the events are 16 KiB notes (4,096
+four-byte characters). The power loss tests tear the file at every offset.
 """
 
 from __future__ import annotations
