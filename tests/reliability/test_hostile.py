@@ -114,7 +114,9 @@ def check(path: str, kind: str, data: bytes, codec: log.Codec) -> None:
     if isinstance(e, ChainError):
         assert e.field in ("$.seq", "$.prev"), f"{kind}: {e}"
     elif (not isinstance(e, TornTail) and len(lines[e.line - 1]) <= log.MAX_LINE
-          and needs_field(lines[e.line - 1], codec)):
+          and "nested too deeply" not in e.reason and needs_field(lines[e.line - 1], codec)):
+        # (msgspec's nesting limit is Python's recursion limit, counted from the caller's
+        # stack depth: the oracle, called higher up, may get past a nesting the reader refused)
         assert e.field, f"{kind}: {e} names no field"
         SEEN["errors naming a field"] += 1
 
