@@ -71,6 +71,13 @@ def test_every_decoding_failure_is_one_error_naming_line_offset_and_field(game, 
     assert words in e.reason
 
 
+def test_bad_utf8_is_reported_at_its_byte_in_the_line(game):
+    # found by tests/reliability (hostile input): the offset was counted from the string's start
+    with_line(game, 1, b'{"type":"note","seq":1,"text":"ab\xffc"}')
+    e = first_error(game)
+    assert e.offset == len(lines(game)[0]) + len(b'{"type":"note","seq":1,"text":"ab')
+
+
 def test_a_number_out_of_bounds_names_its_field(game):
     with_line(game, 1, b'{"type":"note","seq":1,"text":"x","about":99999999999}')
     e = first_error(game)

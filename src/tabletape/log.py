@@ -40,12 +40,21 @@ class Codec:
             raise _format_error(f"invalid JSON: {e}", file, line, offset, body) from None
         except UnicodeDecodeError as e:
             raise LogFormatError(f"not UTF-8: {e.reason}", file=file, line=line,
-                                 offset=offset + e.start) from None
+                                 offset=offset + _bad_utf8(body, e.start)) from None
         except RecursionError:
             raise LogFormatError("nested too deeply", file=file, line=line, offset=offset) from None
 
     def encode(self, event: Event) -> bytes:
         return self.encoder.encode(event)
+
+
+def _bad_utf8(body: bytes, fallback: int) -> int:
+    """Returns where in a line its UTF-8 breaks (msgspec counts from the string's start)."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start
+    return fallback
 
 
 _PATH = re.compile(r" - at `([^`]*)`$")
