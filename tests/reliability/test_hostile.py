@@ -83,12 +83,22 @@ def measured(path: str) -> tuple[engine.Replay | str, int, int]:
 def needs_field(body: bytes, codec: log.Codec) -> bool:
     """Returns True when the schema (not the JSON syntax) refuses a line: a field applies."""
     try:
+        msgspec.json.decode(body)  # well-formed JSON and UTF-8, whatever its shape
         codec.decoder.decode(body)
     except msgspec.ValidationError:
         return True
     except Exception:  # noqa: BLE001  (malformed JSON, bad UTF-8, nesting: no field applies)
         return False
     return False
+
+
+def first_bad_utf8(line: bytes) -> int | None:
+    """Returns where a line stops being UTF-8, if it does."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start
+    return None
 
 
 def check(path: str, kind: str, data: bytes, codec: log.Codec) -> None:
@@ -111,6 +121,8 @@ def check(path: str, kind: str, data: bytes, codec: log.Codec) -> None:
     assert e.line is not None and e.offset is not None, f"{kind}: {e!r} not located"
     start = sum(len(x) + 1 for x in lines[: e.line - 1])
     assert start <= e.offset <= start + len(lines[e.line - 1]), f"{kind}: {e} outside its line"
+    if e.reason.startswith("not UTF-8"):
+        assert e.offset - start == first_bad_utf8(lines[e.line - 1]), f"{kind}: {e}"
     if isinstance(e, ChainError):
         assert e.field in ("$.seq", "$.prev"), f"{kind}: {e}"
     elif (not isinstance(e, TornTail) and len(lines[e.line - 1]) <= log.MAX_LINE
