@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 
 import pytest
@@ -151,6 +152,22 @@ def test_a_torn_last_line_is_reported_as_torn(game):
         f.write(b'{"type":"note","se')
     e = first_error(game)
     assert isinstance(e, TornTail) and e.line == 4 and "repair" in e.reason
+
+
+def test_a_line_still_being_written_is_waited_for_not_reported_torn(game, monkeypatch):
+    # found by tests/reliability (concurrency): a reader without the lock could see half of
+    # a line another writer was writing and call the log torn. Here the "writer" finishes
+    # its line when the reader asks for the lock.
+    log.append(str(game), [DRAW_ALICE], COW.codec, expect=None)
+    whole = lines(game)
+    write(game, b"".join(whole[:-1]) + whole[-1][:10])
+
+    def writer_finishes(fd, op):
+        if op == fcntl.LOCK_SH:
+            with open(game, "ab") as f:
+                f.write(whole[-1][10:])
+    monkeypatch.setattr(fcntl, "flock", writer_finishes)
+    assert [r.event.seq for r in read_all(game)] == [0, 1, 2, 3]
 
 
 def test_append_fills_the_envelope_and_extends_the_chain(game):

@@ -139,6 +139,8 @@ def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
                     raise LogFormatError("empty file: no header line", file=path, line=1, offset=0)
                 return
             line += 1
+            if not raw.endswith(b"\n") and len(raw) <= max_line:
+                raw += _settled(f, max_line + 1 - len(raw))  # a writer may be mid-line
             if not raw.endswith(b"\n"):
                 if len(raw) > max_line:
                     raise LogFormatError(f"line longer than {max_line} bytes", file=path,
@@ -166,6 +168,19 @@ def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
             prev = digest(body)
             yield Record(line, offset, body, prev, event)
             offset += len(raw)
+
+
+def _settled(f, limit: int) -> bytes:
+    """Returns what an unterminated last line gains once no writer holds the lock.
+
+    A writer holds an exclusive lock while its line is only partly in the file; a
+    shared lock waits for it, so only a line nobody is writing is called torn.
+    """
+    fcntl.flock(f.fileno(), fcntl.LOCK_SH)
+    try:
+        return f.readline(limit)
+    finally:
+        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
 def _not_canonical(body: bytes, canonical: bytes, file: str, line: int, offset: int) -> LogFormatError:
