@@ -48,7 +48,3 @@ def read(path: str) -> Read:
         return Read(n, head, None, f"{type(e).__name__}: {e}")
     return Read(n, head, None)
 
-
-def located(e: TapeError) -> bool:
-    """Returns True when an error names the line and the byte offset."""
-    return e.line is not None and e.offset is not None

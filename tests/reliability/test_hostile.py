@@ -4,7 +4,7 @@ Every input is read the way `validate` reads it (engine.replay: the streaming
 reader, then the rules). The figure: 0 exceptions other than TapeError; every
 format or chain error names the line, a byte offset inside that line, and a
 field whenever the line is JSON the schema refuses; memory (tracemalloc peak)
-and work (Python calls, counted with sys.setprofile) bounded by the input's
+and work (Python and C calls, counted with sys.setprofile) bounded by the input's
 size. No wall-clock assertions.
 """
 
@@ -24,7 +24,7 @@ from tabletape.errors import ChainError, TapeError, TornTail
 from tests.reliability import figures, hostile, tapes
 
 EXAMPLES = figures.budget(10_000, 100_000)
-OVER_LONG = figures.budget(40, 400)
+OVER_LONG = 40  # hypothesis runs out at 24: 6 lengths x long text or nesting x newline or not
 SETTINGS = dict(deadline=None, derandomize=not figures.STRESS, database=None,
                 suppress_health_check=list(HealthCheck))
 SEEN: Counter[str] = Counter()
