@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 TT     := $(VENV)/bin/tabletape
 DEMO   := replays/cards-of-war/kill-dispute.jsonl
 
-.PHONY: demo test lint schemas bench clean
+.PHONY: demo test stress lint schemas bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,15 @@ $(VENV)/.bench-installed: $(VENV)/.installed pyproject.toml
 
 bench: $(VENV)/.bench-installed
 	$(PY) bench/run.py --markdown
+
+# The reliability tests (tests/reliability) with their big budgets: every byte of the
+# tampered log, 100,000 hostile inputs, 5,000 kills, ... Prints the figures; takes a while.
+STRESS_FIGURES ?= stress-figures.jsonl
+stress: $(VENV)/.installed
+	rm -f $(STRESS_FIGURES)
+	TABLETAPE_STRESS=1 TABLETAPE_FIGURES=$(STRESS_FIGURES) nice $(PY) -m pytest tests/reliability
+	@echo; echo "figures (also in $(STRESS_FIGURES)):"
+	@$(PY) -m tests.reliability.figures $(STRESS_FIGURES)
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

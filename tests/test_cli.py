@@ -319,7 +319,7 @@ def test_validate_names_a_malformed_line(run, game):
     data = json.loads(r.stdout)
     assert r.exit_code == 1 and not data["valid"]
     [problem] = data["problems"]
-    assert problem["line"] == 4 and problem["field"] is None and "card" in problem["reason"]
+    assert problem["line"] == 4 and problem["field"] == "$.card" and "card" in problem["reason"]
     r = run("validate", game)
     assert "game.jsonl:4" in r.stdout and "Traceback" not in r.stdout
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 
 import pytest
@@ -38,7 +39,14 @@ def test_a_fresh_log_reads_back_with_a_contiguous_chain(game):
 @pytest.mark.parametrize("bad, field, words", [
     (b'{"type":"opening_card_drawn","seq":1,', None, "invalid JSON"),
     (b'{"type":"card_drawn","seq":1,"player":7,"card":"Tank"}', "$.player", "Expected `str`"),
-    (b'{"type":"card_drawn","seq":1,"player":"bob","card":"Tank","luck":1}', None, "unknown field"),
+    # found by tests/reliability (hostile input): unknown and missing fields are named
+    (b'{"type":"card_drawn","seq":1,"player":"bob","card":"Tank","luck":1}', "$.luck",
+     "unknown field"),
+    (b'{"type":"card_drawn","seq":1,"player":"bob"}', "$.card", "missing required field"),
+    (b'{"type":"game_started","seq":1,"format":1,"game":"cards-of-war","rules_version":"1",'
+     b'"players":["a"],"options":{"length":"short","x":1},"components":{}}',
+     "$.options.x", "unknown field"),
+    (b'[1]', "$", "Expected `object`"),
     (b'{"type":"card_stolen","seq":1,"player":"bob"}', "$.type", "Invalid value"),
     (b'{"type":"card_drawn","seq":1,"player":"' + b"x" * 65 + b'","card":"Tank"}', "$.player",
      "length"),
@@ -62,6 +70,13 @@ def test_every_decoding_failure_is_one_error_naming_line_offset_and_field(game, 
     assert e.offset is not None and e.offset >= len(lines(game)[0])
     assert e.field == field
     assert words in e.reason
+
+
+def test_bad_utf8_is_reported_at_its_byte_in_the_line(game):
+    # found by tests/reliability (hostile input): the offset was counted from the string's start
+    with_line(game, 1, b'{"type":"note","seq":1,"text":"ab\xffc"}')
+    e = first_error(game)
+    assert e.offset == len(lines(game)[0]) + len(b'{"type":"note","seq":1,"text":"ab')
 
 
 def test_a_number_out_of_bounds_names_its_field(game):
@@ -102,6 +117,8 @@ def test_an_unknown_game_in_the_header_is_named(tmp_path):
     with pytest.raises(UsageError) as info:
         read_all(path)
     assert "chess" in info.value.reason and info.value.line == 1
+    # found by tests/reliability (tampering): the error also names offset and field
+    assert (info.value.offset, info.value.field) == (0, "$.game")
 
 
 def test_a_seq_gap_breaks_the_chain_at_that_line(game):
@@ -135,6 +152,22 @@ def test_a_torn_last_line_is_reported_as_torn(game):
         f.write(b'{"type":"note","se')
     e = first_error(game)
     assert isinstance(e, TornTail) and e.line == 4 and "repair" in e.reason
+
+
+def test_a_line_still_being_written_is_waited_for_not_reported_torn(game, monkeypatch):
+    # found by tests/reliability (concurrency): a reader without the lock could see half of
+    # a line another writer was writing and call the log torn. Here the "writer" finishes
+    # its line when the reader asks for the lock.
+    log.append(str(game), [DRAW_ALICE], COW.codec, expect=None)
+    whole = lines(game)
+    write(game, b"".join(whole[:-1]) + whole[-1][:10])
+
+    def writer_finishes(fd, op):
+        if op == fcntl.LOCK_SH:
+            with open(game, "ab") as f:
+                f.write(whole[-1][10:])
+    monkeypatch.setattr(fcntl, "flock", writer_finishes)
+    assert [r.event.seq for r in read_all(game)] == [0, 1, 2, 3]
 
 
 def test_append_fills_the_envelope_and_extends_the_chain(game):

@@ -223,7 +223,7 @@ def ruleset_for(body: bytes, file: str) -> Ruleset:
     try:
         return get(probe.game)
     except UnknownGame as e:
-        e.file, e.line = file, 1
+        e.file, e.line, e.offset, e.field = file, 1, 0, "$.game"
         raise
 
 

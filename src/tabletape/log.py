@@ -35,12 +35,12 @@ class Codec:
         try:
             return self.decoder.decode(body)
         except msgspec.ValidationError as e:
-            raise _format_error(str(e), file, line, offset, body) from None
+            raise _format_error(str(e), file, line, offset, body, schema=True) from None
         except msgspec.DecodeError as e:
             raise _format_error(f"invalid JSON: {e}", file, line, offset, body) from None
         except UnicodeDecodeError as e:
             raise LogFormatError(f"not UTF-8: {e.reason}", file=file, line=line,
-                                 offset=offset + e.start) from None
+                                 offset=offset + _bad_utf8(body, e.start)) from None
         except RecursionError:
             raise LogFormatError("nested too deeply", file=file, line=line, offset=offset) from None
 
@@ -48,16 +48,34 @@ class Codec:
         return self.encoder.encode(event)
 
 
+def _bad_utf8(body: bytes, fallback: int) -> int:
+    """Returns where in a line its UTF-8 breaks (msgspec counts from the string's start)."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start
+    return fallback
+
+
 _PATH = re.compile(r" - at `([^`]*)`$")
 _BYTE = re.compile(r"\(byte (\d+)\)")
+_NAMED = re.compile(r"(?:unknown|missing required) field `([^`]*)`")
 
 
-def _format_error(msg: str, file: str, line: int, offset: int, body: bytes) -> LogFormatError:
-    """Returns one LogFormatError with the field path and byte offset msgspec reported."""
-    field = None
+def _format_error(msg: str, file: str, line: int, offset: int, body: bytes,
+                  *, schema: bool = False) -> LogFormatError:
+    """Returns one LogFormatError with the field path and byte offset msgspec reported.
+
+    A schema error always names a field: msgspec leaves out the path `$` of the
+    line itself, and names an unknown or missing field only in its message.
+    """
+    field = "$" if schema else None
     m = _PATH.search(msg)
     if m:
         field, msg = m.group(1), msg[: m.start()]
+    m = _NAMED.search(msg)
+    if m and field:
+        field = f"{field}.{m.group(1)}"
     m = _BYTE.search(msg)
     if m:
         offset += int(m.group(1))
@@ -164,6 +182,8 @@ def _chunks(f, max_line: int) -> Iterator[bytes]:
         data = f.read(size)
         size = min(size * 2, _BLOCK)
         if not data:
+            if rest and len(rest) <= max_line:
+                rest += _settled(f, max_line + 1 - len(rest))  # a writer may be mid-line
             if rest:
                 yield rest
             return
@@ -249,6 +269,22 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
         yield Record(line, offset, body, prev, event)
         offset += len(raw)
     return _Cursor(offset, line, prev, codec)
+
+
+def _settled(f, limit: int) -> bytes:
+    """Returns what an unterminated last line gains once no writer holds the lock.
+
+    A writer holds an exclusive lock while its line is only partly in the file; a
+    shared lock waits for it, so only a line nobody is writing is called torn.
+    """
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_SH)
+    except OSError:  # no locks here (some network file systems): judge what is there
+        return b""
+    try:
+        return f.readline(limit)
+    finally:
+        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
 def _not_canonical(body: bytes, canonical: bytes, file: str, line: int, offset: int) -> LogFormatError:
