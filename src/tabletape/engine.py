@@ -129,6 +129,10 @@ class Ruleset:
     def pending(self, state: Any) -> Decision | None:
         raise NotImplementedError
 
+    def over(self, state: Any) -> bool:
+        """Returns whether the game is over (`pending` is None); games override it cheaply."""
+        return self.pending(state) is None
+
     def check(self, state: Any, event: Event) -> Violation | None:
         raise NotImplementedError
 
@@ -325,7 +329,7 @@ class Fold:
 
     def judge(self, event: Event) -> Violation | None:
         """Returns the violation of a game event in the current state, or None."""
-        if self.ruleset.pending(self.state) is None:
+        if self.ruleset.over(self.state):  # not `pending`: judging needs no Decision built
             return Violation("core.game.over", "the game is already over")
         return self.ruleset.check(self.state, event)
 

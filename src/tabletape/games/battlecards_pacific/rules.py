@@ -38,6 +38,11 @@ def head(state: State) -> Owed | None:
     return state.steps[0] if state.steps and state.battle is None else None
 
 
+def over(state: State) -> bool:
+    """Returns whether the game is over (exactly when `pending` is None)."""
+    return state.result is not None
+
+
 def pending(state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.result is not None:

@@ -29,6 +29,11 @@ def next_opener(state: State) -> str:
     return next(p for p in state.players if p not in state.opening)
 
 
+def over(state: State) -> bool:
+    """Returns whether the game is over (exactly when `pending` is None)."""
+    return state.phase is Phase.OVER
+
+
 def pending(state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:
