@@ -233,7 +233,8 @@ def _can_redeploy(state: State, player: str) -> bool:
 def _reshuffle(state: State) -> State:
     """cow.deck.reshuffle: a pile down to one card (or none) takes the discards back in."""
     for own, deck in state.decks.items():
-        if sum(deck.values()) <= 1 and state.discards[own]:
+        # A deck holds no zero counts (multiset.take drops them): more than one kind is 2+ cards.
+        if len(deck) <= 1 and sum(deck.values()) <= 1 and state.discards[own]:
             state = replace(state, decks={**state.decks, own: t.merge(deck, state.discards[own])},
                             discards={**state.discards, own: ()})
     return state
