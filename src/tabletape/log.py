@@ -7,17 +7,20 @@ header line into the `Codec` (decoder and encoder) for that game's events.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
+import operator
 import os
 import re
+import typing
 from itertools import accumulate, count
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
 from tabletape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
-from tabletape.events import MAX_EVENTS, Event
+from tabletape.events import MAX_EVENTS, Event, StrictDigest
 
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
 # MAX_EVENTS (events.py, the bound on seq) is enforced here too: by read_records and append
@@ -25,15 +28,28 @@ _TAIL_CHUNK = 1 << 16
 
 
 class Codec:
-    """Decodes one game's lines strictly and re-encodes them canonically."""
+    """Decodes one game's lines strictly and re-encodes them canonically.
+
+    `decoder` leaves `prev`'s pattern to the chain check (see events.Digest): the
+    block reader uses it. `decode` checks every line in full, as the schema says.
+    """
 
     def __init__(self, union: object):
         self.decoder = msgspec.json.Decoder(union)
         self.encoder = msgspec.json.Encoder()
+        self._strict: msgspec.json.Decoder | None = None
+
+    @property
+    def strict(self) -> msgspec.json.Decoder:
+        """Returns a decoder of the same lines that also checks `prev` against the digest pattern."""
+        if self._strict is None:
+            self._strict = msgspec.json.Decoder(_strict_union(self.decoder.type))
+        return self._strict
 
     def decode(self, body: bytes, file: str, line: int, offset: int) -> Event:
         """Returns the event on a line, or raises LogFormatError naming what is wrong."""
         try:
+            self.strict.decode(body)  # the precise error, in the order msgspec meets it
             return self.decoder.decode(body)
         except msgspec.ValidationError as e:
             raise _format_error(str(e), file, line, offset, body) from None
@@ -47,6 +63,28 @@ class Codec:
 
     def encode(self, event: Event) -> bytes:
         return self.encoder.encode(event)
+
+
+def _strict_union(union: Any) -> Any:
+    """Returns the union with every event's `prev` typed StrictDigest (same fields, same config)."""
+    return functools.reduce(operator.or_, map(_strict_event, typing.get_args(union) or (union,)))
+
+
+def _strict_event(cls: type) -> type:
+    config = cls.__struct_config__
+    fields = []
+    for f in msgspec.structs.fields(cls):
+        kind = StrictDigest | None if f.name == "prev" else f.type
+        if f.default is not msgspec.NODEFAULT:
+            fields.append((f.name, kind, f.default))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            fields.append((f.name, kind, msgspec.field(default_factory=f.default_factory)))
+        else:
+            fields.append((f.name, kind))
+    return msgspec.defstruct(cls.__name__, fields, kw_only=True, tag=config.tag,
+                             tag_field=config.tag_field, frozen=config.frozen,
+                             forbid_unknown_fields=config.forbid_unknown_fields,
+                             omit_defaults=config.omit_defaults)
 
 
 _PATH = re.compile(r" - at `([^`]*)`$")
