@@ -13,8 +13,8 @@ import operator
 import os
 import re
 import typing
-from itertools import accumulate, count
 from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate, count
 from typing import Any, NamedTuple
 
 import msgspec
