@@ -233,6 +233,7 @@ def ruleset_for(body: bytes, file: str) -> Ruleset:
 
 # -- the fold ---------------------------------------------------------------------------
 APPLIED, ILLEGAL, UNJUDGED = "applied", "illegal", "not judged"
+_CORE = (*CORE_EVENTS, Header)  # what the engine folds itself; every other event is the game's
 
 
 @dataclass
@@ -282,21 +283,8 @@ class Fold:
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
         self.last_seq = seq
-        match event:
-            case Undone():
-                self.core_seqs.add(seq)
-                return self._core(self._undo(seq, event), event, seq, line)
-            case Note():
-                self.core_seqs.add(seq)
-                return self._core(self._note(seq, event), event, seq, line)
-            case Signed():  # a statement about the log, not a play: never blocked, never judged
-                self.core_seqs.add(seq)
-                self.signed.add(seq)
-                return None
-            case Header():
-                self.core_seqs.add(seq)
-                v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
-                return self._core(v, event, seq, line)
+        if isinstance(event, _CORE):  # one test for the common case, a game event
+            return self._feed_core(seq, event, line)
         if self.blocked and not self.keep_going:
             self._push(seq, event, UNJUDGED)
             self.unjudged.add(seq)
@@ -313,6 +301,20 @@ class Fold:
         self._push(seq, event, APPLIED)
         self.state = self.ruleset.apply(self.state, event)
         return None
+
+    def _feed_core(self, seq: int, event: Event, line: int | None) -> IllegalEvent | None:
+        """Folds an undo, a note, a signature or a misplaced header; returns its refusal, if any."""
+        self.core_seqs.add(seq)
+        match event:
+            case Undone():
+                return self._core(self._undo(seq, event), event, seq, line)
+            case Note():
+                return self._core(self._note(seq, event), event, seq, line)
+            case Signed():  # a statement about the log, not a play: never blocked, never judged
+                self.signed.add(seq)
+                return None
+        v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
+        return self._core(v, event, seq, line)
 
     def violation(self, seq: int, event: Event) -> Violation | None:
         """Returns why `event` could not be recorded at `seq` now, without changing anything."""
