@@ -363,6 +363,8 @@ class Fold:
         return None
 
     def _undo_violation(self, event: Undone) -> Violation | None:
+        if self.stack and event.target == self.stack[-1][0]:
+            return None  # the usual undo; the stack holds game events only, never a signature
         if event.target in self.signed:
             return Violation("core.sign.final", f"seq {event.target} is a signature, which "
                              "cannot be undone; undo retracts game events only")
@@ -372,10 +374,8 @@ class Fold:
                                  f"cannot reach back more than {MAX_UNDO_DEPTH} events")
             return Violation("core.undo.nothing", "there is no effective event left to undo")
         top = self.stack[-1][0]
-        if event.target != top:
-            return Violation("core.undo.latest",
-                             f"the latest effective event is seq {top}, not seq {event.target}")
-        return None
+        return Violation("core.undo.latest",
+                         f"the latest effective event is seq {top}, not seq {event.target}")
 
     def _note(self, seq: int, event: Note) -> Violation | None:
         v = self._note_violation(seq, event)
