@@ -441,7 +441,7 @@ class Replay:
     ruleset: Ruleset | None = None
     header: Any = None
     fold: Fold | None = None
-    tail: tapelog.Tail | None = None
+    head: str | None = None  # the hash of the last line folded (the tail is built when asked for)
     events: int = 0
     error: TapeError | None = None  # format or chain: reading stopped here
     captured: tuple[tapelog.Record, Any, IllegalEvent | None] | None = None
@@ -449,6 +449,11 @@ class Replay:
     @property
     def state(self) -> Any:
         return self.fold.state if self.fold else None
+
+    @property
+    def tail(self) -> tapelog.Tail | None:
+        """Returns the last seq folded and its hash: where a writer expects the log to end."""
+        return tapelog.Tail(self.events - 1, self.head) if self.head is not None else None
 
     @property
     def problems(self) -> list[TapeError]:
@@ -513,7 +518,7 @@ def _fold_one(result: Replay, rec: tapelog.Record, to: int | None, keep_going: b
         if capture == seq:
             result.captured = (rec, before, err)
     if not past_to:
-        result.tail = tapelog.Tail(seq, rec.digest)
+        result.head = rec.digest
         result.events = seq + 1
     return err
 
