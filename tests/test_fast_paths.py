@@ -58,3 +58,21 @@ def test_the_strict_decoder_differs_only_in_prev():
             fa, fb = msgspec.structs.fields(a), msgspec.structs.fields(b)
             assert [f for f in fa if f.name != "prev"] == [f for f in fb if f.name != "prev"]
             assert a.__struct_config__.tag == b.__struct_config__.tag
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_battlecards_can_fire_is_having_a_target(seed):
+    from tabletape.games.battlecards_pacific import battle as fight
+    rs = engine.get("battlecards-pacific")
+    header, _, states = simulated("battlecards-pacific", seed)
+    asked = 0
+    for state in states:
+        b = state.battle
+        if b is None:
+            continue
+        for player in (b.aggressor, b.defender):
+            for name in dict.fromkeys(b.forces[player]):
+                assert fight.can_fire(state, b, player, name) == bool(
+                    fight.targets(state, b, player, name))
+                asked += 1
+    assert asked and rs.over(states[-1])

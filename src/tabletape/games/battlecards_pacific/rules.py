@@ -194,7 +194,7 @@ def _check_fire(state: State, ev: UnitFired) -> Violation | None:
             return Violation("bcp.fire.target", f"{ev.player} has no {ev.unit!r} in {b.card}")
         if b.phase not in t.unit(state, ev.player, ev.unit).phases:
             return Violation("bcp.fire.phase", f"{ev.unit} does not list phase {b.phase}")
-        if not fight.targets(state, b, ev.player, ev.unit):  # passed over: nothing to attack
+        if not fight.can_fire(state, b, ev.player, ev.unit):  # passed over: nothing to attack
             return _check_target(state, ev) or Violation(
                 "bcp.fire.target", f"{ev.unit} may attack no enemy unit in {b.card}")
         return Violation("bcp.fire.each-phase", f"every {ev.unit} of {ev.player} has already "
