@@ -23,8 +23,8 @@ DIGEST = "^[0-9a-f]{64}$"
 # line before: only a digest can pass, so the fast block decoder skips the regex (~1 us a
 # line, most of a typed decode). The schema keeps the pattern, and log.Codec.decode (every
 # single-line decode: error messages, the header) checks it with StrictDigest.
-Digest = Annotated[str, Meta(extra_json_schema={"type": "string", "pattern": DIGEST})]  # "type"
-# first, as msgspec writes it for a pattern: the schema files stay byte for byte the same
+# "type" is repeated first, as msgspec writes it for a pattern: the schema files stay the same.
+Digest = Annotated[str, Meta(extra_json_schema={"type": "string", "pattern": DIGEST})]
 StrictDigest = Annotated[str, Meta(pattern=DIGEST)]
 Signature = Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]  # Ed25519: 64 bytes as hex
 Timestamp = Annotated[str, Meta(

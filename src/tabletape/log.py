@@ -71,6 +71,7 @@ def _strict_union(union: Any) -> Any:
 
 
 def _strict_event(cls: type) -> type:
+    """Returns a copy of an event Struct (name, fields, defaults, tag, config) with prev strict."""
     config = cls.__struct_config__
     fields = []
     for f in msgspec.structs.fields(cls):
