@@ -129,6 +129,10 @@ class Ruleset:
     def pending(self, state: Any) -> Decision | None:
         raise NotImplementedError
 
+    def over(self, state: Any) -> bool:
+        """Returns whether the game is over (`pending` is None); games override it cheaply."""
+        return self.pending(state) is None
+
     def check(self, state: Any, event: Event) -> Violation | None:
         raise NotImplementedError
 
@@ -229,6 +233,7 @@ def ruleset_for(body: bytes, file: str) -> Ruleset:
 
 # -- the fold ---------------------------------------------------------------------------
 APPLIED, ILLEGAL, UNJUDGED = "applied", "illegal", "not judged"
+_CORE = (*CORE_EVENTS, Header)  # what the engine folds itself; every other event is the game's
 
 
 @dataclass
@@ -278,21 +283,8 @@ class Fold:
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
         self.last_seq = seq
-        match event:
-            case Undone():
-                self.core_seqs.add(seq)
-                return self._core(self._undo(seq, event), event, seq, line)
-            case Note():
-                self.core_seqs.add(seq)
-                return self._core(self._note(seq, event), event, seq, line)
-            case Signed():  # a statement about the log, not a play: never blocked, never judged
-                self.core_seqs.add(seq)
-                self.signed.add(seq)
-                return None
-            case Header():
-                self.core_seqs.add(seq)
-                v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
-                return self._core(v, event, seq, line)
+        if isinstance(event, _CORE):  # one test for the common case, a game event
+            return self._feed_core(seq, event, line)
         if self.blocked and not self.keep_going:
             self._push(seq, event, UNJUDGED)
             self.unjudged.add(seq)
@@ -310,6 +302,20 @@ class Fold:
         self.state = self.ruleset.apply(self.state, event)
         return None
 
+    def _feed_core(self, seq: int, event: Event, line: int | None) -> IllegalEvent | None:
+        """Folds an undo, a note, a signature or a misplaced header; returns its refusal, if any."""
+        self.core_seqs.add(seq)
+        match event:
+            case Undone():
+                return self._core(self._undo(seq, event), event, seq, line)
+            case Note():
+                return self._core(self._note(seq, event), event, seq, line)
+            case Signed():  # a statement about the log, not a play: never blocked, never judged
+                self.signed.add(seq)
+                return None
+        v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
+        return self._core(v, event, seq, line)
+
     def violation(self, seq: int, event: Event) -> Violation | None:
         """Returns why `event` could not be recorded at `seq` now, without changing anything."""
         match event:
@@ -325,7 +331,7 @@ class Fold:
 
     def judge(self, event: Event) -> Violation | None:
         """Returns the violation of a game event in the current state, or None."""
-        if self.ruleset.pending(self.state) is None:
+        if self.ruleset.over(self.state):  # not `pending`: judging needs no Decision built
             return Violation("core.game.over", "the game is already over")
         return self.ruleset.check(self.state, event)
 
@@ -357,6 +363,8 @@ class Fold:
         return None
 
     def _undo_violation(self, event: Undone) -> Violation | None:
+        if self.stack and event.target == self.stack[-1][0]:
+            return None  # the usual undo; the stack holds game events only, never a signature
         if event.target in self.signed:
             return Violation("core.sign.final", f"seq {event.target} is a signature, which "
                              "cannot be undone; undo retracts game events only")
@@ -366,10 +374,8 @@ class Fold:
                                  f"cannot reach back more than {MAX_UNDO_DEPTH} events")
             return Violation("core.undo.nothing", "there is no effective event left to undo")
         top = self.stack[-1][0]
-        if event.target != top:
-            return Violation("core.undo.latest",
-                             f"the latest effective event is seq {top}, not seq {event.target}")
-        return None
+        return Violation("core.undo.latest",
+                         f"the latest effective event is seq {top}, not seq {event.target}")
 
     def _note(self, seq: int, event: Note) -> Violation | None:
         v = self._note_violation(seq, event)
@@ -435,7 +441,7 @@ class Replay:
     ruleset: Ruleset | None = None
     header: Any = None
     fold: Fold | None = None
-    tail: tapelog.Tail | None = None
+    head: str | None = None  # the hash of the last line folded (the tail is built when asked for)
     events: int = 0
     error: TapeError | None = None  # format or chain: reading stopped here
     captured: tuple[tapelog.Record, Any, IllegalEvent | None] | None = None
@@ -443,6 +449,11 @@ class Replay:
     @property
     def state(self) -> Any:
         return self.fold.state if self.fold else None
+
+    @property
+    def tail(self) -> tapelog.Tail | None:
+        """Returns the last seq folded and its hash: where a writer expects the log to end."""
+        return tapelog.Tail(self.events - 1, self.head) if self.head is not None else None
 
     @property
     def problems(self) -> list[TapeError]:
@@ -507,7 +518,7 @@ def _fold_one(result: Replay, rec: tapelog.Record, to: int | None, keep_going: b
         if capture == seq:
             result.captured = (rec, before, err)
     if not past_to:
-        result.tail = tapelog.Tail(seq, rec.digest)
+        result.head = rec.digest
         result.events = seq + 1
     return err
 

@@ -259,7 +259,7 @@ def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> R
         fold = _restore(snap, rs, header, cp.seq, path)
     except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, KeyError):
         return None
-    return Replay(path, ruleset=rs, header=header, fold=fold, tail=tapelog.Tail(cp.seq, cp.digest),
+    return Replay(path, ruleset=rs, header=header, fold=fold, head=cp.digest,
                   events=cp.seq + 1)
 
 

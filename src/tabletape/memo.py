@@ -17,11 +17,13 @@ def by_identity(fn: Callable[[A], R]) -> Callable[[A], R]:
     hashing a whole frozen deck for an lru_cache cost more than the rules that asked.
     """
     cached = functools.lru_cache(maxsize=16)(fn)
-    last: list = [object(), None]
+    last_arg: object = object()
+    last: R
 
     @functools.wraps(fn)
     def lookup(arg: A) -> R:
-        if last[0] is not arg:
-            last[:] = [arg, cached(arg)]
-        return last[1]
+        nonlocal last_arg, last
+        if arg is not last_arg:
+            last_arg, last = arg, cached(arg)
+        return last
     return lookup

@@ -50,6 +50,7 @@ class BattlecardsPacific(Ruleset):
     outcome = staticmethod(play.outcome)
 
     pending = staticmethod(rules.pending)
+    over = staticmethod(rules.over)
     check = staticmethod(rules.check)
     legal = staticmethod(rules.legal)
     weight = staticmethod(rules.weight)

@@ -32,6 +32,13 @@ def targets(state: State, battle: Battle, player: str, name: str) -> tuple[str, 
                  if targetable(me, t.unit(state, enemy, n)))
 
 
+def can_fire(state: State, battle: Battle, player: str, name: str) -> bool:
+    """Returns whether `name` has any enemy unit in the battle to fire at."""
+    me = t.unit(state, player, name)
+    enemy = opponent(battle, player)
+    return any(targetable(me, t.unit(state, enemy, n)) for n in battle.forces[enemy])
+
+
 def support(state: State, battle: Battle, player: str, name: str) -> int:
     """bcp.fire.support: the bonus the player's other engaged units give `name`."""
     kind = t.unit(state, player, name).type
@@ -132,7 +139,7 @@ def advance(state: State) -> State:
     b = state.battle
     assert b is not None
     while b.phase <= 4 and b.shot is None:
-        ready = tuple(n for n in b.to_fire if targets(state, b, b.side, n))
+        ready = tuple(n for n in b.to_fire if can_fire(state, b, b.side, n))
         if ready:
             return replace(state, battle=replace(b, to_fire=ready))
         if b.side == b.aggressor:

@@ -38,7 +38,9 @@ class Values(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
     sea: Score | None = None
 
     def of(self, kind: UnitType) -> int | None:
-        return getattr(self, kind.value.lower())
+        # kind.lower(), not kind.value.lower(): a StrEnum is its own str, and `.value` goes
+        # through enum's descriptor (this runs for every pair of units in every battle)
+        return getattr(self, kind.lower())
 
 
 class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -6,6 +6,8 @@ decision: reshuffles, skipped draws, a battle moving on, passing the turn.
 
 from __future__ import annotations
 
+import functools
+
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
@@ -221,12 +223,16 @@ def _live_battles(state: State) -> list[str]:
     held = {c for p in state.players for c in state.won[p]}
     memo: dict[str, bool] = {}
 
+    @functools.cache  # once per side, not once per BATTLECARD
+    def won_by(side: str) -> set[str]:
+        return t.side_won(state, side)
+
     def live(name: str) -> bool:
         if name in memo:
             return memo[name]
         memo[name] = False  # a cycle of prerequisites can never be met
         bc = ix.battles[name]
-        ours = t.side_won(state, bc.aggressor)
+        ours = won_by(bc.aggressor)
         ok = name not in held and all(r in ours or (r not in held and live(r))
                                       for r in bc.requires)
         memo[name] = ok

@@ -38,6 +38,11 @@ def head(state: State) -> Owed | None:
     return state.steps[0] if state.steps and state.battle is None else None
 
 
+def over(state: State) -> bool:
+    """Returns whether the game is over (exactly when `pending` is None)."""
+    return state.result is not None
+
+
 def pending(state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.result is not None:
@@ -189,7 +194,7 @@ def _check_fire(state: State, ev: UnitFired) -> Violation | None:
             return Violation("bcp.fire.target", f"{ev.player} has no {ev.unit!r} in {b.card}")
         if b.phase not in t.unit(state, ev.player, ev.unit).phases:
             return Violation("bcp.fire.phase", f"{ev.unit} does not list phase {b.phase}")
-        if not fight.targets(state, b, ev.player, ev.unit):  # passed over: nothing to attack
+        if not fight.can_fire(state, b, ev.player, ev.unit):  # passed over: nothing to attack
             return _check_target(state, ev) or Violation(
                 "bcp.fire.target", f"{ev.unit} may attack no enemy unit in {b.card}")
         return Violation("bcp.fire.each-phase", f"every {ev.unit} of {ev.player} has already "

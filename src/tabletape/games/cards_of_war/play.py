@@ -47,16 +47,8 @@ def _fresh_battles(players: tuple[str, ...]) -> tuple[Battle, ...]:
 
 def apply(state: State, event: Event) -> State:
     """Returns the state after a legal event."""
-    match event:
-        case OpeningCardDrawn():
-            state = _opening(state, event)
-        case CardDrawn():
-            state = _draw(state, event)
-        case HandReported():
-            state = replace(state, steps=state.steps[1:])
-        case CardDeployed():
-            state = _deploy(state, event)
-    return settle(state)
+    play = _PLAYS.get(type(event))
+    return settle(play(state, event) if play else state)
 
 
 def _opening(state: State, ev: OpeningCardDrawn) -> State:
@@ -77,6 +69,11 @@ def _start_round(state: State, first: str) -> State:
     second = t.other(state, first)
     return replace(state, first=first, turn=first, reinforce_card=None,
                    steps=(Owed(Step.REFILL, first), Owed(Step.REFILL, second)))
+
+
+def _report(state: State, ev: HandReported) -> State:
+    """The recon answer settles the RECON step; it changes nothing on the table."""
+    return replace(state, steps=state.steps[1:])
 
 
 def _draw(state: State, ev: CardDrawn) -> State:
@@ -114,8 +111,8 @@ def _deploy(state: State, ev: CardDeployed) -> State:
                     battles=_put(state.battles, i, battle))
     if t.total(state, battle, me) >= WIN_POINTS:
         state = _win_battle(state, i, me)
-    if all(b.closed for b in state.battles):
-        return _end_round(state)
+        if all(b.closed for b in state.battles):  # only a win closes a battle
+            return _end_round(state)
     card = t.card(state, ev.card)
     owed: tuple[Owed, ...] = ()
     if ev.joint:
@@ -127,6 +124,11 @@ def _deploy(state: State, ev: CardDeployed) -> State:
     if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
         owed_before = (Owed(Step.REFILL, me), Owed(Step.PASS, me))
     return replace(state, steps=owed + owed_before)
+
+
+# Which play handles which event: a table rather than a `match`, as it is looked up at every
+# event and a `match` tries the class patterns one by one.
+_PLAYS = {OpeningCardDrawn: _opening, CardDrawn: _draw, HandReported: _report, CardDeployed: _deploy}
 
 
 def _put(battles: tuple[Battle, ...], i: int, battle: Battle) -> tuple[Battle, ...]:
@@ -233,7 +235,8 @@ def _can_redeploy(state: State, player: str) -> bool:
 def _reshuffle(state: State) -> State:
     """cow.deck.reshuffle: a pile down to one card (or none) takes the discards back in."""
     for own, deck in state.decks.items():
-        if sum(deck.values()) <= 1 and state.discards[own]:
+        # A deck holds no zero counts (multiset.take drops them): more than one kind is 2+ cards.
+        if len(deck) <= 1 and sum(deck.values()) <= 1 and state.discards[own]:
             state = replace(state, decks={**state.decks, own: t.merge(deck, state.discards[own])},
                             discards={**state.discards, own: ()})
     return state

@@ -29,6 +29,11 @@ def next_opener(state: State) -> str:
     return next(p for p in state.players if p not in state.opening)
 
 
+def over(state: State) -> bool:
+    """Returns whether the game is over (exactly when `pending` is None)."""
+    return state.phase is Phase.OVER
+
+
 def pending(state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:
@@ -50,16 +55,10 @@ def pending(state: State) -> Decision | None:
 
 def check(state: State, event: Event) -> Violation | None:
     """Returns why the event is illegal in this state, or None."""
-    match event:
-        case OpeningCardDrawn():
-            return _check_opening(state, event)
-        case CardDrawn():
-            return _check_draw(state, event)
-        case HandReported():
-            return _check_report(state, event)
-        case CardDeployed():
-            return _check_deploy(state, event)
-    return Violation("cow.turn.step", f"{type(event).__name__} is not a Cards of War event")
+    judge = _CHECKS.get(type(event))
+    if judge is None:
+        return Violation("cow.turn.step", f"{type(event).__name__} is not a Cards of War event")
+    return judge(state, event)
 
 
 def _check_opening(state: State, ev: OpeningCardDrawn) -> Violation | None:
@@ -238,6 +237,12 @@ def _check_kill(state: State, ev: CardDeployed) -> Violation | None:
                          f"but the top card in battle {ev.battle} is {victim.name} "
                          f"(type {'/'.join(victim.types)})")
     return None
+
+
+# Which check rules on which event: a table rather than a `match`, as it is looked up at
+# every event and a `match` tries the class patterns one by one.
+_CHECKS = {OpeningCardDrawn: _check_opening, CardDrawn: _check_draw, HandReported: _check_report,
+           CardDeployed: _check_deploy}
 
 
 # -- legal ---------------------------------------------------------------------------------

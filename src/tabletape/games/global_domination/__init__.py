@@ -67,6 +67,7 @@ class GlobalDomination(Ruleset):
     outcome = staticmethod(play.outcome)
 
     pending = staticmethod(rules.pending)
+    over = staticmethod(rules.over)
     check = staticmethod(rules.check)
     legal = staticmethod(moves.legal)
     weight = staticmethod(moves.weight)

@@ -49,6 +49,11 @@ def scorer(state: State) -> str | None:
     return next((p for p in t.seat_order(state) if p not in state.scored), None)
 
 
+def over(state: State) -> bool:
+    """Returns whether the game is over (exactly when `pending` is None)."""
+    return state.phase is Phase.OVER
+
+
 def pending(state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:

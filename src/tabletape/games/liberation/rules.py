@@ -36,6 +36,11 @@ def head(state: State) -> Owed | None:
     return state.steps[0] if state.steps else None
 
 
+def over(state: State) -> bool:
+    """Returns whether the game is over (exactly when `pending` is None)."""
+    return state.phase is Phase.OVER
+
+
 def pending(state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:

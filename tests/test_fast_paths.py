@@ -1,0 +1,78 @@
+"""The shortcuts taken for speed agree with the plain definitions they stand for."""
+
+from __future__ import annotations
+
+import re
+import typing
+
+import msgspec
+import pytest
+
+from tabletape import engine, log, session, simulate
+from tabletape.errors import ChainError, LogFormatError
+from tests.conftest import lines, write
+
+from .test_games import GAMES, simulated
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_over_is_exactly_when_nothing_is_pending(game, seed):
+    rs = engine.get(game)
+    header, _, states = simulated(game, seed)
+    for state in (rs.initial(header), *states):
+        assert rs.over(state) == (rs.pending(state) is None)
+    assert rs.over(states[-1])
+
+
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory) -> str:
+    """A legal session of 3,000 events (several blocks of the reader)."""
+    path = str(tmp_path_factory.mktemp("fast") / "long.jsonl")
+    rs = engine.get("cards-of-war")
+    header = simulate.header_for(rs, ("alice", "bob"))
+    tail = log.create(path, header, rs.codec)
+    log.append(path, list(session.session(rs, header, 7, 3000)), rs.codec, expect=tail)
+    return path
+
+
+@pytest.mark.parametrize("at", [1, 1500, 2999])
+@pytest.mark.parametrize("prev", [b'"prev":"' + b"AB" * 32 + b'"', b'"prev":"' + b"0" * 63 + b'"'])
+def test_a_prev_that_is_no_digest_is_a_format_error_as_the_schema_says(tmp_path, long_log,
+                                                                       at, prev):
+    ls = lines(long_log)
+    ls[at] = re.sub(rb'"prev":"[0-9a-f]{64}"', prev, ls[at])
+    path = tmp_path / "bad.jsonl"
+    write(path, b"".join(ls))
+    with pytest.raises(LogFormatError) as info:
+        sum(1 for _ in engine.iter_records(str(path)))
+    e = info.value
+    assert (e.line, e.field) == (at + 1, "$.prev") and not isinstance(e, ChainError)
+    assert "Expected `str` matching regex '^[0-9a-f]{64}$'" in e.reason
+
+
+def test_the_strict_decoder_differs_only_in_prev():
+    for rs in engine.all_games():
+        fast, strict = typing.get_args(rs.codec.decoder.type), typing.get_args(rs.codec.strict.type)
+        for a, b in zip(fast, strict, strict=True):
+            fa, fb = msgspec.structs.fields(a), msgspec.structs.fields(b)
+            assert [f for f in fa if f.name != "prev"] == [f for f in fb if f.name != "prev"]
+            assert a.__struct_config__.tag == b.__struct_config__.tag
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_battlecards_can_fire_is_having_a_target(seed):
+    from tabletape.games.battlecards_pacific import battle as fight
+    rs = engine.get("battlecards-pacific")
+    header, _, states = simulated("battlecards-pacific", seed)
+    asked = 0
+    for state in states:
+        b = state.battle
+        if b is None:
+            continue
+        for player in (b.aggressor, b.defender):
+            for name in dict.fromkeys(b.forces[player]):
+                assert fight.can_fire(state, b, player, name) == bool(
+                    fight.targets(state, b, player, name))
+                asked += 1
+    assert asked and rs.over(states[-1])
