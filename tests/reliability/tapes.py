@@ -36,11 +36,14 @@ class Read(NamedTuple):
     crash: str | None = None
 
 
-def read(path: str) -> Read:
-    """Reads a log with the real reader, counting the records it yields before any error."""
+def read(path: str, start: log.Resume | None = None) -> Read:
+    """Reads a log with the real reader, counting the records it yields before any error.
+
+    With `start`, reading picks up at a line whose predecessor is known good.
+    """
     n, head = 0, None
     try:
-        for rec in log.read_records(str(path), engine.codec_for):
+        for rec in log.read_records(str(path), engine.codec_for, start=start):
             n, head = n + 1, rec.digest
     except TapeError as e:
         return Read(n, head, e)
