@@ -85,6 +85,14 @@ def message(r) -> str:
     return next(line for line in out.splitlines() if line.startswith(("error:", "BROKEN")))
 
 
+def nested(levels: int) -> list:
+    """Returns a list nested `levels` deep (the event object adds one more)."""
+    value: list = []
+    for _ in range(levels - 2):
+        value = [value]
+    return value
+
+
 # -- each limit, as the writer (a command refuses, exit 2) and as the reader (exit 1) ---------
 WRITE_CASES = {
     "note text": (
@@ -155,6 +163,10 @@ READ_CASES = {
     "players": (
         lambda: edit_header(players=[f"p{i}" for i in range(17)]),
         "BROKEN game.jsonl:1 (byte 0, field $.players): Expected `array` of length <= 16"),
+    "nesting": (
+        lambda: add_line({"type": "note", "text": "hi", "about": nested(65)}),
+        "BROKEN game.jsonl:4 (byte 4865): nested too deeply: more than 64 levels of arrays and "
+        "objects"),
     "signature": (
         lambda: add_line({"type": "signed", "player": "alice", "signature": "ab"}),
         "BROKEN game.jsonl:4 (byte 4865, field $.signature): Expected `str` matching regex "
@@ -212,3 +224,11 @@ def test_the_readme_quotes_every_message():
     quoted = [m for _, m in (*WRITE_CASES.values(), *READ_CASES.values())] + [*LOWERED.values()]
     missing = [m for m in quoted if re.sub(r"^(error: |BROKEN )", "", m) not in readme]
     assert not missing, f"README's Limits table lacks: {missing}"
+
+
+def test_nesting_at_the_limit_is_judged_by_the_schema_and_past_it_by_depth_alone(here, run):
+    # the depth check makes the message the same from any call site (msgspec's own
+    # recursion limit depends on how deep the caller's stack already is)
+    assert tapelog.depth(b'{"a":[1,{"b":"[[[["}]}') == 3
+    add_line({"type": "note", "text": "hi", "about": nested(64)})
+    assert "field $.about" in message(run("verify", GAME))

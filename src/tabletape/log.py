@@ -6,9 +6,11 @@ header line into the `Codec` (decoder and encoder) for that game's events.
 
 from __future__ import annotations
 
+import array
 import fcntl
 import functools
 import hashlib
+import itertools
 import operator
 import os
 import re
@@ -23,6 +25,7 @@ from tabletape.errors import ChainError, LogFormatError, StaleWriter, TornTail, 
 from tabletape.events import MAX_EVENTS, Event, StrictDigest
 
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
+MAX_DEPTH = 64  # arrays and objects in one line; no schema nests more than a few levels
 # MAX_EVENTS (events.py, the bound on seq) is enforced here too: by read_records and append
 _TAIL_CHUNK = 1 << 16
 
@@ -51,18 +54,33 @@ class Codec:
         try:
             self.strict.decode(body)  # the precise error, in the order msgspec meets it
             return self.decoder.decode(body)
-        except msgspec.ValidationError as e:
-            raise _format_error(str(e), file, line, offset, body, schema=True) from None
-        except msgspec.DecodeError as e:
-            raise _format_error(f"invalid JSON: {e}", file, line, offset, body) from None
         except UnicodeDecodeError as e:
             raise LogFormatError(f"not UTF-8: {e.reason}", file=file, line=line,
                                  offset=offset + _bad_utf8(body, e.start)) from None
-        except RecursionError:
-            raise LogFormatError("nested too deeply", file=file, line=line, offset=offset) from None
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as e:
+            error = e
+        if depth(body) > MAX_DEPTH:  # one message, whatever the caller's stack depth
+            raise LogFormatError(f"nested too deeply: more than {MAX_DEPTH} levels of arrays "
+                                 "and objects", file=file, line=line, offset=offset)
+        if isinstance(error, msgspec.ValidationError):
+            raise _format_error(str(error), file, line, offset, body, schema=True)
+        if isinstance(error, msgspec.DecodeError):
+            raise _format_error(f"invalid JSON: {error}", file, line, offset, body)
+        raise LogFormatError("nested too deeply", file=file, line=line, offset=offset)
 
     def encode(self, event: Event) -> bytes:
         return self.encoder.encode(event)
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NESTING = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # as signed bytes: +1 and -1
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[{]}")))
+
+
+def depth(body: bytes) -> int:
+    """Returns how deeply a line's arrays and objects nest (brackets inside strings ignored)."""
+    marks = _STRING.sub(b"", body).translate(_NESTING, _NOT_BRACKETS)
+    return max(itertools.accumulate(array.array("b", marks)), default=0)
 
 
 def _bad_utf8(body: bytes, fallback: int) -> int:
