@@ -7,6 +7,7 @@ nothing else about it. Undo, notes and disputes are handled here, once.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -210,12 +211,18 @@ def codec_for(body: bytes, file: str) -> tapelog.Codec:
     return ruleset_for(body, file).codec
 
 
+@functools.cache
+def _header_codec() -> tapelog.Codec:
+    """Returns the codec of a bare header, which names the precise error in an unreadable one."""
+    return tapelog.Codec(Header)
+
+
 def ruleset_for(body: bytes, file: str) -> Ruleset:
     """Returns the ruleset a header line names, or raises LogFormatError / UnknownGame."""
     try:
         probe = msgspec.json.decode(body, type=_HeaderProbe)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-        tapelog.Codec(Header).decode(body, file, 1, 0)  # raises the precise LogFormatError
+        _header_codec().decode(body, file, 1, 0)  # raises the precise LogFormatError
         raise LogFormatError("unreadable header", file=file, line=1, offset=0) from None
     if probe.type != "game_started":
         raise LogFormatError(f"line 1 must be the game_started header, found {probe.type!r}",
