@@ -7,7 +7,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from tabletape import engine, log
+from tabletape import engine, log, session, simulate
 from tabletape.cli import main
 from tabletape.games.cards_of_war.events import CardDrawn, OpeningCardDrawn, Options
 
@@ -64,3 +64,12 @@ def write(path, data: bytes) -> None:
 
 DRAW_ALICE = CardDrawn(player="alice", card="Tank")
 __all__ = ["COW", "DRAW_ALICE", "lines", "new_log", "opening", "write", "os"]
+
+
+def session_log(path, seed: int, events: int) -> str:
+    """Writes a legal Cards of War session of `events` events (see tabletape.session)."""
+    rs = engine.get("cards-of-war")
+    header = simulate.header_for(rs, ("alice", "bob"))
+    tail = log.create(str(path), header, rs.codec)
+    log.append(str(path), list(session.session(rs, header, seed, events)), rs.codec, expect=tail)
+    return str(path)

@@ -8,9 +8,9 @@ import typing
 import msgspec
 import pytest
 
-from tabletape import engine, log, session, simulate
+from tabletape import engine
 from tabletape.errors import ChainError, LogFormatError
-from tests.conftest import lines, write
+from tests.conftest import lines, session_log, write
 
 from .test_games import GAMES, simulated
 
@@ -28,12 +28,7 @@ def test_over_is_exactly_when_nothing_is_pending(game, seed):
 @pytest.fixture(scope="module")
 def long_log(tmp_path_factory) -> str:
     """A legal session of 3,000 events (several blocks of the reader)."""
-    path = str(tmp_path_factory.mktemp("fast") / "long.jsonl")
-    rs = engine.get("cards-of-war")
-    header = simulate.header_for(rs, ("alice", "bob"))
-    tail = log.create(path, header, rs.codec)
-    log.append(path, list(session.session(rs, header, 7, 3000)), rs.codec, expect=tail)
-    return path
+    return session_log(tmp_path_factory.mktemp("fast") / "long.jsonl", 7, 3000)
 
 
 @pytest.mark.parametrize("at", [1, 1500, 2999])

@@ -8,21 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletape import engine, log, session, simulate
+from tabletape import engine, log
 from tabletape.errors import ChainError, LogFormatError, TornTail
 from tabletape.seqs import SeqMap, SeqSet
-from tests.conftest import lines, write
+from tests.conftest import lines, session_log, write
 
 
 @pytest.fixture(scope="module")
 def long_log(tmp_path_factory) -> str:
     """A legal session of 3,000 events (~400 kB: several blocks)."""
-    path = str(tmp_path_factory.mktemp("long") / "long.jsonl")
-    rs = engine.get("cards-of-war")
-    header = simulate.header_for(rs, ("alice", "bob"))
-    tail = log.create(path, header, rs.codec)
-    log.append(path, list(session.session(rs, header, 5, 3000)), rs.codec, expect=tail)
-    return path
+    return session_log(tmp_path_factory.mktemp("long") / "long.jsonl", 5, 3000)
 
 
 def test_records_match_a_line_by_line_reading(long_log):
