@@ -256,15 +256,19 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
         if os.path.exists(index):
             os.unlink(index)
 
-    rows.append(median_run("tabletape replay (no index; writes it)", [*TT, "replay", long, "--json"],
+    rows.append(median_run("tabletape replay --json (no index; writes it)",
+                           [*TT, "replay", long, "--json"],
                            n, size, rounds, before=no_index))
     mid = n // 2 + 1001  # not on a checkpoint: folds on from the one before
-    rows.append(median_run(f"tabletape replay --to {mid}",
+    rows.append(median_run(f"tabletape replay --to {mid} --json",
                            [*TT, "replay", long, "--to", str(mid), "--json"], mid, 0, rounds,
+                           note="index fresh"))
+    rows.append(median_run(f"tabletape replay --to {mid}, the table drawn (rich)",
+                           [*TT, "replay", long, "--to", str(mid)], mid, 0, rounds,
                            note="index fresh"))
     diff = [*TT, "diff", long, inputs["long_b"], "--json"]
     run(diff, check=False)  # writes both indexes, so that every round measures the same
-    rows.append(median_run("tabletape diff (the logs differ 100 events before the end)", diff,
+    rows.append(median_run("tabletape diff --json (the logs differ 100 events before the end)", diff,
                            2 * n, size + os.path.getsize(inputs["long_b"]), rounds,
                            check=False, note="indexes fresh"))
     rows.append(_append_one(long, rounds))
