@@ -47,8 +47,10 @@ def path(name: str) -> str:
 # -- inputs ------------------------------------------------------------------------------
 
 def long_log(name: str, events: int, seed: int) -> str:
-    """Writes a legal Cards of War session of `events` events (see tabletape.session)."""
-    from tabletape import engine, log, session, simulate
+    """Writes a legal Cards of War session of `events` events (see tabletape.engine.session)."""
+    from tabletape import engine
+    from tabletape.engine import session, simulate
+    from tabletape.tape import log
     out = path(name)
     if os.path.exists(out):
         return out
@@ -71,8 +73,9 @@ def long_log(name: str, events: int, seed: int) -> str:
 
 def diverging(name: str, base: str, keep: int) -> str:
     """Writes a copy of `base` up to seq `keep`, then notes instead of what followed."""
-    from tabletape import engine, log
-    from tabletape.events import Note
+    from tabletape import engine
+    from tabletape.tape import log
+    from tabletape.tape.events import Note
     out = path(name)
     if os.path.exists(out):
         return out
@@ -89,7 +92,9 @@ def diverging(name: str, base: str, keep: int) -> str:
 
 def corpus() -> str:
     """Writes CORPUS simulated games of the four rulesets (as `tabletape simulate` does)."""
-    from tabletape import engine, log, simulate
+    from tabletape import engine
+    from tabletape.engine import simulate
+    from tabletape.tape import log
     out = path("corpus")
     if os.path.isdir(out):
         return out
@@ -114,7 +119,8 @@ def stdin_events() -> str:
     """Writes STDIN legal events (game fields only) for one `append` to read from stdin."""
     import msgspec
 
-    from tabletape import engine, session, simulate
+    from tabletape import engine
+    from tabletape.engine import session, simulate
     out = path(f"stdin-{STDIN}.jsonl")
     if os.path.exists(out):
         return out
@@ -248,7 +254,7 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
                            rounds))
     rows.append(median_run("tabletape verify", [*TT, "verify", long], n, size, rounds))
     rows.append(median_run("tabletape validate", [*TT, "validate", long], n, size, rounds))
-    # tabletape.index.index_path(long), spelled out: importing tabletape here would
+    # tabletape.engine.index.index_path(long), spelled out: importing tabletape here would
     # grow this process, and every child would report its size (see main).
     index = os.path.join(os.path.dirname(long), f".{os.path.basename(long)}.tabletape-index")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tabletape import engine
-from tabletape.events import Header, Note, Undone
 from tabletape.games.cards_of_war.events import CardDrawn, Options
+from tabletape.tape.events import Header, Note, Undone
 from tests.conftest import COW
 
 ALICE_DRAWS = CardDrawn(player="alice", card="Tank")
@@ -121,7 +121,8 @@ def test_no_game_event_after_the_game_is_over(tmp_path):
 
 
 def test_undo_reaches_back_only_so_far(monkeypatch):
-    monkeypatch.setattr(engine, "MAX_UNDO_DEPTH", 2)
+    from tabletape.engine import fold as fold_module
+    monkeypatch.setattr(fold_module, "MAX_UNDO_DEPTH", 2)
     header = COW.start(("alice", "bob"), Options(), COW.default_components())
     fold = engine.Fold(COW, header)
     from tabletape.games.cards_of_war.events import OpeningCardDrawn

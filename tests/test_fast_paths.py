@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from tabletape import engine
-from tabletape.errors import ChainError, LogFormatError
+from tabletape.tape.errors import ChainError, LogFormatError
 from tests.conftest import lines, session_log, write
 
 from .test_games import GAMES, simulated

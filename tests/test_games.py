@@ -17,9 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletape import engine, log, simulate
-from tabletape.errors import ChainError, LogFormatError
-from tabletape.events import Undone, envelope
+from tabletape import engine
+from tabletape.engine import simulate
+from tabletape.tape import log
+from tabletape.tape.errors import ChainError, LogFormatError
+from tabletape.tape.events import Undone, envelope
 
 GAMES = sorted(engine.GAMES)
 SETTINGS = settings(max_examples=20, deadline=None, derandomize=True,

@@ -10,8 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletape import engine, index, log, session, simulate
-from tabletape.events import Note, Undone
+from tabletape import engine
+from tabletape.engine import index, session, simulate
+from tabletape.tape import log
+from tabletape.tape.events import Note, Undone
 from tests.conftest import lines, write
 
 PLAYERS = ("alice", "bob", "carol")

@@ -14,8 +14,7 @@ import re
 
 import pytest
 
-from tabletape import engine
-from tabletape import log as tapelog
+from tabletape.tape import log as tapelog
 from tests.conftest import COW, lines, opening, write
 
 GAME = "game.jsonl"
@@ -213,7 +212,8 @@ def test_the_real_events_bound_is_the_schemas_bound_on_seq():
 
 
 def test_undo_reaches_back_at_most_max_undo_depth_events(here, run, monkeypatch):
-    monkeypatch.setattr(engine, "MAX_UNDO_DEPTH", 1)
+    from tabletape.engine import fold as fold_module
+    monkeypatch.setattr(fold_module, "MAX_UNDO_DEPTH", 1)
     assert run("undo", GAME).exit_code == 0
     r = run("undo", GAME)
     assert r.exit_code == 1 and message(r) == LOWERED["undo depth"]

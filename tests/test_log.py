@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from tabletape import engine, log
-from tabletape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
+from tabletape import engine
+from tabletape.tape import log
+from tabletape.tape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
 from tests.conftest import COW, DRAW_ALICE, lines, new_log, write
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tabletape import engine
-from tabletape.cli_tools import schemas
+from tabletape.cli.tools import schemas
 
 
 def test_schemas_in_the_repository_are_not_stale():

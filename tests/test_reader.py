@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletape import engine, log
-from tabletape.errors import ChainError, LogFormatError, TornTail
-from tabletape.seqs import SeqMap, SeqSet
+from tabletape import engine
+from tabletape.tape import log
+from tabletape.tape.errors import ChainError, LogFormatError, TornTail
+from tabletape.tape.seqs import SeqMap, SeqSet
 from tests.conftest import lines, session_log, write
 
 

@@ -12,11 +12,14 @@ import msgspec
 import pexpect
 import pytest
 
-from tabletape import engine, log, record, simulate
-from tabletape.errors import IllegalEvent, StaleWriter, TornTail
-from tabletape.events import Note, Undone
+from tabletape import engine
+from tabletape.app import record
+from tabletape.app.record import RecordSession, kind_label, listing
+from tabletape.engine import simulate
 from tabletape.games.cards_of_war.events import CardDeployed, CardDrawn, Options
-from tabletape.record import RecordSession, kind_label, listing
+from tabletape.tape import log
+from tabletape.tape.errors import IllegalEvent, StaleWriter, TornTail
+from tabletape.tape.events import Note, Undone
 from tests.conftest import COW, lines, new_log, opening
 
 PLAYERS = ("alice", "bob", "carol")
@@ -467,7 +470,7 @@ def test_replay_step_through_a_terminal():
 
 def test_the_cli_starts_without_prompt_toolkit():
     import subprocess
-    code = ("import sys, tabletape.cli; from tabletape import record, stepper; "
+    code = ("import sys, tabletape.cli; from tabletape.app import record, stepper; "
             "sys.exit('prompt_toolkit' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
@@ -516,7 +519,7 @@ def test_rerunning_the_starting_command_reopens_but_other_settings_are_refused(t
 # -- the stepper without a terminal ------------------------------------------------------
 
 def test_the_stepper_moves_and_says_why_it_cannot():
-    from tabletape.stepper import Stepper
+    from tabletape.app.stepper import Stepper
     s = Stepper("replays/cards-of-war/kill-dispute.jsonl", at=20)
     assert s.frame.seq == 20 and s.marks() == []
     assert s.key("illegal") is None and s.frame.seq == 21
@@ -537,7 +540,7 @@ def test_the_stepper_moves_and_says_why_it_cannot():
 def test_the_stepper_walks_what_can_be_read_of_a_broken_log(game, run):
     with open(game, "ab") as f:
         f.write(b'{"type":"card_drawn","seq":3}\n')
-    from tabletape.stepper import Stepper
+    from tabletape.app.stepper import Stepper
     s = Stepper(str(game))
     assert s.last == 2 and s.error is not None
     r = run("replay", game, "--step", input="g 2\nq\n")

@@ -11,8 +11,9 @@ import sys
 import msgspec
 import pytest
 
-from tabletape import engine, log, signing
-from tabletape.events import Note, Signed, Undone
+from tabletape import engine
+from tabletape.tape import log, signing
+from tabletape.tape.events import Note, Signed, Undone
 from tests.conftest import COW, DRAW_ALICE, lines, write
 
 DRAW = '{"type":"card_drawn","player":"alice","card":"Tank"}'

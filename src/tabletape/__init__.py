@@ -1,4 +1,3 @@
 """tabletape: tabletop games recorded as event-sourced logs."""
 
 __version__ = "0.1.0"
-FORMAT = 1

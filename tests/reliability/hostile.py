@@ -10,8 +10,8 @@ from __future__ import annotations
 import msgspec
 from hypothesis import strategies as st
 
-from tabletape import log
-from tabletape.events import Note
+from tabletape.tape import log
+from tabletape.tape.events import Note
 
 BAD_UTF8 = [b"\xff", b"\xfe", b"\xc3", b"\xc3\x28", b"\xe2\x82", b"\xe2\x28\xa1", b"\xed\xa0\x80",
             b"\xc0\xaf", b"\xe0\x80\xaf", b"\xf8\x88\x80\x80\x80", b"\xf4\x90\x80\x80", b"\x80",

@@ -5,9 +5,10 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from tabletape import engine, log
-from tabletape import simulate as sim
-from tabletape.errors import TapeError
+from tabletape import engine
+from tabletape.engine import simulate as sim
+from tabletape.tape import log
+from tabletape.tape.errors import TapeError
 
 PLAYERS = {"global-domination": ("alice", "bob", "carol")}
 

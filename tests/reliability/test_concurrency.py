@@ -15,9 +15,10 @@ import json
 import os
 import re
 
-from tabletape import engine, log
-from tabletape.errors import LogFormatError, StaleWriter, TornTail
-from tabletape.events import Note
+from tabletape import engine
+from tabletape.tape import log
+from tabletape.tape.errors import LogFormatError, StaleWriter, TornTail
+from tabletape.tape.events import Note
 from tests.conftest import COW, new_log
 from tests.reliability import figures
 

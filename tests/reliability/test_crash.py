@@ -1,4 +1,4 @@
-"""Process crash: a writer appending through `tabletape.log.append` is SIGKILLed at random.
+"""Process crash: a writer appending through `tabletape.tape.log.append` is SIGKILLed at random.
 
 The writer is a fork of this (already imported) process; after each append
 returns it writes the new seq and head to a pipe, so the parent knows every
@@ -20,9 +20,10 @@ import random
 import signal
 import time
 
-from tabletape import engine, log
-from tabletape.errors import TornTail
-from tabletape.events import Note
+from tabletape import engine
+from tabletape.tape import log
+from tabletape.tape.errors import TornTail
+from tabletape.tape.events import Note
 from tests.conftest import COW, new_log
 from tests.reliability import figures, tapes
 

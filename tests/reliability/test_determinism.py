@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from tabletape import engine
-from tabletape import simulate as sim
+from tabletape.engine import simulate as sim
 from tests.reliability import figures, tapes
 
 SEEDS = range(figures.budget(3, 25))

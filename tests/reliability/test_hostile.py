@@ -19,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletape import engine, log
-from tabletape.errors import ChainError, TapeError, TornTail
+from tabletape import engine
+from tabletape.tape import log
+from tabletape.tape.errors import ChainError, TapeError, TornTail
 from tests.reliability import figures, hostile, tapes
 
 EXAMPLES = figures.budget(100_000, 300_000)  # the issue asks for at least 100,000

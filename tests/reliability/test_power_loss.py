@@ -16,8 +16,8 @@ from collections import Counter
 
 import pytest
 
-from tabletape import log
-from tabletape.errors import TornTail
+from tabletape.tape import log
+from tabletape.tape.errors import TornTail
 from tests.reliability import figures, tapes
 
 GAMES = ["cards-of-war"] + (["global-domination", "liberation", "battlecards-pacific"]

@@ -26,8 +26,9 @@ from collections import Counter
 
 import pytest
 
-from tabletape import engine, log
-from tabletape.errors import ChainError
+from tabletape import engine
+from tabletape.tape import log
+from tabletape.tape.errors import ChainError
 from tests.reliability import figures, tapes
 
 EVENTS = 1000

@@ -5,7 +5,6 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tabletape import engine
-from tabletape.events import Event
 from tabletape.games.battlecards_pacific import play
 from tabletape.games.battlecards_pacific import table as t
 from tabletape.games.battlecards_pacific.events import (
@@ -15,6 +14,7 @@ from tabletape.games.battlecards_pacific.events import (
     Options,
 )
 from tabletape.games.battlecards_pacific.state import State, Step
+from tabletape.tape.events import Event
 
 RS = engine.get("battlecards-pacific")
 JAPAN, US = "alice", "bob"  # the first player named is Japan by default (bcp.setup.sides)

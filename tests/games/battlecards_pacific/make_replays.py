@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
-from tabletape import engine, log, simulate
-from tabletape.events import Event, Note
+from tabletape import engine
+from tabletape.engine import simulate
 from tabletape.games.battlecards_pacific import table as t
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
@@ -25,6 +25,8 @@ from tabletape.games.battlecards_pacific.events import (
     WithdrawalFinished,
 )
 from tabletape.games.battlecards_pacific.state import State, Step
+from tabletape.tape import log
+from tabletape.tape.events import Event, Note
 
 RS = engine.get("battlecards-pacific")
 OUT = "replays/battlecards-pacific"

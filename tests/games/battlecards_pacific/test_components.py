@@ -3,8 +3,8 @@
 import msgspec
 import pytest
 
-from tabletape.errors import UsageError
 from tabletape.games.battlecards_pacific.components import Components, default
+from tabletape.tape.errors import UsageError
 
 from .helpers import JAPAN, RS, US
 

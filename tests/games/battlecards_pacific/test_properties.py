@@ -5,8 +5,7 @@ import pathlib
 
 import pytest
 
-from tabletape import simulate
-from tabletape.engine import CHANCE
+from tabletape.engine import CHANCE, simulate
 from tabletape.games.battlecards_pacific.catalogue import RULES
 
 from .helpers import JAPAN, RS, US, header

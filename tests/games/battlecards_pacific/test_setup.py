@@ -2,7 +2,6 @@
 
 import pytest
 
-from tabletape.errors import UsageError
 from tabletape.games.battlecards_pacific.components import UnitType
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
@@ -13,6 +12,7 @@ from tabletape.games.battlecards_pacific.events import (
     UnitDeployed,
 )
 from tabletape.games.battlecards_pacific.state import Step
+from tabletape.tape.errors import UsageError
 
 from .helpers import JAPAN, RS, US, act, fresh, header, refused, table
 

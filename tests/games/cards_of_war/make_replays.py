@@ -13,10 +13,12 @@ import os
 import random
 from collections.abc import Callable
 
-from tabletape import engine, log, simulate
-from tabletape.events import Note, Undone
+from tabletape import engine
+from tabletape.engine import simulate
 from tabletape.games.cards_of_war import table as t
 from tabletape.games.cards_of_war.events import CardDeployed, Options
+from tabletape.tape import log
+from tabletape.tape.events import Note, Undone
 
 RS = engine.get("cards-of-war")
 OUT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays", "cards-of-war")

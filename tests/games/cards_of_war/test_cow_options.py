@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from tabletape.errors import UsageError
 from tabletape.games.cards_of_war.components import Theatre
+from tabletape.tape.errors import UsageError
 from tests.games.cards_of_war.helpers import (
     RULESET,
     A,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletape.errors import UsageError
+from tabletape.tape.errors import UsageError
 from tests.games.cards_of_war.helpers import (
     COMMON,
     RULESET,

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import os
 
-from tabletape import engine, log, simulate
-from tabletape.engine import CHANCE
-from tabletape.events import Note, Undone
+from tabletape import engine
+from tabletape.engine import CHANCE, simulate
 from tabletape.games.global_domination.events import (
     ActionStackChosen,
     CardDrawn,
@@ -27,6 +26,8 @@ from tabletape.games.global_domination.events import (
     TurnEnded,
     Use,
 )
+from tabletape.tape import log
+from tabletape.tape.events import Note, Undone
 
 OUT = "replays/global-domination"
 RS = engine.get("global-domination")

@@ -6,7 +6,6 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from tabletape.errors import UsageError
 from tabletape.games.global_domination.events import (
     ActionStackChosen,
     CardDrawn,
@@ -15,6 +14,7 @@ from tabletape.games.global_domination.events import (
     TurnEnded,
 )
 from tabletape.games.global_domination.state import Phase
+from tabletape.tape.errors import UsageError
 
 from .helpers import PLAYERS, RS, STACKS, header, pass_all, refused, run, setup_events, started
 

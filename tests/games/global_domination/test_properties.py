@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from tabletape import simulate
+from tabletape.engine import simulate
 from tabletape.games.global_domination import events as ev
 from tabletape.games.global_domination import table as t
 

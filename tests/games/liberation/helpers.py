@@ -5,11 +5,11 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tabletape.engine import Violation
-from tabletape.events import Event
 from tabletape.games.liberation import RULESET as RS
 from tabletape.games.liberation.events import Options
 from tabletape.games.liberation.play import settle
 from tabletape.games.liberation.state import Played, Stage, State
+from tabletape.tape.events import Event
 
 PLAYERS = ("ann", "bob", "cat")
 

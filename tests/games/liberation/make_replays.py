@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import random
 
-from tabletape import engine, log, simulate
-from tabletape.events import Event, Note, Undone
+from tabletape import engine
+from tabletape.engine import simulate
 from tabletape.games.liberation.events import (
     CountryTurned,
     ForceCardDealt,
@@ -27,6 +27,8 @@ from tabletape.games.liberation.events import (
     TurnOverPrevented,
     TurnPassed,
 )
+from tabletape.tape import log
+from tabletape.tape.events import Event, Note, Undone
 
 RS = engine.get("liberation")
 OUT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays", "liberation")

@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletape import simulate
-from tabletape.engine import CHANCE
+from tabletape.engine import CHANCE, simulate
 from tabletape.games.liberation import RULESET as RS
 from tabletape.games.liberation.events import (
     CountryTurned,

@@ -4,7 +4,6 @@ import pytest
 from msgspec.structs import replace
 
 from tabletape.engine import CHANCE
-from tabletape.errors import UsageError
 from tabletape.games.liberation import RULESET as RS
 from tabletape.games.liberation import components
 from tabletape.games.liberation.components import CardType
@@ -15,6 +14,7 @@ from tabletape.games.liberation.events import (
     Options,
 )
 from tabletape.games.liberation.state import Stage, Step
+from tabletape.tape.errors import UsageError
 from tests.games.liberation.helpers import header, ok, refused, start
 
 

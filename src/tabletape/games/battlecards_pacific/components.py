@@ -12,8 +12,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.events import Name, Text
-from tabletape.memo import by_identity
+from tabletape.engine.kit.memo import by_identity
+from tabletape.tape.events import Name, Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Score = Annotated[int, Meta(ge=0, le=20)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletape.events import Event
+from tabletape.tape.events import Event
 
 from .events import (
     ArsenalDrawn,

@@ -12,7 +12,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from tabletape.events import Event, Header, Name
+from tabletape.tape.events import Event, Header, Name
 
 from .components import ActionNumber, Components, UnitType
 

@@ -11,7 +11,7 @@ import functools
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
-from tabletape.events import Event
+from tabletape.tape.events import Event
 
 from . import battle as fight
 from . import table as t

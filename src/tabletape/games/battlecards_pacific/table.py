@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from tabletape.multiset import merge, take, with_cards, without  # noqa: F401  (used as table.<name>)
+from tabletape.engine.kit.multiset import merge, take, with_cards, without  # noqa: F401  (used as table.<name>)
 
 from .components import Battlecard, ConflictCard, Index, Unit, UnitType, index
 from .state import State

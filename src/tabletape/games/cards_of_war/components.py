@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.events import Name, Text
-from tabletape.memo import by_identity
+from tabletape.engine.kit.memo import by_identity
+from tabletape.tape.events import Name, Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Symbol = Annotated[str, Meta(min_length=1, max_length=3)]

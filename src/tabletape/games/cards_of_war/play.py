@@ -9,7 +9,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
-from tabletape.events import Event
+from tabletape.tape.events import Event
 
 from . import table as t
 from .components import index

@@ -7,7 +7,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome, Ruleset
-from tabletape.events import Event
+from tabletape.tape.events import Event
 
 from . import components, play, rules
 from . import legal as moves

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tabletape.events import Event
+from tabletape.tape.events import Event
 
 from . import table as t
 from .events import (

@@ -7,7 +7,7 @@ Turn, Each Game Turn, End of Each Game Turn, Game Terms and The Cards.
 from __future__ import annotations
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.events import Event
+from tabletape.tape.events import Event
 
 from . import table as t
 from .components import Effect, Restriction, Timing

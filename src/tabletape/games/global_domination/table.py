@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletape.multiset import take, with_cards, without  # noqa: F401  (used as table.<name>)
+from tabletape.engine.kit.multiset import take, with_cards, without  # noqa: F401  (used as table.<name>)
 
 from .components import Card, Index, Kind, Restriction, index
 from .state import Force, State

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.events import Event
+from tabletape.tape.events import Event
 
 from . import table as t
 from .components import Ability, Trigger

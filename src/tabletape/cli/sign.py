@@ -1,6 +1,6 @@
 """Commands for signed heads: keygen, sign, and the report `verify --keys` prints.
 
-`tabletape.signing` (and with it `cryptography`) is imported inside the commands,
+`tabletape.tape.signing` (and with it `cryptography`) is imported inside the commands,
 never at start-up.
 """
 
@@ -30,7 +30,7 @@ def keygen(name: str, directory: str) -> None:
 
     Example: tabletape keygen alice --dir keys
     """
-    from tabletape import signing
+    from tabletape.tape import signing
     key_path, pub_path, fp = signing.keygen(name, directory)
     click.echo(f"wrote {key_path} (private: keep it secret) and {pub_path} (public: share it)")
     click.echo(f"fingerprint {fp}")
@@ -51,7 +51,7 @@ def sign(file: str, key_path: str, player: str | None, as_json: bool) -> None:
 
     Example: tabletape sign game.jsonl --key keys/alice.key
     """
-    from tabletape import signing
+    from tabletape.tape import signing
     name = signing.check_name(player or _stem(key_path))
     key = signing.load_private(key_path)
     result = _open_for_append(file, False)
@@ -74,7 +74,7 @@ def _with_prev(event: Any, head: str) -> Any:
 # -- verify --keys -------------------------------------------------------------------------
 def signature_report(keys_dir: str) -> Any:
     """Returns an empty signature report over the public keys in `keys_dir` (exit 2 if bad)."""
-    from tabletape import signing
+    from tabletape.tape import signing
     return signing.Report(signing.load_keys(keys_dir))
 
 
@@ -102,7 +102,7 @@ def print_report(report: Any, header: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     if not report.seals:
         console.print("no signatures: a rewrite of the whole file with a recomputed chain "
                       "would not be caught")

@@ -11,10 +11,10 @@ import click
 import msgspec
 
 from tabletape import engine
-from tabletape import log as tapelog
 from tabletape.cli import _load_components, _parse_option, emit_json, handles_errors, main
-from tabletape.errors import UsageError
-from tabletape.events import CORE_EVENTS, Header
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import UsageError
+from tabletape.tape.events import CORE_EVENTS, Header
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -46,8 +46,8 @@ def simulate(game: str, players: str, seed: int, output: str, options: tuple[str
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
-    from tabletape import simulate as sim
-    from tabletape.render import err_console
+    from tabletape.cli.render import err_console
+    from tabletape.engine import simulate as sim
     rs = engine.get(game)
     header = rs.start(_players(players, rs), _parse_option(rs, options),
                       _load_components(rs, components))

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tabletape.engine import CHANCE, Ruleset
-from tabletape.events import Event, Header
+from tabletape.tape.events import Event, Header
 
 
 def play(ruleset: Ruleset, header: Header, seed: int, *, max_events: int = 20_000

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, MAX_UNDO_DEPTH, Ruleset
-from tabletape.events import Event, Header, Note, Undone
+from tabletape.tape.events import Event, Header, Note, Undone
 
 
 def session(ruleset: Ruleset, header: Header, seed: int, events: int, *,

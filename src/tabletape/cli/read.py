@@ -10,7 +10,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.cli import emit_json, handles_errors, main
-from tabletape.errors import ChainError, TapeError, TornTail, UsageError
+from tabletape.tape.errors import ChainError, TapeError, TornTail, UsageError
 
 
 def _progress(items, label: str, total: int):
@@ -20,13 +20,13 @@ def _progress(items, label: str, total: int):
         return
     from rich.progress import track
 
-    from tabletape.render import err_console
+    from tabletape.cli.render import err_console
     yield from track(items, description=label, total=total, console=err_console, transient=True)
 
 
 def _logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
     """Returns the files that are not checkpoint indexes (a glob over a folder may catch them)."""
-    from tabletape.index import is_index
+    from tabletape.engine.index import is_index
     logs = tuple(f for f in files if not is_index(f))
     if not logs:
         raise UsageError(f"{files[0]} is a checkpoint index, not a log; name the log itself",
@@ -51,7 +51,7 @@ def validate(files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool)
     """
     import functools
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     files = _logs_only(files)
     check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
                               single=len(files) == 1)
@@ -86,7 +86,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
     """
-    from tabletape.render import console, problem_line, result_dict, ruling_table, summary
+    from tabletape.cli.render import console, problem_line, result_dict, ruling_table, summary
     try:
         result = engine.replay(path, keep_going=keep_going)
     except UsageError as e:
@@ -137,7 +137,7 @@ def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bo
     _logs_only((file,))
     signed = None
     if keys_dir is not None:
-        from tabletape import cli_sign
+        from tabletape.cli import sign as cli_sign
         signed = cli_sign.signature_report(keys_dir)
     result = engine.replay(file, rules=False,
                            observe=(lambda rec, _: signed.feed(rec.line - 1, rec.event))
@@ -154,7 +154,7 @@ def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bo
                    "error": result.error.to_dict() if result.error else None,
                    **(cli_sign.report_json(signed, result.header) if signed is not None else {})})
     else:
-        from tabletape.render import console
+        from tabletape.cli.render import console
         if result.error is None:
             console.print(f"[green]ok[/green] {file}: {result.events} events, chain intact",
                           markup=True)
@@ -194,9 +194,9 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
     if step:
         if as_json:
             raise UsageError("--step is interactive; it does not print --json")
-        from tabletape import stepper
+        from tabletape.app import stepper
         return stepper.run(stepper.Stepper(file, as_player=as_player, at=to or 0))
-    from tabletape import index
+    from tabletape.engine import index
     result = index.replay(file, to=to)
     rs = result.ruleset
     if rs is None or result.fold is None:
@@ -215,7 +215,7 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
                    "outcome": msgspec.to_builtins(o) if o else None,
                    "problems": [e.to_dict() for e in result.problems]})
     else:
-        from tabletape.render import console, problem_line
+        from tabletape.cli.render import console, problem_line
         console.print(rs.render(state))
         console.print(f"after seq {result.events - 1}" + (f", as {as_player} sees it" if as_player else ""))
         for e in result.problems:
@@ -255,7 +255,7 @@ def log_cmd(file: str, as_json: bool) -> None:
         from rich.table import Table
         from rich.text import Text
 
-        from tabletape.render import console, problem_line
+        from tabletape.cli.render import console, problem_line
         table = Table(title=file, title_justify="left")
         for col in ("seq", "by", "event", "ruling"):
             table.add_column(col)
@@ -313,7 +313,7 @@ def explain(file: str, seq: int, as_json: bool) -> None:
             "disputes": [d.__dict__ for d in disputes]})
     from rich.panel import Panel
 
-    from tabletape.render import console, ruling_table
+    from tabletape.cli.render import console, ruling_table
     console.print(Panel(rs.render(before), title=f"the state before seq {seq}"))
     console.print(f"seq {seq}: {engine.describe(rs, rec.event)}")
     console.print(f"  {rec.raw.decode()}", markup=False)
@@ -352,8 +352,8 @@ def diff(a: str, b: str, as_json: bool) -> None:
 
     Example: tabletape diff game.jsonl other.jsonl   |   tabletape diff game.jsonl@40 game.jsonl@41
     """
-    from tabletape import diff as tdiff
-    from tabletape import index
+    from tabletape.engine import diff as tdiff
+    from tabletape.engine import index
     (pa, ta), (pb, tb) = _at(a), _at(b)
     ra, rb = index.replay(pa, to=ta), index.replay(pb, to=tb)  # (writes their indexes)
     div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
@@ -371,7 +371,7 @@ def diff(a: str, b: str, as_json: bool) -> None:
         sys.exit(0 if same else 1)
     from rich.table import Table
 
-    from tabletape.render import console, plain
+    from tabletape.cli.render import console, plain
     if same:
         console.print(f"{a} and {b} record the same game")
         sys.exit(0)

@@ -12,6 +12,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+FORMAT = 1  # the log format this tabletape reads and writes (every header says which)
+
 # Bounds shared by every schema: a log may come from an opponent. README "Limits" lists them.
 MAX_EVENTS = 10_000_000  # events per log, so seq < MAX_EVENTS; the reader and append enforce it
 Seq = Annotated[int, Meta(ge=0, le=MAX_EVENTS - 1)]

@@ -1,6 +1,6 @@
 """`tabletape record`: the scribe's interactive recorder, on a terminal or line by line.
 
-The logic is `tabletape.record.RecordSession`; this module reads entries (with
+The logic is `tabletape.app.record.RecordSession`; this module reads entries (with
 prompt_toolkit's completion on a terminal, plain lines otherwise) and prints
 the session's replies. prompt_toolkit is imported only here, inside the command,
 so that the other commands start without it.
@@ -20,11 +20,11 @@ import msgspec
 from tabletape import engine
 from tabletape.cli import _load_components, _parse_option, handles_errors, main, now
 from tabletape.engine import CHANCE
-from tabletape.errors import UsageError
-from tabletape.events import Note
+from tabletape.tape.errors import UsageError
+from tabletape.tape.events import Note
 
-if TYPE_CHECKING:  # tabletape.record is imported when `record` runs, to keep start-up quick
-    from tabletape.record import Listing, RecordSession, Reply
+if TYPE_CHECKING:  # tabletape.app.record is imported when `record` runs, to keep start-up quick
+    from tabletape.app.record import Listing, RecordSession, Reply
 
 
 @main.command()
@@ -52,8 +52,8 @@ def record(file: str, game: str | None, players: str | None, options: tuple[str,
     Example:
       tabletape record game.jsonl --game cards-of-war --players alice,bob --option length=short
     """
-    from tabletape.record import RecordSession, start
-    from tabletape.render import console
+    from tabletape.app.record import RecordSession, start
+    from tabletape.cli.render import console
     if not os.path.exists(file):
         if not game or not players:
             raise UsageError(f"{file} does not exist; start it with --game GAME --players a,b")
@@ -144,8 +144,8 @@ def run(session: RecordSession) -> None:
 
 
 def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> None:
-    from tabletape.record import Reply
-    from tabletape.render import console
+    from tabletape.app.record import Reply
+    from tabletape.cli.render import console
     console.print(f"recording {session.path}: {session.ruleset.title}, "
                   f"{session.next_seq} events so far; `help` lists the commands", markup=False)
     drawn = session.auto_draws()  # a chance draw may be owed already (--auto-chance)
@@ -206,7 +206,7 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
 
-    from tabletape.record import COMMANDS
+    from tabletape.app.record import COMMANDS
 
     class Entries(Completer):
         def get_completions(self, document, complete_event):
@@ -238,8 +238,8 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
 def show_reply(session: RecordSession, reply: Reply) -> None:
     from rich.text import Text
 
-    from tabletape.record import COMMANDS
-    from tabletape.render import console
+    from tabletape.app.record import COMMANDS
+    from tabletape.cli.render import console
     rs = session.ruleset
     for i, (seq, ev) in enumerate(reply.recorded):
         tool = i >= len(reply.recorded) - reply.drawn
@@ -288,7 +288,7 @@ def show_view(session: RecordSession, table: bool | None = None) -> None:
     """
     from rich.text import Text
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     rs = session.ruleset
     d = session.decision
     if table or (table is None and (d is None or d.actor != CHANCE)):
@@ -309,7 +309,7 @@ def show_listing(listing: Listing) -> None:
     from rich.columns import Columns
     from rich.text import Text
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     sizes: dict[str, int] = {}
     for e in listing.entries:
         sizes[e.group] = sizes.get(e.group, 0) + 1

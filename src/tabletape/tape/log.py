@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from tabletape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
-from tabletape.events import MAX_EVENTS, Event, StrictDigest
+from tabletape.tape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
+from tabletape.tape.events import MAX_EVENTS, Event, StrictDigest
 
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
 MAX_DEPTH = 64  # arrays and objects in one line; no schema nests more than a few levels

@@ -13,9 +13,9 @@ import click
 import msgspec
 
 from tabletape import engine
-from tabletape import log as tapelog
-from tabletape.errors import IllegalEvent, LogFormatError, TapeError, UsageError
-from tabletape.events import Event, Note, Undone, is_core
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import IllegalEvent, LogFormatError, TapeError, UsageError
+from tabletape.tape.events import Event, Note, Undone, is_core
 
 EPILOG_CLOCK = "Set TABLETAPE_CLOCK=off to leave `at` out (reproducible files)."
 
@@ -36,7 +36,7 @@ def handles_errors(fn):
 def _fail(e: TapeError) -> None:
     from rich.text import Text
 
-    from tabletape.render import err_console
+    from tabletape.cli.render import err_console
     err_console.print(Text.assemble(("error: ", "red"), str(e)))
     sys.exit(e.exit_code)
 
@@ -55,18 +55,18 @@ def now() -> str | None:
 # Commands that live in other modules, imported only when that command runs, so that
 # start-up (one `append` at the table) does not pay for what it does not use.
 LAZY_COMMANDS: dict[str, str] = {
-    "validate": "tabletape.cli_read",
-    "verify": "tabletape.cli_read",
-    "replay": "tabletape.cli_read",
-    "log": "tabletape.cli_read",
-    "explain": "tabletape.cli_read",
-    "diff": "tabletape.cli_read",
-    "simulate": "tabletape.cli_tools",
-    "schema": "tabletape.cli_tools",
-    "repair": "tabletape.cli_tools",
-    "record": "tabletape.cli_record",
-    "keygen": "tabletape.cli_sign",
-    "sign": "tabletape.cli_sign",
+    "validate": "tabletape.cli.read",
+    "verify": "tabletape.cli.read",
+    "replay": "tabletape.cli.read",
+    "log": "tabletape.cli.read",
+    "explain": "tabletape.cli.read",
+    "diff": "tabletape.cli.read",
+    "simulate": "tabletape.cli.tools",
+    "schema": "tabletape.cli.tools",
+    "repair": "tabletape.cli.tools",
+    "record": "tabletape.cli.record",
+    "keygen": "tabletape.cli.sign",
+    "sign": "tabletape.cli.sign",
 }
 
 
@@ -115,7 +115,7 @@ def games(as_json: bool) -> None:
         return emit_json(rows)
     from rich.table import Table
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     table = Table(title="games")
     for col in ("id", "title", "version", "players", "options (default)", "rules"):
         table.add_column(col)
@@ -149,7 +149,7 @@ def rules(game: str, as_json: bool) -> None:
         return emit_json({k: {"section": r.section, "text": r.text} for k, r in cat.items()})
     from rich.table import Table
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     table = Table(title=f"{rs.title} — rules", show_lines=False)
     for col in ("rule", "section", "what it says (our words)"):
         table.add_column(col)
@@ -228,7 +228,7 @@ def _open_for_append(file: str, force: bool, history: bool = False) -> engine.Re
     Starts from the log's checkpoint index when it has one, unless `history` is
     wanted (a dispute's ruling needs every earlier event's fate).
     """
-    from tabletape import index
+    from tabletape.engine import index
     result = engine.replay(file) if history else index.replay(file)
     if result.error is not None:
         raise result.error
@@ -343,14 +343,10 @@ def undo(file: str, by: str | None) -> None:
     result = _open_for_append(file, False)
     fold = result.fold
     assert fold is not None and result.tail is not None
-    if not fold.stack and fold.evicted:
-        raise IllegalEvent(f"cannot reach back more than {engine.MAX_UNDO_DEPTH} events",
-                           rule="core.undo.depth", file=file)
-    if not fold.stack:
-        raise IllegalEvent("there is no effective event left to undo", rule="core.undo.nothing",
-                           file=file)
-    target = fold.stack[-1][0]
-    ev = Undone(target=target, at=now(), by=by)
+    ev = Undone(target=fold.latest(), at=now(), by=by)
+    v = fold.violation(result.tail.seq + 1, ev)
+    if v is not None:
+        raise IllegalEvent(v.reason, rule=v.rule, file=file)
     _append(file, [ev], result, False)
     _report_appended(result, [ev], result.tail.seq + 1, False)
 

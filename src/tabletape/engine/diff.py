@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape import log as tapelog
-from tabletape.events import Event, envelope
+from tabletape.tape import log as tapelog
+from tabletape.tape.events import Event, envelope
 
 
 @dataclass

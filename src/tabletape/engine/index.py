@@ -21,9 +21,9 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import __version__, engine
-from tabletape import log as tapelog
-from tabletape.engine import APPLIED, Fold, Replay, Ruleset
-from tabletape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+from tabletape.engine import APPLIED, Fold, Replay, Ruleset, reading
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
 
 INDEX_EVERY = 1024  # events between checkpoints: folding on from one takes a few ms
 INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no file for them
@@ -132,10 +132,12 @@ def code_fingerprint(rs: Ruleset) -> str:
     """Returns a fingerprint of the code a checkpoint depends on (changed code: stale index)."""
     import importlib
 
-    here = os.path.dirname(__file__)
+    from tabletape.tape import events
+
+    engine_dir = os.path.dirname(__file__)
     game = os.path.dirname(importlib.import_module(type(rs).__module__).__file__ or "")
-    files = sorted([*(os.path.join(game, f) for f in os.listdir(game)),
-                    *(os.path.join(here, f) for f in ("engine.py", "events.py", "index.py"))])
+    files = sorted([*(os.path.join(d, f) for d in (game, engine_dir) for f in os.listdir(d)),
+                    events.__file__])
     h = hashlib.sha256(f"{__version__} {rs.id} {rs.version}".encode())
     for f in files:
         if f.endswith((".py", ".json")):
@@ -279,7 +281,7 @@ def _read_on(path: str, rs: Ruleset, head0: str, old: Loaded, start: Checkpoint 
             seq = rec.line - 1
             if to is not None and seq > to:
                 break
-            engine._fold_one(result, rec, to, False, None, True)
+            reading._fold_one(result, rec, to, False, None, True)
             if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
                 snap = _snapshot(result.fold, result.header)
                 if snap is not None:

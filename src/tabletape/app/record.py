@@ -18,10 +18,10 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import engine
-from tabletape import log as tapelog
 from tabletape.engine import CHANCE, Decision, Ruling
-from tabletape.errors import IllegalEvent, LogFormatError, StaleWriter, UsageError
-from tabletape.events import Event, Header, Note, Undone, event_type
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, UsageError
+from tabletape.tape.events import Event, Header, Note, Undone, event_type
 
 MAX_LIST = 40  # entries shown at once; the rest are reached by typing a few characters
 LAST_KEPT = 100  # recent events kept for the `last` command
@@ -401,10 +401,7 @@ class RecordSession:
         by, rest = _by(rest)
         match name:
             case "undo":
-                if not self.fold.stack:
-                    return Reply(refusal=IllegalEvent("there is no effective event left to undo",
-                                                      rule="core.undo.nothing"))
-                return self.record(Undone(target=self.fold.stack[-1][0], at=self.clock(),
+                return self.record(Undone(target=self.fold.latest(), at=self.clock(),
                                           by=by or self.by))
             case "note":
                 if not rest:

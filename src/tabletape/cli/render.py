@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.engine import Replay, Ruleset, Ruling
-from tabletape.errors import TapeError
+from tabletape.tape.errors import TapeError
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from tabletape import engine
-from tabletape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
-from tabletape.events import Event, Note
+from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+from tabletape.tape.events import Event, Note
 
 STATES_KEPT = 20_000  # states held in memory; longer logs recompute the state of a seq
 
@@ -171,7 +171,7 @@ def run(stepper: Stepper) -> None:
 def _say(text: str) -> None:
     from rich.text import Text
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     console.print(Text(text, style="yellow"))
 
 
@@ -180,7 +180,7 @@ def show(stepper: Stepper) -> None:
     from rich.rule import Rule
     from rich.text import Text
 
-    from tabletape.render import console
+    from tabletape.cli.render import console
     f = stepper.frame
     who = f" · by {f.event.by}" if f.event.by else ""
     seen = f" · as {stepper.as_player} sees it" if stepper.as_player else ""

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletape.errors import UsageError
-from tabletape.events import Event, Signed
+from tabletape.tape.errors import UsageError
+from tabletape.tape.events import Event, Signed
 
 DOMAIN = b"tabletape-head-v1:"  # so a tabletape signature can never pass for any other message
 KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")  # a player name that is a file name

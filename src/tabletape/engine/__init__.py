@@ -1,0 +1,24 @@
+"""The engine: the game protocol, the registry, the fold and replay; it knows no particular game.
+
+A game is a `Ruleset` subclass in a package under `tabletape.games`; the engine drives
+it through `initial`, `pending`, `check`, `apply`, `legal` and `outcome`, and knows
+nothing else about it. Undo, notes and disputes are handled in the fold, once.
+"""
+
+from tabletape.engine.fold import APPLIED, ILLEGAL, UNJUDGED, Fold, Ruling, describe
+from tabletape.engine.protocol import (
+    CHANCE,
+    CORE_RULES,
+    MAX_UNDO_DEPTH,
+    Decision,
+    Outcome,
+    Rule,
+    Ruleset,
+    Violation,
+)
+from tabletape.engine.reading import Replay, iter_records, replay
+from tabletape.engine.registry import GAMES, all_games, codec_for, get, ruleset_for
+
+__all__ = ["APPLIED", "CHANCE", "CORE_RULES", "GAMES", "ILLEGAL", "MAX_UNDO_DEPTH", "UNJUDGED",
+           "Decision", "Fold", "Outcome", "Replay", "Rule", "Ruleset", "Ruling", "Violation",
+           "all_games", "codec_for", "describe", "get", "iter_records", "replay", "ruleset_for"]

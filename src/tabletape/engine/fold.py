@@ -1,0 +1,219 @@
+"""The fold: one event at a time into the state, with undo, notes and disputes handled once."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
+from tabletape.tape.errors import IllegalEvent
+from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone
+from tabletape.tape.seqs import SeqMap, SeqSet
+
+# -- the fold ---------------------------------------------------------------------------
+APPLIED, ILLEGAL, UNJUDGED = "applied", "illegal", "not judged"
+_CORE = (*CORE_EVENTS, Header)  # what the engine folds itself; every other event is the game's
+
+
+@dataclass
+class Ruling:
+    """A verdict on a disputed event: legal or illegal, by which rule, and why."""
+
+    dispute_seq: int
+    about: int
+    verdict: str  # legal | illegal | not judged | not a game event | retracted
+    rule: str | None
+    reason: str
+    text: str
+    by: str | None = None
+
+
+class Fold:
+    """Replay's accumulator: the game state plus what undo, notes and disputes need.
+
+    Every game event is pushed on a bounded stack with the state before it, so that
+    `undone` can pop it. An illegal event is pushed but not applied; until it is
+    undone, later events are not judged (unless `keep_going`, which skips it).
+    """
+
+    def __init__(self, ruleset: Ruleset, header: Any, *, keep_going: bool = False,
+                 file: str | None = None):
+        self.ruleset = ruleset
+        self.header = header
+        self.file = file
+        self.keep_going = keep_going
+        self.state = ruleset.initial(header)
+        self.stack: deque[tuple[int, Any, str, Event]] = deque(maxlen=MAX_UNDO_DEPTH)
+        self.evicted = 0  # stack entries forgotten past MAX_UNDO_DEPTH
+        self.blocked = 0  # illegal events on the stack
+        self.illegal: dict[int, IllegalEvent] = {}  # in effect, not undone
+        self.corrected: dict[int, IllegalEvent] = {}  # illegal, then retracted by `undone`
+        # Per-seq facts are packed (a bit, or four bytes, per seq): memory must not
+        # grow by a Python object per event on a long log.
+        self.retracted = SeqMap()  # seq -> the undone's seq
+        self.unjudged = SeqSet()
+        self.core_seqs = SeqSet((0,))
+        self.signed = SeqSet()  # seqs of `signed` events
+        self.disputes: list[Ruling] = []
+        self.core_problems: list[IllegalEvent] = []
+        self.last_seq = 0
+        self.partial = False  # resumed from a checkpoint: no history for rulings before it
+
+    def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
+        """Folds one event (seq > 0) into the state; returns its refusal, if any."""
+        self.last_seq = seq
+        if isinstance(event, _CORE):  # one test for the common case, a game event
+            return self._feed_core(seq, event, line)
+        if self.blocked and not self.keep_going:
+            self._push(seq, event, UNJUDGED)
+            self.unjudged.add(seq)
+            return None
+        v = self.judge(event)
+        if v is not None:
+            err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event),
+                               file=self.file, line=line, seq=seq)
+            self.illegal[seq] = err
+            if not self.keep_going:  # keep_going skips it; otherwise it blocks until undone
+                self._push(seq, event, ILLEGAL)
+                self.blocked += 1
+            return err
+        self._push(seq, event, APPLIED)
+        self.state = self.ruleset.apply(self.state, event)
+        return None
+
+    def _feed_core(self, seq: int, event: Event, line: int | None) -> IllegalEvent | None:
+        """Folds an undo, a note, a signature or a misplaced header; returns its refusal, if any."""
+        self.core_seqs.add(seq)
+        match event:
+            case Undone():
+                return self._core(self._undo(seq, event), event, seq, line)
+            case Note():
+                return self._core(self._note(seq, event), event, seq, line)
+            case Signed():  # a statement about the log, not a play: never blocked, never judged
+                self.signed.add(seq)
+                return None
+        v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
+        return self._core(v, event, seq, line)
+
+    def violation(self, seq: int, event: Event) -> Violation | None:
+        """Returns why `event` could not be recorded at `seq` now, without changing anything."""
+        match event:
+            case Undone():
+                return self._undo_violation(event)
+            case Note():
+                return self._note_violation(seq, event)
+            case Signed():
+                return None
+            case Header():
+                return Violation("core.header.first", "the header may only be line 1 (seq 0)")
+        return self.judge(event)
+
+    def latest(self) -> int:
+        """Returns the seq an `undone` would retract now: the latest effective game event, or -1."""
+        return self.stack[-1][0] if self.stack else -1
+
+    def judge(self, event: Event) -> Violation | None:
+        """Returns the violation of a game event in the current state, or None."""
+        if self.ruleset.over(self.state):  # not `pending`: judging needs no Decision built
+            return Violation("core.game.over", "the game is already over")
+        return self.ruleset.check(self.state, event)
+
+    def _push(self, seq: int, event: Event, status: str) -> None:
+        if len(self.stack) == self.stack.maxlen:
+            self.evicted += 1
+        self.stack.append((seq, self.state, status, event))
+
+    def _core(self, v: Violation | None, event: Event, seq: int,
+              line: int | None) -> IllegalEvent | None:
+        if v is None:
+            return None
+        err = IllegalEvent(v.reason, rule=v.rule, event=describe(self.ruleset, event),
+                           file=self.file, line=line, seq=seq)
+        self.core_problems.append(err)
+        return err
+
+    def _undo(self, seq: int, event: Undone) -> Violation | None:
+        v = self._undo_violation(event)
+        if v is not None:
+            return v
+        top, before, status, _ = self.stack.pop()
+        self.retracted[top] = seq
+        if status == APPLIED:
+            self.state = before
+        elif status == ILLEGAL:
+            self.blocked -= 1
+            self.corrected[top] = self.illegal.pop(top)
+        return None
+
+    def _undo_violation(self, event: Undone) -> Violation | None:
+        if self.stack and event.target == self.stack[-1][0]:
+            return None  # the usual undo; the stack holds game events only, never a signature
+        if event.target in self.signed:
+            return Violation("core.sign.final", f"seq {event.target} is a signature, which "
+                             "cannot be undone; undo retracts game events only")
+        if not self.stack:
+            if self.evicted:
+                return Violation("core.undo.depth",
+                                 f"cannot reach back more than {MAX_UNDO_DEPTH} events")
+            return Violation("core.undo.nothing", "there is no effective event left to undo")
+        top = self.stack[-1][0]
+        return Violation("core.undo.latest",
+                         f"the latest effective event is seq {top}, not seq {event.target}")
+
+    def _note(self, seq: int, event: Note) -> Violation | None:
+        v = self._note_violation(seq, event)
+        if v is not None:
+            return v
+        if event.dispute and event.about is not None:
+            self.disputes.append(self.rule_on(seq, event))
+        return None
+
+    def _note_violation(self, seq: int, event: Note) -> Violation | None:
+        if event.about is not None and event.about >= seq:
+            return Violation("core.note.about", f"a note at seq {seq} cannot be about "
+                             f"seq {event.about}, which is not earlier")
+        return None
+
+    def rule_on(self, seq: int, note: Note) -> Ruling:
+        """Returns the ruling on the event a dispute note is about."""
+        n = note.about if note.about is not None else -1
+
+        def ruling(verdict: str, rule: str | None, reason: str) -> Ruling:
+            return Ruling(seq, n, verdict, rule, reason, note.text, note.by)
+
+        if n in self.core_seqs:
+            return ruling("not a game event", None, "the header, notes, undos and signatures are not judged")
+        if n in self.illegal:
+            return ruling("illegal", self.illegal[n].rule, self.illegal[n].reason)
+        if n in self.corrected:
+            e = self.corrected[n]
+            return ruling("illegal", e.rule, f"{e.reason} (undone at seq {self.retracted[n]})")
+        if n in self.unjudged:
+            first = min(self.illegal, default=None)
+            return ruling("not judged", None, "an earlier illegal event"
+                          + (f" (seq {first})" if first is not None else "")
+                          + " left the state unreliable")
+        recent = {s: ev for s, _, _, ev in self.stack}
+        rules = ", ".join(self.ruleset.governing(recent[n])) if n in recent else None
+        why = "it passed every check of the rules that govern it"
+        if n in self.retracted:
+            why += f"; it was later undone at seq {self.retracted[n]}"
+        return ruling("legal", rules or None, why)
+
+
+def describe(ruleset: Ruleset, event: Event) -> str:
+    """Returns one plain sentence for any event, core or game."""
+    match event:
+        case Undone(target=t):
+            return f"undoes seq {t}"
+        case Note(text=text, about=about, dispute=dispute):
+            what = "disputes" if dispute else "notes"
+            return f"{event.by or 'someone'} {what}" + (f" seq {about}" if about is not None else "") + f": {text}"
+        case Header():
+            return f"{event.game} {event.rules_version} starts: {', '.join(event.players)}"
+        case Signed(player=player):
+            return f"{player} signed the log at head {(event.prev or '')[:12]}…"
+    return ruleset.describe(event)
+
+
