@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from tabletape import engine
 from tabletape.games.cards_of_war.events import CardDrawn, Options
 from tabletape.tape.events import Header, Note, Undone
@@ -149,3 +151,27 @@ def test_replay_keeps_a_format_error_and_the_state_before_it(tmp_path):
     assert result.error is not None and result.error.line == 31
     assert result.events == 30
     assert result.state == engine.replay("replays/cards-of-war/sim-normal.jsonl", to=29).state
+
+
+def _hand_made(tmp_path, header: dict) -> str:
+    """Writes a log whose header was made by hand (no `new`), chained as a writer would."""
+    from tabletape.tape import log
+    path = str(tmp_path / "hand.jsonl")
+    good = COW.start(("alice", "bob"), Options(), COW.default_components())
+    body = {**msgspec.to_builtins(good), **header}
+    log.create(path, msgspec.convert(body, COW.Header), COW.codec)
+    return path
+
+
+def test_a_header_no_new_would_write_is_invalid_when_read(tmp_path):
+    path = _hand_made(tmp_path, {"players": ["alice", "bob", "carol"]})
+    result = engine.replay(path)
+    assert not result.ok and result.fold is None
+    assert str(result.error) == f"{path}:1 (byte 0): bad header: cards-of-war needs 2-2 players, got 3"
+
+
+def test_an_option_mix_new_refuses_is_invalid_when_read(tmp_path):
+    path = _hand_made(tmp_path, {"options": {"strategic_exhaustion": True}})
+    result = engine.replay(path)
+    assert result.error is not None and result.error.line == 1
+    assert "strategic_exhaustion is played only with length=long" in str(result.error)

@@ -20,7 +20,7 @@ from .test_games import GAMES, simulated
 def test_over_is_exactly_when_nothing_is_pending(game, seed):
     rs = engine.get(game)
     header, _, states = simulated(game, seed)
-    for state in (rs.initial(header), *states):
+    for state in (rs.bind(header).initial(), *states):
         assert rs.over(state) == (rs.pending(state) is None)
     assert rs.over(states[-1])
 

@@ -113,7 +113,7 @@ def test_legal_and_check_agree_on_every_reached_state(game, seed):
     rs = engine.get(game)
     header, events, states = simulated(game, seed)
     pool = field_pool(events)
-    for i, state in enumerate((rs.initial(header), *states[:-1])):
+    for i, state in enumerate((rs.bind(header).initial(), *states[:-1])):
         legal = list(rs.legal(state))
         assert legal, f"no legal event at step {i} although the game is not over"
         for ev in legal:

@@ -342,7 +342,7 @@ def test_a_whole_game_recorded_through_a_terminal_equals_append(tmp_path, run):
     path, ref = tmp_path / "game.jsonl", tmp_path / "ref.jsonl"
     child = spawn("record", path, "--game", "cards-of-war", "--players", "alice,bob",
                   "--option", "length=short")
-    t = Table(child, rs.initial(header), 1)
+    t = Table(child, rs.bind(header).initial(), 1)
     typed = 0
     for i, ev in enumerate(events[:20]):
         # By number mostly; every third entry by a few typed characters and Tab
@@ -428,7 +428,7 @@ def test_another_game_through_a_terminal(tmp_path, run):
     events = [ev for ev, _ in simulate.play(rs, header, 2, max_events=12)]
     path, ref = tmp_path / "lib.jsonl", tmp_path / "ref.jsonl"
     child = spawn("record", path, "--game", "liberation", "--players", "alice,bob")
-    state, seq = rs.initial(header), 1
+    state, seq = rs.bind(header).initial(), 1
     for ev in events:
         child.expect(prompt(seq))
         entry = next(e for e in listing(rs, state).entries if e.event == ev)

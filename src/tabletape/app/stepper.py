@@ -66,7 +66,7 @@ class Stepper:
             if self.fold is None:
                 raise
             self.error = e  # step through what could be read; say where reading stopped
-        self.ruleset = rs
+        self.ruleset = self.fold.ruleset
 
     # -- where we are ----------------------------------------------------------------
     @property
@@ -180,12 +180,12 @@ def show(stepper: Stepper) -> None:
     from rich.rule import Rule
     from rich.text import Text
 
-    from tabletape.cli.render import console
+    from tabletape.cli.render import console, drawing
     f = stepper.frame
     who = f" · by {f.event.by}" if f.event.by else ""
     seen = f" · as {stepper.as_player} sees it" if stepper.as_player else ""
     console.print(Rule(Text(f"seq {f.seq} of {stepper.last}{who}{seen}"), align="left"))
-    console.print(stepper.ruleset.render(stepper.state()))
+    console.print(drawing(stepper.ruleset, stepper.state()))
     console.print(Text(f"seq {f.seq}: {f.sentence}", style="bold"))
     for m in stepper.marks():
         console.print(Text(f"  {m}", style="red" if m.startswith("illegal") else "yellow"))

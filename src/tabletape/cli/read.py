@@ -215,8 +215,8 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
                    "outcome": msgspec.to_builtins(o) if o else None,
                    "problems": [e.to_dict() for e in result.problems]})
     else:
-        from tabletape.cli.render import console, problem_line
-        console.print(rs.render(state))
+        from tabletape.cli.render import console, drawing, problem_line
+        console.print(drawing(rs, state))
         console.print(f"after seq {result.events - 1}" + (f", as {as_player} sees it" if as_player else ""))
         for e in result.problems:
             console.print(problem_line(e))
@@ -313,8 +313,8 @@ def explain(file: str, seq: int, as_json: bool) -> None:
             "disputes": [d.__dict__ for d in disputes]})
     from rich.panel import Panel
 
-    from tabletape.cli.render import console, ruling_table
-    console.print(Panel(rs.render(before), title=f"the state before seq {seq}"))
+    from tabletape.cli.render import console, drawing, ruling_table
+    console.print(Panel(drawing(rs, before), title=f"the state before seq {seq}"))
     console.print(f"seq {seq}: {engine.describe(rs, rec.event)}")
     console.print(f"  {rec.raw.decode()}", markup=False)
     style = "green" if verdict == "legal" else "red" if verdict == "illegal" else "yellow"

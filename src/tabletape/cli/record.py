@@ -288,11 +288,11 @@ def show_view(session: RecordSession, table: bool | None = None) -> None:
     """
     from rich.text import Text
 
-    from tabletape.cli.render import console
+    from tabletape.cli.render import console, drawing
     rs = session.ruleset
     d = session.decision
     if table or (table is None and (d is None or d.actor != CHANCE)):
-        console.print(rs.render(session.state))
+        console.print(drawing(rs, session.state))
     if d is None:
         o = rs.outcome(session.state)
         console.print(Text(f"game over: {o.summary if o else 'no decision is pending'}; "

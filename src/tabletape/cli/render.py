@@ -16,6 +16,15 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def drawing(rs: Ruleset, state: Any) -> Any:
+    """Returns the game's own drawing of a state (its `render` module), with what comes next."""
+    import importlib
+
+    draw = importlib.import_module(f"{type(rs).__module__}.render").render
+    d, o = rs.pending(state), rs.outcome(state)
+    return draw(state, o.summary if o else d.detail if d else "nothing")
+
+
 def plain(value: Any) -> str:
     """Returns a value as compact JSON for a table cell."""
     if isinstance(value, str):

@@ -39,11 +39,11 @@ class Fold:
 
     def __init__(self, ruleset: Ruleset, header: Any, *, keep_going: bool = False,
                  file: str | None = None):
-        self.ruleset = ruleset
+        self.ruleset = ruleset.bind(header)  # the rules of this game: its components prepared once
         self.header = header
         self.file = file
         self.keep_going = keep_going
-        self.state = ruleset.initial(header)
+        self.state = self.ruleset.initial()
         self.stack: deque[tuple[int, Any, str, Event]] = deque(maxlen=MAX_UNDO_DEPTH)
         self.evicted = 0  # stack entries forgotten past MAX_UNDO_DEPTH
         self.blocked = 0  # illegal events on the stack

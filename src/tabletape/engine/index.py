@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import __version__, engine
-from tabletape.engine import APPLIED, Fold, Replay, Ruleset, reading
+from tabletape.engine import APPLIED, Fold, Replay, Ruleset, reading, registry
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
 
@@ -235,6 +235,7 @@ def replay(path: str, *, to: int | None = None) -> Replay:
         try:
             rs = engine.ruleset_for(first[:-1], path)
             header = rs.codec.decode(first[:-1], path, 1, 0)
+            registry.check_header(rs, header, path)
         except (UnknownGame, UsageError):
             raise
         except TapeError:
@@ -261,7 +262,7 @@ def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> R
         fold = _restore(snap, rs, header, cp.seq, path)
     except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, KeyError):
         return None
-    return Replay(path, ruleset=rs, header=header, fold=fold, head=cp.digest,
+    return Replay(path, ruleset=fold.ruleset, header=header, fold=fold, head=cp.digest,
                   events=cp.seq + 1)
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import msgspec
 
@@ -61,102 +63,133 @@ CORE_RULES: dict[str, Rule] = {
 }
 
 
-class Ruleset:
-    """The protocol every game implements; subclasses override the methods below."""
+H = TypeVar("H", bound=Header)  # the game's header type
+S = TypeVar("S")  # the game's state type
+E = TypeVar("E", bound=Event)  # the game's events (their union)
+
+
+class Ruleset(ABC, Generic[H, S, E]):
+    """A game: what it is, how its logs start, its rules and its words (never its pictures).
+
+    `registry.get` returns the game unbound: enough to start a log, decode one, or
+    describe an event. `bind(header)` returns it bound to one game's header (its
+    players, options and components, prepared once), which is what the rules need:
+    `initial`, `pending`, `check`, `apply`, `legal`, `outcome` and `view` are only
+    called on a bound ruleset. Drawing a state lives in the game's `render` module.
+    """
 
     id: ClassVar[str]
     version: ClassVar[str]
     title: ClassVar[str]
     players: ClassVar[tuple[int, int]]  # fewest and most players
     Header: ClassVar[type[Header]]
-    Options: ClassVar[type]
-    Components: ClassVar[type]
+    Options: ClassVar[type[msgspec.Struct]]
+    Components: ClassVar[type[msgspec.Struct]]
     events: ClassVar[tuple[type[Event], ...]]  # the game's own events, header excluded
     RULES: ClassVar[dict[str, Rule]]
 
+    header: H  # set on a bound ruleset only
     _codec: tapelog.Codec | None = None
 
+    # -- what a log of this game holds ---------------------------------------------------
     @property
     def codec(self) -> tapelog.Codec:
         """Returns the decoder/encoder for this game's lines (header, core and game events)."""
         if self._codec is None:
-            self._codec = tapelog.Codec(self.union())
+            type(self)._codec = tapelog.Codec(self.union())
+        assert self._codec is not None
         return self._codec
 
     def union(self) -> Any:
         """Returns the tagged union of every event a log of this game may hold."""
         types = (self.Header, *CORE_EVENTS, *self.events)
-        u = types[0]
+        u: Any = types[0]
         for t in types[1:]:
             u = u | t
         return u
 
+    @abstractmethod
     def default_components(self) -> Any:
-        raise NotImplementedError
+        """Returns the component data the game is played with unless a log brings its own."""
 
-    def start(self, players: tuple[str, ...], options: Any, components: Any) -> Header:
+    def start(self, players: tuple[str, ...], options: Any, components: Any) -> H:
         """Returns the header for a new game, or raises UsageError when it cannot be played."""
-        lo, hi = self.players
-        if not lo <= len(players) <= hi:
-            raise UsageError(f"{self.id} needs {lo}-{hi} players, got {len(players)}")
-        if len(set(players)) != len(players):
-            raise UsageError("player names must differ")
-        header = self.Header(format=FORMAT, game=self.id, rules_version=self.version, players=players,
-                             options=options, components=components, seq=0)
-        problem = self.check_header(header)
+        header = self.Header(format=FORMAT, game=self.id, rules_version=self.version,
+                             players=players, options=options, components=components, seq=0)
+        problem = self.header_problem(header)
         if problem:
             raise UsageError(problem)
-        return header
+        return header  # type: ignore[return-value]
 
-    def check_header(self, header: Any) -> str | None:
-        """Returns why a header cannot start a game (bad option mix, bad components), or None."""
+    def header_problem(self, header: Header) -> str | None:
+        """Returns why no `new` would write this header (players, option mix, components), or None.
+
+        Checked when a header is written and again whenever one is read.
+        """
+        lo, hi = self.players
+        n = len(header.players)
+        if not lo <= n <= hi:
+            return f"{self.id} needs {lo}-{hi} players, got {n}"
+        if len(set(header.players)) != n:
+            return "player names must differ"
+        return self.check_header(header)  # type: ignore[arg-type]
+
+    def check_header(self, header: H) -> str | None:
+        """Returns why this game cannot start from the header (option mix, components), or None."""
         return None
 
-    # -- the game itself -------------------------------------------------------------
-    def initial(self, header: Any) -> Any:
-        raise NotImplementedError
+    def bind(self, header: H) -> Self:
+        """Returns this ruleset bound to one game's header; games prepare lookup tables here."""
+        bound = copy.copy(self)
+        bound.header = header
+        return bound
 
-    def pending(self, state: Any) -> Decision | None:
-        raise NotImplementedError
+    # -- the rules: called on a bound ruleset --------------------------------------------
+    @abstractmethod
+    def initial(self) -> S:
+        """Returns the state before the first event."""
 
-    def over(self, state: Any) -> bool:
+    @abstractmethod
+    def pending(self, state: S) -> Decision | None:
+        """Returns who must decide next and what, or None once the game is over."""
+
+    def over(self, state: S) -> bool:
         """Returns whether the game is over (`pending` is None); games override it cheaply."""
         return self.pending(state) is None
 
-    def check(self, state: Any, event: Event) -> Violation | None:
-        raise NotImplementedError
+    @abstractmethod
+    def check(self, state: S, event: E) -> Violation | None:
+        """Returns why `event` is illegal in `state`, or None."""
 
-    def apply(self, state: Any, event: Event) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def apply(self, state: S, event: E) -> S:
+        """Returns the state after a legal event."""
 
-    def legal(self, state: Any) -> Iterable[Event]:
-        raise NotImplementedError
+    @abstractmethod
+    def legal(self, state: S) -> Iterable[E]:
+        """Yields every legal next event (chance's outcomes included)."""
 
-    def weight(self, state: Any, event: Event) -> int:
+    def weight(self, state: S, event: E) -> int:
         """Returns how many ways chance can produce this outcome (cards of that kind left)."""
         return 1
 
-    def outcome(self, state: Any) -> Outcome | None:
-        raise NotImplementedError
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """Returns who won and the scores, once the game is over."""
 
-    def view(self, state: Any, player: str) -> Any:
+    @abstractmethod
+    def view(self, state: S, player: str) -> S:
         """Returns the state as `player` could see it (others' hands hidden)."""
-        return state
 
-    def describe(self, event: Event) -> str:
-        return type(event).__name__
+    # -- the words: sentences and the rules that govern an event --------------------------
+    @abstractmethod
+    def describe(self, event: E) -> str:
+        """Returns one plain sentence for a game event."""
 
-    def governing(self, event: Event) -> tuple[str, ...]:
+    @abstractmethod
+    def governing(self, event: E) -> tuple[str, ...]:
         """Returns the ids of the rules that decide whether this kind of event is legal."""
-        return ()
-
-    def render(self, state: Any) -> Any:
-        """Returns a rich renderable of the state."""
-        from rich.pretty import Pretty
-        return Pretty(msgspec.to_builtins(state))
 
     def catalogue(self) -> dict[str, Rule]:
         """Returns the game's rule catalogue followed by the core rules."""
         return {**self.RULES, **CORE_RULES}
-
-

@@ -8,7 +8,7 @@ from typing import Any
 
 from tabletape.engine.fold import Fold
 from tabletape.engine.protocol import Ruleset
-from tabletape.engine.registry import codec_for, ruleset_for
+from tabletape.engine.registry import check_header, codec_for, ruleset_for
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Note
@@ -87,8 +87,10 @@ def _fold_one(result: Replay, rec: tapelog.Record, to: int | None, keep_going: b
     if seq == 0:
         result.ruleset = ruleset_for(rec.raw, result.file)
         result.header = rec.event
+        check_header(result.ruleset, rec.event, result.file)
         if rules:
             result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file)
+            result.ruleset = result.fold.ruleset  # bound to this game
     elif result.fold is not None:
         if past_to:
             if isinstance(rec.event, Note) and rec.event.dispute:

@@ -46,6 +46,13 @@ def get(game: str) -> Ruleset:
     return importlib.import_module(module).RULESET
 
 
+def check_header(rs: Ruleset, header: Header, file: str) -> None:
+    """Raises LogFormatError at line 1 when no `new` would have written this header."""
+    problem = rs.header_problem(header)
+    if problem:
+        raise LogFormatError(f"bad header: {problem}", file=file, line=1, offset=0)
+
+
 def all_games() -> list[Ruleset]:
     return [get(g) for g in sorted(GAMES)]
 

@@ -26,7 +26,8 @@ def session(ruleset: Ruleset, header: Header, seed: int, events: int, *,
     few moves, of a note about a recent event, and of a dispute about one.
     """
     rng = random.Random(seed)
-    state = ruleset.initial(header)
+    ruleset = ruleset.bind(header)
+    state = ruleset.initial()
     stack: list[tuple[int, object]] = []  # (seq, state before) of the effective game events
     seq = 0
     owed = 0  # undos still to come in the current rewind

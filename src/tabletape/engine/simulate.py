@@ -18,7 +18,8 @@ def play(ruleset: Ruleset, header: Header, seed: int, *, max_events: int = 20_00
     `weight` (how many such cards are left). Deterministic for a given seed.
     """
     rng = random.Random(seed)
-    state = ruleset.initial(header)
+    ruleset = ruleset.bind(header)
+    state = ruleset.initial()
     for _ in range(max_events):
         decision = ruleset.pending(state)
         if decision is None:

@@ -27,7 +27,7 @@ def header(**options):
 
 def fresh(**options) -> State:
     """Returns the state before the deal."""
-    return RS.initial(header(**options))
+    return RS.bind(header(**options)).initial()
 
 
 def act(state: State, *events: Event) -> State:

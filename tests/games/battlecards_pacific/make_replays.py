@@ -68,7 +68,7 @@ def shot(player: str, unit: str, target: str, card: str, kept: str | None = None
 def write(out: str, name: str, plays: Iterable[Play | Dispute]) -> None:
     """Checks every play against the rules, then writes the log."""
     header = RS.start((JAPAN, US), RS.Options(), RS.default_components())
-    state = RS.initial(header)
+    state = RS.bind(header).initial()
     events: list[Event] = []
     for p in plays:
         if isinstance(p, Dispute):  # events[k] will be seq k + 1

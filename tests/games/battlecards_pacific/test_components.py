@@ -51,4 +51,4 @@ def test_a_users_own_values_are_played():
     # a Zero with attack 9 against Air: the window of a shot changes with the data
     comp = with_changes(sides__0__arsenal__5__attack={"air": 9})
     header = RS.start((JAPAN, US), RS.Options(), comp)
-    assert RS.initial(header).components.sides[0].arsenal[5].attack.air == 9
+    assert RS.bind(header).initial().components.sides[0].arsenal[5].attack.air == 9

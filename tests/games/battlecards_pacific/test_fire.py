@@ -2,6 +2,7 @@
 
 from msgspec.structs import replace
 
+from tabletape.cli.render import drawing
 from tabletape.games.battlecards_pacific.events import BattleDecided, UnitFired
 
 from .helpers import ACTION, JAPAN, RS, US, act, discards, draw, refused, table, turned
@@ -88,7 +89,7 @@ def test_a_battle_in_progress_is_rendered_phase_by_phase():
     state = pearl_harbor(("A6M Zero",), ("F4U Corsair",))
     state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="F4U Corsair"))
     console = Console(width=120, record=True)
-    console.print(RS.render(RS.view(state, US)))
+    console.print(drawing(RS, RS.view(state, US)))
     text = console.export_text()
     assert "Pearl Harbor: round 1, firing phase 1" in text
     assert "alice's A6M Zero has fired at F4U Corsair: needs 4-6" in text

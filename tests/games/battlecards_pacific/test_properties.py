@@ -5,6 +5,7 @@ import pathlib
 
 import pytest
 
+from tabletape.cli.render import drawing
 from tabletape.engine import CHANCE, simulate
 from tabletape.games.battlecards_pacific.catalogue import RULES
 
@@ -13,7 +14,7 @@ from .helpers import JAPAN, RS, US, header
 
 @pytest.mark.parametrize("seed", range(4))
 def test_random_games_end_and_legal_agrees_with_check(seed):
-    state = RS.initial(header())
+    state = RS.bind(header()).initial()
     n = 0
     for event, after in simulate.play(RS, header(), seed):
         assert RS.check(state, event) is None
@@ -52,5 +53,5 @@ def test_render_and_describe_every_kind_of_event():
         assert RS.describe(event) != type(event).__name__
         assert RS.governing(event)
         last = after
-    assert RS.render(last) is not None
+    assert drawing(RS, last) is not None
     assert len(kinds) >= 9

@@ -31,7 +31,7 @@ def header(**options):
 
 def start(**options) -> State:
     """Returns the table before the opening draw."""
-    return RULESET.initial(header(**options))
+    return RULESET.bind(header(**options)).initial()
 
 
 def feed(state: State, *events) -> State:

@@ -7,6 +7,7 @@ import io
 from msgspec.structs import replace
 from rich.console import Console
 
+from tabletape.cli.render import drawing
 from tabletape.engine import CHANCE
 from tabletape.games.cards_of_war.components import Theatre
 from tabletape.games.cards_of_war.state import Owed, Step
@@ -162,7 +163,7 @@ def test_render_shows_the_table():
     state = table(hands={A: HAND_A, B: HAND_B}, theatres_of_war=True,
                   battles=[battle(alice=["Tank"], theatre=Theatre.GROUND), battle(), battle()])
     out = io.StringIO()
-    Console(file=out, width=160).print(RULESET.render(state))
+    Console(file=out, width=160).print(drawing(RULESET, state))
     text = out.getvalue()
     assert "battle 1 (Ground)" in text and "alice deploys a card" in text
     assert "theatres_of_war" in text

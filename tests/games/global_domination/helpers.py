@@ -56,7 +56,7 @@ def setup_events(players: tuple[str, ...] = PLAYERS, first: str | None = None,
 
 def started(players: tuple[str, ...] = PLAYERS, first: str | None = None, **options: Any) -> State:
     """Returns a table on the first Game Turn with the First Player to play."""
-    return run(RS.initial(header(players, **options)), *setup_events(players, first))
+    return run(RS.bind(header(players, **options)).initial(), *setup_events(players, first))
 
 
 def with_board(state: State, **forces: str) -> State:

@@ -40,7 +40,7 @@ class Script:
 
     def __init__(self, players, stacks, first=A, **options):
         self.header = RS.start(tuple(players), RS.Options(**options), RS.default_components())
-        self.state = RS.initial(self.header)
+        self.state = RS.bind(self.header).initial()
         self.events: list = []
         self.prefer: dict[str, list[str]] = {}
         self.do(FirstPlayerChosen(player=first), *[ActionStackChosen(card=c) for c in stacks])

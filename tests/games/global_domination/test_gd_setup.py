@@ -30,7 +30,7 @@ def test_three_to_six_players():
 
 def test_first_player_is_a_recorded_chance_event():
     # gd.setup.first: nothing happens before chance names the First Player
-    state = RS.initial(header())
+    state = RS.bind(header()).initial()
     assert refused(state, ActionStackChosen(card="Megastorm")) == "gd.setup.stacks"
     assert refused(state, CardDrawn(player="alice", card="Domination")) == "gd.setup.first"
     assert refused(state, FirstPlayerChosen(player="zed")) == "gd.setup.first"
@@ -42,34 +42,34 @@ def test_first_player_is_a_recorded_chance_event():
 
 def test_ten_distinct_action_stacks_are_chosen_one_by_one():
     # gd.setup.stacks: each pick is a different Action type of the box
-    state = run(RS.initial(header()), FirstPlayerChosen(player="alice"),
+    state = run(RS.bind(header()).initial(), FirstPlayerChosen(player="alice"),
                 ActionStackChosen(card="Megastorm"))
     assert refused(state, ActionStackChosen(card="Megastorm")) == "gd.setup.stacks"
     assert refused(state, ActionStackChosen(card="Domination")) == "gd.setup.stacks"
     assert len(list(RS.legal(state))) == 23
     # after ten picks the stacks are set and the Game Turn's draws begin
-    state = run(RS.initial(header()), *setup_events()[:11])
+    state = run(RS.bind(header()).initial(), *setup_events()[:11])
     assert state.phase is Phase.DRAW and set(state.stacks) == set(STACKS)
     assert refused(state, ActionStackChosen(card="Ore Control")) == "gd.setup.stacks"
 
 
 def test_no_strategic_bombers_in_the_box():
     # gd.card.strategic-bombers: the Discard 1 example's card is a stray, not a stack
-    state = run(RS.initial(header()), FirstPlayerChosen(player="alice"))
+    state = run(RS.bind(header()).initial(), FirstPlayerChosen(player="alice"))
     assert "Strategic Bombers" not in {c.name for c in RS.default_components().cards}
     assert refused(state, ActionStackChosen(card="Strategic Bombers")) == "gd.setup.stacks"
 
 
 def test_tracks_start_at_four_and_one():
     # gd.setup.tracks: Logistics 4, VP 1, Turn track at Start
-    state = RS.initial(header())
+    state = RS.bind(header()).initial()
     assert set(state.logistics.values()) == {4} and set(state.vp.values()) == {1}
     assert state.game_turn == 0
 
 
 def test_each_deck_is_four_domination_cards():
     # gd.setup.deck: four Domination cards per player; too few for the table is refused
-    state = RS.initial(header())
+    state = RS.bind(header()).initial()
     assert all(d == {"Domination": 4} for d in state.decks.values())
     comp = RS.default_components()
     small = replace(comp, cards=tuple(replace(c, count=12) if c.basic else c for c in comp.cards))
@@ -98,7 +98,7 @@ def test_unknown_area_is_refused():
 
 def test_draws_follow_logistics_from_the_first_player():
     # gd.draw.logistics: bob is First Player, so he draws his 4 first
-    state = run(RS.initial(header()), *setup_events(first="bob")[:11])
+    state = run(RS.bind(header()).initial(), *setup_events(first="bob")[:11])
     assert [s.player for s in state.steps] == ["bob", "carol", "alice"]
     assert [s.points for s in state.steps] == [4, 4, 4]
     assert refused(state, CardDrawn(player="alice", card="Domination")) == "gd.play.order"
@@ -106,7 +106,7 @@ def test_draws_follow_logistics_from_the_first_player():
 
 def test_a_draw_must_be_in_the_deck():
     # gd.draw.in-deck: the deck holds only Domination cards
-    state = run(RS.initial(header()), *setup_events()[:11])
+    state = run(RS.bind(header()).initial(), *setup_events()[:11])
     assert refused(state, CardDrawn(player="alice", card="Fog of War")) == "gd.draw.in-deck"
     assert RS.weight(state, CardDrawn(player="alice", card="Domination")) == 4
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
+from tabletape.cli.render import drawing
 from tabletape.games.global_domination.events import CardPlayed, ForceBuilt, Use
 
 from .helpers import RS, run, started, with_board, with_hand
@@ -41,7 +42,7 @@ def test_every_event_type_has_governing_rules_from_the_catalogue():
 def test_render_shows_regions_seas_and_players():
     state = with_board(started(), Canada="alice", Arctic_Ocean="bob?")
     console = Console(width=400, record=True)
-    console.print(RS.render(state))
+    console.print(drawing(RS, state))
     out = console.export_text()
     assert "North America" in out and "alice (Full)" in out and "bob (Struggling)" in out
     assert "Logistics" in out and "Megastorm (6)" in out

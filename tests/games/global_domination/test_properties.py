@@ -41,7 +41,7 @@ def candidates(state):
 def test_simulated_games_end_and_agree(n, seed):
     # Given a random game of n players
     h = header(tuple(f"p{k}" for k in range(n)))
-    state = RS.initial(h)
+    state = RS.bind(h).initial()
     count = 0
     for k, (_event, after) in enumerate(simulate.play(RS, h, seed)):
         # Then every few states, what check accepts is exactly what legal yields

@@ -21,7 +21,7 @@ def header(players: tuple[str, ...] = PLAYERS, **options):
 
 def start(players: tuple[str, ...] = PLAYERS, **options) -> State:
     """Returns the state before the first country is turned."""
-    return RS.initial(header(players, **options))
+    return RS.bind(header(players, **options)).initial()
 
 
 def row(*cards: str) -> tuple[Played, ...]:

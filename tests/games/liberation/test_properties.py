@@ -74,7 +74,7 @@ def test_random_games_end_with_a_winner(n, seed):
 def test_legal_agrees_with_check(n, seed):
     # lib.turn.step: what check accepts is exactly what legal yields
     header, events = game(n, seed)
-    state = RS.initial(header)
+    state = RS.bind(header).initial()
     for k, (ev, after) in enumerate(events):
         if k % 7 == 0:
             legal = list(RS.legal(state))
@@ -90,7 +90,7 @@ def test_legal_agrees_with_check(n, seed):
 def test_replay_is_deterministic():
     # the same events folded twice give the same state
     header, events = game(4, 11)
-    a = b = RS.initial(header)
+    a = b = RS.bind(header).initial()
     for ev, _ in events:
         a, b = RS.apply(a, ev), RS.apply(b, ev)
     assert a == b == events[-1][1]
@@ -116,10 +116,12 @@ def test_the_table_renders_at_every_stage():
     import io
 
     from rich.console import Console
+
+    from tabletape.cli.render import drawing
     _, events = game(3, 9)
     console = Console(width=120, record=True, file=io.StringIO())
     for _, state in events[::10] + [events[-1]]:
-        console.print(RS.render(state))
-        console.print(RS.render(RS.view(state, "ann")))
+        console.print(drawing(RS, state))
+        console.print(drawing(RS, RS.view(state, "ann")))
     text = console.export_text()
     assert "Liberation" in text and "game over" in text and "VP" in text

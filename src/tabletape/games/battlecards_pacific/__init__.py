@@ -45,7 +45,9 @@ class BattlecardsPacific(Ruleset):
                     "(bcp.setup.players)")
         return None
 
-    initial = staticmethod(play.initial)
+    def initial(self) -> State:
+        return play.initial(self.header)
+
     apply = staticmethod(play.apply)
     outcome = staticmethod(play.outcome)
 
@@ -75,13 +77,6 @@ class BattlecardsPacific(Ruleset):
 
     def governing(self, event: Event) -> tuple[str, ...]:
         return _governing(event)
-
-    def render(self, state: State) -> Any:
-        d = rules.pending(state)
-        o = play.outcome(state)
-        nxt = o.summary if o else (d.detail if d else "nothing")
-        from .render import render  # rich is imported only when something is drawn
-        return render(state, nxt)
 
 
 RULESET = BattlecardsPacific()

@@ -45,7 +45,9 @@ class CardsOfWar(Ruleset):
             return "strategic_exhaustion replaces tactical_advantage; choose one (cow.setup.options)"
         return components.problems(header.components)
 
-    initial = staticmethod(play.initial)
+    def initial(self) -> State:
+        return play.initial(self.header)
+
     apply = staticmethod(play.apply)
     outcome = staticmethod(play.outcome)
 
@@ -104,13 +106,6 @@ class CardsOfWar(Ruleset):
                     ids += ["cow.opt.theatres.choose"]
                 return tuple(ids)
         return ()
-
-    def render(self, state: State) -> Any:
-        d = rules.pending(state)
-        o = play.outcome(state)
-        nxt = o.summary if o else (d.detail if d else "nothing")
-        from .render import render  # rich is imported only when something is drawn
-        return render(state, nxt)
 
 
 RULESET = CardsOfWar()

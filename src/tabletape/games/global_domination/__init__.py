@@ -62,7 +62,9 @@ class GlobalDomination(Ruleset):
                     f"{basic.name} cards each, the box has {basic.count} (gd.setup.deck)")
         return None
 
-    initial = staticmethod(play.initial)
+    def initial(self) -> State:
+        return play.initial(self.header)
+
     apply = staticmethod(play.apply)
     outcome = staticmethod(play.outcome)
 
@@ -149,13 +151,6 @@ class GlobalDomination(Ruleset):
             case ScoringPassed():
                 return ("gd.play.order", "gd.score.window")
         return ()
-
-    def render(self, state: State) -> Any:
-        d = rules.pending(state)
-        o = play.outcome(state)
-        nxt = o.summary if o else (d.detail if d else "nothing")
-        from .render import render  # rich is imported only when something is drawn
-        return render(state, nxt)
 
 
 RULESET = GlobalDomination()

@@ -68,7 +68,9 @@ class Liberation(Ruleset):
             return f"liberation is played by {lo} to {hi} players (lib.setup.players)"
         return components.problems(header.components)
 
-    initial = staticmethod(play.initial)
+    def initial(self) -> State:
+        return play.initial(self.header)
+
     apply = staticmethod(play.apply)
     outcome = staticmethod(play.outcome)
 
@@ -116,13 +118,6 @@ class Liberation(Ruleset):
 
     def governing(self, event: Event) -> tuple[str, ...]:
         return _GOVERNING.get(type(event), ())
-
-    def render(self, state: State) -> Any:
-        d = rules.pending(state)
-        o = play.outcome(state)
-        nxt = o.summary if o else (d.detail if d else "nothing")
-        from .render import render  # rich is imported only when something is drawn
-        return render(state, nxt)
 
 
 RULESET = Liberation()
