@@ -24,22 +24,21 @@ def test_the_corpus_has_six_games_per_game_at_least_for_cards_of_war():
 
 def trace(path: str) -> dict:
     """Returns what the snapshot pins down about one recorded game."""
-    fold: engine.Fold | None = None
-    rs = None
-    sentences, legal_counts = [], []
-    for rec in engine.iter_records(path):
-        seq = rec.line - 1
-        if seq == 0:
-            rs = engine.ruleset_for(rec.raw, path)
-            fold = engine.Fold(rs, rec.event, file=path)
+    sentences: list[str] = []
+    legal_counts: list[int | None] = []
+
+    def line(j: engine.Judged) -> None:
+        said = f"{j.seq}: {engine.describe(j.fold.ruleset, j.event)}"
+        if j.problem is not None:
+            sentences.append(f"{said} -- ILLEGAL [{j.problem.rule}]")
+            legal_counts.append(None)
         else:
-            err = fold.feed(seq, rec.event, rec.line)
-            if err is not None:
-                sentences.append(f"{seq}: {engine.describe(rs, rec.event)} -- ILLEGAL [{err.rule}]")
-                legal_counts.append(None)
-                continue
-        sentences.append(f"{seq}: {engine.describe(rs, rec.event)}")
-        legal_counts.append(sum(1 for _ in rs.legal(fold.state)))
+            sentences.append(said)
+            legal_counts.append(sum(1 for _ in j.fold.ruleset.legal(j.fold.state)))
+
+    result = engine.replay(path, visit=line)
+    fold, rs = result.fold, result.ruleset
+    assert fold is not None and rs is not None and result.error is None, result.error
     state = msgspec.to_builtins(fold.state)
     state.pop("components", None)
     outcome = rs.outcome(fold.state)
@@ -59,3 +58,19 @@ def test_replay_matches_its_snapshot(path, snapshot):
     result = trace(path)
     assert not result["problems"], result["problems"]
     assert result == snapshot
+
+
+GAME_TESTS = sorted(glob.glob("tests/games/*/make_replays.py"))
+
+
+@pytest.mark.parametrize("script", GAME_TESTS, ids=[p.split("/")[2] for p in GAME_TESTS])
+def test_each_game_regenerates_its_bundled_replays_byte_for_byte(script, tmp_path):
+    import importlib
+    module = importlib.import_module(script[:-3].replace("/", "."))
+    module.main(str(tmp_path))
+    made = sorted(os.listdir(tmp_path))
+    bundled = sorted(os.listdir(module.OUT))
+    assert made == bundled
+    for name in made:
+        with open(tmp_path / name, "rb") as a, open(os.path.join(module.OUT, name), "rb") as b:
+            assert a.read() == b.read(), f"{name} differs from the bundled replay"

@@ -239,10 +239,7 @@ class RecordSession:
         """(Re)reads the log; refuses a torn, corrupt or invalid one with the reason."""
         self.recent.clear()
 
-        def observe(rec: tapelog.Record, err: IllegalEvent | None) -> None:
-            self.recent.append((rec.line - 1, rec.event))
-
-        result = engine.replay(self.path, observe=observe)
+        result = engine.replay(self.path, visit=lambda j: self.recent.append((j.seq, j.event)))
         if result.error is not None:
             raise result.error
         if result.fold is None or result.ruleset is None or result.tail is None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from tabletape import engine
-from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
 from tabletape.tape.events import Event, Note
 
 STATES_KEPT = 20_000  # states held in memory; longer logs recompute the state of a seq
@@ -47,26 +47,17 @@ class Stepper:
         self.pos = max(0, min(at, len(self.frames) - 1))
 
     def _fold(self, path: str) -> None:
-        rs: engine.Ruleset | None = None
-        try:
-            for rec in engine.iter_records(path):
-                seq = rec.line - 1
-                problem = None
-                if seq == 0:
-                    rs = engine.ruleset_for(rec.raw, path)
-                    self.fold = engine.Fold(rs, rec.event, file=path)
-                else:
-                    problem = self.fold.feed(seq, rec.event, rec.line)
-                self.frames.append(Frame(seq, rec.event, engine.describe(rs, rec.event), problem))
-                if seq < STATES_KEPT:
-                    self.states.append(self.fold.state)
-        except (UnknownGame, UsageError):
-            raise
-        except TapeError as e:
-            if self.fold is None:
-                raise
-            self.error = e  # step through what could be read; say where reading stopped
-        self.ruleset = self.fold.ruleset
+        def frame(j: engine.Judged) -> None:
+            self.frames.append(Frame(j.seq, j.event, engine.describe(j.fold.ruleset, j.event),
+                                     j.problem))
+            if j.seq < STATES_KEPT:
+                self.states.append(j.fold.state)
+
+        result = engine.replay(path, visit=frame)
+        if result.fold is None:
+            raise result.error or UsageError("unreadable log", file=path)
+        self.fold, self.ruleset = result.fold, result.fold.ruleset
+        self.error = result.error  # step through what could be read; say where reading stopped
 
     # -- where we are ----------------------------------------------------------------
     @property

@@ -228,8 +228,7 @@ def _open_for_append(file: str, force: bool, history: bool = False) -> engine.Re
     Starts from the log's checkpoint index when it has one, unless `history` is
     wanted (a dispute's ruling needs every earlier event's fate).
     """
-    from tabletape.engine import index
-    result = engine.replay(file) if history else index.replay(file)
+    result = engine.replay(file, history=history)
     if result.error is not None:
         raise result.error
     if result.fold is None:

@@ -140,8 +140,8 @@ def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bo
         from tabletape.cli import sign as cli_sign
         signed = cli_sign.signature_report(keys_dir)
     result = engine.replay(file, rules=False,
-                           observe=(lambda rec, _: signed.feed(rec.line - 1, rec.event))
-                           if signed is not None else None)
+                           visit=(lambda j: signed.feed(j.seq, j.event)) if signed is not None
+                           else None)
     head = result.tail.head if result.tail else None
     if expect_head and result.error is None and head and not head.startswith(expect_head.lower()):
         result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
@@ -196,8 +196,7 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
             raise UsageError("--step is interactive; it does not print --json")
         from tabletape.app import stepper
         return stepper.run(stepper.Stepper(file, as_player=as_player, at=to or 0))
-    from tabletape.engine import index
-    result = index.replay(file, to=to)
+    result = engine.replay(file, to=to, history=False)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -236,11 +235,7 @@ def log_cmd(file: str, as_json: bool) -> None:
     Example: tabletape log game.jsonl
     """
     rows: list[tuple] = []
-
-    def observe(rec, err) -> None:
-        rows.append((rec, err))
-
-    result = engine.replay(file, observe=observe)
+    result = engine.replay(file, visit=lambda j: rows.append((j.record, j.problem)))
     rs = result.ruleset
     retracted = result.fold.retracted if result.fold else {}
     unjudged = result.fold.unjudged if result.fold else set()
@@ -355,7 +350,8 @@ def diff(a: str, b: str, as_json: bool) -> None:
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
     (pa, ta), (pb, tb) = _at(a), _at(b)
-    ra, rb = index.replay(pa, to=ta), index.replay(pb, to=tb)  # (writes their indexes)
+    ra = engine.replay(pa, to=ta, history=False)  # (writes their indexes)
+    rb = engine.replay(pb, to=tb, history=False)
     div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
     for r in (ra, rb):
         if r.ruleset is None:

@@ -6,6 +6,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
 from tabletape.tape.errors import IllegalEvent
 from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone
@@ -161,6 +163,11 @@ class Fold:
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
 
+    def dispute_after(self, seq: int, event: Note) -> None:
+        """Rules on a dispute read past the seq the fold stopped at (`explain` reads on for them)."""
+        if event.dispute:
+            self._note(seq, event)
+
     def _note(self, seq: int, event: Note) -> Violation | None:
         v = self._note_violation(seq, event)
         if v is not None:
@@ -217,3 +224,48 @@ def describe(ruleset: Ruleset, event: Event) -> str:
     return ruleset.describe(event)
 
 
+
+
+# -- checkpoints: a fold saved and restored (engine.index) ----------------------------------
+MAX_PROBLEMS = 64  # a fold carrying more problems than this is not worth a checkpoint
+
+
+def snapshot(fold: Fold) -> bytes | None:
+    """Returns the fold encoded for a checkpoint, or None when it is not worth keeping.
+
+    Kept: the state below the undo stack, the stack's events (their states are rebuilt
+    by `apply` on restoring), and the problems in effect.
+    """
+    if fold.keep_going or len(fold.illegal) + len(fold.core_problems) > MAX_PROBLEMS:
+        return None
+    bottom = fold.stack[0][1] if fold.stack else fold.state
+    stack = [(seq, status, event) for seq, _, status, event in fold.stack]
+    problems = [_problem(e) for e in fold.illegal.values()]
+    core = [_problem(e) for e in fold.core_problems]
+    return msgspec.msgpack.encode((bottom, stack, fold.evicted, fold.blocked, problems, core))
+
+
+def _problem(e: IllegalEvent) -> tuple:
+    return (e.reason, e.rule, e.event, e.line, e.seq)
+
+
+def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> Fold:
+    """Returns a fold as it was after `seq` from its snapshot; it is `partial` (no old rulings)."""
+    fold = Fold(ruleset, header, file=file)
+    rs = fold.ruleset
+    problem = tuple[str, str, str | None, int | None, int]
+    snap = tuple[type(fold.state), list[tuple[int, str, rs.union()]], int, int,  # type: ignore[misc]
+                 list[problem], list[problem]]
+    bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(raw, type=snap)
+    state = bottom
+    for s, status, event in stack:  # the state before each event `undone` may retract
+        fold.stack.append((s, state, status, event))
+        if status == APPLIED:
+            state = rs.apply(state, event)
+    fold.state, fold.evicted, fold.blocked, fold.last_seq = state, evicted, blocked, seq
+    for reason, rule, ev, line, s in problems:
+        fold.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
+    fold.core_problems = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
+                          for reason, rule, ev, line, s in core]
+    fold.partial = True
+    return fold

@@ -15,19 +15,23 @@ never use it: they read every line.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import msgspec
 
-from tabletape import __version__, engine
-from tabletape.engine import APPLIED, Fold, Replay, Ruleset, reading, registry
+from tabletape import __version__
+from tabletape.engine import reading, registry
+from tabletape.engine.fold import restore, snapshot
+from tabletape.engine.protocol import Ruleset
+from tabletape.engine.reading import Judged, Replay, Visitor
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 
 INDEX_EVERY = 1024  # events between checkpoints: folding on from one takes a few ms
 INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no file for them
-MAX_PROBLEMS = 64  # a fold carrying more problems than this is not checkpointed
 SUFFIX = ".tabletape-index"
 VERSION = 1
 
@@ -75,55 +79,6 @@ class Loaded(NamedTuple):
 
 
 MAGIC = b"tabletape-index\n"
-
-
-# -- snapshots of a fold ---------------------------------------------------------------
-
-def _snapshot(fold: Fold, header: Any) -> bytes | None:
-    """Returns the fold encoded for a checkpoint, or None when it is not worth keeping."""
-    if fold.keep_going or len(fold.illegal) + len(fold.core_problems) > MAX_PROBLEMS:
-        return None
-    bottom = fold.stack[0][1] if fold.stack else fold.state
-    stack = [(seq, status, event) for seq, _, status, event in fold.stack]
-    problems = [_problem(e) for e in fold.illegal.values()]
-    core = [_problem(e) for e in fold.core_problems]
-    return msgspec.msgpack.encode((_strip(bottom, header), stack, fold.evicted, fold.blocked,
-                                   problems, core))
-
-
-def _problem(e: IllegalEvent) -> tuple:
-    return (e.reason, e.rule, e.event, e.line, e.seq)
-
-
-def _strip(state: Any, header: Any) -> Any:
-    """Returns the state without the header's component data (it is put back on loading)."""
-    if getattr(state, "components", None) is header.components:
-        return msgspec.structs.replace(state, components=None)
-    return state
-
-
-def _restore(raw: bytes, rs: Ruleset, header: Any, seq: int, file: str) -> Fold:
-    """Returns a fold as it was after seq, rebuilding the undo stack's states by `apply`."""
-    fold = Fold(rs, header, file=file)
-    state_type = type(fold.state)
-    snap = tuple[state_type, list[tuple[int, str, rs.union()]], int, int,
-                 list[tuple[str, str, str | None, int | None, int]],
-                 list[tuple[str, str, str | None, int | None, int]]]
-    bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(raw, type=snap)
-    if getattr(fold.state, "components", None) is header.components:
-        bottom = msgspec.structs.replace(bottom, components=header.components)
-    state = bottom
-    for s, status, event in stack:  # the state before each event `undone` may retract
-        fold.stack.append((s, state, status, event))
-        if status == APPLIED:
-            state = rs.apply(state, event)
-    fold.state, fold.evicted, fold.blocked, fold.last_seq = state, evicted, blocked, seq
-    for reason, rule, ev, line, s in problems:
-        fold.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
-    fold.core_problems = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
-                          for reason, rule, ev, line, s in core]
-    fold.partial = True
-    return fold
 
 
 # -- reading and writing the index -----------------------------------------------------
@@ -222,7 +177,7 @@ def _holds(f, cp: Checkpoint) -> bool:
 
 # -- replay with the index -------------------------------------------------------------
 
-def replay(path: str, *, to: int | None = None) -> Replay:
+def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
     """Returns what `engine.replay(path, to=to)` returns, starting from a checkpoint if one fits.
 
     The fold is `partial` when it starts from a checkpoint: its state, undo stack and
@@ -231,72 +186,86 @@ def replay(path: str, *, to: int | None = None) -> Replay:
     with tapelog.open_log(path) as f:
         first = f.readline(tapelog.MAX_LINE + 1)
         if not first.endswith(b"\n"):
-            return engine.replay(path, to=to)
+            return reading.replay(path, to=to, visit=visit)
         try:
-            rs = engine.ruleset_for(first[:-1], path)
+            rs = registry.ruleset_for(first[:-1], path)
             header = rs.codec.decode(first[:-1], path, 1, 0)
             registry.check_header(rs, header, path)
         except (UnknownGame, UsageError):
             raise
         except TapeError:
-            return engine.replay(path, to=to)
+            return reading.replay(path, to=to, visit=visit)
         head0 = tapelog.digest(first[:-1])
         old = load(path, rs, head0)
         usable = [c for c in old.checkpoints if to is None or c.seq <= to]
         start = usable[-1] if usable else None
         if start is not None and not _holds(f, start):
             old, start = Loaded([], 0), None  # the log changed under the index: rebuild it
-    result = None
-    if start is not None:
-        result = _resume(path, rs, header, old.base, start)
-        if result is None:
-            old, start = Loaded([], 0), None  # a torn or foreign snapshot: rebuild it
-    return _read_on(path, rs, head0, old, start, result, to)
+    result = _resume(path, rs, header, old.base, start) if start is not None else None
+    if result is None or start is None:
+        if start is not None:
+            old = Loaded([], 0)  # a torn or foreign snapshot: rebuild the index
+        result = Replay(path)
+        records = tapelog.read_records(path, registry.codec_for)
+    else:
+        resume = tapelog.Resume(start.offset, tapelog.Tail(start.seq, start.digest), rs.codec)
+        records = tapelog.read_records(path, registry.codec_for, start=resume)
+    new = _read_on(result, iter(records), old, to, visit)
+    if new and result.events >= INDEX_MIN:
+        save(path, rs, head0, old, new)
+    return result
 
 
 def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> Replay | None:
+    """Returns the replay as it was at a checkpoint, or None for a torn or foreign snapshot."""
     snap = _snapshot_of(path, base, cp)
     if snap is None:
         return None
     try:
-        fold = _restore(snap, rs, header, cp.seq, path)
+        f = restore(snap, rs, header, cp.seq, path)
     except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, KeyError):
         return None
-    return Replay(path, ruleset=fold.ruleset, header=header, fold=fold, head=cp.digest,
+    return Replay(path, ruleset=f.ruleset, header=header, fold=f, head=cp.digest,
                   events=cp.seq + 1)
 
 
-def _read_on(path: str, rs: Ruleset, head0: str, old: Loaded, start: Checkpoint | None,
-             result: Replay | None, to: int | None) -> Replay:
-    """Folds from the checkpoint (or line 1) up to `to`, adding checkpoints past the index's last."""
-    if result is None or start is None:
-        result = Replay(path)
-        records = tapelog.read_records(path, engine.codec_for)
-    else:
-        resume = tapelog.Resume(start.offset, tapelog.Tail(start.seq, start.digest), rs.codec)
-        records = tapelog.read_records(path, engine.codec_for, start=resume)
+def _read_on(result: Replay, records: Iterator[tapelog.Record], old: Loaded, to: int | None,
+             visit: Visitor | None) -> list[tuple[Checkpoint, bytes]]:
+    """Folds on (the engine's one loop, a checkpoint's worth at a time) up to `to`.
+
+    Returns the checkpoints passed beyond the index's last, with their snapshots.
+    """
     last = old.checkpoints[-1].seq if old.checkpoints else 0
     new: list[tuple[Checkpoint, bytes]] = []
-    try:
-        for rec in records:
-            seq = rec.line - 1
-            if to is not None and seq > to:
-                break
-            reading._fold_one(result, rec, to, False, None, True)
-            if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
-                snap = _snapshot(result.fold, result.header)
-                if snap is not None:
-                    new.append((Checkpoint(seq, rec.offset, rec.offset + len(rec.raw) + 1,
-                                           rec.digest, 0, len(snap), _check(rec.digest, snap)),
-                                snap))
-                    last = seq
-    except (UnknownGame, UsageError):
-        raise
-    except TapeError as e:
-        result.error = e
-    if new and result.events >= INDEX_MIN:
-        save(path, rs, head0, old, new)
-    return result
+    while to is None or result.events <= to:
+        stop = (result.events // INDEX_EVERY + 1) * INDEX_EVERY  # the next checkpoint's seq
+        if to is not None:
+            stop = min(stop, to)
+        read = result.events
+        reading.walk(result, itertools.islice(records, stop - read), visit=visit)
+        if result.error is not None:
+            break
+        at_stop: list[Judged] = []  # the line at `stop`: where a checkpoint is taken
+        reading.walk(result, itertools.islice(records, 1), visit=_both(at_stop.append, visit))
+        if result.error is not None or not at_stop:
+            break
+        rec, seq = at_stop[0].record, at_stop[0].seq
+        if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
+            snap = snapshot(result.fold)
+            if snap is not None:
+                new.append((Checkpoint(seq, rec.offset, rec.offset + len(rec.raw) + 1, rec.digest,
+                                       0, len(snap), _check(rec.digest, snap)), snap))
+                last = seq
+    return new
+
+
+def _both(first: Visitor, then: Visitor | None) -> Visitor:
+    """Returns a visitor calling `first`, then `then` (if any)."""
+    def visit(judged: Judged) -> None:
+        first(judged)
+        if then is not None:
+            then(judged)
+    return visit
 
 
 def common_start(a: str, b: str, a_to: int | None = None,
@@ -332,5 +301,5 @@ def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
         first = f.readline(tapelog.MAX_LINE + 1)
     if not first.endswith(b"\n"):
         return None
-    rs = engine.ruleset_for(first[:-1], path)
+    rs = registry.ruleset_for(first[:-1], path)
     return rs, load(path, rs, tapelog.digest(first[:-1]))

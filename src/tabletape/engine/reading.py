@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,26 +52,74 @@ class Replay:
         return not self.problems
 
 
+@dataclass(slots=True)
+class Judged:
+    """One line as the loop folded it, as a visitor sees it."""
+
+    record: tapelog.Record
+    seq: int
+    problem: IllegalEvent | None  # its refusal, if any (None: legal, core, or not judged)
+    before: Any  # the state before it (None for the header or without rules)
+    fold: Fold | None  # the fold after it (None without rules)
+
+    @property
+    def event(self) -> Any:
+        return self.record.event
+
+
+Visitor = Callable[[Judged], None]
+
+
 def replay(path: str, *, to: int | None = None, keep_going: bool = False,
-           capture: int | None = None, rules: bool = True,
-           observe: Callable[[tapelog.Record, IllegalEvent | None], None] | None = None) -> Replay:
-    """Folds a log from line 1 (to seq `to`, if given) and returns what it found.
+           capture: int | None = None, rules: bool = True, history: bool = True,
+           visit: Visitor | None = None) -> Replay:
+    """Folds a log (to seq `to`, if given) and returns what it found: the one replay API.
 
     Never raises for a bad log: a format or chain error is kept in `Replay.error`
     and everything before it is still folded. Missing files and unknown games raise.
-    With `capture=N`, the record of seq N, the state before it and its ruling are
-    kept, and the rest of the log is still read for disputes about it. `observe`
-    is called with every record folded and its refusal, if any.
+    `history=False` says the caller needs the state, the undo stack and the problems
+    but not every earlier event's fate (rulings on old disputes): a long log then
+    starts from its checkpoint index. With `capture=N`, the record of seq N, the
+    state before it and its ruling are kept, and the rest of the log is still read
+    for disputes about it. `visit` is called with every line folded, up to `to`.
     """
-    result = Replay(path)
-    records = tapelog.read_records(path, codec_for)
+    if not history and rules and not keep_going and capture is None:
+        from tabletape.engine import index  # checkpoints: any seq of a long log, quickly
+        return index.replay(path, to=to, visit=visit)
+    return walk(Replay(path), tapelog.read_records(path, codec_for), to=to, keep_going=keep_going,
+                capture=capture, rules=rules, visit=visit)
+
+
+def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = None,
+         keep_going: bool = False, capture: int | None = None, rules: bool = True,
+         visit: Visitor | None = None) -> Replay:
+    """Folds `records` into `result` (from line 1, or on from a checkpoint's fold): the loop.
+
+    Every reader of a log (validate, replay, explain, log, the index, the stepper,
+    the recorder) goes through here; see `replay` for the arguments.
+    """
+    fold = result.fold
     try:
         for rec in records:
-            if to is not None and rec.line - 1 > to and capture is None:
-                break
-            err = _fold_one(result, rec, to, keep_going, capture, rules)
-            if observe is not None and (to is None or rec.line - 1 <= to):
-                observe(rec, err)
+            seq = rec.line - 1
+            if to is not None and seq > to:
+                if capture is None:
+                    break
+                if fold is not None and isinstance(rec.event, Note):
+                    fold.dispute_after(seq, rec.event)  # a later ruling on the captured event
+                continue
+            err = before = None
+            if seq == 0:
+                fold = _start(result, rec, keep_going, rules)
+            elif fold is not None:
+                before = fold.state
+                err = fold.feed(seq, rec.event, rec.line)
+                if capture == seq:
+                    result.captured = (rec, before, err)
+            result.head = rec.digest
+            result.events = seq + 1
+            if visit is not None:
+                visit(Judged(rec, seq, err, before, fold))
     except (UnknownGame, UsageError):
         raise
     except TapeError as e:
@@ -79,31 +127,15 @@ def replay(path: str, *, to: int | None = None, keep_going: bool = False,
     return result
 
 
-def _fold_one(result: Replay, rec: tapelog.Record, to: int | None, keep_going: bool,
-              capture: int | None, rules: bool) -> IllegalEvent | None:
-    seq = rec.line - 1
-    err = None
-    past_to = to is not None and seq > to
-    if seq == 0:
-        result.ruleset = ruleset_for(rec.raw, result.file)
-        result.header = rec.event
-        check_header(result.ruleset, rec.event, result.file)
-        if rules:
-            result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file)
-            result.ruleset = result.fold.ruleset  # bound to this game
-    elif result.fold is not None:
-        if past_to:
-            if isinstance(rec.event, Note) and rec.event.dispute:
-                result.fold._note(seq, rec.event)
-            return None
-        before = result.fold.state
-        err = result.fold.feed(seq, rec.event, rec.line)
-        if capture == seq:
-            result.captured = (rec, before, err)
-    if not past_to:
-        result.head = rec.digest
-        result.events = seq + 1
-    return err
+def _start(result: Replay, rec: tapelog.Record, keep_going: bool, rules: bool) -> Fold | None:
+    """Opens a game from its header line: the ruleset it names, checked as `new` would."""
+    result.ruleset = ruleset_for(rec.raw, result.file)
+    result.header = rec.event
+    check_header(result.ruleset, rec.event, result.file)
+    if rules:
+        result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file)
+        result.ruleset = result.fold.ruleset  # bound to this game
+    return result.fold
 
 
 def iter_records(path: str) -> Iterator[tapelog.Record]:
