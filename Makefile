@@ -29,6 +29,8 @@ schemas: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m ruff check src tests
+	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 	$(TT) schema --check schemas
 	$(PY) -m pytest
 

@@ -15,7 +15,8 @@ from tabletape.tape.seqs import SeqMap, SeqSet
 
 # -- the fold ---------------------------------------------------------------------------
 APPLIED, ILLEGAL, UNJUDGED = "applied", "illegal", "not judged"
-_CORE = (*CORE_EVENTS, Header)  # what the engine folds itself; every other event is the game's
+# what the engine folds itself; every other event is the game's
+_CORE: tuple[type[Event], ...] = (*CORE_EVENTS, Header)
 
 
 @dataclass
@@ -254,7 +255,7 @@ def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> F
     fold = Fold(ruleset, header, file=file)
     rs = fold.ruleset
     problem = tuple[str, str, str | None, int | None, int]
-    snap = tuple[type(fold.state), list[tuple[int, str, rs.union()]], int, int,  # type: ignore[misc]
+    snap = tuple[type(fold.state), list[tuple[int, str, rs.union()]], int, int,  # type: ignore[misc,valid-type]
                  list[problem], list[problem]]
     bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(raw, type=snap)
     state = bottom

@@ -29,6 +29,7 @@ from tabletape.engine.protocol import Ruleset
 from tabletape.engine.reading import Judged, Replay, Visitor
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
+from tabletape.tape.events import Header
 
 INDEX_EVERY = 1024  # events between checkpoints: folding on from one takes a few ms
 INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no file for them
@@ -190,6 +191,7 @@ def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) ->
         try:
             rs = registry.ruleset_for(first[:-1], path)
             header = rs.codec.decode(first[:-1], path, 1, 0)
+            assert isinstance(header, Header)  # line 1 decodes as the game's header
             registry.check_header(rs, header, path)
         except (UnknownGame, UsageError):
             raise

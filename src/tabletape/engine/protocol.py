@@ -12,6 +12,7 @@ import msgspec
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
+from tabletape.tape.events import Header as AnyHeader  # (inside Ruleset, `Header` is the game's)
 
 CHANCE = "chance"  # the actor of every random outcome: chance is treated as a player
 MAX_UNDO_DEPTH = 1000  # how far back `undone` may reach; keeps replay memory bounded
@@ -114,14 +115,15 @@ class Ruleset(ABC, Generic[H, S, E]):
 
     def start(self, players: tuple[str, ...], options: Any, components: Any) -> H:
         """Returns the header for a new game, or raises UsageError when it cannot be played."""
-        header = self.Header(format=FORMAT, game=self.id, rules_version=self.version,
-                             players=players, options=options, components=components, seq=0)
+        make: Any = self.Header  # the game's header has typed `options` and `components`
+        header = make(format=FORMAT, game=self.id, rules_version=self.version,
+                      players=players, options=options, components=components, seq=0)
         problem = self.header_problem(header)
         if problem:
             raise UsageError(problem)
-        return header  # type: ignore[return-value]
+        return header  # type: ignore[no-any-return]
 
-    def header_problem(self, header: Header) -> str | None:
+    def header_problem(self, header: AnyHeader) -> str | None:
         """Returns why no `new` would write this header (players, option mix, components), or None.
 
         Checked when a header is written and again whenever one is read.

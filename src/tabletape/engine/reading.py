@@ -11,7 +11,7 @@ from tabletape.engine.protocol import Ruleset
 from tabletape.engine.registry import check_header, codec_for, ruleset_for
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
-from tabletape.tape.events import Note
+from tabletape.tape.events import Header, Note
 
 
 @dataclass
@@ -130,8 +130,9 @@ def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = 
 def _start(result: Replay, rec: tapelog.Record, keep_going: bool, rules: bool) -> Fold | None:
     """Opens a game from its header line: the ruleset it names, checked as `new` would."""
     result.ruleset = ruleset_for(rec.raw, result.file)
-    result.header = rec.event
-    check_header(result.ruleset, rec.event, result.file)
+    result.header = header = rec.event
+    assert isinstance(header, Header)  # the reader decodes line 1 with the header's type
+    check_header(result.ruleset, header, result.file)
     if rules:
         result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file)
         result.ruleset = result.fold.ruleset  # bound to this game

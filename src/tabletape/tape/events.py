@@ -48,7 +48,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=Fals
     by: Name | None = None
 
 
-class Header(Event, tag="game_started", kw_only=True):
+class Header(Event, tag="game_started", kw_only=True, frozen=True):
     """Line 0. Games subclass it to type `options` and `components`."""
 
     format: Annotated[int, Meta(ge=1, le=1)]  # required, so that it is always written
@@ -57,13 +57,13 @@ class Header(Event, tag="game_started", kw_only=True):
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]
 
 
-class Undone(Event, tag="undone", kw_only=True):
+class Undone(Event, tag="undone", kw_only=True, frozen=True):
     """Retracts the latest effective event (`target` is its seq)."""
 
     target: Seq
 
 
-class Note(Event, tag="note", kw_only=True):
+class Note(Event, tag="note", kw_only=True, frozen=True):
     """A comment, optionally about an earlier event; `dispute` asks for a ruling."""
 
     text: Text
@@ -71,7 +71,7 @@ class Note(Event, tag="note", kw_only=True):
     dispute: bool = False
 
 
-class Signed(Event, tag="signed", kw_only=True):
+class Signed(Event, tag="signed", kw_only=True, frozen=True):
     """`player` seals the log: an Ed25519 signature over the head before this line (`prev`).
 
     What is signed is `signing.message(prev)`; see the README's "Signed heads".
@@ -96,4 +96,6 @@ def envelope(event: Event) -> Event:
 
 def event_type(cls: type[Event]) -> str:
     """Returns the `type` tag of an event class."""
-    return cls.__struct_config__.tag
+    tag = cls.__struct_config__.tag
+    assert isinstance(tag, str)  # every event class is tagged with its type
+    return tag

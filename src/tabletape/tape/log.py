@@ -44,7 +44,8 @@ class Codec:
     def strict(self) -> msgspec.json.Decoder:
         """Returns a decoder of the same lines that also checks `prev` against the digest pattern."""
         if self._strict is None:
-            self._strict = msgspec.json.Decoder(_strict_union(self.decoder.type))
+            union = _strict_union(self.decoder.type)  # type: ignore[arg-type]
+            self._strict = msgspec.json.Decoder(union)
         return self._strict
 
     def decode(self, body: bytes, file: str, line: int, offset: int) -> Event:
@@ -112,10 +113,10 @@ def _strict_union(union: Any) -> Any:
     return functools.reduce(operator.or_, map(_strict_event, typing.get_args(union) or (union,)))
 
 
-def _strict_event(cls: type) -> type:
+def _strict_event(cls: Any) -> Any:
     """Returns a copy of an event Struct (name, fields, defaults, tag, config) with prev strict."""
     config = cls.__struct_config__
-    fields = []
+    fields: list[Any] = []
     for f in msgspec.structs.fields(cls):
         kind = StrictDigest | None if f.name == "prev" else f.type
         if f.default is not msgspec.NODEFAULT:

@@ -112,6 +112,7 @@ def load_private(path: str) -> Any:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     data = _read_key_file(path, "key")
+    key: Any
     try:
         if b"OPENSSH PRIVATE KEY" in data:
             key = serialization.load_ssh_private_key(data, password=None)

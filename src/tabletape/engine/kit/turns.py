@@ -10,41 +10,40 @@ step at a time, until a decision is pending. Each game says how one step resolve
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
+import msgspec
 from msgspec.structs import replace
 
 HIDDEN = "?"  # what another player's card looks like
 
 
-class Queued(Protocol):
-    """A state with a queue of owed steps."""
-
-    steps: tuple[Any, ...]
-
-
-Q = TypeVar("Q", bound=Queued)
+Q = TypeVar("Q", bound=msgspec.Struct)  # a state with a queue of owed steps: `steps`
 S = TypeVar("S")
 
 
-def head(state: Queued) -> Any:
+def head(state: Any) -> Any:
     """Returns the step owed now (the front of the queue), or None when nothing is owed."""
     return state.steps[0] if state.steps else None
 
 
 def done(state: Q) -> Q:
     """Returns the state with the step owed now resolved (taken off the front)."""
-    return replace(state, steps=state.steps[1:])
+    return replace(state, steps=_steps(state)[1:])
 
 
 def owe_first(state: Q, *owed: Any) -> Q:
     """Returns the state with `owed` due before everything already owed."""
-    return replace(state, steps=(*owed, *state.steps))
+    return replace(state, steps=(*owed, *_steps(state)))
 
 
 def owe_last(state: Q, *owed: Any) -> Q:
     """Returns the state with `owed` due after everything already owed."""
-    return replace(state, steps=(*state.steps, *owed))
+    return replace(state, steps=(*_steps(state), *owed))
+
+
+def _steps(state: Any) -> tuple[Any, ...]:
+    return state.steps  # type: ignore[no-any-return]
 
 
 def settle(state: S, resolve: Callable[[S], S | None]) -> S:
