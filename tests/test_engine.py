@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from tabletape import engine
+from tabletape.engine import Ruleset
 from tabletape.games.cards_of_war.events import CardDrawn, Options
 from tabletape.tape.events import Header, Note, Undone
 from tests.conftest import COW
@@ -175,3 +177,70 @@ def test_an_option_mix_new_refuses_is_invalid_when_read(tmp_path):
     result = engine.replay(path)
     assert result.error is not None and result.error.line == 1
     assert "strategic_exhaustion is played only with length=long" in str(result.error)
+
+
+# -- the toy game (tests/toy_game.py): the engine with nothing of the four games ---------------
+
+@pytest.fixture
+def toy(monkeypatch):
+    """Registers the toy game, as a fifth game's package would be found."""
+    monkeypatch.setitem(engine.GAMES, "take-away", "tests.toy_game")
+    return engine.get("take-away")
+
+
+def toy_log(tmp_path, toy, *counts: int, players=("ann", "bob")) -> str:
+    """Writes a toy game's log: the players take `counts` in turn (checked like `append`)."""
+    from tabletape.tape import log
+    from tests.toy_game import Taken
+    path = str(tmp_path / f"toy-{'-'.join(map(str, counts))}.jsonl")
+    header = toy.start(players, toy.Options(pile=5), toy.default_components())
+    tail = log.create(path, header, toy.codec)
+    events = [Taken(player=players[i % len(players)], count=n) for i, n in enumerate(counts)]
+    log.append(path, events, toy.codec, expect=tail)
+    return path
+
+
+def test_the_toy_game_is_played_through_the_engine(tmp_path, toy):
+    result = engine.replay(toy_log(tmp_path, toy, 2, 3))
+    assert result.ok and result.state.pile == 0
+    assert result.ruleset.outcome(result.state).winners == ("bob",)
+    assert result.ruleset.pending(result.state) is None
+
+
+def test_the_toy_game_refusals_name_their_rule(tmp_path, toy):
+    [problem] = engine.replay(toy_log(tmp_path, toy, 4)).problems
+    assert problem.rule == "toy.take.count" and problem.seq == 1
+    [problem] = engine.replay(toy_log(tmp_path, toy, 3, 3)).problems
+    assert problem.rule == "toy.take.pile" and problem.seq == 2
+
+
+def test_legal_and_check_agree_on_the_toy_game(toy):
+    from tabletape.engine import simulate
+    for seed in range(20):
+        rs = toy.bind(simulate.header_for(toy, ("ann", "bob", "cat")))
+        state = rs.initial()
+        for event, after in simulate.play(toy, rs.header, seed):
+            assert rs.check(state, event) is None
+            assert all(rs.check(state, e) is None for e in rs.legal(state))
+            state = after
+        assert rs.outcome(state) is not None and not list(rs.legal(state))
+
+
+def test_a_toy_header_with_too_many_players_is_invalid_when_read(tmp_path, toy):
+    from tabletape.tape import log
+    from tests.toy_game import Started
+    path = str(tmp_path / "five.jsonl")
+    good = toy.start(("a", "b"), toy.Options(), toy.default_components())
+    log.create(path, msgspec.structs.replace(good, players=("a", "b", "c", "d", "e")), toy.codec)
+    assert isinstance(good, Started)
+    assert "take-away needs 2-4 players, got 5" in str(engine.replay(path).error)
+
+
+def test_a_game_that_lacks_a_rule_fails_when_it_is_made_not_when_it_is_played():
+    from tests.toy_game import TakeAway
+
+    class Forgetful(TakeAway):
+        check = Ruleset.check  # the abstract one: as if the game never wrote it
+
+    with pytest.raises(TypeError, match="check"):
+        Forgetful()
