@@ -48,3 +48,21 @@ def test_every_rule_cites_a_section_and_says_something(game):
     for rule_id, rule in engine.get(game).catalogue().items():
         assert re.fullmatch(r"[a-z0-9]+(\.[a-z0-9-]+)+", rule_id), rule_id
         assert rule.section and len(rule.text) > 20, rule_id
+
+
+def test_no_module_uses_another_modules_private_names():
+    """`_name` is private to its module: no other module of src/ imports or reaches for it."""
+    found = []
+    for path in glob.glob("src/tabletape/**/*.py", recursive=True):
+        tree = ast.parse(open(path).read(), path)
+        modules = {a.asname or a.name.split(".")[0] for n in ast.walk(tree)
+                   if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                found += [f"{path}: from {node.module} import {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in modules and node.attr.startswith("_") \
+                    and not node.attr.startswith("__"):
+                found.append(f"{path}: {node.value.id}.{node.attr}")
+    assert not found, "\n".join(found)
