@@ -4,7 +4,7 @@ A `RecordSession` holds the replayed log (its `Fold` and tail), lists the legal
 next events as a numbered, grouped listing, resolves what the scribe typed (a
 number, a few characters of an entry, a JSON event or a command) and appends
 every accepted event durably before it answers. The terminal loop lives in
-`cli_record`; nothing here prints or imports prompt_toolkit.
+`tabletape.cli.record`; nothing here prints or imports prompt_toolkit.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import engine
+from tabletape.app import entries
 from tabletape.engine import CHANCE, Decision, Ruling
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, UsageError
@@ -333,9 +334,8 @@ class RecordSession:
 
     def enter_json(self, text: str) -> Reply:
         """Records a full JSON event (game fields only), after the same checks as `append`."""
-        from tabletape.cli import _event_from
         try:
-            event = _event_from(self.ruleset, text, "entry", self.by)
+            event = entries.event_from(self.ruleset, text, "entry", self.by, self.clock())
         except UsageError as e:
             e.file = None
             return Reply(refusal=e)

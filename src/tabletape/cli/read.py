@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 import msgspec
 
 from tabletape import engine
-from tabletape.cli import emit_json, handles_errors, main
-from tabletape.tape.errors import ChainError, TapeError, TornTail, UsageError
+from tabletape.cli import emit_json
+from tabletape.cli.params import AT_SEQ, LogPoint
+from tabletape.tape.errors import ChainError, TornTail, UsageError
 
 
 def _progress(items, label: str, total: int):
@@ -34,15 +34,15 @@ def _logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
     return logs
 
 
-@main.command()
+@click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--keep-going", is_flag=True,
               help="Skip illegal events and judge the rest against the state without them.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Validate this many files at once, each in its own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
-@handles_errors
-def validate(files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool) -> None:
+@click.pass_context
+def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool) -> None:
     """Check format, chain and rules; report every problem with line, seq and rule id.
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
@@ -77,7 +77,7 @@ def validate(files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool)
         emit_json(reports if len(files) > 1 else reports[0])
     if len(files) > 1 and not as_json:
         console.print(f"{len(files) - bad} of {len(files)} logs valid")
-    sys.exit(1 if bad else 0)
+    ctx.exit(1 if bad else 0)
 
 
 def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
@@ -118,7 +118,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
     return result.ok, out.get()
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--head", "expect_head", metavar="HEX",
               help="The head the players agreed on; exit 1 if the log's differs.")
@@ -126,8 +126,8 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
               help="Check every `signed` event against the public keys NAME.pub in DIR; "
                    "exit 1 on a bad signature or an unknown signer.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@handles_errors
-def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bool) -> None:
+@click.pass_context
+def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str | None, as_json: bool) -> None:
     """Check format and hash chain only (no rules); print the head to agree on.
 
     With --keys DIR, also check the signatures and say what each player has not signed.
@@ -168,7 +168,7 @@ def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bo
             console.print(f"head (seq {result.tail.seq}): {head}")
         if signed is not None:
             cli_sign.print_report(signed, result.header)
-    sys.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
+    ctx.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
 
 
 def _state_json(rs: engine.Ruleset, state: Any) -> Any:
@@ -178,15 +178,15 @@ def _state_json(rs: engine.Ruleset, state: Any) -> Any:
     return data
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=int, help="Stop after this seq.")
 @click.option("--as", "as_player", help="Show only what this player could see.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
-@handles_errors
-def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
+@click.pass_context
+def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
     Example: tabletape replay game.jsonl --to 40 --as bob   |   tabletape replay game.jsonl --step
@@ -223,14 +223,14 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
         if result.fold.blocked:
             first = min(result.fold.illegal)
             console.print(f"the state shown is the one before the illegal event at seq {first}")
-    sys.exit(1 if result.problems else 0)
+    ctx.exit(1 if result.problems else 0)
 
 
-@main.command("log")
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
-@handles_errors
-def log_cmd(file: str, as_json: bool) -> None:
+@click.pass_context
+def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
     """Show the events as a table of plain sentences, with rulings marked.
 
     Example: tabletape log game.jsonl
@@ -274,14 +274,13 @@ def log_cmd(file: str, as_json: bool) -> None:
         console.print(table)
         if result.error:
             console.print(problem_line(result.error))
-    sys.exit(1 if result.problems else 0)
+    ctx.exit(1 if result.problems else 0)
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("seq", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@handles_errors
 def explain(file: str, seq: int, as_json: bool) -> None:
     """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
 
@@ -325,7 +324,6 @@ def explain(file: str, seq: int, as_json: bool) -> None:
             console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
     if disputes:
         console.print(ruling_table(disputes, rs))
-    sys.exit(0)
 
 
 def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
@@ -340,12 +338,12 @@ def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
     return "legal", None
 
 
-@main.command()
-@click.argument("a")
-@click.argument("b")
+@click.command()
+@click.argument("a", type=AT_SEQ)
+@click.argument("b", type=AT_SEQ)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@handles_errors
-def diff(a: str, b: str, as_json: bool) -> None:
+@click.pass_context
+def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     """Compare two logs (or two points of one, FILE@SEQ): first divergent event, state diff.
 
     Exit 1 when they differ.
@@ -354,7 +352,7 @@ def diff(a: str, b: str, as_json: bool) -> None:
     """
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
-    (pa, ta), (pb, tb) = _at(a), _at(b)
+    (_, pa, ta), (_, pb, tb) = a, b
     ra, rb = index.replay(pa, to=ta), index.replay(pb, to=tb)  # (writes their indexes)
     div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
     for r in (ra, rb):
@@ -368,13 +366,13 @@ def diff(a: str, b: str, as_json: bool) -> None:
             "a": msgspec.to_builtins(div.a) if div.a else None,
             "b": msgspec.to_builtins(div.b) if div.b else None},
             "changes": [{"path": c.path, "a": c.old, "b": c.new} for c in changes]})
-        sys.exit(0 if same else 1)
+        ctx.exit(0 if same else 1)
     from rich.table import Table
 
     from tabletape.cli.render import console, plain
     if same:
-        console.print(f"{a} and {b} record the same game")
-        sys.exit(0)
+        console.print(f"{a.spec} and {b.spec} record the same game")
+        ctx.exit(0)
     if div is not None:
         console.print(f"first divergence at seq {div.seq}:")
         for side, ev, r in (("A", div.a, ra), ("B", div.b, rb)):
@@ -382,7 +380,7 @@ def diff(a: str, b: str, as_json: bool) -> None:
                           markup=False)
     else:
         console.print("the events are the same; the states differ")
-    table = Table(title=f"state differences ({len(changes)}), A = {a}, B = {b}",
+    table = Table(title=f"state differences ({len(changes)}), A = {a.spec}, B = {b.spec}",
                   title_justify="left")
     table.add_column("path", overflow="fold")
     table.add_column("A", ratio=1)
@@ -392,14 +390,5 @@ def diff(a: str, b: str, as_json: bool) -> None:
     console.print(table)
     if len(changes) > 200:
         console.print(f"... and {len(changes) - 200} more (use --json)")
-    sys.exit(1)
+    ctx.exit(1)
 
-
-def _at(spec: str) -> tuple[str, int | None]:
-    path, sep, seq = spec.rpartition("@")
-    if sep and seq.isdigit():
-        return path, int(seq)
-    return spec, None
-
-
-__all__ = ["TapeError"]
