@@ -194,8 +194,9 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
     if step:
         if as_json:
             raise UsageError("--step is interactive; it does not print --json")
-        from tabletape.app import stepper
-        return stepper.run(stepper.Stepper(file, as_player=as_player, at=to or 0))
+        from tabletape.app.stepper import Stepper
+        from tabletape.cli import step
+        return step.run(Stepper(file, as_player=as_player, at=to or 0))
     from tabletape.engine import index
     result = index.replay(file, to=to)
     rs = result.ruleset
