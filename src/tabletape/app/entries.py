@@ -50,7 +50,7 @@ def options_for(ruleset: engine.Ruleset, pairs: Iterable[tuple[str, Any]]) -> An
     try:
         return msgspec.convert(dict(pairs), ruleset.Options)
     except msgspec.ValidationError as e:
-        fields = ", ".join(ruleset.Options.__struct_fields__)
+        fields = ", ".join(f.name for f in msgspec.structs.fields(ruleset.Options()))
         raise UsageError(f"bad --option: {e} (options of {ruleset.id}: {fields})") from None
 
 

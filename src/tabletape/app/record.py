@@ -21,7 +21,7 @@ from tabletape import engine
 from tabletape.app import entries
 from tabletape.engine import CHANCE, Decision, Ruling
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, UsageError
+from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import Event, Header, Note, Undone, event_type
 
 MAX_LIST = 40  # entries shown at once; the rest are reached by typing a few characters
@@ -211,7 +211,7 @@ class Reply:
     """What the session answers to one entry; the terminal loop renders it."""
 
     recorded: list[tuple[int, Event]] = field(default_factory=list)  # written, with their seq
-    refusal: IllegalEvent | UsageError | None = None  # nothing was written
+    refusal: TapeError | None = None  # nothing was written
     choices: Listing | None = None  # several entries match what was typed
     ruling: Ruling | None = None  # the ruling on a dispute just recorded
     message: str | None = None

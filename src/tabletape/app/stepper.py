@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from tabletape import engine
-from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+from tabletape.tape.errors import IllegalEvent, LogFormatError, TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Event, Note
 
 STATES_KEPT = 20_000  # states held in memory; longer logs recompute the state of a seq
@@ -35,35 +35,38 @@ class Stepper:
         self.frames: list[Frame] = []
         self.states: list[Any] = []
         self.error: TapeError | None = None
-        self.fold: engine.Fold | None = None
-        self._fold(path)
+        self.ruleset, self.fold = self._fold(path)
         if as_player is not None and as_player not in self.fold.header.players:
             raise UsageError(f"--as {as_player}: not a player "
                              f"({', '.join(self.fold.header.players)})")
         self.as_player = as_player
         self.pos = max(0, min(at, len(self.frames) - 1))
 
-    def _fold(self, path: str) -> None:
+    def _fold(self, path: str) -> tuple[engine.Ruleset, engine.Fold]:
+        """Reads the log into frames and states; returns its ruleset and the fold at its end."""
         rs: engine.Ruleset | None = None
+        fold: engine.Fold | None = None
         try:
             for rec in engine.iter_records(path):
                 seq = rec.line - 1
                 problem = None
-                if seq == 0:
+                if rs is None or fold is None:  # seq 0, the header
                     rs = engine.ruleset_for(rec.raw, path)
-                    self.fold = engine.Fold(rs, rec.event, file=path)
+                    fold = engine.Fold(rs, rec.event, file=path)
                 else:
-                    problem = self.fold.feed(seq, rec.event, rec.line)
+                    problem = fold.feed(seq, rec.event, rec.line)
                 self.frames.append(Frame(seq, rec.event, engine.describe(rs, rec.event), problem))
                 if seq < STATES_KEPT:
-                    self.states.append(self.fold.state)
+                    self.states.append(fold.state)
         except (UnknownGame, UsageError):
             raise
         except TapeError as e:
-            if self.fold is None:
+            if fold is None:
                 raise
             self.error = e  # step through what could be read; say where reading stopped
-        self.ruleset = rs
+        if rs is None or fold is None:
+            raise LogFormatError("no header", file=path, line=1)
+        return rs, fold
 
     # -- where we are ----------------------------------------------------------------
     @property

@@ -25,8 +25,8 @@ class Failure(click.ClickException):
         super().__init__(str(error))
         self.error = error
 
-    @property  # type: ignore[misc]  # click declares a class-wide code; ours is the error's
-    def exit_code(self) -> int:
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]  # click's is per class; ours per error
         return self.error.exit_code
 
     def show(self, file: Any = None) -> None:
@@ -108,12 +108,9 @@ def games(as_json: bool) -> None:
 
     Example: tabletape games
     """
-    rows = []
-    for rs in engine.all_games():
-        opts = msgspec.to_builtins(rs.Options())
-        fields = {f: opts.get(f, _default(rs.Options, f)) for f in rs.Options.__struct_fields__}
-        rows.append({"id": rs.id, "title": rs.title, "version": rs.version,
-                     "players": list(rs.players), "options": fields, "rules": len(rs.RULES)})
+    rows: list[dict[str, Any]] = [
+        {"id": rs.id, "title": rs.title, "version": rs.version, "players": list(rs.players),
+         "options": _option_defaults(rs), "rules": len(rs.RULES)} for rs in engine.all_games()]
     if as_json:
         return emit_json(rows)
     from rich.table import Table
@@ -129,8 +126,12 @@ def games(as_json: bool) -> None:
     console.print(table)
 
 
-def _default(cls: type, name: str) -> Any:
-    return getattr(cls(), name)
+def _option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
+    """Returns every option of a game with its default value (as plain data)."""
+    default = rs.Options()
+    plain = msgspec.to_builtins(default)
+    return {f.name: plain.get(f.name, getattr(default, f.name))
+            for f in msgspec.structs.fields(default)}
 
 
 def _show(v: Any) -> str:

@@ -98,9 +98,9 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
     with console.capture() as out:
         ok = "[green]valid[/green]" if result.ok else "[red]INVALID[/red]"
         console.print(f"{ok} {summary(result)}", markup=True)
-        for e in result.problems:
-            console.print(problem_line(e))
-            if isinstance(e, TornTail):
+        for problem in result.problems:
+            console.print(problem_line(problem))
+            if isinstance(problem, TornTail):
                 console.print(f"  the earlier {result.events} events are intact; "
                               f"`tabletape repair {path}` moves the torn bytes aside")
         if result.fold is not None and result.fold.blocked and not keep_going:
@@ -110,8 +110,8 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
             console.print(f"  --keep-going: skipped {len(result.fold.illegal)} illegal event(s) "
                           "and judged the rest without them")
         if result.fold is not None:
-            for s, e in result.fold.corrected.items():
-                console.print(f"  corrected: seq {s} was illegal [{e.rule}] and was undone at "
+            for s, illegal in result.fold.corrected.items():
+                console.print(f"  corrected: seq {s} was illegal [{illegal.rule}] and was undone at "
                               f"seq {result.fold.retracted[s]}", markup=False)
             if result.fold.disputes:
                 console.print(ruling_table(result.fold.disputes, result.ruleset))
@@ -142,7 +142,8 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
     result = engine.replay(file, rules=False,
                            observe=(lambda rec, _: signed.feed(rec.line - 1, rec.event))
                            if signed is not None else None)
-    head = result.tail.head if result.tail else None
+    tail = result.tail
+    head = tail.head if tail else None
     if expect_head and result.error is None and head and not head.startswith(expect_head.lower()):
         result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
                                   "was changed or extended since", file=file,
@@ -164,14 +165,15 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
         else:
             console.print(f"[red]BROKEN[/red] {result.error}", markup=True)
             console.print(f"the first {result.events} events read correctly")
-        if head:
-            console.print(f"head (seq {result.tail.seq}): {head}")
+        if tail is not None:
+            console.print(f"head (seq {tail.seq}): {tail.head}")
         if signed is not None:
             cli_sign.print_report(signed, result.header)
     ctx.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
 
 
-def _state_json(rs: engine.Ruleset, state: Any) -> Any:
+def _state_json(state: Any) -> Any:
+    """Returns a state as plain data for JSON, without the header's component data."""
     data = msgspec.to_builtins(state)
     if isinstance(data, dict):
         data.pop("components", None)
@@ -195,8 +197,8 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         if as_json:
             raise UsageError("--step is interactive; it does not print --json")
         from tabletape.app.stepper import Stepper
-        from tabletape.cli import step
-        return step.run(Stepper(file, as_player=as_player, at=to or 0))
+        from tabletape.cli import step as stepping
+        return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
     from tabletape.engine import index
     result = index.replay(file, to=to)
     rs = result.ruleset
@@ -211,7 +213,7 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         state = rs.view(state, as_player)
     d, o = rs.pending(result.state), rs.outcome(result.state)
     if as_json:
-        emit_json({"file": file, "seq": result.events - 1, "state": _state_json(rs, state),
+        emit_json({"file": file, "seq": result.events - 1, "state": _state_json(state),
                    "pending": msgspec.to_builtins(d) if d else None,
                    "outcome": msgspec.to_builtins(o) if o else None,
                    "problems": [e.to_dict() for e in result.problems]})
@@ -308,7 +310,7 @@ def explain(file: str, seq: int, as_json: bool) -> None:
             "text": engine.describe(rs, rec.event), "verdict": verdict,
             "rule": rule, "reason": err.reason if err else None,
             "rules": {r: msgspec.to_builtins(cat[r]) for r in cited if r in cat},
-            "state_before": _state_json(rs, before),
+            "state_before": _state_json(before),
             "pending_before": msgspec.to_builtins(rs.pending(before)),
             "disputes": [d.__dict__ for d in disputes]})
     from rich.panel import Panel
@@ -356,10 +358,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     (_, pa, ta), (_, pb, tb) = a, b
     ra, rb = index.replay(pa, to=ta), index.replay(pb, to=tb)  # (writes their indexes)
     div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
-    for r in (ra, rb):
-        if r.ruleset is None:
-            raise r.error or UsageError("unreadable log", file=r.file)
-    changes = tdiff.state_diff(_state_json(ra.ruleset, ra.state), _state_json(rb.ruleset, rb.state))
+    rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
+    changes = tdiff.state_diff(_state_json(ra.state), _state_json(rb.state))
     same = div is None and not changes
     if as_json:
         emit_json({"same": same, "first_divergence": None if div is None else {
@@ -376,8 +376,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
         ctx.exit(0)
     if div is not None:
         console.print(f"first divergence at seq {div.seq}:")
-        for side, ev, r in (("A", div.a, ra), ("B", div.b, rb)):
-            console.print(f"  {side}: " + (engine.describe(r.ruleset, ev) if ev else "(log ends)"),
+        for side, ev, rs in (("A", div.a, rsa), ("B", div.b, rsb)):
+            console.print(f"  {side}: " + (engine.describe(rs, ev) if ev else "(log ends)"),
                           markup=False)
     else:
         console.print("the events are the same; the states differ")
@@ -393,3 +393,10 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
         console.print(f"... and {len(changes) - 200} more (use --json)")
     ctx.exit(1)
 
+
+
+def _ruleset_of(result: engine.Replay) -> engine.Ruleset:
+    """Returns the ruleset of a replayed log, or raises why the log could not be read."""
+    if result.ruleset is None:
+        raise result.error or UsageError("unreadable log", file=result.file)
+    return result.ruleset

@@ -111,7 +111,7 @@ class Stop:
     def __init__(self) -> None:
         self.asked = False
         self.waiting = False
-        self.app = None  # the running prompt_toolkit application, if any
+        self.app: Any = None  # the running prompt_toolkit application, if any
 
     def __enter__(self) -> Stop:
         self.saved = {sig: signal.signal(sig, self.on_signal) for sig in self.SIGNALS}
@@ -254,8 +254,9 @@ def show_reply(session: RecordSession, reply: Reply) -> None:
                                                                      else "") + f" — {r.reason}"))
     if reply.refusal is not None:
         e = reply.refusal
-        said = f"{e.event}: " if getattr(e, "event", None) else ""
-        rule = f"[{e.rule}] " if getattr(e, "rule", None) else ""
+        event, rule = getattr(e, "event", None), getattr(e, "rule", None)
+        said = f"{event}: " if event else ""
+        rule = f"[{rule}] " if rule else ""
         console.print(Text.assemble(("refused: ", "red"), f"{said}{rule}{e.reason}"))
     if reply.message:
         console.print(Text(reply.message))
