@@ -122,7 +122,6 @@ class Entry(NamedTuple):
 class Listing:
     """The legal next events, grouped by kind, the first MAX_LIST of them numbered."""
 
-    decision: Decision | None
     entries: list[Entry]  # every legal event, in display order
     hidden: dict[str, int] = field(default_factory=dict)  # group -> entries not shown
 
@@ -160,7 +159,7 @@ def listing(ruleset: engine.Ruleset, state: Any, events: list[Event] | None = No
             entries.append(Entry(n, group, label, item, ev, engine.describe(ruleset, ev), weight))
         if len(rows) > shown:
             hidden[group] = len(rows) - shown
-    return Listing(decision, entries, hidden)
+    return Listing(entries, hidden)
 
 
 def _labelled(events: list[Event]) -> dict[str, list[tuple[str, str, Event]]]:
@@ -231,7 +230,6 @@ class RecordSession:
         self.by = by
         self.clock = clock  # returns the `at` of a new event (None leaves it out)
         self.rng = random.Random(auto_chance) if auto_chance is not None else None
-        self.auto_paused = False
         self.recent: deque[tuple[int, Event]] = deque(maxlen=LAST_KEPT)
         self.load()
 
@@ -349,8 +347,7 @@ class RecordSession:
         """Checks an event, appends it durably, folds it in; then makes owed chance draws."""
         reply = self._write(event)
         if reply.refusal is None:
-            self.auto_paused = isinstance(event, Undone)
-            if not self.auto_paused:
+            if not isinstance(event, Undone):  # after an undo the tool waits (`auto` draws)
                 drawn = self.auto_draws()
                 reply.recorded += drawn
                 reply.drawn = len(drawn)
@@ -415,7 +412,6 @@ class RecordSession:
                 if self.rng is None:
                     return Reply(message="start the recorder with --auto-chance SEED to let "
                                  "the tool draw")
-                self.auto_paused = False
                 drawn = self.auto_draws()
                 return Reply(recorded=drawn, drawn=len(drawn))
             case "quit":
