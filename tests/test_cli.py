@@ -330,3 +330,73 @@ def test_python_dash_m_runs_the_cli():
     done = subprocess.run([sys.executable, "-m", "tabletape", "games", "--json"],
                           capture_output=True, text=True)
     assert done.returncode == 0 and "cards-of-war" in done.stdout
+
+
+# -- the command line's own machinery: parameter types, lazy commands, one error path ------
+
+def test_an_option_is_checked_against_the_game_wherever_the_game_is_named(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    r = run("new", "--option", "length=short", "cards-of-war", path, "--players", "a,b")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(lines(path)[0])["options"] == {"length": "short"}
+    r = run("new", "--option", "colour=red", "cards-of-war", tmp_path / "h.jsonl",
+            "--players", "a,b")
+    assert r.exit_code == 2 and r.stderr.startswith("error: bad --option: Object contains "
+                                                    "unknown field `colour`")
+    r = run("new", "cards-of-war", tmp_path / "h.jsonl", "--players", "a,b", "--option", "x")
+    assert r.exit_code == 2 and r.stderr == "error: --option takes key=value, got 'x'\n"
+
+
+def test_simulate_takes_a_count_of_players_or_their_names(run, tmp_path):
+    r = run("simulate", "cards-of-war", "--players", "9", "-o", tmp_path / "s.jsonl")
+    assert r.exit_code == 2 and r.stderr == "error: --players 9: give 1-8 or a list of names\n"
+    r = run("simulate", "cards-of-war", "--players", "ann,bo", "-o", tmp_path / "s.jsonl")
+    assert r.exit_code == 0 and json.loads(lines(tmp_path / "s.jsonl")[0])["players"] == [
+        "ann", "bo"]
+
+
+def test_a_log_point_is_a_file_and_perhaps_a_seq():
+    from tabletape.cli.params import AT_SEQ, LogPoint
+    assert AT_SEQ.convert("a@b.jsonl@40", None, None) == LogPoint("a@b.jsonl@40", "a@b.jsonl", 40)
+    assert AT_SEQ.convert("a@b.jsonl", None, None) == LogPoint("a@b.jsonl", "a@b.jsonl", None)
+    assert AT_SEQ.convert("g.jsonl@", None, None).seq is None
+
+
+def test_each_lazy_command_is_declared_once_and_loaded_when_asked_for():
+    import click
+
+    from tabletape.cli import LAZY_COMMANDS, main
+    for name in LAZY_COMMANDS:
+        assert name not in main.commands, f"{name} is registered on main as well"
+        command = main.get_command(click.Context(main), name)
+        assert isinstance(command, click.Command) and command.name == name
+
+
+def test_an_os_error_is_one_line_with_exit_2(run, tmp_path):
+    (tmp_path / "envelope.schema.json").mkdir()  # where schema would write a file
+    r = run("schema", "-o", tmp_path)
+    assert r.exit_code == 2
+    assert r.stderr == f"error: {tmp_path / '.envelope.schema.json.tmp'}: Is a directory\n"
+
+
+def test_no_module_imports_another_modules_private_name():
+    import ast
+    import glob
+    found = []
+    for path in glob.glob("src/tabletape/**/*.py", recursive=True):
+        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                found += [f"{path}: {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not found, found
+
+
+def test_an_event_from_typed_fields_gets_our_envelope():
+    from tabletape import engine
+    from tabletape.app import entries
+    from tabletape.tape.errors import UsageError
+    rs = engine.get("cards-of-war")
+    ev = entries.event_from(rs, DRAW, "argument 1", "scribe", "2026-01-01T00:00:00Z")
+    assert (ev.by, ev.at, ev.card) == ("scribe", "2026-01-01T00:00:00Z", "Tank")
+    with pytest.raises(UsageError, match="leave 'seq' out"):
+        entries.event_from(rs, '{"type":"card_drawn","seq":3}', "argument 1", None, None)

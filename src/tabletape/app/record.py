@@ -4,7 +4,7 @@ A `RecordSession` holds the replayed log (its `Fold` and tail), lists the legal
 next events as a numbered, grouped listing, resolves what the scribe typed (a
 number, a few characters of an entry, a JSON event or a command) and appends
 every accepted event durably before it answers. The terminal loop lives in
-`cli_record`; nothing here prints or imports prompt_toolkit.
+`tabletape.cli.record`; nothing here prints or imports prompt_toolkit.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import engine
+from tabletape.app import entries
 from tabletape.engine import CHANCE, Decision, Ruling
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, UsageError
+from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import Event, Header, Note, Undone, event_type
 
 MAX_LIST = 40  # entries shown at once; the rest are reached by typing a few characters
@@ -121,7 +122,6 @@ class Entry(NamedTuple):
 class Listing:
     """The legal next events, grouped by kind, the first MAX_LIST of them numbered."""
 
-    decision: Decision | None
     entries: list[Entry]  # every legal event, in display order
     hidden: dict[str, int] = field(default_factory=dict)  # group -> entries not shown
 
@@ -159,7 +159,7 @@ def listing(ruleset: engine.Ruleset, state: Any, events: list[Event] | None = No
             entries.append(Entry(n, group, label, item, ev, engine.describe(ruleset, ev), weight))
         if len(rows) > shown:
             hidden[group] = len(rows) - shown
-    return Listing(decision, entries, hidden)
+    return Listing(entries, hidden)
 
 
 def _labelled(events: list[Event]) -> dict[str, list[tuple[str, str, Event]]]:
@@ -210,7 +210,7 @@ class Reply:
     """What the session answers to one entry; the terminal loop renders it."""
 
     recorded: list[tuple[int, Event]] = field(default_factory=list)  # written, with their seq
-    refusal: IllegalEvent | UsageError | None = None  # nothing was written
+    refusal: TapeError | None = None  # nothing was written
     choices: Listing | None = None  # several entries match what was typed
     ruling: Ruling | None = None  # the ruling on a dispute just recorded
     message: str | None = None
@@ -230,7 +230,6 @@ class RecordSession:
         self.by = by
         self.clock = clock  # returns the `at` of a new event (None leaves it out)
         self.rng = random.Random(auto_chance) if auto_chance is not None else None
-        self.auto_paused = False
         self.recent: deque[tuple[int, Event]] = deque(maxlen=LAST_KEPT)
         self.load()
 
@@ -330,9 +329,8 @@ class RecordSession:
 
     def enter_json(self, text: str) -> Reply:
         """Records a full JSON event (game fields only), after the same checks as `append`."""
-        from tabletape.cli import _event_from
         try:
-            event = _event_from(self.ruleset, text, "entry", self.by)
+            event = entries.event_from(self.ruleset, text, "entry", self.by, self.clock())
         except UsageError as e:
             e.file = None
             return Reply(refusal=e)
@@ -346,8 +344,7 @@ class RecordSession:
         """Checks an event, appends it durably, folds it in; then makes owed chance draws."""
         reply = self._write(event)
         if reply.refusal is None:
-            self.auto_paused = isinstance(event, Undone)
-            if not self.auto_paused:
+            if not isinstance(event, Undone):  # after an undo the tool waits (`auto` draws)
                 drawn = self.auto_draws()
                 reply.recorded += drawn
                 reply.drawn = len(drawn)
@@ -412,7 +409,6 @@ class RecordSession:
                 if self.rng is None:
                     return Reply(message="start the recorder with --auto-chance SEED to let "
                                  "the tool draw")
-                self.auto_paused = False
                 drawn = self.auto_draws()
                 return Reply(recorded=drawn, drawn=len(drawn))
             case "quit":

@@ -3,13 +3,11 @@
 `Stepper` folds the log once and keeps, for every seq, the event, its ruling and
 the state after it (states are frozen and share their unchanged parts, so this is
 cheap; past STATES_KEPT events the state is recomputed on demand instead). The
-key loop at the bottom uses prompt_toolkit on a terminal and plain lines otherwise.
+key loop that shows it is `tabletape.cli.step`; nothing here prints.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from tabletape import engine
@@ -17,8 +15,7 @@ from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
 from tabletape.tape.events import Event, Note
 
 STATES_KEPT = 20_000  # states held in memory; longer logs recompute the state of a seq
-
-KEYS = "→/n next · ←/p back · g SEQ jump · d next dispute · i next illegal · q quit"
+MOVES = frozenset(("next", "prev", "first", "end", "dispute", "illegal", "goto"))
 
 
 class Frame(NamedTuple):
@@ -38,16 +35,17 @@ class Stepper:
         self.frames: list[Frame] = []
         self.states: list[Any] = []
         self.error: TapeError | None = None
-        self.fold: engine.Fold | None = None
-        self._fold(path)
+        self.ruleset, self.fold = self._fold(path)
         if as_player is not None and as_player not in self.fold.header.players:
             raise UsageError(f"--as {as_player}: not a player "
                              f"({', '.join(self.fold.header.players)})")
         self.as_player = as_player
         self.pos = max(0, min(at, len(self.frames) - 1))
 
-    def _fold(self, path: str) -> None:
+    def _fold(self, path: str) -> tuple[engine.Ruleset, engine.Fold]:
+        """Reads the log into frames and states; returns its ruleset and the fold at its end."""
         def frame(j: engine.Judged) -> None:
+            assert j.fold is not None  # read with the rules
             self.frames.append(Frame(j.seq, j.event, engine.describe(j.fold.ruleset, j.event),
                                      j.problem))
             if j.seq < STATES_KEPT:
@@ -56,8 +54,8 @@ class Stepper:
         result = engine.replay(path, visit=frame)
         if result.fold is None:
             raise result.error or UsageError("unreadable log", file=path)
-        self.fold, self.ruleset = result.fold, result.fold.ruleset
         self.error = result.error  # step through what could be read; say where reading stopped
+        return result.fold.ruleset, result.fold
 
     # -- where we are ----------------------------------------------------------------
     @property
@@ -119,7 +117,7 @@ class Stepper:
         return self.go(seqs[0]) if seqs else "no illegal event after this seq"
 
     def key(self, name: str, arg: str = "") -> str | None:
-        """Applies one key (next, prev, goto, dispute, illegal, first, end); returns a message."""
+        """Applies one of MOVES (goto takes the seq as `arg`); returns why it cannot move."""
         match name:
             case "next":
                 return self.step(1)
@@ -135,91 +133,4 @@ class Stepper:
                 return self.next_illegal()
             case "goto":
                 return self.go(int(arg)) if arg.strip().isdigit() else f"not a seq: {arg!r}"
-        return f"unknown key {name!r}; {KEYS}"
-
-
-# -- the terminal ----------------------------------------------------------------------
-
-def run(stepper: Stepper) -> None:
-    """Shows the current event and reads keys until q, Ctrl-C, Ctrl-D or end of input."""
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    read = _key_reader() if interactive else _line_reader()
-    show(stepper)
-    while True:
-        try:
-            name, arg = read()
-        except (EOFError, KeyboardInterrupt, OSError):
-            return
-        if name == "quit":
-            return
-        message = stepper.key(name, arg)
-        if message:
-            _say(message)
-        else:
-            show(stepper)
-
-
-def _say(text: str) -> None:
-    from rich.text import Text
-
-    from tabletape.cli.render import console
-    console.print(Text(text, style="yellow"))
-
-
-def show(stepper: Stepper) -> None:
-    """Prints the state after the current seq, the event's sentence and its marks."""
-    from rich.rule import Rule
-    from rich.text import Text
-
-    from tabletape.cli.render import console, drawing
-    f = stepper.frame
-    who = f" · by {f.event.by}" if f.event.by else ""
-    seen = f" · as {stepper.as_player} sees it" if stepper.as_player else ""
-    console.print(Rule(Text(f"seq {f.seq} of {stepper.last}{who}{seen}"), align="left"))
-    console.print(drawing(stepper.ruleset, stepper.state()))
-    console.print(Text(f"seq {f.seq}: {f.sentence}", style="bold"))
-    for m in stepper.marks():
-        console.print(Text(f"  {m}", style="red" if m.startswith("illegal") else "yellow"))
-    if stepper.error is not None and stepper.pos == stepper.last:
-        console.print(Text(f"  reading stopped after this line: {stepper.error}", style="red"))
-    console.print(Text(KEYS, style="dim"))
-
-
-def _line_reader() -> Callable[[], tuple[str, str]]:
-    """Returns a reader of plain lines: n, p, g SEQ, d, i, q (for pipes and scripts)."""
-    names = {"n": "next", "p": "prev", "g": "goto", "d": "dispute", "i": "illegal", "q": "quit",
-             "": "next", "0": "first", "$": "end"}
-
-    def read() -> tuple[str, str]:
-        line = sys.stdin.readline()
-        if not line:
-            raise EOFError
-        word, _, arg = line.strip().partition(" ")
-        return names.get(word, word), arg
-    return read
-
-
-def _key_reader() -> Callable[[], tuple[str, str]]:
-    """Returns a reader of single keys on a terminal (arrows too); `g` asks for the seq."""
-    from prompt_toolkit import prompt
-    from prompt_toolkit.application import Application
-    from prompt_toolkit.key_binding import KeyBindings
-    from prompt_toolkit.layout import FormattedTextControl, Layout, Window
-
-    bindings = KeyBindings()
-    for keys, name in ((("right",), "next"), (("n",), "next"), (("space",), "next"),
-                       (("enter",), "next"), (("left",), "prev"), (("p",), "prev"),
-                       (("home",), "first"), (("end",), "end"), (("g",), "goto"),
-                       (("d",), "dispute"), (("i",), "illegal"), (("q",), "quit"),
-                       (("c-c",), "quit"), (("c-d",), "quit")):
-        bindings.add(*keys)(lambda event, name=name: event.app.exit(result=name))
-
-    def read() -> tuple[str, str]:
-        app: Application = Application(
-            layout=Layout(Window(FormattedTextControl("step> "), height=1)),
-            key_bindings=bindings, full_screen=False, erase_when_done=True)
-        name = app.run()
-        if name == "goto":
-            return name, prompt("go to seq: ")
-        return name, ""
-    return read
+        return f"unknown key {name!r}"

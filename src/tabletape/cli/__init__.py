@@ -2,87 +2,91 @@
 
 from __future__ import annotations
 
-import functools
 import importlib
-import os
 import sys
-from datetime import UTC, datetime
 from typing import Any
 
 import click
 import msgspec
 
 from tabletape import engine
+from tabletape.app import entries
+from tabletape.app.entries import now
+from tabletape.cli import params
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import IllegalEvent, LogFormatError, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, is_core
-
-EPILOG_CLOCK = "Set TABLETAPE_CLOCK=off to leave `at` out (reproducible files)."
+from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
+from tabletape.tape.events import Event, Note, Undone
 
 
-def handles_errors(fn):
-    """Turns every TapeError into a one-line message and its exit code; never a traceback."""
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except TapeError as e:
-            _fail(e)
-        except OSError as e:
-            _fail(UsageError(f"{e.strerror or e}", file=getattr(e, "filename", None)))
-    return wrapper
+class Failure(click.ClickException):
+    """A TapeError on its way out: one line, `error: ...`, on stderr, and its exit code."""
+
+    def __init__(self, error: TapeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]  # click's is per class; ours per error
+        return self.error.exit_code
+
+    def show(self, file: Any = None) -> None:
+        from rich.text import Text
+
+        from tabletape.cli.render import err_console
+        err_console.print(Text.assemble(("error: ", "red"), self.format_message()))
 
 
-def _fail(e: TapeError) -> None:
-    from rich.text import Text
-
-    from tabletape.cli.render import err_console
-    err_console.print(Text.assemble(("error: ", "red"), str(e)))
-    sys.exit(e.exit_code)
+def failure(e: TapeError | OSError) -> Failure:
+    """Returns the Failure that reports an error of ours, or of the system, to a person."""
+    if isinstance(e, OSError):
+        e = UsageError(f"{e.strerror or e}", file=getattr(e, "filename", None))
+    return Failure(e)
 
 
 def emit_json(data: Any) -> None:
     click.echo(msgspec.json.encode(data).decode())
 
 
-def now() -> str | None:
-    """Returns the current UTC time for `at`, or None when TABLETAPE_CLOCK=off."""
-    if os.environ.get("TABLETAPE_CLOCK", "on").lower() in ("off", "0", "no"):
-        return None
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
 # Commands that live in other modules, imported only when that command runs, so that
 # start-up (one `append` at the table) does not pay for what it does not use.
 LAZY_COMMANDS: dict[str, str] = {
-    "validate": "tabletape.cli.read",
-    "verify": "tabletape.cli.read",
-    "replay": "tabletape.cli.read",
-    "log": "tabletape.cli.read",
-    "explain": "tabletape.cli.read",
-    "diff": "tabletape.cli.read",
-    "simulate": "tabletape.cli.tools",
-    "schema": "tabletape.cli.tools",
-    "repair": "tabletape.cli.tools",
-    "record": "tabletape.cli.record",
-    "keygen": "tabletape.cli.sign",
-    "sign": "tabletape.cli.sign",
+    "validate": "tabletape.cli.read:validate",
+    "verify": "tabletape.cli.read:verify",
+    "replay": "tabletape.cli.read:replay",
+    "log": "tabletape.cli.read:log_cmd",
+    "explain": "tabletape.cli.read:explain",
+    "diff": "tabletape.cli.read:diff",
+    "simulate": "tabletape.cli.tools:simulate",
+    "schema": "tabletape.cli.tools:schema",
+    "repair": "tabletape.cli.tools:repair",
+    "record": "tabletape.cli.record:record",
+    "keygen": "tabletape.cli.sign:keygen",
+    "sign": "tabletape.cli.sign:sign",
 }
 
 
-class LazyGroup(click.Group):
-    """A command group that imports a command's module the first time the command is asked for."""
+class Tabletape(click.Group):
+    """The command group: imports a lazy command's module when the command is asked for,
+    and reports every TapeError or OSError a command raises as one Failure."""
 
-    def list_commands(self, ctx: click.Context | None) -> list[str]:
+    def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *LAZY_COMMANDS})
 
-    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
-            importlib.import_module(LAZY_COMMANDS[cmd_name])  # registers it on `main`
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS:
+            module, _, name = LAZY_COMMANDS[cmd_name].partition(":")
+            command: click.Command = getattr(importlib.import_module(module), name)
+            return command
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (TapeError, OSError) as e:
+            raise failure(e) from e
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=Tabletape, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tabletape")
 def main() -> None:
     """Record tabletop games as event logs; validate, replay, explain and diff them.
@@ -99,18 +103,14 @@ def main() -> None:
 
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-@handles_errors
 def games(as_json: bool) -> None:
     """List the rulesets, their versions, player counts and options.
 
     Example: tabletape games
     """
-    rows = []
-    for rs in engine.all_games():
-        opts = msgspec.to_builtins(rs.Options())
-        fields = {f: opts.get(f, _default(rs.Options, f)) for f in rs.Options.__struct_fields__}
-        rows.append({"id": rs.id, "title": rs.title, "version": rs.version,
-                     "players": list(rs.players), "options": fields, "rules": len(rs.RULES)})
+    rows: list[dict[str, Any]] = [
+        {"id": rs.id, "title": rs.title, "version": rs.version, "players": list(rs.players),
+         "options": _option_defaults(rs), "rules": len(rs.RULES)} for rs in engine.all_games()]
     if as_json:
         return emit_json(rows)
     from rich.table import Table
@@ -126,8 +126,12 @@ def games(as_json: bool) -> None:
     console.print(table)
 
 
-def _default(cls: type, name: str) -> Any:
-    return getattr(cls(), name)
+def _option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
+    """Returns every option of a game with its default value (as plain data)."""
+    default = rs.Options()
+    plain = msgspec.to_builtins(default)
+    return {f.name: plain.get(f.name, getattr(default, f.name))
+            for f in msgspec.structs.fields(default)}
 
 
 def _show(v: Any) -> str:
@@ -137,7 +141,6 @@ def _show(v: Any) -> str:
 @main.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-@handles_errors
 def rules(game: str, as_json: bool) -> None:
     """Show a game's rule catalogue: rule id, rulebook section, our paraphrase.
 
@@ -160,126 +163,37 @@ def rules(game: str, as_json: bool) -> None:
 
 # -- writing ---------------------------------------------------------------------------
 
-def _parse_option(rs: engine.Ruleset, pairs: tuple[str, ...]) -> Any:
-    raw: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise UsageError(f"--option takes key=value, got {pair!r}")
-        try:
-            raw[key.replace("-", "_")] = msgspec.json.decode(value)
-        except msgspec.DecodeError:
-            raw[key.replace("-", "_")] = value
-    try:
-        return msgspec.convert(raw, rs.Options)
-    except msgspec.ValidationError as e:
-        fields = ", ".join(rs.Options.__struct_fields__)
-        raise UsageError(f"bad --option: {e} (options of {rs.id}: {fields})") from None
-
-
-def _load_components(rs: engine.Ruleset, path: str | None) -> Any:
-    if path is None:
-        return rs.default_components()
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(tapelog.MAX_LINE + 1)
-    except OSError as e:
-        raise UsageError(f"cannot read components file: {e.strerror}", file=path) from None
-    if len(raw) > tapelog.MAX_LINE:  # it goes into the header, which is one line
-        raise UsageError(f"components file is larger than {tapelog.MAX_LINE:,} bytes, the "
-                         "most a header line may hold", file=path)
-    try:
-        return msgspec.json.decode(raw, type=rs.Components)
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise UsageError(f"components do not fit the {rs.id} schema: {e}", file=path) from None
-
-
 @main.command()
-@click.argument("game")
+@click.argument("game", is_eager=True)
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--players", required=True, help="Player names in seat order, comma-separated.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+@click.option("--players", required=True, type=params.PLAYERS,
+              help="Player names in seat order, comma-separated.")
+@click.option("--option", "options", multiple=True, type=params.GAME_OPTION, metavar="KEY=VALUE",
               help="An optional rule or variant, e.g. --option length=long (repeatable).")
 @click.option("--components", type=click.Path(dir_okay=False),
               help="Your own component data (JSON); embedded in the header.")
 @click.option("--by", help="Who records the log.")
-@handles_errors
-def new(game: str, file: str, players: str, options: tuple[str, ...], components: str | None,
-        by: str | None) -> None:
+def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str, Any], ...],
+        components: str | None, by: str | None) -> None:
     """Start a new log: write its header (game, players, options, components).
 
     Example: tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
     """
     rs = engine.get(game)
-    names = tuple(p.strip() for p in players.split(",") if p.strip())
-    header = rs.start(names, _parse_option(rs, options), _load_components(rs, components))
+    header = rs.start(players, entries.options_for(rs, options),
+                      entries.load_components(rs, components))
     header = msgspec.structs.replace(header, at=now(), by=by)
     try:
         rs.codec.decoder.decode(rs.codec.encode(header))  # the schema's bounds hold
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}", file=file) from None
     tail = tapelog.create(file, header, rs.codec)
-    click.echo(f"started {file}: {rs.title} for {', '.join(names)}; head {tail.head[:16]}")
+    click.echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
 
 
-def _open_for_append(file: str, force: bool, history: bool = False) -> engine.Replay:
-    """Replays a log before appending; refuses torn, corrupt or (unless forced) blocked logs.
-
-    Starts from the log's checkpoint index when it has one, unless `history` is
-    wanted (a dispute's ruling needs every earlier event's fate).
-    """
-    result = engine.replay(file, history=history)
-    if result.error is not None:
-        raise result.error
-    if result.fold is None:
-        raise LogFormatError("no header", file=file, line=1)
-    return result
-
-
-def _event_from(rs: engine.Ruleset, text: str, source: str, by: str | None) -> Event:
-    """Returns an event built from the game fields a person typed; the envelope is ours."""
-    try:
-        body = msgspec.json.decode(text.encode(), type=dict[str, Any])
-    except msgspec.ValidationError:
-        raise UsageError("expected one JSON object per event", file=source) from None
-    except msgspec.DecodeError as e:
-        raise UsageError(f"not a JSON object: {e}", file=source) from None
-    for key in ("seq", "prev"):
-        if key in body:
-            raise UsageError(f"leave {key!r} out: tabletape fills in the envelope", file=source)
-    body.setdefault("at", now())
-    if by and "by" not in body:
-        body["by"] = by
-    body = {k: v for k, v in body.items() if v is not None}
-    try:
-        return msgspec.convert(body, rs.union())
-    except msgspec.ValidationError as e:
-        raise UsageError(f"not a valid {rs.id} event: {e}", file=source) from None
-
-
-def _append(file: str, events: list[Event], result: engine.Replay, force: bool) -> tapelog.Tail:
-    """Checks events against the replayed state, then appends them all or none."""
-    fold, rs = result.fold, result.ruleset
-    assert fold is not None and rs is not None and result.tail is not None
-    seq = result.tail.seq
-    for ev in events:
-        seq += 1
-        if fold.blocked and not force and not is_core(ev):
-            first = min(fold.illegal)
-            raise IllegalEvent(f"the log has an illegal event at seq {first} that is still in "
-                               "effect; undo it first (tabletape undo) or use --force",
-                               rule=fold.illegal[first].rule, file=file, seq=seq)
-        problem = fold.feed(seq, ev)
-        if problem is not None and not force:
-            problem.reason += "; nothing was written"
-            problem.line = None
-            raise problem
-    tail = tapelog.append(file, events, rs.codec, expect=result.tail)
-    return tail
-
-
-def _report_appended(result: engine.Replay, events: list[Event], first_seq: int,
-                     as_json: bool) -> None:
+def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
+                    as_json: bool) -> None:
+    """Prints what was appended, seq by seq, and what the game waits for next (or JSON)."""
     rs = result.ruleset
     assert rs is not None
     if as_json:
@@ -294,13 +208,18 @@ def _report_appended(result: engine.Replay, events: list[Event], first_seq: int,
         click.echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
 
 
+def _next_seq(result: engine.Replay) -> int:
+    """Returns the seq the next event appended to a replayed log will have."""
+    assert result.tail is not None
+    return result.tail.seq + 1
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("events", nargs=-1)
 @click.option("--force", is_flag=True, help="Record even an illegal event (it will be reported).")
 @click.option("--by", help="Who records these events.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was appended as JSON.")
-@handles_errors
 def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_json: bool) -> None:
     """Append events: game fields only, one JSON object per argument or per stdin line.
 
@@ -312,42 +231,43 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
     Example:
       tabletape append game.jsonl '{"type":"card_deployed","player":"alice","card":"Tank","battle":2}'
     """
-    result = _open_for_append(file, force)
+    result = entries.open_for_append(file)
     rs = result.ruleset
-    assert rs is not None and result.tail is not None
+    assert rs is not None
     if events:
-        parsed = [_event_from(rs, text, f"argument {i}", by) for i, text in enumerate(events, 1)]
+        parsed = [entries.event_from(rs, text, f"argument {i}", by, now())
+                  for i, text in enumerate(events, 1)]
     else:
-        parsed = [_event_from(rs, line, f"<stdin>:{i}", by)
+        parsed = [entries.event_from(rs, line, f"<stdin>:{i}", by, now())
                   for i, line in enumerate(sys.stdin, 1) if line.strip()]
     if not parsed:
         raise UsageError("no events given (as arguments or on stdin)")
     if result.fold is not None and result.fold.partial and \
             any(isinstance(e, Note) and e.dispute for e in parsed):
-        result = _open_for_append(file, force, history=True)
-    first = result.tail.seq + 1
-    _append(file, parsed, result, force)
-    _report_appended(result, parsed, first, as_json)
+        result = entries.open_for_append(file, history=True)
+    first = _next_seq(result)
+    entries.append_checked(file, parsed, result, force)
+    report_appended(result, parsed, first, as_json)
 
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--by", help="Who asks for the undo.")
-@handles_errors
 def undo(file: str, by: str | None) -> None:
     """Retract the latest effective event by appending `undone` (nothing is deleted).
 
     Example: tabletape undo game.jsonl
     """
-    result = _open_for_append(file, False)
+    result = entries.open_for_append(file)
     fold = result.fold
-    assert fold is not None and result.tail is not None
+    assert fold is not None
+    first = _next_seq(result)
     ev = Undone(target=fold.latest(), at=now(), by=by)
-    v = fold.violation(result.tail.seq + 1, ev)
+    v = fold.violation(first, ev)
     if v is not None:
         raise IllegalEvent(v.reason, rule=v.rule, file=file)
-    _append(file, [ev], result, False)
-    _report_appended(result, [ev], result.tail.seq + 1, False)
+    entries.append_checked(file, [ev], result)
+    report_appended(result, [ev], first, False)
 
 
 @main.command()
@@ -356,7 +276,6 @@ def undo(file: str, by: str | None) -> None:
 @click.option("--about", type=int, help="The seq of the event the note is about.")
 @click.option("--dispute", is_flag=True, help="Dispute that event: validate/explain rule on it.")
 @click.option("--by", help="Who writes the note.")
-@handles_errors
 def note(file: str, text: str, about: int | None, dispute: bool, by: str | None) -> None:
     """Append a note, or a dispute about an earlier event.
 
@@ -364,11 +283,11 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
     """
     if dispute and about is None:
         raise UsageError("a dispute needs --about SEQ")
-    result = _open_for_append(file, False, history=dispute)
+    result = entries.open_for_append(file, history=dispute)
     ev = Note(text=text, about=about, dispute=dispute, at=now(), by=by)
-    assert result.tail is not None
-    _append(file, [ev], result, False)
-    _report_appended(result, [ev], result.tail.seq + 1, False)
+    first = _next_seq(result)
+    entries.append_checked(file, [ev], result)
+    report_appended(result, [ev], first, False)
     if dispute and result.fold is not None and result.fold.disputes:
         r = result.fold.disputes[-1]
         click.echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 import msgspec
 
 from tabletape import engine
-from tabletape.cli import emit_json, handles_errors, main
-from tabletape.tape.errors import ChainError, TapeError, TornTail, UsageError
+from tabletape.cli import emit_json
+from tabletape.cli.params import AT_SEQ, LogPoint
+from tabletape.tape.errors import ChainError, TornTail, UsageError
 
 
 def _progress(items, label: str, total: int):
@@ -34,15 +34,15 @@ def _logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
     return logs
 
 
-@main.command()
+@click.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--keep-going", is_flag=True,
               help="Skip illegal events and judge the rest against the state without them.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Validate this many files at once, each in its own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
-@handles_errors
-def validate(files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool) -> None:
+@click.pass_context
+def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool) -> None:
     """Check format, chain and rules; report every problem with line, seq and rule id.
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
@@ -77,7 +77,7 @@ def validate(files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool)
         emit_json(reports if len(files) > 1 else reports[0])
     if len(files) > 1 and not as_json:
         console.print(f"{len(files) - bad} of {len(files)} logs valid")
-    sys.exit(1 if bad else 0)
+    ctx.exit(1 if bad else 0)
 
 
 def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
@@ -98,9 +98,9 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
     with console.capture() as out:
         ok = "[green]valid[/green]" if result.ok else "[red]INVALID[/red]"
         console.print(f"{ok} {summary(result)}", markup=True)
-        for e in result.problems:
-            console.print(problem_line(e))
-            if isinstance(e, TornTail):
+        for problem in result.problems:
+            console.print(problem_line(problem))
+            if isinstance(problem, TornTail):
                 console.print(f"  the earlier {result.events} events are intact; "
                               f"`tabletape repair {path}` moves the torn bytes aside")
         if result.fold is not None and result.fold.blocked and not keep_going:
@@ -110,15 +110,15 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
             console.print(f"  --keep-going: skipped {len(result.fold.illegal)} illegal event(s) "
                           "and judged the rest without them")
         if result.fold is not None:
-            for s, e in result.fold.corrected.items():
-                console.print(f"  corrected: seq {s} was illegal [{e.rule}] and was undone at "
+            for s, illegal in result.fold.corrected.items():
+                console.print(f"  corrected: seq {s} was illegal [{illegal.rule}] and was undone at "
                               f"seq {result.fold.retracted[s]}", markup=False)
             if result.fold.disputes:
                 console.print(ruling_table(result.fold.disputes, result.ruleset))
     return result.ok, out.get()
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--head", "expect_head", metavar="HEX",
               help="The head the players agreed on; exit 1 if the log's differs.")
@@ -126,8 +126,8 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
               help="Check every `signed` event against the public keys NAME.pub in DIR; "
                    "exit 1 on a bad signature or an unknown signer.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@handles_errors
-def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bool) -> None:
+@click.pass_context
+def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str | None, as_json: bool) -> None:
     """Check format and hash chain only (no rules); print the head to agree on.
 
     With --keys DIR, also check the signatures and say what each player has not signed.
@@ -142,7 +142,8 @@ def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bo
     result = engine.replay(file, rules=False,
                            visit=(lambda j: signed.feed(j.seq, j.event)) if signed is not None
                            else None)
-    head = result.tail.head if result.tail else None
+    tail = result.tail
+    head = tail.head if tail else None
     if expect_head and result.error is None and head and not head.startswith(expect_head.lower()):
         result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
                                   "was changed or extended since", file=file,
@@ -164,29 +165,30 @@ def verify(file: str, expect_head: str | None, keys_dir: str | None, as_json: bo
         else:
             console.print(f"[red]BROKEN[/red] {result.error}", markup=True)
             console.print(f"the first {result.events} events read correctly")
-        if head:
-            console.print(f"head (seq {result.tail.seq}): {head}")
+        if tail is not None:
+            console.print(f"head (seq {tail.seq}): {tail.head}")
         if signed is not None:
             cli_sign.print_report(signed, result.header)
-    sys.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
+    ctx.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
 
 
-def _state_json(rs: engine.Ruleset, state: Any) -> Any:
+def _state_json(state: Any) -> Any:
+    """Returns a state as plain data for JSON, without the header's component data."""
     data = msgspec.to_builtins(state)
     if isinstance(data, dict):
         data.pop("components", None)
     return data
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=int, help="Stop after this seq.")
 @click.option("--as", "as_player", help="Show only what this player could see.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
-@handles_errors
-def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
+@click.pass_context
+def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
     Example: tabletape replay game.jsonl --to 40 --as bob   |   tabletape replay game.jsonl --step
@@ -194,8 +196,9 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
     if step:
         if as_json:
             raise UsageError("--step is interactive; it does not print --json")
-        from tabletape.app import stepper
-        return stepper.run(stepper.Stepper(file, as_player=as_player, at=to or 0))
+        from tabletape.app.stepper import Stepper
+        from tabletape.cli import step as stepping
+        return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
     result = engine.replay(file, to=to, history=False)
     rs = result.ruleset
     if rs is None or result.fold is None:
@@ -209,7 +212,7 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
         state = rs.view(state, as_player)
     d, o = rs.pending(result.state), rs.outcome(result.state)
     if as_json:
-        emit_json({"file": file, "seq": result.events - 1, "state": _state_json(rs, state),
+        emit_json({"file": file, "seq": result.events - 1, "state": _state_json(state),
                    "pending": msgspec.to_builtins(d) if d else None,
                    "outcome": msgspec.to_builtins(o) if o else None,
                    "problems": [e.to_dict() for e in result.problems]})
@@ -222,14 +225,14 @@ def replay(file: str, to: int | None, as_player: str | None, as_json: bool, step
         if result.fold.blocked:
             first = min(result.fold.illegal)
             console.print(f"the state shown is the one before the illegal event at seq {first}")
-    sys.exit(1 if result.problems else 0)
+    ctx.exit(1 if result.problems else 0)
 
 
-@main.command("log")
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
-@handles_errors
-def log_cmd(file: str, as_json: bool) -> None:
+@click.pass_context
+def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
     """Show the events as a table of plain sentences, with rulings marked.
 
     Example: tabletape log game.jsonl
@@ -269,14 +272,13 @@ def log_cmd(file: str, as_json: bool) -> None:
         console.print(table)
         if result.error:
             console.print(problem_line(result.error))
-    sys.exit(1 if result.problems else 0)
+    ctx.exit(1 if result.problems else 0)
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("seq", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@handles_errors
 def explain(file: str, seq: int, as_json: bool) -> None:
     """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
 
@@ -303,7 +305,7 @@ def explain(file: str, seq: int, as_json: bool) -> None:
             "text": engine.describe(rs, rec.event), "verdict": verdict,
             "rule": rule, "reason": err.reason if err else None,
             "rules": {r: msgspec.to_builtins(cat[r]) for r in cited if r in cat},
-            "state_before": _state_json(rs, before),
+            "state_before": _state_json(before),
             "pending_before": msgspec.to_builtins(rs.pending(before)),
             "disputes": [d.__dict__ for d in disputes]})
     from rich.panel import Panel
@@ -320,7 +322,6 @@ def explain(file: str, seq: int, as_json: bool) -> None:
             console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
     if disputes:
         console.print(ruling_table(disputes, rs))
-    sys.exit(0)
 
 
 def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
@@ -335,12 +336,12 @@ def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
     return "legal", None
 
 
-@main.command()
-@click.argument("a")
-@click.argument("b")
+@click.command()
+@click.argument("a", type=AT_SEQ)
+@click.argument("b", type=AT_SEQ)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@handles_errors
-def diff(a: str, b: str, as_json: bool) -> None:
+@click.pass_context
+def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     """Compare two logs (or two points of one, FILE@SEQ): first divergent event, state diff.
 
     Exit 1 when they differ.
@@ -349,14 +350,12 @@ def diff(a: str, b: str, as_json: bool) -> None:
     """
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
-    (pa, ta), (pb, tb) = _at(a), _at(b)
+    (_, pa, ta), (_, pb, tb) = a, b
     ra = engine.replay(pa, to=ta, history=False)  # (writes their indexes)
     rb = engine.replay(pb, to=tb, history=False)
     div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
-    for r in (ra, rb):
-        if r.ruleset is None:
-            raise r.error or UsageError("unreadable log", file=r.file)
-    changes = tdiff.state_diff(_state_json(ra.ruleset, ra.state), _state_json(rb.ruleset, rb.state))
+    rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
+    changes = tdiff.state_diff(_state_json(ra.state), _state_json(rb.state))
     same = div is None and not changes
     if as_json:
         emit_json({"same": same, "first_divergence": None if div is None else {
@@ -364,21 +363,21 @@ def diff(a: str, b: str, as_json: bool) -> None:
             "a": msgspec.to_builtins(div.a) if div.a else None,
             "b": msgspec.to_builtins(div.b) if div.b else None},
             "changes": [{"path": c.path, "a": c.old, "b": c.new} for c in changes]})
-        sys.exit(0 if same else 1)
+        ctx.exit(0 if same else 1)
     from rich.table import Table
 
     from tabletape.cli.render import console, plain
     if same:
-        console.print(f"{a} and {b} record the same game")
-        sys.exit(0)
+        console.print(f"{a.spec} and {b.spec} record the same game")
+        ctx.exit(0)
     if div is not None:
         console.print(f"first divergence at seq {div.seq}:")
-        for side, ev, r in (("A", div.a, ra), ("B", div.b, rb)):
-            console.print(f"  {side}: " + (engine.describe(r.ruleset, ev) if ev else "(log ends)"),
+        for side, ev, rs in (("A", div.a, rsa), ("B", div.b, rsb)):
+            console.print(f"  {side}: " + (engine.describe(rs, ev) if ev else "(log ends)"),
                           markup=False)
     else:
         console.print("the events are the same; the states differ")
-    table = Table(title=f"state differences ({len(changes)}), A = {a}, B = {b}",
+    table = Table(title=f"state differences ({len(changes)}), A = {a.spec}, B = {b.spec}",
                   title_justify="left")
     table.add_column("path", overflow="fold")
     table.add_column("A", ratio=1)
@@ -388,14 +387,12 @@ def diff(a: str, b: str, as_json: bool) -> None:
     console.print(table)
     if len(changes) > 200:
         console.print(f"... and {len(changes) - 200} more (use --json)")
-    sys.exit(1)
+    ctx.exit(1)
 
 
-def _at(spec: str) -> tuple[str, int | None]:
-    path, sep, seq = spec.rpartition("@")
-    if sep and seq.isdigit():
-        return path, int(seq)
-    return spec, None
 
-
-__all__ = ["TapeError"]
+def _ruleset_of(result: engine.Replay) -> engine.Ruleset:
+    """Returns the ruleset of a replayed log, or raises why the log could not be read."""
+    if result.ruleset is None:
+        raise result.error or UsageError("unreadable log", file=result.file)
+    return result.ruleset

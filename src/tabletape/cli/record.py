@@ -12,13 +12,15 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 import msgspec
 
 from tabletape import engine
-from tabletape.cli import _load_components, _parse_option, handles_errors, main, now
+from tabletape.app import entries
+from tabletape.app.entries import now
+from tabletape.cli import params
 from tabletape.engine import CHANCE
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Note
@@ -27,11 +29,13 @@ if TYPE_CHECKING:  # tabletape.app.record is imported when `record` runs, to kee
     from tabletape.app.record import Listing, RecordSession, Reply
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--game", help="Start a new log of this game (when FILE does not exist yet).")
-@click.option("--players", help="For a new log: player names in seat order, comma-separated.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+@click.option("--game", is_eager=True,
+              help="Start a new log of this game (when FILE does not exist yet).")
+@click.option("--players", type=params.PLAYERS,
+              help="For a new log: player names in seat order, comma-separated.")
+@click.option("--option", "options", multiple=True, type=params.GAME_OPTION, metavar="KEY=VALUE",
               help="For a new log: an optional rule or variant (repeatable).")
 @click.option("--components", type=click.Path(dir_okay=False),
               help="For a new log: your own component data (JSON).")
@@ -39,9 +43,9 @@ if TYPE_CHECKING:  # tabletape.app.record is imported when `record` runs, to kee
 @click.option("--auto-chance", "auto_chance", type=int, metavar="SEED",
               help="Let the tool make chance draws with this seed (solo or practice play); "
                    "each outcome is still recorded.")
-@handles_errors
-def record(file: str, game: str | None, players: str | None, options: tuple[str, ...],
-           components: str | None, by: str | None, auto_chance: int | None) -> None:
+def record(file: str, game: str | None, players: tuple[str, ...] | None,
+           options: tuple[tuple[str, Any], ...], components: str | None, by: str | None,
+           auto_chance: int | None) -> None:
     """Record a game at the table: the state, numbered legal events, completion, undo, notes.
 
     Enter a number from the list, a few characters of an entry (Tab completes),
@@ -55,21 +59,21 @@ def record(file: str, game: str | None, players: str | None, options: tuple[str,
     from tabletape.app.record import RecordSession, start
     from tabletape.cli.render import console
     if not os.path.exists(file):
-        if not game or not players:
+        if not game or players is None:
             raise UsageError(f"{file} does not exist; start it with --game GAME --players a,b")
         rs = engine.get(game)
-        names = tuple(p.strip() for p in players.split(",") if p.strip())
-        header = rs.start(names, _parse_option(rs, options), _load_components(rs, components))
+        header = rs.start(players, entries.options_for(rs, options),
+                          entries.load_components(rs, components))
         tail = start(file, msgspec.structs.replace(header, at=now(), by=by), rs)
-        console.print(f"started {file}: {rs.title} for {', '.join(names)}; head {tail.head[:16]}",
+        console.print(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}",
                       markup=False)
     session = RecordSession(file, by=by, auto_chance=auto_chance, clock=now)
     _same_game(session, game, players, options, components)
     run(session)
 
 
-def _same_game(session: RecordSession, game: str | None, players: str | None,
-               options: tuple[str, ...], components: str | None) -> None:
+def _same_game(session: RecordSession, game: str | None, players: tuple[str, ...] | None,
+               options: tuple[tuple[str, Any], ...], components: str | None) -> None:
     """Refuses new-log options that disagree with an existing log's header.
 
     Re-running the command that started a log (after a crash, say) reopens it;
@@ -78,14 +82,13 @@ def _same_game(session: RecordSession, game: str | None, players: str | None,
     rs, header, file = session.ruleset, session.header, session.path
     if game and game != rs.id:
         raise UsageError(f"{file} records {rs.id}, not {game}", file=file)
-    names = tuple(p.strip() for p in (players or "").split(",") if p.strip())
-    if names and names != tuple(header.players):
+    if players and players != tuple(header.players):
         raise UsageError(f"{file} is played by {', '.join(header.players)}, not "
-                         f"{', '.join(names)}", file=file)
-    if options and _parse_option(rs, options) != header.options:
+                         f"{', '.join(players)}", file=file)
+    if options and entries.options_for(rs, options) != header.options:
         raise UsageError(f"{file} was started with other options: "
                          f"{msgspec.json.encode(header.options).decode()}", file=file)
-    if components and _load_components(rs, components) != header.components:
+    if components and entries.load_components(rs, components) != header.components:
         raise UsageError(f"{file} was started with other component data", file=file)
 
 
@@ -108,7 +111,7 @@ class Stop:
     def __init__(self) -> None:
         self.asked = False
         self.waiting = False
-        self.app = None  # the running prompt_toolkit application, if any
+        self.app: Any = None  # the running prompt_toolkit application, if any
 
     def __enter__(self) -> Stop:
         self.saved = {sig: signal.signal(sig, self.on_signal) for sig in self.SIGNALS}
@@ -251,8 +254,9 @@ def show_reply(session: RecordSession, reply: Reply) -> None:
                                                                      else "") + f" — {r.reason}"))
     if reply.refusal is not None:
         e = reply.refusal
-        said = f"{e.event}: " if getattr(e, "event", None) else ""
-        rule = f"[{e.rule}] " if getattr(e, "rule", None) else ""
+        event, rule = getattr(e, "event", None), getattr(e, "rule", None)
+        said = f"{event}: " if event else ""
+        rule = f"[{rule}] " if rule else ""
         console.print(Text.assemble(("refused: ", "red"), f"{said}{rule}{e.reason}"))
     if reply.message:
         console.print(Text(reply.message))
@@ -313,14 +317,14 @@ def show_listing(listing: Listing) -> None:
     sizes: dict[str, int] = {}
     for e in listing.entries:
         sizes[e.group] = sizes.get(e.group, 0) + 1
-    for group, entries in listing.groups():
+    for group, rows in listing.groups():
         if sizes[group] == 1:
-            for e in entries:
+            for e in rows:
                 console.print(Text(f"  {e.number:>3}  {e.label}"))
             continue
         console.print(Text(f"  {group}:"))
         cells = [Text(f"{e.number:>3}  {e.item}" + (f"  ×{e.weight}" if e.weight > 1 else ""))
-                 for e in entries]
+                 for e in rows]
         console.print(Columns(cells, column_first=True, padding=(0, 3)))
         if listing.hidden.get(group):
             console.print(Text(f"       … {listing.hidden[group]} more: type part of a name "

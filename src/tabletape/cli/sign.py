@@ -12,15 +12,15 @@ from typing import Any
 import click
 import msgspec
 
-from tabletape.cli import _append, _open_for_append, _report_appended, handles_errors, main
-from tabletape.cli import now as clock
+from tabletape.app import entries
+from tabletape.app.entries import now
+from tabletape.cli import report_appended
 
 
-@main.command()
+@click.command()
 @click.argument("name")
 @click.option("--dir", "directory", default=".", show_default=True, type=click.Path(file_okay=False),
               help="Where to write NAME.key (private, mode 0600) and NAME.pub (public); made if missing.")
-@handles_errors
 def keygen(name: str, directory: str) -> None:
     """Make an Ed25519 key pair for signing logs; never overwrites an existing key.
 
@@ -36,14 +36,13 @@ def keygen(name: str, directory: str) -> None:
     click.echo(f"fingerprint {fp}")
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--key", "key_path", required=True, type=click.Path(dir_okay=False),
               help="Your private key (NAME.key from `tabletape keygen`, or an OpenSSH Ed25519 key).")
 @click.option("--by", "player", help="The signer's name, as others' NAME.pub "
               "(default: the key file's name, alice.key → alice).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was appended as JSON.")
-@handles_errors
 def sign(file: str, key_path: str, player: str | None, as_json: bool) -> None:
     """Seal the log as it stands: append a `signed` event over the current head.
 
@@ -54,12 +53,13 @@ def sign(file: str, key_path: str, player: str | None, as_json: bool) -> None:
     from tabletape.tape import signing
     name = signing.check_name(player or _stem(key_path))
     key = signing.load_private(key_path)
-    result = _open_for_append(file, False)
-    assert result.tail is not None
-    event = signing.sign(key, result.tail.head, name, at=clock())
+    result = entries.open_for_append(file)
+    tail = result.tail
+    assert tail is not None
+    event = signing.sign(key, tail.head, name, at=now())
     # the head signed is the one read; if the log moves on meanwhile, append refuses (stale)
-    _append(file, [event], result, False)
-    _report_appended(result, [_with_prev(event, result.tail.head)], result.tail.seq + 1, as_json)
+    entries.append_checked(file, [event], result)
+    report_appended(result, [_with_prev(event, tail.head)], tail.seq + 1, as_json)
 
 
 def _stem(path: str) -> str:

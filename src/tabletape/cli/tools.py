@@ -5,41 +5,31 @@ from __future__ import annotations
 import functools
 import operator
 import os
-import sys
+from typing import Any
 
 import click
 import msgspec
 
 from tabletape import engine
-from tabletape.cli import _load_components, _parse_option, emit_json, handles_errors, main
+from tabletape.app import entries
+from tabletape.cli import emit_json, params
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, Header
 
-NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
-
-def _players(spec: str, rs: engine.Ruleset) -> tuple[str, ...]:
-    if spec.isdigit():
-        n = int(spec)
-        if not 1 <= n <= len(NAMES):
-            raise UsageError(f"--players {n}: give 1-{len(NAMES)} or a list of names")
-        return NAMES[:n]
-    return tuple(p.strip() for p in spec.split(",") if p.strip())
-
-
-@main.command()
-@click.argument("game")
-@click.option("--players", default="2", show_default=True, help="A count or comma-separated names.")
+@click.command()
+@click.argument("game", is_eager=True)
+@click.option("--players", type=params.PLAYERS_OR_COUNT, default="2", show_default=True,
+              help="A count or comma-separated names.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same game).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The log to write.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="An optional rule.")
+@click.option("--option", "options", multiple=True, type=params.GAME_OPTION, metavar="KEY=VALUE",
+              help="An optional rule.")
 @click.option("--components", type=click.Path(dir_okay=False), help="Your own component data.")
 @click.option("--max-events", type=int, default=20_000, show_default=True,
               help="Stop a game that runs longer than this.")
-@handles_errors
-def simulate(game: str, players: str, seed: int, output: str, options: tuple[str, ...],
-             components: str | None, max_events: int) -> None:
+def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
+             options: tuple[tuple[str, Any], ...], components: str | None, max_events: int) -> None:
     """Play a whole game of random legal moves and record it (chance drawn by its odds).
 
     Example: tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
@@ -49,8 +39,8 @@ def simulate(game: str, players: str, seed: int, output: str, options: tuple[str
     from tabletape.cli.render import err_console
     from tabletape.engine import simulate as sim
     rs = engine.get(game)
-    header = rs.start(_players(players, rs), _parse_option(rs, options),
-                      _load_components(rs, components))
+    header = rs.start(players, entries.options_for(rs, options),
+                      entries.load_components(rs, components))
     tail = tapelog.create(output, header, rs.codec)
     batch, state = [], None
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=err_console,
@@ -85,12 +75,12 @@ def _schema(t, title: str) -> bytes:
     return msgspec.json.format(msgspec.json.encode(body), indent=2) + b"\n"
 
 
-@main.command()
+@click.command()
 @click.option("-o", "--output", type=click.Path(file_okay=False), help="Write the schemas here.")
 @click.option("--check", "check_dir", type=click.Path(file_okay=False),
               help="Exit 1 if the schemas in this folder are stale.")
-@handles_errors
-def schema(output: str | None, check_dir: str | None) -> None:
+@click.pass_context
+def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> None:
     """Write the JSON Schemas of the envelope, every game's events and its components.
 
     Example: tabletape schema -o schemas
@@ -102,7 +92,7 @@ def schema(output: str | None, check_dir: str | None) -> None:
         if stale or extra:
             click.echo(f"schemas in {check_dir} are stale: {', '.join(stale + extra)}; "
                        "run `make schemas`", err=True)
-            sys.exit(1)
+            ctx.exit(1)
         click.echo(f"schemas in {check_dir} are up to date ({len(files)} files)")
         return
     if not output:
@@ -124,9 +114,8 @@ def _read(path: str) -> bytes | None:
         return None
 
 
-@main.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@handles_errors
 def repair(file: str) -> None:
     """Move a torn last line aside to FILE.torn; every complete line is kept.
 

@@ -121,7 +121,7 @@ class Ruleset(ABC, Generic[H, S, E]):
         problem = self.header_problem(header)
         if problem:
             raise UsageError(problem)
-        return header  # type: ignore[no-any-return]
+        return header
 
     def header_problem(self, header: AnyHeader) -> str | None:
         """Returns why no `new` would write this header (players, option mix, components), or None.

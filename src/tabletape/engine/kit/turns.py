@@ -43,7 +43,7 @@ def owe_last(state: Q, *owed: Any) -> Q:
 
 
 def _steps(state: Any) -> tuple[Any, ...]:
-    return state.steps  # type: ignore[no-any-return]
+    return state.steps
 
 
 def settle(state: S, resolve: Callable[[S], S | None]) -> S:

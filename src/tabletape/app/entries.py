@@ -1,0 +1,140 @@
+"""What a person asks a log to take, apart from any terminal: new logs' settings and events.
+
+Turns typed text into events and options, reads component files, and appends
+events all or none after checking them against the replayed state. Nothing here
+prints; the command line and the recorder report what these return or raise.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from tabletape import engine
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
+from tabletape.tape.events import Event, is_core
+
+
+def now() -> str | None:
+    """Returns the current UTC time for `at`, or None when TABLETAPE_CLOCK=off."""
+    if os.environ.get("TABLETAPE_CLOCK", "on").lower() in ("off", "0", "no"):
+        return None
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# -- a new log's settings ----------------------------------------------------------------
+
+def players(spec: str) -> tuple[str, ...]:
+    """Returns the player names of a comma-separated list, blanks left out."""
+    return tuple(p.strip() for p in spec.split(",") if p.strip())
+
+
+def option_pair(text: str) -> tuple[str, Any]:
+    """Returns the field name and value of one `KEY=VALUE` (the value as JSON if it is)."""
+    key, sep, value = text.partition("=")
+    if not sep:
+        raise UsageError(f"--option takes key=value, got {text!r}")
+    try:
+        return key.replace("-", "_"), msgspec.json.decode(value)
+    except msgspec.DecodeError:
+        return key.replace("-", "_"), value
+
+
+def options_for(ruleset: engine.Ruleset, pairs: Iterable[tuple[str, Any]]) -> Any:
+    """Returns the ruleset's Options with the given fields set; refuses unknown or bad ones."""
+    try:
+        return msgspec.convert(dict(pairs), ruleset.Options)
+    except msgspec.ValidationError as e:
+        fields = ", ".join(f.name for f in msgspec.structs.fields(ruleset.Options()))
+        raise UsageError(f"bad --option: {e} (options of {ruleset.id}: {fields})") from None
+
+
+def load_components(ruleset: engine.Ruleset, path: str | None) -> Any:
+    """Returns the component data in a JSON file, or the game's own when there is no file."""
+    if path is None:
+        return ruleset.default_components()
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(tapelog.MAX_LINE + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read components file: {e.strerror}", file=path) from None
+    if len(raw) > tapelog.MAX_LINE:  # it goes into the header, which is one line
+        raise UsageError(f"components file is larger than {tapelog.MAX_LINE:,} bytes, the "
+                         "most a header line may hold", file=path)
+    try:
+        return msgspec.json.decode(raw, type=ruleset.Components)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise UsageError(f"components do not fit the {ruleset.id} schema: {e}",
+                         file=path) from None
+
+
+# -- events ------------------------------------------------------------------------------
+
+def event_from(ruleset: engine.Ruleset, text: str, source: str, by: str | None,
+               at: str | None) -> Event:
+    """Returns an event built from the game fields a person typed; the envelope is ours.
+
+    `source` names where the text came from in an error (`argument 2`, `<stdin>:3`);
+    `by` and `at` are filled in unless the text gives them.
+    """
+    try:
+        body = msgspec.json.decode(text.encode(), type=dict[str, Any])
+    except msgspec.ValidationError:
+        raise UsageError("expected one JSON object per event", file=source) from None
+    except msgspec.DecodeError as e:
+        raise UsageError(f"not a JSON object: {e}", file=source) from None
+    for key in ("seq", "prev"):
+        if key in body:
+            raise UsageError(f"leave {key!r} out: tabletape fills in the envelope", file=source)
+    body.setdefault("at", at)
+    if by and "by" not in body:
+        body["by"] = by
+    body = {k: v for k, v in body.items() if v is not None}
+    try:
+        return msgspec.convert(body, ruleset.union())
+    except msgspec.ValidationError as e:
+        raise UsageError(f"not a valid {ruleset.id} event: {e}", file=source) from None
+
+
+def open_for_append(file: str, history: bool = False) -> engine.Replay:
+    """Replays a log before appending; refuses a torn or corrupt one.
+
+    Starts from the log's checkpoint index when it has one, unless `history` is
+    wanted (a dispute's ruling needs every earlier event's fate).
+    """
+    result = engine.replay(file, history=history)
+    if result.error is not None:
+        raise result.error
+    if result.fold is None:
+        raise LogFormatError("no header", file=file, line=1)
+    return result
+
+
+def append_checked(file: str, events: list[Event], result: engine.Replay,
+                   force: bool = False) -> tapelog.Tail:
+    """Checks events against the replayed state (folding them in), then appends all or none.
+
+    A log blocked by an illegal event takes only core events, and an illegal event
+    is refused with the rule it breaks, unless `force`.
+    """
+    fold, rs, tail = result.fold, result.ruleset, result.tail
+    assert fold is not None and rs is not None and tail is not None
+    seq = tail.seq
+    for ev in events:
+        seq += 1
+        if fold.blocked and not force and not is_core(ev):
+            first = min(fold.illegal)
+            raise IllegalEvent(f"the log has an illegal event at seq {first} that is still in "
+                               "effect; undo it first (tabletape undo) or use --force",
+                               rule=fold.illegal[first].rule, file=file, seq=seq)
+        problem = fold.feed(seq, ev)
+        if problem is not None and not force:
+            problem.reason += "; nothing was written"
+            problem.line = None
+            raise problem
+    return tapelog.append(file, events, rs.codec, expect=tail)

@@ -1,0 +1,87 @@
+"""The command line's own parameter types: players, `--option KEY=VALUE` and `FILE@SEQ`.
+
+Each turns what was typed into a value and refuses it with the same one-line
+error as every other usage error (`error: ...`, exit 2), never click's own form.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import click
+
+from tabletape import engine
+from tabletape.app import entries
+from tabletape.tape.errors import UsageError
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+
+
+class Players(click.ParamType):
+    """Player names in seat order, comma-separated; with `counts`, a number picks NAMES."""
+
+    name = "text"  # the metavar --help shows, as before there was this type
+
+    def __init__(self, counts: bool = False) -> None:
+        self.counts = counts
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[str, ...]:
+        if isinstance(value, tuple):
+            return value
+        if self.counts and value.isdigit():
+            n = int(value)
+            if not 1 <= n <= len(NAMES):
+                raise UsageError(f"--players {n}: give 1-{len(NAMES)} or a list of names")
+            return NAMES[:n]
+        return entries.players(value)
+
+
+class GameOption(click.ParamType):
+    """One `KEY=VALUE` (the value as JSON if it is), as a (field, value) pair.
+
+    When the command's game (its parameter `game`, which is eager) is known, the
+    pair is checked against that game's Options at once; the command makes the
+    Options of all the pairs with `entries.options_for`.
+    """
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[str, Any]:
+        if isinstance(value, tuple):
+            return value
+        pair = entries.option_pair(value)
+        game = ctx.params.get("game") if ctx is not None else None
+        if game in engine.GAMES:  # an unknown game is the command's to refuse
+            entries.options_for(engine.get(game), [pair])
+        return pair
+
+
+class LogPoint(NamedTuple):
+    """A log, or a point in one: `FILE` or `FILE@SEQ` as typed, and its two parts."""
+
+    spec: str
+    path: str
+    seq: int | None
+
+
+class AtSeq(click.ParamType):
+    """`FILE` or `FILE@SEQ` (a trailing `@` and digits); a path may hold other `@`s."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> LogPoint:
+        if isinstance(value, LogPoint):
+            return value
+        path, sep, seq = value.rpartition("@")
+        if sep and seq.isdigit():
+            return LogPoint(value, path, int(seq))
+        return LogPoint(value, value, None)
+
+
+PLAYERS = Players()
+PLAYERS_OR_COUNT = Players(counts=True)
+GAME_OPTION = GameOption()
+AT_SEQ = AtSeq()
