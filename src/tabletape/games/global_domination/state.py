@@ -6,7 +6,7 @@ import enum
 
 import msgspec
 
-from .components import Components, Restriction
+from .components import Restriction
 from .events import Options
 
 FULL_LAND_VP, STRUGGLING_LAND_VP = 2, 1
@@ -74,4 +74,3 @@ class State(msgspec.Struct, frozen=True):
     scored: tuple[str, ...] = ()  # done playing in this scoring step
     fog: tuple[str, ...] = ()  # who played a DENY_REGIONS card in this scoring step
     claimed: dict[str, tuple[str, ...]] = {}  # Resource monopolies already rewarded (option "once")
-    components: Components | None = None  # the box in play (from the header)
