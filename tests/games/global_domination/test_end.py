@@ -1,4 +1,4 @@
-"""End of Each Game Turn (scoring) and the end of the game: winners and ties; every bundled game ends."""
+"""End of Each Game Turn (scoring) and the end of the game: winners, ties; every bundled game ends."""
 
 from __future__ import annotations
 
@@ -129,4 +129,4 @@ def test_ties_are_shared_or_broken_by_logistics():
 def test_each_replay_validates_and_ends(name):
     r = engine.replay(os.path.join(OUT, name))
     assert r.ok, [str(p) for p in r.problems]
-    assert engine.get("global-domination").outcome(r.state) is not None
+    assert r.ruleset is not None and r.ruleset.outcome(r.state) is not None

@@ -2,7 +2,7 @@
 
 The rulebook names the Regions and Resources and gives a few card values in its
 examples; everything else is reconstructed (see `provenance` on every entry of
-components.json).
+components.json). `Lookups` holds the tables the rules read, built once per game.
 """
 
 from __future__ import annotations

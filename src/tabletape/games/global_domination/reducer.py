@@ -378,8 +378,9 @@ def resolve(lk: Lookups, state: State) -> State | None:
                 return q.done(state)
             if state.decks[h.player]:
                 return None
-            if state.discards[h.player]:  # gd.draw.reshuffle
-                return replace(state, decks={**state.decks, h.player: merge({}, state.discards[h.player])},
+            if state.discards[h.player]:  # gd.draw.reshuffle: the pile becomes the Draw Deck
+                deck = merge({}, state.discards[h.player])
+                return replace(state, decks={**state.decks, h.player: deck},
                                discards={**state.discards, h.player: ()})
             return q.done(state)  # gd.draw.exhausted
         if not q.possible(lk, state, h):  # gd.step.lapse

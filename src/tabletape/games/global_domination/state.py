@@ -1,4 +1,7 @@
-"""Global Domination state: frozen Structs, per-player data keyed by player name."""
+"""Global Domination state: frozen Structs, per-player data keyed by player name.
+
+The box is not part of the state: the rules read it from the game's `Lookups`.
+"""
 
 from __future__ import annotations
 
