@@ -1,4 +1,9 @@
-"""Shared set-up for Global Domination tests: a table past set-up, boards and hands by hand."""
+"""Shared set-up for Global Domination tests: a table past set-up, boards and hands by hand.
+
+`RS` is the ruleset bound to a game of the bundled box: the rules read the players
+and options from the state and the box from the bound `Lookups`, so one bound
+ruleset judges every test's table (any player count, any options) of that box.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from tabletape import engine
+from tabletape.games.global_domination import RULESET
 from tabletape.games.global_domination.events import (
     ActionStackChosen,
     CardDrawn,
@@ -15,14 +20,16 @@ from tabletape.games.global_domination.events import (
 )
 from tabletape.games.global_domination.state import Force, State
 
-RS = engine.get("global-domination")
 PLAYERS = ("alice", "bob", "carol")
 STACKS = ("Airborne Forces", "Bio Weapons", "Fog of War", "Global Disruption", "Insurgents",
           "Megastorm", "Military Base", "Show of Force", "Surrender", "Tactical Nukes")
 
 
 def header(players: tuple[str, ...] = PLAYERS, **options: Any):
-    return RS.start(players, Options(**options), RS.default_components())
+    return RULESET.start(players, Options(**options), RULESET.default_components())
+
+
+RS = RULESET.bind(header())
 
 
 def run(state: State, *events) -> State:

@@ -40,7 +40,8 @@ class Script:
 
     def __init__(self, players, stacks, first=A, **options):
         self.header = RS.start(tuple(players), RS.Options(**options), RS.default_components())
-        self.state = RS.bind(self.header).initial()
+        self.rs = RS.bind(self.header)
+        self.state = self.rs.initial()
         self.events: list = []
         self.prefer: dict[str, list[str]] = {}
         self.do(FirstPlayerChosen(player=first), *[ActionStackChosen(card=c) for c in stacks])
@@ -48,12 +49,12 @@ class Script:
 
     def do(self, *events):
         for ev in events:
-            v = RS.check(self.state, ev)
+            v = self.rs.check(self.state, ev)
             if v is not None:
                 board = {a: (f.owner, f.full) for a, f in self.state.board.items()}
                 raise SystemExit(f"event {len(self.events) + 1}: {RS.describe(ev)}: {v}\n"
                                  f"board {board}\nhands {self.state.hands}")
-            self.state = RS.apply(self.state, ev)
+            self.state = self.rs.apply(self.state, ev)
             self.events.append(ev)
         return self
 
@@ -64,7 +65,7 @@ class Script:
 
     def draw(self):
         """Settles chance draws, taking a preferred card when the deck holds one."""
-        while (d := RS.pending(self.state)) and d.actor == CHANCE:
+        while (d := self.rs.pending(self.state)) and d.actor == CHANCE:
             h = self.state.steps[0]
             deck = self.state.decks[h.player]
             wish = [c for c in self.prefer.get(h.player, []) if c in deck]
@@ -95,8 +96,8 @@ class Script:
 
     def finish(self):
         """Everyone passes, scoring cards are kept, until the game ends."""
-        while RS.pending(self.state) is not None:
-            legal = list(RS.legal(self.state))
+        while self.rs.pending(self.state) is not None:
+            legal = list(self.rs.legal(self.state))
             pick = next((e for e in legal if isinstance(e, (TurnEnded, ScoringPassed, PointsForgone))),
                         None) or next((e for e in legal if isinstance(e, ChainAnswered) and not e.joined),
                                       None) or legal[0]
@@ -273,7 +274,8 @@ def main(out: str = OUT) -> None:
     for name, make in GAMES.items():
         path = make().write(name, out)
         r = engine.replay(path)
-        print(path, len(r.problems), RS.outcome(r.state).summary if r.state else None)
+        o = r.ruleset.outcome(r.state) if r.ruleset and r.state else None
+        print(path, len(r.problems), o.summary if o else None)
 
 
 if __name__ == "__main__":

@@ -7,15 +7,15 @@ import itertools
 import pytest
 
 from tabletape.engine import simulate
+from tabletape.games.global_domination import RULESET
 from tabletape.games.global_domination import events as ev
-from tabletape.games.global_domination import table as t
+from tabletape.games.global_domination.components import Lookups
 
-from .helpers import RS, header
+from .helpers import header
 
 
-def candidates(state):
+def candidates(i: Lookups, state):
     """Returns far more events than could be legal: every kind, player, area and card."""
-    i = t.idx(state)
     players = (*state.players, "zed")
     areas = (*i.areas, "Atlantis")
     cards = (*i.cards, "Strategic Bombers")
@@ -41,16 +41,17 @@ def candidates(state):
 def test_simulated_games_end_and_agree(n, seed):
     # Given a random game of n players
     h = header(tuple(f"p{k}" for k in range(n)))
-    state = RS.bind(h).initial()
+    rs = RULESET.bind(h)
+    state = rs.initial()
     count = 0
-    for k, (_event, after) in enumerate(simulate.play(RS, h, seed)):
+    for k, (_event, after) in enumerate(simulate.play(RULESET, h, seed)):
         # Then every few states, what check accepts is exactly what legal yields
         if k % 7 == 0:
-            legal = set(RS.legal(state))
-            accepted = {e for e in candidates(state) if RS.check(state, e) is None}
-            assert accepted == legal, RS.pending(state)
-            assert all(RS.check(state, e) is None for e in legal)
+            legal = set(rs.legal(state))
+            accepted = {e for e in candidates(rs.lk, state) if rs.check(state, e) is None}
+            assert accepted == legal, rs.pending(state)
+            assert all(rs.check(state, e) is None for e in legal)
         state, count = after, k + 1
     # And the game ends well before the limit, with an outcome
-    assert RS.outcome(state) is not None
+    assert rs.outcome(state) is not None
     assert count < 5000

@@ -1,43 +1,28 @@
-"""Global Domination (Dan Verssen Games): deck-building area control for 3 to 6 players."""
+"""Global Domination (Dan Verssen Games): deck-building area control for 3 to 6 players.
+
+The ruleset: what the game is, how its logs start, and the rules bound to one
+game's box (`bind` builds its `Lookups` once). The rules themselves live in
+reducer.py (what events do), legality.py (what may happen next) and lookups.py
+(queries on the table); the words in text.py, the drawing in render.py.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from functools import partial
+from typing import Self
 
-from msgspec.structs import replace
-
-from tabletape.engine import Outcome, Ruleset
+from tabletape.engine import Decision, Outcome, Ruleset, Violation
 from tabletape.tape.events import Event
 
-from . import components, play, rules
-from . import legal as moves
+from . import components, legality, lookups, reducer, text
 from .catalogue import RULES
-from .events import (
-    EVENTS,
-    ActionStackChosen,
-    CardDrawn,
-    CardPlayed,
-    CardsDiscarded,
-    ChainAnswered,
-    FirstPlayerChosen,
-    ForceBuilt,
-    ForceReduced,
-    ForceRemoved,
-    ForceSeized,
-    GdStarted,
-    Options,
-    PlayerTargeted,
-    PointsForgone,
-    ScoringPassed,
-    TurnEnded,
-    Use,
-)
+from .components import Lookups
+from .events import EVENTS, GdStarted, Options
 from .state import State
 
-USE_WORDS = {Use.BUILD: "its Build points", Use.ATTACK: "its Reductions", Use.TEXT: "its text"}
 
-
-class GlobalDomination(Ruleset):
+class GlobalDomination(Ruleset[GdStarted, State, Event]):
     id = "global-domination"
     version = "1.0"
     title = "Global Domination"
@@ -48,11 +33,16 @@ class GlobalDomination(Ruleset):
     events = EVENTS
     RULES = RULES
 
+    # The box of the game bound last in this process. A bound ruleset has its own
+    # `lk`; the class-level one serves callers that are handed the unbound ruleset or
+    # a bare state (cli.render's `render(state, pending)`), as `state.components` did.
+    lk: Lookups
+
     def default_components(self) -> components.Components:
         return components.default()
 
-    def check_header(self, header: Any) -> str | None:
-        comp: components.Components = header.components
+    def check_header(self, header: GdStarted) -> str | None:
+        comp = header.components
         problem = components.problems(comp)
         if problem:
             return f"{problem} (gd.components)"
@@ -62,95 +52,52 @@ class GlobalDomination(Ruleset):
                     f"{basic.name} cards each, the box has {basic.count} (gd.setup.deck)")
         return None
 
+    def bind(self, header: GdStarted) -> Self:
+        bound = super().bind(header)
+        lk = Lookups.of(header.components)
+        bound.lk = type(self).lk = lk
+        # The engine calls over, check and apply once per event: on the bound ruleset
+        # they are the rule functions themselves (partials over `lk`), no extra frame.
+        bound.over = legality.over  # type: ignore[method-assign]
+        bound.check = partial(legality.check, lk)  # type: ignore[method-assign]
+        bound.apply = partial(reducer.apply, lk)  # type: ignore[method-assign]
+        return bound
+
+    # -- the rules: thin delegation to reducer, legality and lookups ------------------------
     def initial(self) -> State:
-        return play.initial(self.header)
+        return reducer.initial(self.lk, self.header)
 
-    apply = staticmethod(play.apply)
-    outcome = staticmethod(play.outcome)
+    def over(self, state: State) -> bool:
+        return legality.over(state)
 
-    pending = staticmethod(rules.pending)
-    over = staticmethod(rules.over)
-    check = staticmethod(rules.check)
-    legal = staticmethod(moves.legal)
-    weight = staticmethod(moves.weight)
+    def check(self, state: State, event: Event) -> Violation | None:
+        return legality.check(self.lk, state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return reducer.apply(self.lk, state, event)
+
+    def pending(self, state: State) -> Decision | None:
+        return legality.pending(self.lk, state)
+
+    def legal(self, state: State) -> Iterator[Event]:
+        return legality.legal(self.lk, state)
+
+    def weight(self, state: State, event: Event) -> int:
+        return legality.weight(self.lk, state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return reducer.outcome(self.lk, state)
 
     def view(self, state: State, player: str) -> State:
         """Returns the state as `player` sees it: other hands and every other Draw Deck hidden."""
-        hands = {p: h if p == player else ("?",) * len(h) for p, h in state.hands.items()}
-        decks = {p: d if p == player else {"?": sum(d.values())} for p, d in state.decks.items()}
-        return replace(state, hands=hands, decks=decks)
+        return lookups.view(state, player)
 
+    # -- the words ------------------------------------------------------------------------------
     def describe(self, event: Event) -> str:
-        match event:
-            case FirstPlayerChosen(player=p):
-                return f"{p} is chosen as First Player"
-            case ActionStackChosen(card=c):
-                return f"{c} is one of the Action stacks in use"
-            case CardDrawn(player=p, card=c):
-                return f"{p} draws {c}"
-            case CardPlayed(player=p, card=c, use=u):
-                return f"{p} plays {c} for {USE_WORDS[u]}"
-            case CardsDiscarded(player=p, cards=cs, taken=k):
-                where = "discard pile" if len(cs) == 1 else "hand"
-                return f"{p} discards {' and '.join(cs)} to take {k} into their {where}"
-            case ForceBuilt(player=p, area=a):
-                return f"{p} builds in {a}"
-            case ForceReduced(player=p, area=a):
-                return f"{p} reduces the Force in {a}"
-            case ForceRemoved(player=p, area=a):
-                return f"{p} removes the Force in {a}"
-            case ForceSeized(player=p, area=a):
-                return f"{p}'s insurgents take {a} with a Full Force"
-            case PlayerTargeted(player=p, target=q):
-                return f"{p} aims the card at {q}"
-            case ChainAnswered(player=p, joined=j):
-                return f"{p} {'joins' if j else 'declines'} the Bio Weapons chain"
-            case PointsForgone(player=p):
-                return f"{p} leaves the rest of the owed points unused"
-            case TurnEnded(player=p):
-                return f"{p} ends their turn"
-            case ScoringPassed(player=p):
-                return f"{p} plays nothing more before scoring"
-        return type(event).__name__
+        return text.describe(event)
 
     def governing(self, event: Event) -> tuple[str, ...]:
-        match event:
-            case FirstPlayerChosen():
-                return ("gd.setup.first",)
-            case ActionStackChosen():
-                return ("gd.setup.stacks",)
-            case CardDrawn():
-                return ("gd.draw.logistics", "gd.draw.in-deck", "gd.draw.reshuffle")
-            case CardPlayed():
-                return ("gd.play.order", "gd.play.step", "gd.play.in-hand", "gd.use.build",
-                        "gd.use.attack", "gd.use.text-none", "gd.use.zero", "gd.card.fog.timing",
-                        "gd.card.airborne.timing", "gd.score.window")
-            case CardsDiscarded():
-                return ("gd.play.order", "gd.play.in-hand", "gd.use.discard1", "gd.use.discard2",
-                        "gd.stack.in-use", "gd.stack.empty", "gd.cost.logistics")
-            case ForceBuilt():
-                return ("gd.play.step", "gd.map.area", "gd.build.empty", "gd.build.upgrade",
-                        "gd.card.airborne", "gd.card.amphibious", "gd.card.helicopters",
-                        "gd.card.carrier")
-            case ForceReduced():
-                return ("gd.play.step", "gd.map.area", "gd.reduce.opposing", "gd.reduce.effect",
-                        "gd.card.megastorm", "gd.card.airborne", "gd.card.amphibious",
-                        "gd.card.helicopters", "gd.card.carrier")
-            case ForceRemoved():
-                return ("gd.play.step", "gd.card.global-disruption", "gd.card.surrender")
-            case ForceSeized():
-                return ("gd.play.step", "gd.card.insurgents")
-            case PlayerTargeted():
-                return ("gd.play.step", "gd.card.target")
-            case ChainAnswered():
-                return ("gd.play.step", "gd.card.bio-weapons", "gd.card.bio-weapons.chain")
-            case PointsForgone():
-                return ("gd.play.step", "gd.step.forgo")
-            case TurnEnded():
-                return ("gd.play.order", "gd.play.pass", "gd.play.end")
-            case ScoringPassed():
-                return ("gd.play.order", "gd.score.window")
-        return ()
+        return text.governing(event)
 
 
 RULESET = GlobalDomination()

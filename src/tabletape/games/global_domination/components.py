@@ -2,7 +2,7 @@
 
 The rulebook names the Regions and Resources and gives a few card values in its
 examples; everything else is reconstructed (see `provenance` on every entry of
-components.json).
+components.json). `Lookups` holds the tables the rules read, built once per game.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.engine.kit.memo import by_identity
 from tabletape.tape.events import Name, Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
@@ -193,27 +192,42 @@ def _track_problems(comp: Components) -> str | None:
     return None
 
 
-class Index:
-    """Fast lookups over a box: cards and areas by name, areas by Region and Resource."""
+class Lookups(msgspec.Struct, frozen=True):
+    """The lookup tables of one box, built once per game by `bind` and passed to the rules as `lk`.
 
-    def __init__(self, comp: Components):
-        self.tracks: Tracks = comp.tracks
-        self.cards: dict[str, Card] = {c.name: c for c in comp.cards}
-        self.basic: str = next(c.name for c in comp.cards if c.basic)
-        self.actions: tuple[str, ...] = tuple(c.name for c in comp.cards if not c.basic)
-        self.areas: dict[str, Area] = {a.name: a for a in comp.areas}
-        self.adjacent: dict[str, frozenset[str]] = {a.name: frozenset(a.adjacent) for a in comp.areas}
-        self.land: tuple[str, ...] = tuple(a.name for a in comp.areas if a.kind is Kind.LAND)
-        self.sea: tuple[str, ...] = tuple(a.name for a in comp.areas if a.kind is Kind.SEA)
-        self.regions: tuple[str, ...] = tuple(r.name for r in comp.regions)
-        self.resources: tuple[str, ...] = tuple(r.name for r in comp.resources)
-        self.in_region: dict[str, tuple[str, ...]] = {
-            r: tuple(a.name for a in comp.areas if a.region == r) for r in self.regions}
-        self.with_resource: dict[str, tuple[str, ...]] = {
-            r: tuple(a.name for a in comp.areas if a.resource == r) for r in self.resources}
+    Cards and Areas by name, the starting card and the Action types, Areas by kind,
+    by Region and by Resource.
+    """
 
+    tracks: Tracks
+    cards: dict[str, Card]
+    basic: str  # the starting card (Domination)
+    actions: tuple[str, ...]  # every other card type, in box order
+    areas: dict[str, Area]
+    adjacent: dict[str, frozenset[str]]
+    land: tuple[str, ...]
+    sea: tuple[str, ...]
+    regions: tuple[str, ...]
+    resources: tuple[str, ...]
+    in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
+    with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
 
-@by_identity
-def index(comp: Components) -> Index:
-    """Returns the (cached) lookup tables of a box."""
-    return Index(comp)
+    @classmethod
+    def of(cls, comp: Components) -> Lookups:
+        """Returns the lookup tables of a box."""
+        regions = tuple(r.name for r in comp.regions)
+        resources_ = tuple(r.name for r in comp.resources)
+        return cls(
+            tracks=comp.tracks,
+            cards={c.name: c for c in comp.cards},
+            basic=next(c.name for c in comp.cards if c.basic),
+            actions=tuple(c.name for c in comp.cards if not c.basic),
+            areas={a.name: a for a in comp.areas},
+            adjacent={a.name: frozenset(a.adjacent) for a in comp.areas},
+            land=tuple(a.name for a in comp.areas if a.kind is Kind.LAND),
+            sea=tuple(a.name for a in comp.areas if a.kind is Kind.SEA),
+            regions=regions,
+            resources=resources_,
+            in_region={r: tuple(a.name for a in comp.areas if a.region == r) for r in regions},
+            with_resource={r: tuple(a.name for a in comp.areas if a.resource == r)
+                           for r in resources_})

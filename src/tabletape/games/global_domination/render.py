@@ -1,4 +1,8 @@
-"""Rich rendering of a Global Domination table."""
+"""Rich rendering of a Global Domination table.
+
+`render(state, pending)` is handed a bare state; the map comes from the box of the
+game bound last in this process (`GlobalDomination.lk`), the game being drawn.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from . import table as t
+from . import GlobalDomination
 from .state import Phase, State
 
 
@@ -19,7 +23,7 @@ def _force(state: State, area: str) -> str:
 
 def render(state: State, pending: str) -> Group:
     """Returns the board as people read it: Regions, seas, players and the stacks."""
-    i = t.idx(state)
+    i = GlobalDomination.lk
     turn = "Start" if state.game_turn == 0 else ("End" if state.phase is Phase.OVER
                                                    else str(state.game_turn))
     parts: list = [Text(f"Global Domination — Game Turn {turn} — {state.phase.value}", style="bold")]

@@ -1,4 +1,7 @@
-"""Global Domination state: frozen Structs, per-player data keyed by player name."""
+"""Global Domination state: frozen Structs, per-player data keyed by player name.
+
+The box is not part of the state: the rules read it from the game's `Lookups`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import enum
 
 import msgspec
 
-from .components import Components, Restriction
+from .components import Restriction
 from .events import Options
 
 FULL_LAND_VP, STRUGGLING_LAND_VP = 2, 1
@@ -74,4 +77,3 @@ class State(msgspec.Struct, frozen=True):
     scored: tuple[str, ...] = ()  # done playing in this scoring step
     fog: tuple[str, ...] = ()  # who played a DENY_REGIONS card in this scoring step
     claimed: dict[str, tuple[str, ...]] = {}  # Resource monopolies already rewarded (option "once")
-    components: Components | None = None  # the box in play (from the header)

@@ -1,79 +1,25 @@
-"""Game Terms (Build, Reduction), owed points, scoring and the end of the game."""
+"""End of Each Game Turn (scoring) and the end of the game: winners, ties; every bundled game ends."""
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from msgspec.structs import replace
 
+from tabletape import engine
 from tabletape.games.global_domination.events import (
     CardPlayed,
-    ForceBuilt,
-    ForceReduced,
-    PointsForgone,
     ScoringPassed,
     TurnEnded,
     Use,
 )
-from tabletape.games.global_domination.state import Force, Phase
+from tabletape.games.global_domination.state import Phase
 
 from .helpers import RS, pass_all, refused, run, started, with_board, with_hand
+from .make_replays import GAMES, OUT
 
 DOM = "Domination"
-
-
-def building(**board: str):
-    state = with_board(started(), **board)
-    return run(state, CardPlayed(player="alice", card=DOM, use=Use.BUILD))
-
-
-def attacking(**board: str):
-    state = with_board(started(), **board)
-    return run(state, CardPlayed(player="alice", card=DOM, use=Use.ATTACK))
-
-
-def test_new_forces_go_into_empty_areas_only():
-    # gd.build.empty: Canada is bob's, so alice cannot build there
-    state = building(Canada="bob")
-    assert refused(state, ForceBuilt(player="alice", area="Canada")) == "gd.build.empty"
-    # an empty Area takes a new Struggling Force
-    state = run(state, ForceBuilt(player="alice", area="Mexico"))
-    assert state.board["Mexico"] == Force("alice", full=False)
-
-
-def test_a_build_upgrades_ones_own_struggling_force():
-    # gd.build.upgrade: Struggling becomes Full; Full cannot be built further
-    state = building(Canada="alice?", Mexico="alice")
-    state = run(state, ForceBuilt(player="alice", area="Canada"))
-    assert state.board["Canada"].full
-    assert refused(state, ForceBuilt(player="alice", area="Mexico")) == "gd.build.upgrade"
-
-
-def test_a_reduction_struggles_then_removes():
-    # gd.reduce.effect: bob's Full Force in Canada is reduced twice
-    state = attacking(Canada="bob")
-    state = run(state, ForceReduced(player="alice", area="Canada"))
-    assert state.board["Canada"] == Force("bob", full=False)
-    state = run(state, ForceReduced(player="alice", area="Canada"))
-    assert "Canada" not in state.board
-
-
-def test_reductions_hit_opposing_forces():
-    # gd.reduce.opposing: alice cannot Reduce her own Force, nor an empty Area
-    state = attacking(Canada="bob", Mexico="alice")
-    assert refused(state, ForceReduced(player="alice", area="Mexico")) == "gd.reduce.opposing"
-    assert refused(state, ForceReduced(player="alice", area="Brazil")) == "gd.reduce.opposing"
-
-
-def test_points_may_be_forgone():
-    # gd.step.forgo: alice leaves her 3 Builds unused and plays on
-    state = run(building(), PointsForgone(player="alice"))
-    assert state.steps == () and state.current == "alice" and state.used
-    assert refused(state, PointsForgone(player="alice")) == "gd.play.step"
-
-
-def test_a_step_with_nothing_to_do_lapses():
-    # gd.step.lapse: no opposing Force on the map, so the Attack's Reductions lapse
-    state = attacking(Mexico="alice")
-    assert state.steps == () and state.current == "alice"
 
 
 def scored(**board: str):
@@ -81,20 +27,23 @@ def scored(**board: str):
     return pass_all(state)
 
 
+@pytest.mark.rule("gd.score.forces")
 def test_forces_score_by_strength_and_terrain():
-    # gd.score.forces: 2 Full land, 1 Struggling land, 4 Full sea, 2 Struggling sea
+    # 2 Full land, 1 Struggling land, 4 Full sea, 2 Struggling sea
     state = scored(Canada="alice", Brazil="alice?", Arctic_Ocean="bob", Indian_Ocean="bob?")
     assert state.vp == {"alice": 1 + 3, "bob": 1 + 6, "carol": 1}
 
 
+@pytest.mark.rule("gd.score.region")
 def test_a_land_region_monopoly_scores_six():
-    # gd.score.region: alice holds all three North American Areas
+    # alice holds all three North American Areas
     state = scored(Canada="alice?", United_States="alice?", Mexico="alice?", Brazil="bob?")
     assert state.vp["alice"] == 1 + 3 + 6 and state.vp["bob"] == 2
 
 
+@pytest.mark.rule("gd.score.resource")
 def test_resource_monopolies_raise_logistics_at_every_scoring():
-    # gd.score.resource: Canada, Russia and Central Africa are the three Ore Areas
+    # Canada, Russia and Central Africa are the three Ore Areas
     ore = {"Canada": "alice?", "Russia": "alice?", "Central_Africa": "alice?"}
     state = scored(**ore)
     assert state.logistics["alice"] == 5
@@ -106,15 +55,17 @@ def test_resource_monopolies_raise_logistics_at_every_scoring():
     assert state.logistics["alice"] == 5 and state.claimed["alice"] == ("Ore",)
 
 
+@pytest.mark.rule("gd.score.logistics-cap")
 def test_the_logistical_track_has_a_right_end():
-    # gd.score.logistics-cap: at 10 the Ore monopoly moves nothing
+    # at 10 the Ore monopoly moves nothing
     state = with_board(started(), Canada="alice?", Russia="alice?", Central_Africa="alice?")
     state = pass_all(replace(state, logistics={**state.logistics, "alice": 10}))
     assert state.logistics["alice"] == 10
 
 
+@pytest.mark.rule("gd.score.window", "gd.play.order", "gd.play.step")
 def test_the_scoring_step_offers_scoring_cards_in_seat_order():
-    # gd.score.window: bob holds Fog of War, alice and carol hold nothing for scoring
+    # bob holds Fog of War, alice and carol hold nothing for scoring
     state = with_hand(started(), "bob", "Fog of War", DOM)
     state = pass_all(state)
     assert state.phase is Phase.SCORING and RS.pending(state).actor == "bob"
@@ -127,6 +78,28 @@ def test_the_scoring_step_offers_scoring_cards_in_seat_order():
     assert state.game_turn == 2 and "Fog of War" in state.hands["bob"]
 
 
+@pytest.mark.rule("gd.hand.carry")
+def test_hands_are_kept_between_game_turns():
+    # unplayed cards stay in hand by default
+    state = pass_all(started())
+    assert state.hands["alice"] == ("Domination",) * 4
+    # with hands=discard they go to the discard pile after scoring
+    state = pass_all(started(hands="discard"))
+    # (and, her deck being empty, are reshuffled at once for the next draw)
+    assert state.hands["alice"] == () and state.decks["alice"] == {"Domination": 4}
+    assert state.steps[0].points == 4
+
+
+@pytest.mark.rule("gd.turn.advance")
+def test_turn_track_end_ends_the_game():
+    # after the last Game Turn's scoring the marker enters End
+    state = started()
+    assert state.game_turn == 1
+    state = pass_all(replace(state, game_turn=6))
+    assert state.phase is Phase.OVER and state.game_turn == 7
+    assert RS.pending(state) is None and not state.steps
+
+
 def finished(vp: dict[str, int], logistics: dict[str, int] | None = None, **options):
     state = replace(started(**options), game_turn=6, vp=vp)
     if logistics:
@@ -134,17 +107,26 @@ def finished(vp: dict[str, int], logistics: dict[str, int] | None = None, **opti
     return pass_all(state)
 
 
+@pytest.mark.rule("gd.end.winner")
 def test_most_victory_points_wins():
-    # gd.end.winner: bob has the most VP when the game ends
+    # bob has the most VP when the game ends
     out = RS.outcome(finished({"alice": 10, "bob": 12, "carol": 3}))
     assert out.winners == ("bob",) and out.scores["bob"] == 12
 
 
+@pytest.mark.rule("gd.end.tie")
 def test_ties_are_shared_or_broken_by_logistics():
-    # gd.end.tie: alice and bob tie on 12 and share the win
+    # alice and bob tie on 12 and share the win
     out = RS.outcome(finished({"alice": 12, "bob": 12, "carol": 3}))
     assert out.winners == ("alice", "bob")
     # with ties=logistics, bob's 6 Logistics beat alice's 4
     out = RS.outcome(finished({"alice": 12, "bob": 12, "carol": 3},
                               {"alice": 4, "bob": 6, "carol": 4}, ties="logistics"))
     assert out.winners == ("bob",)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_replay_validates_and_ends(name):
+    r = engine.replay(os.path.join(OUT, name))
+    assert r.ok, [str(p) for p in r.problems]
+    assert r.ruleset is not None and r.ruleset.outcome(r.state) is not None

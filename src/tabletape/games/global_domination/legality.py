@@ -1,16 +1,22 @@
-"""Global Domination legality: who decides next, and `check` with rule ids (`legal` is in legal.py).
+"""Global Domination legality: who decides next, `check` with rule ids, the legal next events.
 
 Read alongside the rulebook's sections: Start of the Game, Start of Each Game
-Turn, Each Game Turn, End of Each Game Turn, Game Terms and The Cards.
+Turn, Each Game Turn, End of Each Game Turn, Game Terms and The Cards. `check`
+looks up one function per event type (`CHECK`); `legal` filters a candidate set
+that covers whatever `check` could accept through `check`, so the two agree.
+Every function takes the game's `Lookups` (`lk`) first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.tape.events import Event
 
-from . import table as t
-from .components import Effect, Restriction, Timing
+from . import lookups as q
+from .components import Effect, Lookups, Restriction, Timing
 from .events import (
     ActionStackChosen,
     CardDrawn,
@@ -40,13 +46,7 @@ ZONE_TEXT = {Restriction.LAND: "a Land Area", Restriction.SEA: "a Sea Area",
 FIXED = (Step.DRAW, Step.TARGET, Step.CHAIN)  # steps that cannot be forgone
 
 
-def head(state: State) -> Owed | None:
-    return state.steps[0] if state.steps else None
-
-
-def scorer(state: State) -> str | None:
-    """Returns whose say it is in the scoring step (seat order from the First Player)."""
-    return next((p for p in t.seat_order(state) if p not in state.scored), None)
+# -- who decides next -------------------------------------------------------------------------
 
 
 def over(state: State) -> bool:
@@ -54,7 +54,7 @@ def over(state: State) -> bool:
     return state.phase is Phase.OVER
 
 
-def pending(state: State) -> Decision | None:
+def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:
         return None
@@ -63,14 +63,14 @@ def pending(state: State) -> Decision | None:
     if state.phase is Phase.STACKS:
         n = len(state.stacks) + 1
         return Decision(CHANCE, "action stack", f"chance picks Action stack {n}")
-    h = head(state)
+    h = q.head(state)
     if h is not None:
         if h.step is Step.DRAW:
             return Decision(CHANCE, "draw", f"the card {h.player} draws ({h.points} to draw)")
         return Decision(h.player, h.step.value, owed_text(h))
     if state.phase is Phase.PLAY:
         return Decision(state.current or "", "turn", f"{state.current} plays a card or ends the turn")
-    who = scorer(state) or ""
+    who = q.scorer(state) or ""
     return Decision(who, "scoring", f"{who} may play a scoring card or pass")
 
 
@@ -96,50 +96,22 @@ def owed_text(h: Owed) -> str:
     return f"{h.player} draws {h.points}"
 
 
-# -- check ---------------------------------------------------------------------------------
+# -- check: one function per event type, in the rulebook's order ------------------------------
 
-def check(state: State, event: Event) -> Violation | None:
-    """Returns why the event is illegal in this state, or None."""
-    match event:
-        case FirstPlayerChosen():
-            return _check_first(state, event)
-        case ActionStackChosen():
-            return _check_stack(state, event)
-        case CardDrawn():
-            return _check_draw(state, event)
-        case CardPlayed():
-            return _check_play(state, event)
-        case CardsDiscarded():
-            return _check_discard(state, event)
-        case ForceBuilt() | ForceReduced():
-            return _check_point(state, event)
-        case ForceRemoved():
-            return _check_remove(state, event)
-        case ForceSeized():
-            return _check_seize(state, event)
-        case PlayerTargeted():
-            return _check_target(state, event)
-        case ChainAnswered():
-            return _check_chain(state, event)
-        case PointsForgone():
-            return _check_forgo(state, event)
-        case TurnEnded() | ScoringPassed():
-            return _check_done(state, event)
-    return Violation("gd.play.step", f"{type(event).__name__} is not a Global Domination event")
-
-
-def _not_now(state: State, what: str) -> Violation:
+def _not_now(lk: Lookups, state: State, what: str) -> Violation:
     """Returns the refusal of an event that does not answer the pending decision."""
     if state.phase is Phase.FIRST:
         return Violation("gd.setup.first", f"no {what} before the First Player is chosen")
     if state.phase is Phase.STACKS:
         return Violation("gd.setup.stacks", f"no {what} before the Action stacks are chosen")
-    d = pending(state)
+    d = pending(lk, state)
     assert d is not None  # the engine refuses every event once the game is over
     return Violation("gd.play.step", f"no {what} now: {d.detail} first")
 
 
-def _check_first(state: State, ev: FirstPlayerChosen) -> Violation | None:
+# START OF THE GAME
+
+def _check_first(lk: Lookups, state: State, ev: FirstPlayerChosen) -> Violation | None:
     if state.phase is not Phase.FIRST:
         return Violation("gd.setup.first", f"the First Player is already {state.first}")
     if ev.player not in state.players:
@@ -147,30 +119,32 @@ def _check_first(state: State, ev: FirstPlayerChosen) -> Violation | None:
     return None
 
 
-def _check_stack(state: State, ev: ActionStackChosen) -> Violation | None:
+def _check_stack(lk: Lookups, state: State, ev: ActionStackChosen) -> Violation | None:
     if state.phase is not Phase.STACKS:
         return Violation("gd.setup.stacks", "the Action stacks are chosen only at set-up, "
                          f"and {len(state.stacks)} are already in use")
-    i = t.idx(state)
-    if ev.card not in i.actions:
+    if ev.card not in lk.actions:
         return Violation("gd.setup.stacks", f"{ev.card!r} is not an Action card type of this box")
     if ev.card in state.stacks:
         return Violation("gd.setup.stacks", f"{ev.card} is already one of the stacks in use")
     return None
 
 
-def _head_for(state: State, player: str, steps: tuple[Step, ...], what: str) -> Violation | Owed:
+# START OF EACH GAME TURN
+
+def _head_for(lk: Lookups, state: State, player: str, steps: tuple[Step, ...],
+              what: str) -> Violation | Owed:
     """Returns the head step if it is one of `steps` and `player` owes it, else the refusal."""
-    h = head(state)
+    h = q.head(state)
     if h is None or h.step not in steps:
-        return _not_now(state, what)
+        return _not_now(lk, state, what)
     if player != h.player:
         return Violation("gd.play.order", f"{h.player} decides now, not {player} ({owed_text(h)})")
     return h
 
 
-def _check_draw(state: State, ev: CardDrawn) -> Violation | None:
-    h = _head_for(state, ev.player, (Step.DRAW,), "draw")
+def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
+    h = _head_for(lk, state, ev.player, (Step.DRAW,), "draw")
     if isinstance(h, Violation):
         return h
     if ev.card not in state.decks[ev.player]:
@@ -180,49 +154,52 @@ def _check_draw(state: State, ev: CardDrawn) -> Violation | None:
     return None
 
 
-def _check_area(state: State, area: str) -> Violation | None:
-    if area not in t.idx(state).areas:
+# GAME TERMS: Builds, Reductions, owed points; THE CARDS
+
+def _check_area(lk: Lookups, area: str) -> Violation | None:
+    if area not in lk.areas:
         return Violation("gd.map.area", f"there is no area {area!r} on this map")
     return None
 
 
-def _check_zone(state: State, player: str, area: str, restriction: Restriction) -> Violation | None:
-    if t.in_zone(state, player, area, restriction):
+def _check_zone(lk: Lookups, state: State, player: str, area: str,
+                restriction: Restriction) -> Violation | None:
+    if q.in_zone(lk, state, player, area, restriction):
         return None
     return Violation(ZONE_RULE[restriction], f"these points must be spent in "
                      f"{ZONE_TEXT[restriction]}, and {area} is not one for {player}")
 
 
-def _check_point(state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
+def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
     building = isinstance(ev, ForceBuilt)
     steps = (Step.BUILD, Step.LAND_MIX) if building else (Step.REDUCE, Step.LAND_MIX)
-    h = _head_for(state, ev.player, steps, "Build" if building else "Reduction")
+    h = _head_for(lk, state, ev.player, steps, "Build" if building else "Reduction")
     if isinstance(h, Violation):
         return h
-    v = _check_area(state, ev.area) or _check_zone(state, ev.player, ev.area, h.restriction)
+    v = _check_area(lk, ev.area) or _check_zone(lk, state, ev.player, ev.area, h.restriction)
     if v:
         return v
     if building:
-        why = t.build_problem(state, ev.player, ev.area)
+        why = q.build_problem(state, ev.player, ev.area)
         if why:
             return Violation("gd.build.empty" if ev.area in state.board
                              and state.board[ev.area].owner != ev.player else "gd.build.upgrade", why)
         return None
-    why = t.reduce_problem(state, ev.player, ev.area, h.target)
+    why = q.reduce_problem(state, ev.player, ev.area, h.target)
     if why:
         return Violation("gd.card.megastorm" if h.target else "gd.reduce.opposing", why)
     return None
 
 
-def _check_remove(state: State, ev: ForceRemoved) -> Violation | None:
-    h = _head_for(state, ev.player, (Step.REMOVE,), "removal")
+def _check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | None:
+    h = _head_for(lk, state, ev.player, (Step.REMOVE,), "removal")
     if isinstance(h, Violation):
         return h
     rule = "gd.card.global-disruption" if h.must else "gd.card.surrender"
-    v = _check_area(state, ev.area)
+    v = _check_area(lk, ev.area)
     if v:
         return v
-    if t.idx(state).areas[ev.area].region != h.region:
+    if lk.areas[ev.area].region != h.region:
         return Violation(rule, f"this removal is in {h.region}, and {ev.area} is not")
     f = state.board.get(ev.area)
     if f is None:
@@ -233,22 +210,22 @@ def _check_remove(state: State, ev: ForceRemoved) -> Violation | None:
     return None
 
 
-def _check_seize(state: State, ev: ForceSeized) -> Violation | None:
-    h = _head_for(state, ev.player, (Step.SEIZE,), "seizure")
+def _check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
+    h = _head_for(lk, state, ev.player, (Step.SEIZE,), "seizure")
     if isinstance(h, Violation):
         return h
-    v = _check_area(state, ev.area)
+    v = _check_area(lk, ev.area)
     if v:
         return v
     f = state.board.get(ev.area)
-    if not t.is_land(state, ev.area) or f is None or f.full:
+    if not q.is_land(lk, ev.area) or f is None or f.full:
         return Violation("gd.card.insurgents", f"Insurgents take only Struggling Land Forces, "
                          f"and {ev.area} holds none")
     return None
 
 
-def _check_target(state: State, ev: PlayerTargeted) -> Violation | None:
-    h = _head_for(state, ev.player, (Step.TARGET,), "target")
+def _check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | None:
+    h = _head_for(lk, state, ev.player, (Step.TARGET,), "target")
     if isinstance(h, Violation):
         return h
     if ev.target not in state.players or ev.target == ev.player:
@@ -257,20 +234,20 @@ def _check_target(state: State, ev: PlayerTargeted) -> Violation | None:
     return None
 
 
-def _check_chain(state: State, ev: ChainAnswered) -> Violation | None:
-    h = _head_for(state, ev.player, (Step.CHAIN,), "chain answer")
+def _check_chain(lk: Lookups, state: State, ev: ChainAnswered) -> Violation | None:
+    h = _head_for(lk, state, ev.player, (Step.CHAIN,), "chain answer")
     if isinstance(h, Violation):
         return h
-    if ev.joined and not t.reduce_areas(state, ev.player, Restriction.ANY):
+    if ev.joined and not q.reduce_areas(lk, state, ev.player, Restriction.ANY):
         return Violation("gd.card.bio-weapons.chain", f"{ev.player} has no opposing Force to "
                          f"Reduce, so can only decline {h.card}")
     return None
 
 
-def _check_forgo(state: State, ev: PointsForgone) -> Violation | None:
-    h = head(state)
+def _check_forgo(lk: Lookups, state: State, ev: PointsForgone) -> Violation | None:
+    h = q.head(state)
     if h is None or h.step in FIXED:
-        return _not_now(state, "forgoing")
+        return _not_now(lk, state, "forgoing")
     if ev.player != h.player:
         return Violation("gd.play.order", f"{h.player} decides now, not {ev.player}")
     if h.must:
@@ -278,37 +255,38 @@ def _check_forgo(state: State, ev: PointsForgone) -> Violation | None:
     return None
 
 
-def _check_done(state: State, ev: TurnEnded | ScoringPassed) -> Violation | None:
+# EACH GAME TURN: turns, card uses, the Discards; END OF EACH GAME TURN: scoring
+
+def _check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Violation | None:
     scoring = isinstance(ev, ScoringPassed)
     phase = Phase.SCORING if scoring else Phase.PLAY
     if state.phase is not phase or state.steps:
-        return _not_now(state, "scoring pass" if scoring else "end of turn")
-    who = scorer(state) if scoring else state.current
+        return _not_now(lk, state, "scoring pass" if scoring else "end of turn")
+    who = q.scorer(state) if scoring else state.current
     if ev.player != who:
         return Violation("gd.play.order", f"it is {who}'s say, not {ev.player}'s")
     return None
 
 
-def _check_turn_level(state: State, player: str, what: str) -> Violation | None:
+def _check_turn_level(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """Refuses a card use while something else is owed or before play begins."""
     if state.phase not in (Phase.PLAY, Phase.SCORING) or state.steps:
-        return _not_now(state, what)
+        return _not_now(lk, state, what)
     if player not in state.players:
         return Violation("gd.play.order", f"{player} is not at the table")
     return None
 
 
-def _check_play(state: State, ev: CardPlayed) -> Violation | None:
-    v = _check_turn_level(state, ev.player, "card play")
+def _check_play(lk: Lookups, state: State, ev: CardPlayed) -> Violation | None:
+    v = _check_turn_level(lk, state, ev.player, "card play")
     if v:
         return v
-    i = t.idx(state)
-    if ev.card not in i.cards or ev.card not in state.hands[ev.player]:
+    if ev.card not in lk.cards or ev.card not in state.hands[ev.player]:
         return Violation("gd.play.in-hand", f"{ev.player} holds no {ev.card!r}")
-    card = i.cards[ev.card]
+    card = lk.cards[ev.card]
     anytime = card.timing is Timing.ANY and ev.use is Use.TEXT
     if state.phase is Phase.SCORING:
-        return _check_scoring_play(state, ev, anytime)
+        return _check_scoring_play(lk, state, ev, anytime)
     if ev.player != state.current and not anytime:
         return Violation("gd.play.order", f"it is {state.current}'s turn, not {ev.player}'s")
     if ev.use is Use.TEXT:
@@ -324,25 +302,26 @@ def _check_play(state: State, ev: CardPlayed) -> Violation | None:
     return None
 
 
-def _check_scoring_play(state: State, ev: CardPlayed, anytime: bool) -> Violation | None:
-    card = t.card(state, ev.card)
+def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
+                        anytime: bool) -> Violation | None:
+    card = lk.cards[ev.card]
     if anytime:
         return None
     if ev.use is not Use.TEXT or card.timing is not Timing.SCORING:
         return Violation("gd.score.window", "in the scoring step only scoring cards and "
                          f"any-time cards are played, for their text; not {ev.card} for {ev.use}")
-    if ev.player != scorer(state):
-        return Violation("gd.play.order", f"it is {scorer(state)}'s say in scoring, not {ev.player}'s")
+    if ev.player != q.scorer(state):
+        return Violation("gd.play.order", f"it is {q.scorer(state)}'s say in scoring, not {ev.player}'s")
     return None
 
 
-def _check_discard(state: State, ev: CardsDiscarded) -> Violation | None:
-    v = _check_turn_level(state, ev.player, "discard")
+def _check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | None:
+    v = _check_turn_level(lk, state, ev.player, "discard")
     if v:
         return v
     if state.phase is not Phase.PLAY or ev.player != state.current:
         return Violation("gd.play.order", f"{ev.player} may discard only on their own turn")
-    if not t.holds(state.hands[ev.player], ev.cards):
+    if not q.holds(state.hands[ev.player], ev.cards):
         return Violation("gd.play.in-hand", f"{ev.player} does not hold {' and '.join(ev.cards)}")
     if list(ev.cards) != sorted(ev.cards):
         return Violation("gd.use.discard2", "the two discarded cards are listed in alphabetical order")
@@ -350,9 +329,107 @@ def _check_discard(state: State, ev: CardsDiscarded) -> Violation | None:
         return Violation("gd.stack.in-use", f"{ev.taken!r} is not one of the stacks in use")
     if state.stacks[ev.taken] == 0:
         return Violation("gd.stack.empty", f"the {ev.taken} stack is empty")
-    cost = t.card(state, ev.taken).cost
+    cost = lk.cards[ev.taken].cost
     lg = state.logistics[ev.player]
-    if cost and lg - cost < t.idx(state).tracks.logistics.low:
+    if cost and lg - cost < lk.tracks.logistics.low:
         return Violation("gd.cost.logistics", f"{ev.taken} costs {cost} Logistical step, and "
                          f"{ev.player}'s marker is at {lg}, the track's left end")
     return None
+
+
+CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
+    FirstPlayerChosen: _check_first,
+    ActionStackChosen: _check_stack,
+    CardDrawn: _check_draw,
+    CardPlayed: _check_play,
+    CardsDiscarded: _check_discard,
+    ForceBuilt: _check_point,
+    ForceReduced: _check_point,
+    ForceRemoved: _check_remove,
+    ForceSeized: _check_seize,
+    PlayerTargeted: _check_target,
+    ChainAnswered: _check_chain,
+    PointsForgone: _check_forgo,
+    TurnEnded: _check_done,
+    ScoringPassed: _check_done,
+}
+
+
+def check(lk: Lookups, state: State, event: Event) -> Violation | None:
+    """Returns why the event is illegal in this state, or None."""
+    judge = CHECK.get(type(event))
+    if judge is None:
+        return Violation("gd.play.step", f"{type(event).__name__} is not a Global Domination event")
+    return judge(lk, state, event)
+
+
+# -- legal: candidates filtered through `check`, and chance's weights -------------------------
+
+
+def legal(lk: Lookups, state: State) -> Iterator[Event]:
+    """Yields every legal next event; chance outcomes once per kind of card."""
+    d = pending(lk, state)
+    if d is None:
+        return
+    if state.phase is Phase.FIRST:
+        yield from (FirstPlayerChosen(player=p) for p in state.players)
+        return
+    if state.phase is Phase.STACKS:
+        yield from (ActionStackChosen(card=c) for c in lk.actions if c not in state.stacks)
+        return
+    h = q.head(state)
+    if h is not None:
+        yield from _legal_step(lk, state, h)
+        return
+    yield from _legal_plays(lk, state)
+
+
+def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+    p = h.player
+    cands: list[Event] = []
+    match h.step:
+        case Step.DRAW:
+            cands = [CardDrawn(player=p, card=c) for c in state.decks[p]]
+        case Step.BUILD | Step.REDUCE | Step.LAND_MIX:
+            if h.step is not Step.REDUCE:
+                cands += [ForceBuilt(player=p, area=a) for a in lk.areas]
+            if h.step is not Step.BUILD:
+                cands += [ForceReduced(player=p, area=a) for a in state.board]
+        case Step.REMOVE:
+            cands = [ForceRemoved(player=p, area=a) for a in lk.in_region.get(h.region, ())]
+        case Step.SEIZE:
+            cands = [ForceSeized(player=p, area=a) for a in state.board]
+        case Step.TARGET:
+            cands = [PlayerTargeted(player=p, target=t) for t in state.players]
+        case Step.CHAIN:
+            cands = [ChainAnswered(player=p, joined=True), ChainAnswered(player=p, joined=False)]
+    cands.append(PointsForgone(player=p))
+    yield from (e for e in cands if check(lk, state, e) is None)
+
+
+def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
+    cands: list[Event] = []
+    for p in state.players:
+        for c in dict.fromkeys(state.hands[p]):
+            cands += [CardPlayed(player=p, card=c, use=u) for u in Use]
+    if state.phase is Phase.PLAY and state.current:
+        cands += _discard_candidates(state, state.current)
+        cands.append(TurnEnded(player=state.current))
+    if state.phase is Phase.SCORING and q.scorer(state):
+        cands.append(ScoringPassed(player=q.scorer(state) or ""))
+    yield from (e for e in cands if check(lk, state, e) is None)
+
+
+def _discard_candidates(state: State, p: str) -> list[Event]:
+    hand = state.hands[p]
+    kinds = list(dict.fromkeys(hand))
+    sets: list[tuple[str, ...]] = [(a,) for a in kinds]
+    sets += [(a, b) for n, a in enumerate(kinds) for b in kinds[n:] if a != b or hand.count(a) > 1]
+    return [CardsDiscarded(player=p, cards=s, taken=k) for s in sets for k in state.stacks]
+
+
+def weight(lk: Lookups, state: State, event: Event) -> int:
+    """Returns how many copies of the drawn card the Draw Deck holds (chance's odds)."""
+    if isinstance(event, CardDrawn):
+        return state.decks[event.player].get(event.card, 0)
+    return 1

@@ -1,16 +1,18 @@
-"""What people see: view, describe, governing and the rendered board; every Control card."""
+"""What people see: view, describe, governing, the drawn table, and a ruling on a disputed play."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 from rich.console import Console
 
+from tabletape import engine
 from tabletape.cli.render import drawing
 from tabletape.games.global_domination.events import CardPlayed, ForceBuilt, Use
 
-from .helpers import RS, run, started, with_board, with_hand
-
-CONTROL = [c for c in RS.default_components().cards if c.resource]
+from .helpers import RS, started, with_board, with_hand
+from .make_replays import OUT
 
 
 def test_view_hides_other_hands_and_decks():
@@ -48,12 +50,9 @@ def test_render_shows_regions_seas_and_players():
     assert "Logistics" in out and "Megastorm (6)" in out
 
 
-@pytest.mark.parametrize("card", CONTROL, ids=[c.name for c in CONTROL])
-def test_each_control_card_scores_its_own_resource(card):
-    # gd.card.resource-vp: alice holds every Area of this Resource but one; bob holds the last
-    areas = [a.name for a in RS.default_components().areas if a.resource == card.resource]
-    state = with_board(with_hand(started(), "alice", card.name),
-                       **{a.replace(" ", "_"): "alice?" for a in areas[:2]},
-                       **{areas[2].replace(" ", "_"): "bob"})
-    state = run(state, CardPlayed(player="alice", card=card.name, use=Use.TEXT))
-    assert state.vp["alice"] == 1 + 2
+@pytest.mark.rule("gd.play.order")
+def test_the_disputed_play_is_ruled_illegal():
+    # bob's attack on alice's turn is refused, disputed and undone
+    r = engine.replay(os.path.join(OUT, "disputed-out-of-turn.jsonl"))
+    (ruling,) = r.fold.disputes
+    assert ruling.verdict == "illegal" and ruling.rule == "gd.play.order"

@@ -1,0 +1,162 @@
+"""Small pure queries over the Global Domination table: seats, the map, who holds what.
+
+They read a state and, where the box matters, the game's `Lookups` (`lk`); none
+changes anything. Seats and hidden hands come from the shared turn machinery.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from msgspec.structs import replace
+
+from tabletape.engine.kit import turns
+
+from .components import Kind, Lookups, Restriction, Timing
+from .state import Owed, State, Step
+
+# engine.kit.turns, typed for this State (the same functions, no wrapper around them)
+head = cast(Callable[[State], Owed | None], turns.head)  # the step owed now, or None
+done = cast(Callable[[State], State], turns.done)  # the step owed now taken off the queue
+owe_first = cast(Callable[..., State], turns.owe_first)  # owed steps due before the rest
+
+
+# -- seats (Start of the Game: the First Player; turns pass to the left) ------------------
+
+
+def seat_order(state: State) -> tuple[str, ...]:
+    """Returns the players in seat order starting with the First Player."""
+    return turns.seats_from(state.players, state.first)
+
+
+def scorer(state: State) -> str | None:
+    """Returns whose say it is in the scoring step (seat order from the First Player)."""
+    return next((p for p in seat_order(state) if p not in state.scored), None)
+
+
+# -- the map (Game Terms) -------------------------------------------------------------------
+
+
+def owner(state: State, area: str) -> str | None:
+    f = state.board.get(area)
+    return f.owner if f else None
+
+
+def areas_of(state: State, player: str) -> list[str]:
+    return [a for a, f in state.board.items() if f.owner == player]
+
+
+def is_land(lk: Lookups, area: str) -> bool:
+    return lk.areas[area].kind is Kind.LAND
+
+
+def in_zone(lk: Lookups, state: State, player: str, area: str, restriction: Restriction) -> bool:
+    """Returns whether a card's area restriction lets `player` act in `area`."""
+    if restriction is Restriction.ANY:
+        return True
+    land = is_land(lk, area)
+    if restriction is Restriction.LAND:
+        return land
+    if restriction is Restriction.SEA:
+        return not land
+    near = lk.adjacent[area]
+    if restriction is Restriction.NEAR_OWN_SEA:
+        return land and any(owner(state, n) == player and not is_land(lk, n) for n in near)
+    return land and any(owner(state, n) == player and is_land(lk, n) for n in near)
+
+
+def build_problem(state: State, player: str, area: str) -> str | None:
+    """Returns why `player` cannot Build in `area` (ignoring restrictions), or None."""
+    f = state.board.get(area)
+    if f is None:
+        return None
+    if f.owner != player:
+        return f"{area} already holds {f.owner}'s Force"
+    if f.full:
+        return f"{player}'s Force in {area} is already Full"
+    return None
+
+
+def reduce_problem(state: State, player: str, area: str, target: str = "") -> str | None:
+    """Returns why `player` cannot Reduce the Force in `area`, or None."""
+    f = state.board.get(area)
+    if f is None:
+        return f"{area} holds no Force"
+    if target and f.owner != target:
+        return f"these Reductions fall on {target}'s Forces, and {area} is {f.owner}'s"
+    if not target and f.owner == player:
+        return f"{area} holds {player}'s own Force; Reductions hit opposing Forces"
+    return None
+
+
+def build_areas(lk: Lookups, state: State, player: str, restriction: Restriction) -> list[str]:
+    return [a for a in lk.areas if build_problem(state, player, a) is None
+            and in_zone(lk, state, player, a, restriction)]
+
+
+def reduce_areas(lk: Lookups, state: State, player: str, restriction: Restriction,
+                 target: str = "") -> list[str]:
+    return [a for a in state.board if reduce_problem(state, player, a, target) is None
+            and in_zone(lk, state, player, a, restriction)]
+
+
+def region_monopolies(lk: Lookups, state: State, player: str) -> list[str]:
+    """Returns the Regions all of whose Land Areas hold `player`'s Forces."""
+    return [r for r in lk.regions if lk.in_region[r]
+            and all(owner(state, a) == player for a in lk.in_region[r])]
+
+
+def resource_monopolies(lk: Lookups, state: State, player: str) -> list[str]:
+    """Returns the Resources all of whose Areas hold `player`'s Forces."""
+    return [r for r in lk.resources if lk.with_resource[r]
+            and all(owner(state, a) == player for a in lk.with_resource[r])]
+
+
+def isolated(lk: Lookups, state: State, player: str) -> list[str]:
+    """Returns `player`'s Forces with no other Force of theirs in an adjacent Area."""
+    adj = lk.adjacent
+    mine = set(areas_of(state, player))
+    return sorted(a for a in mine if not adj[a] & mine)
+
+
+# -- owed steps (gd.step.lapse) ---------------------------------------------------------------
+
+
+def possible(lk: Lookups, state: State, h: Owed) -> bool:
+    """Returns whether anything but forgoing can be done about a step (else it lapses)."""
+    match h.step:
+        case Step.BUILD:
+            return h.points > 0 and bool(build_areas(lk, state, h.player, h.restriction))
+        case Step.REDUCE:
+            return h.points > 0 and bool(reduce_areas(lk, state, h.player, h.restriction,
+                                                      h.target))
+        case Step.LAND_MIX:
+            return h.points > 0 and bool(build_areas(lk, state, h.player, h.restriction)
+                                         or reduce_areas(lk, state, h.player, h.restriction))
+        case Step.REMOVE:
+            return any((f := state.board.get(a)) and (h.own or f.owner != h.player)
+                       for a in lk.in_region[h.region])
+        case Step.SEIZE:
+            return h.points > 0 and any(not f.full and is_land(lk, a)
+                                        for a, f in state.board.items())
+    return True
+
+
+# -- cards and hands ------------------------------------------------------------------------
+
+
+def holds(hand: tuple[str, ...], cards: tuple[str, ...]) -> bool:
+    """Returns whether a hand holds all of `cards` (as a multiset)."""
+    return all(hand.count(c) >= cards.count(c) for c in set(cards))
+
+
+def has_scoring_card(lk: Lookups, state: State, player: str) -> bool:
+    """Returns whether `player` holds a card they may play in the scoring step (gd.score.window)."""
+    return any(lk.cards[c].timing is not Timing.TURN for c in state.hands[player])
+
+
+def view(state: State, player: str) -> State:
+    """Returns the state as `player` sees it: other hands and every other Draw Deck hidden."""
+    decks = {p: d if p == player else turns.hide_deck(d) for p, d in state.decks.items()}
+    return replace(state, hands=turns.hide_hands(state.hands, player), decks=decks)

@@ -1,0 +1,415 @@
+"""Global Domination as a pure fold: `initial`, `apply`, what the cards do, scoring and the end.
+
+`apply` assumes `check` passed; it looks up one small function per event type
+(`APPLY`). After every event the table settles (`resolve`, one step at a time):
+reshuffles, lapsed steps, the next player, scoring, the next Game Turn. Every
+function takes the game's `Lookups` (`lk`) first. Rule code reads a card's
+`effect`, never its name (see components.json).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from msgspec.structs import replace
+
+from tabletape.engine import Outcome
+from tabletape.engine.kit import turns
+from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.tape.events import Event
+
+from . import lookups as q
+from .components import Card, Effect, Lookups
+from .events import (
+    ActionStackChosen,
+    CardDrawn,
+    CardPlayed,
+    CardsDiscarded,
+    ChainAnswered,
+    FirstPlayerChosen,
+    ForceBuilt,
+    ForceReduced,
+    ForceRemoved,
+    ForceSeized,
+    GdStarted,
+    PlayerTargeted,
+    PointsForgone,
+    ScoringPassed,
+    TurnEnded,
+    Use,
+)
+from .state import (
+    FULL_LAND_VP,
+    FULL_SEA_VP,
+    REGION_MONOPOLY_VP,
+    STRUGGLING_LAND_VP,
+    STRUGGLING_SEA_VP,
+    Force,
+    Owed,
+    Phase,
+    State,
+    Step,
+)
+
+# -- START OF THE GAME --------------------------------------------------------------------
+
+
+def initial(lk: Lookups, header: GdStarted) -> State:
+    """Returns the table before the First Player is chosen (Start of the Game)."""
+    players = tuple(header.players)
+    tracks = lk.tracks
+    return State(
+        players=players, options=header.options, phase=Phase.FIRST,
+        hands={p: () for p in players},
+        decks={p: {lk.basic: tracks.starting_cards} for p in players},
+        discards={p: () for p in players}, board={},
+        vp={p: tracks.victory_start for p in players},
+        logistics={p: tracks.logistics.start for p in players},
+        claimed={p: () for p in players})
+
+
+def _first_chosen(lk: Lookups, state: State, ev: FirstPlayerChosen) -> State:
+    """gd.setup.first: the First Player is recorded; the Action stacks are chosen next."""
+    return replace(state, first=ev.player, phase=Phase.STACKS)
+
+
+def _stack_chosen(lk: Lookups, state: State, ev: ActionStackChosen) -> State:
+    """gd.setup.stacks: a stack in use, full; the last one starts the first Game Turn."""
+    stacks = {**state.stacks, ev.card: lk.cards[ev.card].count}
+    state = replace(state, stacks=stacks)
+    if len(stacks) == lk.tracks.stacks_in_use:
+        return _start_game_turn(lk, state)
+    return state
+
+
+# -- START OF EACH GAME TURN ----------------------------------------------------------------
+
+
+def _start_game_turn(lk: Lookups, state: State) -> State:
+    """Start of Each Game Turn: advance the Turn track, then everyone draws (gd.turn.advance)."""
+    turn = state.game_turn + 1
+    if turn > lk.tracks.turns:
+        return replace(state, game_turn=turn, phase=Phase.OVER, current=None)
+    owed = tuple(Owed(Step.DRAW, p, points=state.logistics[p]) for p in q.seat_order(state))
+    return replace(state, game_turn=turn, phase=Phase.DRAW, steps=owed, passed=(), current=None,
+                   used=False, scored=(), fog=())
+
+
+def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
+    """gd.draw.logistics: one card from the player's own Draw Deck into their hand."""
+    p = ev.player
+    state = replace(state, decks={**state.decks, p: take(state.decks[p], ev.card)},
+                    hands={**state.hands, p: with_cards(state.hands[p], ev.card)})
+    return _spend(state)
+
+
+# -- EACH GAME TURN: using a card -----------------------------------------------------------
+
+
+def _played(lk: Lookups, state: State, ev: CardPlayed) -> State:
+    """Each Game Turn: the card leaves the hand for the discard pile (or its stack), then acts."""
+    card = lk.cards[ev.card]
+    p = ev.player
+    hands = {**state.hands, p: without(state.hands[p], ev.card)}
+    if ev.use is Use.TEXT and card.returns:  # gd.card.fog: back to its stack
+        state = replace(state, hands=hands,
+                        stacks={**state.stacks, ev.card: state.stacks.get(ev.card, 0) + 1})
+    else:  # gd.card.discard
+        state = replace(state, hands=hands,
+                        discards={**state.discards, p: with_cards(state.discards[p], ev.card)})
+    if state.phase is Phase.PLAY and p == state.current:
+        state = replace(state, used=True)
+    match ev.use:
+        case Use.BUILD:  # gd.use.build
+            owed = Owed(Step.BUILD, p, ev.card, card.build, card.restriction)
+            return replace(state, steps=(owed, *state.steps))
+        case Use.ATTACK:  # gd.use.attack
+            owed = Owed(Step.REDUCE, p, ev.card, card.reduce, card.restriction)
+            return replace(state, steps=(owed, *state.steps))
+    return _play_text(lk, state, p, card)
+
+
+def _discarded(lk: Lookups, state: State, ev: CardsDiscarded) -> State:
+    """Discard 1 sends the taken card to the discard pile, Discard 2 to the hand (gd.use.discard*)."""
+    p = ev.player
+    hand = state.hands[p]
+    for c in ev.cards:
+        hand = without(hand, c)
+    pile = with_cards(state.discards[p], *ev.cards)
+    if len(ev.cards) == 1:
+        pile = with_cards(pile, ev.taken)
+    else:
+        hand = with_cards(hand, ev.taken)
+    cost = lk.cards[ev.taken].cost  # gd.cost.logistics
+    return replace(state, hands={**state.hands, p: hand}, discards={**state.discards, p: pile},
+                   stacks={**state.stacks, ev.taken: state.stacks[ev.taken] - 1},
+                   logistics={**state.logistics, p: state.logistics[p] - cost}, used=True)
+
+
+def _turn_ended(lk: Lookups, state: State, ev: TurnEnded) -> State:
+    """gd.play.pass: a turn with no card used passes for the rest of the Game Turn."""
+    player = ev.player
+    passed = state.passed if state.used else (*state.passed, player)
+    state = replace(state, passed=passed, used=False)
+    nxt = player
+    for _ in state.players:
+        nxt = turns.left_of(state.players, nxt)
+        if nxt not in passed:
+            return replace(state, current=nxt)
+    # gd.play.end: everyone has passed
+    return replace(state, current=None, phase=Phase.SCORING, scored=(), fog=())
+
+
+# -- GAME TERMS: Builds, Reductions and owed points ------------------------------------------
+
+
+def _spend(state: State) -> State:
+    """Returns the state with one point of the head step used."""
+    h = state.steps[0]
+    return replace(state, steps=(replace(h, points=h.points - 1), *state.steps[1:]))
+
+
+def _built(lk: Lookups, state: State, ev: ForceBuilt) -> State:
+    """gd.build.empty / gd.build.upgrade: a new Struggling Force, or one's own made Full."""
+    board = dict(state.board)
+    board[ev.area] = Force(ev.player, full=ev.area in board)
+    return _spend(replace(state, board=board))
+
+
+def _reduced(lk: Lookups, state: State, ev: ForceReduced) -> State:
+    """gd.reduce.effect: a Full Force becomes Struggling, a Struggling one is removed."""
+    board = dict(state.board)
+    f = board[ev.area]
+    if f.full:
+        board[ev.area] = Force(f.owner, full=False)
+    else:
+        del board[ev.area]
+    return _spend(replace(state, board=board))
+
+
+def _removed(lk: Lookups, state: State, ev: ForceRemoved) -> State:
+    """gd.card.global-disruption / gd.card.surrender: the Force in the Area is removed."""
+    board = dict(state.board)
+    del board[ev.area]
+    return replace(state, board=board, steps=state.steps[1:])
+
+
+def _seized(lk: Lookups, state: State, ev: ForceSeized) -> State:
+    """gd.card.insurgents: the player's Full Force takes the Area."""
+    return _spend(replace(state, board={**state.board, ev.area: Force(ev.player, True)}))
+
+
+def _forgone(lk: Lookups, state: State, ev: PointsForgone) -> State:
+    """gd.step.forgo: the rest of the owed step is left unused."""
+    return q.done(state)
+
+
+# -- THE CARDS: what a card's text does ------------------------------------------------------
+
+
+def _play_text(lk: Lookups, state: State, player: str, card: Card) -> State:
+    """Returns the state after `player` plays `card` for its text (the card already left the hand)."""
+    fx = card.effect
+    if fx is Effect.RESOURCE_VP:  # gd.card.resource-vp
+        n = sum(1 for a in lk.with_resource.get(card.resource or "", ())
+                if q.owner(state, a) == player)
+        return _gain(state, player, n)
+    if fx is Effect.REGION_FULL_VP:  # gd.card.propaganda
+        n = sum(1 for r in lk.regions if any(
+            (f := state.board.get(a)) and f.owner == player and f.full for a in lk.in_region[r]))
+        return _gain(state, player, n)
+    if fx is Effect.DENY_REGIONS:  # gd.card.fog
+        return replace(state, fog=(*state.fog, player))
+    if fx is Effect.CLEAR_STRUGGLING:  # gd.card.nuclear-winter
+        return replace(state, board={a: f for a, f in state.board.items() if f.full})
+    if fx is Effect.STRUGGLE_ALL:  # gd.card.tactical-nukes
+        return replace(state, board={a: Force(f.owner, False) for a, f in state.board.items()})
+    if fx is Effect.UPGRADE_ALL:  # gd.card.supply-depots
+        return replace(state, board={a: Force(f.owner, True) if f.owner == player else f
+                                     for a, f in state.board.items()})
+    return q.owe_first(state, *_owed(lk, state, player, card))
+
+
+def _owed(lk: Lookups, state: State, player: str, card: Card) -> tuple[Owed, ...]:
+    """Returns the steps a card text leaves owed, in the order they are resolved."""
+    name, n, zone = card.name, card.amount, card.text_restriction
+    match card.effect:
+        case Effect.LAND_MIX:  # gd.card.airborne
+            return (Owed(Step.LAND_MIX, player, name, n, zone),)
+        case Effect.BUILDS:  # gd.card.military-base
+            return (Owed(Step.BUILD, player, name, n, zone),)
+        case Effect.INSURGENCY:  # gd.card.insurgents
+            return (Owed(Step.SEIZE, player, name, n, zone),)
+        case Effect.WEAKEN_PLAYER | Effect.CUT_SUPPLY:  # gd.card.target
+            return (Owed(Step.TARGET, player, name),)
+        case Effect.CHAIN_REDUCE:  # gd.card.bio-weapons
+            return _chain_link(state, player, name, n, origin=player)
+        case Effect.REDUCE_PER_FULL:  # gd.card.show-of-force
+            full = sum(1 for f in state.board.values() if f.owner == player and f.full)
+            return (Owed(Step.REDUCE, player, name, n * full, zone),)
+        case Effect.HALVE:  # gd.card.megastorm
+            return tuple(Owed(Step.REDUCE, player, name, _half(state, p), target=p, must=True)
+                         for p in turns.seats_from(state.players, player))
+        case Effect.REMOVE_PER_REGION:  # gd.card.global-disruption
+            return tuple(Owed(Step.REMOVE, player, name, region=r, must=True, own=True)
+                         for r in lk.regions)
+        case Effect.SURRENDER:  # gd.card.surrender
+            return tuple(Owed(Step.REMOVE, player, name, region=r, own=state.options.surrender_own)
+                         for r in lk.regions if any(
+                             (f := state.board.get(a)) and f.owner == player and f.full
+                             for a in lk.in_region[r]))
+    return ()
+
+
+def _chain_link(state: State, player: str, card: str, n: int, origin: str) -> tuple[Owed, ...]:
+    """Bio Weapons: `player` owes the Reductions, then the player on the left is asked."""
+    return (Owed(Step.REDUCE, player, card, n, must=True),
+            Owed(Step.CHAIN, turns.left_of(state.players, player), card, n, origin=origin))
+
+
+def _chain_answered(lk: Lookups, state: State, ev: ChainAnswered) -> State:
+    """gd.card.bio-weapons.chain: joining owes the Reductions and passes the card on."""
+    h = state.steps[0]
+    link = _chain_link(state, ev.player, h.card, h.points, h.origin) if ev.joined else ()
+    return replace(state, steps=link + state.steps[1:])
+
+
+def _targeted(lk: Lookups, state: State, ev: PlayerTargeted) -> State:
+    """Returns the state after an aimed card text (Bad Leadership, Out of Supply) hits its target."""
+    card = lk.cards[state.steps[0].card]
+    state = q.done(state)
+    target = ev.target
+    if card.effect is Effect.WEAKEN_PLAYER:  # gd.card.bad-leadership
+        return replace(state, board={a: Force(f.owner, False) if f.owner == target else f
+                                     for a, f in state.board.items()})
+    cut = set(q.isolated(lk, state, target))  # gd.card.out-of-supply
+    return replace(state, board={a: f for a, f in state.board.items() if a not in cut})
+
+
+def _half(state: State, player: str) -> int:
+    """gd.card.megastorm.rounding: half a player's Forces, rounded as the option says."""
+    n = sum(1 for f in state.board.values() if f.owner == player)
+    return math.ceil(n / 2) if state.options.megastorm_rounding == "up" else n // 2
+
+
+def _gain(state: State, player: str, n: int) -> State:
+    return replace(state, vp={**state.vp, player: state.vp[player] + n})
+
+
+# -- END OF EACH GAME TURN: scoring ----------------------------------------------------------
+
+
+def _scoring_passed(lk: Lookups, state: State, ev: ScoringPassed) -> State:
+    """gd.score.window: the player plays nothing more in this scoring step."""
+    return replace(state, scored=(*state.scored, ev.player))
+
+
+def score(lk: Lookups, state: State, player: str) -> tuple[int, int]:
+    """Returns the VPs and Logistical steps `player` gains at this scoring (gd.score.*)."""
+    vp = 0
+    for area, f in state.board.items():
+        if f.owner != player:
+            continue
+        if q.is_land(lk, area):
+            vp += FULL_LAND_VP if f.full else STRUGGLING_LAND_VP
+        else:
+            vp += FULL_SEA_VP if f.full else STRUGGLING_SEA_VP
+    if not any(p != player for p in state.fog):  # gd.card.fog
+        vp += REGION_MONOPOLY_VP * len(q.region_monopolies(lk, state, player))
+    held = q.resource_monopolies(lk, state, player)
+    if state.options.resource_gain == "once":
+        held = [r for r in held if r not in state.claimed.get(player, ())]
+    return vp, len(held)
+
+
+def _end_game_turn(lk: Lookups, state: State) -> State:
+    """End of Each Game Turn: everyone scores; hands are kept unless the option discards them."""
+    high = lk.tracks.logistics.high
+    vp, lg, claimed = dict(state.vp), dict(state.logistics), dict(state.claimed)
+    for p in state.players:
+        gain, steps = score(lk, state, p)
+        vp[p] += gain
+        lg[p] = min(high, lg[p] + steps)  # gd.score.logistics-cap
+        if state.options.resource_gain == "once":
+            claimed[p] = tuple(sorted({*claimed.get(p, ()),
+                                       *q.resource_monopolies(lk, state, p)}))
+    state = replace(state, vp=vp, logistics=lg, claimed=claimed, fog=(), scored=())
+    if state.options.hands == "discard":  # gd.hand.carry
+        state = replace(state, hands={p: () for p in state.players},
+                        discards={p: with_cards(state.discards[p], *state.hands[p])
+                                  for p in state.players})
+    return state
+
+
+# -- apply and settle -------------------------------------------------------------------------
+
+APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
+    FirstPlayerChosen: _first_chosen,
+    ActionStackChosen: _stack_chosen,
+    CardDrawn: _drawn,
+    CardPlayed: _played,
+    CardsDiscarded: _discarded,
+    ForceBuilt: _built,
+    ForceReduced: _reduced,
+    ForceRemoved: _removed,
+    ForceSeized: _seized,
+    PlayerTargeted: _targeted,
+    ChainAnswered: _chain_answered,
+    PointsForgone: _forgone,
+    TurnEnded: _turn_ended,
+    ScoringPassed: _scoring_passed,
+}
+
+
+def apply(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state after a legal event, settled until a decision is pending."""
+    return turns.settle(APPLY[type(event)](lk, state, event), partial(resolve, lk))
+
+
+def resolve(lk: Lookups, state: State) -> State | None:
+    """Resolves one thing that needs no decision; None once a decision is pending."""
+    if state.steps:
+        h = state.steps[0]
+        if h.step is Step.DRAW:
+            if h.points <= 0:
+                return q.done(state)
+            if state.decks[h.player]:
+                return None
+            if state.discards[h.player]:  # gd.draw.reshuffle: the pile becomes the Draw Deck
+                deck = merge({}, state.discards[h.player])
+                return replace(state, decks={**state.decks, h.player: deck},
+                               discards={**state.discards, h.player: ()})
+            return q.done(state)  # gd.draw.exhausted
+        if not q.possible(lk, state, h):  # gd.step.lapse
+            return q.done(state)
+        return None
+    if state.phase is Phase.DRAW:
+        return replace(state, phase=Phase.PLAY, current=state.first, used=False, passed=())
+    if state.phase is Phase.SCORING:
+        who = q.scorer(state)
+        if who is None:
+            return _start_game_turn(lk, _end_game_turn(lk, state))
+        if not q.has_scoring_card(lk, state, who):
+            return replace(state, scored=(*state.scored, who))
+    return None
+
+
+# -- END OF THE GAME ---------------------------------------------------------------------------
+
+
+def outcome(lk: Lookups, state: State) -> Outcome | None:
+    """Returns the winners and final VPs once the game is over (gd.end.winner, gd.end.tie)."""
+    if state.phase is not Phase.OVER:
+        return None
+    best = max(state.vp.values())
+    top = [p for p in state.players if state.vp[p] == best]
+    if len(top) > 1 and state.options.ties == "logistics":
+        lg = max(state.logistics[p] for p in top)
+        top = [p for p in top if state.logistics[p] == lg]
+    scores = dict(state.vp)
+    if len(top) == 1:
+        return Outcome((top[0],), scores, f"{top[0]} wins with {best} VP")
+    return Outcome(tuple(top), scores, f"{' and '.join(top)} share the win with {best} VP")

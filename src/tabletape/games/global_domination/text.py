@@ -1,0 +1,104 @@
+"""Global Domination in words: one plain sentence per event, and the rules that govern each kind.
+
+Both are `match` statements over the event type.
+"""
+
+from __future__ import annotations
+
+from tabletape.tape.events import Event
+
+from .events import (
+    ActionStackChosen,
+    CardDrawn,
+    CardPlayed,
+    CardsDiscarded,
+    ChainAnswered,
+    FirstPlayerChosen,
+    ForceBuilt,
+    ForceReduced,
+    ForceRemoved,
+    ForceSeized,
+    PlayerTargeted,
+    PointsForgone,
+    ScoringPassed,
+    TurnEnded,
+    Use,
+)
+
+USE_WORDS = {Use.BUILD: "its Build points", Use.ATTACK: "its Reductions", Use.TEXT: "its text"}
+
+
+def describe(event: Event) -> str:
+    """Returns one plain sentence for a game event."""
+    match event:
+        case FirstPlayerChosen(player=p):
+            return f"{p} is chosen as First Player"
+        case ActionStackChosen(card=c):
+            return f"{c} is one of the Action stacks in use"
+        case CardDrawn(player=p, card=c):
+            return f"{p} draws {c}"
+        case CardPlayed(player=p, card=c, use=u):
+            return f"{p} plays {c} for {USE_WORDS[u]}"
+        case CardsDiscarded(player=p, cards=cs, taken=k):
+            where = "discard pile" if len(cs) == 1 else "hand"
+            return f"{p} discards {' and '.join(cs)} to take {k} into their {where}"
+        case ForceBuilt(player=p, area=a):
+            return f"{p} builds in {a}"
+        case ForceReduced(player=p, area=a):
+            return f"{p} reduces the Force in {a}"
+        case ForceRemoved(player=p, area=a):
+            return f"{p} removes the Force in {a}"
+        case ForceSeized(player=p, area=a):
+            return f"{p}'s insurgents take {a} with a Full Force"
+        case PlayerTargeted(player=p, target=q):
+            return f"{p} aims the card at {q}"
+        case ChainAnswered(player=p, joined=j):
+            return f"{p} {'joins' if j else 'declines'} the Bio Weapons chain"
+        case PointsForgone(player=p):
+            return f"{p} leaves the rest of the owed points unused"
+        case TurnEnded(player=p):
+            return f"{p} ends their turn"
+        case ScoringPassed(player=p):
+            return f"{p} plays nothing more before scoring"
+    return type(event).__name__
+
+
+def governing(event: Event) -> tuple[str, ...]:
+    """Returns the ids of the rules that decide whether this kind of event is legal."""
+    match event:
+        case FirstPlayerChosen():
+            return ("gd.setup.first",)
+        case ActionStackChosen():
+            return ("gd.setup.stacks",)
+        case CardDrawn():
+            return ("gd.draw.logistics", "gd.draw.in-deck", "gd.draw.reshuffle")
+        case CardPlayed():
+            return ("gd.play.order", "gd.play.step", "gd.play.in-hand", "gd.use.build",
+                    "gd.use.attack", "gd.use.text-none", "gd.use.zero", "gd.card.fog.timing",
+                    "gd.card.airborne.timing", "gd.score.window")
+        case CardsDiscarded():
+            return ("gd.play.order", "gd.play.in-hand", "gd.use.discard1", "gd.use.discard2",
+                    "gd.stack.in-use", "gd.stack.empty", "gd.cost.logistics")
+        case ForceBuilt():
+            return ("gd.play.step", "gd.map.area", "gd.build.empty", "gd.build.upgrade",
+                    "gd.card.airborne", "gd.card.amphibious", "gd.card.helicopters",
+                    "gd.card.carrier")
+        case ForceReduced():
+            return ("gd.play.step", "gd.map.area", "gd.reduce.opposing", "gd.reduce.effect",
+                    "gd.card.megastorm", "gd.card.airborne", "gd.card.amphibious",
+                    "gd.card.helicopters", "gd.card.carrier")
+        case ForceRemoved():
+            return ("gd.play.step", "gd.card.global-disruption", "gd.card.surrender")
+        case ForceSeized():
+            return ("gd.play.step", "gd.card.insurgents")
+        case PlayerTargeted():
+            return ("gd.play.step", "gd.card.target")
+        case ChainAnswered():
+            return ("gd.play.step", "gd.card.bio-weapons", "gd.card.bio-weapons.chain")
+        case PointsForgone():
+            return ("gd.play.step", "gd.step.forgo")
+        case TurnEnded():
+            return ("gd.play.order", "gd.play.pass", "gd.play.end")
+        case ScoringPassed():
+            return ("gd.play.order", "gd.score.window")
+    return ()
