@@ -27,18 +27,18 @@ def last_turn(players=("ann", "bob", "cat"), **kw):
 
 @pytest.mark.rule("lib.win.points", "lib.ability.draw-two")
 def test_ten_points_win_at_once():
-    # lib.win.points: ann has 8 (Iraq, Cuba); Somalia's 2 make 10: she wins
+    # ann has 8 (Iraq, Cuba); Somalia's 2 make 10: she wins
     s = ok(last_turn(liberated={"ann": ("Iraq", "Cuba")}), TurnPassed(player="cat"))
     assert s.phase is Phase.OVER and RS.pending(s) is None
     o = RS.outcome(s)
     assert o.winners == ("ann",) and o.scores == {"ann": 10, "bob": 0, "cat": 0}
-    # lib.ability.draw-two: no bonus draws once the game is won
+    # no bonus draws once the game is won
     assert s.steps == ()
 
 
 @pytest.mark.rule("lib.win.points")
 def test_nine_points_win_with_four_players():
-    # lib.win.points: 7 + 2 = 9 wins at a four-player table but not at three
+    # 7 + 2 = 9 wins at a four-player table but not at three
     lib = {"ann": ("Iraq", "Sudan")}
     s = ok(last_turn(FOUR, liberated=lib), TurnPassed(player="dan"))
     assert RS.outcome(s).winners == ("ann",)
@@ -48,14 +48,14 @@ def test_nine_points_win_with_four_players():
 
 @pytest.mark.rule("lib.win.points")
 def test_the_victory_points_option_sets_the_target():
-    # lib.win.points: with victory_points=2 Somalia alone wins
+    # with victory_points=2 Somalia alone wins
     s = ok(last_turn(victory_points=2), TurnPassed(player="cat"))
     assert RS.outcome(s).winners == ("ann",)
 
 
 @pytest.mark.rule("lib.win.deck-out")
 def test_when_the_countries_run_out_the_most_points_win():
-    # lib.win.deck-out: Somalia is the last country (target set out of reach); ann takes
+    # Somalia is the last country (target set out of reach); ann takes
     # it for 8, but cat's 14 is the most
     lib = {"ann": ("Iraq", "Yemen"), "bob": ("Iran", "Syria", "Libya"),
            "cat": ("Afghanistan", "North Korea", "Cuba", "Sudan")}
@@ -68,7 +68,7 @@ def test_when_the_countries_run_out_the_most_points_win():
 
 @pytest.mark.rule("lib.win.deck-out")
 def test_equal_leaders_share_the_win():
-    # lib.win.deck-out: ann's Somalia brings her level with bob at 16; they share the win
+    # ann's Somalia brings her level with bob at 16; they share the win
     lib = {"ann": ("Iraq", "North Korea", "Yemen", "Cuba"),
            "bob": ("Iran", "Afghanistan", "Syria", "Libya", "Sudan")}
     s = ok(last_turn(("ann", "bob"), liberated=lib, victory_points=40), TurnPassed(player="bob"))
@@ -85,7 +85,7 @@ def tied_table(**kw):
 
 @pytest.mark.rule("lib.tie.extra-round", "lib.turn.order")
 def test_a_tie_gives_the_tied_players_an_extra_round():
-    # lib.tie.extra-round: cat passes; ann and bob are tied, cat is out of it
+    # cat passes; ann and bob are tied, cat is out of it
     s = ok(tied_table(hands={"cat": ("Submarine",)}), TurnPassed(player="cat"))
     assert s.stage is Stage.EXTRA and s.contenders == ("ann", "bob") and s.turn == "ann"
     # cat may not play in the extra round
@@ -95,7 +95,7 @@ def test_a_tie_gives_the_tied_players_an_extra_round():
 
 @pytest.mark.rule("lib.tie.extra-round")
 def test_the_extra_round_settles_it():
-    # lib.tie.extra-round: bob plays one more card in the extra round and liberates
+    # bob plays one more card in the extra round and liberates
     s = ok(tied_table(hands={"bob": ("Green Berets",)}), TurnPassed(player="cat"),
            TurnPassed(player="ann"), ForceCardPlayed(player="bob", card="Green Berets"))
     assert s.liberated["bob"] == ("Somalia",)
@@ -103,7 +103,7 @@ def test_the_extra_round_settles_it():
 
 @pytest.mark.rule("lib.tie.contenders")
 def test_only_the_tied_players_contend_after_the_extra_round():
-    # lib.tie.contenders: cat was not tied; after the extra round cat's total is ignored
+    # cat was not tied; after the extra round cat's total is ignored
     s = ok(tied_table(), TurnPassed(player="cat"))
     assert s.stage is Stage.EXTRA
     s = replace(s, played={**s.played, "cat": s.played["ann"] * 3})  # cat now shows 9
@@ -113,7 +113,7 @@ def test_only_the_tied_players_contend_after_the_extra_round():
 
 @pytest.mark.rule("lib.tie.draw", "lib.turn.order")
 def test_still_tied_players_draw_and_the_higher_card_wins():
-    # lib.tie.draw: ann draws 2 points, bob 3: bob liberates
+    # ann draws 2 points, bob 3: bob liberates
     s = ok(tied_table(), TurnPassed(player="cat"), TurnPassed(player="ann"), TurnPassed(player="bob"))
     assert [o.step for o in s.steps] == [Step.TIE_DRAW, Step.TIE_DRAW]
     assert refused(s, TieBreakDrawn(player="bob", card="Submarine")) == "lib.turn.order"
@@ -124,7 +124,7 @@ def test_still_tied_players_draw_and_the_higher_card_wins():
 
 @pytest.mark.rule("lib.tie.draw")
 def test_equal_tie_break_cards_draw_again():
-    # lib.tie.draw: two 2-point cards; both draw again, and ann's 5 wins
+    # two 2-point cards; both draw again, and ann's 5 wins
     s = ok(tied_table(), TurnPassed(player="cat"), TurnPassed(player="ann"), TurnPassed(player="bob"),
            TieBreakDrawn(player="ann", card="Infantry Division"),
            TieBreakDrawn(player="bob", card="Fighter Wing"))
@@ -136,7 +136,7 @@ def test_equal_tie_break_cards_draw_again():
 
 @pytest.mark.rule("lib.tie.no-effect")
 def test_tie_break_cards_only_compare_printed_points():
-    # lib.tie.no-effect: in Syria Ground cards count +1 on the table, not in a tie-break;
+    # in Syria Ground cards count +1 on the table, not in a tie-break;
     # the Fighter Wing drawn turns nothing over; both cards are discarded afterwards
     s = at("Syria", played={"ann": ("Submarine",), "bob": ("Armored Division",)}, round=3,
            turn="cat")
@@ -157,7 +157,7 @@ def test_tie_break_cards_only_compare_printed_points():
 
 @pytest.mark.rule("lib.tie.failed")
 def test_a_liberation_fails_only_when_no_card_is_left_to_draw():
-    # lib.tie.failed: deck and discards are empty at the tie-break: nobody takes Somalia,
+    # deck and discards are empty at the tie-break: nobody takes Somalia,
     # and ann (the dealer) turns the next country
     s = tied_table()
     s = replace(s, deck={}, discards=())
@@ -177,7 +177,7 @@ def test_every_replay_validates_and_ends():
 
 @pytest.mark.rule("lib.win.points")
 def test_the_four_player_game_is_won_at_nine():
-    # lib.win.points: nine points win at a four-player table
+    # nine points win at a four-player table
     o = RS.outcome(replay("four-players-won-at-nine.jsonl").state)
     assert len(o.winners) == 1 and o.scores[o.winners[0]] == 9
 

@@ -26,7 +26,7 @@ from tests.games.liberation.helpers import LK, RS, at, down, ok, refused, settle
 
 @pytest.mark.rule("lib.turn.order")
 def test_only_the_player_in_turn_plays():
-    # lib.turn.order: it is ann's turn; bob's play is refused
+    # it is ann's turn; bob's play is refused
     s = at(hands={"bob": ("Submarine",)})
     assert refused(s, ForceCardPlayed(player="bob", card="Submarine")) == "lib.turn.order"
     assert refused(s, TurnPassed(player="bob")) == "lib.turn.order"
@@ -34,7 +34,7 @@ def test_only_the_player_in_turn_plays():
 
 @pytest.mark.rule("lib.play.in-hand")
 def test_a_card_comes_from_the_hand():
-    # lib.play.in-hand: ann holds no Aircraft Carrier
+    # ann holds no Aircraft Carrier
     s = at(hands={"ann": ("Submarine",)})
     assert refused(s, ForceCardPlayed(player="ann", card="Aircraft Carrier")) == "lib.play.in-hand"
     # the card she does hold goes face up in front of her
@@ -44,7 +44,7 @@ def test_a_card_comes_from_the_hand():
 
 @pytest.mark.rule("lib.play.pass")
 def test_a_pass_uses_the_turn_even_with_an_empty_hand():
-    # lib.play.pass: ann has no cards; passing is her only choice and bob is next
+    # ann has no cards; passing is her only choice and bob is next
     s = at()
     assert list(RS.legal(s)) == [TurnPassed(player="ann")]
     s = ok(s, TurnPassed(player="ann"))
@@ -53,7 +53,7 @@ def test_a_pass_uses_the_turn_even_with_an_empty_hand():
 
 @pytest.mark.rule("lib.round.count")
 def test_as_many_rounds_as_the_country_is_worth():
-    # lib.round.count: Somalia is worth 2: six passes by three players end the country
+    # Somalia is worth 2: six passes by three players end the country
     s = at(played={"bob": ("Submarine",)})
     for _ in range(2):
         assert s.country == "Somalia"
@@ -63,7 +63,7 @@ def test_as_many_rounds_as_the_country_is_worth():
 
 @pytest.mark.rule("lib.liberate.highest")
 def test_the_highest_face_up_total_liberates():
-    # lib.liberate.highest: ann's 3 beats bob's 2 in the last turn of the last round
+    # ann's 3 beats bob's 2 in the last turn of the last round
     s = at(played={"ann": ("Submarine",), "bob": ("Infantry Division",)}, round=2, turn="cat")
     s = ok(s, TurnPassed(player="cat"))
     assert s.liberated["ann"] == ("Somalia",)
@@ -71,7 +71,7 @@ def test_the_highest_face_up_total_liberates():
 
 @pytest.mark.rule("lib.ability.face-down")
 def test_face_down_cards_count_nothing():
-    # lib.ability.face-down: bob's face-down Aircraft Carrier adds nothing; ann's 2 wins
+    # bob's face-down Aircraft Carrier adds nothing; ann's 2 wins
     s = at(played={"ann": ("Infantry Division",), "bob": ("~Aircraft Carrier",)},
            round=2, turn="cat")
     s = ok(s, TurnPassed(player="cat"))
@@ -80,7 +80,7 @@ def test_face_down_cards_count_nothing():
 
 @pytest.mark.rule("lib.country.discard", "lib.hand.keep")
 def test_after_a_country_the_table_is_discarded_and_hands_kept():
-    # lib.country.discard and lib.hand.keep: played cards go, cat's hand stays
+    # played cards go, cat's hand stays
     s = at(played={"ann": ("Submarine",), "bob": ("~Infantry Division",)},
            hands={"cat": ("Green Berets",)}, round=2, turn="cat")
     s = ok(s, TurnPassed(player="cat"))
@@ -91,7 +91,7 @@ def test_after_a_country_the_table_is_discarded_and_hands_kept():
 
 @pytest.mark.rule("lib.country.next", "lib.turn.lead-next", "lib.turn.order", "lib.hand.keep")
 def test_the_liberator_turns_and_deals_the_next_country():
-    # lib.country.next and lib.turn.lead-next: ann liberates, turns Yemen, bob leads
+    # ann liberates, turns Yemen, bob leads
     s = at(played={"ann": ("Submarine",)}, round=2, turn="cat", hands={"cat": ("Green Berets",)})
     s = ok(s, TurnPassed(player="cat"))
     assert s.steps[0].step is Step.TURN_COUNTRY and s.steps[0].player == "ann"
@@ -101,13 +101,13 @@ def test_the_liberator_turns_and_deals_the_next_country():
            ForceCardDealt(player="cat", card="Submarine"),
            ForceCardDealt(player="ann", card="Submarine"))
     assert s.turn == "bob" and s.contenders == ("bob", "cat", "ann")
-    # lib.hand.keep: the new card adds to the one cat kept; no hand limit
+    # the new card adds to the one cat kept; no hand limit
     assert s.hands["cat"] == ("Green Berets", "Submarine")
 
 
 @pytest.mark.rule("lib.deck.refresh")
 def test_an_empty_deck_takes_the_discards_back():
-    # lib.deck.refresh: the deck is empty; the owed deal reshuffles the discards
+    # the deck is empty; the owed deal reshuffles the discards
     s = ok(at(), TurnPassed(player="ann"))
     s = replace(s, deck={}, discards=("Submarine", "Submarine"), stage=Stage.DEAL,
                 steps=(Owed(Step.DEAL, "bob"),))
@@ -118,7 +118,7 @@ def test_an_empty_deck_takes_the_discards_back():
 
 @pytest.mark.rule("lib.deck.exhausted")
 def test_nothing_left_to_deal_is_skipped():
-    # lib.deck.exhausted: deck and discards empty; the deal lapses and play starts
+    # deck and discards empty; the deal lapses and play starts
     s = replace(at(), deck={}, discards=(), stage=Stage.DEAL, steps=(Owed(Step.DEAL, "bob"),))
     s = settled(s)
     assert s.stage is Stage.ROUNDS and s.hands["bob"] == ()
@@ -126,7 +126,7 @@ def test_nothing_left_to_deal_is_skipped():
 
 @pytest.mark.rule("lib.country.trigger")
 def test_an_instruction_applies_only_to_its_country():
-    # lib.country.trigger: a Stealth Bomber turns nothing over in Syria, but does in Iraq
+    # a Stealth Bomber turns nothing over in Syria, but does in Iraq
     cards = dict(hands={"ann": ("Stealth Bomber",)}, played={"bob": ("Submarine",)})
     s = ok(at("Syria", **cards), ForceCardPlayed(player="ann", card="Stealth Bomber"))
     assert s.steps == () and s.turn == "bob"
@@ -136,7 +136,7 @@ def test_an_instruction_applies_only_to_its_country():
 
 @pytest.mark.rule("lib.country.turn-over-type")
 def test_iraq_aircraft_turn_a_card_over():
-    # lib.country.turn-over-type: ann's AWACS in Iraq turns cat's Submarine face down
+    # ann's AWACS in Iraq turns cat's Submarine face down
     s = at("Iraq", hands={"ann": ("AWACS",)}, played={"cat": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="AWACS"))
     # the AWACS's own turn-up lapses (nothing face down); Iraq's turn-over remains
@@ -147,7 +147,7 @@ def test_iraq_aircraft_turn_a_card_over():
 
 @pytest.mark.rule("lib.country.double-play", "lib.turn.order")
 def test_yemen_allows_a_second_card():
-    # lib.country.double-play: ann plays two cards in one turn; bob plays one and stops
+    # ann plays two cards in one turn; bob plays one and stops
     s = at("Yemen", hands={"ann": ("Submarine", "Infantry Division"),
                            "bob": ("Submarine", "Submarine")})
     s = ok(s, ForceCardPlayed(player="ann", card="Submarine"))
@@ -161,7 +161,7 @@ def test_yemen_allows_a_second_card():
 
 @pytest.mark.rule("lib.country.double-play.second", "lib.turn.step")
 def test_yemen_second_card_after_the_first_settles():
-    # lib.country.double-play.second: the Fighter Wing's target comes before the second
+    # the Fighter Wing's target comes before the second
     # card; a trade-hands card ends the turn at once
     s = at("Yemen", hands={"ann": ("Fighter Wing", "Submarine")}, played={"bob": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
@@ -176,7 +176,7 @@ def test_yemen_second_card_after_the_first_settles():
 
 @pytest.mark.rule("lib.country.bonus-type")
 def test_bonus_points_for_a_type():
-    # lib.country.bonus-type: in Syria a face-up Infantry Division counts 3, not 2
+    # in Syria a face-up Infantry Division counts 3, not 2
     s = at("Syria", played={"ann": ("Infantry Division", "~Armored Division")})
     assert lookups.total(LK, s, "ann") == 3
     assert lookups.total(LK, at("Somalia", played={"ann": ("Infantry Division",)}), "ann") == 2
@@ -184,7 +184,7 @@ def test_bonus_points_for_a_type():
 
 @pytest.mark.rule("lib.country.draw-type")
 def test_draw_for_a_type():
-    # lib.country.draw-type: in Sudan each Commando played draws a card
+    # in Sudan each Commando played draws a card
     s = at("Sudan", hands={"ann": ("Navy SEALs",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Navy SEALs"))
     assert s.steps[0].step is Step.DRAW and s.steps[0].card == "Sudan"
@@ -194,7 +194,7 @@ def test_draw_for_a_type():
 
 @pytest.mark.rule("lib.country.forbid-type")
 def test_forbidden_type():
-    # lib.country.forbid-type: no Ship may be played in Afghanistan
+    # no Ship may be played in Afghanistan
     s = at("Afghanistan", hands={"ann": ("Submarine", "Infantry Division")})
     assert refused(s, ForceCardPlayed(player="ann", card="Submarine")) == "lib.country.forbid-type"
     assert ForceCardPlayed(player="ann", card="Infantry Division") in list(RS.legal(s))
@@ -202,7 +202,7 @@ def test_forbidden_type():
 
 @pytest.mark.rule("lib.ability.turn-over", "lib.ability.protected")
 def test_turn_over_another_players_card():
-    # lib.ability.turn-over: ann's Fighter Wing turns bob's Submarine face down
+    # ann's Fighter Wing turns bob's Submarine face down
     s = at(hands={"ann": ("Fighter Wing",)}, played={"ann": ("Infantry Division",),
                                                       "bob": ("Submarine", "Stealth Bomber")})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
@@ -212,7 +212,7 @@ def test_turn_over_another_players_card():
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
         == "lib.ability.turn-over"
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=7)) == "lib.ability.turn-over"
-    # lib.ability.protected: the Stealth Bomber may not be turned over
+    # the Stealth Bomber may not be turned over
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=1)) == "lib.ability.protected"
     s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
     assert down(s, "bob") == ["Submarine"] and s.turn == "bob"
@@ -220,14 +220,14 @@ def test_turn_over_another_players_card():
 
 @pytest.mark.rule("lib.ability.no-target")
 def test_an_ability_with_nothing_to_act_on_lapses():
-    # lib.ability.no-target: nothing on the table to turn over; the turn passes on
+    # nothing on the table to turn over; the turn passes on
     s = ok(at(hands={"ann": ("Fighter Wing",)}), ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert s.steps == () and s.turn == "bob" and up(s, "ann") == ["Fighter Wing"]
 
 
 @pytest.mark.rule("lib.ability.turn-up")
 def test_turn_a_face_down_card_back_up():
-    # lib.ability.turn-up: ann's AWACS turns her face-down Submarine back up
+    # ann's AWACS turns her face-down Submarine back up
     s = at(hands={"ann": ("AWACS",)}, played={"ann": ("~Submarine",), "bob": ("Infantry Division",)})
     s = ok(s, ForceCardPlayed(player="ann", card="AWACS"))
     assert s.steps[0].step is Step.TURN_UP
@@ -240,7 +240,7 @@ def test_turn_a_face_down_card_back_up():
 
 @pytest.mark.rule("lib.ability.all-turn-down")
 def test_all_other_players_turn_one_of_their_own_down():
-    # lib.ability.all-turn-down: bob then cat each pick one of their own face-up cards;
+    # bob then cat each pick one of their own face-up cards;
     # ann, who played the Leaflet Drop, is spared
     s = at("Syria", hands={"ann": ("Leaflet Drop",)},
            played={"ann": ("Submarine",), "bob": ("Submarine", "Infantry Division"),
@@ -258,7 +258,7 @@ def test_all_other_players_turn_one_of_their_own_down():
 
 @pytest.mark.rule("lib.ability.protected")
 def test_an_unturnable_card_escapes_a_forced_turn_down():
-    # lib.ability.protected: cat has only an Aircraft Carrier, so cat's turn-down lapses
+    # cat has only an Aircraft Carrier, so cat's turn-down lapses
     s = at("Syria", hands={"ann": ("Leaflet Drop",)},
            played={"bob": ("Submarine",), "cat": ("Aircraft Carrier",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Leaflet Drop"),
@@ -268,7 +268,7 @@ def test_an_unturnable_card_escapes_a_forced_turn_down():
 
 @pytest.mark.rule("lib.ability.prevent")
 def test_a_prevent_card_keeps_a_card_face_up():
-    # lib.ability.prevent: bob answers ann's turn-over by discarding Navy SEALs from his hand
+    # bob answers ann's turn-over by discarding Navy SEALs from his hand
     s = at(hands={"ann": ("Fighter Wing",), "bob": ("Navy SEALs", "Submarine")},
            played={"bob": ("Armored Division",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
@@ -285,7 +285,7 @@ def test_a_prevent_card_keeps_a_card_face_up():
 
 @pytest.mark.rule("lib.ability.prevent")
 def test_the_owner_may_let_the_turn_over_stand():
-    # lib.ability.prevent: bob keeps his prevent card and loses the Armored Division's points
+    # bob keeps his prevent card and loses the Armored Division's points
     s = at(hands={"ann": ("Fighter Wing",), "bob": ("Navy SEALs",)},
            played={"bob": ("Armored Division",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
@@ -298,7 +298,7 @@ def test_the_owner_may_let_the_turn_over_stand():
 
 @pytest.mark.rule("lib.ability.prevent.forced", "lib.turn.step")
 def test_a_prevent_card_answers_a_forced_turn_down():
-    # lib.ability.prevent.forced: bob discards Counter-Intelligence instead of turning a card
+    # bob discards Counter-Intelligence instead of turning a card
     s = at("Syria", hands={"ann": ("Leaflet Drop",), "bob": ("Counter-Intelligence",)},
            played={"bob": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Leaflet Drop"),
@@ -309,7 +309,7 @@ def test_a_prevent_card_answers_a_forced_turn_down():
 
 @pytest.mark.rule("lib.ability.first-draw")
 def test_first_card_draws_one():
-    # lib.ability.first-draw: ann's Green Berets is her first card for Iraq: she draws
+    # ann's Green Berets is her first card for Iraq: she draws
     s = at("Iraq", hands={"ann": ("Green Berets", "Green Berets")})
     s = ok(s, ForceCardPlayed(player="ann", card="Green Berets"))
     assert s.steps[0].step is Step.DRAW
@@ -323,7 +323,7 @@ def test_first_card_draws_one():
 
 @pytest.mark.rule("lib.ability.trade-card")
 def test_trade_card_for_another_players_card():
-    # lib.ability.trade-card: ann's Delta Force takes bob's Aircraft Carrier into her hand
+    # ann's Delta Force takes bob's Aircraft Carrier into her hand
     # and lies face up in its place in bob's row
     s = at(hands={"ann": ("Delta Force",)},
            played={"ann": ("Submarine",), "bob": ("Aircraft Carrier", "~Submarine")})
@@ -338,7 +338,7 @@ def test_trade_card_for_another_players_card():
 
 @pytest.mark.rule("lib.ability.trade-card.no-target")
 def test_trade_card_without_a_target_stays_with_its_player():
-    # lib.ability.trade-card.no-target: no other face-up card: Delta Force lies in ann's row
+    # no other face-up card: Delta Force lies in ann's row
     s = at(hands={"ann": ("Delta Force",)}, played={"bob": ("~Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Delta Force"))
     assert up(s, "ann") == ["Delta Force"] and s.turn == "bob"
@@ -346,7 +346,7 @@ def test_trade_card_without_a_target_stays_with_its_player():
 
 @pytest.mark.rule("lib.ability.trade-hands", "lib.turn.order")
 def test_trade_hands():
-    # lib.ability.trade-hands: ann plays Regime Defectors and swaps hands with cat
+    # ann plays Regime Defectors and swaps hands with cat
     s = at("Syria", hands={"ann": ("Regime Defectors", "Green Berets"),
                            "cat": ("Submarine", "Submarine", "Fighter Wing")})
     s = ok(s, ForceCardPlayed(player="ann", card="Regime Defectors"))
@@ -360,7 +360,7 @@ def test_trade_hands():
 
 @pytest.mark.rule("lib.ability.draw-two")
 def test_draw_two_when_liberating_with_it_face_up():
-    # lib.ability.draw-two: ann liberates with Airborne Brigade face up: two draws owed
+    # ann liberates with Airborne Brigade face up: two draws owed
     s = at(played={"ann": ("Airborne Brigade", "Submarine")}, round=2, turn="cat")
     s = ok(s, TurnPassed(player="cat"))
     assert [o.step for o in s.steps] == [Step.DRAW, Step.DRAW, Step.TURN_COUNTRY]
@@ -375,7 +375,7 @@ def test_draw_two_when_liberating_with_it_face_up():
 
 @pytest.mark.rule("lib.ability.order")
 def test_effects_resolve_in_order():
-    # lib.ability.order: in Iraq a Fighter Wing owes its own turn-over, then Iraq's
+    # in Iraq a Fighter Wing owes its own turn-over, then Iraq's
     s = at("Iraq", hands={"ann": ("Fighter Wing",)},
            played={"bob": ("Submarine",), "cat": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))

@@ -52,7 +52,7 @@ def candidates(lk, state):
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(n=st.integers(2, 6), seed=st.integers(0, 100_000))
 def test_random_games_end_with_a_winner(n, seed):
-    # lib.win.points / lib.win.deck-out: every simulated game ends, quickly, and its
+    # every simulated game ends, quickly, and its
     # victory points add up to the countries taken
     header, events = game(n, seed)
     assert len(events) < 2000
@@ -68,7 +68,7 @@ def test_random_games_end_with_a_winner(n, seed):
 @pytest.mark.rule("lib.turn.step")
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (6, 4)])
 def test_legal_agrees_with_check(n, seed):
-    # lib.turn.step: what check accepts is exactly what legal yields
+    # what check accepts is exactly what legal yields
     header, events = game(n, seed)
     rs = RS.bind(header)
     state = rs.initial()

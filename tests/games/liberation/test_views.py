@@ -52,7 +52,7 @@ def test_the_iraq_game_uses_every_ability():
 
 @pytest.mark.rule("lib.turn.order", "lib.country.forbid-type")
 def test_disputes_are_ruled():
-    # lib.turn.order and lib.country.forbid-type: the two mistakes are ruled illegal; the
+    # the two mistakes are ruled illegal; the
     # trade is ruled legal
     r = replay("disputed-play.jsonl")
     rulings = [(d.verdict, d.rule) for d in r.fold.disputes]

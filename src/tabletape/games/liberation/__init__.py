@@ -22,13 +22,6 @@ from .events import EVENTS, LiberationStarted, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
 
-class _LastBound:
-    """An unbound ruleset's `lk`: the lookups of the game bound last (bind sets its own)."""
-
-    def __get__(self, ruleset: object, owner: type | None = None) -> Lookups:
-        return components.last_bound()
-
-
 class Liberation(Ruleset[LiberationStarted, State, Event]):
     id = "liberation"
     version = "1.0"
@@ -42,7 +35,7 @@ class Liberation(Ruleset[LiberationStarted, State, Event]):
 
     # Set by bind(): the lookup tables of this game's components. Unbound, the ruleset
     # looks cards up in the game bound last (as render does, which is handed a state only).
-    lk = _LastBound()
+    lk = components.LastBound()
 
     def default_components(self) -> components.Components:
         return components.default()

@@ -153,3 +153,10 @@ def remember(lk: Lookups) -> None:
 def last_bound() -> Lookups:
     """Returns the lookups of the game bound last (the default components' if none was)."""
     return _last_bound if _last_bound is not None else Lookups.of(default())
+
+
+class LastBound:
+    """An unbound ruleset's `lk`: the lookups of the game bound last (bind sets its own)."""
+
+    def __get__(self, ruleset: object, owner: type | None = None) -> Lookups:
+        return last_bound()

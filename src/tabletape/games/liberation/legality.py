@@ -37,6 +37,8 @@ from .state import CHANCE_STEPS, Owed, Phase, State, Step
 TURNING = (Step.TURN_OVER, Step.TURN_UP, Step.TURN_DOWN_OWN)
 
 
+# -- who decides next -------------------------------------------------------------------------
+
 def over(state: State) -> bool:
     """Returns whether the game is over (exactly when `pending` is None)."""
     return state.phase is Phase.OVER
@@ -90,6 +92,7 @@ def _owed(lk: Lookups, state: State, steps: tuple[Step, ...], player: str, what:
     return None
 
 
+# HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)
 _DRAW_STEP = {ForceCardDealt: Step.DEAL, ForceCardDrawn: Step.DRAW, TieBreakDrawn: Step.TIE_DRAW}
 
 
@@ -115,6 +118,8 @@ def _check_draw(lk: Lookups, state: State,
     return None
 
 
+# HOW TO PLAY: a turn is a play or a pass (lib.turn.order, lib.play.in-hand, lib.play.pass)
+
 def _check_turn(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """A play or a pass belongs to the player whose turn it is (or who may play a second card)."""
     h = head(state)  # type: ignore[arg-type]
@@ -138,6 +143,8 @@ def _check_play(lk: Lookups, state: State, ev: ForceCardPlayed) -> Violation | N
                          f"while {land.name} is fought over")
     return None
 
+
+# FURTHER EXPLANATIONS: the targets of abilities and the answers to them
 
 def _check_owner(state: State, owner: str) -> Violation | None:
     if owner not in state.players:

@@ -61,7 +61,7 @@ def initial(lk: Lookups, header: LiberationStarted) -> State:
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
-    return settle(lk, APPLY[type(event)](lk, state, event))
+    return turns.settle(APPLY[type(event)](lk, state, event), partial(resolve, lk))
 
 
 def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
