@@ -52,8 +52,7 @@ def candidates(lk, state):
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(n=st.integers(2, 6), seed=st.integers(0, 100_000))
 def test_random_games_end_with_a_winner(n, seed):
-    # every simulated game ends, quickly, and its
-    # victory points add up to the countries taken
+    # every simulated game ends, quickly, and its victory points add up to the countries taken
     header, events = game(n, seed)
     assert len(events) < 2000
     state = events[-1][1]
