@@ -1,27 +1,40 @@
-"""Story-test helpers: build a Liberation table mid-game and act on it."""
+"""Story-test helpers: build a Liberation table mid-game and act on it, and read the replays.
+
+The rules are asked through a ruleset bound to a header with the default components
+(`RS`, its lookups `LK`): every table built here plays with those components.
+"""
 
 from __future__ import annotations
 
+import os
+
 from msgspec.structs import replace
 
-from tabletape.engine import Violation
-from tabletape.games.liberation import RULESET as RS
+from tabletape import engine
+from tabletape.engine import Violation, simulate
+from tabletape.games.liberation import RULESET
 from tabletape.games.liberation.events import Options
-from tabletape.games.liberation.play import settle
+from tabletape.games.liberation.reducer import settle
 from tabletape.games.liberation.state import Played, Stage, State
 from tabletape.tape.events import Event
 
 PLAYERS = ("ann", "bob", "cat")
+SEATS = ("ann", "bob", "cat", "dan", "eve", "fay")
+REPLAYS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays", "liberation")
 
 
 def header(players: tuple[str, ...] = PLAYERS, **options):
     """Returns a header with the default components."""
-    return RS.start(players, Options(**options), RS.default_components())
+    return RULESET.start(players, Options(**options), RULESET.default_components())
+
+
+RS = RULESET.bind(header())  # the rules with the default components, bound once
+LK = RS.lk
 
 
 def start(players: tuple[str, ...] = PLAYERS, **options) -> State:
     """Returns the state before the first country is turned."""
-    return RS.bind(header(players, **options)).initial()
+    return RULESET.bind(header(players, **options)).initial()
 
 
 def row(*cards: str) -> tuple[Played, ...]:
@@ -68,7 +81,7 @@ def refused(state: State, event: Event) -> str:
 
 
 def settled(state: State) -> State:
-    return settle(state)
+    return settle(LK, state)
 
 
 def up(state: State, player: str) -> list[str]:
@@ -78,3 +91,19 @@ def up(state: State, player: str) -> list[str]:
 
 def down(state: State, player: str) -> list[str]:
     return [p.card for p in state.played[player] if not p.up]
+
+
+def replay(name: str) -> engine.Replay:
+    """Returns a bundled replay of replays/liberation, replayed."""
+    return engine.replay(os.path.join(REPLAYS, name))
+
+
+def sentences(name: str) -> list[str]:
+    """Returns the sentence of every event of a bundled replay (the header's left out)."""
+    return [RS.describe(r.event) for r in engine.iter_records(os.path.join(REPLAYS, name))][1:]
+
+
+def game(n: int, seed: int):
+    """Returns the header and the (event, state after) pairs of a simulated game of n players."""
+    header = simulate.header_for(RULESET, SEATS[:n])
+    return header, list(simulate.play(RULESET, header, seed))

@@ -1,6 +1,7 @@
 """Regenerates the Liberation replays in replays/liberation/ (deterministic, no clock).
 
 Run: .venv/bin/python -m tests.games.liberation.make_replays
+(`main(out)` writes them elsewhere: a test compares them with the bundled ones, byte for byte.)
 Each scenario game opens with events written by hand, as a scribe would record a
 table (the deals that set it up, the plays it is about), and is then finished by
 random legal play from a fixed seed. Simulated games are plain `simulate` output.
@@ -31,19 +32,21 @@ from tabletape.tape import log
 from tabletape.tape.events import Event, Note, Undone
 
 RS = engine.get("liberation")
-OUT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays", "liberation")
+OUT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays",
+                                    "liberation"))
 
 
 class Scribe:
     """Writes one log event by event, checking each against the rules like `append` does."""
 
-    def __init__(self, name: str, players: tuple[str, ...], seed: int):
-        self.path = os.path.join(OUT, name)
+    def __init__(self, out: str, name: str, players: tuple[str, ...], seed: int):
+        self.path = os.path.join(out, name)
         if os.path.exists(self.path):
             os.remove(self.path)
         self.header = RS.start(players, Options(), RS.default_components())
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
+        self.rs = self.fold.ruleset  # bound to this game's header
         self.rng = random.Random(seed)
 
     @property
@@ -54,16 +57,16 @@ class Scribe:
         for event in events:
             problem = self.fold.feed(self.tail.seq + 1, event)
             if problem is not None and not force:
-                raise SystemExit(f"{self.path}: {problem} (pending: {RS.pending(self.state)})")
+                raise SystemExit(f"{self.path}: {problem} (pending: {self.rs.pending(self.state)})")
             self.tail = log.append(self.path, [event], RS.codec, expect=self.tail, durable=False)
         return self.tail.seq
 
     def finish(self) -> None:
         """Plays random legal events (chance by its odds) until the game is over."""
-        while (d := RS.pending(self.state)) is not None:
-            options = list(RS.legal(self.state))
+        while (d := self.rs.pending(self.state)) is not None:
+            options = list(self.rs.legal(self.state))
             if d.actor == engine.CHANCE:
-                ev = self.rng.choices(options, [RS.weight(self.state, e) for e in options])[0]
+                ev = self.rng.choices(options, [self.rs.weight(self.state, e) for e in options])[0]
             else:
                 ev = self.rng.choice(options)
             self.write(ev)
@@ -83,9 +86,9 @@ def passes(*players: str) -> list[TurnPassed]:
     return [TurnPassed(player=p) for p in players]
 
 
-def iraq_abilities() -> None:
+def iraq_abilities(out: str) -> None:
     """Iraq first: every kind of ability, Iraq's aircraft instruction, a prevent and an acceptance."""
-    s = Scribe("iraq-abilities.jsonl", ("ann", "bob", "cat"), seed=1)
+    s = Scribe(out, "iraq-abilities.jsonl", ("ann", "bob", "cat"), seed=1)
     s.write(CountryTurned(player="ann", country="Iraq"), *deal(("bob", "cat", "ann"), {
         "ann": ("Fighter Wing", "Green Berets", "Delta Force", "Stealth Bomber", "Airborne Brigade"),
         "bob": ("Submarine", "Navy SEALs", "Armored Division", "AWACS", "Infantry Division"),
@@ -116,9 +119,9 @@ def iraq_abilities() -> None:
     s.finish()
 
 
-def yemen_extra_round() -> None:
+def yemen_extra_round(out: str) -> None:
     """Somalia, then Yemen: two cards at once, a tie settled by the extra round."""
-    s = Scribe("yemen-extra-round.jsonl", ("ann", "bob", "cat"), seed=2)
+    s = Scribe(out, "yemen-extra-round.jsonl", ("ann", "bob", "cat"), seed=2)
     s.write(CountryTurned(player="ann", country="Somalia"), *deal(("bob", "cat", "ann"), {
         "ann": ("Submarine", "Infantry Division"), "bob": ("Armored Division", "Infantry Division"),
         "cat": ("Infantry Division", "Green Berets")}))
@@ -134,9 +137,9 @@ def yemen_extra_round() -> None:
     s.finish()
 
 
-def tie_break_draws() -> None:
+def tie_break_draws(out: str) -> None:
     """Two players tie through the extra round; tie-break draws tie again, then settle it."""
-    s = Scribe("tie-break-draws.jsonl", ("ann", "bob"), seed=3)
+    s = Scribe(out, "tie-break-draws.jsonl", ("ann", "bob"), seed=3)
     s.write(CountryTurned(player="ann", country="Libya"), *deal(("bob", "ann"), {
         "ann": ("Submarine", "Infantry Division", "Infantry Division"),
         "bob": ("Armored Division", "Infantry Division", "Infantry Division")}))
@@ -149,9 +152,9 @@ def tie_break_draws() -> None:
     s.finish()
 
 
-def disputed_play() -> None:
+def disputed_play(out: str) -> None:
     """An out-of-turn play recorded by mistake, disputed and undone; a legal play disputed."""
-    s = Scribe("disputed-play.jsonl", ("ann", "bob", "cat"), seed=4)
+    s = Scribe(out, "disputed-play.jsonl", ("ann", "bob", "cat"), seed=4)
     s.write(CountryTurned(player="ann", country="Afghanistan"), *deal(("bob", "cat", "ann"), {
         "ann": ("Submarine", "Infantry Division", "Fighter Wing", "Green Berets"),
         "bob": ("Armored Division", "Navy SEALs", "Submarine", "Infantry Division"),
@@ -168,20 +171,20 @@ def disputed_play() -> None:
     s.finish()
 
 
-def four_players_nine() -> None:
+def four_players_nine(out: str) -> None:
     """A four-player game, played at random until a player wins with exactly 9 points."""
     players = ("ann", "bob", "cat", "dan")
     for seed in range(100):
         header = simulate.header_for(RS, players)
-        o = RS.outcome(list(simulate.play(RS, header, seed))[-1][1])
+        o = RS.bind(header).outcome(list(simulate.play(RS, header, seed))[-1][1])
         if len(o.winners) == 1 and o.scores[o.winners[0]] == 9:
-            simulated("four-players-won-at-nine.jsonl", players, seed)
+            simulated(out, "four-players-won-at-nine.jsonl", players, seed)
             return
     raise SystemExit("no seed below 100 ends at exactly 9")
 
 
-def simulated(name: str, players: tuple[str, ...], seed: int) -> None:
-    path = os.path.join(OUT, name)
+def simulated(out: str, name: str, players: tuple[str, ...], seed: int) -> None:
+    path = os.path.join(out, name)
     if os.path.exists(path):
         os.remove(path)
     header = simulate.header_for(RS, players)
@@ -189,15 +192,16 @@ def simulated(name: str, players: tuple[str, ...], seed: int) -> None:
     log.append(path, [e for e, _ in simulate.play(RS, header, seed)], RS.codec, expect=tail)
 
 
-def main() -> None:
-    os.makedirs(OUT, exist_ok=True)
-    iraq_abilities()
-    yemen_extra_round()
-    tie_break_draws()
-    disputed_play()
-    four_players_nine()
-    simulated("sim-2-players.jsonl", ("ann", "bob"), 1)
-    simulated("sim-6-players.jsonl", ("ann", "bob", "cat", "dan", "eve", "fay"), 2)
+def main(out: str = OUT) -> None:
+    """Writes every bundled Liberation replay into `out` (replays/liberation by default)."""
+    os.makedirs(out, exist_ok=True)
+    iraq_abilities(out)
+    yemen_extra_round(out)
+    tie_break_draws(out)
+    disputed_play(out)
+    four_players_nine(out)
+    simulated(out, "sim-2-players.jsonl", ("ann", "bob"), 1)
+    simulated(out, "sim-6-players.jsonl", ("ann", "bob", "cat", "dan", "eve", "fay"), 2)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
-"""Set Up, How to Play (turning and dealing) and the component data."""
+"""Set Up: players, components and options; turning the first country and dealing."""
+
+from __future__ import annotations
 
 import pytest
 from msgspec.structs import replace
 
 from tabletape.engine import CHANCE
-from tabletape.games.liberation import RULESET as RS
 from tabletape.games.liberation import components
 from tabletape.games.liberation.components import CardType
 from tabletape.games.liberation.events import (
@@ -15,11 +16,12 @@ from tabletape.games.liberation.events import (
 )
 from tabletape.games.liberation.state import Stage, Step
 from tabletape.tape.errors import UsageError
-from tests.games.liberation.helpers import header, ok, refused, start
+from tests.games.liberation.helpers import RS, header, ok, refused, start
 
 
+@pytest.mark.rule("lib.setup.players")
 def test_two_to_six_players():
-    # lib.setup.players: one player or seven are refused; two and six can start
+    # one player or seven are refused; two and six can start
     with pytest.raises(UsageError):
         header(("ann",))
     with pytest.raises(UsageError):
@@ -30,8 +32,9 @@ def test_two_to_six_players():
     assert "2 to 6" in RS.check_header(replace(header(), players=tuple("abcdefg")))
 
 
+@pytest.mark.rule("lib.setup.components")
 def test_a_country_instruction_must_be_complete():
-    # lib.setup.components: a bonus instruction without a card type is refused
+    # a bonus instruction without a card type is refused
     comp = RS.default_components()
     broken = replace(comp.countries[4], card_type=None)
     assert broken.trigger == "bonus"
@@ -39,8 +42,9 @@ def test_a_country_instruction_must_be_complete():
     assert "card_type" in components.problems(bad)
 
 
+@pytest.mark.rule("lib.setup.components")
 def test_default_components_hold_ten_countries_with_provenance():
-    # lib.setup.components: ten countries, a force deck, each entry with its provenance
+    # ten countries, a force deck, each entry with its provenance
     comp = RS.default_components()
     assert components.problems(comp) is None
     assert len(comp.countries) == 10
@@ -49,23 +53,26 @@ def test_default_components_hold_ten_countries_with_provenance():
     assert yemen.vp == 1 and yemen.provenance == "rulebook"
 
 
+@pytest.mark.rule("lib.setup.components")
 def test_own_components_are_checked():
-    # lib.setup.components: a user's country deck of nine cards is refused
+    # a user's country deck of nine cards is refused
     comp = RS.default_components()
     short = replace(comp, countries=comp.countries[:9])
     with pytest.raises(UsageError, match="10"):
         RS.start(("ann", "bob"), Options(), short)
 
 
+@pytest.mark.rule("lib.card.types")
 def test_five_card_types():
-    # lib.card.types: the force deck uses exactly the five printed types
+    # the force deck uses exactly the five printed types
     comp = RS.default_components()
     assert {c.type for c in comp.cards} == set(CardType)
     assert len(CardType) == 5
 
 
+@pytest.mark.rule("lib.setup.first")
 def test_first_seat_turns_the_first_country():
-    # lib.setup.first: chance turns a country for the first seat
+    # chance turns a country for the first seat
     s = start()
     d = RS.pending(s)
     assert d.actor == CHANCE and s.steps[0].step is Step.TURN_COUNTRY and s.steps[0].player == "ann"
@@ -73,8 +80,9 @@ def test_first_seat_turns_the_first_country():
     assert len(list(RS.legal(s))) == 10
 
 
+@pytest.mark.rule("lib.country.turn", "lib.turn.order")
 def test_country_must_be_in_the_deck():
-    # lib.country.turn: a country not in the deck is refused; the dealer turns it
+    # a country not in the deck is refused; the dealer turns it
     s = start()
     assert refused(s, CountryTurned(player="ann", country="Atlantis")) == "lib.country.turn"
     assert refused(s, CountryTurned(player="bob", country="Yemen")) == "lib.turn.order"
@@ -82,16 +90,18 @@ def test_country_must_be_in_the_deck():
     assert "Yemen" not in s.countries and s.country == "Yemen"
 
 
+@pytest.mark.rule("lib.deal.count")
 def test_deal_is_the_country_value_from_the_dealers_left():
-    # lib.deal.count: Iraq is worth 5; three players get 15 cards, bob first, ann last
+    # Iraq is worth 5; three players get 15 cards, bob first, ann last
     s = ok(start(), CountryTurned(player="ann", country="Iraq"))
     deals = [o.player for o in s.steps]
     assert len(deals) == 15 and deals[:3] == ["bob", "cat", "ann"]
     assert all(o.step is Step.DEAL for o in s.steps)
 
 
+@pytest.mark.rule("lib.draw.in-deck", "lib.turn.order")
 def test_dealt_card_must_be_in_the_deck():
-    # lib.draw.in-deck: a card the deck does not hold cannot be dealt
+    # a card the deck does not hold cannot be dealt
     s = ok(start(), CountryTurned(player="ann", country="Yemen"))
     assert refused(s, ForceCardDealt(player="bob", card="Battleship")) == "lib.draw.in-deck"
     assert refused(s, ForceCardDealt(player="ann", card="Submarine")) == "lib.turn.order"
@@ -99,14 +109,16 @@ def test_dealt_card_must_be_in_the_deck():
     assert RS.weight(s, ForceCardDealt(player="bob", card="Infantry Division")) == 8
 
 
+@pytest.mark.rule("lib.turn.step")
 def test_nothing_is_played_during_the_deal():
-    # lib.turn.step: a play before the deal is over is refused
+    # a play before the deal is over is refused
     s = ok(start(), CountryTurned(player="ann", country="Yemen"))
     assert refused(s, ForceCardPlayed(player="ann", card="Submarine")) == "lib.turn.step"
 
 
+@pytest.mark.rule("lib.turn.lead-first")
 def test_first_country_is_led_by_its_dealer():
-    # lib.turn.lead-first: after the deal for the first country, ann (who turned it) plays first
+    # after the deal for the first country, ann (who turned it) plays first
     s = ok(start(), CountryTurned(player="ann", country="Yemen"),
            ForceCardDealt(player="bob", card="Submarine"),
            ForceCardDealt(player="cat", card="Submarine"),

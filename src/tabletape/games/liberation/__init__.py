@@ -1,54 +1,28 @@
-"""Liberation (the rulebook prints no title): liberate countries with force cards."""
+"""Liberation (the rulebook prints no title): liberate countries with force cards.
+
+The ruleset: what the game is, how its logs start, and thin delegation to its
+modules: components (the card data and its lookup tables), events, state, reducer
+(the fold), legality (who decides, what is legal), lookups (queries on a state),
+text (its words), catalogue (the rules) and render (the drawing).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from functools import partial
+from typing import Self
 
-from msgspec.structs import replace
-
-from tabletape.engine import Outcome, Ruleset
+from tabletape.engine import Decision, Outcome, Ruleset, Violation
 from tabletape.tape.events import Event
 
-from . import components, play, rules
+from . import components, legality, lookups, reducer, text
 from .catalogue import RULES
-from .events import (
-    EVENTS,
-    CountryTurned,
-    ForceCardDealt,
-    ForceCardDrawn,
-    ForceCardPlayed,
-    HandsTraded,
-    LiberationStarted,
-    Options,
-    PlayedCardTaken,
-    PlayedCardTurned,
-    TieBreakDrawn,
-    TurnOverAccepted,
-    TurnOverPrevented,
-    TurnPassed,
-)
+from .components import Lookups
+from .events import EVENTS, LiberationStarted, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
-_GOVERNING: dict[type, tuple[str, ...]] = {
-    CountryTurned: ("lib.turn.step", "lib.turn.order", "lib.country.turn", "lib.country.next"),
-    ForceCardDealt: ("lib.turn.step", "lib.deal.count", "lib.draw.in-deck", "lib.deck.refresh"),
-    ForceCardDrawn: ("lib.turn.step", "lib.draw.in-deck", "lib.ability.first-draw",
-                     "lib.ability.draw-two", "lib.country.draw-type"),
-    TieBreakDrawn: ("lib.turn.step", "lib.tie.draw", "lib.draw.in-deck"),
-    ForceCardPlayed: ("lib.turn.order", "lib.round.count", "lib.play.in-hand",
-                      "lib.country.double-play", "lib.country.forbid-type"),
-    TurnPassed: ("lib.turn.order", "lib.play.pass", "lib.country.double-play"),
-    PlayedCardTurned: ("lib.turn.step", "lib.ability.turn-over", "lib.ability.turn-up",
-                       "lib.ability.all-turn-down", "lib.ability.protected",
-                       "lib.country.turn-over-type"),
-    TurnOverPrevented: ("lib.turn.step", "lib.ability.prevent", "lib.ability.prevent.forced"),
-    TurnOverAccepted: ("lib.turn.step", "lib.ability.prevent"),
-    PlayedCardTaken: ("lib.turn.step", "lib.ability.trade-card"),
-    HandsTraded: ("lib.turn.step", "lib.ability.trade-hands"),
-}
 
-
-class Liberation(Ruleset):
+class Liberation(Ruleset[LiberationStarted, State, Event]):
     id = "liberation"
     version = "1.0"
     title = "Liberation"
@@ -59,65 +33,62 @@ class Liberation(Ruleset):
     events = EVENTS
     RULES = RULES
 
+    # Set by bind(): the lookup tables of this game's components. Unbound, the ruleset
+    # looks cards up in the game bound last (as render does, which is handed a state only).
+    lk = components.LastBound()
+
     def default_components(self) -> components.Components:
         return components.default()
 
-    def check_header(self, header: Any) -> str | None:
+    def check_header(self, header: LiberationStarted) -> str | None:
         lo, hi = self.players
         if not lo <= len(header.players) <= hi:
             return f"liberation is played by {lo} to {hi} players (lib.setup.players)"
         return components.problems(header.components)
 
+    def bind(self, header: LiberationStarted) -> Self:
+        bound = super().bind(header)
+        bound.lk = lk = Lookups.of(header.components)  # type: ignore[misc]
+        components.remember(lk)  # what render draws with: it is handed a state only
+        # The engine calls over, check and apply once per event: bound here as partials
+        # (no extra Python frame per call), shadowing the delegating methods below.
+        bound.check = partial(legality.check, lk)  # type: ignore[method-assign]
+        bound.apply = partial(reducer.apply, lk)  # type: ignore[method-assign]
+        return bound
+
+    # -- the rules ---------------------------------------------------------------------------
+    over = staticmethod(legality.over)  # needs no lookups: no frame of ours, bound or not
+
+    def check(self, state: State, event: Event) -> Violation | None:
+        return legality.check(self.lk, state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return reducer.apply(self.lk, state, event)
+
     def initial(self) -> State:
-        return play.initial(self.header)
+        return reducer.initial(self.lk, self.header)
 
-    apply = staticmethod(play.apply)
-    outcome = staticmethod(play.outcome)
+    def pending(self, state: State) -> Decision | None:
+        return legality.pending(self.lk, state)
 
-    pending = staticmethod(rules.pending)
-    over = staticmethod(rules.over)
-    check = staticmethod(rules.check)
-    legal = staticmethod(rules.legal)
-    weight = staticmethod(rules.weight)
+    def legal(self, state: State) -> Iterator[Event]:
+        return legality.legal(self.lk, state)
+
+    def weight(self, state: State, event: Event) -> int:
+        return legality.weight(self.lk, state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return reducer.outcome(self.lk, state)
 
     def view(self, state: State, player: str) -> State:
-        """Returns the state as `player` sees it: other hands and the force deck hidden.
+        return lookups.view(state, player)
 
-        The countries left are public (all ten cards are known); only their order is
-        secret, and the state never holds it.
-        """
-        hands = {p: h if p == player else ("?",) * len(h) for p, h in state.hands.items()}
-        return replace(state, hands=hands, deck={"?": sum(state.deck.values())})
-
+    # -- the words ---------------------------------------------------------------------------
     def describe(self, event: Event) -> str:
-        match event:
-            case CountryTurned(player=p, country=c):
-                return f"{p} turns up {c}"
-            case ForceCardDealt(player=p, card=c):
-                return f"{p} is dealt {c}"
-            case ForceCardDrawn(player=p, card=c):
-                return f"{p} draws {c}"
-            case TieBreakDrawn(player=p, card=c):
-                return f"{p} draws {c} to break the tie"
-            case ForceCardPlayed(player=p, card=c):
-                return f"{p} plays {c} face up"
-            case TurnPassed(player=p):
-                return f"{p} passes"
-            case PlayedCardTurned(player=p, owner=o, slot=s, face_up=up):
-                whose = "their own" if o == p else f"{o}'s"
-                return f"{p} turns {whose} card at slot {s} " + ("back face up" if up else "face down")
-            case TurnOverPrevented(player=p, card=c):
-                return f"{p} discards {c} to keep their card face up"
-            case TurnOverAccepted(player=p):
-                return f"{p} lets the turn-over stand"
-            case PlayedCardTaken(player=p, owner=o, slot=s):
-                return f"{p} takes {o}'s card at slot {s} in trade"
-            case HandsTraded(player=p, other=o):
-                return f"{p} trades hands with {o}"
-        return type(event).__name__
+        return text.describe(event)
 
     def governing(self, event: Event) -> tuple[str, ...]:
-        return _GOVERNING.get(type(event), ())
+        return text.governing(event)
 
 
 RULESET = Liberation()

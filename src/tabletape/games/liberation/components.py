@@ -1,7 +1,8 @@
 """Liberation component data: the ten country cards and the force deck.
 
 The rulebook prints only Yemen's value and the Yemen and Iraq instructions; every
-other value is ours (see `provenance` on each entry of liberation.json).
+other value is ours (see `provenance` on each entry of components.json). `Lookups`
+holds the tables the rules look cards and countries up in, built once per game.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.engine.kit.memo import by_identity
 from tabletape.tape.events import Name, Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
@@ -95,7 +95,7 @@ def default() -> Components:
     """Returns the bundled ten countries and force deck."""
     from importlib import resources  # only `new` and `simulate` read the default data
 
-    raw = resources.files(__package__).joinpath("liberation.json").read_bytes()
+    raw = resources.files(__package__).joinpath("components.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
 
@@ -118,17 +118,45 @@ def problems(comp: Components) -> str | None:
     return None
 
 
-class Index:
-    """Fast lookups: card and country by name, the full force deck as a multiset."""
+class Lookups(msgspec.Struct, frozen=True):
+    """The lookup tables of one game's components, built once when a ruleset is bound.
 
-    def __init__(self, comp: Components):
-        self.cards: dict[str, ForceCard] = {c.name: c for c in comp.cards}
-        self.countries: dict[str, Country] = {c.name: c for c in comp.countries}
-        self.full_deck: dict[str, int] = {c.name: c.count
-                                          for c in sorted(comp.cards, key=lambda c: c.name)}
+    `cards` and `countries` by name; `full_deck` is the whole force deck as a
+    multiset (name -> copies, sorted by name); `country_names` the country deck, sorted.
+    """
+
+    cards: dict[str, ForceCard]
+    countries: dict[str, Country]
+    full_deck: dict[str, int]
+    country_names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, comp: Components) -> Lookups:
+        """Returns the lookup tables of a set of components."""
+        countries = {c.name: c for c in comp.countries}
+        return cls(cards={c.name: c for c in comp.cards}, countries=countries,
+                   full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},
+                   country_names=tuple(sorted(countries)))
 
 
-@by_identity
-def index(comp: Components) -> Index:
-    """Returns the (cached) lookup tables of a set of components."""
-    return Index(comp)
+# The drawing is called as `render(state, pending)` and a state holds no component data,
+# so `bind` leaves the lookups of the game it binds here for `render` to draw with.
+_last_bound: Lookups | None = None
+
+
+def remember(lk: Lookups) -> None:
+    """Keeps `lk` as the lookups of the game bound last (what `render` draws with)."""
+    global _last_bound
+    _last_bound = lk
+
+
+def last_bound() -> Lookups:
+    """Returns the lookups of the game bound last (the default components' if none was)."""
+    return _last_bound if _last_bound is not None else Lookups.of(default())
+
+
+class LastBound:
+    """An unbound ruleset's `lk`: the lookups of the game bound last (bind sets its own)."""
+
+    def __get__(self, ruleset: object, owner: type | None = None) -> Lookups:
+        return last_bound()

@@ -20,46 +20,46 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     victory_points: Annotated[int, Meta(ge=0, le=40)] = 0
 
 
-class LiberationStarted(Header, tag="game_started", kw_only=True):
+class LiberationStarted(Header, tag="game_started", kw_only=True):  # type: ignore[misc]  # mypy reads Header as not frozen
     options: Options = Options()
     components: Components
 
 
-class CountryTurned(Event, tag="country_turned", kw_only=True):
+class CountryTurned(Event, tag="country_turned", kw_only=True, frozen=True):
     """The dealer turns up the next country card (chance: which one comes)."""
 
     player: Name
     country: Name
 
 
-class ForceCardDealt(Event, tag="force_card_dealt", kw_only=True):
+class ForceCardDealt(Event, tag="force_card_dealt", kw_only=True, frozen=True):
     """One force card dealt face down to a player for the country in play."""
 
     player: Name
     card: Name
 
 
-class ForceCardDrawn(Event, tag="force_card_drawn", kw_only=True):
+class ForceCardDrawn(Event, tag="force_card_drawn", kw_only=True, frozen=True):
     """A bonus card a player draws into their hand (an ability or a country's instruction)."""
 
     player: Name
     card: Name
 
 
-class ForceCardPlayed(Event, tag="force_card_played", kw_only=True):
+class ForceCardPlayed(Event, tag="force_card_played", kw_only=True, frozen=True):
     """A player plays a card from their hand face up (its ability follows as owed steps)."""
 
     player: Name
     card: Name
 
 
-class TurnPassed(Event, tag="turn_passed", kw_only=True):
+class TurnPassed(Event, tag="turn_passed", kw_only=True, frozen=True):
     """A player plays nothing (more) this turn; the chance is used all the same."""
 
     player: Name
 
 
-class PlayedCardTurned(Event, tag="played_card_turned", kw_only=True):
+class PlayedCardTurned(Event, tag="played_card_turned", kw_only=True, frozen=True):
     """`player` turns the card in `owner`'s row at `slot` face down (or back up)."""
 
     player: Name
@@ -68,20 +68,20 @@ class PlayedCardTurned(Event, tag="played_card_turned", kw_only=True):
     face_up: bool = False
 
 
-class TurnOverPrevented(Event, tag="turn_over_prevented", kw_only=True):
+class TurnOverPrevented(Event, tag="turn_over_prevented", kw_only=True, frozen=True):
     """A player discards a prevent card from their hand to keep their card face up."""
 
     player: Name
     card: Name
 
 
-class TurnOverAccepted(Event, tag="turn_over_accepted", kw_only=True):
+class TurnOverAccepted(Event, tag="turn_over_accepted", kw_only=True, frozen=True):
     """The owner of a targeted card lets the turn-over stand."""
 
     player: Name
 
 
-class PlayedCardTaken(Event, tag="played_card_taken", kw_only=True):
+class PlayedCardTaken(Event, tag="played_card_taken", kw_only=True, frozen=True):
     """A trade card takes `owner`'s face-up card at `slot` into `player`'s hand."""
 
     player: Name
@@ -89,14 +89,14 @@ class PlayedCardTaken(Event, tag="played_card_taken", kw_only=True):
     slot: Slot
 
 
-class HandsTraded(Event, tag="hands_traded", kw_only=True):
+class HandsTraded(Event, tag="hands_traded", kw_only=True, frozen=True):
     """`player` and `other` swap their whole hands, unseen."""
 
     player: Name
     other: Name
 
 
-class TieBreakDrawn(Event, tag="tie_break_drawn", kw_only=True):
+class TieBreakDrawn(Event, tag="tie_break_drawn", kw_only=True, frozen=True):
     """A tied player's tie-break card (chance); only its force points matter."""
 
     player: Name

@@ -6,13 +6,18 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from . import table as t
+from . import lookups as t
+from .components import last_bound
 from .state import Phase, State
 
 
 def render(state: State, pending: str) -> Group:
-    """Returns the table as a person reads it: the country, each row of cards, the score."""
-    land = t.country(state)
+    """Returns the table as a person reads it: the country, each row of cards, the score.
+
+    A state holds no component data: the cards are looked up in the game bound last.
+    """
+    lk = last_bound()
+    land = t.country(lk, state)
     if state.phase is Phase.OVER:
         title = "Liberation — game over"
     elif land:
@@ -26,14 +31,14 @@ def render(state: State, pending: str) -> Group:
     for col in ("player", "face up", "face down", "total", "hand", "liberated", "VP"):
         grid.add_column(col)
     for p in state.players:
-        up = ", ".join(f"{c.card} {t.points(state, c.card)}" for c in state.played[p] if c.up) or "·"
+        up = ", ".join(f"{c.card} {t.points(lk, state, c.card)}" for c in state.played[p] if c.up) or "·"
         down = ", ".join(c.card for c in state.played[p] if not c.up) or "·"
         ties = state.tie_cards.get(p, ())
         if ties:
             up += f"\n(tie-break: {', '.join(ties)})"
         mark = " ▶" if p == state.turn else ""
-        grid.add_row(p + mark, up, down, str(t.total(state, p)), str(len(state.hands[p])),
-                     ", ".join(state.liberated[p]) or "·", str(t.vp(state, p)))
+        grid.add_row(p + mark, up, down, str(t.total(lk, state, p)), str(len(state.hands[p])),
+                     ", ".join(state.liberated[p]) or "·", str(t.vp(lk, state, p)))
     footer = Text(f"target {t.target(state)} VP; countries left {len(state.countries)}; "
                   f"force deck {t.deck_size(state)}, discards {len(state.discards)}"
                   + (f"; failed: {', '.join(state.failed)}" if state.failed else "")

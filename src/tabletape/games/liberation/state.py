@@ -1,4 +1,8 @@
-"""Liberation state: frozen Structs, per-player data keyed by player name."""
+"""Liberation state: frozen Structs, per-player data keyed by player name.
+
+The state holds no component data: the rules get the game's `Lookups` (components.py)
+as their first argument, prepared once when the ruleset is bound to a header.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import enum
 
 import msgspec
 
-from .components import Components
 from .events import Options
 
 WIN_POINTS = 10  # How to Win
@@ -88,4 +91,3 @@ class State(msgspec.Struct, frozen=True):
     steps: tuple[Owed, ...] = ()
     failed: tuple[str, ...] = ()  # countries nobody liberated
     winners: tuple[str, ...] = ()
-    components: Components | None = None

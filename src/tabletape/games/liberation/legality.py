@@ -1,19 +1,24 @@
-"""Liberation legality: who decides next, `check` with rule ids, and `legal`.
+"""Liberation legality: who decides next, `check` with rule ids, `legal` and chance's weights.
 
 Read alongside the rulebook's sections: Set Up, How to Play, How to Win and
 Further Explanations. Targets of abilities are separate decisions owed in
 `state.steps`, so a play is one card and `legal` stays a short list.
+
+(engine.kit.turns.Queued types `steps` as settable, which a frozen State is not: hence
+the `type: ignore` on its calls.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from tabletape.engine import CHANCE, Decision, Violation
+from tabletape.engine.kit.turns import head
 from tabletape.tape.events import Event
 
-from . import table as t
-from .components import Ability, Trigger
+from . import lookups
+from .components import Ability, Lookups, Trigger
 from .events import (
     CountryTurned,
     ForceCardDealt,
@@ -32,20 +37,18 @@ from .state import CHANCE_STEPS, Owed, Phase, State, Step
 TURNING = (Step.TURN_OVER, Step.TURN_UP, Step.TURN_DOWN_OWN)
 
 
-def head(state: State) -> Owed | None:
-    return state.steps[0] if state.steps else None
-
+# -- who decides next -------------------------------------------------------------------------
 
 def over(state: State) -> bool:
     """Returns whether the game is over (exactly when `pending` is None)."""
     return state.phase is Phase.OVER
 
 
-def pending(state: State) -> Decision | None:
+def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:
         return None
-    h = head(state)
+    h = head(state)  # type: ignore[arg-type]
     if h is None:
         return Decision(state.turn or "", "play", f"{state.turn} plays a force card or passes")
     if h.step in CHANCE_STEPS:
@@ -64,52 +67,37 @@ def pending(state: State) -> Decision | None:
 
 # -- check ---------------------------------------------------------------------------------
 
-def check(state: State, event: Event) -> Violation | None:
+def check(lk: Lookups, state: State, event: Event) -> Violation | None:
     """Returns why the event is illegal in this state, or None."""
-    match event:
-        case CountryTurned():
-            return _check_country(state, event)
-        case ForceCardDealt() | ForceCardDrawn() | TieBreakDrawn():
-            return _check_draw(state, event)
-        case ForceCardPlayed():
-            return _check_turn(state, event.player, "play") or _check_play(state, event)
-        case TurnPassed():
-            return _check_turn(state, event.player, "pass")
-        case PlayedCardTurned():
-            return _check_turned(state, event)
-        case TurnOverPrevented():
-            return _check_prevent(state, event)
-        case TurnOverAccepted():
-            return _owed(state, (Step.PREVENT,), event.player, "acceptance of a turn-over")
-        case PlayedCardTaken():
-            return _check_taken(state, event)
-        case HandsTraded():
-            return _check_swap(state, event)
-    return Violation("lib.turn.step", f"{type(event).__name__} is not a Liberation event")
+    judge = CHECK.get(type(event))
+    if judge is None:
+        return Violation("lib.turn.step", f"{type(event).__name__} is not a Liberation event")
+    return judge(lk, state, event)
 
 
-def _refuse_out_of_step(state: State, what: str) -> Violation:
+def _refuse_out_of_step(lk: Lookups, state: State, what: str) -> Violation:
     """Returns the refusal of an event that does not answer the pending decision."""
-    d = pending(state)
+    d = pending(lk, state)
     assert d is not None  # the engine refuses every event once the game is over
     return Violation("lib.turn.step", f"no {what} now: {d.detail} first")
 
 
-def _owed(state: State, steps: tuple[Step, ...], player: str, what: str) -> Violation | None:
+def _owed(lk: Lookups, state: State, steps: tuple[Step, ...], player: str, what: str) -> Violation | None:
     """Returns the refusal unless the head step is one of `steps` and owed by `player`."""
-    h = head(state)
+    h = head(state)  # type: ignore[arg-type]
     if h is None or h.step not in steps:
-        return _refuse_out_of_step(state, what)
+        return _refuse_out_of_step(lk, state, what)
     if player != h.player:
         return Violation("lib.turn.order", f"{h.player} must {h.step} now, not {player}")
     return None
 
 
+# HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)
 _DRAW_STEP = {ForceCardDealt: Step.DEAL, ForceCardDrawn: Step.DRAW, TieBreakDrawn: Step.TIE_DRAW}
 
 
-def _check_country(state: State, ev: CountryTurned) -> Violation | None:
-    v = _owed(state, (Step.TURN_COUNTRY,), ev.player, "country card")
+def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | None:
+    v = _owed(lk, state, (Step.TURN_COUNTRY,), ev.player, "country card")
     if v:
         return v
     if ev.country not in state.countries:
@@ -118,37 +106,45 @@ def _check_country(state: State, ev: CountryTurned) -> Violation | None:
     return None
 
 
-def _check_draw(state: State, ev: ForceCardDealt | ForceCardDrawn | TieBreakDrawn) -> Violation | None:
+def _check_draw(lk: Lookups, state: State,
+                ev: ForceCardDealt | ForceCardDrawn | TieBreakDrawn) -> Violation | None:
     step = _DRAW_STEP[type(ev)]
-    v = _owed(state, (step,), ev.player, step.value)
+    v = _owed(lk, state, (step,), ev.player, step.value)
     if v:
         return v
     if ev.card not in state.deck:
         return Violation("lib.draw.in-deck", f"{ev.card!r} is not in the force deck "
-                         f"({t.deck_size(state)} cards left)")
+                         f"({lookups.deck_size(state)} cards left)")
     return None
 
 
-def _check_turn(state: State, player: str, what: str) -> Violation | None:
+# HOW TO PLAY: a turn is a play or a pass (lib.turn.order, lib.play.in-hand, lib.play.pass)
+
+def _check_turn(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """A play or a pass belongs to the player whose turn it is (or who may play a second card)."""
-    h = head(state)
+    h = head(state)  # type: ignore[arg-type]
     if h is not None and h.step is not Step.SECOND:
-        return _refuse_out_of_step(state, what)
+        return _refuse_out_of_step(lk, state, what)
     actor = h.player if h else state.turn
     if player != actor:
         return Violation("lib.turn.order", f"it is {actor}'s turn, not {player}'s")
     return None
 
 
-def _check_play(state: State, ev: ForceCardPlayed) -> Violation | None:
+def _check_play(lk: Lookups, state: State, ev: ForceCardPlayed) -> Violation | None:
+    v = _check_turn(lk, state, ev.player, "play")
+    if v:
+        return v
     if ev.card not in state.hands[ev.player]:
         return Violation("lib.play.in-hand", f"{ev.player} holds no {ev.card!r}")
-    land, c = t.country(state), t.card(state, ev.card)
+    land, c = lookups.country(lk, state), lk.cards[ev.card]
     if land and land.trigger is Trigger.FORBID and c.type == land.card_type:
         return Violation("lib.country.forbid-type", f"{c.type} cards may not be played "
                          f"while {land.name} is fought over")
     return None
 
+
+# FURTHER EXPLANATIONS: the targets of abilities and the answers to them
 
 def _check_owner(state: State, owner: str) -> Violation | None:
     if owner not in state.players:
@@ -156,8 +152,8 @@ def _check_owner(state: State, owner: str) -> Violation | None:
     return None
 
 
-def _check_turned(state: State, ev: PlayedCardTurned) -> Violation | None:
-    v = _owed(state, TURNING, ev.player, "turning of a card") or _check_owner(state, ev.owner)
+def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation | None:
+    v = _owed(lk, state, TURNING, ev.player, "turning of a card") or _check_owner(state, ev.owner)
     if v:
         return v
     step = state.steps[0].step
@@ -180,24 +176,24 @@ def _check_turned(state: State, ev: PlayedCardTurned) -> Violation | None:
     if ev.face_up or not row[ev.slot].up:
         return Violation("lib.ability.turn-over", f"the card must be turned face down, and "
                          f"{ev.owner}'s {name} at slot {ev.slot} must be face up")
-    if t.card(state, name).protected:
+    if lk.cards[name].protected:
         return Violation("lib.ability.protected", f"{name} may not be turned over")
     return None
 
 
-def _check_prevent(state: State, ev: TurnOverPrevented) -> Violation | None:
-    v = _owed(state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card")
+def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violation | None:
+    v = _owed(lk, state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card")
     if v:
         return v
     if ev.card not in state.hands[ev.player]:
         return Violation("lib.ability.prevent", f"{ev.player} holds no {ev.card!r}")
-    if t.card(state, ev.card).ability is not Ability.PREVENT:
+    if lk.cards[ev.card].ability is not Ability.PREVENT:
         return Violation("lib.ability.prevent", f"{ev.card} cannot prevent a turn-over")
     return None
 
 
-def _check_taken(state: State, ev: PlayedCardTaken) -> Violation | None:
-    v = _owed(state, (Step.TAKE,), ev.player, "trade") or _check_owner(state, ev.owner)
+def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | None:
+    v = _owed(lk, state, (Step.TAKE,), ev.player, "trade") or _check_owner(state, ev.owner)
     if v:
         return v
     if ev.owner == ev.player:
@@ -208,8 +204,8 @@ def _check_taken(state: State, ev: PlayedCardTaken) -> Violation | None:
     return None
 
 
-def _check_swap(state: State, ev: HandsTraded) -> Violation | None:
-    v = _owed(state, (Step.SWAP,), ev.player, "hand trade") or _check_owner(state, ev.other)
+def _check_swap(lk: Lookups, state: State, ev: HandsTraded) -> Violation | None:
+    v = _owed(lk, state, (Step.SWAP,), ev.player, "hand trade") or _check_owner(state, ev.other)
     if v:
         return v
     if ev.other == ev.player:
@@ -217,16 +213,39 @@ def _check_swap(state: State, ev: HandsTraded) -> Violation | None:
     return None
 
 
+def _check_pass(lk: Lookups, state: State, ev: TurnPassed) -> Violation | None:
+    return _check_turn(lk, state, ev.player, "pass")
+
+
+def _check_accept(lk: Lookups, state: State, ev: TurnOverAccepted) -> Violation | None:
+    return _owed(lk, state, (Step.PREVENT,), ev.player, "acceptance of a turn-over")
+
+
+CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
+    CountryTurned: _check_country,
+    ForceCardDealt: _check_draw,
+    ForceCardDrawn: _check_draw,
+    TieBreakDrawn: _check_draw,
+    ForceCardPlayed: _check_play,
+    TurnPassed: _check_pass,
+    PlayedCardTurned: _check_turned,
+    TurnOverPrevented: _check_prevent,
+    TurnOverAccepted: _check_accept,
+    PlayedCardTaken: _check_taken,
+    HandsTraded: _check_swap,
+}
+
+
 # -- legal ---------------------------------------------------------------------------------
 
-def legal(state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[Event]:
     """Yields every legal next event; chance outcomes once per kind of card left."""
-    d = pending(state)
+    d = pending(lk, state)
     if d is None:
         return
-    h = head(state)
+    h = head(state)  # type: ignore[arg-type]
     if h is None or h.step is Step.SECOND:
-        yield from _legal_plays(state, d.actor)
+        yield from _legal_plays(lk, state, d.actor)
     elif h.step is Step.TURN_COUNTRY:
         for name in state.countries:
             yield CountryTurned(player=h.player, country=name)
@@ -235,18 +254,18 @@ def legal(state: State) -> Iterator[Event]:
         for name in state.deck:
             yield kind(player=h.player, card=name)
     else:
-        yield from _legal_choices(state, h)
+        yield from _legal_choices(lk, state, h)
 
 
-def _legal_plays(state: State, player: str) -> Iterator[Event]:
+def _legal_plays(lk: Lookups, state: State, player: str) -> Iterator[Event]:
     for name in dict.fromkeys(state.hands[player]):
         ev = ForceCardPlayed(player=player, card=name)
-        if check(state, ev) is None:
+        if check(lk, state, ev) is None:
             yield ev
     yield TurnPassed(player=player)
 
 
-def _legal_choices(state: State, h: Owed) -> Iterator[Event]:
+def _legal_choices(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     me = h.player
     slots = [(q, i) for q in state.players for i in range(len(state.played[q]))]
     candidates: list[Event] = []
@@ -254,26 +273,26 @@ def _legal_choices(state: State, h: Owed) -> Iterator[Event]:
         candidates += [PlayedCardTurned(player=me, owner=q, slot=i, face_up=up)
                        for q, i in slots for up in (False, True)]
     if h.step in (Step.PREVENT, Step.TURN_DOWN_OWN):
-        candidates += [TurnOverPrevented(player=me, card=c) for c in t.holds(state, me, Ability.PREVENT)]
+        candidates += [TurnOverPrevented(player=me, card=c) for c in lookups.holds(lk, state, me, Ability.PREVENT)]
     if h.step is Step.PREVENT:
         candidates.append(TurnOverAccepted(player=me))
     if h.step is Step.TAKE:
         candidates += [PlayedCardTaken(player=me, owner=q, slot=i) for q, i in slots]
     if h.step is Step.SWAP:
         candidates += [HandsTraded(player=me, other=q) for q in state.players]
-    yield from (ev for ev in candidates if check(state, ev) is None)
+    yield from (ev for ev in candidates if check(lk, state, ev) is None)
 
 
-def has_choice(state: State, h: Owed) -> bool:
+def has_choice(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether a player's owed step has a card to act on (else it lapses).
 
     A forced turn-down lapses when the player has no card it could turn, even if they
     hold a prevent card: there is nothing to prevent (lib.ability.no-target).
     """
-    return any(not isinstance(ev, TurnOverPrevented) for ev in _legal_choices(state, h))
+    return any(not isinstance(ev, TurnOverPrevented) for ev in _legal_choices(lk, state, h))
 
 
-def weight(state: State, event: Event) -> int:
+def weight(lk: Lookups, state: State, event: Event) -> int:
     """Returns how many copies of the drawn card the force deck holds (chance's odds)."""
     if isinstance(event, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn)):
         return state.deck.get(event.card, 0)

@@ -1,0 +1,77 @@
+"""Small pure queries over the Liberation state: cards, seats, totals, victory points, views.
+
+Each takes the state (and, where a card or country must be looked up, the game's
+`Lookups` first); none changes anything. Seats and hidden hands are the shared
+machinery of engine.kit.turns.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tabletape.engine.kit import turns
+
+from .components import Ability, Country, Lookups, Trigger
+from .state import WIN_POINTS, WIN_POINTS_FOUR, State
+
+
+def country(lk: Lookups, state: State) -> Country | None:
+    """Returns the country card being fought over, if any."""
+    return lk.countries[state.country] if state.country else None
+
+
+def target(state: State) -> int:
+    """Returns the victory points that win the game (How to Win, lib.win.points)."""
+    if state.options.victory_points:
+        return state.options.victory_points
+    return WIN_POINTS_FOUR if len(state.players) == 4 else WIN_POINTS
+
+
+def vp(lk: Lookups, state: State, player: str) -> int:
+    """Returns the victory points of the countries a player has liberated."""
+    countries = lk.countries
+    return sum(countries[c].vp for c in state.liberated[player])
+
+
+def left_of(state: State, player: str) -> str:
+    """Returns the next player clockwise (seat order is clockwise)."""
+    return turns.left_of(state.players, player)
+
+
+def clockwise(state: State, start: str, among: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """Returns the players (or those of `among`) in turn order beginning with `start`."""
+    order = turns.seats_from(state.players, start)
+    return order if among is None else tuple(p for p in order if p in among)
+
+
+def points(lk: Lookups, state: State, name: str) -> int:
+    """Returns a card's force points, with the country's bonus for its type (lib.country.bonus-type)."""
+    c, land = lk.cards[name], country(lk, state)
+    bonus = land.amount if land and land.trigger is Trigger.BONUS and land.card_type == c.type else 0
+    return c.points + bonus
+
+
+def total(lk: Lookups, state: State, player: str) -> int:
+    """Returns a player's face-up force points on the table (lib.ability.face-down)."""
+    return sum(points(lk, state, p.card) for p in state.played[player] if p.up)
+
+
+def holds(lk: Lookups, state: State, player: str, ability: Ability) -> tuple[str, ...]:
+    """Returns the distinct cards with `ability` in a player's hand."""
+    cards = lk.cards
+    return tuple(dict.fromkeys(n for n in state.hands[player] if cards[n].ability is ability))
+
+
+def deck_size(state: State) -> int:
+    """Returns how many cards the force deck holds."""
+    return sum(state.deck.values())
+
+
+def view(state: State, player: str) -> State:
+    """Returns the state as `player` sees it: other hands and the force deck hidden.
+
+    The countries left are public (all ten cards are known); only their order is
+    secret, and the state never holds it.
+    """
+    return replace(state, hands=turns.hide_hands(state.hands, player),
+                   deck=turns.hide_deck(state.deck))

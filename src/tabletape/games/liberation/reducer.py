@@ -1,0 +1,337 @@
+"""Liberation as a pure fold: `initial`, `apply`, the settle loop and `outcome`.
+
+`apply` assumes `check` passed: one small function per event type (the `APPLY`
+table), then `settle` resolves what needs no decision, one step at a time:
+reshuffles, lapsed steps, the end of a turn, a round, a country. A played card
+queues what it sets in motion as owed steps (lib.ability.order): its own ability,
+the first-card draw, the country's instruction, then the end of the turn (or, in a
+double-play country, the chance of a second card).
+
+(engine.kit.turns.Queued types `steps` as settable, which a frozen State is not: hence
+the `type: ignore` on its calls.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from msgspec.structs import replace
+
+from tabletape.engine import Outcome
+from tabletape.engine.kit import turns
+from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.tape.events import Event
+
+from . import legality, lookups
+from .components import Ability, Lookups, Trigger
+from .events import (
+    CountryTurned,
+    ForceCardDealt,
+    ForceCardDrawn,
+    ForceCardPlayed,
+    HandsTraded,
+    LiberationStarted,
+    PlayedCardTaken,
+    PlayedCardTurned,
+    TieBreakDrawn,
+    TurnOverAccepted,
+    TurnOverPrevented,
+    TurnPassed,
+)
+from .state import CHANCE_STEPS, Owed, Phase, Played, Stage, State, Step
+
+# -- SET UP ----------------------------------------------------------------------------------
+
+def initial(lk: Lookups, header: LiberationStarted) -> State:
+    """Returns the table before the first country is turned (Set Up)."""
+    players = tuple(header.players)
+    first = players[0]  # lib.setup.first: the first seat turns, deals and leads
+    return State(
+        players=players, options=header.options, phase=Phase.PLAY, stage=Stage.DEAL,
+        dealer=first, leader=first, countries=lk.country_names,
+        deck=dict(lk.full_deck), discards=(), hands={p: () for p in players},
+        played={p: () for p in players}, liberated={p: () for p in players},
+        plays={p: 0 for p in players}, tie_cards={p: () for p in players},
+        steps=(Owed(Step.TURN_COUNTRY, first),))
+
+
+# -- apply: one function per event -----------------------------------------------------------
+
+def apply(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state after a legal event, settled until a decision is pending."""
+    return turns.settle(APPLY[type(event)](lk, state, event), partial(resolve, lk))
+
+
+def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
+    """How to Play: the dealer turns the country, then deals its value to everyone."""
+    state = turns.done(state)  # type: ignore[type-var]
+    vp = lk.countries[ev.country].vp
+    order = lookups.clockwise(state, lookups.left_of(state, state.dealer))  # lib.deal.count: dealer last
+    deal = tuple(Owed(Step.DEAL, p) for _ in range(vp) for p in order)
+    leader = state.dealer if state.first_country else lookups.left_of(state, state.dealer)
+    return replace(state, country=ev.country, leader=leader, steps=state.steps + deal,
+                   countries=tuple(c for c in state.countries if c != ev.country))
+
+
+def _card_to_hand(lk: Lookups, state: State, ev: ForceCardDealt | ForceCardDrawn) -> State:
+    """A dealt card or a bonus draw goes from the force deck into the hand."""
+    p, c = ev.player, ev.card
+    return replace(state, deck=take(state.deck, c), steps=state.steps[1:],
+                   hands={**state.hands, p: with_cards(state.hands[p], c)})
+
+
+def _tie_break_drawn(lk: Lookups, state: State, ev: TieBreakDrawn) -> State:
+    """lib.tie.draw: the tie-break card is set aside by its player, in order."""
+    p, c = ev.player, ev.card
+    return replace(state, deck=take(state.deck, c), steps=state.steps[1:],
+                   tie_cards={**state.tie_cards, p: state.tie_cards[p] + (c,)})
+
+
+def _passed(lk: Lookups, state: State, ev: TurnPassed) -> State:
+    """lib.play.pass: the turn is used up all the same."""
+    return _end_turn(lk, turns.done(state))  # type: ignore[type-var]
+
+
+def _prevented(lk: Lookups, state: State, ev: TurnOverPrevented) -> State:
+    """lib.ability.prevent: the prevent card goes from the hand to the discards."""
+    p, c = ev.player, ev.card
+    return replace(state, steps=state.steps[1:], hands={**state.hands, p: without(state.hands[p], c)},
+                   discards=with_cards(state.discards, c))
+
+
+def _accepted(lk: Lookups, state: State, ev: TurnOverAccepted) -> State:
+    """lib.ability.prevent: the owner lets the turn-over stand; the card goes face down."""
+    h = state.steps[0]
+    return _flip(turns.done(state), h.owner, h.slot, False)  # type: ignore[type-var]
+
+
+def _hands_traded(lk: Lookups, state: State, ev: HandsTraded) -> State:
+    """lib.ability.trade-hands: two players swap whole hands, unseen."""
+    p, q = ev.player, ev.other
+    return replace(state, steps=state.steps[1:], hands={**state.hands, p: state.hands[q],
+                                                        q: state.hands[p]})
+
+
+# -- FURTHER EXPLANATIONS: abilities and country instructions, as owed steps ----------------
+
+def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
+    """A card goes face up; its ability and the country's instruction are owed in order."""
+    state = turns.done(state)  # type: ignore[type-var]
+    me, c = ev.player, lk.cards[ev.card]
+    first = state.plays[me] == 0
+    state = replace(state, hands={**state.hands, me: without(state.hands[me], ev.card)},
+                    plays={**state.plays, me: state.plays[me] + 1}, turn_plays=state.turn_plays + 1)
+    owed: list[Owed] = []
+    if c.ability is Ability.TRADE_CARD:  # placed once the card it is traded for is chosen
+        owed.append(Owed(Step.TAKE, me, card=ev.card))
+    else:
+        state = replace(state, played={**state.played, me: state.played[me] + (Played(ev.card),)})
+    match c.ability:
+        case Ability.TURN_OVER:
+            owed.append(Owed(Step.TURN_OVER, me, card=ev.card))
+        case Ability.TURN_UP:
+            owed.append(Owed(Step.TURN_UP, me, card=ev.card))
+        case Ability.ALL_TURN_DOWN:
+            owed += [Owed(Step.TURN_DOWN_OWN, q, card=ev.card)
+                     for q in lookups.clockwise(state, me) if q != me]
+        case Ability.TRADE_HANDS:
+            owed.append(Owed(Step.SWAP, me, card=ev.card))
+        case Ability.FIRST_DRAW if first:
+            owed.append(Owed(Step.DRAW, me, card=ev.card))
+    land = lookups.country(lk, state)
+    if land and land.card_type == c.type:
+        if land.trigger is Trigger.TURN_OVER:
+            owed.append(Owed(Step.TURN_OVER, me, card=land.name))
+        elif land.trigger is Trigger.DRAW:
+            owed.append(Owed(Step.DRAW, me, card=land.name))
+    again = (land is not None and land.trigger is Trigger.DOUBLE_PLAY and state.turn_plays == 1
+             and c.ability is not Ability.TRADE_HANDS)  # lib.country.double-play.second
+    owed.append(Owed(Step.SECOND if again else Step.END_TURN, me))
+    return turns.owe_first(state, *owed)  # type: ignore[type-var]
+
+
+def _turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> State:
+    """A card is turned; a targeted holder of a prevent card first gets to answer."""
+    h, rest = state.steps[0], state.steps[1:]
+    if h.step is Step.TURN_OVER and lookups.holds(lk, state, ev.owner, Ability.PREVENT):
+        window = Owed(Step.PREVENT, ev.owner, card=h.card, owner=ev.owner, slot=ev.slot, by=ev.player)
+        return replace(state, steps=(window,) + rest)
+    return _flip(replace(state, steps=rest), ev.owner, ev.slot, ev.face_up)
+
+
+def _flip(state: State, owner: str, slot: int, up: bool) -> State:
+    """Returns the state with one played card turned face up or down."""
+    row = state.played[owner]
+    row = row[:slot] + (replace(row[slot], up=up),) + row[slot + 1:]
+    return replace(state, played={**state.played, owner: row})
+
+
+def _taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> State:
+    """lib.ability.trade-card: the trade card takes the chosen card's place in its owner's row."""
+    h, rest = state.steps[0], state.steps[1:]
+    row = state.played[ev.owner]
+    got = row[ev.slot].card
+    row = row[:ev.slot] + (Played(h.card),) + row[ev.slot + 1:]
+    return replace(state, steps=rest, played={**state.played, ev.owner: row},
+                   hands={**state.hands, ev.player: with_cards(state.hands[ev.player], got)})
+
+
+APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
+    CountryTurned: _country_turned,
+    ForceCardDealt: _card_to_hand,
+    ForceCardDrawn: _card_to_hand,
+    TieBreakDrawn: _tie_break_drawn,
+    ForceCardPlayed: _played,
+    TurnPassed: _passed,
+    PlayedCardTurned: _turned,
+    TurnOverPrevented: _prevented,
+    TurnOverAccepted: _accepted,
+    PlayedCardTaken: _taken,
+    HandsTraded: _hands_traded,
+}
+
+
+# -- settling what needs no decision ---------------------------------------------------------
+
+def settle(lk: Lookups, state: State) -> State:
+    """Resolves everything that needs no decision, until a decision is pending."""
+    return turns.settle(state, partial(resolve, lk))
+
+
+def resolve(lk: Lookups, state: State) -> State | None:
+    """Returns the state with one thing that needs no decision resolved, or None to stop.
+
+    None once the game is over or a decision is pending.
+    """
+    if state.phase is not Phase.PLAY:
+        return None
+    if not state.steps:
+        if state.stage is Stage.DEAL:
+            return _start_rounds(state)
+        if state.stage is Stage.TIE_BREAK:
+            return _compare_tie(lk, state)
+        return None
+    h, rest = state.steps[0], state.steps[1:]
+    if h.step in CHANCE_STEPS:
+        if h.step is Step.TURN_COUNTRY or state.deck:
+            return None
+        if state.discards:  # lib.deck.refresh
+            return replace(state, deck=merge(state.deck, state.discards), discards=())
+        if h.step is Step.TIE_DRAW:  # lib.tie.failed
+            return _fail(lk, state)
+        return replace(state, steps=rest)  # lib.deck.exhausted
+    if h.step is Step.END_TURN:
+        return _end_turn(lk, replace(state, steps=rest))
+    if h.step is Step.SECOND:
+        if any(e for e in legality.legal(lk, state) if isinstance(e, ForceCardPlayed)):
+            return None
+        return _end_turn(lk, replace(state, steps=rest))
+    if h.step is Step.PREVENT or legality.has_choice(lk, state, h):
+        return None
+    if h.step is Step.TAKE:  # lib.ability.trade-card.no-target: it stays with its player
+        return replace(state, steps=rest, played={
+            **state.played, h.player: state.played[h.player] + (Played(h.card),)})
+    return replace(state, steps=rest)  # lib.ability.no-target
+
+
+# -- HOW TO PLAY: rounds, the count, ties, the next country ---------------------------------
+
+def _start_rounds(state: State) -> State:
+    """How to Play: the leader opens round one; everyone takes part."""
+    return replace(state, stage=Stage.ROUNDS, round=1, turn=state.leader, turn_plays=0,
+                   contenders=lookups.clockwise(state, state.leader))
+
+
+def _end_turn(lk: Lookups, state: State) -> State:
+    """Passes the turn on; after the last contender, the next round or the count."""
+    i = state.contenders.index(state.turn or "")
+    if i + 1 < len(state.contenders):
+        return replace(state, turn=state.contenders[i + 1], turn_plays=0)
+    vp = lookups.country(lk, state).vp  # type: ignore[union-attr]
+    if state.stage is Stage.ROUNDS and state.round < vp:
+        return replace(state, round=state.round + 1, turn=state.contenders[0], turn_plays=0)
+    return _count(lk, state)
+
+
+def _count(lk: Lookups, state: State) -> State:
+    """Liberation goes to the highest face-up total; ties play an extra round, then draw."""
+    pool = state.players if state.stage is Stage.ROUNDS else state.contenders
+    totals = {p: lookups.total(lk, state, p) for p in pool}
+    best = max(totals.values())
+    tied = lookups.clockwise(state, state.leader, tuple(p for p in pool if totals[p] == best))
+    if len(tied) == 1:
+        return _liberate(lk, state, tied[0])
+    if state.stage is Stage.ROUNDS:  # lib.tie.extra-round
+        return replace(state, stage=Stage.EXTRA, contenders=tied, turn=tied[0], turn_plays=0,
+                       round=state.round + 1)
+    return _tie_draws(state, tied)
+
+
+def _tie_draws(state: State, tied: tuple[str, ...]) -> State:
+    """lib.tie.draw: each tied player draws a card; only its force points count."""
+    return replace(state, stage=Stage.TIE_BREAK, contenders=tied, turn=None,
+                   steps=tuple(Owed(Step.TIE_DRAW, p) for p in tied))
+
+
+def _compare_tie(lk: Lookups, state: State) -> State:
+    drawn = {p: lk.cards[state.tie_cards[p][-1]].points for p in state.contenders}
+    best = max(drawn.values())
+    tied = tuple(p for p in state.contenders if drawn[p] == best)
+    return _liberate(lk, state, tied[0]) if len(tied) == 1 else _tie_draws(state, tied)
+
+
+def _clear_table(state: State) -> State:
+    """lib.country.discard: every played and tie-break card goes to the discards."""
+    gone = tuple(p.card for row in state.played.values() for p in row)
+    gone += tuple(c for cards in state.tie_cards.values() for c in cards)
+    empty = {p: () for p in state.players}
+    return replace(state, discards=with_cards(state.discards, *gone), played=dict(empty),
+                   tie_cards=dict(empty), plays={p: 0 for p in state.players}, country=None,
+                   stage=Stage.DEAL, round=0, contenders=(), turn=None, turn_plays=0,
+                   first_country=False, steps=())
+
+
+def _liberate(lk: Lookups, state: State, winner: str) -> State:
+    """The winner keeps the country; the game may end; else they turn and deal the next."""
+    bonus = [p.card for p in state.played[winner]
+             if p.up and lk.cards[p.card].ability is Ability.DRAW_TWO]
+    liberated = {**state.liberated, winner: state.liberated[winner] + (state.country or "",)}
+    state = _clear_table(replace(state, liberated=liberated))
+    if lookups.vp(lk, state, winner) >= lookups.target(state):  # lib.win.points
+        return replace(state, phase=Phase.OVER, winners=(winner,))
+    if not state.countries:
+        return _deck_out(lk, state)
+    draws = tuple(Owed(Step.DRAW, winner, card=c) for c in bonus for _ in range(2))
+    return replace(state, dealer=winner, steps=draws + (Owed(Step.TURN_COUNTRY, winner),))
+
+
+def _fail(lk: Lookups, state: State) -> State:
+    """lib.tie.failed: nothing left to draw; nobody takes the country; the dealer deals again."""
+    state = _clear_table(replace(state, failed=state.failed + (state.country or "",)))
+    if not state.countries:
+        return _deck_out(lk, state)
+    return replace(state, steps=(Owed(Step.TURN_COUNTRY, state.dealer),))
+
+
+def _deck_out(lk: Lookups, state: State) -> State:
+    """lib.win.deck-out: no country left; the most victory points win (ties share)."""
+    scores = {p: lookups.vp(lk, state, p) for p in state.players}
+    best = max(scores.values())
+    winners = tuple(p for p in state.players if scores[p] == best) if best else ()
+    return replace(state, phase=Phase.OVER, winners=winners)
+
+
+def outcome(lk: Lookups, state: State) -> Outcome | None:
+    """Returns the winner(s) and victory points once the game is over."""
+    if state.phase is not Phase.OVER:
+        return None
+    scores = {p: lookups.vp(lk, state, p) for p in state.players}
+    if not state.winners:
+        return Outcome((), scores, "no country was liberated")
+    if len(state.winners) == 1:
+        w = state.winners[0]
+        return Outcome(state.winners, scores, f"{w} wins with {scores[w]} victory points")
+    return Outcome(state.winners, scores, f"{' and '.join(state.winners)} share the win with "
+                   f"{scores[state.winners[0]]} victory points each")

@@ -1,0 +1,80 @@
+"""Liberation's words: one plain sentence per event, and the rules that govern each kind."""
+
+from __future__ import annotations
+
+from tabletape.tape.events import Event
+
+from .events import (
+    CountryTurned,
+    ForceCardDealt,
+    ForceCardDrawn,
+    ForceCardPlayed,
+    HandsTraded,
+    PlayedCardTaken,
+    PlayedCardTurned,
+    TieBreakDrawn,
+    TurnOverAccepted,
+    TurnOverPrevented,
+    TurnPassed,
+)
+
+
+def describe(event: Event) -> str:
+    """Returns one plain sentence for a Liberation event."""
+    match event:
+        case CountryTurned(player=p, country=c):
+            return f"{p} turns up {c}"
+        case ForceCardDealt(player=p, card=c):
+            return f"{p} is dealt {c}"
+        case ForceCardDrawn(player=p, card=c):
+            return f"{p} draws {c}"
+        case TieBreakDrawn(player=p, card=c):
+            return f"{p} draws {c} to break the tie"
+        case ForceCardPlayed(player=p, card=c):
+            return f"{p} plays {c} face up"
+        case TurnPassed(player=p):
+            return f"{p} passes"
+        case PlayedCardTurned(player=p, owner=o, slot=s, face_up=up):
+            whose = "their own" if o == p else f"{o}'s"
+            return f"{p} turns {whose} card at slot {s} " + ("back face up" if up else "face down")
+        case TurnOverPrevented(player=p, card=c):
+            return f"{p} discards {c} to keep their card face up"
+        case TurnOverAccepted(player=p):
+            return f"{p} lets the turn-over stand"
+        case PlayedCardTaken(player=p, owner=o, slot=s):
+            return f"{p} takes {o}'s card at slot {s} in trade"
+        case HandsTraded(player=p, other=o):
+            return f"{p} trades hands with {o}"
+    return type(event).__name__
+
+
+def governing(event: Event) -> tuple[str, ...]:
+    """Returns the ids of the rules that decide whether this kind of event is legal."""
+    match event:
+        case CountryTurned():
+            return ("lib.turn.step", "lib.turn.order", "lib.country.turn", "lib.country.next")
+        case ForceCardDealt():
+            return ("lib.turn.step", "lib.deal.count", "lib.draw.in-deck", "lib.deck.refresh")
+        case ForceCardDrawn():
+            return ("lib.turn.step", "lib.draw.in-deck", "lib.ability.first-draw",
+                    "lib.ability.draw-two", "lib.country.draw-type")
+        case TieBreakDrawn():
+            return ("lib.turn.step", "lib.tie.draw", "lib.draw.in-deck")
+        case ForceCardPlayed():
+            return ("lib.turn.order", "lib.round.count", "lib.play.in-hand",
+                    "lib.country.double-play", "lib.country.forbid-type")
+        case TurnPassed():
+            return ("lib.turn.order", "lib.play.pass", "lib.country.double-play")
+        case PlayedCardTurned():
+            return ("lib.turn.step", "lib.ability.turn-over", "lib.ability.turn-up",
+                    "lib.ability.all-turn-down", "lib.ability.protected",
+                    "lib.country.turn-over-type")
+        case TurnOverPrevented():
+            return ("lib.turn.step", "lib.ability.prevent", "lib.ability.prevent.forced")
+        case TurnOverAccepted():
+            return ("lib.turn.step", "lib.ability.prevent")
+        case PlayedCardTaken():
+            return ("lib.turn.step", "lib.ability.trade-card")
+        case HandsTraded():
+            return ("lib.turn.step", "lib.ability.trade-hands")
+    return ()

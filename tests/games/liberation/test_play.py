@@ -1,0 +1,386 @@
+"""How to Play and Further Explanations: turns, rounds, the count, countries' instructions
+and every kind of force-card ability.
+"""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from tabletape.games.liberation import lookups
+from tabletape.games.liberation.events import (
+    CountryTurned,
+    ForceCardDealt,
+    ForceCardDrawn,
+    ForceCardPlayed,
+    HandsTraded,
+    PlayedCardTaken,
+    PlayedCardTurned,
+    TurnOverAccepted,
+    TurnOverPrevented,
+    TurnPassed,
+)
+from tabletape.games.liberation.state import Owed, Stage, Step
+from tests.games.liberation.helpers import LK, RS, at, down, ok, refused, settled, up
+
+
+@pytest.mark.rule("lib.turn.order")
+def test_only_the_player_in_turn_plays():
+    # it is ann's turn; bob's play is refused
+    s = at(hands={"bob": ("Submarine",)})
+    assert refused(s, ForceCardPlayed(player="bob", card="Submarine")) == "lib.turn.order"
+    assert refused(s, TurnPassed(player="bob")) == "lib.turn.order"
+
+
+@pytest.mark.rule("lib.play.in-hand")
+def test_a_card_comes_from_the_hand():
+    # ann holds no Aircraft Carrier
+    s = at(hands={"ann": ("Submarine",)})
+    assert refused(s, ForceCardPlayed(player="ann", card="Aircraft Carrier")) == "lib.play.in-hand"
+    # the card she does hold goes face up in front of her
+    s = ok(s, ForceCardPlayed(player="ann", card="Submarine"))
+    assert up(s, "ann") == ["Submarine"] and s.hands["ann"] == () and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.play.pass")
+def test_a_pass_uses_the_turn_even_with_an_empty_hand():
+    # ann has no cards; passing is her only choice and bob is next
+    s = at()
+    assert list(RS.legal(s)) == [TurnPassed(player="ann")]
+    s = ok(s, TurnPassed(player="ann"))
+    assert s.turn == "bob"
+
+
+@pytest.mark.rule("lib.round.count")
+def test_as_many_rounds_as_the_country_is_worth():
+    # Somalia is worth 2: six passes by three players end the country
+    s = at(played={"bob": ("Submarine",)})
+    for _ in range(2):
+        assert s.country == "Somalia"
+        s = ok(s, *(TurnPassed(player=p) for p in ("ann", "bob", "cat")))
+    assert s.country is None and s.liberated["bob"] == ("Somalia",)
+
+
+@pytest.mark.rule("lib.liberate.highest")
+def test_the_highest_face_up_total_liberates():
+    # ann's 3 beats bob's 2 in the last turn of the last round
+    s = at(played={"ann": ("Submarine",), "bob": ("Infantry Division",)}, round=2, turn="cat")
+    s = ok(s, TurnPassed(player="cat"))
+    assert s.liberated["ann"] == ("Somalia",)
+
+
+@pytest.mark.rule("lib.ability.face-down")
+def test_face_down_cards_count_nothing():
+    # bob's face-down Aircraft Carrier adds nothing; ann's 2 wins
+    s = at(played={"ann": ("Infantry Division",), "bob": ("~Aircraft Carrier",)},
+           round=2, turn="cat")
+    s = ok(s, TurnPassed(player="cat"))
+    assert s.liberated["ann"] == ("Somalia",)
+
+
+@pytest.mark.rule("lib.country.discard", "lib.hand.keep")
+def test_after_a_country_the_table_is_discarded_and_hands_kept():
+    # played cards go, cat's hand stays
+    s = at(played={"ann": ("Submarine",), "bob": ("~Infantry Division",)},
+           hands={"cat": ("Green Berets",)}, round=2, turn="cat")
+    s = ok(s, TurnPassed(player="cat"))
+    assert s.discards == ("Infantry Division", "Submarine")
+    assert all(row == () for row in s.played.values())
+    assert s.hands["cat"] == ("Green Berets",)
+
+
+@pytest.mark.rule("lib.country.next", "lib.turn.lead-next", "lib.turn.order", "lib.hand.keep")
+def test_the_liberator_turns_and_deals_the_next_country():
+    # ann liberates, turns Yemen, bob leads
+    s = at(played={"ann": ("Submarine",)}, round=2, turn="cat", hands={"cat": ("Green Berets",)})
+    s = ok(s, TurnPassed(player="cat"))
+    assert s.steps[0].step is Step.TURN_COUNTRY and s.steps[0].player == "ann"
+    assert refused(s, CountryTurned(player="bob", country="Yemen")) == "lib.turn.order"
+    s = ok(s, CountryTurned(player="ann", country="Yemen"),
+           ForceCardDealt(player="bob", card="Submarine"),
+           ForceCardDealt(player="cat", card="Submarine"),
+           ForceCardDealt(player="ann", card="Submarine"))
+    assert s.turn == "bob" and s.contenders == ("bob", "cat", "ann")
+    # the new card adds to the one cat kept; no hand limit
+    assert s.hands["cat"] == ("Green Berets", "Submarine")
+
+
+@pytest.mark.rule("lib.deck.refresh")
+def test_an_empty_deck_takes_the_discards_back():
+    # the deck is empty; the owed deal reshuffles the discards
+    s = ok(at(), TurnPassed(player="ann"))
+    s = replace(s, deck={}, discards=("Submarine", "Submarine"), stage=Stage.DEAL,
+                steps=(Owed(Step.DEAL, "bob"),))
+    s = settled(s)
+    assert s.deck == {"Submarine": 2} and s.discards == ()
+    assert list(RS.legal(s)) == [ForceCardDealt(player="bob", card="Submarine")]
+
+
+@pytest.mark.rule("lib.deck.exhausted")
+def test_nothing_left_to_deal_is_skipped():
+    # deck and discards empty; the deal lapses and play starts
+    s = replace(at(), deck={}, discards=(), stage=Stage.DEAL, steps=(Owed(Step.DEAL, "bob"),))
+    s = settled(s)
+    assert s.stage is Stage.ROUNDS and s.hands["bob"] == ()
+
+
+@pytest.mark.rule("lib.country.trigger")
+def test_an_instruction_applies_only_to_its_country():
+    # a Stealth Bomber turns nothing over in Syria, but does in Iraq
+    cards = dict(hands={"ann": ("Stealth Bomber",)}, played={"bob": ("Submarine",)})
+    s = ok(at("Syria", **cards), ForceCardPlayed(player="ann", card="Stealth Bomber"))
+    assert s.steps == () and s.turn == "bob"
+    s = ok(at("Iraq", **cards), ForceCardPlayed(player="ann", card="Stealth Bomber"))
+    assert s.steps[0].step is Step.TURN_OVER and s.steps[0].card == "Iraq"
+
+
+@pytest.mark.rule("lib.country.turn-over-type")
+def test_iraq_aircraft_turn_a_card_over():
+    # ann's AWACS in Iraq turns cat's Submarine face down
+    s = at("Iraq", hands={"ann": ("AWACS",)}, played={"cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="AWACS"))
+    # the AWACS's own turn-up lapses (nothing face down); Iraq's turn-over remains
+    assert s.steps[0].step is Step.TURN_OVER
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
+    assert down(s, "cat") == ["Submarine"]
+
+
+@pytest.mark.rule("lib.country.double-play", "lib.turn.order")
+def test_yemen_allows_a_second_card():
+    # ann plays two cards in one turn; bob plays one and stops
+    s = at("Yemen", hands={"ann": ("Submarine", "Infantry Division"),
+                           "bob": ("Submarine", "Submarine")})
+    s = ok(s, ForceCardPlayed(player="ann", card="Submarine"))
+    assert s.steps[0].step is Step.SECOND and RS.pending(s).actor == "ann"
+    assert refused(s, ForceCardPlayed(player="bob", card="Submarine")) == "lib.turn.order"
+    s = ok(s, ForceCardPlayed(player="ann", card="Infantry Division"))
+    assert up(s, "ann") == ["Submarine", "Infantry Division"] and s.turn == "bob"
+    s = ok(s, ForceCardPlayed(player="bob", card="Submarine"), TurnPassed(player="bob"))
+    assert up(s, "bob") == ["Submarine"] and s.turn == "cat"
+
+
+@pytest.mark.rule("lib.country.double-play.second", "lib.turn.step")
+def test_yemen_second_card_after_the_first_settles():
+    # the Fighter Wing's target comes before the second
+    # card; a trade-hands card ends the turn at once
+    s = at("Yemen", hands={"ann": ("Fighter Wing", "Submarine")}, played={"bob": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert refused(s, ForceCardPlayed(player="ann", card="Submarine")) == "lib.turn.step"
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    assert s.steps[0].step is Step.SECOND
+    s = at("Yemen", hands={"ann": ("Regime Defectors", "Submarine")})
+    s = ok(s, ForceCardPlayed(player="ann", card="Regime Defectors"),
+           HandsTraded(player="ann", other="bob"))
+    assert s.turn == "bob" and s.hands["bob"] == ("Submarine",)
+
+
+@pytest.mark.rule("lib.country.bonus-type")
+def test_bonus_points_for_a_type():
+    # in Syria a face-up Infantry Division counts 3, not 2
+    s = at("Syria", played={"ann": ("Infantry Division", "~Armored Division")})
+    assert lookups.total(LK, s, "ann") == 3
+    assert lookups.total(LK, at("Somalia", played={"ann": ("Infantry Division",)}), "ann") == 2
+
+
+@pytest.mark.rule("lib.country.draw-type")
+def test_draw_for_a_type():
+    # in Sudan each Commando played draws a card
+    s = at("Sudan", hands={"ann": ("Navy SEALs",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Navy SEALs"))
+    assert s.steps[0].step is Step.DRAW and s.steps[0].card == "Sudan"
+    s = ok(s, ForceCardDrawn(player="ann", card="Submarine"))
+    assert s.hands["ann"] == ("Submarine",)
+
+
+@pytest.mark.rule("lib.country.forbid-type")
+def test_forbidden_type():
+    # no Ship may be played in Afghanistan
+    s = at("Afghanistan", hands={"ann": ("Submarine", "Infantry Division")})
+    assert refused(s, ForceCardPlayed(player="ann", card="Submarine")) == "lib.country.forbid-type"
+    assert ForceCardPlayed(player="ann", card="Infantry Division") in list(RS.legal(s))
+
+
+@pytest.mark.rule("lib.ability.turn-over", "lib.ability.protected")
+def test_turn_over_another_players_card():
+    # ann's Fighter Wing turns bob's Submarine face down
+    s = at(hands={"ann": ("Fighter Wing",)}, played={"ann": ("Infantry Division",),
+                                                      "bob": ("Submarine", "Stealth Bomber")})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert s.steps[0].step is Step.TURN_OVER and RS.pending(s).actor == "ann"
+    # never her own card, and only face down
+    assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-over"
+    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
+        == "lib.ability.turn-over"
+    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=7)) == "lib.ability.turn-over"
+    # the Stealth Bomber may not be turned over
+    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=1)) == "lib.ability.protected"
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    assert down(s, "bob") == ["Submarine"] and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.no-target")
+def test_an_ability_with_nothing_to_act_on_lapses():
+    # nothing on the table to turn over; the turn passes on
+    s = ok(at(hands={"ann": ("Fighter Wing",)}), ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert s.steps == () and s.turn == "bob" and up(s, "ann") == ["Fighter Wing"]
+
+
+@pytest.mark.rule("lib.ability.turn-up")
+def test_turn_a_face_down_card_back_up():
+    # ann's AWACS turns her face-down Submarine back up
+    s = at(hands={"ann": ("AWACS",)}, played={"ann": ("~Submarine",), "bob": ("Infantry Division",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="AWACS"))
+    assert s.steps[0].step is Step.TURN_UP
+    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
+        == "lib.ability.turn-up"
+    assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-up"
+    s = ok(s, PlayedCardTurned(player="ann", owner="ann", slot=0, face_up=True))
+    assert up(s, "ann") == ["Submarine", "AWACS"]
+
+
+@pytest.mark.rule("lib.ability.all-turn-down")
+def test_all_other_players_turn_one_of_their_own_down():
+    # bob then cat each pick one of their own face-up cards;
+    # ann, who played the Leaflet Drop, is spared
+    s = at("Syria", hands={"ann": ("Leaflet Drop",)},
+           played={"ann": ("Submarine",), "bob": ("Submarine", "Infantry Division"),
+                   "cat": ("Green Berets",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Leaflet Drop"))
+    assert [(o.step, o.player) for o in s.steps[:2]] == [(Step.TURN_DOWN_OWN, "bob"),
+                                                        (Step.TURN_DOWN_OWN, "cat")]
+    assert refused(s, PlayedCardTurned(player="bob", owner="cat", slot=0)) \
+        == "lib.ability.all-turn-down"
+    s = ok(s, PlayedCardTurned(player="bob", owner="bob", slot=1),
+           PlayedCardTurned(player="cat", owner="cat", slot=0))
+    assert down(s, "bob") == ["Infantry Division"] and down(s, "cat") == ["Green Berets"]
+    assert up(s, "ann") == ["Submarine", "Leaflet Drop"] and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.protected")
+def test_an_unturnable_card_escapes_a_forced_turn_down():
+    # cat has only an Aircraft Carrier, so cat's turn-down lapses
+    s = at("Syria", hands={"ann": ("Leaflet Drop",)},
+           played={"bob": ("Submarine",), "cat": ("Aircraft Carrier",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Leaflet Drop"),
+           PlayedCardTurned(player="bob", owner="bob", slot=0))
+    assert s.steps == () and up(s, "cat") == ["Aircraft Carrier"]
+
+
+@pytest.mark.rule("lib.ability.prevent")
+def test_a_prevent_card_keeps_a_card_face_up():
+    # bob answers ann's turn-over by discarding Navy SEALs from his hand
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Navy SEALs", "Submarine")},
+           played={"bob": ("Armored Division",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+           PlayedCardTurned(player="ann", owner="bob", slot=0))
+    assert s.steps[0].step is Step.PREVENT and RS.pending(s).actor == "bob"
+    assert refused(s, TurnOverPrevented(player="bob", card="Submarine")) == "lib.ability.prevent"
+    assert refused(s, TurnOverPrevented(player="bob", card="Counter-Intelligence")) \
+        == "lib.ability.prevent"
+    s = ok(s, TurnOverPrevented(player="bob", card="Navy SEALs"))
+    assert up(s, "bob") == ["Armored Division"] and s.discards == ("Navy SEALs",)
+    # it cost bob no turn: his turn comes now
+    assert s.turn == "bob" and s.hands["bob"] == ("Submarine",)
+
+
+@pytest.mark.rule("lib.ability.prevent")
+def test_the_owner_may_let_the_turn_over_stand():
+    # bob keeps his prevent card and loses the Armored Division's points
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Navy SEALs",)},
+           played={"bob": ("Armored Division",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+           PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
+    assert down(s, "bob") == ["Armored Division"] and s.hands["bob"] == ("Navy SEALs",)
+    # a prevent card may also be played as an ordinary card
+    s = ok(s, ForceCardPlayed(player="bob", card="Navy SEALs"))
+    assert up(s, "bob") == ["Navy SEALs"]
+
+
+@pytest.mark.rule("lib.ability.prevent.forced", "lib.turn.step")
+def test_a_prevent_card_answers_a_forced_turn_down():
+    # bob discards Counter-Intelligence instead of turning a card
+    s = at("Syria", hands={"ann": ("Leaflet Drop",), "bob": ("Counter-Intelligence",)},
+           played={"bob": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Leaflet Drop"),
+           TurnOverPrevented(player="bob", card="Counter-Intelligence"))
+    assert up(s, "bob") == ["Submarine"] and s.hands["bob"] == ()
+    assert refused(s, TurnOverAccepted(player="bob")) == "lib.turn.step"
+
+
+@pytest.mark.rule("lib.ability.first-draw")
+def test_first_card_draws_one():
+    # ann's Green Berets is her first card for Iraq: she draws
+    s = at("Iraq", hands={"ann": ("Green Berets", "Green Berets")})
+    s = ok(s, ForceCardPlayed(player="ann", card="Green Berets"))
+    assert s.steps[0].step is Step.DRAW
+    s = ok(s, ForceCardDrawn(player="ann", card="Submarine"))
+    assert s.hands["ann"] == ("Green Berets", "Submarine") and s.turn == "bob"
+    # a second Green Berets later in the country draws nothing
+    s = ok(s, TurnPassed(player="bob"), TurnPassed(player="cat"),
+           ForceCardPlayed(player="ann", card="Green Berets"))
+    assert s.steps == () and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.trade-card")
+def test_trade_card_for_another_players_card():
+    # ann's Delta Force takes bob's Aircraft Carrier into her hand
+    # and lies face up in its place in bob's row
+    s = at(hands={"ann": ("Delta Force",)},
+           played={"ann": ("Submarine",), "bob": ("Aircraft Carrier", "~Submarine")})
+    s = ok(s, ForceCardPlayed(player="ann", card="Delta Force"))
+    assert s.steps[0].step is Step.TAKE
+    assert refused(s, PlayedCardTaken(player="ann", owner="ann", slot=0)) == "lib.ability.trade-card"
+    assert refused(s, PlayedCardTaken(player="ann", owner="bob", slot=1)) == "lib.ability.trade-card"
+    s = ok(s, PlayedCardTaken(player="ann", owner="bob", slot=0))
+    assert s.hands["ann"] == ("Aircraft Carrier",)
+    assert up(s, "bob") == ["Delta Force"] and up(s, "ann") == ["Submarine"]
+
+
+@pytest.mark.rule("lib.ability.trade-card.no-target")
+def test_trade_card_without_a_target_stays_with_its_player():
+    # no other face-up card: Delta Force lies in ann's row
+    s = at(hands={"ann": ("Delta Force",)}, played={"bob": ("~Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Delta Force"))
+    assert up(s, "ann") == ["Delta Force"] and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.trade-hands", "lib.turn.order")
+def test_trade_hands():
+    # ann plays Regime Defectors and swaps hands with cat
+    s = at("Syria", hands={"ann": ("Regime Defectors", "Green Berets"),
+                           "cat": ("Submarine", "Submarine", "Fighter Wing")})
+    s = ok(s, ForceCardPlayed(player="ann", card="Regime Defectors"))
+    assert refused(s, HandsTraded(player="ann", other="ann")) == "lib.ability.trade-hands"
+    assert refused(s, HandsTraded(player="ann", other="zed")) == "lib.turn.order"
+    s = ok(s, HandsTraded(player="ann", other="cat"))
+    assert s.hands["ann"] == ("Fighter Wing", "Submarine", "Submarine")
+    assert s.hands["cat"] == ("Green Berets",)
+    assert up(s, "ann") == ["Regime Defectors"] and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.draw-two")
+def test_draw_two_when_liberating_with_it_face_up():
+    # ann liberates with Airborne Brigade face up: two draws owed
+    s = at(played={"ann": ("Airborne Brigade", "Submarine")}, round=2, turn="cat")
+    s = ok(s, TurnPassed(player="cat"))
+    assert [o.step for o in s.steps] == [Step.DRAW, Step.DRAW, Step.TURN_COUNTRY]
+    s = ok(s, ForceCardDrawn(player="ann", card="Submarine"),
+           ForceCardDrawn(player="ann", card="Submarine"))
+    assert s.hands["ann"] == ("Submarine", "Submarine")
+    # face down, it gives nothing
+    s = at(played={"ann": ("~Airborne Brigade", "Submarine")}, round=2, turn="cat")
+    s = ok(s, TurnPassed(player="cat"))
+    assert [o.step for o in s.steps] == [Step.TURN_COUNTRY]
+
+
+@pytest.mark.rule("lib.ability.order")
+def test_effects_resolve_in_order():
+    # in Iraq a Fighter Wing owes its own turn-over, then Iraq's
+    s = at("Iraq", hands={"ann": ("Fighter Wing",)},
+           played={"bob": ("Submarine",), "cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert [(o.step, o.card) for o in s.steps] == [(Step.TURN_OVER, "Fighter Wing"),
+                                                  (Step.TURN_OVER, "Iraq"), (Step.END_TURN, "")]
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0),
+           PlayedCardTurned(player="ann", owner="cat", slot=0))
+    assert down(s, "bob") == down(s, "cat") == ["Submarine"] and s.turn == "bob"
