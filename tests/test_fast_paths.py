@@ -18,9 +18,9 @@ from .test_games import GAMES, simulated
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_over_is_exactly_when_nothing_is_pending(game, seed):
-    rs = engine.get(game)
     header, _, states = simulated(game, seed)
-    for state in (rs.bind(header).initial(), *states):
+    rs = engine.get(game).bind(header)  # the rules are called on a bound ruleset
+    for state in (rs.initial(), *states):
         assert rs.over(state) == (rs.pending(state) is None)
     assert rs.over(states[-1])
 
@@ -57,9 +57,9 @@ def test_the_strict_decoder_differs_only_in_prev():
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_battlecards_can_fire_is_having_a_target(seed):
-    from tabletape.games.battlecards_pacific import battle as fight
-    rs = engine.get("battlecards-pacific")
+    from tabletape.games.battlecards_pacific import legality
     header, _, states = simulated("battlecards-pacific", seed)
+    rs = engine.get("battlecards-pacific").bind(header)
     asked = 0
     for state in states:
         b = state.battle
@@ -67,7 +67,7 @@ def test_battlecards_can_fire_is_having_a_target(seed):
             continue
         for player in (b.aggressor, b.defender):
             for name in dict.fromkeys(b.forces[player]):
-                assert fight.can_fire(state, b, player, name) == bool(
-                    fight.targets(state, b, player, name))
+                assert legality.can_fire(rs.lk, state, b, player, name) == bool(
+                    legality.targets(rs.lk, state, b, player, name))
                 asked += 1
     assert asked and rs.over(states[-1])

@@ -5,9 +5,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tabletape import engine
-from tabletape.games.battlecards_pacific import play
-from tabletape.games.battlecards_pacific import table as t
+from tabletape.engine.kit.multiset import take, with_cards
+from tabletape.games.battlecards_pacific import lookups, reducer
 from tabletape.games.battlecards_pacific.events import (
+    BattleDecided,
     ConflictDrawn,
     ConflictTurned,
     EmergencyDeclined,
@@ -16,18 +17,22 @@ from tabletape.games.battlecards_pacific.events import (
 from tabletape.games.battlecards_pacific.state import State, Step
 from tabletape.tape.events import Event
 
-RS = engine.get("battlecards-pacific")
+GAME = engine.get("battlecards-pacific")  # unbound: enough to start, decode and describe
 JAPAN, US = "alice", "bob"  # the first player named is Japan by default (bcp.setup.sides)
 
 
 def header(**options):
     """Returns a new game's header for alice and bob with the default cards."""
-    return RS.start((JAPAN, US), Options(**options), RS.default_components())
+    return GAME.start((JAPAN, US), Options(**options), GAME.default_components())
+
+
+RS = GAME.bind(header())  # the rules of a game with the default cards
+LK = RS.lk  # its lookup tables
 
 
 def fresh(**options) -> State:
     """Returns the state before the deal."""
-    return RS.bind(header(**options)).initial()
+    return GAME.bind(header(**options)).initial()
 
 
 def act(state: State, *events: Event) -> State:
@@ -59,35 +64,35 @@ def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
     piles = {p: {k: () for k in state.stacks[p]} for p in state.players}
     for p, units in (stacks or {}).items():
         for u in units:
-            kind = t.unit(state, p, u).type.value
-            piles[p][kind] = t.with_cards(piles[p][kind], u)
-            arsenal[state.sides[p]] = t.take(arsenal[state.sides[p]], u)
+            kind = lookups.unit(LK, state, p, u).type.value
+            piles[p][kind] = with_cards(piles[p][kind], u)
+            arsenal[state.sides[p]] = take(arsenal[state.sides[p]], u)
     hands = {p: () for p in state.players}
     for p, units in (reserve or {}).items():
-        hands[p] = t.with_cards((), *units)
+        hands[p] = with_cards((), *units)
         for u in units:
-            arsenal[state.sides[p]] = t.take(arsenal[state.sides[p]], u)
-    conflict = dict(t.deck(state))
+            arsenal[state.sides[p]] = take(arsenal[state.sides[p]], u)
+    conflict = dict(lookups.deck(LK, state))
     held = {p: () for p in state.players}
     for src, dst in ((kept, held),):
         for p, cards in (src or {}).items():
             dst[p] = tuple(cards)
             for c in cards:
-                conflict = t.take(conflict, c)
+                conflict = take(conflict, c)
     wins = {p: () for p in state.players}
     for p, cards in (won or {}).items():
         wins[p] = tuple(cards)
         for c in cards:
-            conflict = t.take(conflict, c)
+            conflict = take(conflict, c)
     before = [p for p in state.order if p != turn][0] if turn != state.order[0] else None
     state = replace(state, stacks=piles, reserve=hands, arsenal=arsenal, kept=held, won=wins,
-                    conflict={t.theatre(state): conflict}, vp={**state.vp, **(vp or {})}, steps=(), turn=before)
-    return play.settle(state)
+                    conflict={LK.theatre: conflict}, vp={**state.vp, **(vp or {})}, steps=(), turn=before)
+    return reducer.settle(LK, state)
 
 
 def discards(state: State) -> tuple[str, ...]:
     """Returns the Conflict discard pile."""
-    return t.discard_pile(state)
+    return lookups.discard_pile(LK, state)
 
 
 def draw(state: State, card: str) -> State:
@@ -107,3 +112,17 @@ def turned(state: State, card: str) -> ConflictTurned:
 ACTION = {1: "Reinforcements", 2: "Fresh Troops", 3: "Mobilization", 4: "Rapid Mobilization",
           5: "Replenish Reserves", 6: "Supply Lines Stretched", 7: "Radar Advantage",
           8: "Monsoon", 9: "Codebreakers"}
+
+
+def pearl_harbor(japan, us, **kw):
+    """alice (Japan) draws Pearl Harbor and fights it."""
+    state = draw(table(stacks={JAPAN: japan, US: us}, **kw), "Pearl Harbor")
+    return act(state, BattleDecided(player=JAPAN, fight=True))
+
+
+def invasion_of_japan(reserve=()):
+    """bob (US) has won Iwo Jima and Okinawa and draws Invasion of Japan."""
+    state = table(stacks={US: ("Marine Division",)}, reserve={JAPAN: reserve},
+                  won={US: ("Iwo Jima", "Okinawa")}, vp={US: 11}, turn=US)
+    state = draw(state, "Invasion of Japan")
+    return act(state, BattleDecided(player=US, fight=True))

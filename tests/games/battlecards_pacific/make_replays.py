@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 
 from tabletape import engine
 from tabletape.engine import simulate
-from tabletape.games.battlecards_pacific import table as t
+from tabletape.games.battlecards_pacific import BattlecardsPacific, lookups
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
     BattleDecided,
@@ -31,7 +31,7 @@ from tabletape.tape.events import Event, Note
 RS = engine.get("battlecards-pacific")
 OUT = "replays/battlecards-pacific"
 JAPAN, US = "alice", "bob"
-Play = Event | Callable[[State], Event | None]
+Play = Event | Callable[[BattlecardsPacific, State], Event | None]  # given the bound game
 
 
 class Dispute:
@@ -47,39 +47,41 @@ def deal(player: str, *units: str) -> list[Play]:
 
 def deploy(player: str, *units: str) -> list[Play]:
     def one(u: str) -> Play:
-        return lambda s: UnitDeployed(player=player, unit=u, stack=t.unit(s, player, u).type)
+        return lambda rs, s: UnitDeployed(player=player, unit=u,
+                                          stack=lookups.unit(rs.lk, s, player, u).type)
     return [one(u) for u in units]
 
 
 def draw(player: str, card: str) -> list[Play]:
     """The player keeps their Reserve Hand (when they hold one) and draws `card`."""
-    def keep(s: State) -> Event | None:
+    def keep(rs: BattlecardsPacific, s: State) -> Event | None:
         return EmergencyDeclined(player=player) if s.steps[0].step is Step.CHOOSE else None
     return [keep, ConflictDrawn(player=player, card=card)]
 
 
 def shot(player: str, unit: str, target: str, card: str, kept: str | None = None) -> list[Play]:
     """A unit fires and `card` is turned for it."""
-    def turned(s: State) -> Event:
-        return next(e for e in RS.legal(s) if isinstance(e, ConflictTurned) and e.card == card)
+    def turned(rs: BattlecardsPacific, s: State) -> Event:
+        return next(e for e in rs.legal(s) if isinstance(e, ConflictTurned) and e.card == card)
     return [UnitFired(player=player, unit=unit, target=target, kept=kept), turned]
 
 
 def write(out: str, name: str, plays: Iterable[Play | Dispute]) -> None:
     """Checks every play against the rules, then writes the log."""
     header = RS.start((JAPAN, US), RS.Options(), RS.default_components())
-    state = RS.bind(header).initial()
+    rs = RS.bind(header)
+    state = rs.initial()
     events: list[Event] = []
     for p in plays:
         if isinstance(p, Dispute):  # events[k] will be seq k + 1
             events.append(Note(text=p.text, about=len(events), dispute=True, by=p.by))
             continue
-        ev = p(state) if callable(p) else p
+        ev = p(rs, state) if callable(p) else p
         if ev is None:
             continue
-        v = RS.check(state, ev)
-        assert v is None, f"{name}: {RS.describe(ev)} refused: {v}"
-        state = RS.apply(state, ev)
+        v = rs.check(state, ev)
+        assert v is None, f"{name}: {rs.describe(ev)} refused: {v}"
+        state = rs.apply(state, ev)
         events.append(ev)
     _save(out, name, header, events)
 

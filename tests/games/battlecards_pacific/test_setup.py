@@ -1,21 +1,35 @@
-"""To Set Up the Game, and Playing the Game: sides, the deal, the first deployment, turns."""
+"""To Set Up the Game: sides, the deal, the first deployment; the component data (the bundled
+cards and a user's own) and the table options."""
 
+import msgspec
 import pytest
 
-from tabletape.games.battlecards_pacific.components import UnitType
+from tabletape.games.battlecards_pacific import legality
+from tabletape.games.battlecards_pacific.components import Components, UnitType, default
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
-    ConflictDrawn,
+    BattleDecided,
     DeploymentFinished,
-    EmergencyDeclined,
     Options,
     UnitDeployed,
 )
-from tabletape.games.battlecards_pacific.state import Step
 from tabletape.tape.errors import UsageError
 
-from .helpers import JAPAN, RS, US, act, fresh, header, refused, table
+from .helpers import (
+    GAME,
+    JAPAN,
+    LK,
+    RS,
+    US,
+    act,
+    draw,
+    fresh,
+    header,
+    refused,
+    table,
+)
 
+# -- To Set Up the Game --------------------------------------------------------------------
 
 def deal(state, player, units):
     return act(state, *(ArsenalDrawn(player=player, unit=u) for u in units))
@@ -27,14 +41,16 @@ U_HAND = ("F4U Corsair", "Marine Division", "Iowa Battleship", "Gato Submarine",
           "M4 Sherman Tank", "SBD Dauntless")
 
 
+@pytest.mark.rule("bcp.setup.players")
 def test_two_players_one_per_side():
     # bcp.setup.players: two players, one per side
     with pytest.raises(UsageError):
-        RS.start(("alice",), Options(), RS.default_components())
+        GAME.start(("alice",), Options(), GAME.default_components())
     state = fresh()
     assert sorted(state.sides.values()) == ["Japan", "US"]
 
 
+@pytest.mark.rule("bcp.setup.sides")
 def test_first_named_player_is_japan_unless_the_option_says_otherwise():
     # bcp.setup.sides: default, alice (named first) is Japan and deals first
     assert fresh().sides == {JAPAN: "Japan", US: "US"}
@@ -47,6 +63,7 @@ def test_first_named_player_is_japan_unless_the_option_says_otherwise():
         header(first_side="Germany")
 
 
+@pytest.mark.rule("bcp.setup.deal", "bcp.turn.order")
 def test_each_player_is_dealt_six():
     # bcp.setup.deal: six Arsenal cards each, alice (Japan) first
     state = fresh()
@@ -60,6 +77,7 @@ def test_each_player_is_dealt_six():
     assert sum(state.arsenal["Japan"].values()) == 44 and sum(state.arsenal["US"].values()) == 44
 
 
+@pytest.mark.rule("bcp.draw.in-deck")
 def test_a_card_must_be_in_the_deck():
     # bcp.draw.in-deck: there are only two I-Boat Submarines in Japan's Arsenal
     state = deal(fresh(), JAPAN, ("I-Boat Submarine", "I-Boat Submarine"))
@@ -68,6 +86,7 @@ def test_a_card_must_be_in_the_deck():
     assert refused(state, ArsenalDrawn(player=JAPAN, unit="F4U Corsair")) == "bcp.draw.in-deck"
 
 
+@pytest.mark.rule("bcp.setup.deploy")
 def test_three_units_deployed_at_set_up():
     # bcp.setup.deploy: exactly three are deployed; stopping early is refused
     state = deal(deal(fresh(), JAPAN, J_HAND), US, U_HAND)
@@ -82,6 +101,7 @@ def test_three_units_deployed_at_set_up():
     assert RS.pending(state).actor == US
 
 
+@pytest.mark.rule("bcp.deploy.stack")
 def test_units_go_only_on_their_own_stack():
     # bcp.deploy.stack: a Zero is an Air unit
     state = deal(deal(fresh(), JAPAN, J_HAND), US, U_HAND)
@@ -89,6 +109,7 @@ def test_units_go_only_on_their_own_stack():
     assert refused(state, ev) == "bcp.deploy.stack"
 
 
+@pytest.mark.rule("bcp.deploy.in-hand")
 def test_units_come_from_the_reserve_hand():
     # bcp.deploy.in-hand: alice holds no Yamato-class anything
     state = deal(deal(fresh(), JAPAN, J_HAND), US, U_HAND)
@@ -96,16 +117,55 @@ def test_units_come_from_the_reserve_hand():
     assert refused(state, ev) == "bcp.deploy.in-hand"
 
 
-def test_japan_opens_and_turns_alternate():
-    # bcp.turn.order: after set-up, Japan (alice) draws first, then the US
-    state = table(reserve={JAPAN: ("A6M Zero",)})
-    assert state.turn == JAPAN and state.steps[0].step is Step.CHOOSE
-    assert refused(state, EmergencyDeclined(player=US)) == "bcp.turn.order"
-    state = act(state, EmergencyDeclined(player=JAPAN), ConflictDrawn(player=JAPAN, card="Monsoon"))
-    assert state.turn == US
+# -- the component data --------------------------------------------------------------------
+
+def test_the_bundled_cards_match_the_counts_the_rulebook_gives():
+    comp = default()
+    assert [s.id for s in comp.sides] == ["Japan", "US"]
+    for side in comp.sides:
+        assert sum(u.count for u in side.arsenal) == 50
+    assert sum(c.count for c in comp.conflict) == 54
+    battles = [c for c in comp.conflict if c.battle]
+    assert sum(c.battle.vp for c in battles) == 80  # 40 VP is half of it
+    assert comp.rules.standard_victory == 40 and comp.rules.provenance == "rulebook"
+    eliminations = {c.name: c.battle.eliminates for c in battles if c.battle.eliminates}
+    assert eliminations == {"Invasion of Australia": "US", "Invasion of Japan": "Japan"}
+    assert all(u.provenance for s in comp.sides for u in s.arsenal)
 
 
-def test_owed_steps_come_first():
-    # bcp.turn.step: nobody draws a Conflict card during the deal
-    state = fresh()
-    assert refused(state, ConflictDrawn(player=JAPAN, card="Monsoon")) == "bcp.turn.step"
+def with_changes(**changes) -> Components:
+    raw = msgspec.to_builtins(default())
+    for path, value in changes.items():
+        *where, key = path.split("__")
+        node = raw
+        for part in where:
+            node = node[int(part)] if part.isdigit() else node[part]
+        node[key] = value
+    return msgspec.convert(raw, Components)
+
+
+@pytest.mark.parametrize("changes, problem", [
+    ({"sides__1__id": "Japan"}, "side ids must be unique"),
+    ({"sides__0__arsenal__1__name": "Infantry Division"}, "names must be unique"),
+    ({"sides__0__arsenal__4__count": 2}, "leader"),
+    ({"conflict__0__battle__aggressor": "Germany"}, "unknown aggressor"),
+    ({"conflict__4__battle__requires": ["Pearl Harbour"]}, "not another BATTLECARD"),
+    ({"conflict__1__name": "Pearl Harbor"}, "Conflict card names must be unique"),
+])
+def test_a_users_cards_are_checked(changes, problem):
+    with pytest.raises(UsageError, match=problem):
+        GAME.start((JAPAN, US), GAME.Options(), with_changes(**changes))
+
+
+def test_a_users_own_values_are_played():
+    # a Zero with attack 9 against Air: the window of a shot changes with the data
+    comp = with_changes(sides__0__arsenal__5__attack={"air": 9})
+    header = GAME.start((JAPAN, US), GAME.Options(), comp)
+    assert header.components.sides[0].arsenal[5].attack.air == 9
+    lk = GAME.bind(header).lk  # the bound game's tables hold the user's values
+    assert lk.units["Japan"]["A6M Zero"].attack.air == 9
+    state = act(draw(table(stacks={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)}), "Pearl Harbor"),
+                BattleDecided(player=JAPAN, fight=True))
+    b = state.battle
+    assert legality.window(lk, state, b, JAPAN, "A6M Zero", "F4U Corsair", None) == (3, 9)
+    assert legality.window(LK, state, b, JAPAN, "A6M Zero", "F4U Corsair", None) == (3, 6)

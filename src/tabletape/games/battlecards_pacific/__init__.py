@@ -1,23 +1,25 @@
-"""BATTLECARDS World Conflict, Pacific Theater (DG Associates): US against Japan."""
+"""BATTLECARDS World Conflict, Pacific Theater (DG Associates): US against Japan.
+
+The ruleset: what the game is, how its logs start, and thin delegation to the modules
+that hold its rules (legality, reducer, lookups) and its words (text).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from functools import partial
 
-from msgspec.structs import replace
-
-from tabletape.engine import Outcome, Ruleset
+from tabletape.engine import Decision, Outcome, Ruleset, Violation
 from tabletape.tape.events import Event
 
-from . import components, play, rules
+from . import components, legality, lookups, reducer, text
 from .catalogue import RULES
-from .describe import describe as _describe
-from .describe import governing as _governing
+from .components import Lookups
 from .events import EVENTS, BcpStarted, Options
 from .state import State
 
 
-class BattlecardsPacific(Ruleset):
+class BattlecardsPacific(Ruleset[BcpStarted, State, Event]):
     id = "battlecards-pacific"
     version = "1.0"
     title = "BATTLECARDS Pacific Theater"
@@ -28,11 +30,13 @@ class BattlecardsPacific(Ruleset):
     events = EVENTS
     RULES = RULES
 
+    lk: Lookups  # the card set's lookup tables, set on a bound ruleset only
+
     def default_components(self) -> components.Components:
         return components.default()
 
-    def check_header(self, header: Any) -> str | None:
-        comp: components.Components = header.components
+    def check_header(self, header: BcpStarted) -> str | None:
+        comp = header.components
         problem = components.problems(comp)
         if problem:
             return problem
@@ -45,38 +49,53 @@ class BattlecardsPacific(Ruleset):
                     "(bcp.setup.players)")
         return None
 
+    def bind(self, header: BcpStarted) -> BattlecardsPacific:
+        bound = super().bind(header)
+        lk = bound.lk = Lookups.of(header.components)
+        # The engine calls over, check and apply once per event: on the bound instance they
+        # are the module functions themselves (a partial is called without a Python frame),
+        # not the methods below, which delegate the same way for typing and for the ABC.
+        bound.over = legality.over  # type: ignore[method-assign]
+        bound.check = partial(legality.check, lk)  # type: ignore[method-assign]
+        bound.apply = partial(reducer.apply, lk)  # type: ignore[method-assign]
+        return bound
+
+    # -- the rules: on a bound ruleset ------------------------------------------------------
     def initial(self) -> State:
-        return play.initial(self.header)
+        return reducer.initial(self.lk, self.header)
 
-    apply = staticmethod(play.apply)
-    outcome = staticmethod(play.outcome)
+    def over(self, state: State) -> bool:
+        return legality.over(state)
 
-    pending = staticmethod(rules.pending)
-    over = staticmethod(rules.over)
-    check = staticmethod(rules.check)
-    legal = staticmethod(rules.legal)
-    weight = staticmethod(rules.weight)
+    def check(self, state: State, event: Event) -> Violation | None:
+        return legality.check(self.lk, state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return reducer.apply(self.lk, state, event)
+
+    def pending(self, state: State) -> Decision | None:
+        return legality.pending(self.lk, state)
+
+    def legal(self, state: State) -> Iterator[Event]:
+        return legality.legal(self.lk, state)
+
+    def weight(self, state: State, event: Event) -> int:
+        return legality.weight(self.lk, state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return reducer.outcome(self.lk, state)
 
     def view(self, state: State, player: str) -> State:
         """Returns the state as `player` sees it: others' hands, stacks and kept cards face
         down, and every deck as a count."""
-        def hide(cards: tuple[str, ...]) -> tuple[str, ...]:
-            return ("?",) * len(cards)
+        return lookups.view(state, player)
 
-        others = [p for p in state.players if p != player]
-        reserve = {**state.reserve, **{p: hide(state.reserve[p]) for p in others}}
-        kept = {**state.kept, **{p: hide(state.kept[p]) for p in others}}
-        stacks = {**state.stacks, **{p: {k: hide(v) for k, v in state.stacks[p].items()}
-                                     for p in others}}
-        arsenal = {s: {"?": sum(d.values())} for s, d in state.arsenal.items()}
-        return replace(state, reserve=reserve, kept=kept, stacks=stacks, arsenal=arsenal,
-                       conflict={th: {"?": sum(d.values())} for th, d in state.conflict.items()})
-
+    # -- the words ----------------------------------------------------------------------------
     def describe(self, event: Event) -> str:
-        return _describe(event)
+        return text.describe(event)
 
     def governing(self, event: Event) -> tuple[str, ...]:
-        return _governing(event)
+        return text.governing(event)
 
 
 RULESET = BattlecardsPacific()

@@ -1,6 +1,6 @@
 """BATTLECARDS Pacific component data: the sides' Arsenal decks and the shared Conflict deck.
 
-The rulebook prints no card values; cards.json gives a provenance on every entry.
+The rulebook prints no card values; components.json gives a provenance on every entry.
 Sides are data (the combined game would add more), unit types are a closed set.
 """
 
@@ -12,7 +12,6 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.engine.kit.memo import by_identity
 from tabletape.tape.events import Name, Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
@@ -124,7 +123,7 @@ def default() -> Components:
     """Returns the bundled (reconstructed) Pacific starter set."""
     from importlib import resources  # only `new` and `simulate` read the default data
 
-    raw = resources.files(__package__).joinpath("cards.json").read_bytes()
+    raw = resources.files(__package__).joinpath("components.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
 
@@ -164,26 +163,34 @@ def problems(comp: Components) -> str | None:
     return None
 
 
-class Index:
-    """Lookups over a card set: units by side and name, Conflict cards by name."""
+class Lookups(msgspec.Struct, frozen=True):
+    """The lookup tables of one game's card set, built once when the ruleset is bound.
 
-    def __init__(self, comp: Components):
-        self.theatre: str = comp.theatre
-        self.sides: tuple[str, ...] = tuple(s.id for s in comp.sides)
-        self.units: dict[str, dict[str, Unit]] = {
-            s.id: {u.name: u for u in s.arsenal} for s in comp.sides}
-        self.arsenal: dict[str, dict[str, int]] = {
-            s.id: {u.name: u.count for u in sorted(s.arsenal, key=lambda u: u.name)}
-            for s in comp.sides}
-        self.cards: dict[str, ConflictCard] = {c.name: c for c in comp.conflict}
-        self.conflict: dict[str, int] = {c.name: c.count
-                                         for c in sorted(comp.conflict, key=lambda c: c.name)}
-        self.actions: tuple[int, ...] = tuple(sorted({c.action for c in comp.conflict}))
-        self.battles: dict[str, Battlecard] = {c.name: c.battle for c in comp.conflict if c.battle}
-        self.rules = comp.rules
+    Units by side and name, Conflict cards and BATTLECARDS by name, both decks as
+    multisets, the Action Numbers the Conflict deck can turn, and the set's numbers.
+    """
 
+    theatre: str  # whose Conflict deck this game draws from
+    sides: tuple[str, ...]  # in turn order
+    units: dict[str, dict[str, Unit]]  # side -> Arsenal card name -> card
+    arsenal: dict[str, dict[str, int]]  # side -> its full Arsenal deck (name -> copies, sorted)
+    cards: dict[str, ConflictCard]  # Conflict card name -> card
+    conflict: dict[str, int]  # the full Conflict deck (name -> copies, sorted)
+    actions: tuple[int, ...]  # every Action Number in the Conflict deck, ascending
+    battles: dict[str, Battlecard]  # BATTLECARD name -> what it says
+    rules: Numbers
 
-@by_identity
-def index(comp: Components) -> Index:
-    """Returns the (cached) lookup tables of a card set."""
-    return Index(comp)
+    @classmethod
+    def of(cls, comp: Components) -> Lookups:
+        """Returns the lookup tables of a card set."""
+        return cls(
+            theatre=comp.theatre,
+            sides=tuple(s.id for s in comp.sides),
+            units={s.id: {u.name: u for u in s.arsenal} for s in comp.sides},
+            arsenal={s.id: {u.name: u.count for u in sorted(s.arsenal, key=lambda u: u.name)}
+                     for s in comp.sides},
+            cards={c.name: c for c in comp.conflict},
+            conflict={c.name: c.count for c in sorted(comp.conflict, key=lambda c: c.name)},
+            actions=tuple(sorted({c.action for c in comp.conflict})),
+            battles={c.name: c.battle for c in comp.conflict if c.battle},
+            rules=comp.rules)

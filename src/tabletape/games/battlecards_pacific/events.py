@@ -25,19 +25,19 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     first_side: Annotated[str, Meta(min_length=1, max_length=64)] = "Japan"
 
 
-class BcpStarted(Header, tag="game_started", kw_only=True):
+class BcpStarted(Header, tag="game_started", kw_only=True, frozen=True):
     options: Options = Options()
     components: Components
 
 
-class ArsenalDrawn(Event, tag="arsenal_drawn", kw_only=True):
+class ArsenalDrawn(Event, tag="arsenal_drawn", kw_only=True, frozen=True):
     """An Arsenal card drawn into a player's Reserve Hand (the deal or a draw instruction)."""
 
     player: Name
     unit: Name
 
 
-class UnitDeployed(Event, tag="unit_deployed", kw_only=True):
+class UnitDeployed(Event, tag="unit_deployed", kw_only=True, frozen=True):
     """A Reserve Hand card placed face down on the player's stack of its type."""
 
     player: Name
@@ -45,40 +45,40 @@ class UnitDeployed(Event, tag="unit_deployed", kw_only=True):
     stack: UnitType
 
 
-class DeploymentFinished(Event, tag="deployment_finished", kw_only=True):
+class DeploymentFinished(Event, tag="deployment_finished", kw_only=True, frozen=True):
     """The player deploys no more of what a Conflict card allowed."""
 
     player: Name
 
 
-class EmergencyDeployed(Event, tag="emergency_deployed", kw_only=True):
+class EmergencyDeployed(Event, tag="emergency_deployed", kw_only=True, frozen=True):
     """The whole Reserve Hand deployed at once (instead of a draw, or against an invasion)."""
 
     player: Name
     units: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=100)]
 
 
-class EmergencyDeclined(Event, tag="emergency_declined", kw_only=True):
+class EmergencyDeclined(Event, tag="emergency_declined", kw_only=True, frozen=True):
     """The player keeps their Reserve Hand: at a turn's start this means they draw."""
 
     player: Name
 
 
-class ConflictDrawn(Event, tag="conflict_drawn", kw_only=True):
+class ConflictDrawn(Event, tag="conflict_drawn", kw_only=True, frozen=True):
     """The drawing player's Conflict card for the turn."""
 
     player: Name
     card: Name
 
 
-class BattleDecided(Event, tag="battle_decided", kw_only=True):
+class BattleDecided(Event, tag="battle_decided", kw_only=True, frozen=True):
     """The aggressor's answer to a BATTLECARD whose prerequisites are met."""
 
     player: Name
     fight: bool
 
 
-class UnitFired(Event, tag="unit_fired", kw_only=True):
+class UnitFired(Event, tag="unit_fired", kw_only=True, frozen=True):
     """A unit opens fire on a target, optionally playing a Kept Card for its bonus."""
 
     player: Name
@@ -87,7 +87,7 @@ class UnitFired(Event, tag="unit_fired", kw_only=True):
     kept: Name | None = None
 
 
-class ConflictTurned(Event, tag="conflict_turned", kw_only=True):
+class ConflictTurned(Event, tag="conflict_turned", kw_only=True, frozen=True):
     """The Conflict card turned for a shot: its Action Number, the window, the result.
 
     The target is destroyed when `above` < `action` <= `upto` (its defence against the
@@ -104,14 +104,14 @@ class ConflictTurned(Event, tag="conflict_turned", kw_only=True):
     hit: bool
 
 
-class UnitWithdrawn(Event, tag="unit_withdrawn", kw_only=True):
+class UnitWithdrawn(Event, tag="unit_withdrawn", kw_only=True, frozen=True):
     """A unit taken out of the battle in the withdrawal phase."""
 
     player: Name
     unit: Name
 
 
-class WithdrawalFinished(Event, tag="withdrawal_finished", kw_only=True):
+class WithdrawalFinished(Event, tag="withdrawal_finished", kw_only=True, frozen=True):
     """The player withdraws nothing more this withdrawal phase."""
 
     player: Name

@@ -1,5 +1,9 @@
 """BATTLECARDS Pacific state: frozen Structs; per-player data keyed by player name,
-decks keyed by side id, so that nothing assumes two players or one theatre."""
+decks keyed by side id, so that nothing assumes two players or one theatre.
+
+The card set itself is not part of the state: it is the header's, and the bound
+ruleset's `Lookups` (components.py) answer every question about a card.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,6 @@ import enum
 
 import msgspec
 
-from .components import Components
 from .events import Options
 
 WITHDRAWAL = 5  # the phase after the four firing phases
@@ -87,4 +90,3 @@ class State(msgspec.Struct, frozen=True):
     result: Result | None = None
     last_battle: str | None = None  # how the latest battle ended, for readers
     turns: int = 0
-    components: Components | None = None  # the card set in play (from the header)

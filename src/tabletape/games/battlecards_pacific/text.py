@@ -1,4 +1,5 @@
-"""Plain sentences for BATTLECARDS events, and the rules that govern each kind."""
+"""Plain sentences for BATTLECARDS events, and the rules that govern each kind (both a `match`
+over the event type)."""
 
 from __future__ import annotations
 

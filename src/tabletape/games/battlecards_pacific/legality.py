@@ -1,0 +1,435 @@
+"""BATTLECARDS Pacific legality: who decides next, `check` with rule ids, `legal`, and the
+firing arithmetic both of them (and the reducer) read.
+
+Read alongside the rulebook's sections: To Set Up the Game, Playing the Game, If a
+BATTLECARD Is Drawn, Fighting a Battle, Game Phases, Firing a Unit, Stalemate,
+Emergency Deployment. Every function that needs the card set takes the bound
+game's `Lookups` (`lk`) first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from tabletape.engine import CHANCE, Decision, Violation
+from tabletape.engine.kit.multiset import without
+from tabletape.engine.kit.turns import head
+from tabletape.tape.events import Event
+
+from . import lookups as q
+from .components import Lookups, Unit
+from .events import (
+    ArsenalDrawn,
+    BattleDecided,
+    ConflictDrawn,
+    ConflictTurned,
+    DeploymentFinished,
+    EmergencyDeclined,
+    EmergencyDeployed,
+    UnitDeployed,
+    UnitFired,
+    UnitWithdrawn,
+    WithdrawalFinished,
+)
+from .state import WITHDRAWAL, Battle, Owed, State, Step
+
+DRAWS = (Step.DEAL, Step.DRAW_ARSENAL)
+DEPLOYS = (Step.FIRST_DEPLOY, Step.DEPLOY)
+EMERGENCY = (Step.CHOOSE, Step.HOMELAND)
+
+# Owed steps are only owed outside a battle: a battle begins once the BATTLE step is
+# taken off the queue and ends with the queue empty, so `head` is None during one.
+
+
+# -- who decides next ------------------------------------------------------------------------
+
+def over(state: State) -> bool:
+    """Returns whether the game is over (exactly when `pending` is None)."""
+    return state.result is not None
+
+
+def pending(lk: Lookups, state: State) -> Decision | None:
+    """Returns who must decide next and what, or None once the game is over."""
+    return _pending(state)
+
+
+def _pending(state: State) -> Decision | None:
+    if state.result is not None:
+        return None
+    b = state.battle
+    if b is not None:
+        if b.shot is not None:
+            return Decision(CHANCE, "turn", f"the Conflict card turned for {b.shot.player}'s "
+                            f"{b.shot.unit} firing at {b.shot.target}")
+        if b.phase == WITHDRAWAL:
+            return Decision(b.side, "withdraw", f"{b.side} may withdraw units from {b.card}")
+        return Decision(b.side, "fire", f"{b.side} fires in phase {b.phase} of {b.card}")
+    h: Owed | None = head(state)
+    assert h is not None  # settle leaves a decision owed while the game goes on
+    if h.step in DRAWS:
+        return Decision(CHANCE, "draw", f"the Arsenal card {h.player} draws ({h.count} to go)")
+    if h.step is Step.DRAW_CONFLICT:
+        return Decision(CHANCE, "draw", f"the Conflict card {h.player} draws")
+    if h.step in DEPLOYS:
+        return Decision(h.player, "deploy", f"{h.player} must {h.step} ({h.count} left)")
+    return Decision(h.player, h.step.name.lower(), f"{h.player} must {h.step}")
+
+
+# -- Firing a Unit: the arithmetic -------------------------------------------------------------
+
+def targetable(attacker: Unit, target: Unit) -> bool:
+    """bcp.fire.target / bcp.fire.equal: attack not N/A and not below the target's defence."""
+    attack = attacker.attack.of(target.type)
+    return attack is not None and attack >= (target.defence.of(attacker.type) or 0)
+
+
+def targets(lk: Lookups, state: State, battle: Battle, player: str, name: str
+            ) -> tuple[str, ...]:
+    """Returns the distinct enemy units in the battle that `name` may fire at."""
+    me = q.unit(lk, state, player, name)
+    enemy = q.opponent(battle, player)
+    return tuple(n for n in dict.fromkeys(battle.forces[enemy])
+                 if targetable(me, q.unit(lk, state, enemy, n)))
+
+
+def can_fire(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> bool:
+    """Returns whether `name` has any enemy unit in the battle to fire at."""
+    me = q.unit(lk, state, player, name)
+    enemy = q.opponent(battle, player)
+    return any(targetable(me, q.unit(lk, state, enemy, n)) for n in battle.forces[enemy])
+
+
+def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
+           ) -> tuple[str, ...]:
+    """bcp.fire.phase: the player's engaged units that list this firing phase."""
+    return tuple(n for n in battle.forces[player]
+                 if phase in q.unit(lk, state, player, n).phases)
+
+
+def support(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> int:
+    """bcp.fire.support: the bonus the player's other engaged units give `name`."""
+    kind = q.unit(lk, state, player, name).type
+    others = without(battle.forces[player], name) if name in battle.forces[player] else ()
+    total = 0
+    for n in others:
+        u = q.unit(lk, state, player, n)
+        if kind in u.supports:
+            total += u.support
+    return total
+
+
+def kept_bonus(lk: Lookups, kept: str, unit: Unit) -> int | None:
+    """Returns a Kept Card's bonus for this unit, or None when it cannot be played for it."""
+    c = q.card(lk, kept)
+    if not c.keep or not c.bonus:
+        return None
+    if c.bonus_types and unit.type not in c.bonus_types:
+        return None
+    return c.bonus
+
+
+def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
+           kept: str | None) -> tuple[int, int]:
+    """Returns (above, upto): the target falls when above < Action Number <= upto."""
+    me = q.unit(lk, state, player, name)
+    them = q.unit(lk, state, q.opponent(battle, player), target)
+    above = them.defence.of(me.type) or 0
+    upto = (me.attack.of(them.type) or 0) + support(lk, state, battle, player, name)
+    if kept is not None:
+        upto += kept_bonus(lk, kept, me) or 0
+    return above, upto
+
+
+def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
+    """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number."""
+    for name in dict.fromkeys(battle.forces[player]):
+        me = q.unit(lk, state, player, name)
+        if not me.phases:
+            continue
+        best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
+        for target in targets(lk, state, battle, player, name):
+            above, upto = window(lk, state, battle, player, name, target, None)
+            if any(above < a <= upto + best for a in lk.actions):
+                return True
+    return False
+
+
+# -- check -----------------------------------------------------------------------------------
+
+def check(lk: Lookups, state: State, event: Event) -> Violation | None:
+    """Returns why the event is illegal in this state, or None."""
+    judge = CHECK.get(type(event))
+    if judge is None:
+        return Violation("bcp.turn.step", f"{type(event).__name__} is not a BATTLECARDS event")
+    return judge(lk, state, event)
+
+
+def _not_now(state: State, what: str) -> Violation:
+    """Returns the refusal of an event that does not answer the pending decision."""
+    d = _pending(state)
+    assert d is not None  # the engine refuses every event once the game is over
+    return Violation("bcp.turn.step", f"no {what} now: {d.detail} first")
+
+
+def _owed(state: State, steps: tuple[Step, ...], player: str, what: str
+          ) -> tuple[Owed | None, Violation | None]:
+    """Returns the owed step an event answers, or why it answers none (bcp.turn.order)."""
+    h: Owed | None = head(state)
+    if h is None or h.step not in steps:
+        return None, _not_now(state, what)
+    if player != h.player:
+        return None, Violation("bcp.turn.order", f"{h.player} must {h.step} now, not {player}")
+    return h, None
+
+
+# To Set Up the Game; Playing the Game
+
+def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | None:
+    """bcp.setup.deal, bcp.conflict.draw, bcp.draw.in-deck."""
+    _, v = _owed(state, DRAWS, ev.player, "Arsenal draw")
+    if v:
+        return v
+    side = state.sides[ev.player]
+    if ev.unit not in state.arsenal[side]:
+        return Violation("bcp.draw.in-deck", f"{ev.unit!r} is not in {side}'s Arsenal deck "
+                         f"({sum(state.arsenal[side].values())} cards left)")
+    return None
+
+
+def _check_deploy(lk: Lookups, state: State, ev: UnitDeployed) -> Violation | None:
+    """bcp.setup.deploy, bcp.conflict.deploy, bcp.deploy.in-hand, bcp.deploy.stack."""
+    _, v = _owed(state, DEPLOYS, ev.player, "deployment")
+    if v:
+        return v
+    if ev.unit not in state.reserve[ev.player]:
+        return Violation("bcp.deploy.in-hand", f"{ev.player}'s Reserve Hand holds no {ev.unit!r}")
+    kind = q.unit(lk, state, ev.player, ev.unit).type
+    if ev.stack is not kind:
+        return Violation("bcp.deploy.stack", f"{ev.unit} is a {kind} unit; it cannot go on "
+                         f"the {ev.stack} stack")
+    return None
+
+
+def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> Violation | None:
+    """bcp.setup.deploy: exactly three at set-up; bcp.conflict.deploy: up to the card's number."""
+    h: Owed | None = head(state)
+    if h is not None and h.step is Step.FIRST_DEPLOY:
+        return Violation("bcp.setup.deploy", f"{h.player} must still deploy {h.count} more "
+                         "at set-up")
+    _, v = _owed(state, (Step.DEPLOY,), ev.player, "end of deployment")
+    return v
+
+
+def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
+    """bcp.turn.order, bcp.emergency.turn, bcp.draw.in-deck."""
+    h: Owed | None = head(state)
+    if h is not None and h.step is Step.CHOOSE:
+        return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
+                         "whether they emergency deploy it instead of drawing")
+    _, v = _owed(state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw")
+    if v:
+        return v
+    if ev.card not in q.deck(lk, state):
+        return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck "
+                         f"({sum(q.deck(lk, state).values())} cards left)")
+    return None
+
+
+# If a BATTLECARD Is Drawn
+
+def _check_decide(lk: Lookups, state: State, ev: BattleDecided) -> Violation | None:
+    """bcp.battle.decide, bcp.battle.aggressor-decides."""
+    h: Owed | None = head(state)
+    if h is None or h.step is not Step.DECIDE:
+        return _not_now(state, "battle decision")
+    if ev.player != h.player:
+        return Violation("bcp.battle.aggressor-decides", f"{state.drawn} names "
+                         f"{state.sides[h.player]} as aggressor: {h.player} decides, "
+                         f"not {ev.player}")
+    return None
+
+
+# Fighting a Battle; Game Phases; Firing a Unit
+
+def _check_fire(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
+    """bcp.battle.rounds, bcp.fire.phase, bcp.fire.each-phase, then the target and kept card."""
+    b = state.battle
+    if b is None or b.shot is not None or b.phase == WITHDRAWAL:
+        return _not_now(state, "firing")
+    if ev.player != b.side:
+        return Violation("bcp.battle.rounds", f"{b.side} fires now in phase {b.phase}, "
+                         f"not {ev.player}")
+    if ev.unit not in b.to_fire:
+        if ev.unit not in b.forces[ev.player]:
+            return Violation("bcp.fire.target", f"{ev.player} has no {ev.unit!r} in {b.card}")
+        if b.phase not in q.unit(lk, state, ev.player, ev.unit).phases:
+            return Violation("bcp.fire.phase", f"{ev.unit} does not list phase {b.phase}")
+        if not can_fire(lk, state, b, ev.player, ev.unit):  # passed over: nothing to attack
+            return _check_target(lk, state, ev) or Violation(
+                "bcp.fire.target", f"{ev.unit} may attack no enemy unit in {b.card}")
+        return Violation("bcp.fire.each-phase", f"every {ev.unit} of {ev.player} has already "
+                         f"fired in phase {b.phase}")
+    return _check_target(lk, state, ev) or _check_kept(lk, state, ev)
+
+
+def _check_target(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
+    """bcp.fire.target, bcp.fire.equal."""
+    b = state.battle
+    assert b is not None
+    enemy = q.opponent(b, ev.player)
+    if ev.target not in b.forces[enemy]:
+        return Violation("bcp.fire.target", f"{enemy} has no {ev.target!r} in {b.card}")
+    me, them = q.unit(lk, state, ev.player, ev.unit), q.unit(lk, state, enemy, ev.target)
+    if not targetable(me, them):
+        attack = me.attack.of(them.type)
+        return Violation("bcp.fire.target", f"{ev.unit}'s attack against {them.type} is "
+                         f"{'N/A' if attack is None else attack}, below {ev.target}'s "
+                         f"defence of {them.defence.of(me.type) or 0}")
+    return None
+
+
+def _check_kept(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
+    """bcp.fire.kept."""
+    if ev.kept is None:
+        return None
+    if ev.kept not in state.kept[ev.player]:
+        return Violation("bcp.fire.kept", f"{ev.player} keeps no {ev.kept!r}")
+    if kept_bonus(lk, ev.kept, q.unit(lk, state, ev.player, ev.unit)) is None:
+        return Violation("bcp.fire.kept", f"{ev.kept} gives no bonus to {ev.unit}")
+    return None
+
+
+def _check_turned(lk: Lookups, state: State, ev: ConflictTurned) -> Violation | None:
+    """bcp.fire.hit (the window includes bcp.fire.support), bcp.draw.in-deck."""
+    b = state.battle
+    if b is None or b.shot is None:
+        return _not_now(state, "Conflict card for a shot")
+    s = b.shot
+    if (ev.player, ev.unit, ev.target) != (s.player, s.unit, s.target):
+        return Violation("bcp.turn.step", f"the shot owed is {s.player}'s {s.unit} at {s.target}")
+    if ev.card not in q.deck(lk, state):
+        return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck")
+    action = q.card(lk, ev.card).action
+    if ev.action != action:
+        return Violation("bcp.fire.hit", f"{ev.card} carries Action Number {action}, "
+                         f"not {ev.action}")
+    if (ev.above, ev.upto) != (s.above, s.upto):
+        return Violation("bcp.fire.hit", f"this shot needs more than {s.above} and at most "
+                         f"{s.upto}, not {ev.above}-{ev.upto}")
+    hit = s.above < action <= s.upto
+    if ev.hit != hit:
+        return Violation("bcp.fire.hit", f"Action Number {action} against the window "
+                         f"{s.above + 1}-{s.upto} is a {'hit' if hit else 'miss'}")
+    return None
+
+
+def _check_withdraw(lk: Lookups, state: State, ev: UnitWithdrawn | WithdrawalFinished
+                    ) -> Violation | None:
+    """bcp.withdraw.phase."""
+    b = state.battle
+    if b is None or b.shot is not None or b.phase != WITHDRAWAL:
+        return _not_now(state, "withdrawal")
+    if ev.player != b.side:
+        return Violation("bcp.withdraw.phase", f"{b.side} may withdraw now, not {ev.player}")
+    if isinstance(ev, UnitWithdrawn) and ev.unit not in b.forces[ev.player]:
+        return Violation("bcp.withdraw.phase", f"{ev.player} has no {ev.unit!r} in {b.card}")
+    return None
+
+
+# Emergency Deployment
+
+def _check_emergency(lk: Lookups, state: State, ev: EmergencyDeployed | EmergencyDeclined
+                     ) -> Violation | None:
+    """bcp.emergency.turn, bcp.emergency.homeland, bcp.emergency.all, bcp.turn.order."""
+    h: Owed | None = head(state)
+    if h is None or h.step not in EMERGENCY:
+        d = _pending(state)
+        return Violation("bcp.emergency.turn", "an emergency deployment is only possible at "
+                         "the start of one's turn or when one's homeland is invaded; now "
+                         + (d.detail if d else "nothing"))
+    if ev.player != h.player:
+        return Violation("bcp.turn.order", f"{h.player} must {h.step} now, not {ev.player}")
+    if isinstance(ev, EmergencyDeployed) and ev.units != state.reserve[ev.player]:
+        return Violation("bcp.emergency.all", f"an emergency deployment puts the whole Reserve "
+                         f"Hand down: {', '.join(state.reserve[ev.player])}")
+    return None
+
+
+CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
+    ArsenalDrawn: _check_arsenal,
+    UnitDeployed: _check_deploy,
+    DeploymentFinished: _check_finish_deploy,
+    EmergencyDeployed: _check_emergency,
+    EmergencyDeclined: _check_emergency,
+    ConflictDrawn: _check_conflict,
+    BattleDecided: _check_decide,
+    UnitFired: _check_fire,
+    ConflictTurned: _check_turned,
+    UnitWithdrawn: _check_withdraw,
+    WithdrawalFinished: _check_withdraw,
+}
+
+
+# -- legal -----------------------------------------------------------------------------------
+
+def legal(lk: Lookups, state: State) -> Iterator[Event]:
+    """Yields every legal next event; chance outcomes once per kind of card left."""
+    if state.result is not None:
+        return
+    b = state.battle
+    if b is not None:
+        yield from _legal_battle(lk, state, b)
+        return
+    h: Owed | None = head(state)
+    assert h is not None
+    p = h.player
+    match h.step:
+        case Step.DEAL | Step.DRAW_ARSENAL:
+            for u in state.arsenal[state.sides[p]]:
+                yield ArsenalDrawn(player=p, unit=u)
+        case Step.FIRST_DEPLOY | Step.DEPLOY:
+            for u in dict.fromkeys(state.reserve[p]):
+                yield UnitDeployed(player=p, unit=u, stack=q.unit(lk, state, p, u).type)
+            if h.step is Step.DEPLOY:
+                yield DeploymentFinished(player=p)
+        case Step.CHOOSE | Step.HOMELAND:
+            yield EmergencyDeployed(player=p, units=state.reserve[p])
+            yield EmergencyDeclined(player=p)
+        case Step.DRAW_CONFLICT:
+            for c in q.deck(lk, state):
+                yield ConflictDrawn(player=p, card=c)
+        case Step.DECIDE:
+            yield BattleDecided(player=p, fight=True)
+            yield BattleDecided(player=p, fight=False)
+
+
+def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
+    if b.shot is not None:
+        s = b.shot
+        for c in q.deck(lk, state):
+            a = q.card(lk, c).action
+            yield ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c, action=a,
+                                 above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+    elif b.phase == WITHDRAWAL:
+        for u in dict.fromkeys(b.forces[b.side]):
+            yield UnitWithdrawn(player=b.side, unit=u)
+        yield WithdrawalFinished(player=b.side)
+    else:
+        p = b.side
+        for u in dict.fromkeys(b.to_fire):
+            me = q.unit(lk, state, p, u)
+            kept = [k for k in dict.fromkeys(state.kept[p]) if kept_bonus(lk, k, me) is not None]
+            for target in targets(lk, state, b, p, u):
+                for k in (None, *kept):
+                    yield UnitFired(player=p, unit=u, target=target, kept=k)
+
+
+def weight(lk: Lookups, state: State, event: Event) -> int:
+    """Returns how many copies of the drawn card the deck holds (chance's odds)."""
+    match event:
+        case ArsenalDrawn(player=p, unit=u):
+            return state.arsenal[state.sides[p]].get(u, 0)
+        case ConflictDrawn(card=c) | ConflictTurned(card=c):
+            return q.deck(lk, state).get(c, 0)
+    return 1

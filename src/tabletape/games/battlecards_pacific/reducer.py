@@ -1,0 +1,469 @@
+"""BATTLECARDS Pacific as a pure fold: `initial`, `apply`, and the bookkeeping between decisions.
+
+`apply` assumes `check` passed. After every event the game settles (`resolve`, one
+step at a time): reshuffles, skipped draws, a battle moving on, passing the turn.
+Every function that needs the card set takes the bound game's `Lookups` (`lk`) first.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from tabletape.engine import Outcome
+from tabletape.engine.kit import turns
+from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.tape.events import Event
+
+from . import lookups as q
+from .components import Lookups, UnitType
+from .events import (
+    ArsenalDrawn,
+    BattleDecided,
+    BcpStarted,
+    ConflictDrawn,
+    ConflictTurned,
+    DeploymentFinished,
+    EmergencyDeclined,
+    EmergencyDeployed,
+    UnitDeployed,
+    UnitFired,
+    UnitWithdrawn,
+    WithdrawalFinished,
+)
+from .legality import can_fire, can_hit, volley, window
+from .state import Battle, Owed, Result, Shot, State, Step
+
+# -- To Set Up the Game ------------------------------------------------------------------------
+
+def assign_sides(players: tuple[str, ...], sides: tuple[str, ...], first: str) -> dict[str, str]:
+    """bcp.setup.sides: the first player named takes `first`, the others the remaining sides."""
+    rest = [s for s in sides if s != first]
+    return {p: (first if i == 0 else rest[(i - 1) % len(rest)]) for i, p in enumerate(players)}
+
+
+def initial(lk: Lookups, header: BcpStarted) -> State:
+    """Returns the table after shuffling, before the deal (To Set Up the Game)."""
+    players = tuple(header.players)
+    sides = assign_sides(players, lk.sides, header.options.first_side)
+    order = tuple(sorted(players, key=lambda p: lk.sides.index(sides[p])))
+    numbers = lk.rules
+    steps = tuple(Owed(Step.DEAL, p, numbers.reserve_hand) for p in order) + tuple(
+        Owed(Step.FIRST_DEPLOY, p, numbers.first_deployment) for p in order)
+    state = State(
+        players=players, sides=sides, order=order, options=header.options,
+        arsenal={s: dict(d) for s, d in lk.arsenal.items()},
+        arsenal_discard={s: () for s in lk.sides}, conflict={lk.theatre: dict(lk.conflict)},
+        conflict_discard={lk.theatre: ()}, reserve={p: () for p in players},
+        stacks={p: {k.value: () for k in UnitType} for p in players},
+        kept={p: () for p in players}, won={p: () for p in players}, vp={p: 0 for p in players},
+        steps=steps)
+    return settle(lk, state)
+
+
+# -- the decks ---------------------------------------------------------------------------------
+
+def take_conflict(lk: Lookups, state: State, name: str) -> State:
+    """Returns the state with one `name` drawn or turned from the Conflict deck."""
+    th = lk.theatre
+    return replace(state, conflict={**state.conflict, th: take(state.conflict[th], name)})
+
+
+def to_discard(lk: Lookups, state: State, *names: str) -> State:
+    """Returns the state with Conflict cards put on the discard pile."""
+    th = lk.theatre
+    return replace(state, conflict_discard={**state.conflict_discard,
+                                            th: state.conflict_discard[th] + names})
+
+
+def _reshuffle(state: State) -> State | None:
+    """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is)."""
+    before = state
+    for side, deck in state.arsenal.items():
+        if not deck and state.arsenal_discard[side]:
+            state = replace(state, arsenal={**state.arsenal, side: merge(
+                {}, state.arsenal_discard[side])}, arsenal_discard={
+                **state.arsenal_discard, side: ()})
+    for th, pile in state.conflict.items():
+        if not pile and state.conflict_discard[th]:
+            state = replace(state, conflict={**state.conflict, th: merge(
+                {}, state.conflict_discard[th])}, conflict_discard={**state.conflict_discard, th: ()})
+    return None if state is before else state
+
+
+# -- apply: one small function per event -------------------------------------------------------
+
+def apply(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state after a legal event."""
+    return settle(lk, APPLY[type(event)](lk, state, event))
+
+
+def _count_down(state: State) -> State:
+    h = state.steps[0]
+    return replace(state, steps=(replace(h, count=h.count - 1),) + state.steps[1:])
+
+
+def _deploy(lk: Lookups, state: State, player: str, units: tuple[str, ...]) -> State:
+    """bcp.deploy.stack: each unit goes face down onto the stack of its own type."""
+    stacks = dict(state.stacks[player])
+    reserve = state.reserve[player]
+    for u in units:
+        kind = q.unit(lk, state, player, u).type.value
+        stacks[kind] = with_cards(stacks[kind], u)
+        reserve = without(reserve, u)
+    return replace(state, stacks={**state.stacks, player: stacks},
+                   reserve={**state.reserve, player: reserve})
+
+
+def _arsenal_drawn(lk: Lookups, state: State, ev: ArsenalDrawn) -> State:
+    """bcp.setup.deal, bcp.conflict.draw: one Arsenal card into the Reserve Hand."""
+    p, side = ev.player, state.sides[ev.player]
+    state = replace(state, arsenal={**state.arsenal, side: take(state.arsenal[side], ev.unit)},
+                    reserve={**state.reserve, p: with_cards(state.reserve[p], ev.unit)})
+    return _count_down(state)
+
+
+def _unit_deployed(lk: Lookups, state: State, ev: UnitDeployed) -> State:
+    """bcp.setup.deploy, bcp.conflict.deploy."""
+    return _count_down(_deploy(lk, state, ev.player, (ev.unit,)))
+
+
+def _deployment_finished(lk: Lookups, state: State, ev: DeploymentFinished) -> State:
+    """bcp.conflict.deploy: up to the card's number, and no more."""
+    return turns.done(state)
+
+
+def _emergency_deployed(lk: Lookups, state: State, ev: EmergencyDeployed) -> State:
+    """bcp.emergency.turn (instead of the turn's draw), bcp.emergency.homeland."""
+    state = _deploy(lk, state, ev.player, state.reserve[ev.player])
+    return replace(state, steps=() if state.steps[0].step is Step.CHOOSE else state.steps[1:])
+
+
+def _emergency_declined(lk: Lookups, state: State, ev: EmergencyDeclined) -> State:
+    """At a turn's start, keeping the Reserve Hand means drawing a Conflict card."""
+    rest = state.steps[1:]
+    if state.steps[0].step is Step.CHOOSE:
+        rest = (Owed(Step.DRAW_CONFLICT, ev.player),)
+    return replace(state, steps=rest)
+
+
+def _conflict_drawn(lk: Lookups, state: State, ev: ConflictDrawn) -> State:
+    """Playing the Game: the drawn Conflict card's instruction."""
+    player, name = ev.player, ev.card
+    card = q.card(lk, name)
+    state = replace(take_conflict(lk, state, name), steps=state.steps[1:])
+    if card.battle is not None:
+        bc = card.battle
+        aggressors = q.players_of(state, bc.aggressor)
+        if not aggressors or not set(bc.requires) <= q.side_won(state, bc.aggressor):
+            # bcp.battle.prerequisites: discarded, and the turn is lost
+            return replace(to_discard(lk, state, name), steps=())
+        return replace(state, drawn=name, steps=(Owed(Step.DECIDE, aggressors[0]),))
+    if card.keep:  # bcp.conflict.keep
+        return replace(state, kept={**state.kept, player: state.kept[player] + (name,)}, steps=())
+    owed: tuple[Owed, ...] = ()
+    if card.draw:  # bcp.conflict.draw
+        owed += (Owed(Step.DRAW_ARSENAL, player, card.draw),)
+    if card.deploy:  # bcp.conflict.deploy
+        owed += (Owed(Step.DEPLOY, player, card.deploy),)
+    return replace(to_discard(lk, state, name), steps=owed)  # bcp.conflict.discard
+
+
+def _battle_decided(lk: Lookups, state: State, ev: BattleDecided) -> State:
+    """bcp.battle.decide; on an invasion the defender may first emergency deploy."""
+    name = state.drawn
+    assert name is not None
+    if not ev.fight:
+        return to_discard(lk, replace(state, drawn=None, steps=()), name)
+    bc = q.battlecard(lk, name)
+    owed: tuple[Owed, ...] = ()
+    aggressor = q.players_of(state, bc.aggressor)[0]
+    defender = q.enemy_of(state, aggressor)
+    if defender is not None and bc.eliminates == state.sides[defender]:
+        owed += (Owed(Step.HOMELAND, defender),)  # bcp.emergency.homeland
+    return replace(state, steps=owed + (Owed(Step.BATTLE, aggressor),))
+
+
+def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
+    """A unit fires: it leaves the volley, a Kept Card is spent, the shot awaits its card."""
+    b = state.battle
+    assert b is not None
+    player, name = ev.player, ev.unit
+    above, upto = window(lk, state, b, player, name, ev.target, ev.kept)
+    if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
+        state = to_discard(lk, replace(state, kept={
+            **state.kept, player: without(state.kept[player], ev.kept)}), ev.kept)
+    b = replace(b, to_fire=without(b.to_fire, name),
+                shot=Shot(player, name, ev.target, above, upto))
+    return replace(state, battle=b)
+
+
+def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
+    """The turned Conflict card decides the shot (bcp.fire.hit); casualties go at once
+    (bcp.fire.casualties), and a battle may end with them (bcp.battle.special)."""
+    b = state.battle
+    assert b is not None and b.shot is not None
+    shot = b.shot
+    state = to_discard(lk, take_conflict(lk, state, ev.card), ev.card)
+    b = replace(b, shot=None)
+    if not ev.hit:
+        return replace(state, battle=b)
+    enemy = q.opponent(b, shot.player)
+    side = state.sides[enemy]
+    b = replace(b, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
+    state = replace(state, battle=b, arsenal_discard={
+        **state.arsenal_discard, side: state.arsenal_discard[side] + (shot.target,)})
+    if not b.forces[enemy]:
+        return _finish(lk, state, shot.player, "every enemy unit in it was destroyed or withdrawn")
+    special = q.battlecard(lk, b.card).special
+    kind = q.unit(lk, state, enemy, shot.target).type
+    if special is not None and kind == special and not any(
+            q.unit(lk, state, enemy, n).type == special for n in b.forces[enemy]):
+        return _finish(lk, state, shot.player,
+                       f"special victory: the last enemy {special} unit fell", special=True)
+    return state
+
+
+def _unit_withdrawn(lk: Lookups, state: State, ev: UnitWithdrawn) -> State:
+    """bcp.withdraw.phase: one unit leaves the battle; a side with none left has lost."""
+    b = state.battle
+    assert b is not None
+    player, name = ev.player, ev.unit
+    b = replace(b, forces={**b.forces, player: without(b.forces[player], name)},
+                withdrawn={**b.withdrawn, player: with_cards(b.withdrawn[player], name)})
+    state = replace(state, battle=b)
+    if not b.forces[player]:
+        return _finish(lk, state, q.opponent(b, player), f"{player} withdrew every unit")
+    return state
+
+
+def _withdrawal_finished(lk: Lookups, state: State, ev: WithdrawalFinished) -> State:
+    """After the aggressor, the defender may withdraw; then the next round begins."""
+    b = state.battle
+    assert b is not None
+    if ev.player == b.aggressor:
+        return replace(state, battle=replace(b, side=b.defender))
+    return _start_round(lk, replace(state, battle=replace(b, round=b.round + 1)))
+
+
+APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
+    ArsenalDrawn: _arsenal_drawn,
+    UnitDeployed: _unit_deployed,
+    DeploymentFinished: _deployment_finished,
+    EmergencyDeployed: _emergency_deployed,
+    EmergencyDeclined: _emergency_declined,
+    ConflictDrawn: _conflict_drawn,
+    BattleDecided: _battle_decided,
+    UnitFired: _unit_fired,
+    ConflictTurned: _conflict_turned,
+    UnitWithdrawn: _unit_withdrawn,
+    WithdrawalFinished: _withdrawal_finished,
+}
+
+
+# -- Fighting a Battle: the flow -----------------------------------------------------------------
+
+def _begin(lk: Lookups, state: State) -> State:
+    """Fighting a Battle: engage the called stacks, or settle a battle with no fight in it."""
+    name = state.drawn
+    assert name is not None and state.turn is not None
+    bc = q.battlecard(lk, name)
+    aggressor = q.players_of(state, bc.aggressor)[0]
+    defender = q.enemy_of(state, aggressor)
+    assert defender is not None
+    kinds = [k.value for k in bc.forces]
+    forces = {p: with_cards((), *(u for k in kinds for u in state.stacks[p][k]))
+              for p in (aggressor, defender)}
+    if not forces[aggressor] and not forces[defender]:  # bcp.battle.forces: ignored
+        return to_discard(lk, replace(state, drawn=None, steps=()), name)
+    if not forces[aggressor] or not forces[defender]:  # bcp.battle.forces: won by default
+        winner = aggressor if forces[aggressor] else defender
+        return _finish(lk, state, winner, "by default: the enemy had none of the forces called")
+    stacks = {**state.stacks}
+    for p in (aggressor, defender):
+        stacks[p] = {k: (v if k not in kinds else ()) for k, v in stacks[p].items()}
+    battle = Battle(card=name, aggressor=aggressor, defender=defender, forces=forces,
+                    withdrawn={aggressor: (), defender: ()})
+    return _start_round(lk, replace(state, stacks=stacks, battle=battle))
+
+
+def _start_round(lk: Lookups, state: State) -> State:
+    """bcp.battle.rounds: a combat round opens with phase 1, aggressor first, unless it is a
+    stalemate."""
+    b = state.battle
+    assert b is not None
+    if not can_hit(lk, state, b, b.aggressor) and not can_hit(lk, state, b, b.defender):
+        # bcp.stalemate: the aggressor must pull out; the defender wins
+        b = replace(b, withdrawn={**b.withdrawn, b.aggressor: with_cards(
+            b.withdrawn[b.aggressor], *b.forces[b.aggressor])},
+            forces={**b.forces, b.aggressor: ()})
+        return _finish(lk, replace(state, battle=b), b.defender,
+                       "by stalemate: neither side could hit the other")
+    b = replace(b, phase=1, side=b.aggressor, to_fire=volley(lk, state, b, b.aggressor, 1))
+    return replace(state, battle=b)
+
+
+def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
+    """Moves the battle on while nobody can act: units without targets, empty volleys
+    (bcp.fire.phase, bcp.withdraw.phase). Returns None when it need not move."""
+    moved = False
+    while b.phase <= 4 and b.shot is None:
+        ready = tuple(n for n in b.to_fire if can_fire(lk, state, b, b.side, n))
+        if ready:
+            if not moved and ready == b.to_fire:
+                return None
+            return replace(state, battle=replace(b, to_fire=ready))
+        moved = True
+        if b.side == b.aggressor:
+            b = replace(b, side=b.defender, to_fire=volley(lk, state, b, b.defender, b.phase))
+        else:
+            phase = b.phase + 1
+            b = replace(b, phase=phase, side=b.aggressor,
+                        to_fire=volley(lk, state, b, b.aggressor, phase) if phase <= 4 else ())
+    return replace(state, battle=b) if moved else None
+
+
+def _finish(lk: Lookups, state: State, winner: str, how: str, *, special: bool = False) -> State:
+    """The battle is over: forces go home (bcp.battle.survivors), the winner takes the card
+    and its VP (bcp.battle.end), and an invaded homeland falls (bcp.victory.total)."""
+    name = state.drawn
+    assert name is not None
+    bc = q.battlecard(lk, name)
+    b = state.battle
+    stacks = {p: dict(s) for p, s in state.stacks.items()}
+    discard = dict(state.arsenal_discard)
+    if b is not None:
+        loser = q.opponent(b, winner)
+        for p in (b.aggressor, b.defender):
+            home = b.withdrawn[p] + b.forces[p]
+            if special and p == loser and bc.special_losers == "discard":
+                discard[state.sides[p]] += b.forces[p]
+                home = b.withdrawn[p]
+            for n in home:
+                kind = q.unit(lk, state, p, n).type.value
+                stacks[p][kind] = with_cards(stacks[p][kind], n)
+    state = replace(state, battle=None, drawn=None, steps=(), stacks=stacks,
+                    arsenal_discard=discard,
+                    won={**state.won, winner: state.won[winner] + (name,)},
+                    vp={**state.vp, winner: state.vp[winner] + bc.vp},
+                    last_battle=f"{winner} won {name}: {how}")
+    return _victory(lk, state, winner, bc.eliminates)
+
+
+# -- Winning the War -----------------------------------------------------------------------------
+
+def _victory(lk: Lookups, state: State, winner: str, eliminates: str | None) -> State:
+    """Winning the War: Total Victory by an invasion (bcp.victory.total), or Standard
+    Victory on points (bcp.victory.standard)."""
+    if eliminates is not None and state.sides[winner] != eliminates:
+        out = tuple(p for p in state.players if state.sides[p] == eliminates)
+        state = replace(state, eliminated=tuple(dict.fromkeys(state.eliminated + out)))
+        left = {state.sides[p] for p in state.players if p not in state.eliminated}
+        if len(left) == 1:
+            survivors = tuple(p for p in state.players if p not in state.eliminated)
+            return replace(state, result=Result(survivors, f"Total Victory: {eliminates} is "
+                                                f"eliminated by the loss of its homeland"))
+    goal = lk.rules.standard_victory
+    if state.vp[winner] >= goal:
+        return replace(state, result=Result((winner,), f"Standard Victory: {winner} holds "
+                                            f"{state.vp[winner]} VP (needs {goal})"))
+    return state
+
+
+def _live_battles(lk: Lookups, state: State) -> list[str]:
+    """Returns the BATTLECARDS not yet won whose prerequisites can still be met."""
+    held = {c for p in state.players for c in state.won[p]}
+    memo: dict[str, bool] = {}
+
+    @functools.cache  # once per side, not once per BATTLECARD
+    def won_by(side: str) -> set[str]:
+        return q.side_won(state, side)
+
+    def live(name: str) -> bool:
+        if name in memo:
+            return memo[name]
+        memo[name] = False  # a cycle of prerequisites can never be met
+        bc = lk.battles[name]
+        ours = won_by(bc.aggressor)
+        ok = name not in held and all(r in ours or (r not in held and live(r))
+                                      for r in bc.requires)
+        memo[name] = ok
+        return ok
+
+    return [n for n in lk.battles if live(n)]
+
+
+def _on_points(state: State, why: str) -> State:
+    """Ends the game on VP: the most VP wins; equal VP is a draw."""
+    best = max(state.vp.values())
+    top = tuple(p for p in state.players if state.vp[p] == best and p not in state.eliminated)
+    winners = top if len(top) == 1 else ()
+    return replace(state, steps=(), result=Result(winners, f"{why}; decided on VP"))
+
+
+def outcome(lk: Lookups, state: State) -> Outcome | None:
+    """Returns the winners and VP once the game is over."""
+    if state.result is None:
+        return None
+    return Outcome(state.result.winners, dict(state.vp), state.result.how)
+
+
+# -- Playing the Game: what needs no decision -----------------------------------------------------
+
+def settle(lk: Lookups, state: State) -> State:
+    """Resolves everything that needs no decision, until a decision is pending."""
+    return turns.settle(state, functools.partial(resolve, lk))
+
+
+def resolve(lk: Lookups, state: State) -> State | None:
+    """Returns the state one step on, or None when a decision is pending or the game is over."""
+    if state.result is not None:
+        return None
+    shuffled = _reshuffle(state)
+    if shuffled is not None:
+        return shuffled
+    b = state.battle
+    if b is not None:
+        moved = _advance(lk, state, b)
+        if moved is not None:
+            return moved
+        if b.shot is not None and not q.deck(lk, state):
+            # bcp.deck.exhausted: nothing to turn for the shot, a miss
+            return replace(state, battle=replace(b, shot=None))
+        return None
+    if not state.steps:
+        return _next_turn(lk, state)
+    h = state.steps[0]
+    if h.step is Step.BATTLE:
+        return _begin(lk, turns.done(state))
+    if h.step is Step.CHOOSE and not state.reserve[h.player]:
+        return replace(state, steps=(Owed(Step.DRAW_CONFLICT, h.player),) + state.steps[1:])
+    if h.step is Step.DRAW_CONFLICT and not q.deck(lk, state):
+        return _on_points(state, "the Conflict deck ran out")  # bcp.deck.exhausted
+    if not _skippable(state, h):
+        return None
+    return turns.done(state)
+
+
+def _skippable(state: State, h: Owed) -> bool:
+    """Owed steps that nothing can fulfil are dropped (bcp.deck.exhausted, empty hands)."""
+    match h.step:
+        case Step.DEAL | Step.DRAW_ARSENAL:
+            return h.count <= 0 or not state.arsenal[state.sides[h.player]]
+        case Step.FIRST_DEPLOY | Step.DEPLOY:
+            return h.count <= 0 or not state.reserve[h.player]
+        case Step.HOMELAND:
+            return not state.reserve[h.player]
+    return False
+
+
+def _next_turn(lk: Lookups, state: State) -> State:
+    """bcp.turn.order: the next player in turn order who is still in the game draws."""
+    nxt = turns.next_in(state.order, state.turn, state.eliminated)
+    assert nxt is not None  # the game ends before every side is out
+    if not _live_battles(lk, state):  # bcp.victory.no-battles
+        return _on_points(state, "no BATTLECARD is left that could still be fought")
+    return replace(state, turn=nxt, turns=state.turns + 1, steps=(Owed(Step.CHOOSE, nxt),))
