@@ -1,17 +1,18 @@
 """Cards of War component data: the deck, its type symbols and the joint-deployment pairs.
 
-The rulebook prints no card list; see deck.json's provenance on every card.
+The rulebook prints no card list; see components.json's provenance on every card.
+`Lookups` holds the tables the rules read, built once per game when a ruleset is bound.
 """
 
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
-from tabletape.engine.kit.memo import by_identity
 from tabletape.tape.events import Name, Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
@@ -71,7 +72,7 @@ def default() -> Components:
     """Returns the bundled 52-card deck."""
     from importlib import resources  # only `new` and `simulate` read the default data
 
-    raw = resources.files(__package__).joinpath("deck.json").read_bytes()
+    raw = resources.files(__package__).joinpath("components.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
 
@@ -92,28 +93,50 @@ def problems(comp: Components) -> str | None:
     return None
 
 
-class Index:
-    """Fast lookups over a deck: card by name, and a card's pair."""
+# -- the lookup tables ---------------------------------------------------------------------
 
-    def __init__(self, comp: Components):
-        self.cards: dict[str, Card] = {c.name: c for c in comp.cards}
-        self.full_deck: dict[str, int] = {c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)}
-        self.pair_of: dict[str, tuple[Pair, int]] = {}
+@dataclass(frozen=True, slots=True)
+class Lookups:
+    """The tables the rules read, built once per game from its components (`Lookups.of`)."""
+
+    cards: dict[str, Card]  # card by name
+    full_deck: dict[str, int]  # name -> count, sorted by name: a fresh deck as a multiset
+    partners: dict[str, tuple[str, ...]]  # the cards that may be jointly deployed with a card
+
+    @classmethod
+    def of(cls, comp: Components) -> Lookups:
+        """Returns the lookup tables of a deck."""
+        pair_of: dict[str, tuple[Pair, int]] = {}
         for pair in comp.pairs:
             for side, names in enumerate((pair.first, pair.second)):
                 for name in names:
-                    self.pair_of[name] = (pair, side)
-        self.pairs = {p.name: p for p in comp.pairs}
-
-    def partners(self, name: str) -> tuple[str, ...]:
-        """Returns the cards that may be jointly deployed with `name`."""
-        if name not in self.pair_of:
-            return ()
-        pair, side = self.pair_of[name]
-        return pair.second if side == 0 else pair.first
+                    pair_of[name] = (pair, side)
+        return cls(
+            cards={c.name: c for c in comp.cards},
+            full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},
+            partners={name: pair.second if side == 0 else pair.first
+                      for name, (pair, side) in pair_of.items()})
 
 
-@by_identity
-def index(comp: Components) -> Index:
-    """Returns the (cached) lookup tables of a deck."""
-    return Index(comp)
+_latest: Lookups | None = None  # the lookups of the game bound last in this process
+
+
+def bound(comp: Components) -> Lookups:
+    """Returns the lookup tables of the game being bound, remembered as `latest()`."""
+    global _latest
+    _latest = Lookups.of(comp)
+    return _latest
+
+
+def latest() -> Lookups:
+    """Returns the lookups of the game bound last (before any, the default deck's).
+
+    For callers that hold a state but no bound ruleset: the drawing (`render(state,
+    pending)` is given no components) and the engine's calls on the unbound ruleset
+    (`index` rebuilding a checkpoint's undo stack, `simulate`'s outcome, the shared
+    tests). Every such call today follows the binding of the game it is about.
+    """
+    global _latest
+    if _latest is None:
+        _latest = Lookups.of(default())
+    return _latest
