@@ -183,7 +183,7 @@ def test_render_shows_the_table():
     state = table(hands={A: HAND_A, B: HAND_B}, theatres_of_war=True,
                   battles=[battle(alice=["Tank"], theatre=Theatre.GROUND), battle(), battle()])
     out = io.StringIO()
-    Console(file=out, width=160).print(drawing(RULESET, state))
+    Console(file=out, width=160).print(drawing(RS, state))
     text = out.getvalue()
     assert "battle 1 (Ground)" in text and "alice deploys a card" in text
     assert "theatres_of_war" in text

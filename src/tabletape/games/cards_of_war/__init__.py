@@ -1,29 +1,30 @@
 """Cards of War (Krassner & Schutze, 2002; rules revised 2007): two players, three battles.
 
-The ruleset: what the game is, how its logs start, and delegation to its modules
-(components, events, state, reducer, legality, lookups, text, catalogue, render).
+The ruleset: what the game is, how its logs start, and the rules bound to one
+game's deck (`bind` builds its `Lookups` once). The rules themselves live in
+reducer.py (what events do), legality.py (what may happen next) and lookups.py
+(queries on the table); the words in text.py, the drawing in render.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-
-from msgspec.structs import replace
+from typing import Self
 
 from tabletape.engine import Decision, Outcome, Ruleset, Violation
-from tabletape.engine.kit import turns
 from tabletape.tape.events import Event
 
-from . import components, legality, reducer, text
+from . import components, legality, lookups, reducer, text
 from .catalogue import RULES
 from .components import Lookups
 from .events import EVENTS, CowStarted, Options
-from .lookups import head
 from .state import State
 
 
 class CardsOfWar(Ruleset[CowStarted, State, Event]):
+    """Cards of War: unbound, what the game is and its words; bound, the rules of one game."""
+
     id = "cards-of-war"
     version = "1.0"
     title = "Cards of War"
@@ -34,7 +35,10 @@ class CardsOfWar(Ruleset[CowStarted, State, Event]):
     events = EVENTS
     RULES = RULES
 
-    _lk: Lookups | None = None  # set on a bound ruleset
+    # The deck of the game bound last in this process. A bound ruleset has its own
+    # `lk`; the class-level one serves callers that are handed the unbound ruleset or
+    # a bare state (cli.render's `render(state, pending)`), as `state.components` did.
+    lk: Lookups
 
     def default_components(self) -> components.Components:
         return components.default()
@@ -47,22 +51,18 @@ class CardsOfWar(Ruleset[CowStarted, State, Event]):
             return "strategic_exhaustion replaces tactical_advantage; choose one (cow.setup.options)"
         return components.problems(header.components)
 
-    def bind(self, header: CowStarted) -> CardsOfWar:
+    def bind(self, header: CowStarted) -> Self:
         bound = super().bind(header)
-        lk = bound._lk = components.bound(header.components)
-        # The engine calls over, check and apply once per event: bound here to plain
-        # functions (partial is a C callable), they cost no Python frame of ours on the way.
+        lk = Lookups.of(header.components)
+        bound.lk = type(self).lk = lk
+        # The engine calls over, check and apply once per event: on the bound ruleset
+        # they are the rule functions themselves (partials over `lk`), no extra frame.
         bound.over = legality.over  # type: ignore[method-assign]
         bound.check = partial(legality.check, lk)  # type: ignore[method-assign]
         bound.apply = partial(reducer.apply, lk)  # type: ignore[method-assign]
         return bound
 
-    @property
-    def lk(self) -> Lookups:
-        """The game's lookup tables; unbound, those of the game bound last (components.latest)."""
-        return self._lk if self._lk is not None else components.latest()
-
-    # -- the rules (over, check and apply are replaced on a bound ruleset, see bind) -----
+    # -- the rules: thin delegation to reducer, legality and lookups ----------------------
     def initial(self) -> State:
         return reducer.initial(self.lk, self.header)
 
@@ -89,11 +89,7 @@ class CardsOfWar(Ruleset[CowStarted, State, Event]):
 
     def view(self, state: State, player: str) -> State:
         """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""
-        drew = h.player if (h := head(state)) else state.turn
-        secret = state.reinforce_card if drew == player else None  # the card just drawn
-        return replace(state, hands=turns.hide_hands(state.hands, player),
-                       decks={o: turns.hide_deck(d) for o, d in state.decks.items()},
-                       reinforce_card=secret)
+        return lookups.view(state, player)
 
     # -- the words -------------------------------------------------------------------------
     def describe(self, event: Event) -> str:

@@ -7,7 +7,6 @@ The rulebook prints no card list; see components.json's provenance on every card
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import msgspec
@@ -95,12 +94,14 @@ def problems(comp: Components) -> str | None:
 
 # -- the lookup tables ---------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Lookups:
-    """The tables the rules read, built once per game from its components (`Lookups.of`)."""
+class Lookups(msgspec.Struct, frozen=True):
+    """The lookup tables of one deck, built once per game by `bind` and passed to the rules as `lk`.
 
-    cards: dict[str, Card]  # card by name
-    full_deck: dict[str, int]  # name -> count, sorted by name: a fresh deck as a multiset
+    Cards by name, a fresh deck as a multiset, and each card's joint-deployment partners.
+    """
+
+    cards: dict[str, Card]
+    full_deck: dict[str, int]  # name -> count, sorted by name
     partners: dict[str, tuple[str, ...]]  # the cards that may be jointly deployed with a card
 
     @classmethod
@@ -110,33 +111,9 @@ class Lookups:
         for pair in comp.pairs:
             for side, names in enumerate((pair.first, pair.second)):
                 for name in names:
-                    pair_of[name] = (pair, side)
+                    pair_of[name] = (pair, side)  # a card in two pairs: the last one counts
         return cls(
             cards={c.name: c for c in comp.cards},
             full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},
             partners={name: pair.second if side == 0 else pair.first
                       for name, (pair, side) in pair_of.items()})
-
-
-_latest: Lookups | None = None  # the lookups of the game bound last in this process
-
-
-def bound(comp: Components) -> Lookups:
-    """Returns the lookup tables of the game being bound, remembered as `latest()`."""
-    global _latest
-    _latest = Lookups.of(comp)
-    return _latest
-
-
-def latest() -> Lookups:
-    """Returns the lookups of the game bound last (before any, the default deck's).
-
-    For callers that hold a state but no bound ruleset: the drawing (`render(state,
-    pending)` is given no components) and the engine's calls on the unbound ruleset
-    (`index` rebuilding a checkpoint's undo stack, `simulate`'s outcome, the shared
-    tests). Every such call today follows the binding of the game it is about.
-    """
-    global _latest
-    if _latest is None:
-        _latest = Lookups.of(default())
-    return _latest

@@ -28,7 +28,8 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     two_decks: bool = False
 
 
-class CowStarted(Header, tag="game_started", kw_only=True):  # type: ignore[misc]  # mypy: tape Header is not marked frozen, Event is
+# mypy takes tape.events.Header for a non-frozen subclass of the frozen Event (it is frozen)
+class CowStarted(Header, tag="game_started", kw_only=True):  # type: ignore[misc]
     options: Options = Options()
     components: Components
 

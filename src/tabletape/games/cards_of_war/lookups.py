@@ -1,12 +1,15 @@
-"""Small pure queries on a Cards of War state: owners of piles, pile sizes, scores, recon counts.
+"""Small pure queries on a Cards of War state: owners of piles, pile sizes, scores, recon
+counts, and the state as one player sees it.
 
-Seat order and hidden hands come from engine.kit.turns; card facts from `Lookups`.
+The owed steps and hidden hands come from engine.kit.turns; card facts from `Lookups`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import cast
+
+from msgspec.structs import replace
 
 from tabletape.engine.kit import turns
 
@@ -58,3 +61,12 @@ def theatre_counts(lk: Lookups, hand: tuple[str, ...]) -> dict[str, int]:
     for name in hand:
         counts[cards[name].theatre.value.lower()] += 1
     return counts
+
+
+def view(state: State, player: str) -> State:
+    """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""
+    drew = h.player if (h := head(state)) else state.turn
+    secret = state.reinforce_card if drew == player else None  # the card just drawn
+    return replace(state, hands=turns.hide_hands(state.hands, player),
+                   decks={o: turns.hide_deck(d) for o, d in state.decks.items()},
+                   reinforce_card=secret)

@@ -145,13 +145,13 @@ APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
     play = APPLY.get(type(event))
-    # partial() is a C callable: resolving a step costs no Python frame beyond `_resolve`
-    return turns.settle(play(lk, state, event) if play else state, partial(_resolve, lk))
+    # partial() is a C callable: resolving a step costs no Python frame beyond `resolve`
+    return turns.settle(play(lk, state, event) if play else state, partial(resolve, lk))
 
 
 # -- settling what needs no decision -------------------------------------------------------
 
-def _resolve(lk: Lookups, state: State) -> State | None:
+def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state after one step that needs no decision, or None when one is pending."""
     shuffled = _reshuffle(state)
     if shuffled is not state:

@@ -1,4 +1,8 @@
-"""Rich rendering of a Cards of War table."""
+"""Rich rendering of a Cards of War table.
+
+`render(state, pending)` is handed a bare state; the card values come from the deck
+of the game bound last in this process (`CardsOfWar.lk`), the game being drawn.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .components import latest
+from . import CardsOfWar
 from .lookups import total
 from .state import Phase, State
 
@@ -14,7 +18,7 @@ from .state import Phase, State
 def render(state: State, pending: str) -> Group:
     """Returns the table as a person reads it: battles, hands, piles and the score."""
     opts = state.options
-    lk = latest()  # the deck of the game bound last: the drawing is given no components
+    lk = CardsOfWar.lk
     title = f"Cards of War — round {state.round}"
     if state.phase is Phase.OVER:
         title += " — game over"
