@@ -28,8 +28,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     two_decks: bool = False
 
 
-# mypy takes tape.events.Header for a non-frozen subclass of the frozen Event (it is frozen)
-class CowStarted(Header, tag="game_started", kw_only=True):  # type: ignore[misc]
+class CowStarted(Header, tag="game_started", kw_only=True, frozen=True):
     options: Options = Options()
     components: Components
 
