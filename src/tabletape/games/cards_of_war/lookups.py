@@ -16,8 +16,8 @@ from tabletape.engine.kit import turns
 from .components import Lookups
 from .state import COMMON, Battle, Owed, State
 
-# The kit's turn machinery, typed for this game's State (its Queued protocol asks for a
-# settable `steps`, which a frozen Struct's is not to mypy): the same functions, no copies.
+# engine.kit.turns, typed for this game's State (the kit's own types are any state with
+# `steps`): the same functions, no wrapper around them.
 head = cast(Callable[[State], Owed | None], turns.head)  # the step owed now, or None
 done = cast(Callable[[State], State], turns.done)  # the state with the step owed now resolved
 
