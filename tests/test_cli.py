@@ -43,7 +43,7 @@ def test_new_writes_a_header_with_options(run, tmp_path):
 
 
 def test_new_takes_the_users_own_components(run, tmp_path):
-    deck = json.load(open("src/tabletape/games/cards_of_war/deck.json"))
+    deck = json.load(open("src/tabletape/games/cards_of_war/components.json"))
     deck["deck_name"] = "my box"
     (tmp_path / "deck.json").write_text(json.dumps(deck))
     r = run("new", "cards-of-war", tmp_path / "g.jsonl", "--players", "a,b",

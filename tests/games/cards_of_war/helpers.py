@@ -1,10 +1,14 @@
-"""Builders for the Cards of War rule stories: a started game, a fed event, a laid-out table."""
+"""Builders for the Cards of War rule stories: a started game, a fed event, a laid-out table.
+
+Every story plays the bundled deck, so one ruleset bound to it (`RS`) judges them all;
+the options in force live in each state.
+"""
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from tabletape.games.cards_of_war import RULESET
+from tabletape.games.cards_of_war import RULESET, CardsOfWar
 from tabletape.games.cards_of_war.events import (
     CardDeployed,
     CardDrawn,
@@ -12,15 +16,16 @@ from tabletape.games.cards_of_war.events import (
     OpeningCardDrawn,
     Options,
 )
+from tabletape.games.cards_of_war.lookups import theatre_counts
 from tabletape.games.cards_of_war.state import COMMON, Battle, Owed, Phase, State, Step
 
 A, B = "alice", "bob"
 PLAYERS = (A, B)
 
 __all__ = [
-    "A", "B", "COMMON", "PLAYERS", "RULESET", "Battle", "CardDeployed", "CardDrawn",
+    "A", "B", "COMMON", "PLAYERS", "RS", "RULESET", "Battle", "CardDeployed", "CardDrawn",
     "HandReported", "OpeningCardDrawn", "Options", "Owed", "Phase", "State", "Step",
-    "battle", "deploy", "draw", "feed", "header", "refused", "report", "start", "table",
+    "battle", "bound", "deploy", "draw", "feed", "header", "refused", "report", "start", "table",
 ]
 
 
@@ -29,23 +34,31 @@ def header(**options):
     return RULESET.start(PLAYERS, Options(**options), RULESET.default_components())
 
 
+def bound(**options) -> CardsOfWar:
+    """Returns the ruleset bound to a game of alice and bob with the default deck."""
+    return RULESET.bind(header(**options))
+
+
+RS = bound()  # the rules of the bundled deck, whatever the options
+
+
 def start(**options) -> State:
     """Returns the table before the opening draw."""
-    return RULESET.bind(header(**options)).initial()
+    return bound(**options).initial()
 
 
 def feed(state: State, *events) -> State:
     """Checks each event (it must be legal) and applies it; returns the final state."""
     for ev in events:
-        v = RULESET.check(state, ev)
+        v = RS.check(state, ev)
         assert v is None, f"{ev} refused: {v}"
-        state = RULESET.apply(state, ev)
+        state = RS.apply(state, ev)
     return state
 
 
 def refused(state: State, ev) -> str | None:
     """Returns the rule id `check` refuses the event with (None: legal)."""
-    v = RULESET.check(state, ev)
+    v = RS.check(state, ev)
     return v.rule if v else None
 
 
@@ -59,8 +72,7 @@ def draw(player: str, card: str) -> CardDrawn:
 
 def report(state: State, player: str) -> HandReported:
     """Returns the truthful recon answer for `player`'s hand."""
-    from tabletape.games.cards_of_war import table as t
-    return HandReported(player=player, **t.theatre_counts(state, state.hands[player]))
+    return HandReported(player=player, **theatre_counts(RS.lk, state.hands[player]))
 
 
 def battle(alice=(), bob=(), theatre=None) -> Battle:

@@ -1,6 +1,7 @@
 """Regenerates the Cards of War replays in replays/cards-of-war/ (deterministic, no clock).
 
 Run: .venv/bin/python -m tests.games.cards_of_war.make_replays
+(`main(out)` writes them into another directory instead, byte for byte the same.)
 The scenario games are steered random play: a policy prefers the events a
 scenario is about (kills, reinforcements, joint deployments), and a few
 events are written as a scribe would (an illegal kill with --force, a dispute,
@@ -15,26 +16,29 @@ from collections.abc import Callable
 
 from tabletape import engine
 from tabletape.engine import simulate
-from tabletape.games.cards_of_war import table as t
+from tabletape.games.cards_of_war import CardsOfWar
 from tabletape.games.cards_of_war.events import CardDeployed, Options
+from tabletape.games.cards_of_war.lookups import other
 from tabletape.tape import log
 from tabletape.tape.events import Note, Undone
 
 RS = engine.get("cards-of-war")
-OUT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays", "cards-of-war")
+OUT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays",
+                                    "cards-of-war"))
 PLAYERS = ("alice", "bob")
 
 
 class Scribe:
     """Writes one log event by event, checking each against the rules like `append` does."""
 
-    def __init__(self, name: str, options: Options, seed: int):
-        self.path = os.path.join(OUT, name)
+    def __init__(self, out: str, name: str, options: Options, seed: int):
+        self.path = os.path.join(out, name)
         if os.path.exists(self.path):
             os.remove(self.path)
         self.header = RS.start(PLAYERS, options, RS.default_components())
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
+        self.rs: CardsOfWar = self.fold.ruleset  # bound to this game's header
         self.rng = random.Random(seed)
 
     @property
@@ -52,12 +56,12 @@ class Scribe:
              limit: int = 5000) -> None:
         """Plays legal events, taking the most preferred (ties at random), chance by its odds."""
         for _ in range(limit):
-            d = RS.pending(self.state)
+            d = self.rs.pending(self.state)
             if d is None or until(self.state):
                 return
-            options = list(RS.legal(self.state))
+            options = list(self.rs.legal(self.state))
             if d.actor == engine.CHANCE:
-                ev = self.rng.choices(options, [RS.weight(self.state, e) for e in options])[0]
+                ev = self.rng.choices(options, [self.rs.weight(self.state, e) for e in options])[0]
             else:
                 best = max(prefer(e) for e in options)
                 ev = self.rng.choice([e for e in options if prefer(e) == best])
@@ -68,49 +72,50 @@ def kills(e) -> int:
     return 2 if isinstance(e, CardDeployed) and e.kill else 0
 
 
-def abilities(state):
+def abilities(rs: CardsOfWar):
     def prefer(e) -> int:
         if not isinstance(e, CardDeployed):
             return 0
-        c = t.card(state(), e.card)
+        c = rs.lk.cards[e.card]
         return 3 * e.kill + 2 * c.reinforce + 2 * c.recon + 3 * e.joint + 3 * e.from_discard
     return prefer
 
 
-def illegal_kill(state) -> CardDeployed | None:
+def illegal_kill(rs: CardsOfWar, state) -> CardDeployed | None:
     """Returns a deployment whose KILL does not match the opponent's top card, if one exists."""
-    d = RS.pending(state)
+    d = rs.pending(state)
     if d is None or d.kind != "deploy":
         return None
     me = d.actor
+    cards = rs.lk.cards
     for name in state.hands[me]:
-        killer = t.card(state, name)
+        killer = cards[name]
         for no, b in enumerate(state.battles, 1):
-            pile = b.piles[t.other(state, me)]
+            pile = b.piles[other(state, me)]
             if killer.kill and not b.closed and pile and \
-                    not set(killer.kill) & set(t.card(state, pile[-1]).types):
+                    not set(killer.kill) & set(cards[pile[-1]].types):
                 ev = CardDeployed(player=me, card=name, battle=no, kill=True)
-                if RS.check(state, ev) is not None and \
-                        RS.check(state, CardDeployed(player=me, card=name, battle=no)) is None:
+                if rs.check(state, ev) is not None and \
+                        rs.check(state, CardDeployed(player=me, card=name, battle=no)) is None:
                     return ev
     return None
 
 
-def kill_dispute() -> None:
+def kill_dispute(out: str) -> None:
     """A legal KILL disputed (ruled legal) and an illegal KILL disputed, then undone."""
-    s = Scribe("kill-dispute.jsonl", Options(length="short"), seed=11)
-    s.play(kills, until=lambda st: RS.pending(st).kind == "deploy" and any(
-        b.piles[p] for b in st.battles for p in PLAYERS) and illegal_kill(st) is not None)
-    bad = illegal_kill(s.state)
+    s = Scribe(out, "kill-dispute.jsonl", Options(length="short"), seed=11)
+    s.play(kills, until=lambda st: s.rs.pending(st).kind == "deploy" and any(
+        b.piles[p] for b in st.battles for p in PLAYERS) and illegal_kill(s.rs, st) is not None)
+    bad = illegal_kill(s.rs, s.state)
     assert bad is not None
     seq = s.write(bad, force=True)
-    victim = t.other(s.state, bad.player)
+    victim = other(s.state, bad.player)
     s.write(Note(text=f"{bad.card} cannot kill that card: wrong type", about=seq, dispute=True,
                  by=victim))
     s.write(Undone(target=seq, by="umpire"))
     s.write(Note(text="umpire: the kill is retracted; the card may be deployed again", by="umpire"))
     legal_kill_seq = None
-    while RS.pending(s.state) is not None:
+    while s.rs.pending(s.state) is not None:
         before = s.tail.seq
         s.play(kills, until=lambda st: False, limit=1)
         ev_seq = s.tail.seq
@@ -119,32 +124,32 @@ def kill_dispute() -> None:
             if isinstance(last, CardDeployed) and last.kill:
                 legal_kill_seq = ev_seq
                 s.write(Note(text="was that really a kill?", about=ev_seq, dispute=True,
-                             by=t.other(s.state, last.player)))
+                             by=other(s.state, last.player)))
 
 
-def undo_correction() -> None:
+def undo_correction(out: str) -> None:
     """A scribe's wrong draw (illegal) corrected by undo, and a legal play taken back."""
-    s = Scribe("undo-correction.jsonl", Options(length="short"), seed=5)
+    s = Scribe(out, "undo-correction.jsonl", Options(length="short"), seed=5)
     s.play(until=lambda st: st.phase == "play" and not st.steps and st.turn is not None)
     # the scribe records a draw when a deployment is owed: refused, then undone
     seq = s.write(RS.codec.decoder.decode(
         b'{"type":"card_drawn","seq":0,"player":"alice","card":"Tank"}'), force=True)
     s.write(Undone(target=seq, by="scribe"))
     # a legal deployment, taken back by agreement, then a different one
-    ev = list(RS.legal(s.state))[0]
+    ev = list(s.rs.legal(s.state))[0]
     seq = s.write(ev)
     s.write(Undone(target=seq, by="scribe"))
     s.write(Note(text="player changed their mind; both agreed to take it back", about=seq))
     s.play()
 
 
-def abilities_game(name: str, options: Options, seed: int) -> None:
-    s = Scribe(name, options, seed)
-    s.play(abilities(lambda: s.state))
+def abilities_game(out: str, name: str, options: Options, seed: int) -> None:
+    s = Scribe(out, name, options, seed)
+    s.play(abilities(s.rs))
 
 
-def simulated(name: str, options: Options, seed: int) -> None:
-    path = os.path.join(OUT, name)
+def simulated(out: str, name: str, options: Options, seed: int) -> None:
+    path = os.path.join(out, name)
     if os.path.exists(path):
         os.remove(path)
     header = simulate.header_for(RS, PLAYERS, options)
@@ -152,18 +157,21 @@ def simulated(name: str, options: Options, seed: int) -> None:
     log.append(path, [e for e, _ in simulate.play(RS, header, seed)], RS.codec, expect=tail)
 
 
-def main() -> None:
-    os.makedirs(OUT, exist_ok=True)
-    kill_dispute()
-    undo_correction()
-    abilities_game("abilities-normal.jsonl", Options(), 21)
-    abilities_game("alt-reinforce-theatres-joint.jsonl",
+def main(out: str = OUT) -> None:
+    """Writes every bundled Cards of War replay into `out` (replays/cards-of-war by default)."""
+    os.makedirs(out, exist_ok=True)
+    kill_dispute(out)
+    undo_correction(out)
+    abilities_game(out, "abilities-normal.jsonl", Options(), 21)
+    abilities_game(out, "alt-reinforce-theatres-joint.jsonl",
                    Options(length="short", alternative_reinforce=True, theatres_of_war=True,
                            joint_deployment=True), 3)
-    abilities_game("joint-adjacent.jsonl", Options(length="short", joint_deployment=True), 8)
-    abilities_game("tactical-two-decks.jsonl", Options(tactical_advantage=True, two_decks=True), 4)
-    simulated("sim-long-exhaustion.jsonl", Options(length="long", strategic_exhaustion=True), 2)
-    simulated("sim-normal.jsonl", Options(), 1)
+    abilities_game(out, "joint-adjacent.jsonl", Options(length="short", joint_deployment=True), 8)
+    abilities_game(out, "tactical-two-decks.jsonl",
+                   Options(tactical_advantage=True, two_decks=True), 4)
+    simulated(out, "sim-long-exhaustion.jsonl",
+              Options(length="long", strategic_exhaustion=True), 2)
+    simulated(out, "sim-normal.jsonl", Options(), 1)
 
 
 if __name__ == "__main__":

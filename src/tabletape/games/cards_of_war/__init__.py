@@ -1,29 +1,30 @@
-"""Cards of War (Krassner & Schutze, 2002; rules revised 2007): two players, three battles."""
+"""Cards of War (Krassner & Schutze, 2002; rules revised 2007): two players, three battles.
+
+The ruleset: what the game is, how its logs start, and the rules bound to one
+game's deck (`bind` builds its `Lookups` once). The rules themselves live in
+reducer.py (what events do), legality.py (what may happen next) and lookups.py
+(queries on the table); the words in text.py, the drawing in render.py.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from functools import partial
+from typing import Self
 
-from msgspec.structs import replace
-
-from tabletape.engine import Outcome, Ruleset
+from tabletape.engine import Decision, Outcome, Ruleset, Violation
 from tabletape.tape.events import Event
 
-from . import components, play, rules
+from . import components, legality, lookups, reducer, text
 from .catalogue import RULES
-from .events import (
-    EVENTS,
-    CardDeployed,
-    CardDrawn,
-    CowStarted,
-    HandReported,
-    OpeningCardDrawn,
-    Options,
-)
+from .components import Lookups
+from .events import EVENTS, CowStarted, Options
 from .state import State
 
 
-class CardsOfWar(Ruleset):
+class CardsOfWar(Ruleset[CowStarted, State, Event]):
+    """Cards of War: unbound, what the game is and its words; bound, the rules of one game."""
+
     id = "cards-of-war"
     version = "1.0"
     title = "Cards of War"
@@ -34,10 +35,15 @@ class CardsOfWar(Ruleset):
     events = EVENTS
     RULES = RULES
 
+    # The deck of the game bound last in this process. A bound ruleset has its own
+    # `lk`; the class-level one serves callers that are handed the unbound ruleset or
+    # a bare state (cli.render's `render(state, pending)`), as `state.components` did.
+    lk: Lookups
+
     def default_components(self) -> components.Components:
         return components.default()
 
-    def check_header(self, header: Any) -> str | None:
+    def check_header(self, header: CowStarted) -> str | None:
         opts: Options = header.options
         if opts.strategic_exhaustion and opts.length != "long":
             return "strategic_exhaustion is played only with length=long (cow.setup.options)"
@@ -45,67 +51,52 @@ class CardsOfWar(Ruleset):
             return "strategic_exhaustion replaces tactical_advantage; choose one (cow.setup.options)"
         return components.problems(header.components)
 
+    def bind(self, header: CowStarted) -> Self:
+        bound = super().bind(header)
+        lk = Lookups.of(header.components)
+        bound.lk = type(self).lk = lk
+        # The engine calls over, check and apply once per event: on the bound ruleset
+        # they are the rule functions themselves (partials over `lk`), no extra frame.
+        bound.over = legality.over  # type: ignore[method-assign]
+        bound.check = partial(legality.check, lk)  # type: ignore[method-assign]
+        bound.apply = partial(reducer.apply, lk)  # type: ignore[method-assign]
+        return bound
+
+    # -- the rules: thin delegation to reducer, legality and lookups ----------------------
     def initial(self) -> State:
-        return play.initial(self.header)
+        return reducer.initial(self.lk, self.header)
 
-    apply = staticmethod(play.apply)
-    outcome = staticmethod(play.outcome)
+    def pending(self, state: State) -> Decision | None:
+        return legality.pending(self.lk, state)
 
-    pending = staticmethod(rules.pending)
-    over = staticmethod(rules.over)
-    check = staticmethod(rules.check)
-    legal = staticmethod(rules.legal)
-    weight = staticmethod(rules.weight)
+    def over(self, state: State) -> bool:
+        return legality.over(state)
+
+    def check(self, state: State, event: Event) -> Violation | None:
+        return legality.check(self.lk, state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return reducer.apply(self.lk, state, event)
+
+    def legal(self, state: State) -> Iterator[Event]:
+        return legality.legal(self.lk, state)
+
+    def weight(self, state: State, event: Event) -> int:
+        return legality.weight(self.lk, state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return reducer.outcome(self.lk, state)
 
     def view(self, state: State, player: str) -> State:
         """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""
-        hands = {p: h if p == player else ("?",) * len(h) for p, h in state.hands.items()}
-        decks = {o: {"?": sum(d.values())} for o, d in state.decks.items()}
-        drew = state.steps[0].player if state.steps else state.turn
-        secret = state.reinforce_card if drew == player else None  # the card just drawn
-        return replace(state, hands=hands, decks=decks, reinforce_card=secret)
+        return lookups.view(state, player)
 
+    # -- the words -------------------------------------------------------------------------
     def describe(self, event: Event) -> str:
-        match event:
-            case OpeningCardDrawn(player=p, card=c):
-                return f"{p} turns up {c} to decide who starts"
-            case CardDrawn(player=p, card=c):
-                return f"{p} draws {c}"
-            case HandReported(player=p):
-                return (f"{p} reports for recon: {event.air} Air, {event.sea} Sea, "
-                        f"{event.ground} Ground, {event.intel} Intel")
-            case CardDeployed(player=p, card=c, battle=b):
-                s = f"{p} deploys {c}" + (" from the discard pile" if event.from_discard else "")
-                s += f" to battle {b}"
-                if event.theatre:
-                    s += f", naming it the {event.theatre} theatre"
-                if event.kill:
-                    s += ", killing the opponent's top card there"
-                if event.joint:
-                    s += ", its pair partner to follow"
-                return s
-        return type(event).__name__
+        return text.describe(event)
 
     def governing(self, event: Event) -> tuple[str, ...]:
-        match event:
-            case OpeningCardDrawn():
-                return ("cow.setup.opening", "cow.draw.in-deck")
-            case CardDrawn():
-                return ("cow.turn.step", "cow.draw.refill", "cow.draw.in-deck")
-            case HandReported():
-                return ("cow.recon.report",)
-            case CardDeployed():
-                ids = ["cow.turn.order", "cow.deploy.in-hand", "cow.deploy.open-battle"]
-                if event.kill:
-                    ids += ["cow.kill.ability", "cow.kill.top-only", "cow.kill.type-match"]
-                if event.joint:
-                    ids += ["cow.opt.joint", "cow.opt.joint.pair"]
-                if event.from_discard:
-                    ids += ["cow.opt.alt-reinforce"]
-                if event.theatre:
-                    ids += ["cow.opt.theatres.choose"]
-                return tuple(ids)
-        return ()
+        return text.governing(event)
 
 
 RULESET = CardsOfWar()

@@ -1,6 +1,7 @@
 """Cards of War component data: the deck, its type symbols and the joint-deployment pairs.
 
-The rulebook prints no card list; see deck.json's provenance on every card.
+The rulebook prints no card list; see components.json's provenance on every card.
+`Lookups` holds the tables the rules read, built once per game when a ruleset is bound.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.engine.kit.memo import by_identity
 from tabletape.tape.events import Name, Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
@@ -71,7 +71,7 @@ def default() -> Components:
     """Returns the bundled 52-card deck."""
     from importlib import resources  # only `new` and `simulate` read the default data
 
-    raw = resources.files(__package__).joinpath("deck.json").read_bytes()
+    raw = resources.files(__package__).joinpath("components.json").read_bytes()
     return msgspec.json.decode(raw, type=Components)
 
 
@@ -92,28 +92,28 @@ def problems(comp: Components) -> str | None:
     return None
 
 
-class Index:
-    """Fast lookups over a deck: card by name, and a card's pair."""
+# -- the lookup tables ---------------------------------------------------------------------
 
-    def __init__(self, comp: Components):
-        self.cards: dict[str, Card] = {c.name: c for c in comp.cards}
-        self.full_deck: dict[str, int] = {c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)}
-        self.pair_of: dict[str, tuple[Pair, int]] = {}
+class Lookups(msgspec.Struct, frozen=True):
+    """The lookup tables of one deck, built once per game by `bind` and passed to the rules as `lk`.
+
+    Cards by name, a fresh deck as a multiset, and each card's joint-deployment partners.
+    """
+
+    cards: dict[str, Card]
+    full_deck: dict[str, int]  # name -> count, sorted by name
+    partners: dict[str, tuple[str, ...]]  # the cards that may be jointly deployed with a card
+
+    @classmethod
+    def of(cls, comp: Components) -> Lookups:
+        """Returns the lookup tables of a deck."""
+        pair_of: dict[str, tuple[Pair, int]] = {}
         for pair in comp.pairs:
             for side, names in enumerate((pair.first, pair.second)):
                 for name in names:
-                    self.pair_of[name] = (pair, side)
-        self.pairs = {p.name: p for p in comp.pairs}
-
-    def partners(self, name: str) -> tuple[str, ...]:
-        """Returns the cards that may be jointly deployed with `name`."""
-        if name not in self.pair_of:
-            return ()
-        pair, side = self.pair_of[name]
-        return pair.second if side == 0 else pair.first
-
-
-@by_identity
-def index(comp: Components) -> Index:
-    """Returns the (cached) lookup tables of a deck."""
-    return Index(comp)
+                    pair_of[name] = (pair, side)  # a card in two pairs: the last one counts
+        return cls(
+            cards={c.name: c for c in comp.cards},
+            full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},
+            partners={name: pair.second if side == 0 else pair.first
+                      for name, (pair, side) in pair_of.items()})

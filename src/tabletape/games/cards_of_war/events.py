@@ -28,26 +28,26 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     two_decks: bool = False
 
 
-class CowStarted(Header, tag="game_started", kw_only=True):
+class CowStarted(Header, tag="game_started", kw_only=True, frozen=True):
     options: Options = Options()
     components: Components
 
 
-class OpeningCardDrawn(Event, tag="opening_card_drawn", kw_only=True):
+class OpeningCardDrawn(Event, tag="opening_card_drawn", kw_only=True, frozen=True):
     """A card turned up to decide who plays first (then returned to the deck)."""
 
     player: Name
     card: Name
 
 
-class CardDrawn(Event, tag="card_drawn", kw_only=True):
+class CardDrawn(Event, tag="card_drawn", kw_only=True, frozen=True):
     """A card drawn into a player's hand: the deal, a refill, or a reinforcement."""
 
     player: Name
     card: Name
 
 
-class CardDeployed(Event, tag="card_deployed", kw_only=True):
+class CardDeployed(Event, tag="card_deployed", kw_only=True, frozen=True):
     """A card played face up onto one of the player's three battle piles.
 
     `kill` announces the card's KILL against the opponent's top card in that battle;
@@ -65,7 +65,7 @@ class CardDeployed(Event, tag="card_deployed", kw_only=True):
     from_discard: bool = False
 
 
-class HandReported(Event, tag="hand_reported", kw_only=True):
+class HandReported(Event, tag="hand_reported", kw_only=True, frozen=True):
     """The answer to RECON: how many cards of each theatre remain in the player's hand."""
 
     player: Name

@@ -1,4 +1,8 @@
-"""Rich rendering of a Cards of War table."""
+"""Rich rendering of a Cards of War table.
+
+`render(state, pending)` is handed a bare state; the card values come from the deck
+of the game bound last in this process (`CardsOfWar.lk`), the game being drawn.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,15 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from . import table as t
+from . import CardsOfWar
+from .lookups import total
 from .state import Phase, State
 
 
 def render(state: State, pending: str) -> Group:
     """Returns the table as a person reads it: battles, hands, piles and the score."""
     opts = state.options
+    lk = CardsOfWar.lk
     title = f"Cards of War — round {state.round}"
     if state.phase is Phase.OVER:
         title += " — game over"
@@ -28,7 +34,7 @@ def render(state: State, pending: str) -> Group:
                 cells.append(f"won ({b.points})" if b.winner == p else "—" if b.winner else "drawn")
             else:
                 pile = ", ".join(b.piles[p]) or "·"
-                cells.append(f"{pile}\n[bold]{t.total(state, b, p)}[/bold] pts")
+                cells.append(f"{pile}\n[bold]{total(lk, state, b, p)}[/bold] pts")
         battles.add_row(p, *cells)
     people = Table(show_header=True)
     for col in ("player", "hand", "hand size", "rounds won", "face down"):

@@ -1,4 +1,8 @@
-"""Cards of War state: frozen Structs, per-player data keyed by player name."""
+"""Cards of War state: frozen Structs, per-player data keyed by player name.
+
+The deck in play is not part of the state: the rules read it from the `Lookups`
+built when the ruleset is bound to a game's header.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import enum
 
 import msgspec
 
-from .components import Components, Theatre
+from .components import Theatre
 from .events import Options
 
 COMMON = "common"  # the owner of the shared deck and discard pile (one-deck game)
@@ -69,4 +73,3 @@ class State(msgspec.Struct, frozen=True):
     rounds_won: dict[str, int] = {}
     round_winners: tuple[str | None, ...] = ()  # None: a drawn round
     winner: str | None = None
-    components: Components | None = None  # the deck in play (from the header)

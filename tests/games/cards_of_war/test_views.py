@@ -1,9 +1,10 @@
-"""The ruleset's questions about a state: pending, legal, weight, view, describe, outcome."""
+"""The ruleset's questions about a state: pending, legal, weight, view, describe, outcome, the drawn table."""
 
 from __future__ import annotations
 
 import io
 
+import pytest
 from msgspec.structs import replace
 from rich.console import Console
 
@@ -13,6 +14,7 @@ from tabletape.games.cards_of_war.components import Theatre
 from tabletape.games.cards_of_war.state import Owed, Step
 from tests.games.cards_of_war.helpers import (
     COMMON,
+    RS,
     RULESET,
     A,
     B,
@@ -35,57 +37,65 @@ HAND_A = ("Tank", "Flak", "Spy", "Infantry", "Decoy", "Marines", "Gliders", "Sab
 HAND_B = ("Infantry", "Radar", "Destroyer", "Submarine", "Fighters", "Amphib", "Resistance", "Spy")
 
 
+# -- who decides, and what they may do -------------------------------------------------
+
+
+@pytest.mark.rule("cow.setup.opening", "cow.turn.order", "cow.recon.report")
 def test_pending_names_who_decides_what():
     state = start()
-    assert (RULESET.pending(state).actor, RULESET.pending(state).kind) == (CHANCE, "opening draw")
+    assert (RS.pending(state).actor, RS.pending(state).kind) == (CHANCE, "opening draw")
     state = table(hands={A: HAND_A, B: HAND_B})
-    d = RULESET.pending(state)
+    d = RS.pending(state)
     assert (d.actor, d.kind) == (A, "deploy")
     # alice's Spy: bob reports, then chance draws alice's refill
     state = feed(state, deploy(A, "Spy", 1))
-    assert (RULESET.pending(state).actor, RULESET.pending(state).kind) == (B, "report")
+    assert (RS.pending(state).actor, RS.pending(state).kind) == (B, "report")
     state = feed(state, report(state, B))
-    assert (RULESET.pending(state).actor, RULESET.pending(state).kind) == (CHANCE, "draw")
+    assert (RS.pending(state).actor, RS.pending(state).kind) == (CHANCE, "draw")
 
 
+@pytest.mark.rule("cow.setup.opening", "cow.draw.in-deck")
 def test_legal_opening_and_draws_offer_each_kind_left():
     # the opening: one event per kind of card in the deck (25 kinds), alice first
-    opening = list(RULESET.legal(start()))
+    opening = list(RS.legal(start()))
     assert len(opening) == 25
     assert all(isinstance(e, OpeningCardDrawn) and e.player == A for e in opening)
     # a refill: every kind still in the pile; the single Shore Bombardment is in bob's hand
     state = table(hands={A: HAND_A, B: (*HAND_B[:7], "Shore Bombardment")})
     state = feed(state, deploy(A, "Decoy", 2))
-    draws = list(RULESET.legal(state))
+    draws = list(RS.legal(state))
     assert all(isinstance(e, CardDrawn) and e.player == A for e in draws)
     assert "Shore Bombardment" not in {e.card for e in draws}
     assert len(draws) == 24
 
 
+@pytest.mark.rule("cow.recon.report")
 def test_legal_recon_is_the_one_true_report():
     state = feed(table(hands={A: HAND_A, B: HAND_B}), deploy(A, "Spy", 3))
-    assert list(RULESET.legal(state)) == [
+    assert list(RS.legal(state)) == [
         HandReported(player=B, air=1, sea=3, ground=1, intel=3)]
 
 
+@pytest.mark.rule("cow.kill.type-match", "cow.deploy.open-battle")
 def test_legal_deploys_every_card_battle_and_kill():
     # three battles, bob's Infantry on top in battle 1
     state = table(hands={A: ("Tank", "Spy"), B: HAND_B[1:]},
                   battles=[battle(bob=["Infantry"]), battle(), battle()])
-    evs = set(RULESET.legal(state))
+    evs = set(RS.legal(state))
     plain = {deploy(A, c, b) for c in ("Tank", "Spy") for b in (1, 2, 3)}
     assert evs == plain | {deploy(A, "Tank", 1, kill=True)}
     # a closed battle is offered to nobody
     state = replace(state, battles=(state.battles[0], Battle(piles={A: (), B: ()}, closed=True,
                                                              winner=B, points=15), battle()))
-    assert all(e.battle != 2 for e in RULESET.legal(state))
+    assert all(e.battle != 2 for e in RS.legal(state))
 
 
+@pytest.mark.rule("cow.opt.theatres.choose", "cow.opt.joint")
 def test_legal_events_all_pass_check():
     state = table(hands={A: HAND_A, B: HAND_B}, theatres_of_war=True, joint_deployment=True,
                   battles=[battle(bob=["Battleship"], theatre=Theatre.SEA), battle(), battle()])
-    evs = list(RULESET.legal(state))
-    assert evs and all(RULESET.check(state, e) is None for e in evs)
+    evs = list(RS.legal(state))
+    assert evs and all(RS.check(state, e) is None for e in evs)
     # opening battle 2 or 3 offers the four theatres for each card
     assert len({e.theatre for e in evs if e.battle == 2}) == 4
     assert all(e.theatre is None for e in evs if e.battle == 1)
@@ -93,27 +103,30 @@ def test_legal_events_all_pass_check():
 
 def test_weight_counts_copies_left():
     state = start()
-    assert RULESET.weight(state, OpeningCardDrawn(player=A, card="Infantry")) == 3
-    assert RULESET.weight(state, OpeningCardDrawn(player=A, card="Shore Bombardment")) == 1
+    assert RS.weight(state, OpeningCardDrawn(player=A, card="Infantry")) == 3
+    assert RS.weight(state, OpeningCardDrawn(player=A, card="Shore Bombardment")) == 1
     state = table(hands={A: ("Infantry", "Infantry"), B: ("Infantry",)})
-    assert RULESET.weight(state, draw(A, "Infantry")) == 0
-    assert RULESET.weight(state, draw(A, "Tank")) == 2
-    assert RULESET.weight(state, deploy(A, "Infantry", 1)) == 1
+    assert RS.weight(state, draw(A, "Infantry")) == 0
+    assert RS.weight(state, draw(A, "Tank")) == 2
+    assert RS.weight(state, deploy(A, "Infantry", 1)) == 1
     # all the weights of the opening add up to the deck
     s0 = start()
-    assert sum(RULESET.weight(s0, e) for e in RULESET.legal(s0)) == 52
+    assert sum(RS.weight(s0, e) for e in RS.legal(s0)) == 52
+
+
+# -- hidden information ----------------------------------------------------------------
 
 
 def test_view_hides_the_opponents_hand_and_the_decks():
     state = table(hands={A: HAND_A, B: HAND_B})
-    seen = RULESET.view(state, A)
+    seen = RS.view(state, A)
     assert seen.hands[A] == state.hands[A]
     assert seen.hands[B] == ("?",) * 8
     assert seen.decks == {COMMON: {"?": 52 - 16}}
     # the table itself is public; the real state is untouched
     assert seen.battles == state.battles
     assert state.hands[B] == tuple(sorted(HAND_B))
-    assert RULESET.view(state, B).hands[A] == ("?",) * 8
+    assert RS.view(state, B).hands[A] == ("?",) * 8
 
 
 def test_view_hides_the_card_a_reinforcement_just_drew():
@@ -121,8 +134,11 @@ def test_view_hides_the_card_a_reinforcement_just_drew():
     state = table(hands={A: HAND_A, B: HAND_B}, alternative_reinforce=True)
     state = replace(state, reinforce_card="Tank",
                     steps=(Owed(Step.REINFORCE_DEPLOY, A), *state.steps))
-    assert RULESET.view(state, A).reinforce_card == "Tank"
-    assert RULESET.view(state, B).reinforce_card is None
+    assert RS.view(state, A).reinforce_card == "Tank"
+    assert RS.view(state, B).reinforce_card is None
+
+
+# -- words and the end -----------------------------------------------------------------
 
 
 def test_describe_each_event():
@@ -147,23 +163,27 @@ def test_governing_names_the_kill_rules():
         "cow.turn.order", "cow.deploy.in-hand", "cow.deploy.open-battle")
 
 
+@pytest.mark.rule("cow.game.normal")
 def test_outcome_only_when_over():
     state = table(hands={A: HAND_A, B: HAND_B})
-    assert RULESET.outcome(state) is None
+    assert RS.outcome(state) is None
     over = replace(state, phase=Phase.OVER, winner=B, rounds_won={A: 1, B: 2}, round=3)
-    o = RULESET.outcome(over)
+    o = RS.outcome(over)
     assert o.winners == (B,) and o.scores == {A: 1, B: 2}
     assert o.summary == "bob wins the war, 2 rounds to 1"
     drawn = replace(over, winner=None, rounds_won={A: 1, B: 1})
-    assert RULESET.outcome(drawn).winners == ()
-    assert RULESET.pending(over) is None and list(RULESET.legal(over)) == []
+    assert RS.outcome(drawn).winners == ()
+    assert RS.pending(over) is None and list(RS.legal(over)) == []
+
+
+# -- the drawn table -------------------------------------------------------------------
 
 
 def test_render_shows_the_table():
     state = table(hands={A: HAND_A, B: HAND_B}, theatres_of_war=True,
                   battles=[battle(alice=["Tank"], theatre=Theatre.GROUND), battle(), battle()])
     out = io.StringIO()
-    Console(file=out, width=160).print(drawing(RULESET, state))
+    Console(file=out, width=160).print(drawing(RS, state))
     text = out.getvalue()
     assert "battle 1 (Ground)" in text and "alice deploys a card" in text
     assert "theatres_of_war" in text

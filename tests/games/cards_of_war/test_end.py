@@ -1,13 +1,14 @@
-"""Winning a Battle, a Round and the Game; stalemate and drawn rounds."""
+"""Winning a Battle, a Round and the Game: scores, stalemates, drawn rounds and games, the end."""
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
-from tabletape.games.cards_of_war import table as t
+from tabletape.games.cards_of_war.lookups import total
 from tests.games.cards_of_war.helpers import (
     COMMON,
-    RULESET,
+    RS,
     A,
     B,
     Battle,
@@ -24,6 +25,13 @@ from tests.games.cards_of_war.helpers import (
 
 HAND_A = ("Infantry", "Spy", "Decoy", "Marines", "Gliders", "Resistance", "Saboteur", "Fighters")
 HAND_B = ("Infantry", "Spy", "Decoy", "Marines", "Gliders", "Resistance", "Saboteur", "Fighters")
+OPTION_A = ("Transport Plane", "Tank", "Spy", "Infantry", "Decoy", "Marines", "Gliders", "Flak")
+OPTION_B = ("Infantry", "Spy", "Decoy", "Resistance", "Saboteur", "Codebreakers", "Destroyer",
+            "Submarine")
+
+
+def steps(state):
+    return [(s.step, s.player) for s in state.steps]
 
 
 def won(winner, points=15) -> Battle:
@@ -31,23 +39,28 @@ def won(winner, points=15) -> Battle:
     return Battle(piles={A: (), B: ()}, closed=True, winner=winner, points=points)
 
 
+# -- Winning a Battle ------------------------------------------------------------------
+
+
+@pytest.mark.rule("cow.battle.score")
 def test_score_counts_cards_still_on_the_table():
-    # cow.battle.score: alice's pile is Tank (6) and Destroyer (4); bob's Infantry and Flak
+    # alice's pile is Tank (6) and Destroyer (4); bob's Infantry and Flak
     state = table(hands={A: HAND_A, B: HAND_B},
                   battles=[battle(alice=["Tank", "Destroyer"], bob=["Infantry", "Flak"]),
                            battle(), battle()])
-    assert t.total(state, state.battles[0], A) == 10
-    assert t.total(state, state.battles[0], B) == 6
+    assert total(RS.lk, state, state.battles[0], A) == 10
+    assert total(RS.lk, state, state.battles[0], B) == 6
     # a killed card scores nothing: alice deploys Anti-Tank Gun (kills T) onto bob's Flak
     state = replace(state, hands={**state.hands, A: tuple(sorted((*HAND_A[:7], "Anti-Tank Gun")))})
     state = feed(state, deploy(A, "Anti-Tank Gun", 1, kill=True))
     assert state.battles[0].piles[B] == ("Infantry",)
-    assert t.total(state, state.battles[0], B) == 3
-    assert t.total(state, state.battles[0], A) == 14
+    assert total(RS.lk, state, state.battles[0], B) == 3
+    assert total(RS.lk, state, state.battles[0], A) == 14
 
 
+@pytest.mark.rule("cow.battle.win", "cow.deploy.open-battle")
 def test_first_to_fifteen_wins_the_battle():
-    # cow.battle.win: alice has 12 in battle 1 (two Tanks); bob has Infantry and Spy there
+    # alice has 12 in battle 1 (two Tanks); bob has Infantry and Spy there
     state = table(hands={A: HAND_A, B: HAND_B},
                   battles=[battle(alice=["Tank", "Tank"], bob=["Infantry", "Radar"]),
                            battle(), battle()])
@@ -64,17 +77,48 @@ def test_first_to_fifteen_wins_the_battle():
     assert refused(state, deploy(B, "Spy", 1)) == "cow.deploy.open-battle"
 
 
+@pytest.mark.rule("cow.battle.win")
 def test_below_fifteen_the_battle_goes_on():
-    # cow.battle.win: 14 points win nothing
+    # 14 points win nothing
     state = table(hands={A: HAND_A, B: HAND_B},
                   battles=[battle(alice=["Tank", "Tank"]), battle(), battle()])
     state = feed(state, deploy(A, "Spy", 1))
     assert not state.battles[0].closed
-    assert t.total(state, state.battles[0], A) == 14
+    assert total(RS.lk, state, state.battles[0], A) == 14
 
 
+@pytest.mark.rule("cow.battle.stalemate")
+def test_stalemate_gives_each_battle_to_the_higher_pile():
+    # the deck is empty; alice's Decoy is the last card in any hand
+    state = table(hands={A: ("Decoy",), B: ()}, deck={},
+                  battles=[battle(alice=["Tank"], bob=["Infantry"]),
+                           battle(alice=["Spy"], bob=["Gliders"]),
+                           battle(alice=["Marines"], bob=["Battleship"])])
+    # alice deploys Decoy into battle 2: 2 + 2 = 4 against 3
+    state = feed(state, deploy(A, "Decoy", 2))
+    # battles 1 and 2 go to alice (6 > 3, 4 > 3), battle 3 to bob (7 > 4): alice wins the round
+    assert state.round_winners == (A,)
+    assert state.rounds_won[A] == 1
+
+
+@pytest.mark.rule("cow.battle.stalemate")
+def test_stalemate_equal_piles_win_nothing():
+    # equal piles; here every battle is level, so the round is drawn
+    state = table(hands={A: ("Decoy",), B: ()}, deck={},
+                  battles=[battle(alice=["Tank"], bob=["Long Range Bomber"]),
+                           battle(alice=["Spy"], bob=["Transport Plane", "Decoy"]),
+                           battle(bob=["Fighters"], alice=["Marines"])])
+    state = feed(state, deploy(A, "Decoy", 2))
+    assert state.round_winners == (None,)
+    assert state.rounds_won == {A: 0, B: 0}
+
+
+# -- Winning a Round -------------------------------------------------------------------
+
+
+@pytest.mark.rule("cow.round.win")
 def test_two_battles_win_the_round():
-    # cow.round.win: alice took battle 1, bob battle 2; battle 3 decides the round
+    # alice took battle 1, bob battle 2; battle 3 decides the round
     state = table(hands={A: HAND_A, B: HAND_B}, length="normal",
                   battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
     state = replace(state, face_down={A: ("Battleship", "Battleship", "Tank"), B: ()})
@@ -85,8 +129,9 @@ def test_two_battles_win_the_round():
     assert all(not b.closed and b.piles == {A: (), B: ()} for b in state.battles)
 
 
+@pytest.mark.rule("cow.round.next")
 def test_next_round_keeps_hands_and_discards_face_down_cards():
-    # cow.round.next: as above, alice wins the round with battle 3
+    # as above, alice wins the round with battle 3
     state = table(hands={A: HAND_A, B: HAND_B}, turn=B,
                   battles=[won(A), won(B), battle(alice=["Tank"], bob=["Battleship", "Battleship"])])
     state = replace(state, face_down={A: ("Tank",), B: ("Aircraft Carrier",)})
@@ -107,8 +152,9 @@ def test_next_round_keeps_hands_and_discards_face_down_cards():
     assert [(s.step, s.player) for s in state.steps] == [(Step.REFILL, B), (Step.REFILL, A)]
 
 
+@pytest.mark.rule("cow.round.drawn")
 def test_drawn_round_passes_the_opening():
-    # cow.round.drawn: alice opened round 1; she holds battle 1, nobody battle 2
+    # alice opened round 1; she holds battle 1, nobody battle 2
     state = table(hands={A: HAND_A, B: HAND_B}, turn=B, first=A,
                   battles=[won(A), won(None, 0), battle(bob=["Tank", "Tank"])])
     # bob wins battle 3: one battle each, so the round is drawn
@@ -119,43 +165,78 @@ def test_drawn_round_passes_the_opening():
     assert state.round == 2 and state.first == B
 
 
-def test_stalemate_gives_each_battle_to_the_higher_pile():
-    # cow.battle.stalemate: the deck is empty; alice's Decoy is the last card in any hand
-    state = table(hands={A: ("Decoy",), B: ()}, deck={},
-                  battles=[battle(alice=["Tank"], bob=["Infantry"]),
-                           battle(alice=["Spy"], bob=["Gliders"]),
-                           battle(alice=["Marines"], bob=["Battleship"])])
-    # alice deploys Decoy into battle 2: 2 + 2 = 4 against 3
-    state = feed(state, deploy(A, "Decoy", 2))
-    # battles 1 and 2 go to alice (6 > 3, 4 > 3), battle 3 to bob (7 > 4): alice wins the round
-    assert state.round_winners == (A,)
-    assert state.rounds_won[A] == 1
+# -- Tactical Advantage and Strategic Exhaustion ---------------------------------------
 
 
-def test_stalemate_equal_piles_win_nothing():
-    # cow.battle.stalemate: equal piles; here every battle is level, so the round is drawn
-    state = table(hands={A: ("Decoy",), B: ()}, deck={},
-                  battles=[battle(alice=["Tank"], bob=["Long Range Bomber"]),
-                           battle(alice=["Spy"], bob=["Transport Plane", "Decoy"]),
-                           battle(bob=["Fighters"], alice=["Marines"])])
-    state = feed(state, deploy(A, "Decoy", 2))
-    assert state.round_winners == (None,)
-    assert state.rounds_won == {A: 0, B: 0}
+@pytest.mark.rule("cow.opt.tactical")
+def test_sweep_gives_a_nine_card_hand():
+    # alice has won battles 1 and 2 and now takes battle 3
+    state = table(hands={A: OPTION_A, B: OPTION_B}, tactical_advantage=True,
+                  battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.hand_size == {A: 9, B: 8}
+    # round 2: alice refills from seven to nine
+    state = feed(state, draw(A, "Radar"))
+    assert steps(state)[0] == (Step.REFILL, A)
+    state = feed(state, draw(A, "Spy"))
+    assert len(state.hands[A]) == 9
+    # bob's eight are his full hand: alice, the round's winner, opens
+    assert state.steps == () and state.turn == A
 
 
+@pytest.mark.rule("cow.opt.tactical")
+def test_tactical_hand_lasts_one_round():
+    # alice held nine, but wins round 2 only two battles to one
+    state = table(hands={A: (*OPTION_A, "Radar"), B: OPTION_B}, tactical_advantage=True,
+                  battles=[won(A), won(B), battle(alice=["Battleship", "Dive Bomber"])])
+    state = replace(state, hand_size={A: 9, B: 8})
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.hand_size == {A: 8, B: 8}
+    # without the option a sweep changes nothing
+    state = table(hands={A: OPTION_A, B: OPTION_B}, battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    assert feed(state, deploy(A, "Infantry", 3)).hand_size == {A: 8, B: 8}
+
+
+@pytest.mark.rule("cow.opt.exhaustion")
+def test_losing_every_battle_costs_a_card_for_good():
+    # long game; alice sweeps round 1
+    state = table(hands={A: OPTION_A, B: OPTION_B}, length="long", strategic_exhaustion=True,
+                  battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.hand_size == {A: 8, B: 7}
+    assert state.phase is Phase.PLAY
+
+
+@pytest.mark.rule("cow.opt.exhaustion")
+def test_exhausting_the_opponent_to_three_wins():
+    # bob is down to four; alice sweeps again, leaving him three
+    state = table(hands={A: OPTION_A, B: OPTION_B[:4]}, length="long", strategic_exhaustion=True,
+                  battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    state = replace(state, hand_size={A: 8, B: 4}, rounds_won={A: 1, B: 0}, round=6)
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.hand_size[B] == 3
+    assert state.phase is Phase.OVER and state.winner == A
+    assert state.rounds_won == {A: 2, B: 0}
+
+
+# -- Winning the Game ------------------------------------------------------------------
+
+
+@pytest.mark.rule("cow.game.short")
 def test_short_game_is_one_round():
-    # cow.game.short: alice wins the only round
+    # alice wins the only round
     state = table(hands={A: HAND_A, B: HAND_B}, length="short",
                   battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
     state = feed(state, deploy(A, "Infantry", 3))
     assert state.phase is Phase.OVER and state.winner == A
-    assert RULESET.pending(state) is None
-    o = RULESET.outcome(state)
+    assert RS.pending(state) is None
+    o = RS.outcome(state)
     assert o.winners == (A,) and o.scores == {A: 1, B: 0}
 
 
+@pytest.mark.rule("cow.game.normal")
 def test_normal_game_two_rounds_win():
-    # cow.game.normal: alice won round 1 and now takes round 2
+    # alice won round 1 and now takes round 2
     state = table(hands={A: HAND_A, B: HAND_B},
                   battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
     state = replace(state, round=2, rounds_won={A: 1, B: 0}, round_winners=(A,))
@@ -164,8 +245,9 @@ def test_normal_game_two_rounds_win():
     assert state.rounds_won == {A: 2, B: 0}
 
 
+@pytest.mark.rule("cow.game.normal")
 def test_normal_game_one_all_goes_to_a_third_round():
-    # cow.game.normal: one round each after round 2
+    # one round each after round 2
     state = table(hands={A: HAND_A, B: HAND_B},
                   battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
     state = replace(state, round=2, rounds_won={A: 0, B: 1}, round_winners=(B,))
@@ -173,8 +255,9 @@ def test_normal_game_one_all_goes_to_a_third_round():
     assert state.phase is Phase.PLAY and state.round == 3
 
 
+@pytest.mark.rule("cow.game.normal")
 def test_normal_game_after_three_rounds_with_draws():
-    # cow.game.normal: rounds went alice, drawn, and now round 3 is drawn too: alice wins 1-0
+    # rounds went alice, drawn, and now round 3 is drawn too: alice wins 1-0
     state = table(hands={A: HAND_A, B: HAND_B}, turn=B,
                   battles=[won(A), won(None, 0), battle(bob=["Tank", "Tank"])])
     state = replace(state, round=3, rounds_won={A: 1, B: 0}, round_winners=(A, None))
@@ -186,12 +269,13 @@ def test_normal_game_after_three_rounds_with_draws():
     state = replace(state, round=3, rounds_won={A: 1, B: 1}, round_winners=(A, B))
     state = feed(state, deploy(B, "Infantry", 3))
     assert state.phase is Phase.OVER and state.winner is None
-    o = RULESET.outcome(state)
+    o = RS.outcome(state)
     assert o.winners == () and "draw" in o.summary
 
 
+@pytest.mark.rule("cow.game.long")
 def test_long_game_needs_a_lead_of_three():
-    # cow.game.long: 2-0 up, alice wins another round: 3-0 ends it
+    # 2-0 up, alice wins another round: 3-0 ends it
     state = table(hands={A: HAND_A, B: HAND_B}, length="long",
                   battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
     state = replace(state, round=3, rounds_won={A: 2, B: 0})
@@ -203,8 +287,9 @@ def test_long_game_needs_a_lead_of_three():
     assert going.round == 4
 
 
+@pytest.mark.rule("core.game.over")
 def test_nothing_is_played_after_the_game():
-    # core.game.over: once the war is won, check refuses every event (and does not crash)
+    # once the war is won, check refuses every event (and does not crash)
     state = table(hands={A: HAND_A, B: HAND_B}, length="short",
                   battles=[won(A), won(B), battle(alice=["Tank", "Tank"])])
     state = feed(state, deploy(A, "Infantry", 3))

@@ -1,32 +1,37 @@
-"""Cards of War legality: who decides next, `check` with rule ids, and `legal`.
+"""Cards of War legality: who decides next, `check` with rule ids, `legal` and chance's `weight`.
 
 Read alongside the rulebook's sections: Setup, Playing a Round, Special
-Abilities, Winning a Battle, and the Optional Rules.
+Abilities, Winning a Battle, and the Optional Rules. Every function that needs
+the deck takes the game's `Lookups` first (`lk`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from tabletape.engine import CHANCE, Decision, Violation
+from tabletape.engine.kit import turns
+from tabletape.engine.kit.multiset import without
 from tabletape.tape.events import Event
 
-from . import table as t
-from .components import Theatre
+from .components import Lookups, Theatre
 from .events import CardDeployed, CardDrawn, HandReported, OpeningCardDrawn
+from .lookups import deck_size, head, other, owner, theatre_counts, top_discard
 from .state import Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
 DEPLOYS = (Step.PARTNER, Step.REINFORCE_DEPLOY)
 
 
-def head(state: State) -> Owed | None:
-    return state.steps[0] if state.steps else None
+# -- Setup and who decides next ------------------------------------------------------------
 
 
 def next_opener(state: State) -> str:
-    """Returns the next player to turn up an opening card (Setup)."""
-    return next(p for p in state.players if p not in state.opening)
+    """Returns the next player to turn up an opening card (Setup): the first seat without one."""
+    p = turns.next_in(state.players, None, state.opening)
+    assert p is not None  # the opening cards are taken back once every player has turned one
+    return p
 
 
 def over(state: State) -> bool:
@@ -34,7 +39,7 @@ def over(state: State) -> bool:
     return state.phase is Phase.OVER
 
 
-def pending(state: State) -> Decision | None:
+def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:
         return None
@@ -53,15 +58,15 @@ def pending(state: State) -> Decision | None:
 
 # -- check ---------------------------------------------------------------------------------
 
-def check(state: State, event: Event) -> Violation | None:
+def check(lk: Lookups, state: State, event: Event) -> Violation | None:
     """Returns why the event is illegal in this state, or None."""
-    judge = _CHECKS.get(type(event))
+    judge = CHECK.get(type(event))
     if judge is None:
         return Violation("cow.turn.step", f"{type(event).__name__} is not a Cards of War event")
-    return judge(state, event)
+    return judge(lk, state, event)
 
 
-def _check_opening(state: State, ev: OpeningCardDrawn) -> Violation | None:
+def _check_opening(lk: Lookups, state: State, ev: OpeningCardDrawn) -> Violation | None:
     if state.phase is not Phase.OPENING:
         return Violation("cow.setup.opening", "the first player has already been decided")
     if ev.player != next_opener(state):
@@ -71,39 +76,39 @@ def _check_opening(state: State, ev: OpeningCardDrawn) -> Violation | None:
 
 
 def _check_in_deck(state: State, player: str, card: str) -> Violation | None:
-    deck = state.decks[t.owner(state, player)]
+    deck = state.decks[owner(state, player)]
     if card not in deck:
         return Violation("cow.draw.in-deck", f"{card!r} is not in the draw pile "
-                         f"({t.deck_size(state, player)} cards left)")
+                         f"({deck_size(state, player)} cards left)")
     return None
 
 
-def _owed_first(state: State, what: str) -> Violation | None:
+def _owed_first(lk: Lookups, state: State, what: str) -> Violation | None:
     """Returns the refusal of an event that does not answer the pending decision."""
     if state.phase is Phase.OPENING:
         return Violation("cow.setup.opening", f"no {what} before the first player is decided")
-    d = pending(state)
+    d = pending(lk, state)
     if d is None:  # the engine refuses these first, but `check` answers on its own too
         return Violation("core.game.over", f"no {what}: the game is over")
     return Violation("cow.turn.step", f"no {what} now: {d.detail} first")
 
 
-def _check_draw(state: State, ev: CardDrawn) -> Violation | None:
+def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
     h = head(state)
     if state.phase is not Phase.PLAY or h is None or h.step not in DRAWS:
-        return _owed_first(state, "draw")
+        return _owed_first(lk, state, "draw")
     if ev.player != h.player:
         return Violation("cow.turn.order", f"{h.player} draws now, not {ev.player}")
     return _check_in_deck(state, ev.player, ev.card)
 
 
-def _check_report(state: State, ev: HandReported) -> Violation | None:
+def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | None:
     h = head(state)
     if state.phase is not Phase.PLAY or h is None or h.step is not Step.RECON:
-        return _owed_first(state, "recon report")
+        return _owed_first(lk, state, "recon report")
     if ev.player != h.player:
         return Violation("cow.turn.order", f"{h.player} answers the recon, not {ev.player}")
-    truth = t.theatre_counts(state, state.hands[ev.player])
+    truth = theatre_counts(lk, state.hands[ev.player])
     said = {"air": ev.air, "sea": ev.sea, "ground": ev.ground, "intel": ev.intel}
     if said != truth:
         wrong = ", ".join(f"{k} {said[k]} (holds {truth[k]})" for k in truth if said[k] != truth[k])
@@ -111,23 +116,24 @@ def _check_report(state: State, ev: HandReported) -> Violation | None:
     return None
 
 
-def _check_deploy(state: State, ev: CardDeployed) -> Violation | None:
+def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
     h = head(state)
     if state.phase is not Phase.PLAY or (h is not None and h.step not in DEPLOYS):
-        return _owed_first(state, "deployment")
+        return _owed_first(lk, state, "deployment")
     actor = h.player if h else state.turn
     if ev.player != actor:
         return Violation("cow.turn.order", f"it is {actor}'s deployment, not {ev.player}'s")
     if ev.player not in state.players:
         return Violation("cow.turn.order", f"{ev.player} is not playing")
-    if ev.card not in t.idx(state).cards:
+    if ev.card not in lk.cards:
         return Violation("cow.deploy.in-hand", f"there is no card {ev.card!r} in this deck")
     battle = state.battles[ev.battle - 1]
     if battle.closed:
         return Violation("cow.deploy.open-battle", f"battle {ev.battle} was already won "
                          f"by {battle.winner or 'nobody'} this round")
-    return (_check_source(state, ev, h) or _check_theatre(state, ev) or _check_joint(state, ev, h)
-            or _check_partner(state, ev, h) or _check_kill(state, ev))
+    return (_check_source(state, ev, h) or _check_theatre(state, ev)
+            or _check_joint(lk, state, ev, h) or _check_partner(lk, state, ev, h)
+            or _check_kill(lk, state, ev))
 
 
 def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
@@ -136,7 +142,7 @@ def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation |
         if not alt_step:
             return Violation("cow.opt.alt-reinforce.off", "a card may come from the discard pile "
                              "only as the Alternative Reinforce deployment")
-        top = t.top_discard(state, ev.player)
+        top = top_discard(state, ev.player)
         if ev.card != top:
             return Violation("cow.opt.alt-reinforce", f"the top discard is {top!r}, not {ev.card!r}")
         return None
@@ -181,7 +187,7 @@ def _partner_battles(state: State, first: int, theatre: Theatre) -> list[int]:
     return out
 
 
-def _check_joint(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
+def _check_joint(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
     if not ev.joint:
         return None
     if not state.options.joint_deployment:
@@ -191,12 +197,12 @@ def _check_joint(state: State, ev: CardDeployed, h: Owed | None) -> Violation | 
     if state.options.alternative_reinforce and h is not None and h.step is Step.REINFORCE_DEPLOY:
         return Violation("cow.opt.alt-reinforce.joint", "the Alternative Reinforce card is fixed; "
                          "it cannot start a joint deployment")
-    partners = t.idx(state).partners(ev.card)
-    rest = t.without(state.hands[ev.player], ev.card) if ev.card in state.hands[ev.player] else ()
+    partners = lk.partners.get(ev.card, ())
+    rest = without(state.hands[ev.player], ev.card) if ev.card in state.hands[ev.player] else ()
     if not any(p in rest for p in partners):
         why = "has no pair partner" if not partners else f"needs {' or '.join(partners)} in hand too"
         return Violation("cow.opt.joint.pair", f"{ev.card} {why}")
-    theatre = t.card(state, ev.card).theatre
+    theatre = lk.cards[ev.card].theatre
     if state.options.theatres_of_war and _battle_theatre(state, ev) != theatre:
         return Violation("cow.opt.joint", f"under Theatres of War a pair goes into {theatre} battles")
     if not _partner_battles(state, ev.battle, theatre):
@@ -204,14 +210,14 @@ def _check_joint(state: State, ev: CardDeployed, h: Owed | None) -> Violation | 
     return None
 
 
-def _check_partner(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
+def _check_partner(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
     if h is None or h.step is not Step.PARTNER:
         return None
-    partners = t.idx(state).partners(h.card)
+    partners = lk.partners.get(h.card, ())
     if ev.card not in partners:
         return Violation("cow.opt.joint.partner", f"{h.card}'s partner must follow "
                          f"({' or '.join(partners)}), not {ev.card}")
-    theatre = t.card(state, h.card).theatre
+    theatre = lk.cards[h.card].theatre
     if ev.battle not in _partner_battles(state, h.battle, theatre):
         where = ("a battle of the " + theatre + " theatre" if state.options.theatres_of_war
                  else f"a battle next to battle {h.battle}")
@@ -221,17 +227,17 @@ def _check_partner(state: State, ev: CardDeployed, h: Owed | None) -> Violation 
     return None
 
 
-def _check_kill(state: State, ev: CardDeployed) -> Violation | None:
+def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
     if not ev.kill:
         return None
-    killer = t.card(state, ev.card)
+    killer = lk.cards[ev.card]
     if not killer.kill:
         return Violation("cow.kill.ability", f"{ev.card} has no KILL ability")
-    pile = state.battles[ev.battle - 1].piles[t.other(state, ev.player)]
+    pile = state.battles[ev.battle - 1].piles[other(state, ev.player)]
     if not pile:
-        return Violation("cow.kill.top-only", f"{t.other(state, ev.player)} has no card in "
+        return Violation("cow.kill.top-only", f"{other(state, ev.player)} has no card in "
                          f"battle {ev.battle} to kill")
-    victim = t.card(state, pile[-1])
+    victim = lk.cards[pile[-1]]
     if not set(killer.kill) & set(victim.types):
         return Violation("cow.kill.type-match", f"{ev.card} kills type {'/'.join(killer.kill)}, "
                          f"but the top card in battle {ev.battle} is {victim.name} "
@@ -239,57 +245,60 @@ def _check_kill(state: State, ev: CardDeployed) -> Violation | None:
     return None
 
 
-# Which check rules on which event: a table rather than a `match`, as it is looked up at
-# every event and a `match` tries the class patterns one by one.
-_CHECKS = {OpeningCardDrawn: _check_opening, CardDrawn: _check_draw, HandReported: _check_report,
-           CardDeployed: _check_deploy}
+# Which check rules on which event: a table keyed by the event's type rather than a `match`,
+# as it is looked up at every event and a `match` tries the class patterns one by one.
+CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
+    OpeningCardDrawn: _check_opening, CardDrawn: _check_draw, HandReported: _check_report,
+    CardDeployed: _check_deploy}
 
 
-# -- legal ---------------------------------------------------------------------------------
+# -- legal and chance's odds ---------------------------------------------------------------
 
-def legal(state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[Event]:
     """Yields every legal next event; chance outcomes once per kind of card left."""
-    d = pending(state)
+    d = pending(lk, state)
     if d is None:
         return
     if state.phase is Phase.OPENING:
         p = next_opener(state)
-        for name in state.decks[t.owner(state, p)]:
+        for name in state.decks[owner(state, p)]:
             yield OpeningCardDrawn(player=p, card=name)
         return
     h = head(state)
     if h is not None and h.step in DRAWS:
-        for name in state.decks[t.owner(state, h.player)]:
+        for name in state.decks[owner(state, h.player)]:
             yield CardDrawn(player=h.player, card=name)
     elif h is not None and h.step is Step.RECON:
-        yield HandReported(player=h.player, **t.theatre_counts(state, state.hands[h.player]))
+        n = theatre_counts(lk, state.hands[h.player])
+        yield HandReported(player=h.player, air=n["air"], sea=n["sea"], ground=n["ground"],
+                           intel=n["intel"])
     else:
-        yield from _legal_deploys(state, d.actor)
+        yield from _legal_deploys(lk, state, d.actor)
 
 
-def _legal_deploys(state: State, player: str) -> Iterator[CardDeployed]:
+def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeployed]:
     opts = state.options
     sources = [(name, False) for name in dict.fromkeys(state.hands[player])]
-    top = t.top_discard(state, player)
+    top = top_discard(state, player)
     if top is not None and opts.alternative_reinforce:
         sources.append((top, True))
     theatres: tuple[Theatre | None, ...] = (None, *Theatre) if opts.theatres_of_war else (None,)
     for name, from_discard in sources:
-        c = t.card(state, name)
+        c = lk.cards[name]
         kills = (False, True) if c.kill else (False,)
-        joints = (False, True) if opts.joint_deployment and t.idx(state).partners(name) else (False,)
+        joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
         for battle in range(1, 4):
             for theatre in theatres:
                 for kill in kills:
                     for joint in joints:
                         ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
                                           theatre=theatre, joint=joint, from_discard=from_discard)
-                        if check(state, ev) is None:
+                        if check(lk, state, ev) is None:
                             yield ev
 
 
-def weight(state: State, event: Event) -> int:
+def weight(lk: Lookups, state: State, event: Event) -> int:
     """Returns how many copies of the drawn card the pile holds (chance's odds)."""
     if isinstance(event, (CardDrawn, OpeningCardDrawn)):
-        return state.decks[t.owner(state, event.player)].get(event.card, 0)
+        return state.decks[owner(state, event.player)].get(event.card, 0)
     return 1

@@ -1,0 +1,72 @@
+"""Small pure queries on a Cards of War state: owners of piles, pile sizes, scores, recon
+counts, and the state as one player sees it.
+
+The owed steps and hidden hands come from engine.kit.turns; card facts from `Lookups`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from msgspec.structs import replace
+
+from tabletape.engine.kit import turns
+
+from .components import Lookups
+from .state import COMMON, Battle, Owed, State
+
+# engine.kit.turns, typed for this game's State (the kit's own types are any state with
+# `steps`): the same functions, no wrapper around them.
+head = cast(Callable[[State], Owed | None], turns.head)  # the step owed now, or None
+done = cast(Callable[[State], State], turns.done)  # the state with the step owed now resolved
+
+
+def other(state: State, player: str) -> str:
+    """Returns the opponent of `player`: turns.left_of for two seats, without its search."""
+    a, b = state.players
+    return b if player == a else a
+
+
+def owner(state: State, player: str) -> str:
+    """Returns whose deck and discard pile `player` uses (2 Deck Version: their own)."""
+    return player if state.options.two_decks else COMMON
+
+
+def deck_size(state: State, player: str) -> int:
+    """Returns how many cards are left in the pile `player` draws from."""
+    return sum(state.decks[owner(state, player)].values())
+
+
+def top_discard(state: State, player: str) -> str | None:
+    """Returns the top card of the discard pile `player` uses, or None when it is empty."""
+    pile = state.discards[owner(state, player)]
+    return pile[-1] if pile else None
+
+
+def total(lk: Lookups, state: State, battle: Battle, player: str) -> int:
+    """Returns a pile's score; under Theatres of War only cards of the battle's theatre count."""
+    cards = lk.cards
+    pile = battle.piles[player]
+    theatre = battle.theatre if state.options.theatres_of_war else None
+    if theatre is None:  # the common case, without a test per card
+        return sum(cards[n].value for n in pile)
+    return sum(cards[n].value for n in pile if cards[n].theatre == theatre)
+
+
+def theatre_counts(lk: Lookups, hand: tuple[str, ...]) -> dict[str, int]:
+    """Returns how many cards of each theatre a hand holds (the RECON answer)."""
+    counts = {"air": 0, "sea": 0, "ground": 0, "intel": 0}
+    cards = lk.cards
+    for name in hand:
+        counts[cards[name].theatre.value.lower()] += 1
+    return counts
+
+
+def view(state: State, player: str) -> State:
+    """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""
+    drew = h.player if (h := head(state)) else state.turn
+    secret = state.reinforce_card if drew == player else None  # the card just drawn
+    return replace(state, hands=turns.hide_hands(state.hands, player),
+                   decks={o: turns.hide_deck(d) for o, d in state.decks.items()},
+                   reinforce_card=secret)

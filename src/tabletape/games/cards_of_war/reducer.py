@@ -1,0 +1,296 @@
+"""Cards of War as a pure fold: `initial`, `apply`, the settling between decisions, `outcome`.
+
+`apply` assumes `check` passed. After every event the game settles (turns.settle,
+one `resolve` at a time) what needs no decision: reshuffles, skipped draws,
+passing the turn, a stalemate. Sections follow the rulebook: Setup, Playing a
+Round, Special Abilities, Winning a Battle, Winning a Round, Winning the Game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from msgspec.structs import replace
+
+from tabletape.engine import Outcome
+from tabletape.engine.kit import turns
+from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.tape.events import Event
+
+from .components import Lookups
+from .events import CardDeployed, CardDrawn, CowStarted, HandReported, OpeningCardDrawn
+from .lookups import deck_size, done, other, owner, top_discard, total
+from .state import (
+    COMMON,
+    EXHAUSTED_HAND,
+    HAND,
+    TACTICAL_HAND,
+    WIN_POINTS,
+    Battle,
+    Owed,
+    Phase,
+    State,
+    Step,
+)
+
+# -- Setup ---------------------------------------------------------------------------------
+
+def initial(lk: Lookups, header: CowStarted) -> State:
+    """Returns the table before the opening draw (Setup)."""
+    players = tuple(header.players)
+    owners = players if header.options.two_decks else (COMMON,)
+    return State(
+        players=players, options=header.options, phase=Phase.OPENING,
+        hands={p: () for p in players}, hand_size={p: HAND for p in players},
+        decks={o: dict(lk.full_deck) for o in owners}, discards={o: () for o in owners},
+        face_down={p: () for p in players}, battles=_fresh_battles(players),
+        rounds_won={p: 0 for p in players})
+
+
+def _fresh_battles(players: tuple[str, ...]) -> tuple[Battle, ...]:
+    return tuple(Battle(piles={p: () for p in players}) for _ in range(3))
+
+
+def _opening(lk: Lookups, state: State, ev: OpeningCardDrawn) -> State:
+    """Setup: the higher opening card starts; equal cards are turned again (cow.setup.opening-tie)."""
+    opening = {**state.opening, ev.player: ev.card}
+    if len(opening) < len(state.players):
+        return replace(state, opening=opening)
+    a, b = state.players
+    va, vb = (lk.cards[opening[p]].value for p in (a, b))
+    if va == vb:
+        return replace(state, opening={})
+    first = a if va > vb else b
+    return _start_round(replace(state, opening={}, phase=Phase.PLAY), first)
+
+
+def _start_round(state: State, first: str) -> State:
+    """Round set-up: the opener deploys first once both hands are filled (cow.setup.deal)."""
+    return replace(state, first=first, turn=first, reinforce_card=None,
+                   steps=tuple(Owed(Step.REFILL, p) for p in turns.seats_from(state.players, first)))
+
+
+# -- Playing a Round and Special Abilities -------------------------------------------------
+
+def _report(lk: Lookups, state: State, ev: HandReported) -> State:
+    """The recon answer settles the RECON step; it changes nothing on the table."""
+    return done(state)
+
+
+def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
+    """A card into the hand: a refill (cow.draw.refill) or a reinforcement (cow.reinforce.draw)."""
+    own = owner(state, ev.player)
+    state = replace(state, decks={**state.decks, own: take(state.decks[own], ev.card)},
+                    hands={**state.hands, ev.player: with_cards(state.hands[ev.player], ev.card)})
+    if state.steps[0].step is Step.REINFORCE_DRAW:
+        state = replace(state, steps=state.steps[1:], reinforce_card=ev.card)
+    return state
+
+
+def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
+    """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants."""
+    me, opp = ev.player, other(state, ev.player)
+    owed_before = state.steps[1:] if state.steps else None
+    hands, discards = dict(state.hands), dict(state.discards)
+    if ev.from_discard:  # cow.opt.alt-reinforce: the drawn card takes the discard's place
+        own = owner(state, me)
+        discards[own] = discards[own][:-1]
+        if state.reinforce_card is not None:
+            hands[me] = without(hands[me], state.reinforce_card)
+            discards[own] += (state.reinforce_card,)
+    else:
+        hands[me] = without(hands[me], ev.card)
+    i = ev.battle - 1
+    battle = state.battles[i]
+    piles = dict(battle.piles)
+    if ev.kill:  # cow.kill.*: the opponent's top card in this battle is discarded at once
+        victim = piles[opp][-1]
+        piles[opp] = piles[opp][:-1]
+        discards[owner(state, opp)] += (victim,)
+    piles[me] += (ev.card,)
+    battle = replace(battle, piles=piles, theatre=battle.theatre or ev.theatre)
+    state = replace(state, hands=hands, discards=discards, reinforce_card=None,
+                    battles=_put(state.battles, i, battle))
+    if total(lk, state, battle, me) >= WIN_POINTS:
+        state = _win_battle(lk, state, i, me)
+        if all(b.closed for b in state.battles):  # only a win closes a battle
+            return _end_round(state)
+    card = lk.cards[ev.card]
+    owed: tuple[Owed, ...] = ()
+    if ev.joint:
+        owed += (Owed(Step.PARTNER, me, battle=ev.battle, card=ev.card),)
+    if card.recon:
+        owed += (Owed(Step.RECON, opp),)
+    if card.reinforce:
+        owed += (Owed(Step.REINFORCE_DRAW, me), Owed(Step.REINFORCE_DEPLOY, me))
+    if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
+        owed_before = (Owed(Step.REFILL, me), Owed(Step.PASS, me))
+    return replace(state, steps=owed + owed_before)
+
+
+def _put(battles: tuple[Battle, ...], i: int, battle: Battle) -> tuple[Battle, ...]:
+    return battles[:i] + (battle,) + battles[i + 1:]
+
+
+# -- apply ---------------------------------------------------------------------------------
+
+# Which play handles which event: a table keyed by the event's type rather than a `match`,
+# as it is looked up at every event and a `match` tries the class patterns one by one.
+APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
+    OpeningCardDrawn: _opening, CardDrawn: _draw, HandReported: _report, CardDeployed: _deploy}
+
+
+def apply(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state after a legal event, settled until a decision is pending."""
+    play = APPLY.get(type(event))
+    # partial() is a C callable: resolving a step costs no Python frame beyond `resolve`
+    return turns.settle(play(lk, state, event) if play else state, partial(resolve, lk))
+
+
+# -- settling what needs no decision -------------------------------------------------------
+
+def resolve(lk: Lookups, state: State) -> State | None:
+    """Returns the state after one step that needs no decision, or None when one is pending."""
+    shuffled = _reshuffle(state)
+    if shuffled is not state:
+        return shuffled
+    if state.phase is not Phase.PLAY:
+        return None
+    if not state.steps:  # a deployment is owed, unless the hand is empty (cow.turn.empty-hand)
+        if state.hands[state.turn]:  # type: ignore[index]
+            return None
+        return _pass_turn(lk, state, state.turn)  # type: ignore[arg-type]
+    h = state.steps[0]
+    if not _skipped(state, h):
+        return None
+    state = replace(state, steps=state.steps[1:])  # turns.done, inline: settled at every event
+    return _pass_turn(lk, state, h.player) if h.step is Step.PASS else state
+
+
+def _skipped(state: State, h: Owed) -> bool:
+    """Returns whether an owed step resolves without a decision."""
+    match h.step:
+        case Step.REFILL:  # cow.hand.over-size, cow.deck.exhausted
+            return (len(state.hands[h.player]) >= state.hand_size[h.player]
+                    or not deck_size(state, h.player))
+        case Step.REINFORCE_DRAW:
+            return not deck_size(state, h.player)
+        case Step.REINFORCE_DEPLOY:
+            return not _can_redeploy(state, h.player)
+        case Step.PASS:
+            return True
+    return False
+
+
+def _can_redeploy(state: State, player: str) -> bool:
+    if state.options.alternative_reinforce:
+        return state.reinforce_card is not None or top_discard(state, player) is not None
+    return bool(state.hands[player])
+
+
+def _reshuffle(state: State) -> State:
+    """cow.deck.reshuffle: a pile down to one card (or none) takes the discards back in."""
+    for own, deck in state.decks.items():
+        # A deck holds no zero counts (multiset.take drops them): more than one kind is 2+ cards.
+        if len(deck) <= 1 and sum(deck.values()) <= 1 and state.discards[own]:
+            state = replace(state, decks={**state.decks, own: merge(deck, state.discards[own])},
+                            discards={**state.discards, own: ()})
+    return state
+
+
+def _pass_turn(lk: Lookups, state: State, player: str) -> State:
+    """Hands the turn to the opponent; an empty hand passes (cow.turn.empty-hand)."""
+    opp = other(state, player)
+    if state.hands[opp]:
+        return replace(state, turn=opp)
+    if state.hands[player]:
+        return replace(state, turn=player)
+    return _stalemate(lk, state)
+
+
+# -- Winning a Battle ----------------------------------------------------------------------
+
+def _win_battle(lk: Lookups, state: State, i: int, winner: str | None) -> State:
+    """cow.battle.win: loser's cards to the discards, winner's face down until the round ends."""
+    battle = state.battles[i]
+    discards, face_down = dict(state.discards), dict(state.face_down)
+    points = total(lk, state, battle, winner) if winner else 0
+    for p in state.players:
+        if p == winner:
+            face_down[p] += battle.piles[p]
+        else:
+            discards[owner(state, p)] += battle.piles[p]
+    done = Battle(piles={p: () for p in state.players}, theatre=battle.theatre, closed=True,
+                  winner=winner, points=points)
+    return replace(state, discards=discards, face_down=face_down,
+                   battles=_put(state.battles, i, done))
+
+
+def _stalemate(lk: Lookups, state: State) -> State:
+    """cow.battle.stalemate: nothing left to play; each open battle goes to the higher pile."""
+    a, b = state.players
+    for i, battle in enumerate(state.battles):
+        if battle.closed:
+            continue
+        ta, tb = total(lk, state, battle, a), total(lk, state, battle, b)
+        state = _win_battle(lk, state, i, a if ta > tb else b if tb > ta else None)
+    return _end_round(state)
+
+
+# -- Winning a Round -----------------------------------------------------------------------
+
+def _end_round(state: State) -> State:
+    """Winning a Round, then the options that follow from it and Winning the Game."""
+    won = {p: sum(b.winner == p for b in state.battles) for p in state.players}
+    a, b = state.players
+    winner = a if won[a] > won[b] else b if won[b] > won[a] else None
+    discards = dict(state.discards)
+    for p in state.players:  # cow.round.next: face-down cards go to the discards
+        discards[owner(state, p)] += state.face_down[p]
+    sweep = winner if winner and won[winner] == 3 else None
+    sizes = dict(state.hand_size)
+    if state.options.tactical_advantage:
+        sizes = {p: TACTICAL_HAND if p == sweep else HAND for p in state.players}
+    if state.options.strategic_exhaustion and sweep:
+        sizes[other(state, sweep)] -= 1
+    rounds_won = {**state.rounds_won, **({winner: state.rounds_won[winner] + 1} if winner else {})}
+    state = replace(state, discards=discards, face_down={p: () for p in state.players},
+                    battles=_fresh_battles(state.players), hand_size=sizes, rounds_won=rounds_won,
+                    round_winners=state.round_winners + (winner,), steps=(), turn=None)
+    over, champion = _game_over(state, sweep)
+    if over:
+        return replace(state, phase=Phase.OVER, winner=champion)
+    first = winner or other(state, state.first or a)  # cow.round.drawn
+    return _start_round(replace(state, round=state.round + 1), first)
+
+
+# -- Winning the Game ----------------------------------------------------------------------
+
+def _game_over(state: State, sweep: str | None) -> tuple[bool, str | None]:
+    """Returns whether the game is over after this round, and who won it (None: a draw)."""
+    a, b = state.players
+    wins = state.rounds_won
+    leader = a if wins[a] > wins[b] else b if wins[b] > wins[a] else None
+    if sweep and state.options.strategic_exhaustion and \
+            state.hand_size[other(state, sweep)] <= EXHAUSTED_HAND:
+        return True, sweep  # cow.opt.exhaustion
+    match state.options.length:
+        case "short":
+            return True, leader
+        case "normal":
+            return max(wins.values()) >= 2 or state.round >= 3, leader
+    return abs(wins[a] - wins[b]) >= 3, leader  # cow.game.long
+
+
+def outcome(lk: Lookups, state: State) -> Outcome | None:
+    """Returns the winner and rounds won once the game is over."""
+    if state.phase is not Phase.OVER:
+        return None
+    wins = dict(state.rounds_won)
+    if state.winner is None:
+        return Outcome((), wins, f"a draw after {state.round} round(s)")
+    won, lost = wins[state.winner], wins[other(state, state.winner)]
+    return Outcome((state.winner,), wins, f"{state.winner} wins the war, "
+                   f"{won} round{'s' if won != 1 else ''} to {lost}")

@@ -1,0 +1,53 @@
+"""Cards of War in words: one sentence per event, and the rules that govern each kind."""
+
+from __future__ import annotations
+
+from tabletape.tape.events import Event
+
+from .events import CardDeployed, CardDrawn, HandReported, OpeningCardDrawn
+
+
+def describe(event: Event) -> str:
+    """Returns one plain sentence for a game event."""
+    match event:
+        case OpeningCardDrawn(player=p, card=c):
+            return f"{p} turns up {c} to decide who starts"
+        case CardDrawn(player=p, card=c):
+            return f"{p} draws {c}"
+        case HandReported(player=p):
+            return (f"{p} reports for recon: {event.air} Air, {event.sea} Sea, "
+                    f"{event.ground} Ground, {event.intel} Intel")
+        case CardDeployed(player=p, card=c, battle=b):
+            s = f"{p} deploys {c}" + (" from the discard pile" if event.from_discard else "")
+            s += f" to battle {b}"
+            if event.theatre:
+                s += f", naming it the {event.theatre} theatre"
+            if event.kill:
+                s += ", killing the opponent's top card there"
+            if event.joint:
+                s += ", its pair partner to follow"
+            return s
+    return type(event).__name__
+
+
+def governing(event: Event) -> tuple[str, ...]:
+    """Returns the ids of the rules that decide whether this kind of event is legal."""
+    match event:
+        case OpeningCardDrawn():
+            return ("cow.setup.opening", "cow.draw.in-deck")
+        case CardDrawn():
+            return ("cow.turn.step", "cow.draw.refill", "cow.draw.in-deck")
+        case HandReported():
+            return ("cow.recon.report",)
+        case CardDeployed():
+            ids = ["cow.turn.order", "cow.deploy.in-hand", "cow.deploy.open-battle"]
+            if event.kill:
+                ids += ["cow.kill.ability", "cow.kill.top-only", "cow.kill.type-match"]
+            if event.joint:
+                ids += ["cow.opt.joint", "cow.opt.joint.pair"]
+            if event.from_discard:
+                ids += ["cow.opt.alt-reinforce"]
+            if event.theatre:
+                ids += ["cow.opt.theatres.choose"]
+            return tuple(ids)
+    return ()
