@@ -120,7 +120,7 @@ def test_a_second_header_is_refused():
 
 def test_no_game_event_after_the_game_is_over(tmp_path):
     result = engine.replay("replays/cards-of-war/joint-adjacent.jsonl")
-    assert COW.outcome(result.state) is not None
+    assert result.ruleset.outcome(result.state) is not None
     assert result.fold.judge(ALICE_DRAWS).rule == "core.game.over"
 
 

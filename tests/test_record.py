@@ -88,8 +88,9 @@ def test_a_long_list_shows_some_of_every_group_and_narrows_by_typing():
     sizes = record._quotas([100, 2, 30], 40)
     assert sizes == [19, 2, 19] and sum(sizes) == 40
     # Given a Global Domination turn with more legal events than a list shows
-    rs = engine.get("global-domination")
-    state = next(st for _, st in simulate.play(rs, header_for(rs), 3)
+    header = header_for(engine.get("global-domination"))
+    rs = engine.get("global-domination").bind(header)
+    state = next(st for _, st in simulate.play(rs, header, 3)
                  if rs.pending(st) and len(list(rs.legal(st))) > 2 * record.MAX_LIST)
     shown = listing(rs, state)
     assert len(shown.shown) == record.MAX_LIST
@@ -281,8 +282,8 @@ def prompt(seq: int) -> str:
 class Table:
     """The test's own view of the game: the state and the number of the next seq."""
 
-    def __init__(self, child: pexpect.spawn, state, seq: int):
-        self.child, self.state, self.seq = child, state, seq
+    def __init__(self, child: pexpect.spawn, rs, seq: int):
+        self.child, self.rs, self.state, self.seq = child, rs, rs.initial(), seq
         self.printed = ""  # since the last event recorded: the list numbers refer to
 
     def ready(self) -> str:
@@ -293,7 +294,7 @@ class Table:
 
     def enter(self, ev, how: str) -> None:
         """Enters a legal event by its number in the printed list, or by completion."""
-        shown = listing(COW, self.state)
+        shown = listing(self.rs, self.state)
         entry = next(e for e in shown.entries if e.event == ev)
         if how == "number":
             printed = self.ready()
@@ -305,8 +306,8 @@ class Table:
             self.child.send(self.unique_prefix(entry, shown) + "\t")
             self.child.expect(re.escape(entry.label))  # Tab completed the whole entry
             self.child.send("\r")
-        self.child.expect(re.escape(f"seq {self.seq}: {COW.describe(ev)}"))
-        self.state = COW.apply(self.state, ev)
+        self.child.expect(re.escape(f"seq {self.seq}: {self.rs.describe(ev)}"))
+        self.state = self.rs.apply(self.state, ev)
         self.seq += 1
         self.printed = ""
 
@@ -325,8 +326,8 @@ class Table:
         raise AssertionError(f"{entry.label} cannot be completed uniquely")
 
 
-def completable(ev, state) -> bool:
-    shown = listing(COW, state)
+def completable(ev, state, rs) -> bool:
+    shown = listing(rs, state)
     entry = next(e for e in shown.entries if e.event == ev)
     try:
         Table.unique_prefix(entry, shown)
@@ -343,11 +344,12 @@ def test_a_whole_game_recorded_through_a_terminal_equals_append(tmp_path, run):
     path, ref = tmp_path / "game.jsonl", tmp_path / "ref.jsonl"
     child = spawn("record", path, "--game", "cards-of-war", "--players", "alice,bob",
                   "--option", "length=short")
-    t = Table(child, rs.bind(header).initial(), 1)
+    rs = rs.bind(header)
+    t = Table(child, rs, 1)
     typed = 0
     for i, ev in enumerate(events[:20]):
         # By number mostly; every third entry by a few typed characters and Tab
-        how = "typed" if i % 3 == 2 and completable(ev, t.state) else "number"
+        how = "typed" if i % 3 == 2 and completable(ev, t.state, t.rs) else "number"
         typed += how == "typed"
         t.enter(ev, how)
     assert typed >= 4
@@ -383,7 +385,7 @@ def test_a_whole_game_recorded_through_a_terminal_equals_append(tmp_path, run):
     child.expect(f"{t.seq} events so far")
     t.child = child
     for i, ev in enumerate(events[30:]):
-        t.enter(ev, "typed" if i % 3 == 2 and completable(ev, t.state) else "number")
+        t.enter(ev, "typed" if i % 3 == 2 and completable(ev, t.state, t.rs) else "number")
     child.expect("game over: ")
     t.ready()
     child.sendeof()  # Ctrl-D
@@ -429,7 +431,8 @@ def test_another_game_through_a_terminal(tmp_path, run):
     events = [ev for ev, _ in simulate.play(rs, header, 2, max_events=12)]
     path, ref = tmp_path / "lib.jsonl", tmp_path / "ref.jsonl"
     child = spawn("record", path, "--game", "liberation", "--players", "alice,bob")
-    state, seq = rs.bind(header).initial(), 1
+    rs = rs.bind(header)
+    state, seq = rs.initial(), 1
     for ev in events:
         child.expect(prompt(seq))
         entry = next(e for e in listing(rs, state).entries if e.event == ev)

@@ -54,7 +54,7 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
                 batch = []
                 bar.update(task, description=f"simulating: {n} events")
         tail = tapelog.append(output, batch, rs.codec, expect=tail)
-    o = rs.outcome(state) if state is not None else None
+    o = rs.bind(header).outcome(state) if state is not None else None
     click.echo(f"wrote {output}: {tail.seq + 1} events; "
                + (o.summary if o else f"unfinished after {max_events} events"))
 

@@ -7,6 +7,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from . import BattlecardsPacific
 from .components import UnitType
 from .state import WITHDRAWAL, State
 
@@ -15,7 +16,7 @@ def _units(names: tuple[str, ...]) -> str:
     return ", ".join(names) or "·"
 
 
-def render(state: State, pending: str) -> Group:
+def render(game: BattlecardsPacific, state: State, pending: str) -> Group:
     """Returns the table as a person reads it."""
     title = f"BATTLECARDS Pacific — turn {state.turns}"
     if state.result is not None:

@@ -35,10 +35,7 @@ class CardsOfWar(Ruleset[CowStarted, State, Event]):
     events = EVENTS
     RULES = RULES
 
-    # The deck of the game bound last in this process. A bound ruleset has its own
-    # `lk`; the class-level one serves callers that are handed the unbound ruleset or
-    # a bare state (cli.render's `render(state, pending)`), as `state.components` did.
-    lk: Lookups
+    lk: Lookups  # the tables of this game's components, set on a bound ruleset only
 
     def default_components(self) -> components.Components:
         return components.default()
@@ -54,7 +51,7 @@ class CardsOfWar(Ruleset[CowStarted, State, Event]):
     def bind(self, header: CowStarted) -> Self:
         bound = super().bind(header)
         lk = Lookups.of(header.components)
-        bound.lk = type(self).lk = lk
+        bound.lk = lk
         # The engine calls over, check and apply once per event: on the bound ruleset
         # they are the rule functions themselves (partials over `lk`), no extra frame.
         bound.over = legality.over  # type: ignore[method-assign]

@@ -76,4 +76,3 @@ class HandReported(Event, tag="hand_reported", kw_only=True, frozen=True):
 
 
 EVENTS = (OpeningCardDrawn, CardDrawn, CardDeployed, HandReported)
-GameEvent = OpeningCardDrawn | CardDrawn | CardDeployed | HandReported

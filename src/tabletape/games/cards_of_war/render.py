@@ -1,8 +1,4 @@
-"""Rich rendering of a Cards of War table.
-
-`render(state, pending)` is handed a bare state; the card values come from the deck
-of the game bound last in this process (`CardsOfWar.lk`), the game being drawn.
-"""
+"""Rich rendering of a Cards of War table: `render(game, state, pending)`, the game bound."""
 
 from __future__ import annotations
 
@@ -15,10 +11,10 @@ from .lookups import total
 from .state import Phase, State
 
 
-def render(state: State, pending: str) -> Group:
+def render(game: CardsOfWar, state: State, pending: str) -> Group:
     """Returns the table as a person reads it: battles, hands, piles and the score."""
     opts = state.options
-    lk = CardsOfWar.lk
+    lk = game.lk
     title = f"Cards of War — round {state.round}"
     if state.phase is Phase.OVER:
         title += " — game over"

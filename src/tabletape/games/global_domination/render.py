@@ -1,7 +1,6 @@
 """Rich rendering of a Global Domination table.
 
-`render(state, pending)` is handed a bare state; the map comes from the box of the
-game bound last in this process (`GlobalDomination.lk`), the game being drawn.
+`render(game, state, pending)` is handed the bound game: the map comes from its box.
 """
 
 from __future__ import annotations
@@ -21,9 +20,9 @@ def _force(state: State, area: str) -> str:
     return f"{f.owner} ({'Full' if f.full else 'Struggling'})"
 
 
-def render(state: State, pending: str) -> Group:
+def render(game: GlobalDomination, state: State, pending: str) -> Group:
     """Returns the board as people read it: Regions, seas, players and the stacks."""
-    i = GlobalDomination.lk
+    i = game.lk
     turn = "Start" if state.game_turn == 0 else ("End" if state.phase is Phase.OVER
                                                    else str(state.game_turn))
     parts: list = [Text(f"Global Domination — Game Turn {turn} — {state.phase.value}", style="bold")]

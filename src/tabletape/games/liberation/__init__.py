@@ -33,9 +33,7 @@ class Liberation(Ruleset[LiberationStarted, State, Event]):
     events = EVENTS
     RULES = RULES
 
-    # Set by bind(): the lookup tables of this game's components. Unbound, the ruleset
-    # looks cards up in the game bound last (as render does, which is handed a state only).
-    lk = components.LastBound()
+    lk: Lookups  # the tables of this game's components, set on a bound ruleset only
 
     def default_components(self) -> components.Components:
         return components.default()
@@ -48,8 +46,7 @@ class Liberation(Ruleset[LiberationStarted, State, Event]):
 
     def bind(self, header: LiberationStarted) -> Self:
         bound = super().bind(header)
-        bound.lk = lk = Lookups.of(header.components)  # type: ignore[misc]
-        components.remember(lk)  # what render draws with: it is handed a state only
+        bound.lk = lk = Lookups.of(header.components)
         # The engine calls over, check and apply once per event: bound here as partials
         # (no extra Python frame per call), shadowing the delegating methods below.
         bound.check = partial(legality.check, lk)  # type: ignore[method-assign]

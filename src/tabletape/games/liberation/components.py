@@ -137,26 +137,3 @@ class Lookups(msgspec.Struct, frozen=True):
         return cls(cards={c.name: c for c in comp.cards}, countries=countries,
                    full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},
                    country_names=tuple(sorted(countries)))
-
-
-# The drawing is called as `render(state, pending)` and a state holds no component data,
-# so `bind` leaves the lookups of the game it binds here for `render` to draw with.
-_last_bound: Lookups | None = None
-
-
-def remember(lk: Lookups) -> None:
-    """Keeps `lk` as the lookups of the game bound last (what `render` draws with)."""
-    global _last_bound
-    _last_bound = lk
-
-
-def last_bound() -> Lookups:
-    """Returns the lookups of the game bound last (the default components' if none was)."""
-    return _last_bound if _last_bound is not None else Lookups.of(default())
-
-
-class LastBound:
-    """An unbound ruleset's `lk`: the lookups of the game bound last (bind sets its own)."""
-
-    def __get__(self, ruleset: object, owner: type | None = None) -> Lookups:
-        return last_bound()

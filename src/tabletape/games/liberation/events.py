@@ -20,7 +20,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     victory_points: Annotated[int, Meta(ge=0, le=40)] = 0
 
 
-class LiberationStarted(Header, tag="game_started", kw_only=True):  # type: ignore[misc]  # mypy reads Header as not frozen
+class LiberationStarted(Header, tag="game_started", kw_only=True, frozen=True):
     options: Options = Options()
     components: Components
 
@@ -106,4 +106,3 @@ class TieBreakDrawn(Event, tag="tie_break_drawn", kw_only=True, frozen=True):
 EVENTS = (CountryTurned, ForceCardDealt, ForceCardDrawn, ForceCardPlayed, TurnPassed,
           PlayedCardTurned, TurnOverPrevented, TurnOverAccepted, PlayedCardTaken, HandsTraded,
           TieBreakDrawn)
-CHANCE_EVENTS = (CountryTurned, ForceCardDealt, ForceCardDrawn, TieBreakDrawn)

@@ -3,9 +3,6 @@
 Read alongside the rulebook's sections: Set Up, How to Play, How to Win and
 Further Explanations. Targets of abilities are separate decisions owed in
 `state.steps`, so a play is one card and `legal` stays a short list.
-
-(engine.kit.turns.Queued types `steps` as settable, which a frozen State is not: hence
-the `type: ignore` on its calls.)
 """
 
 from __future__ import annotations
@@ -48,7 +45,7 @@ def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
     if state.phase is Phase.OVER:
         return None
-    h = head(state)  # type: ignore[arg-type]
+    h = head(state)
     if h is None:
         return Decision(state.turn or "", "play", f"{state.turn} plays a force card or passes")
     if h.step in CHANCE_STEPS:
@@ -84,7 +81,7 @@ def _refuse_out_of_step(lk: Lookups, state: State, what: str) -> Violation:
 
 def _owed(lk: Lookups, state: State, steps: tuple[Step, ...], player: str, what: str) -> Violation | None:
     """Returns the refusal unless the head step is one of `steps` and owed by `player`."""
-    h = head(state)  # type: ignore[arg-type]
+    h = head(state)
     if h is None or h.step not in steps:
         return _refuse_out_of_step(lk, state, what)
     if player != h.player:
@@ -122,7 +119,7 @@ def _check_draw(lk: Lookups, state: State,
 
 def _check_turn(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """A play or a pass belongs to the player whose turn it is (or who may play a second card)."""
-    h = head(state)  # type: ignore[arg-type]
+    h = head(state)
     if h is not None and h.step is not Step.SECOND:
         return _refuse_out_of_step(lk, state, what)
     actor = h.player if h else state.turn
@@ -243,7 +240,7 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
     d = pending(lk, state)
     if d is None:
         return
-    h = head(state)  # type: ignore[arg-type]
+    h = head(state)
     if h is None or h.step is Step.SECOND:
         yield from _legal_plays(lk, state, d.actor)
     elif h.step is Step.TURN_COUNTRY:

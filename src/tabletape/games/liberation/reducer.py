@@ -6,9 +6,6 @@ reshuffles, lapsed steps, the end of a turn, a round, a country. A played card
 queues what it sets in motion as owed steps (lib.ability.order): its own ability,
 the first-card draw, the country's instruction, then the end of the turn (or, in a
 double-play country, the chance of a second card).
-
-(engine.kit.turns.Queued types `steps` as settable, which a frozen State is not: hence
-the `type: ignore` on its calls.)
 """
 
 from __future__ import annotations
@@ -66,7 +63,7 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
 
 def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
     """How to Play: the dealer turns the country, then deals its value to everyone."""
-    state = turns.done(state)  # type: ignore[type-var]
+    state = turns.done(state)
     vp = lk.countries[ev.country].vp
     order = lookups.clockwise(state, lookups.left_of(state, state.dealer))  # lib.deal.count: dealer last
     deal = tuple(Owed(Step.DEAL, p) for _ in range(vp) for p in order)
@@ -91,7 +88,7 @@ def _tie_break_drawn(lk: Lookups, state: State, ev: TieBreakDrawn) -> State:
 
 def _passed(lk: Lookups, state: State, ev: TurnPassed) -> State:
     """lib.play.pass: the turn is used up all the same."""
-    return _end_turn(lk, turns.done(state))  # type: ignore[type-var]
+    return _end_turn(lk, turns.done(state))
 
 
 def _prevented(lk: Lookups, state: State, ev: TurnOverPrevented) -> State:
@@ -104,7 +101,7 @@ def _prevented(lk: Lookups, state: State, ev: TurnOverPrevented) -> State:
 def _accepted(lk: Lookups, state: State, ev: TurnOverAccepted) -> State:
     """lib.ability.prevent: the owner lets the turn-over stand; the card goes face down."""
     h = state.steps[0]
-    return _flip(turns.done(state), h.owner, h.slot, False)  # type: ignore[type-var]
+    return _flip(turns.done(state), h.owner, h.slot, False)
 
 
 def _hands_traded(lk: Lookups, state: State, ev: HandsTraded) -> State:
@@ -118,7 +115,7 @@ def _hands_traded(lk: Lookups, state: State, ev: HandsTraded) -> State:
 
 def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
     """A card goes face up; its ability and the country's instruction are owed in order."""
-    state = turns.done(state)  # type: ignore[type-var]
+    state = turns.done(state)
     me, c = ev.player, lk.cards[ev.card]
     first = state.plays[me] == 0
     state = replace(state, hands={**state.hands, me: without(state.hands[me], ev.card)},
@@ -149,7 +146,7 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
     again = (land is not None and land.trigger is Trigger.DOUBLE_PLAY and state.turn_plays == 1
              and c.ability is not Ability.TRADE_HANDS)  # lib.country.double-play.second
     owed.append(Owed(Step.SECOND if again else Step.END_TURN, me))
-    return turns.owe_first(state, *owed)  # type: ignore[type-var]
+    return turns.owe_first(state, *owed)
 
 
 def _turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> State:

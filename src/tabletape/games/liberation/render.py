@@ -6,17 +6,14 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from . import Liberation
 from . import lookups as t
-from .components import last_bound
 from .state import Phase, State
 
 
-def render(state: State, pending: str) -> Group:
-    """Returns the table as a person reads it: the country, each row of cards, the score.
-
-    A state holds no component data: the cards are looked up in the game bound last.
-    """
-    lk = last_bound()
+def render(game: Liberation, state: State, pending: str) -> Group:
+    """Returns the table as a person reads it: the country, each row of cards, the score."""
+    lk = game.lk
     land = t.country(lk, state)
     if state.phase is Phase.OVER:
         title = "Liberation — game over"
