@@ -86,7 +86,9 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
     """
-    from tabletape.cli.render import console, problem_line, result_dict, ruling_table, summary
+    from rich.text import Text
+
+    from tabletape.cli.render import console, problem_line, result_dict, ruling_table, safe, summary
     try:
         result = engine.replay(path, keep_going=keep_going)
     except UsageError as e:
@@ -96,13 +98,14 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
     if as_json:
         return result.ok, result_dict(result)
     with console.capture() as out:
-        ok = "[green]valid[/green]" if result.ok else "[red]INVALID[/red]"
-        console.print(f"{ok} {summary(result)}", markup=True)
+        ok = ("valid", "green") if result.ok else ("INVALID", "red")
+        console.print(Text.assemble(ok, f" {summary(result)}"))
         for problem in result.problems:
             console.print(problem_line(problem))
             if isinstance(problem, TornTail):
                 console.print(f"  the earlier {result.events} events are intact; "
-                              f"`tabletape repair {path}` moves the torn bytes aside")
+                              f"`tabletape repair {safe(path)}` moves the torn bytes aside",
+                              markup=False)
         if result.fold is not None and result.fold.blocked and not keep_going:
             console.print(f"  {len(result.fold.unjudged)} later event(s) were not judged: the state "
                           "after an illegal event is unreliable (--keep-going judges them without it)")
@@ -155,15 +158,17 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                    "error": result.error.to_dict() if result.error else None,
                    **(cli_sign.report_json(signed, result.header) if signed is not None else {})})
     else:
-        from tabletape.cli.render import console
+        from rich.text import Text
+
+        from tabletape.cli.render import console, safe
         if result.error is None:
-            console.print(f"[green]ok[/green] {file}: {result.events} events, chain intact",
-                          markup=True)
+            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {result.events} events, "
+                                        "chain intact"))
         elif isinstance(result.error, TornTail):
-            console.print(f"[red]TORN[/red] {result.error}", markup=True)
+            console.print(Text.assemble(("TORN", "red"), f" {safe(str(result.error))}"))
             console.print(f"the first {result.events} events are intact")
         else:
-            console.print(f"[red]BROKEN[/red] {result.error}", markup=True)
+            console.print(Text.assemble(("BROKEN", "red"), f" {safe(str(result.error))}"))
             console.print(f"the first {result.events} events read correctly")
         if tail is not None:
             console.print(f"head (seq {tail.seq}): {tail.head}")
@@ -217,9 +222,10 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
                    "outcome": msgspec.to_builtins(o) if o else None,
                    "problems": [e.to_dict() for e in result.problems]})
     else:
-        from tabletape.cli.render import console, drawing, problem_line
+        from tabletape.cli.render import console, drawing, problem_line, safe
         console.print(drawing(rs, state))
-        console.print(f"after seq {result.events - 1}" + (f", as {as_player} sees it" if as_player else ""))
+        console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
+                                                          if as_player else ""), markup=False)
         for e in result.problems:
             console.print(problem_line(e))
         if result.fold.blocked:
@@ -253,8 +259,8 @@ def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
         from rich.table import Table
         from rich.text import Text
 
-        from tabletape.cli.render import console, problem_line
-        table = Table(title=file, title_justify="left")
+        from tabletape.cli.render import console, problem_line, safe
+        table = Table(title=Text(safe(file)), title_justify="left")
         for col in ("seq", "by", "event", "ruling"):
             table.add_column(col)
         for rec, e in rows:
@@ -268,7 +274,7 @@ def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
             if seq in retracted:
                 text.stylize("strike")
                 mark.append(f" undone at {retracted[seq]}", style="dim")
-            table.add_row(str(seq), rec.event.by or "", text, mark)
+            table.add_row(str(seq), Text(safe(rec.event.by or "")), text, mark)
         console.print(table)
         if result.error:
             console.print(problem_line(result.error))
@@ -309,14 +315,15 @@ def explain(file: str, seq: int, as_json: bool) -> None:
             "pending_before": msgspec.to_builtins(rs.pending(before)),
             "disputes": [d.__dict__ for d in disputes]})
     from rich.panel import Panel
+    from rich.text import Text
 
-    from tabletape.cli.render import console, drawing, ruling_table
+    from tabletape.cli.render import console, drawing, ruling_table, safe
     console.print(Panel(drawing(rs, before), title=f"the state before seq {seq}"))
-    console.print(f"seq {seq}: {engine.describe(rs, rec.event)}")
-    console.print(f"  {rec.raw.decode()}", markup=False)
+    console.print(f"seq {seq}: {engine.describe(rs, rec.event)}", markup=False)
+    console.print(f"  {safe(rec.raw.decode())}", markup=False)
     style = "green" if verdict == "legal" else "red" if verdict == "illegal" else "yellow"
-    console.print(f"ruling: [{style}]{verdict}[/{style}]" + (f" — {err.reason}" if err else ""),
-                  markup=True)
+    console.print(Text.assemble("ruling: ", (verdict, style),
+                                f" — {safe(err.reason)}" if err else ""))
     for r in cited:
         if r in cat:
             console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
@@ -365,10 +372,11 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
             "changes": [{"path": c.path, "a": c.old, "b": c.new} for c in changes]})
         ctx.exit(0 if same else 1)
     from rich.table import Table
+    from rich.text import Text
 
-    from tabletape.cli.render import console, plain
+    from tabletape.cli.render import console, plain, safe
     if same:
-        console.print(f"{a.spec} and {b.spec} record the same game")
+        console.print(f"{safe(a.spec)} and {safe(b.spec)} record the same game", markup=False)
         ctx.exit(0)
     if div is not None:
         console.print(f"first divergence at seq {div.seq}:")
@@ -377,13 +385,13 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
                           markup=False)
     else:
         console.print("the events are the same; the states differ")
-    table = Table(title=f"state differences ({len(changes)}), A = {a.spec}, B = {b.spec}",
-                  title_justify="left")
+    table = Table(title=Text(f"state differences ({len(changes)}), A = {safe(a.spec)}, "
+                             f"B = {safe(b.spec)}"), title_justify="left")
     table.add_column("path", overflow="fold")
     table.add_column("A", ratio=1)
     table.add_column("B", ratio=1)
     for c in changes[:200]:
-        table.add_row(c.path, plain(c.old), plain(c.new))
+        table.add_row(Text(safe(c.path)), Text(plain(c.old)), Text(plain(c.new)))
     console.print(table)
     if len(changes) > 200:
         console.print(f"... and {len(changes) - 200} more (use --json)")
