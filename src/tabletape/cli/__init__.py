@@ -269,6 +269,9 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
 def undo(file: str, by: str | None) -> None:
     """Retract the latest effective event by appending `undone` (nothing is deleted).
 
+    A signature cannot be undone: after one, undo retracts the game event before it
+    (the signature still seals the log as it was) and says so.
+
     Example: tabletape undo game.jsonl
     """
     result = entries.open_for_append(file)
@@ -279,8 +282,16 @@ def undo(file: str, by: str | None) -> None:
     v = fold.violation(first, ev)
     if v is not None:
         raise IllegalEvent(v.reason, rule=v.rule, file=file)
+    signature = entries.last_signature(file)
+    target = next((e for s, _, _, e in reversed(fold.stack) if s == ev.target), None)
     entries.append_checked(file, [ev], result)
     report_appended(result, [ev], first, False)
+    if signature is not None and result.ruleset is not None:
+        seq, player = signature
+        what = engine.describe(result.ruleset, target) if target is not None else "an event"
+        echo(f"  the latest line, seq {seq}, is {player}'s signature, which cannot be undone; "
+             f"this undo retracts seq {ev.target}: {what} (the signature still seals the log "
+             f"through seq {seq - 1})")
 
 
 @main.command()
