@@ -104,6 +104,22 @@ def summary(result: Replay) -> str:
     return "; ".join(parts)
 
 
+def rules_versions(result: Replay) -> dict[str, str | None]:
+    """Returns the rules version a log was recorded under and the one judging it (for --json)."""
+    return {"recorded": getattr(result.header, "rules_version", None),
+            "judged_by": result.ruleset.version if result.ruleset else None}
+
+
+def version_note(result: Replay) -> Text | None:
+    """Returns a warning when the log was recorded under other rules than the ones judging it."""
+    v = rules_versions(result)
+    if result.ruleset is None or v["recorded"] is None or v["recorded"] == v["judged_by"]:
+        return None
+    return Text(safe(f"note: recorded under {result.ruleset.id} rules {v['recorded']}, judged by "
+                     f"rules {v['judged_by']}: a ruling may differ from the rules played"),
+                style="yellow")
+
+
 def result_dict(result: Replay) -> dict:
     """Returns a replay's findings as plain data for --json."""
     fold = result.fold
@@ -113,6 +129,7 @@ def result_dict(result: Replay) -> dict:
         "events": result.events,
         "head": result.tail.head if result.tail else None,
         "valid": result.ok,
+        "rules_version": rules_versions(result),
         "problems": [e.to_dict() for e in result.problems],
     }
     if fold is not None and result.ruleset is not None:
