@@ -262,3 +262,14 @@ def test_a_log_of_another_rules_version_is_judged_with_a_note(run, tmp_path):
         v = json.loads(run(*args).stdout)["rules_version"]
         assert v == {"recorded": "0.9", "judged_by": "1.0"}, args
     assert "note: recorded under" not in run("validate", KILL_LOG).stdout
+
+
+def test_the_recorders_undo_after_a_signature_says_so_too(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    opening(path, new_log(path))
+    assert run("keygen", "alice", "--dir", tmp_path / "keys").exit_code == 0
+    assert run("sign", path, "--key", tmp_path / "keys" / "alice.key").exit_code == 0
+    r = run("record", path, input="undo\nquit\n")
+    said = " ".join(r.stdout.split())
+    assert ("the latest line, seq 3, is alice's signature, which cannot be undone; this undo "
+            "retracts seq 2") in said
