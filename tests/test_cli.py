@@ -204,8 +204,8 @@ def test_verify_prints_the_head_and_checks_an_agreed_one(run):
     r = run("verify", SIM, "--json")
     data = json.loads(r.stdout)
     assert r.exit_code == 0 and data["ok"] and len(data["head"]) == 64
-    assert run("verify", SIM, "--head", data["head"][:12]).exit_code == 0
-    r = run("verify", SIM, "--head", "0" * 12)
+    assert run("verify", SIM, "--head", data["head"][:16]).exit_code == 0
+    r = run("verify", SIM, "--head", "0" * 16)
     assert r.exit_code == 1 and "not the agreed" in r.stdout
 
 

@@ -17,7 +17,7 @@ import msgspec
 from tabletape import engine
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
-from tabletape.tape.events import Event, is_core
+from tabletape.tape.events import Event, Signed, is_core
 
 
 def now() -> str | None:
@@ -96,9 +96,14 @@ def event_from(ruleset: engine.Ruleset, text: str, source: str, by: str | None,
         body["by"] = by
     body = {k: v for k, v in body.items() if v is not None}
     try:
-        return msgspec.convert(body, ruleset.union())
+        event: Event = msgspec.convert(body, ruleset.union())
     except msgspec.ValidationError as e:
         raise UsageError(f"not a valid {ruleset.id} event: {e}", file=source) from None
+    if isinstance(event, Signed):  # it could not be undone: only `sign`, which signs the head
+        raise UsageError("a `signed` event is written only by `tabletape sign FILE --key KEY`, "
+                         "which signs the log's head; it cannot be appended or recorded",
+                         file=source)
+    return event
 
 
 def open_for_append(file: str, history: bool = False) -> engine.Replay:
@@ -113,6 +118,25 @@ def open_for_append(file: str, history: bool = False) -> engine.Replay:
     if result.fold is None:
         raise LogFormatError("no header", file=file, line=1)
     return result
+
+
+def last_signature(file: str) -> tuple[int, str] | None:
+    """Returns the seq and signer when the log's last line is a `signed` event, else None.
+
+    Reads the last few KiB only (a `signed` line is ~300 bytes); the log was read whole
+    by `open_for_append` before, so the line is known to be well formed.
+    """
+    with open(file, "rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        f.seek(max(0, size - 4096))
+        tail = f.read().rstrip(b"\n").rpartition(b"\n")[2]
+    try:
+        body = msgspec.json.decode(tail, type=dict[str, Any])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if body.get("type") != "signed":
+        return None
+    return int(body.get("seq", -1)), str(body.get("player", ""))
 
 
 def append_checked(file: str, events: list[Event], result: engine.Replay,

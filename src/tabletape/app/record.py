@@ -22,7 +22,7 @@ from tabletape.app import entries
 from tabletape.engine import CHANCE, Decision, Ruling
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Header, Note, Undone, event_type
+from tabletape.tape.events import Event, Header, Note, Signed, Undone, event_type
 
 MAX_LIST = 40  # entries shown at once; the rest are reached by typing a few characters
 LAST_KEPT = 100  # recent events kept for the `last` command
@@ -395,8 +395,15 @@ class RecordSession:
         by, rest = _by(rest)
         match name:
             case "undo":
-                return self.record(Undone(target=self.fold.latest(), at=self.clock(),
-                                          by=by or self.by))
+                target = self.fold.latest()
+                last = self.recent[-1] if self.recent else None
+                reply = self.record(Undone(target=target, at=self.clock(), by=by or self.by))
+                if reply.refusal is None and last is not None and isinstance(last[1], Signed):
+                    reply.message = (f"the latest line, seq {last[0]}, is {last[1].player}'s "
+                                     "signature, which cannot be undone; this undo retracts "
+                                     f"seq {target} (the signature still seals the log through "
+                                     f"seq {last[0] - 1})")
+                return reply
             case "note":
                 if not rest:
                     return Reply(message="usage: " + COMMANDS["note"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from typing import Any
 
@@ -15,7 +16,7 @@ from tabletape.app.entries import now
 from tabletape.cli import params
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone
+from tabletape.tape.events import UNSAFE, Event, Note, Undone, visible
 
 
 class Failure(click.ClickException):
@@ -32,8 +33,8 @@ class Failure(click.ClickException):
     def show(self, file: Any = None) -> None:
         from rich.text import Text
 
-        from tabletape.cli.render import err_console
-        err_console.print(Text.assemble(("error: ", "red"), self.format_message()))
+        from tabletape.cli.render import err_console, safe
+        err_console.print(Text.assemble(("error: ", "red"), safe(self.format_message())))
 
 
 def failure(e: TapeError | OSError) -> Failure:
@@ -43,8 +44,20 @@ def failure(e: TapeError | OSError) -> Failure:
     return Failure(e)
 
 
+# JSON escapes C0 itself; DEL, C1, bidi and zero-width characters it would write raw. They can
+# only stand inside a JSON string, where `\uXXXX` means the same character: escaped, the
+# document is unchanged and a terminal showing it obeys none of them.
+_RAW_IN_JSON = re.compile(f"[{UNSAFE}]")
+
+
 def emit_json(data: Any) -> None:
-    click.echo(msgspec.json.encode(data).decode())
+    text = msgspec.json.encode(data).decode()
+    click.echo(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Prints one line that may hold strings from a log or a file name, escaped."""
+    click.echo(visible(text), err=err)
 
 
 # Commands that live in other modules, imported only when that command runs, so that
@@ -188,7 +201,7 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}", file=file) from None
     tail = tapelog.create(file, header, rs.codec)
-    click.echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
+    echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
 
 
 def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
@@ -200,12 +213,12 @@ def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
         return emit_json([{"seq": first_seq + i, "event": msgspec.to_builtins(e),
                            "text": engine.describe(rs, e)} for i, e in enumerate(events)])
     for i, e in enumerate(events):
-        click.echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
+        echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
     fold = result.fold
     if fold is not None:
         d = rs.pending(fold.state)
         o = rs.outcome(fold.state)
-        click.echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+        echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
 
 
 def _next_seq(result: engine.Replay) -> int:
@@ -256,6 +269,9 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
 def undo(file: str, by: str | None) -> None:
     """Retract the latest effective event by appending `undone` (nothing is deleted).
 
+    A signature cannot be undone: after one, undo retracts the game event before it
+    (the signature still seals the log as it was) and says so.
+
     Example: tabletape undo game.jsonl
     """
     result = entries.open_for_append(file)
@@ -266,8 +282,16 @@ def undo(file: str, by: str | None) -> None:
     v = fold.violation(first, ev)
     if v is not None:
         raise IllegalEvent(v.reason, rule=v.rule, file=file)
+    signature = entries.last_signature(file)
+    target = next((e for s, _, _, e in reversed(fold.stack) if s == ev.target), None)
     entries.append_checked(file, [ev], result)
     report_appended(result, [ev], first, False)
+    if signature is not None and result.ruleset is not None:
+        seq, player = signature
+        what = engine.describe(result.ruleset, target) if target is not None else "an event"
+        echo(f"  the latest line, seq {seq}, is {player}'s signature, which cannot be undone; "
+             f"this undo retracts seq {ev.target}: {what} (the signature still seals the log "
+             f"through seq {seq - 1})")
 
 
 @main.command()
@@ -290,5 +314,5 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
     report_appended(result, [ev], first, False)
     if dispute and result.fold is not None and result.fold.disputes:
         r = result.fold.disputes[-1]
-        click.echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
+        echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
                    + f" — {r.reason}")

@@ -6,6 +6,7 @@ error as every other usage error (`error: ...`, exit 2), never click's own form.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 import click
@@ -13,6 +14,7 @@ import click
 from tabletape import engine
 from tabletape.app import entries
 from tabletape.tape.errors import UsageError
+from tabletape.tape.events import visible
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -81,7 +83,22 @@ class AtSeq(click.ParamType):
         return LogPoint(value, value, None)
 
 
+class Head(click.ParamType):
+    """An agreed head: its 64 hex digits, or the first 16 or more of them (`new` prints 16)."""
+
+    name = "HEX"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        text = str(value).strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{16,64}", text):
+            raise UsageError(f"--head {visible(str(value))!r}: give the head's 64 hex digits, or "
+                             "at least its first 16 (as `new` and `verify` print it)")
+        return text
+
+
 PLAYERS = Players()
 PLAYERS_OR_COUNT = Players(counts=True)
 GAME_OPTION = GameOption()
 AT_SEQ = AtSeq()
+HEAD = Head()

@@ -9,8 +9,9 @@ import msgspec
 
 from tabletape import engine
 from tabletape.cli import emit_json
-from tabletape.cli.params import AT_SEQ, LogPoint
-from tabletape.tape.errors import ChainError, TornTail, UsageError
+from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
+from tabletape.tape.errors import ChainError, IllegalEvent, TapeError, TornTail, UsageError
+from tabletape.tape.events import Signed
 
 
 def _progress(items, label: str, total: int):
@@ -86,23 +87,43 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
     """
-    from tabletape.cli.render import console, problem_line, result_dict, ruling_table, summary
+    from rich.text import Text
+
+    from tabletape.cli.render import (
+        console,
+        problem_line,
+        result_dict,
+        ruling_table,
+        safe,
+        summary,
+        version_note,
+    )
+    signatures = 0
+
+    def count(j: engine.Judged) -> None:
+        nonlocal signatures
+        signatures += isinstance(j.record.event, Signed)
     try:
-        result = engine.replay(path, keep_going=keep_going)
+        result = engine.replay(path, keep_going=keep_going, visit=count)
     except UsageError as e:
         if single:
             raise
         result = engine.Replay(path, error=e)
     if as_json:
-        return result.ok, result_dict(result)
+        return result.ok, {**result_dict(result), "signatures": signatures,
+                           "signatures_checked": False}
     with console.capture() as out:
-        ok = "[green]valid[/green]" if result.ok else "[red]INVALID[/red]"
-        console.print(f"{ok} {summary(result)}", markup=True)
+        ok = ("valid", "green") if result.ok else ("INVALID", "red")
+        console.print(Text.assemble(ok, f" {summary(result)}"))
+        note = version_note(result)
+        if note is not None:
+            console.print(note)
         for problem in result.problems:
             console.print(problem_line(problem))
             if isinstance(problem, TornTail):
                 console.print(f"  the earlier {result.events} events are intact; "
-                              f"`tabletape repair {path}` moves the torn bytes aside")
+                              f"`tabletape repair {safe(path)}` moves the torn bytes aside",
+                              markup=False)
         if result.fold is not None and result.fold.blocked and not keep_going:
             console.print(f"  {len(result.fold.unjudged)} later event(s) were not judged: the state "
                           "after an illegal event is unreliable (--keep-going judges them without it)")
@@ -115,13 +136,18 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
                               f"seq {result.fold.retracted[s]}", markup=False)
             if result.fold.disputes:
                 console.print(ruling_table(result.fold.disputes, result.ruleset))
+        if signatures:
+            console.print(f"  {signatures} signature(s) not checked: `tabletape verify "
+                          f"{safe(path)} --keys DIR` checks them", markup=False)
     return result.ok, out.get()
 
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--head", "expect_head", metavar="HEX",
-              help="The head the players agreed on; exit 1 if the log's differs.")
+@click.option("--head", "expect_head", type=HEAD, metavar="HEX",
+              help="The head the players agreed on: its 64 hex digits, or at least the first "
+                   "16 (as `new` prints them); exit 1 if the log's differs, 2 if HEX is "
+                   "shorter or not hex.")
 @click.option("--keys", "keys_dir", type=click.Path(), metavar="DIR",
               help="Check every `signed` event against the public keys NAME.pub in DIR; "
                    "exit 1 on a bad signature or an unknown signer.")
@@ -144,7 +170,7 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                            else None)
     tail = result.tail
     head = tail.head if tail else None
-    if expect_head and result.error is None and head and not head.startswith(expect_head.lower()):
+    if expect_head and result.error is None and head and not head.startswith(expect_head):
         result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
                                   "was changed or extended since", file=file,
                                   line=result.events, seq=result.events - 1)
@@ -155,15 +181,24 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                    "error": result.error.to_dict() if result.error else None,
                    **(cli_sign.report_json(signed, result.header) if signed is not None else {})})
     else:
-        from tabletape.cli.render import console
-        if result.error is None:
-            console.print(f"[green]ok[/green] {file}: {result.events} events, chain intact",
-                          markup=True)
+        from rich.text import Text
+
+        from tabletape.cli.render import console, safe
+        if result.error is None and signed is not None and not signed.ok:
+            bad = [s for s in signed.seals if s.status != "valid"]
+            console.print(Text.assemble(
+                ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {len(signed.seals)} "
+                "signature(s) do not hold (" + ", ".join(
+                    f"seq {s.seq} by {safe(s.player)}: {s.status}" for s in bad)
+                + f"); the chain of {result.events} events is intact"))
+        elif result.error is None:
+            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {result.events} events, "
+                                        "chain intact"))
         elif isinstance(result.error, TornTail):
-            console.print(f"[red]TORN[/red] {result.error}", markup=True)
+            console.print(Text.assemble(("TORN", "red"), f" {safe(str(result.error))}"))
             console.print(f"the first {result.events} events are intact")
         else:
-            console.print(f"[red]BROKEN[/red] {result.error}", markup=True)
+            console.print(Text.assemble(("BROKEN", "red"), f" {safe(str(result.error))}"))
             console.print(f"the first {result.events} events read correctly")
         if tail is not None:
             console.print(f"head (seq {tail.seq}): {tail.head}")
@@ -191,6 +226,9 @@ def _state_json(state: Any) -> Any:
 def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
+    With --to, the lines after SEQ are still read for their format and hash chain
+    (not their rules): a log broken anywhere is reported, exit 1.
+
     Example: tabletape replay game.jsonl --to 40 --as bob   |   tabletape replay game.jsonl --step
     """
     if step:
@@ -199,12 +237,17 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         from tabletape.app.stepper import Stepper
         from tabletape.cli import step as stepping
         return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
+    from tabletape.cli.render import rules_versions
     result = engine.replay(file, to=to, history=False)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
     if to is not None and to >= result.events and result.error is None:
         raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
+    later = None  # a break after --to: the checkpointed fold stopped before it
+    if to is not None and result.error is None:
+        later = engine.replay(file, rules=False).error
+    problems = result.problems + ([later] if later else [])
     state = result.state
     if as_player is not None:
         if as_player not in result.header.players:
@@ -215,17 +258,28 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         emit_json({"file": file, "seq": result.events - 1, "state": _state_json(state),
                    "pending": msgspec.to_builtins(d) if d else None,
                    "outcome": msgspec.to_builtins(o) if o else None,
-                   "problems": [e.to_dict() for e in result.problems]})
+                   "rules_version": rules_versions(result),
+                   "problems": [e.to_dict() for e in problems]})
     else:
-        from tabletape.cli.render import console, drawing, problem_line
+        from tabletape.cli.render import console, drawing, problem_line, safe, version_note
         console.print(drawing(rs, state))
-        console.print(f"after seq {result.events - 1}" + (f", as {as_player} sees it" if as_player else ""))
-        for e in result.problems:
+        console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
+                                                          if as_player else ""), markup=False)
+        note = version_note(result)
+        if note is not None:
+            console.print(note)
+        for e in problems:
             console.print(problem_line(e))
         if result.fold.blocked:
             first = min(result.fold.illegal)
             console.print(f"the state shown is the one before the illegal event at seq {first}")
-    ctx.exit(1 if result.problems else 0)
+        if result.error is not None:
+            console.print(f"the state shown is after seq {result.events - 1}, the last line read "
+                          "before the log breaks")
+        if later is not None:
+            console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
+                          "records may have been changed")
+    ctx.exit(1 if problems else 0)
 
 
 @click.command()
@@ -253,8 +307,8 @@ def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
         from rich.table import Table
         from rich.text import Text
 
-        from tabletape.cli.render import console, problem_line
-        table = Table(title=file, title_justify="left")
+        from tabletape.cli.render import console, problem_line, safe
+        table = Table(title=Text(safe(file)), title_justify="left")
         for col in ("seq", "by", "event", "ruling"):
             table.add_column(col)
         for rec, e in rows:
@@ -268,10 +322,12 @@ def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
             if seq in retracted:
                 text.stylize("strike")
                 mark.append(f" undone at {retracted[seq]}", style="dim")
-            table.add_row(str(seq), rec.event.by or "", text, mark)
+            table.add_row(str(seq), Text(safe(rec.event.by or "")), text, mark)
         console.print(table)
         if result.error:
             console.print(problem_line(result.error))
+            console.print(f"the table shows the {result.events} line(s) read before the log breaks; "
+                          "the rest cannot be read as recorded")
     ctx.exit(1 if result.problems else 0)
 
 
@@ -279,11 +335,16 @@ def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("seq", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def explain(file: str, seq: int, as_json: bool) -> None:
+@click.pass_context
+def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
+
+    The whole log is read: when it breaks anywhere (format or chain), the event is
+    still explained as it stands, the break is reported, and the exit status is 1.
 
     Example: tabletape explain game.jsonl 41
     """
+    from tabletape.cli.render import rules_versions
     result = engine.replay(file, to=seq, capture=seq)
     rs = result.ruleset
     if rs is None or result.fold is None:
@@ -300,28 +361,48 @@ def explain(file: str, seq: int, as_json: bool) -> None:
     cat = rs.catalogue()
     cited = [rule] if rule else list(rs.governing(rec.event))
     if as_json:
-        return emit_json({
+        emit_json({
             "seq": seq, "event": msgspec.to_builtins(rec.event),
             "text": engine.describe(rs, rec.event), "verdict": verdict,
             "rule": rule, "reason": err.reason if err else None,
             "rules": {r: msgspec.to_builtins(cat[r]) for r in cited if r in cat},
             "state_before": _state_json(before),
             "pending_before": msgspec.to_builtins(rs.pending(before)),
-            "disputes": [d.__dict__ for d in disputes]})
+            "disputes": [d.__dict__ for d in disputes],
+            "rules_version": rules_versions(result),
+            "problems": [result.error.to_dict()] if result.error else []})
+        ctx.exit(1 if result.error else 0)
     from rich.panel import Panel
+    from rich.text import Text
 
-    from tabletape.cli.render import console, drawing, ruling_table
+    from tabletape.cli.render import (
+        console,
+        drawing,
+        problem_line,
+        ruling_table,
+        safe,
+        version_note,
+    )
     console.print(Panel(drawing(rs, before), title=f"the state before seq {seq}"))
-    console.print(f"seq {seq}: {engine.describe(rs, rec.event)}")
-    console.print(f"  {rec.raw.decode()}", markup=False)
+    console.print(f"seq {seq}: {engine.describe(rs, rec.event)}", markup=False)
+    console.print(f"  {safe(rec.raw.decode())}", markup=False)
     style = "green" if verdict == "legal" else "red" if verdict == "illegal" else "yellow"
-    console.print(f"ruling: [{style}]{verdict}[/{style}]" + (f" — {err.reason}" if err else ""),
-                  markup=True)
+    console.print(Text.assemble("ruling: ", (verdict, style),
+                                f" — {safe(err.reason)}" if err else ""))
     for r in cited:
         if r in cat:
             console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
     if disputes:
         console.print(ruling_table(disputes, rs))
+    note = version_note(result)
+    if note is not None:
+        console.print(note)
+    if result.error is not None:
+        console.print(problem_line(result.error))
+        console.print(f"the log breaks after seq {seq}: seq {seq} is explained as it stands, but "
+                      "a broken log may have been changed anywhere before the break (validate "
+                      "reports the same break)")
+    ctx.exit(1 if result.error else 0)
 
 
 def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
@@ -344,7 +425,8 @@ def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
 def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     """Compare two logs (or two points of one, FILE@SEQ): first divergent event, state diff.
 
-    Exit 1 when they differ.
+    Exit 1 when they differ, or when either log is broken or invalid (reported first;
+    a broken log is compared up to its break). Logs of different games: exit 2.
 
     Example: tabletape diff game.jsonl other.jsonl   |   tabletape diff game.jsonl@40 game.jsonl@41
     """
@@ -353,23 +435,49 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     (_, pa, ta), (_, pb, tb) = a, b
     ra = engine.replay(pa, to=ta, history=False)  # (writes their indexes)
     rb = engine.replay(pb, to=tb, history=False)
-    div = tdiff.first_divergence(pa, pb, ta, tb, start=index.common_start(pa, pb, ta, tb))
     rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
+    if rsa.id != rsb.id:
+        raise UsageError(f"{a.spec} records {rsa.id} and {b.spec} records {rsb.id}: logs of "
+                         "different games cannot be compared")
+    # each side as judged: its own problems, and a break after a FILE@SEQ point too
+    found: list[tuple[str, str, list[TapeError]]] = []
+    for side, spec, r, path, to in (("A", a.spec, ra, pa, ta), ("B", b.spec, rb, pb, tb)):
+        later = _later_break(path) if to is not None and r.error is None else None
+        found.append((side, spec, [*r.problems, *([later] if later else [])]))
+    # a broken side is compared up to its break: the lines read before it
+    cut_a = ra.events - 1 if ra.error is not None else ta
+    cut_b = rb.events - 1 if rb.error is not None else tb
+    div = tdiff.first_divergence(pa, pb, cut_a, cut_b,
+                                 start=index.common_start(pa, pb, cut_a, cut_b))
     changes = tdiff.state_diff(_state_json(ra.state), _state_json(rb.state))
     same = div is None and not changes
+    bad = any(problems for _, _, problems in found)
     if as_json:
-        emit_json({"same": same, "first_divergence": None if div is None else {
+        emit_json({"same": same and not bad,
+                   "problems": {side: [p.to_dict() for p in problems]
+                                for side, _, problems in found},
+                   "first_divergence": None if div is None else {
             "seq": div.seq,
             "a": msgspec.to_builtins(div.a) if div.a else None,
             "b": msgspec.to_builtins(div.b) if div.b else None},
             "changes": [{"path": c.path, "a": c.old, "b": c.new} for c in changes]})
-        ctx.exit(0 if same else 1)
+        ctx.exit(0 if same and not bad else 1)
     from rich.table import Table
+    from rich.text import Text
 
-    from tabletape.cli.render import console, plain
+    from tabletape.cli.render import console, plain, problem_line, safe
+    for side, spec, problems in found:
+        if problems:
+            broken = any(not isinstance(p, IllegalEvent) for p in problems)
+            console.print(Text.assemble(("BROKEN" if broken else "INVALID", "red"),
+                                        f" {side} = {safe(spec)}"
+                                        + (": compared up to its break" if broken else "")))
+            for p in problems:
+                console.print(problem_line(p))
     if same:
-        console.print(f"{a.spec} and {b.spec} record the same game")
-        ctx.exit(0)
+        console.print(f"{safe(a.spec)} and {safe(b.spec)} record the same game"
+                      + (" as far as both could be read" if bad else ""), markup=False)
+        ctx.exit(1 if bad else 0)
     if div is not None:
         console.print(f"first divergence at seq {div.seq}:")
         for side, ev, rs in (("A", div.a, rsa), ("B", div.b, rsb)):
@@ -377,18 +485,23 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
                           markup=False)
     else:
         console.print("the events are the same; the states differ")
-    table = Table(title=f"state differences ({len(changes)}), A = {a.spec}, B = {b.spec}",
-                  title_justify="left")
+    table = Table(title=Text(f"state differences ({len(changes)}), A = {safe(a.spec)}, "
+                             f"B = {safe(b.spec)}"), title_justify="left")
     table.add_column("path", overflow="fold")
     table.add_column("A", ratio=1)
     table.add_column("B", ratio=1)
     for c in changes[:200]:
-        table.add_row(c.path, plain(c.old), plain(c.new))
+        table.add_row(Text(safe(c.path)), Text(plain(c.old)), Text(plain(c.new)))
     console.print(table)
     if len(changes) > 200:
         console.print(f"... and {len(changes) - 200} more (use --json)")
     ctx.exit(1)
 
+
+
+def _later_break(path: str) -> TapeError | None:
+    """Returns a format or chain error anywhere in a log (read without its rules), or None."""
+    return engine.replay(path, rules=False).error
 
 
 def _ruleset_of(result: engine.Replay) -> engine.Ruleset:

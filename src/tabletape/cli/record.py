@@ -23,7 +23,7 @@ from tabletape.app.entries import now
 from tabletape.cli import params
 from tabletape.engine import CHANCE
 from tabletape.tape.errors import UsageError
-from tabletape.tape.events import Note
+from tabletape.tape.events import Note, visible
 
 if TYPE_CHECKING:  # tabletape.app.record is imported when `record` runs, to keep start-up quick
     from tabletape.app.record import Listing, RecordSession, Reply
@@ -65,8 +65,8 @@ def record(file: str, game: str | None, players: tuple[str, ...] | None,
         header = rs.start(players, entries.options_for(rs, options),
                           entries.load_components(rs, components))
         tail = start(file, msgspec.structs.replace(header, at=now(), by=by), rs)
-        console.print(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}",
-                      markup=False)
+        console.print(visible(f"started {file}: {rs.title} for {', '.join(players)}; "
+                              f"head {tail.head[:16]}"), markup=False)
     session = RecordSession(file, by=by, auto_chance=auto_chance, clock=now)
     _same_game(session, game, players, options, components)
     run(session)
@@ -149,7 +149,7 @@ def run(session: RecordSession) -> None:
 def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> None:
     from tabletape.app.record import Reply
     from tabletape.cli.render import console
-    console.print(f"recording {session.path}: {session.ruleset.title}, "
+    console.print(f"recording {visible(session.path)}: {session.ruleset.title}, "
                   f"{session.next_seq} events so far; `help` lists the commands", markup=False)
     drawn = session.auto_draws()  # a chance draw may be owed already (--auto-chance)
     if drawn:
@@ -178,7 +178,7 @@ def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> Non
 def goodbye(session: RecordSession) -> None:
     """Says where the log stands; the terminal may be gone, so a failed write is ignored."""
     try:
-        print(f"\nstopped: {session.path} holds {session.next_seq} events, the last at seq "
+        print(f"\nstopped: {visible(session.path)} holds {session.next_seq} events, the last at seq "
               f"{session.tail.seq} (head {session.tail.head[:16]}); nothing entered was lost",
               flush=True)
     except OSError:
@@ -199,7 +199,7 @@ def _plain_reader() -> Callable[[str], str]:
         if not line:
             raise EOFError
         line = line.rstrip("\r\n")
-        sys.stdout.write(line + "\n")  # echoed, so that the output reads as a transcript
+        sys.stdout.write(visible(line) + "\n")  # echoed, so that the output reads as a transcript
         return line
     return read
 
@@ -251,15 +251,15 @@ def show_reply(session: RecordSession, reply: Reply) -> None:
     if reply.ruling is not None:
         r = reply.ruling
         console.print(Text(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule
-                                                                     else "") + f" — {r.reason}"))
+                                                                     else "") + f" — {visible(r.reason)}"))
     if reply.refusal is not None:
         e = reply.refusal
         event, rule = getattr(e, "event", None), getattr(e, "rule", None)
         said = f"{event}: " if event else ""
         rule = f"[{rule}] " if rule else ""
-        console.print(Text.assemble(("refused: ", "red"), f"{said}{rule}{e.reason}"))
+        console.print(Text.assemble(("refused: ", "red"), visible(f"{said}{rule}{e.reason}")))
     if reply.message:
-        console.print(Text(reply.message))
+        console.print(Text(visible(reply.message)))
     if reply.choices is not None:
         console.print(Text(f"{len(reply.choices.entries)} entries match; choose by number:"))
         show_listing(reply.choices)
@@ -270,7 +270,7 @@ def show_reply(session: RecordSession, reply: Reply) -> None:
                            "(Tab completes), or a JSON event"))
     elif reply.show == "last":
         for seq, by, sentence, undone in session.last(reply.count):
-            console.print(Text(f"  seq {seq}" + (f" ({by})" if by else "") + f": {sentence}"
+            console.print(Text(f"  seq {seq}" + (f" ({visible(by)})" if by else "") + f": {sentence}"
                                + (f" — undone at seq {undone}" if undone else "")))
     elif reply.show == "state" and reply.arg == "all":
         from rich.pretty import Pretty

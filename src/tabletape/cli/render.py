@@ -3,17 +3,48 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from tabletape.engine import Replay, Ruleset, Ruling
 from tabletape.tape.errors import TapeError
+from tabletape.tape.events import UNSAFE, visible
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+# Every string that came from a log, a components file or a file name is printed through
+# `safe`, where it enters the output; SafeConsole is the net under that: whatever a game's
+# drawing or a message holds, no control character reaches the terminal as one.
+safe = visible
+_UNSAFE_BUT_NEWLINE = re.compile(f"(?!\n)[{UNSAFE}]")
+
+
+class SafeConsole(Console):
+    """A Console whose text segments carry no control character but the newlines it lays out.
+
+    Styling is not in a segment's text (rich writes it after rendering), and cursor
+    movement is in control segments, which are left alone: what is escaped here can only
+    have come from the strings printed.
+    """
+
+    def render(self, renderable: RenderableType, options: ConsoleOptions | None = None
+               ) -> Iterable[Segment]:
+        for seg in super().render(renderable, options):
+            if not seg.control and _UNSAFE_BUT_NEWLINE.search(seg.text):
+                seg = Segment(_UNSAFE_BUT_NEWLINE.sub(_escape, seg.text), seg.style)
+            yield seg
+
+
+def _escape(m: re.Match[str]) -> str:
+    return visible(m.group())
+
+
+console = SafeConsole(highlight=False, soft_wrap=True)
+err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def drawing(rs: Ruleset, state: Any) -> Any:
@@ -32,12 +63,12 @@ def drawing(rs: Ruleset, state: Any) -> Any:
 def plain(value: Any) -> str:
     """Returns a value as compact JSON for a table cell."""
     if isinstance(value, str):
-        return value
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return safe(value)
+    return safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
 def problem_line(e: TapeError) -> Text:
-    return Text(str(e), style="red")
+    return Text(safe(str(e)), style="red")
 
 
 def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
@@ -53,28 +84,44 @@ def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
             entry = ruleset.catalogue().get(r.rule)
             if entry:
                 rule = f"{r.rule}\n({entry.section})"
-        table.add_row(f"seq {r.dispute_seq}", f"seq {r.about}", r.by or "—",
-                      Text(r.verdict, style=style), rule, r.reason)
+        table.add_row(f"seq {r.dispute_seq}", f"seq {r.about}", safe(r.by or "—"),
+                      Text(r.verdict, style=style), Text(rule), Text(safe(r.reason)))
     return table
 
 
 def summary(result: Replay) -> str:
     """Returns one sentence on a replayed log: events, problems, outcome."""
     if result.ruleset is None:
-        return f"{result.file}: unreadable"
-    parts = [f"{result.file}: {result.ruleset.id}, {result.events} events"]
+        return f"{safe(result.file)}: unreadable"
+    parts = [f"{safe(result.file)}: {result.ruleset.id}, {result.events} events"]
     if result.fold is not None:
         o = result.ruleset.outcome(result.state)
         if o is not None:
-            parts.append(o.summary)
+            parts.append(safe(o.summary))
         else:
             d = result.ruleset.pending(result.state)
-            parts.append(f"in progress, next: {d.detail}" if d else "in progress")
+            parts.append(f"in progress, next: {safe(d.detail)}" if d else "in progress")
         if result.fold.corrected:
             parts.append(f"{len(result.fold.corrected)} illegal event(s) corrected by undo")
         if result.fold.unjudged:
             parts.append(f"{len(result.fold.unjudged)} event(s) not judged after an illegal one")
     return "; ".join(parts)
+
+
+def rules_versions(result: Replay) -> dict[str, str | None]:
+    """Returns the rules version a log was recorded under and the one judging it (for --json)."""
+    return {"recorded": getattr(result.header, "rules_version", None),
+            "judged_by": result.ruleset.version if result.ruleset else None}
+
+
+def version_note(result: Replay) -> Text | None:
+    """Returns a warning when the log was recorded under other rules than the ones judging it."""
+    v = rules_versions(result)
+    if result.ruleset is None or v["recorded"] is None or v["recorded"] == v["judged_by"]:
+        return None
+    return Text(safe(f"note: recorded under {result.ruleset.id} rules {v['recorded']}, judged by "
+                     f"rules {v['judged_by']}: a ruling may differ from the rules played"),
+                style="yellow")
 
 
 def result_dict(result: Replay) -> dict:
@@ -86,6 +133,7 @@ def result_dict(result: Replay) -> dict:
         "events": result.events,
         "head": result.tail.head if result.tail else None,
         "valid": result.ok,
+        "rules_version": rules_versions(result),
         "problems": [e.to_dict() for e in result.problems],
     }
     if fold is not None and result.ruleset is not None:

@@ -14,7 +14,7 @@ import msgspec
 
 from tabletape.app import entries
 from tabletape.app.entries import now
-from tabletape.cli import report_appended
+from tabletape.cli import echo, report_appended
 
 
 @click.command()
@@ -32,8 +32,8 @@ def keygen(name: str, directory: str) -> None:
     """
     from tabletape.tape import signing
     key_path, pub_path, fp = signing.keygen(name, directory)
-    click.echo(f"wrote {key_path} (private: keep it secret) and {pub_path} (public: share it)")
-    click.echo(f"fingerprint {fp}")
+    echo(f"wrote {key_path} (private: keep it secret) and {pub_path} (public: share it)")
+    echo(f"fingerprint {fp}")
 
 
 @click.command()
@@ -102,7 +102,7 @@ def print_report(report: Any, header: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from tabletape.cli.render import console
+    from tabletape.cli.render import console, safe
     if not report.seals:
         console.print("no signatures: a rewrite of the whole file with a recomputed chain "
                       "would not be caught")
@@ -112,15 +112,15 @@ def print_report(report: Any, header: Any) -> None:
             table.add_column(col)
         for s in report.seals:
             style = "green" if s.status == "valid" else "red"
-            table.add_row(s.player, str(s.seq), s.head[:16] + "…", f"seq 0-{s.seq - 1}",
+            table.add_row(safe(s.player), str(s.seq), s.head[:16] + "…", f"seq 0-{s.seq - 1}",
                           Text(s.status, style=style))
         console.print(table)
     for p in _players(report, header):
         gap = report.unsigned(p)
         if gap is None:
-            console.print(Text(f"{p}: signed every event"))
+            console.print(Text(safe(f"{p}: signed every event")))
         else:
             n = gap[1] - gap[0] + 1
             seqs = f"seq {gap[0]}" if n == 1 else f"seq {gap[0]}-{gap[1]} ({n} events)"
-            console.print(Text(f"{p}: {seqs} not signed by {p}"))
+            console.print(Text(safe(f"{p}: {seqs} not signed by {p}")))
 

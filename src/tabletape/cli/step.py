@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 
 from tabletape.app.stepper import MOVES, Stepper
+from tabletape.tape.events import visible
 
 KEYS = "→/n next · ←/p back · g SEQ jump · d next dispute · i next illegal · q quit"
 
@@ -47,7 +48,7 @@ def show(stepper: Stepper) -> None:
 
     from tabletape.cli.render import console, drawing
     f = stepper.frame
-    who = f" · by {f.event.by}" if f.event.by else ""
+    who = f" · by {visible(f.event.by)}" if f.event.by else ""
     seen = f" · as {stepper.as_player} sees it" if stepper.as_player else ""
     console.print(Rule(Text(f"seq {f.seq} of {stepper.last}{who}{seen}"), align="left"))
     console.print(drawing(stepper.ruleset, stepper.state()))

@@ -12,7 +12,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries
-from tabletape.cli import emit_json, params
+from tabletape.cli import echo, emit_json, params
 from tabletape.tape import log as tapelog
 from tabletape.tape.events import CORE_EVENTS, Header
 
@@ -55,7 +55,7 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
                 bar.update(task, description=f"simulating: {n} events")
         tail = tapelog.append(output, batch, rs.codec, expect=tail)
     o = rs.bind(header).outcome(state) if state is not None else None
-    click.echo(f"wrote {output}: {tail.seq + 1} events; "
+    echo(f"wrote {output}: {tail.seq + 1} events; "
                + (o.summary if o else f"unfinished after {max_events} events"))
 
 
@@ -90,10 +90,10 @@ def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> Non
         stale = [n for n, data in files.items() if _read(os.path.join(check_dir, n)) != data]
         extra = sorted(set(os.listdir(check_dir)) - set(files)) if os.path.isdir(check_dir) else []
         if stale or extra:
-            click.echo(f"schemas in {check_dir} are stale: {', '.join(stale + extra)}; "
+            echo(f"schemas in {check_dir} are stale: {', '.join(stale + extra)}; "
                        "run `make schemas`", err=True)
             ctx.exit(1)
-        click.echo(f"schemas in {check_dir} are up to date ({len(files)} files)")
+        echo(f"schemas in {check_dir} are up to date ({len(files)} files)")
         return
     if not output:
         return emit_json({n: msgspec.json.decode(d) for n, d in files.items()})
@@ -103,7 +103,7 @@ def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> Non
         with open(tmp, "wb") as f:
             f.write(data)
         os.replace(tmp, os.path.join(output, name))
-        click.echo(f"wrote {os.path.join(output, name)}")
+        echo(f"wrote {os.path.join(output, name)}")
 
 
 def _read(path: str) -> bytes | None:
@@ -123,9 +123,9 @@ def repair(file: str) -> None:
     """
     moved, where = tapelog.repair(file)
     if not moved:
-        click.echo(f"{file} has no torn last line; nothing to repair")
+        echo(f"{file} has no torn last line; nothing to repair")
         return
     result = engine.replay(file, rules=False)
-    click.echo(f"moved {moved} torn byte(s) to {where}; {file} keeps {result.events} "
+    echo(f"moved {moved} torn byte(s) to {where}; {file} keeps {result.events} "
                f"complete event(s)" + (f" (but: {result.error})" if result.error else ""))
 

@@ -10,7 +10,7 @@ import msgspec
 
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
 from tabletape.tape.errors import IllegalEvent
-from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone
+from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone, visible
 from tabletape.tape.seqs import SeqMap, SeqSet
 
 # -- the fold ---------------------------------------------------------------------------
@@ -211,7 +211,12 @@ class Fold:
 
 
 def describe(ruleset: Ruleset, event: Event) -> str:
-    """Returns one plain sentence for any event, core or game."""
+    """Returns one plain sentence for any event, core or game, safe to print: what came
+    from the log (a note's text, names) shows its control characters as escapes."""
+    return visible(_sentence(ruleset, event))
+
+
+def _sentence(ruleset: Ruleset, event: Event) -> str:
     match event:
         case Undone(target=t):
             return f"undoes seq {t}"

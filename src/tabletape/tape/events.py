@@ -7,6 +7,7 @@ each game's events subclass `Event`.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 import msgspec
@@ -18,7 +19,14 @@ FORMAT = 1  # the log format this tabletape reads and writes (every header says 
 MAX_EVENTS = 10_000_000  # events per log, so seq < MAX_EVENTS; the reader and append enforce it
 Seq = Annotated[int, Meta(ge=0, le=MAX_EVENTS - 1)]
 Count = Annotated[int, Meta(ge=0, le=1_000_000)]
-Name = Annotated[str, Meta(min_length=1, max_length=64)]
+# Characters a terminal obeys rather than shows: C0 (with \t, \n, \r), DEL, C1, the bidi
+# controls (U+061C, U+200E/F, U+202A-E, U+2066-9), zero-width ones (U+200B-D, U+FEFF) and the
+# line/paragraph separators. A name may hold none (the schema's pattern); every other string
+# from a log, a components file or a file name is printed through `visible`.
+UNSAFE = (r"\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
+          r"\u2066-\u2069\ufeff")
+_UNSAFE = re.compile(f"[{UNSAFE}]")
+Name = Annotated[str, Meta(min_length=1, max_length=64, pattern=f"^[^{UNSAFE}]*$")]
 Text = Annotated[str, Meta(max_length=4096)]
 DIGEST = "^[0-9a-f]{64}$"
 # `prev` is only ever read by the chain check, which compares it with the SHA-256 hex of the
@@ -31,6 +39,20 @@ StrictDigest = Annotated[str, Meta(pattern=DIGEST)]
 Signature = Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]  # Ed25519: 64 bytes as hex
 Timestamp = Annotated[str, Meta(
     max_length=40, pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
+
+
+
+def visible(text: str) -> str:
+    """Returns text with every UNSAFE character shown as an escape (`\\x1b`, `\\u202e`)."""
+    if not _UNSAFE.search(text):
+        return text
+    return _UNSAFE.sub(_escape, text)
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
 
 UNSET_SEQ = -1  # events built by rules code; the log fills in the real seq
 

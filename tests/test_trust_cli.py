@@ -1,0 +1,275 @@
+"""The trust issue: what a hostile log, components file or file name can make the CLI say."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from tabletape.tape import log
+from tabletape.tape.events import UNSAFE
+from tests.conftest import COW, lines, new_log, opening, write
+
+KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
+UNSAFE_RE = re.compile(f"[{UNSAFE}]")
+
+FORGED = "\x1b[2K\r\x1b[1A\x1b[2K\x1b[32mvalid everything is fine\x1b[8m"
+HOSTILE = [
+    "".join(map(chr, range(0x20))) + "\x7f",  # C0 and DEL
+    "".join(map(chr, range(0x80, 0xa0))),  # C1
+    FORGED,  # ESC sequences, CR
+    "\r\nvalid forged line\n",  # a line of its own
+    "\u202eevil\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c",  # bidi
+    "zero\u200bwidth\u200c\u200d\ufeff",
+    "\u2028\u2029",
+    "x" * 4000 + "\x1b[31m",  # a long text that ends hostile
+]
+NOTE = "".join(HOSTILE)[:4096]
+
+
+def clean(text: str) -> None:
+    """Asserts no control character but a newline, and no line that the log's text began."""
+    bad = {hex(ord(c)) for c in UNSAFE_RE.findall(text.replace("\n", ""))}
+    assert not bad, f"unsafe characters in the output: {sorted(bad)}"
+    assert not [line for line in text.splitlines()
+                if line.lstrip(" │┃|").startswith(("valid forged", "valid everything"))]
+
+
+def out(r) -> str:
+    return r.stdout + r.stderr
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """A Cards of War log, under a hostile file name, with hostile notes and a dispute."""
+    path = tmp_path / "g\x1b[32m\u202e\r.jsonl"
+    tail = opening(path, new_log(path))
+    from tabletape.tape.events import Note
+    log.append(str(path), [Note(text=t, by="bob") for t in HOSTILE] +
+               [Note(text=NOTE, about=1, dispute=True, by="bob")], COW.codec, expect=tail)
+    return path
+
+
+def test_every_reading_command_escapes_what_the_log_holds(run, hostile, tmp_path):
+    other = tmp_path / "other.jsonl"
+    shutil.copy(hostile, other)
+    for args in (("validate", hostile), ("validate", hostile, "--json"), ("verify", hostile),
+                 ("verify", hostile, "--json"), ("replay", hostile), ("replay", hostile, "--json"),
+                 ("log", hostile), ("log", hostile, "--json"), ("explain", hostile, 5),
+                 ("explain", hostile, 1), ("explain", hostile, 1, "--json"),
+                 ("diff", hostile, other), ("diff", f"{hostile}@3", f"{other}@5"),
+                 ("diff", hostile, f"{other}@4", "--json"), ("games",), ("rules", "cards-of-war"),
+                 ("explain", hostile, 99), ("replay", hostile, "--as", "\x1b[31mzed")):
+        r = run(*args)
+        assert r.exit_code in (0, 1, 2), args
+        clean(out(r))
+        assert "Traceback" not in out(r)
+
+
+def test_the_json_reports_escape_bidi_and_zero_width_too(run, hostile):
+    r = run("log", hostile, "--json")
+    assert "\u202e" not in r.stdout and "\\u202e" in r.stdout
+    texts = [row["text"] for row in json.loads(r.stdout)]
+    assert any("\\x1b" in t for t in texts)  # the sentence itself shows the escape
+
+
+def test_writing_commands_escape_their_reports(run, hostile):
+    for args, stdin in (((("note", hostile, NOTE)), None),
+                        (("note", hostile, NOTE, "--about", 1, "--dispute", "--by", "alice"), None),
+                        (("append", hostile), json.dumps({"type": "note", "text": NOTE}) + "\n"),
+                        (("append", hostile, "--json", json.dumps({"type": "note", "text": FORGED})),
+                         None),
+                        (("undo", hostile), None),
+                        (("append", hostile, '{"type":"note","text":"x","by":"\\u001b[2K"}'), None),
+                        (("record", hostile), f"note {FORGED}\n"
+                         + json.dumps({"type": "note", "text": NOTE}) + "\nlast 3\nquit\n")):
+        r = run(*args, input=stdin)
+        assert r.exit_code in (0, 1, 2), (args, out(r))
+        clean(out(r))
+
+
+def test_a_forged_valid_line_cannot_appear(run, tmp_path):
+    """The issue's example: a player named bob + ESC sequences, in a log that is invalid."""
+    path = tmp_path / "g.jsonl"
+    new_log(path)
+    header = json.loads(lines(path)[0])
+    header["players"][1] = "bob" + FORGED
+    write(path, json.dumps(header, separators=(",", ":")).encode() + b"\n")
+    r = run("validate", path)
+    assert r.exit_code == 1 and r.stdout.startswith("INVALID")
+    clean(out(r))
+    assert not [ln for ln in out(r).splitlines() if ln.startswith("valid")]
+
+
+def test_names_with_control_characters_are_refused_and_the_error_escaped(run, tmp_path):
+    r = run("new", "cards-of-war", tmp_path / "g.jsonl", "--players", "alice,bob" + FORGED)
+    assert r.exit_code == 2
+    clean(out(r))
+    deck = json.load(open("src/tabletape/games/cards_of_war/components.json"))
+    deck["cards"][0]["name"] = "Tank\u202e"
+    write(tmp_path / "deck.json", json.dumps(deck).encode())
+    r = run("new", "cards-of-war", tmp_path / "h.jsonl", "--players", "a,b",
+            "--components", tmp_path / "deck.json")
+    assert r.exit_code == 2 and "components do not fit" in r.stderr
+    clean(out(r))
+    r = run("validate", tmp_path / "missing\x1b[31m.jsonl")
+    assert r.exit_code == 2
+    clean(out(r))
+    shutil.copy(KILL_LOG, tmp_path / "k.jsonl")
+    r = run("append", tmp_path / "k.jsonl", '{"type":"note","text":"x"}', "--by", "\u202eumpire")
+    assert r.exit_code == 2 and "not a valid cards-of-war event" in r.stderr
+    clean(out(r))
+
+
+# -- 2. explain, log, replay and diff read the whole log ----------------------------------
+@pytest.fixture
+def forged(tmp_path):
+    """kill-dispute with the card of seq 21 (line 22) changed: the chain breaks at line 23."""
+    path = tmp_path / "forged.jsonl"
+    data = open(KILL_LOG, "rb").read().splitlines(keepends=True)
+    assert b'"card":"Anti-Tank Gun"' in data[21]
+    data[21] = data[21].replace(b'"card":"Anti-Tank Gun"', b'"card":"Bazooka"')
+    write(path, b"".join(data))
+    return path
+
+
+def test_explain_of_a_line_before_a_break_says_the_log_breaks_and_exits_1(run, forged):
+    r = run("validate", forged)
+    assert r.exit_code == 1 and "forged.jsonl:23" in r.stdout
+    r = run("explain", forged, 21)
+    assert r.exit_code == 1
+    assert "forged.jsonl:23 (seq 22" in r.stdout and "the log breaks after seq 21" in r.stdout
+    assert "ruling: illegal" in r.stdout  # still explained, as it stands
+    r = run("explain", forged, 21, "--json")
+    assert r.exit_code == 1 and json.loads(r.stdout)["problems"][0]["line"] == 23
+    assert run("explain", KILL_LOG, 21).exit_code == 0
+
+
+def test_replay_to_a_seq_before_a_break_still_finds_the_break(run, forged):
+    r = run("replay", forged, "--to", 10)
+    assert r.exit_code == 1 and "forged.jsonl:23" in r.stdout
+    assert "the state shown is after seq 10, but the log breaks later" in r.stdout
+    r = run("replay", forged, "--to", 10, "--json")
+    assert r.exit_code == 1 and json.loads(r.stdout)["problems"][-1]["line"] == 23
+    assert run("replay", KILL_LOG, "--to", 10).exit_code == 0
+
+
+def test_replay_and_log_say_what_they_show_of_a_broken_log(run, forged):
+    r = run("replay", forged)
+    assert r.exit_code == 1 and "the last line read before the log breaks" in r.stdout
+    r = run("log", forged)
+    assert r.exit_code == 1 and "the table shows the 22 line(s) read before the log breaks" in r.stdout
+
+
+# -- 6. diff reports a broken or invalid side first; other games are a usage error --------
+def test_diff_reports_a_broken_side_before_the_divergence(run, forged):
+    r = run("diff", forged, KILL_LOG)
+    assert r.exit_code == 1
+    out = r.stdout
+    assert out.startswith("BROKEN A = ") and "compared up to its break" in out
+    assert out.index("forged.jsonl:23") < out.index("first divergence at seq 21")
+    data = json.loads(run("diff", forged, KILL_LOG, "--json").stdout)
+    assert not data["same"] and data["problems"]["A"] and not data["problems"]["B"]
+    r = run("diff", f"{forged}@5", f"{KILL_LOG}@5")  # a break after the point: still reported
+    assert r.exit_code == 1 and "BROKEN A" in r.stdout
+
+
+def test_diff_of_logs_of_different_games_is_a_usage_error(run):
+    other = "replays/liberation/disputed-play.jsonl"
+    r = run("diff", KILL_LOG, other)
+    assert r.exit_code == 2 and "logs of different games cannot be compared" in r.stderr
+    assert r.stdout == ""
+
+
+# -- 3. --head is compared in full --------------------------------------------------------
+def test_verify_head_takes_a_full_head_or_a_prefix_of_16(run):
+    head = json.loads(run("verify", KILL_LOG, "--json").stdout)["head"]
+    assert run("verify", KILL_LOG, "--head", head).exit_code == 0
+    assert run("verify", KILL_LOG, "--head", head[:16].upper()).exit_code == 0
+    for bad in ("7", "zz", head[:15], head + "0", "g" * 16):
+        r = run("verify", KILL_LOG, "--head", bad)
+        assert r.exit_code == 2 and "at least its first 16" in r.stderr, bad
+    r = run("verify", KILL_LOG, "--head", "0" * 16)
+    assert r.exit_code == 1 and "not the agreed" in r.stdout
+    assert "at least the first 16" in " ".join(run("verify", "--help").stdout.split())
+
+
+# -- 4. signatures only through `sign` ----------------------------------------------------
+SIGNED = json.dumps({"type": "signed", "player": "alice", "signature": "0" * 128})
+
+
+def test_append_and_record_refuse_a_signed_event(run, tmp_path):
+    path = tmp_path / "k.jsonl"
+    shutil.copy(KILL_LOG, path)
+    before = path.read_bytes()
+    for args, stdin in ((("append", path, SIGNED), None), (("append", path), SIGNED + "\n")):
+        r = run(*args, input=stdin)
+        assert r.exit_code == 2 and "tabletape sign FILE --key KEY" in r.stderr
+    r = run("record", path, input=SIGNED + "\nquit\n")
+    assert "tabletape sign FILE --key KEY" in r.stdout
+    assert path.read_bytes() == before
+
+
+def test_undo_after_a_signature_says_which_event_it_retracts(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    opening(path, new_log(path))
+    assert run("keygen", "alice", "--dir", tmp_path / "keys").exit_code == 0
+    assert run("sign", path, "--key", tmp_path / "keys" / "alice.key").exit_code == 0
+    r = run("undo", path)
+    assert r.exit_code == 0
+    said = " ".join(r.stdout.split())
+    assert ("the latest line, seq 3, is alice's signature, which cannot be undone; this undo "
+            "retracts seq 2: ") in said and "still seals the log through seq 2" in said
+
+
+# -- 5. signature failures first; validate counts signatures ------------------------------
+def test_verify_puts_a_bad_signature_first_and_validate_counts_signatures(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    opening(path, new_log(path))
+    keys = tmp_path / "keys"
+    other = tmp_path / "other"
+    assert run("keygen", "alice", "--dir", keys).exit_code == 0
+    assert run("keygen", "alice", "--dir", other).exit_code == 0
+    assert run("sign", path, "--key", keys / "alice.key").exit_code == 0
+    r = run("verify", path, "--keys", other)
+    assert r.exit_code == 1
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("BAD SIGNATURE ") and "seq 3 by alice: invalid" in first
+    assert "ok" not in first.split()
+    assert run("verify", path, "--keys", keys).stdout.startswith("ok ")
+    r = run("validate", path)
+    assert r.exit_code == 0 and "1 signature(s) not checked: `tabletape verify" in r.stdout
+    data = json.loads(run("validate", path, "--json").stdout)
+    assert data["signatures"] == 1 and data["signatures_checked"] is False
+
+
+# -- 7. a log recorded under other rules says so -------------------------------------------
+def test_a_log_of_another_rules_version_is_judged_with_a_note(run, tmp_path):
+    path = tmp_path / "old.jsonl"
+    data = open(KILL_LOG, "rb").read().splitlines(keepends=True)
+    data[0] = data[0].replace(b'"rules_version":"1.0"', b'"rules_version":"0.9"')
+    write(path, b"".join(data))
+    from tests.test_signing import rechain
+    rechain(path)
+    note = "note: recorded under cards-of-war rules 0.9, judged by rules 1.0"
+    for args in (("validate", path), ("explain", path, 21), ("replay", path)):
+        r = run(*args)
+        assert note in r.stdout, args
+    for args in (("validate", path, "--json"), ("explain", path, 21, "--json"),
+                 ("replay", path, "--json")):
+        v = json.loads(run(*args).stdout)["rules_version"]
+        assert v == {"recorded": "0.9", "judged_by": "1.0"}, args
+    assert "note: recorded under" not in run("validate", KILL_LOG).stdout
+
+
+def test_the_recorders_undo_after_a_signature_says_so_too(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    opening(path, new_log(path))
+    assert run("keygen", "alice", "--dir", tmp_path / "keys").exit_code == 0
+    assert run("sign", path, "--key", tmp_path / "keys" / "alice.key").exit_code == 0
+    r = run("record", path, input="undo\nquit\n")
+    said = " ".join(r.stdout.split())
+    assert ("the latest line, seq 3, is alice's signature, which cannot be undone; this undo "
+            "retracts seq 2") in said
