@@ -46,13 +46,27 @@ def test_a_prev_that_is_no_digest_is_a_format_error_as_the_schema_says(tmp_path,
     assert "Expected `str` matching regex '^[0-9a-f]{64}$'" in e.reason
 
 
-def test_the_strict_decoder_differs_only_in_prev():
+def test_the_strict_decoder_differs_only_in_prev_and_names():
+    from tabletape.tape.events import Name, StrictName
+
+    def plain(kind):  # a strict field's type, written as the fast decoder's would be
+        return repr(kind).replace(repr(StrictName), repr(Name))
+
     for rs in engine.all_games():
         fast, strict = typing.get_args(rs.codec.decoder.type), typing.get_args(rs.codec.strict.type)
         for a, b in zip(fast, strict, strict=True):
             fa, fb = msgspec.structs.fields(a), msgspec.structs.fields(b)
-            assert [f for f in fa if f.name != "prev"] == [f for f in fb if f.name != "prev"]
+            assert [(f.name, repr(f.type)) for f in fa if f.name != "prev"] == \
+                [(f.name, plain(f.type)) for f in fb if f.name != "prev"]
             assert a.__struct_config__.tag == b.__struct_config__.tag
+
+
+def test_a_block_with_an_unsafe_character_takes_the_strict_path():
+    from tabletape.tape import log
+    for text in ("\x1b[2K", "\u202e", "\u200b", "\x85", "a\nb", "\ufeff"):
+        line = msgspec.json.encode({"type": "note", "text": text})
+        assert log._UNSAFE_BYTES.search(line), text
+    assert not log._UNSAFE_BYTES.search(msgspec.json.encode({"player": "Zoë", "card": "Spy"}))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

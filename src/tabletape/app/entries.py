@@ -96,6 +96,7 @@ def event_from(ruleset: engine.Ruleset, text: str, source: str, by: str | None,
         body["by"] = by
     body = {k: v for k, v in body.items() if v is not None}
     try:
+        msgspec.convert(body, ruleset.codec.strict.type)  # every bound, names' patterns too
         event: Event = msgspec.convert(body, ruleset.union())
     except msgspec.ValidationError as e:
         raise UsageError(f"not a valid {ruleset.id} event: {e}", file=source) from None

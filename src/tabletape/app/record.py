@@ -442,7 +442,7 @@ def _by(text: str) -> tuple[str | None, str]:
 def start(path: str, header: Header, ruleset: engine.Ruleset) -> tapelog.Tail:
     """Writes the header of a new log (never over an existing file)."""
     try:
-        ruleset.codec.decoder.decode(ruleset.codec.encode(header))  # the schema's bounds hold
+        ruleset.codec.strict.decode(ruleset.codec.encode(header))  # the schema's bounds hold
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}") from None
     return tapelog.create(path, header, ruleset.codec)

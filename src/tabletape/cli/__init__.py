@@ -197,7 +197,7 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
                       entries.load_components(rs, components))
     header = msgspec.structs.replace(header, at=now(), by=by)
     try:
-        rs.codec.decoder.decode(rs.codec.encode(header))  # the schema's bounds hold
+        rs.codec.strict.decode(rs.codec.encode(header))  # the schema's bounds hold
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}", file=file) from None
     tail = tapelog.create(file, header, rs.codec)

@@ -12,6 +12,7 @@ import hashlib
 import operator
 import os
 import re
+import types
 import typing
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, count
@@ -20,7 +21,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape.tape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
-from tabletape.tape.events import MAX_EVENTS, Event, StrictDigest
+from tabletape.tape.events import MAX_EVENTS, Event, Name, StrictDigest, StrictName
 
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
 MAX_DEPTH = 64  # arrays and objects in one line; no schema nests more than a few levels
@@ -113,12 +114,28 @@ def _strict_union(union: Any) -> Any:
     return functools.reduce(operator.or_, map(_strict_event, typing.get_args(union) or (union,)))
 
 
+def _strict_type(kind: Any) -> Any:
+    """Returns a field's type with every `Name` in it (optional, in a tuple) a StrictName."""
+    if kind == Name:
+        return StrictName
+    args = typing.get_args(kind)
+    origin = typing.get_origin(kind)
+    if origin is typing.Annotated:
+        return typing.Annotated[(_strict_type(args[0]), *kind.__metadata__)]
+    if origin is tuple:
+        return tuple[tuple(map(_strict_type, args))]  # type: ignore[misc]
+    if origin in (typing.Union, types.UnionType):
+        return functools.reduce(operator.or_, map(_strict_type, args))
+    return kind
+
+
 def _strict_event(cls: Any) -> Any:
-    """Returns a copy of an event Struct (name, fields, defaults, tag, config) with prev strict."""
+    """Returns a copy of an event Struct (name, fields, defaults, tag, config) with `prev`
+    and its names strict."""
     config = cls.__struct_config__
     fields: list[Any] = []
     for f in msgspec.structs.fields(cls):
-        kind = StrictDigest | None if f.name == "prev" else f.type
+        kind = StrictDigest | None if f.name == "prev" else _strict_type(f.type)
         if f.default is not msgspec.NODEFAULT:
             fields.append((f.name, kind, f.default))
         elif f.default_factory is not msgspec.NODEFAULT:
@@ -273,6 +290,12 @@ def _chunks(f, max_line: int) -> Iterator[bytes]:
             return
 
 
+# The characters `events.UNSAFE` names, as a canonical line can hold them: C0 and DEL as
+# JSON escapes, the others (C1, bidi, zero-width, separators, BOM) as raw UTF-8.
+_UNSAFE_BYTES = re.compile(rb"\\(?:u00[01][0-9a-f]|u007f|[bfnrt])|\xc2[\x80-\x9f]|\xd8\x9c"
+                           rb"|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf")
+
+
 def _decode_block(chunk: bytes, at: _Cursor, max_line: int) -> list[Record] | None:
     """Returns the records of a block of whole lines, or None if any line has a problem.
 
@@ -281,6 +304,8 @@ def _decode_block(chunk: bytes, at: _Cursor, max_line: int) -> list[Record] | No
     """
     codec = at.codec
     assert codec is not None
+    if _UNSAFE_BYTES.search(chunk):  # a name may hold none: the strict path checks each line
+        return None
     try:
         events = codec.decoder.decode_lines(chunk)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
@@ -443,7 +468,7 @@ def _check_bounds(body: bytes, seq: int, path: str, codec: Codec) -> None:
                          f"a line holds at most {MAX_LINE:,}; nothing was written",
                          file=path, seq=seq)
     try:
-        codec.decoder.decode(body)
+        codec.strict.decode(body)  # names included: a writer refuses what the reader would
     except msgspec.ValidationError as e:
         field = _PATH.search(str(e))
         raise UsageError(f"the event would break the schema: "

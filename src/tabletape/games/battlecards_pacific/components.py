@@ -12,7 +12,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.tape.events import Name, Text
+from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
+from tabletape.tape.events import Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Score = Annotated[int, Meta(ge=0, le=20)]

@@ -12,7 +12,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from tabletape.tape.events import Name, Text
+from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
+from tabletape.tape.events import Text
 
 Provenance = Literal["rulebook", "inferred", "reconstructed"]
 Symbol = Annotated[str, Meta(min_length=1, max_length=3)]
