@@ -12,6 +12,7 @@ from tabletape import engine
 from tabletape.engine import index
 from tabletape.games.cards_of_war.events import Options
 from tabletape.tape import log
+from tabletape.tape.errors import LogFormatError, TornTail, UsageError
 from tabletape.tape.events import Note
 from tests.conftest import COW, lines, write
 from tests.test_index import lines_hash, same, session_log
@@ -151,3 +152,139 @@ def test_a_log_read_whole_again_gets_a_trusted_index_again(indexed):
     write(indexed, b"".join(ls))  # rewritten (same bytes) by something else
     agrees_with_a_full_read(indexed)  # read whole: the index is rewritten
     assert from_checkpoint(indexed)[1]
+
+
+# -- B. editor damage is named, and undone only where the chain proves it -----------------
+
+def damaged(game, kind: str) -> bytes:
+    """Writes the game log as an editor might have saved it; returns the recorded bytes."""
+    data = game.read_bytes()
+    edits = {"crlf": data.replace(b"\n", b"\r\n"), "blank": data + b"\n",
+             "blanks": data + b"\r\n\n", "bom": log.BOM + data, "no-newline": data[:-1],
+             "notepad": log.BOM + data[:-1].replace(b"\n", b"\r\n"),
+             "all": log.BOM + data.replace(b"\n", b"\r\n") + b"\r\n"}
+    write(game, edits[kind])
+    return data
+
+
+def first_error(path):
+    r = engine.replay(str(path), rules=False)
+    assert r.error is not None
+    return r.error
+
+
+def test_windows_line_endings_are_named(game):
+    damaged(game, "crlf")
+    e = first_error(game)
+    assert isinstance(e, LogFormatError) and (e.line, e.field) == (1, None)
+    assert e.reason == (f"ends with CR: a Windows line ending (CRLF), as an editor may save a "
+                        f"file; tabletape writes LF only: `tabletape repair {game}` restores LF "
+                        "endings if the hash chain proves nothing else changed")
+    assert e.offset == len(lines(game)[0]) - 2  # the CR itself
+    with pytest.raises(LogFormatError, match="the last line ends with CR"):  # never chained on
+        log.append(str(game), [Note(text="x")], COW.codec, expect=None)
+
+
+def test_a_trailing_empty_line_is_named(game):
+    damaged(game, "blank")
+    e = first_error(game)
+    assert (e.line, e.reason) == (4, "empty line at the end of the log, as an editor may add one; "
+                                  f"`tabletape repair {game}` removes trailing empty lines")
+    with pytest.raises(LogFormatError) as info:
+        log.append(str(game), [Note(text="x")], COW.codec, expect=None)
+    assert info.value.reason == ("the log ends with an empty line, as an editor may add one; "
+                                 "`tabletape repair` removes trailing empty lines")
+
+
+def test_an_empty_line_inside_the_log_is_still_just_an_empty_line(game):
+    ls = lines(game)
+    write(game, ls[0] + b"\n" + b"".join(ls[1:]))
+    assert first_error(game).reason == "empty line"
+
+
+def test_a_byte_order_mark_is_named(game):
+    damaged(game, "bom")
+    e = first_error(game)
+    assert (e.line, e.offset) == (1, 0)
+    assert e.reason == ("starts with a byte-order mark (BOM), as an editor may save a file; lines "
+                        f"must be plain UTF-8 JSON: `tabletape repair {game}` removes it if the "
+                        "hash chain proves nothing else changed")
+
+
+def test_a_complete_last_line_without_its_newline_is_named(game):
+    damaged(game, "no-newline")
+    e = first_error(game)
+    assert isinstance(e, TornTail) and e.line == 3
+    assert e.reason == ("last line is a complete event without its final newline, as an editor "
+                        f"may save a file; `tabletape repair {game}` restores the newline")
+
+
+@pytest.mark.parametrize("kind", ["crlf", "blank", "blanks", "bom", "no-newline", "notepad", "all"])
+@pytest.mark.parametrize("codec_for", [engine.codec_for, None])
+def test_repair_restores_editor_damage_byte_for_byte(game, kind, codec_for):
+    recorded = damaged(game, kind)
+    original = game.read_bytes()
+    done = log.repair(str(game), codec_for)
+    moved, aside = done
+    assert game.read_bytes() == recorded
+    assert (moved, aside) == (len(original), f"{game}.orig") and done.restored
+    assert open(aside, "rb").read() == original  # nothing recorded is lost
+    assert engine.replay(str(game)).ok
+    assert log.repair(str(game)) == (0, None)  # and there is nothing left to do
+
+
+def test_what_repair_says_it_restored(game):
+    damaged(game, "all")
+    assert log.repair(str(game), engine.codec_for).restored == (
+        "a byte-order mark (BOM) before line 1", "Windows line endings (CRLF) on 3 of 3 lines",
+        "1 empty line at the end")
+
+
+def test_repair_refuses_what_the_chain_does_not_prove(game):
+    data = game.read_bytes().replace(b'"alice"', b'"alicf"', 1)  # changed, then saved as CRLF
+    write(game, data.replace(b"\n", b"\r\n"))
+    before = game.read_bytes()
+    with pytest.raises(UsageError) as info:
+        log.repair(str(game), engine.codec_for)
+    assert info.value.line == 2 and info.value.reason == (
+        f"cannot restore {game}: it has Windows line endings (CRLF) on 3 of 3 lines, but line "
+        "2's prev is not the SHA-256 of line 1, so line 1 is not as recorded; a log is restored "
+        "only where its hash chain proves every line as recorded; nothing was changed")
+    assert game.read_bytes() == before
+    assert [f for f in os.listdir(game.parent) if not f.startswith(".")] == ["game.jsonl"]
+
+
+def test_repair_with_a_codec_refuses_a_line_that_is_not_canonical(game):
+    ls = lines(game)
+    ls[2] = ls[2].replace(b'{"type":"opening_card_drawn",', b'{"type": "opening_card_drawn",')
+    write(game, b"".join(x.replace(b"\n", b"\r\n") for x in ls))
+    with pytest.raises(UsageError, match="once undone line 3 still reads: not canonical"):
+        log.repair(str(game), engine.codec_for)
+
+
+def test_an_unterminated_line_that_does_not_chain_is_moved_aside_as_torn(game):
+    last = lines(game)[-1]
+    with open(game, "ab") as f:
+        f.write(last[:-1])  # a whole event, but a copy: its seq and prev do not follow
+    assert isinstance(first_error(game), TornTail)
+    assert "torn last line" in first_error(game).reason
+    moved, aside = log.repair(str(game), engine.codec_for)
+    assert (moved, open(aside, "rb").read()) == (len(last) - 1, last[:-1])
+    assert aside.endswith(".torn") and engine.replay(str(game)).ok
+
+
+def test_a_writer_waiting_for_a_repair_appends_to_the_repaired_file(game, monkeypatch):
+    import fcntl
+    recorded = damaged(game, "blank")
+    fixed = game.parent / "fixed.jsonl"
+    write(fixed, recorded)
+    real, calls = fcntl.flock, []
+
+    def repair_finishes_first(fd, op):
+        if op == fcntl.LOCK_EX and not calls:
+            os.replace(fixed, game)  # the repair renames its result into place meanwhile
+        calls.append(op)
+        return real(fd, op)
+    monkeypatch.setattr(fcntl, "flock", repair_finishes_first)
+    log.append(str(game), [Note(text="after")], COW.codec, expect=None)
+    assert engine.replay(str(game)).ok and len(lines(game)) == 4

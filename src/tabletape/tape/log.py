@@ -21,13 +21,21 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from tabletape.tape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
+from tabletape.tape.errors import (
+    ChainError,
+    LogFormatError,
+    StaleWriter,
+    TapeError,
+    TornTail,
+    UsageError,
+)
 from tabletape.tape.events import MAX_EVENTS, Event, StrictDigest
 
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
 MAX_DEPTH = 64  # arrays and objects in one line; no schema nests more than a few levels
 # MAX_EVENTS (events.py, the bound on seq) is enforced here too: by read_records and append
 _TAIL_CHUNK = 1 << 16
+BOM = b"\xef\xbb\xbf"  # what some editors put before the first line of a UTF-8 file
 
 
 class Codec:
@@ -155,7 +163,11 @@ def _format_error(msg: str, file: str, line: int, offset: int, body: bytes,
     m = _BYTE.search(msg)
     if m:
         offset += int(m.group(1))
-    if body.startswith(b"\xef\xbb\xbf"):
+    if body.startswith(BOM) and line == 1:
+        msg = ("starts with a byte-order mark (BOM), as an editor may save a file; lines must "
+               f"be plain UTF-8 JSON: `tabletape repair {file}` removes it if the hash chain "
+               "proves nothing else changed")
+    elif body.startswith(BOM):
         msg = "starts with a byte-order mark (BOM); lines must be plain UTF-8 JSON"
     elif not body:
         msg = "empty line"
@@ -319,6 +331,10 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
             if len(raw) > max_line:
                 raise LogFormatError(f"line longer than {max_line} bytes", file=path,
                                      line=line, offset=offset)
+            if _complete(raw, _Cursor(offset, line - 1, prev, codec), path, codec_for):
+                raise TornTail(f"last line is a complete event without its final newline, "
+                               f"as an editor may save a file; `tabletape repair {path}` "
+                               "restores the newline", file=path, line=line, offset=offset)
             raise TornTail(f"torn last line: {len(raw)} bytes without a newline "
                            f"(an interrupted write); run `tabletape repair {path}`",
                            file=path, line=line, offset=offset)
@@ -326,11 +342,18 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
         if len(body) > max_line:
             raise LogFormatError(f"line longer than {max_line} bytes", file=path,
                                  line=line, offset=offset)
+        if not body and _blank_to_end(path, offset):
+            raise LogFormatError(f"empty line at the end of the log, as an editor may add "
+                                 f"one; `tabletape repair {path}` removes trailing empty lines",
+                                 file=path, line=line, offset=offset)
         if codec is None:
             codec = codec_for(body, path)
         event = codec.decode(body, path, line, offset)
         canonical = codec.encode(event)
         if canonical != body:
+            if body.endswith(b"\r") and body[:-1] == canonical:
+                raise LogFormatError(_CR.format(path=path), file=path, line=line,
+                                     offset=offset + len(body) - 1)
             raise _not_canonical(body, canonical, path, line, offset)
         seq = line - 1
         if event.seq != seq:
@@ -346,6 +369,34 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
         yield Record(line, offset, body, prev, event)
         offset += len(raw)
     return _Cursor(offset, line, prev, codec)
+
+
+_CR = ("ends with CR: a Windows line ending (CRLF), as an editor may save a file; tabletape "
+       "writes LF only: `tabletape repair {path}` restores LF endings if the hash chain "
+       "proves nothing else changed")
+
+
+def _complete(raw: bytes, at: _Cursor, path: str,
+              codec_for: Callable[[bytes, str], Codec]) -> bool:
+    """Returns True when an unterminated last line is a whole event that chains: only its
+    newline is missing (a cut line is never a whole JSON object)."""
+    try:
+        codec = at.codec or codec_for(raw, path)
+        event = codec.decode(raw, path, at.line + 1, at.offset)
+    except TapeError:
+        return False
+    return codec.encode(event) == raw and event.seq == at.line and event.prev == at.prev
+
+
+def _blank_to_end(path: str, offset: int) -> bool:
+    """Returns True when nothing but empty lines follows `offset` (a few KiB at most)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            rest = f.read(_TAIL_CHUNK + 1)
+    except OSError:
+        return False
+    return 0 < len(rest) <= _TAIL_CHUNK and not rest.replace(b"\r\n", b"\n").strip(b"\n")
 
 
 def _settled(f, limit: int) -> bytes:
@@ -394,10 +445,21 @@ def read_tail(fd: int) -> Tail | None:
         if cut >= 0 or start == 0:
             body = buf[cut + 1: -1]
             break
+    at = size - len(body) - 1
+    if not body:
+        raise LogFormatError("the log ends with an empty line, as an editor may add one; "
+                             "`tabletape repair` removes trailing empty lines", offset=at)
+    if body.endswith(b"\r"):
+        raise LogFormatError("the last line ends with CR: a Windows line ending (CRLF), as an "
+                             "editor may save a file; `tabletape repair` restores LF endings "
+                             "if the hash chain proves nothing else changed", offset=size - 2)
+    if at == 0 and body.startswith(BOM):
+        raise LogFormatError("the log starts with a byte-order mark (BOM), as an editor may "
+                             "save a file; `tabletape repair` removes it", offset=0)
     try:
         seq = msgspec.json.decode(body, type=_SeqProbe).seq
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
-        raise LogFormatError(f"last line is unreadable: {e}", offset=size - len(body) - 1) from None
+        raise LogFormatError(f"last line is unreadable: {e}", offset=at) from None
     return Tail(seq, digest(body))
 
 
@@ -467,12 +529,8 @@ def append(path: str, events: Iterable[Event], codec: Codec, *, expect: Tail | N
     `expect` is the tail the caller read (and checked its events against); when
     the log has moved on since, nothing is written and StaleWriter is raised.
     """
+    fd = _open_locked(path, os.O_RDWR | os.O_APPEND)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND)
-    except FileNotFoundError:
-        raise UsageError(f"no such log file: {path}", file=path) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             tail = read_tail(fd)
         except LogFormatError as e:
@@ -505,32 +563,258 @@ def append(path: str, events: Iterable[Event], codec: Codec, *, expect: Tail | N
         os.close(fd)  # closing releases the lock
 
 
-def repair(path: str) -> tuple[int, str | None]:
-    """Moves a torn last line to FILE.torn (or .torn.N); returns (bytes moved, where)."""
-    try:
-        fd = os.open(path, os.O_RDWR)
-    except FileNotFoundError:
-        raise UsageError(f"no such log file: {path}", file=path) from None
-    try:
+def _open_locked(path: str, flags: int) -> int:
+    """Opens a log and takes its exclusive lock, on the file the path names once locked.
+
+    A repair replaces the file (a new inode): a writer that waited for the old file's
+    lock would write to a file no longer there, so it opens the path again.
+    """
+    while True:
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            raise UsageError(f"no such log file: {path}", file=path) from None
         fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            st, now = os.fstat(fd), os.stat(path)
+        except FileNotFoundError:
+            now = None
+        if now is not None and (st.st_dev, st.st_ino) == (now.st_dev, now.st_ino):
+            return fd
+        os.close(fd)
+
+
+class Repaired(tuple):
+    """What `repair` did: (bytes set aside, the side file holding them), and `restored`.
+
+    It unpacks as the pair `repair` has always returned. `restored` names the damage
+    undone (empty when only a torn last line was moved aside); the side file then
+    holds the whole original file.
+    """
+
+    restored: tuple[str, ...]
+
+    def __new__(cls, moved: int, aside: str | None, restored: tuple[str, ...] = ()) -> Repaired:
+        self = super().__new__(cls, (moved, aside))
+        self.restored = restored
+        return self
+
+    @property
+    def moved(self) -> int:
+        return self[0]
+
+    @property
+    def aside(self) -> str | None:
+        return self[1]
+
+
+def repair(path: str, codec_for: Callable[[bytes, str], Codec] | None = None) -> Repaired:
+    """Undoes what an interrupted write or an editor did to a log, losing no recorded byte.
+
+    A torn last line is moved to FILE.torn (or .torn.N) and the file cut before it.
+    Editor damage (Windows line endings, a byte-order mark, empty lines at the end, a
+    last line without its newline) is undone only when the hash chain proves every
+    line of the result byte-identical to what was recorded (each `prev` is the SHA-256
+    of the line before, as written: LF-terminated, no BOM); with `codec_for`, every
+    line must also decode canonically. The original file is kept whole in FILE.orig
+    (or .orig.N) and the log replaced atomically. Anything else is refused
+    (UsageError, saying what does not chain) and nothing is changed.
+    """
+    fd = _open_locked(path, os.O_RDWR)
+    try:
         size = os.lseek(fd, 0, os.SEEK_END)
         keep = _last_newline_end(fd, size)
+        if _edited(fd, size, keep):
+            done = _restore(path, fd, codec_for)
+            if done is not None:
+                return done
         if keep == size:
-            return 0, None
+            return Repaired(0, None)
         torn = os.pread(fd, size - keep, keep)
-        aside = _free_name(path + ".torn")
-        afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            _write_all(afd, torn)
-            os.fsync(afd)
-        finally:
-            os.close(afd)
-        _fsync_dir(aside)
+        aside = _set_aside(path + ".torn", torn)
         os.ftruncate(fd, keep)
         os.fsync(fd)
-        return len(torn), aside
+        return Repaired(len(torn), aside)
     finally:
         os.close(fd)
+
+
+def _set_aside(base: str, data: bytes) -> str:
+    """Writes bytes durably to a new file named after `base` (never overwriting one)."""
+    aside = _free_name(base)
+    afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        _write_all(afd, data)
+        os.fsync(afd)
+    finally:
+        os.close(afd)
+    _fsync_dir(aside)
+    return aside
+
+
+def _edited(fd: int, size: int, keep: int) -> bool:
+    """Returns True when a log may carry editor damage: a BOM, a CR before a newline, an
+    empty last line, or an unterminated last line that reads as a whole event."""
+    head = os.pread(fd, 3, 0)
+    end = os.pread(fd, min(size, 3), max(0, size - 3))
+    if head == BOM or end.endswith((b"\n\n", b"\n\r\n")) or _has_crlf(fd, size):
+        return True
+    if not 0 < size - keep <= MAX_LINE:
+        return False
+    try:
+        msgspec.json.decode(os.pread(fd, size - keep, keep), type=_ChainProbe)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return False
+    return True
+
+
+def _has_crlf(fd: int, size: int) -> bool:
+    """Returns True when a CR precedes a newline anywhere in the file (read a block at a time)."""
+    at, last = 0, b""
+    while at < size:
+        block = os.pread(fd, min(_BLOCK, size - at), at)
+        if not block:
+            return False
+        if b"\r\n" in last + block[:1] or b"\r\n" in block:
+            return True
+        at, last = at + len(block), block[-1:]
+    return False
+
+
+class _ChainProbe(msgspec.Struct):
+    seq: int = -1
+    prev: str | None = None
+
+
+class _Plan(NamedTuple):
+    lines: list[bytes]  # the restored lines, without newlines
+    torn: bytes  # an unterminated last line that is not a whole event: left out
+    restored: list[str]
+
+
+def _plan(data: bytes, codec_for: Callable[[bytes, str], Codec] | None, path: str) -> _Plan:
+    """Returns the lines a log holds once editor damage is undone (pure: reads no file)."""
+    restored = []
+    body = data
+    if body.startswith(BOM):
+        body = body[len(BOM):]
+        restored.append("a byte-order mark (BOM) before line 1")
+    parts = body.split(b"\n")
+    last = parts.pop()
+    blanks = 0
+    while not last and parts and parts[-1] in (b"", b"\r"):
+        parts.pop()
+        blanks += 1
+    crs = sum(1 for p in parts if p.endswith(b"\r"))
+    lines = [p[:-1] if p.endswith(b"\r") else p for p in parts]
+    if crs:
+        restored.append(f"Windows line endings (CRLF) on {crs:,} of {len(lines):,} lines")
+    if blanks:
+        restored.append(f"{blanks} empty line{'s' if blanks > 1 else ''} at the end")
+    if last and _chains(last, len(lines), digest(lines[-1]) if lines else None,
+                        _header_codec(lines[0] if lines else last, codec_for, path), path):
+        lines.append(last)
+        last = b""
+        restored.append(f"no newline after line {len(lines)} (a complete event)")
+    return _Plan(lines, last, restored)
+
+
+def _header_codec(header: bytes, codec_for: Callable[[bytes, str], Codec] | None,
+                  path: str) -> Codec | bool:
+    """Returns the codec a header line names; True without `codec_for`, False if it names none."""
+    if codec_for is None:
+        return True
+    try:
+        return codec_for(header, path)
+    except TapeError:
+        return False
+
+
+def _chains(body: bytes, seq: int, prev: str | None, codec: Codec | bool, path: str) -> bool:
+    """Returns True when a line holds event `seq` chained to `prev` and, with a codec (not
+    True: no codec to check with), is canonical."""
+    try:
+        probe = msgspec.json.decode(body, type=_ChainProbe)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return False
+    if (probe.seq, probe.prev) != (seq, prev) or codec is False:
+        return False
+    if codec is True:
+        return True
+    try:
+        return codec.encode(codec.decode(body, path, seq + 1, 0)) == body
+    except TapeError:
+        return False
+
+
+def _first_break(lines: list[bytes]) -> tuple[int, str] | None:
+    """Returns the first line (1-based) whose seq or prev does not follow, and why."""
+    prev = None
+    for k, body in enumerate(lines):
+        try:
+            probe = msgspec.json.decode(body, type=_ChainProbe)
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+            return k + 1, f"line {k + 1} is not a JSON event"
+        if probe.seq != k:
+            return k + 1, f"line {k + 1} has seq {probe.seq}, expected {k}"
+        if probe.prev != prev:
+            return k + 1, (f"line {k + 1}'s prev is not the SHA-256 of line {k}, so line {k} "
+                           "is not as recorded" if k else "line 1 has a prev")
+        prev = digest(body)
+    return None
+
+
+def _restore(path: str, fd: int, codec_for: Callable[[bytes, str], Codec] | None
+             ) -> Repaired | None:
+    """Rewrites a log without its editor damage, if the chain proves the result.
+
+    Returns None when there is no editor damage to undo; raises UsageError (nothing
+    changed) when the result would not be provably what was recorded.
+    """
+    size = os.lseek(fd, 0, os.SEEK_END)
+    data = os.pread(fd, size, 0)
+    plan = _plan(data, codec_for, path)
+    if not plan.restored:
+        return None
+    what = ", ".join(plan.restored)
+    broken = _first_break(plan.lines)
+    if broken is None and not plan.lines:
+        broken = (1, "no line is left")
+    if broken is not None:
+        raise UsageError(f"cannot restore {path}: it has {what}, but {broken[1]}; a log is "
+                         "restored only where its hash chain proves every line as recorded; "
+                         "nothing was changed", file=path, line=broken[0])
+    new = b"".join(line + b"\n" for line in plan.lines)
+    tmp = f"{path}.repair.{os.getpid()}.tmp"
+    try:
+        tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            _write_all(tfd, new)
+            os.fchmod(tfd, os.fstat(fd).st_mode & 0o7777)
+            os.fsync(tfd)
+        finally:
+            os.close(tfd)
+        if codec_for is not None:
+            _proves(tmp, path, what, codec_for)
+        aside = _set_aside(path + ".orig", data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    _fsync_dir(path)
+    torn = [f"a torn last line of {len(plan.torn)} bytes (left out)"] if plan.torn else []
+    return Repaired(len(data), aside, (*plan.restored, *torn))
+
+
+def _proves(tmp: str, path: str, what: str, codec_for: Callable[[bytes, str], Codec]) -> None:
+    """Raises UsageError unless every line of the restored file reads as a log's must."""
+    try:
+        for _ in read_records(tmp, codec_for):
+            pass
+    except TapeError as e:
+        raise UsageError(f"cannot restore {path}: it has {what}, but once undone line {e.line} "
+                         f"still reads: {e.reason}; nothing was changed", file=path,
+                         line=e.line) from None
 
 
 def _last_newline_end(fd: int, size: int) -> int:
@@ -669,15 +953,18 @@ def settled_stamp(fd: int, path: str) -> Stamp | None:
 def _keep_custody(path: str, fd: int, before: Stamp, *, settle: bool) -> None:
     """Records after an append (under its lock) that tabletape wrote the log's new bytes.
 
-    The epoch goes on when the log was, before this write, as tabletape last left it;
-    otherwise something else wrote it and a new epoch begins. A bulk write that does
-    not settle leaves no custody: the next reader reads the log whole.
+    Only a log in custody (one a reader has vouched for: it has an index) is kept: a
+    short log pays nothing. The epoch goes on when the log was, before this write, as
+    tabletape last left it; otherwise something else wrote it and a new epoch begins.
+    A bulk write that does not settle ends custody: the next reader reads it whole.
     """
+    held = read_custody(path)
+    if held is None:
+        return
     if not settle:
         _write_custody(path, None)
         return
-    held = read_custody(path)
-    epoch = held.epoch if held is not None and held.stamp == before else secrets.token_hex(8)
+    epoch = held.epoch if held.stamp == before else secrets.token_hex(8)
     _write_custody(path, Custody(epoch, settled_stamp(fd, path)))
 
 
