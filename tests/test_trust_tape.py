@@ -288,3 +288,10 @@ def test_a_writer_waiting_for_a_repair_appends_to_the_repaired_file(game, monkey
     monkeypatch.setattr(fcntl, "flock", repair_finishes_first)
     log.append(str(game), [Note(text="after")], COW.codec, expect=None)
     assert engine.replay(str(game)).ok and len(lines(game)) == 4
+
+
+def test_custody_files_are_not_taken_for_logs(indexed, run):
+    custody = log.custody_path(indexed)
+    assert os.path.exists(custody) and index.is_index(custody)
+    r = run("validate", indexed, custody)
+    assert r.exit_code == 0 and "1 of 1" not in r.stdout
