@@ -247,9 +247,9 @@ def test_repair_refuses_what_the_chain_does_not_prove(game):
     with pytest.raises(UsageError) as info:
         log.repair(str(game), engine.codec_for)
     assert info.value.line == 2 and info.value.reason == (
-        f"cannot restore {game}: it has Windows line endings (CRLF) on 3 of 3 lines, but line "
-        "2's prev is not the SHA-256 of line 1, so line 1 is not as recorded; a log is restored "
-        "only where its hash chain proves every line as recorded; nothing was changed")
+        f"cannot restore {game}: it has Windows line endings (CRLF), but line 2's prev is not "
+        "the SHA-256 of line 1, so line 1 is not as recorded; a log is restored only where its "
+        "hash chain proves every line as recorded; nothing was changed")
     assert game.read_bytes() == before
     assert [f for f in os.listdir(game.parent) if not f.startswith(".")] == ["game.jsonl"]
 
@@ -295,3 +295,22 @@ def test_custody_files_are_not_taken_for_logs(indexed, run):
     assert os.path.exists(custody) and index.is_index(custody)
     r = run("validate", indexed, custody)
     assert r.exit_code == 0 and "1 of 1" not in r.stdout
+
+
+@pytest.mark.parametrize("tail", [b"\n{}\n", b"\n\n{\"type\":\"no", b"\n\n{}"])
+def test_empty_lines_inside_the_log_are_refused_not_removed(game, tail):
+    write(game, game.read_bytes().replace(b"\n", b"\r\n") + tail)
+    before = game.read_bytes()
+    with pytest.raises(UsageError, match="line 4 is not a JSON event"):
+        log.repair(str(game), engine.codec_for)
+    assert game.read_bytes() == before
+
+
+def test_a_torn_line_after_editor_damage_is_left_out_and_kept_in_the_side_file(game):
+    recorded = game.read_bytes()
+    write(game, recorded.replace(b"\n", b"\r\n") + b'{"type":"no')
+    original = game.read_bytes()
+    done = log.repair(str(game), engine.codec_for)
+    assert game.read_bytes() == recorded and open(done.aside, "rb").read() == original
+    assert done.restored == ("Windows line endings (CRLF) on 3 of 3 lines",
+                             "a torn last line of 11 bytes (left out)")

@@ -686,37 +686,57 @@ class _ChainProbe(msgspec.Struct):
     prev: str | None = None
 
 
-class _Plan(NamedTuple):
-    lines: list[bytes]  # the restored lines, without newlines
-    torn: bytes  # an unterminated last line that is not a whole event: left out
-    restored: list[str]
+class _Edits:
+    """What `_bodies` undid while reading a log: the damage an editor does."""
+
+    def __init__(self) -> None:
+        self.bom = False
+        self.crs = self.lines = self.blanks = 0
+        self.newline = False
+        self.last = b""  # the bytes after the last newline: a line to restore, or torn
+
+    def named(self, counted: bool = True) -> list[str]:
+        """Returns the damage undone, in words (`counted`: with how many lines it was on)."""
+        out = ["a byte-order mark (BOM) before line 1"] if self.bom else []
+        if self.crs:
+            out.append("Windows line endings (CRLF)" + (
+                f" on {self.crs:,} of {self.lines:,} lines" if counted else ""))
+        if self.blanks:
+            out.append(f"{self.blanks} empty line{'s' if self.blanks > 1 else ''} at the end")
+        if self.newline:
+            out.append(f"no newline after line {self.lines} (a complete event)")
+        return out
 
 
-def _plan(data: bytes, codec_for: Callable[[bytes, str], Codec] | None, path: str) -> _Plan:
-    """Returns the lines a log holds once editor damage is undone (pure: reads no file)."""
-    restored = []
-    body = data
-    if body.startswith(BOM):
-        body = body[len(BOM):]
-        restored.append("a byte-order mark (BOM) before line 1")
-    parts = body.split(b"\n")
-    last = parts.pop()
-    blanks = 0
-    while not last and parts and parts[-1] in (b"", b"\r"):
-        parts.pop()
-        blanks += 1
-    crs = sum(1 for p in parts if p.endswith(b"\r"))
-    lines = [p[:-1] if p.endswith(b"\r") else p for p in parts]
-    if crs:
-        restored.append(f"Windows line endings (CRLF) on {crs:,} of {len(lines):,} lines")
-    if blanks:
-        restored.append(f"{blanks} empty line{'s' if blanks > 1 else ''} at the end")
-    if last and _chains(last, len(lines), digest(lines[-1]) if lines else None,
-                        _header_codec(lines[0] if lines else last, codec_for, path), path):
-        lines.append(last)
-        last = b""
-        restored.append(f"no newline after line {len(lines)} (a complete event)")
-    return _Plan(lines, last, restored)
+def _bodies(f, edits: _Edits) -> Iterator[bytes]:
+    """Yields a log's lines without a BOM, CRs before newlines and empty lines at the end.
+
+    Reads a block at a time. An empty line followed by others is yielded as it is
+    (the chain refuses it); what follows the last newline is left in `edits.last`.
+    """
+    rest, pending, first = b"", 0, True
+    for block in iter(lambda: f.read(_BLOCK), b""):
+        if first and (rest + block).startswith(BOM):
+            block, edits.bom = (rest + block)[len(BOM):], True
+            rest = b""
+        first = first and len(rest + block) < len(BOM)
+        parts = (rest + block).split(b"\n")
+        rest = parts.pop()
+        for part in parts:
+            if part in (b"", b"\r"):
+                pending += 1
+                continue
+            if part.endswith(b"\r"):
+                part, edits.crs = part[:-1], edits.crs + 1
+            yield from (b"" for _ in range(pending))
+            edits.lines += pending + 1
+            pending = 0
+            yield part
+    if rest:  # empty lines before an unterminated one are inside the log
+        yield from (b"" for _ in range(pending))
+        edits.lines += pending
+        pending = 0
+    edits.blanks, edits.last = pending, rest
 
 
 def _header_codec(header: bytes, codec_for: Callable[[bytes, str], Codec] | None,
@@ -747,20 +767,17 @@ def _chains(body: bytes, seq: int, prev: str | None, codec: Codec | bool, path: 
         return False
 
 
-def _first_break(lines: list[bytes]) -> tuple[int, str] | None:
-    """Returns the first line (1-based) whose seq or prev does not follow, and why."""
-    prev = None
-    for k, body in enumerate(lines):
-        try:
-            probe = msgspec.json.decode(body, type=_ChainProbe)
-        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
-            return k + 1, f"line {k + 1} is not a JSON event"
-        if probe.seq != k:
-            return k + 1, f"line {k + 1} has seq {probe.seq}, expected {k}"
-        if probe.prev != prev:
-            return k + 1, (f"line {k + 1}'s prev is not the SHA-256 of line {k}, so line {k} "
-                           "is not as recorded" if k else "line 1 has a prev")
-        prev = digest(body)
+def _break(body: bytes, k: int, prev: str | None) -> str | None:
+    """Returns why line k+1 does not hold event k chained to `prev`, or None when it does."""
+    try:
+        probe = msgspec.json.decode(body, type=_ChainProbe)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return f"line {k + 1} is not a JSON event"
+    if probe.seq != k:
+        return f"line {k + 1} has seq {probe.seq}, expected {k}"
+    if probe.prev != prev:
+        return (f"line {k + 1}'s prev is not the SHA-256 of line {k}, so line {k} is not as "
+                "recorded" if k else "line 1 has a prev")
     return None
 
 
@@ -768,42 +785,71 @@ def _restore(path: str, fd: int, codec_for: Callable[[bytes, str], Codec] | None
              ) -> Repaired | None:
     """Rewrites a log without its editor damage, if the chain proves the result.
 
+    Streams the log into a temporary file beside it, checking the chain line by line.
     Returns None when there is no editor damage to undo; raises UsageError (nothing
     changed) when the result would not be provably what was recorded.
     """
-    size = os.lseek(fd, 0, os.SEEK_END)
-    data = os.pread(fd, size, 0)
-    plan = _plan(data, codec_for, path)
-    if not plan.restored:
-        return None
-    what = ", ".join(plan.restored)
-    broken = _first_break(plan.lines)
-    if broken is None and not plan.lines:
-        broken = (1, "no line is left")
-    if broken is not None:
-        raise UsageError(f"cannot restore {path}: it has {what}, but {broken[1]}; a log is "
-                         "restored only where its hash chain proves every line as recorded; "
-                         "nothing was changed", file=path, line=broken[0])
-    new = b"".join(line + b"\n" for line in plan.lines)
+    edits, prev, k, header = _Edits(), None, 0, b""
     tmp = f"{path}.repair.{os.getpid()}.tmp"
     try:
-        tfd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            _write_all(tfd, new)
-            os.fchmod(tfd, os.fstat(fd).st_mode & 0o7777)
-            os.fsync(tfd)
-        finally:
-            os.close(tfd)
+        with open(path, "rb") as f, open(tmp, "xb") as out:
+            for body in _bodies(f, edits):
+                why = _break(body, k, prev)
+                if why is not None:
+                    raise _refusal(path, edits, why, k + 1)
+                out.write(body + b"\n")
+                header = header or body
+                prev, k = digest(body), k + 1
+            last = edits.last
+            if last and _chains(last, k, prev, _header_codec(header or last, codec_for, path),
+                                path):
+                out.write(last + b"\n")
+                edits.newline, edits.lines, k = True, edits.lines + 1, k + 1
+            if not edits.named():
+                return None
+            if k == 0:
+                raise _refusal(path, edits, "no line is left", 1)
+            os.fchmod(out.fileno(), os.fstat(fd).st_mode & 0o7777)
+            out.flush()
+            os.fsync(out.fileno())
+        what = ", ".join(edits.named())
         if codec_for is not None:
             _proves(tmp, path, what, codec_for)
-        aside = _set_aside(path + ".orig", data)
+        aside = _copy_aside(path + ".orig", fd)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     _fsync_dir(path)
-    torn = [f"a torn last line of {len(plan.torn)} bytes (left out)"] if plan.torn else []
-    return Repaired(len(data), aside, (*plan.restored, *torn))
+    torn = [f"a torn last line of {len(last)} bytes (left out)"] if last and not edits.newline \
+        else []
+    return Repaired(os.fstat(fd).st_size, aside, (*edits.named(), *torn))
+
+
+def _refusal(path: str, edits: _Edits, why: str, line: int) -> UsageError:
+    what = " and ".join(edits.named(counted=False)) or "editor damage"
+    return UsageError(f"cannot restore {path}: it has {what}, but {why}; a log is restored "
+                      "only where its hash chain proves every line as recorded; nothing was "
+                      "changed", file=path, line=line)
+
+
+def _copy_aside(base: str, fd: int) -> str:
+    """Copies a whole file durably to a new file named after `base` (never overwriting one)."""
+    aside = _free_name(base)
+    afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        at, size = 0, os.fstat(fd).st_size
+        while at < size:
+            block = os.pread(fd, min(_BLOCK, size - at), at)
+            if not block:
+                break
+            _write_all(afd, block)
+            at += len(block)
+        os.fsync(afd)
+    finally:
+        os.close(afd)
+    _fsync_dir(aside)
+    return aside
 
 
 def _proves(tmp: str, path: str, what: str, codec_for: Callable[[bytes, str], Codec]) -> None:
