@@ -193,7 +193,7 @@ def test_append_refuses_a_torn_log_until_repair(game):
         f.write(b'{"type":"no')
     with pytest.raises(TornTail):
         log.append(str(game), [DRAW_ALICE], COW.codec, expect=None)
-    moved, aside = log.repair(str(game))
+    moved, aside, _ = log.repair(str(game))
     assert moved == 11 and open(aside, "rb").read() == b'{"type":"no'
     assert len(read_all(game)) == 3
     log.append(str(game), [DRAW_ALICE], COW.codec, expect=None)
@@ -211,7 +211,7 @@ def test_repair_never_overwrites_an_earlier_torn_file(game):
 
 def test_repair_of_a_sound_log_changes_nothing(game):
     before = game.read_bytes()
-    assert log.repair(str(game)) == (0, None)
+    assert log.repair(str(game)) == (0, None, ())
     assert game.read_bytes() == before
 
 

@@ -55,7 +55,7 @@ def check_repair(path: str, data: bytes, at: int, keep: int) -> None:
     """Cuts at `at`, repairs, and checks only the torn bytes moved and the rest is untouched."""
     with open(path, "wb") as f:
         f.write(data[:at])
-    moved, aside = log.repair(path)
+    moved, aside, _ = log.repair(path)
     assert moved == at - keep
     with open(path, "rb") as f:
         assert f.read() == data[:keep]

@@ -121,9 +121,10 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
         for problem in result.problems:
             console.print(problem_line(problem))
             if isinstance(problem, TornTail):
+                fix = ("restores the newline" if "without its final newline" in problem.reason
+                       else "moves the torn bytes aside")
                 console.print(f"  the earlier {result.events} events are intact; "
-                              f"`tabletape repair {safe(path)}` moves the torn bytes aside",
-                              markup=False)
+                              f"`tabletape repair {safe(path)}` {fix}", markup=False)
         if result.fold is not None and result.fold.blocked and not keep_going:
             console.print(f"  {len(result.fold.unjudged)} later event(s) were not judged: the state "
                           "after an illegal event is unreliable (--keep-going judges them without it)")

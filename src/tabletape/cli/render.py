@@ -116,11 +116,12 @@ def rules_versions(result: Replay) -> dict[str, str | None]:
 
 def version_note(result: Replay) -> Text | None:
     """Returns a warning when the log was recorded under other rules than the ones judging it."""
-    v = rules_versions(result)
-    if result.ruleset is None or v["recorded"] is None or v["recorded"] == v["judged_by"]:
+    differ = result.rules_versions
+    if differ is None or result.ruleset is None:
         return None
-    return Text(safe(f"note: recorded under {result.ruleset.id} rules {v['recorded']}, judged by "
-                     f"rules {v['judged_by']}: a ruling may differ from the rules played"),
+    recorded, judging = differ
+    return Text(safe(f"note: recorded under {result.ruleset.id} rules {recorded}, judged by "
+                     f"rules {judging}: a ruling may differ from the rules played"),
                 style="yellow")
 
 

@@ -117,15 +117,26 @@ def _read(path: str) -> bytes | None:
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 def repair(file: str) -> None:
-    """Move a torn last line aside to FILE.torn; every complete line is kept.
+    """Move a torn last line aside, or undo an editor's damage where the hash chain proves it.
+
+    A torn last line goes to FILE.torn; Windows line endings, a byte-order mark,
+    trailing empty lines and a missing final newline are undone only when every line
+    then hashes to what the next one recorded (the original is kept as FILE.orig).
+    No recorded byte is lost.
 
     Example: tabletape repair game.jsonl
     """
-    moved, where = tapelog.repair(file)
-    if not moved:
+    done = tapelog.repair(file, engine.codec_for)
+    if not done.moved and not done.restored:
         echo(f"{file} has no torn last line; nothing to repair")
         return
     result = engine.replay(file, rules=False)
-    echo(f"moved {moved} torn byte(s) to {where}; {file} keeps {result.events} "
-               f"complete event(s)" + (f" (but: {result.error})" if result.error else ""))
+    but = f" (but: {result.error})" if result.error else ""
+    if done.restored:
+        echo(f"restored {file}: undid {'; '.join(done.restored)}; the hash chain proves every "
+             f"line as recorded; the original file is in {done.aside}; {file} keeps "
+             f"{result.events} complete event(s){but}")
+        return
+    echo(f"moved {done.moved} torn byte(s) to {done.aside}; {file} keeps {result.events} "
+         f"complete event(s){but}")
 

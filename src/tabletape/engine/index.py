@@ -4,12 +4,14 @@ The index is a derived file, `.NAME.tabletape-index` beside `NAME`: every
 INDEX_EVERY events, the offset of the next line, the hash of the line at the
 checkpoint, and the fold at that point (its state, and what `undone` can still
 reach: the state below the undo stack and the events on it). It is never required
-and never trusted blindly: it is used only when it was built by this code, for
-this log's header, and the line at the checkpoint still hashes to what it
-recorded (that hash commits to every line before it); reading then goes on from
-there with the usual checks. Anything else (missing, stale, torn, tampered) and
-the log is replayed from line 1, and the index rewritten. `validate` and `verify`
-never use it: they read every line.
+and never trusted blindly. Starting from a checkpoint skips the lines before it, so
+it is used only when it was built by this code, for this log's header, and the
+log's custody (tape.log: `watch`, `vouch`, `unchanged`) shows that nothing but
+tabletape's appends has written the log since the index was written from what
+was read; the line at the checkpoint must also still hash to what it recorded.
+Reading then goes on from there with the usual checks. Anything else (missing,
+stale, torn, edited, truncated, replaced) and the log is replayed from line 1, and
+the index rewritten. `validate` and `verify` never use it: they read every line.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from tabletape.tape.events import Header
 INDEX_EVERY = 1024  # events between checkpoints: folding on from one takes a few ms
 INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no file for them
 SUFFIX = ".tabletape-index"
-VERSION = 1
+VERSION = 2  # 2: the custody epoch it was written under
 
 
 def index_path(log_path: str) -> str:
@@ -44,9 +46,9 @@ def index_path(log_path: str) -> str:
 
 
 def is_index(path: str) -> bool:
-    """Returns True for an index file (so that a glob over a folder does not take it for a log)."""
+    """Returns True for an index or custody file (so that a glob does not take it for a log)."""
     name = os.path.basename(path)
-    return name.startswith(".") and name.endswith(SUFFIX)
+    return name.startswith(".") and name.endswith((SUFFIX, tapelog.CUSTODY_SUFFIX))
 
 
 class Checkpoint(msgspec.Struct, array_like=True):
@@ -71,6 +73,7 @@ class IndexFile(msgspec.Struct, array_like=True):
     version: int
     code: str  # fingerprint of the rules code that built it
     header: str  # hash of line 1: which log this is the index of
+    epoch: str | None  # the log's custody when written: it is trusted only while that holds
     checkpoints: list[Checkpoint]
 
 
@@ -102,8 +105,13 @@ def code_fingerprint(rs: Ruleset) -> str:
     return h.hexdigest()
 
 
-def load(path: str, rs: Ruleset, header_digest: str) -> Loaded:
-    """Returns the checkpoints of a log's index; none when it is missing, torn or stale."""
+def load(path: str, rs: Ruleset, header_digest: str,
+         seen: tapelog.Watch | None = None) -> Loaded:
+    """Returns the checkpoints of a log's index; none when it is missing, torn or stale.
+
+    Stale includes a log changed since the index was written by anything but
+    tabletape's own appends (`seen`: the log as the caller found it; by default now).
+    """
     none = Loaded([], 0)
     try:
         with open(index_path(path), "rb") as f:
@@ -115,6 +123,10 @@ def load(path: str, rs: Ruleset, header_digest: str) -> Loaded:
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return none
     if (data.version, data.code, data.header) != (VERSION, code_fingerprint(rs), header_digest):
+        return none
+    if seen is None:
+        seen = tapelog.Watch(tapelog.Stamp.of(os.stat(path)), False, tapelog.read_custody(path))
+    if not tapelog.unchanged(data.epoch, seen):
         return none
     return Loaded(data.checkpoints, len(head) + size)
 
@@ -131,10 +143,11 @@ def _snapshot_of(path: str, base: int, cp: Checkpoint) -> bytes | None:
 
 
 def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
-         new: list[tuple[Checkpoint, bytes]]) -> None:
+         new: list[tuple[Checkpoint, bytes]], epoch: str) -> None:
     """Writes the index atomically (temp file, then rename); a failure only costs speed.
 
     The snapshots of `old` are copied from the current index file, then `new` follow.
+    `epoch` is the log's custody that vouches for the bytes the checkpoints were read from.
     """
     target = index_path(path)
     tmp = f"{target}.{os.getpid()}.tmp"
@@ -154,7 +167,7 @@ def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
                                                        size=len(snap)))
             blobs.append(snap)
         toc = msgspec.msgpack.encode(IndexFile(VERSION, code_fingerprint(rs), header_digest,
-                                               checkpoints))
+                                               epoch, checkpoints))
         with open(tmp, "wb") as f:
             f.write(MAGIC + len(toc).to_bytes(8, "little") + toc)
             f.writelines(blobs)
@@ -198,7 +211,8 @@ def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) ->
         except TapeError:
             return reading.replay(path, to=to, visit=visit)
         head0 = tapelog.digest(first[:-1])
-        old = load(path, rs, head0)
+        seen = tapelog.watch(f.fileno(), path)  # before anything is read: what the index may rely on
+        old = load(path, rs, head0, seen)
         usable = [c for c in old.checkpoints if to is None or c.seq <= to]
         start = usable[-1] if usable else None
         if start is not None and not _holds(f, start):
@@ -214,7 +228,9 @@ def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) ->
         records = tapelog.read_records(path, registry.codec_for, start=resume)
     new = _read_on(result, iter(records), old, to, visit)
     if new and result.events >= INDEX_MIN:
-        save(path, rs, head0, old, new)
+        epoch = tapelog.vouch(path, seen)
+        if epoch is not None:  # else the log changed while it was read: no index from it
+            save(path, rs, head0, old, new, epoch)
     return result
 
 

@@ -51,6 +51,19 @@ class Replay:
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def rules_versions(self) -> tuple[str, str] | None:
+        """Returns (recorded, judging) rules versions when they differ, else None.
+
+        The header records the `rules_version` of the code that started the game; the
+        log is judged by the ruleset installed now. A difference is information, not a
+        problem: the log stays valid, and the caller says which rules judged it.
+        """
+        if self.header is None or self.ruleset is None:
+            return None
+        recorded, judging = self.header.rules_version, self.ruleset.version
+        return (recorded, judging) if recorded != judging else None
+
 
 @dataclass(slots=True)
 class Judged:

@@ -12,6 +12,8 @@ import hashlib
 import operator
 import os
 import re
+import secrets
+import time
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator
@@ -20,13 +22,21 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from tabletape.tape.errors import ChainError, LogFormatError, StaleWriter, TornTail, UsageError
+from tabletape.tape.errors import (
+    ChainError,
+    LogFormatError,
+    StaleWriter,
+    TapeError,
+    TornTail,
+    UsageError,
+)
 from tabletape.tape.events import MAX_EVENTS, Event, Name, StrictDigest, StrictName
 
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
 MAX_DEPTH = 64  # arrays and objects in one line; no schema nests more than a few levels
 # MAX_EVENTS (events.py, the bound on seq) is enforced here too: by read_records and append
 _TAIL_CHUNK = 1 << 16
+BOM = b"\xef\xbb\xbf"  # what some editors put before the first line of a UTF-8 file
 
 
 class Codec:
@@ -170,7 +180,11 @@ def _format_error(msg: str, file: str, line: int, offset: int, body: bytes,
     m = _BYTE.search(msg)
     if m:
         offset += int(m.group(1))
-    if body.startswith(b"\xef\xbb\xbf"):
+    if body.startswith(BOM) and line == 1:
+        msg = ("starts with a byte-order mark (BOM), as an editor may save a file; lines must "
+               f"be plain UTF-8 JSON: `tabletape repair {file}` removes it if the hash chain "
+               "proves nothing else changed")
+    elif body.startswith(BOM):
         msg = "starts with a byte-order mark (BOM); lines must be plain UTF-8 JSON"
     elif not body:
         msg = "empty line"
@@ -342,6 +356,10 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
             if len(raw) > max_line:
                 raise LogFormatError(f"line longer than {max_line} bytes", file=path,
                                      line=line, offset=offset)
+            if _complete(raw, _Cursor(offset, line - 1, prev, codec), path, codec_for):
+                raise TornTail(f"last line is a complete event without its final newline, "
+                               f"as an editor may save a file; `tabletape repair {path}` "
+                               "restores the newline", file=path, line=line, offset=offset)
             raise TornTail(f"torn last line: {len(raw)} bytes without a newline "
                            f"(an interrupted write); run `tabletape repair {path}`",
                            file=path, line=line, offset=offset)
@@ -349,11 +367,18 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
         if len(body) > max_line:
             raise LogFormatError(f"line longer than {max_line} bytes", file=path,
                                  line=line, offset=offset)
+        if not body and _blank_to_end(path, offset):
+            raise LogFormatError(f"empty line at the end of the log, as an editor may add "
+                                 f"one; `tabletape repair {path}` removes trailing empty lines",
+                                 file=path, line=line, offset=offset)
         if codec is None:
             codec = codec_for(body, path)
         event = codec.decode(body, path, line, offset)
         canonical = codec.encode(event)
         if canonical != body:
+            if body.endswith(b"\r") and body[:-1] == canonical:
+                raise LogFormatError(_CR.format(path=path), file=path, line=line,
+                                     offset=offset + len(body) - 1)
             raise _not_canonical(body, canonical, path, line, offset)
         seq = line - 1
         if event.seq != seq:
@@ -369,6 +394,34 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
         yield Record(line, offset, body, prev, event)
         offset += len(raw)
     return _Cursor(offset, line, prev, codec)
+
+
+_CR = ("ends with CR: a Windows line ending (CRLF), as an editor may save a file; tabletape "
+       "writes LF only: `tabletape repair {path}` restores LF endings if the hash chain "
+       "proves nothing else changed")
+
+
+def _complete(raw: bytes, at: _Cursor, path: str,
+              codec_for: Callable[[bytes, str], Codec]) -> bool:
+    """Returns True when an unterminated last line is a whole event that chains: only its
+    newline is missing (a cut line is never a whole JSON object)."""
+    try:
+        codec = at.codec or codec_for(raw, path)
+        event = codec.decode(raw, path, at.line + 1, at.offset)
+    except TapeError:
+        return False
+    return codec.encode(event) == raw and event.seq == at.line and event.prev == at.prev
+
+
+def _blank_to_end(path: str, offset: int) -> bool:
+    """Returns True when nothing but empty lines follows `offset` (a few KiB at most)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            rest = f.read(_TAIL_CHUNK + 1)
+    except OSError:
+        return False
+    return 0 < len(rest) <= _TAIL_CHUNK and not rest.replace(b"\r\n", b"\n").strip(b"\n")
 
 
 def _settled(f, limit: int) -> bytes:
@@ -417,10 +470,21 @@ def read_tail(fd: int) -> Tail | None:
         if cut >= 0 or start == 0:
             body = buf[cut + 1: -1]
             break
+    at = size - len(body) - 1
+    if not body:
+        raise LogFormatError("the log ends with an empty line, as an editor may add one; "
+                             "`tabletape repair` removes trailing empty lines", offset=at)
+    if body.endswith(b"\r"):
+        raise LogFormatError("the last line ends with CR: a Windows line ending (CRLF), as an "
+                             "editor may save a file; `tabletape repair` restores LF endings "
+                             "if the hash chain proves nothing else changed", offset=size - 2)
+    if at == 0 and body.startswith(BOM):
+        raise LogFormatError("the log starts with a byte-order mark (BOM), as an editor may "
+                             "save a file; `tabletape repair` removes it", offset=0)
     try:
         seq = msgspec.json.decode(body, type=_SeqProbe).seq
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
-        raise LogFormatError(f"last line is unreadable: {e}", offset=size - len(body) - 1) from None
+        raise LogFormatError(f"last line is unreadable: {e}", offset=at) from None
     return Tail(seq, digest(body))
 
 
@@ -490,12 +554,8 @@ def append(path: str, events: Iterable[Event], codec: Codec, *, expect: Tail | N
     `expect` is the tail the caller read (and checked its events against); when
     the log has moved on since, nothing is written and StaleWriter is raised.
     """
+    fd = _open_locked(path, os.O_RDWR | os.O_APPEND)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND)
-    except FileNotFoundError:
-        raise UsageError(f"no such log file: {path}", file=path) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             tail = read_tail(fd)
         except LogFormatError as e:
@@ -517,41 +577,303 @@ def append(path: str, events: Iterable[Event], codec: Codec, *, expect: Tail | N
             _check_bounds(body, seq, path, codec)
             lines.append(body + b"\n")
             head = digest(body)
+        before = Stamp.of(os.fstat(fd))
         for line in lines:
             _write_all(fd, line)
         if durable:
             os.fsync(fd)
+        _keep_custody(path, fd, before, settle=durable)
         return Tail(seq, head)
     finally:
         os.close(fd)  # closing releases the lock
 
 
-def repair(path: str) -> tuple[int, str | None]:
-    """Moves a torn last line to FILE.torn (or .torn.N); returns (bytes moved, where)."""
-    try:
-        fd = os.open(path, os.O_RDWR)
-    except FileNotFoundError:
-        raise UsageError(f"no such log file: {path}", file=path) from None
-    try:
+def _open_locked(path: str, flags: int) -> int:
+    """Opens a log and takes its exclusive lock, on the file the path names once locked.
+
+    A repair replaces the file (a new inode): a writer that waited for the old file's
+    lock would write to a file no longer there, so it opens the path again.
+    """
+    while True:
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            raise UsageError(f"no such log file: {path}", file=path) from None
         fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            st, now = os.fstat(fd), os.stat(path)
+        except FileNotFoundError:
+            now = None
+        if now is not None and (st.st_dev, st.st_ino) == (now.st_dev, now.st_ino):
+            return fd
+        os.close(fd)
+
+
+class Repaired(NamedTuple):
+    """What `repair` did: the bytes set aside, the side file holding them, the damage undone.
+
+    `restored` names the editor damage undone (empty when only a torn last line was
+    moved aside); the side file then holds the whole original file.
+    """
+
+    moved: int
+    aside: str | None
+    restored: tuple[str, ...] = ()
+
+
+def repair(path: str, codec_for: Callable[[bytes, str], Codec] | None = None) -> Repaired:
+    """Undoes what an interrupted write or an editor did to a log, losing no recorded byte.
+
+    A torn last line is moved to FILE.torn (or .torn.N) and the file cut before it.
+    Editor damage (Windows line endings, a byte-order mark, empty lines at the end, a
+    last line without its newline) is undone only when the hash chain proves every
+    line of the result byte-identical to what was recorded (each `prev` is the SHA-256
+    of the line before, as written: LF-terminated, no BOM); with `codec_for`, every
+    line must also decode canonically. The original file is kept whole in FILE.orig
+    (or .orig.N) and the log replaced atomically. Anything else is refused
+    (UsageError, saying what does not chain) and nothing is changed.
+    """
+    fd = _open_locked(path, os.O_RDWR)
+    try:
         size = os.lseek(fd, 0, os.SEEK_END)
         keep = _last_newline_end(fd, size)
+        if _edited(fd, size, keep):
+            done = _restore(path, fd, codec_for)
+            if done is not None:
+                return done
         if keep == size:
-            return 0, None
+            return Repaired(0, None)
         torn = os.pread(fd, size - keep, keep)
-        aside = _free_name(path + ".torn")
-        afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            _write_all(afd, torn)
-            os.fsync(afd)
-        finally:
-            os.close(afd)
-        _fsync_dir(aside)
+        aside = _set_aside(path + ".torn", torn)
         os.ftruncate(fd, keep)
         os.fsync(fd)
-        return len(torn), aside
+        return Repaired(len(torn), aside)
     finally:
         os.close(fd)
+
+
+def _set_aside(base: str, data: bytes) -> str:
+    """Writes bytes durably to a new file named after `base` (never overwriting one)."""
+    aside = _free_name(base)
+    afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        _write_all(afd, data)
+        os.fsync(afd)
+    finally:
+        os.close(afd)
+    _fsync_dir(aside)
+    return aside
+
+
+def _edited(fd: int, size: int, keep: int) -> bool:
+    """Returns True when a log may carry editor damage: a BOM, a CR before a newline, an
+    empty last line, or an unterminated last line that reads as a whole event."""
+    head = os.pread(fd, 3, 0)
+    end = os.pread(fd, min(size, 3), max(0, size - 3))
+    if head == BOM or end.endswith((b"\n\n", b"\n\r\n")) or _has_crlf(fd, size):
+        return True
+    if not 0 < size - keep <= MAX_LINE:
+        return False
+    try:
+        msgspec.json.decode(os.pread(fd, size - keep, keep), type=_ChainProbe)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return False
+    return True
+
+
+def _has_crlf(fd: int, size: int) -> bool:
+    """Returns True when a CR precedes a newline anywhere in the file (read a block at a time)."""
+    at, last = 0, b""
+    while at < size:
+        block = os.pread(fd, min(_BLOCK, size - at), at)
+        if not block:
+            return False
+        if b"\r\n" in last + block[:1] or b"\r\n" in block:
+            return True
+        at, last = at + len(block), block[-1:]
+    return False
+
+
+class _ChainProbe(msgspec.Struct):
+    seq: int = -1
+    prev: str | None = None
+
+
+class _Edits:
+    """What `_bodies` undid while reading a log: the damage an editor does."""
+
+    def __init__(self) -> None:
+        self.bom = False
+        self.crs = self.lines = self.blanks = 0
+        self.newline = False
+        self.last = b""  # the bytes after the last newline: a line to restore, or torn
+
+    def named(self, counted: bool = True) -> list[str]:
+        """Returns the damage undone, in words (`counted`: with how many lines it was on)."""
+        out = ["a byte-order mark (BOM) before line 1"] if self.bom else []
+        if self.crs:
+            out.append("Windows line endings (CRLF)" + (
+                f" on {self.crs:,} of {self.lines:,} lines" if counted else ""))
+        if self.blanks:
+            out.append(f"{self.blanks} empty line{'s' if self.blanks > 1 else ''} at the end")
+        if self.newline:
+            out.append(f"no newline after line {self.lines} (a complete event)")
+        return out
+
+
+def _bodies(f, edits: _Edits) -> Iterator[bytes]:
+    """Yields a log's lines without a BOM, CRs before newlines and empty lines at the end.
+
+    Reads a block at a time. An empty line followed by others is yielded as it is
+    (the chain refuses it); what follows the last newline is left in `edits.last`.
+    """
+    rest, pending, first = b"", 0, True
+    for block in iter(lambda: f.read(_BLOCK), b""):
+        if first and (rest + block).startswith(BOM):
+            block, edits.bom = (rest + block)[len(BOM):], True
+            rest = b""
+        first = first and len(rest + block) < len(BOM)
+        parts = (rest + block).split(b"\n")
+        rest = parts.pop()
+        for part in parts:
+            if part in (b"", b"\r"):
+                pending += 1
+                continue
+            if part.endswith(b"\r"):
+                part, edits.crs = part[:-1], edits.crs + 1
+            yield from (b"" for _ in range(pending))
+            edits.lines += pending + 1
+            pending = 0
+            yield part
+    if rest:  # empty lines before an unterminated one are inside the log
+        yield from (b"" for _ in range(pending))
+        edits.lines += pending
+        pending = 0
+    edits.blanks, edits.last = pending, rest
+
+
+def _header_codec(header: bytes, codec_for: Callable[[bytes, str], Codec] | None,
+                  path: str) -> Codec | bool:
+    """Returns the codec a header line names; True without `codec_for`, False if it names none."""
+    if codec_for is None:
+        return True
+    try:
+        return codec_for(header, path)
+    except TapeError:
+        return False
+
+
+def _chains(body: bytes, seq: int, prev: str | None, codec: Codec | bool, path: str) -> bool:
+    """Returns True when a line holds event `seq` chained to `prev` and, with a codec (not
+    True: no codec to check with), is canonical."""
+    try:
+        probe = msgspec.json.decode(body, type=_ChainProbe)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return False
+    if (probe.seq, probe.prev) != (seq, prev) or codec is False:
+        return False
+    if codec is True:
+        return True
+    try:
+        return codec.encode(codec.decode(body, path, seq + 1, 0)) == body
+    except TapeError:
+        return False
+
+
+def _break(body: bytes, k: int, prev: str | None) -> str | None:
+    """Returns why line k+1 does not hold event k chained to `prev`, or None when it does."""
+    try:
+        probe = msgspec.json.decode(body, type=_ChainProbe)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        return f"line {k + 1} is not a JSON event"
+    if probe.seq != k:
+        return f"line {k + 1} has seq {probe.seq}, expected {k}"
+    if probe.prev != prev:
+        return (f"line {k + 1}'s prev is not the SHA-256 of line {k}, so line {k} is not as "
+                "recorded" if k else "line 1 has a prev")
+    return None
+
+
+def _restore(path: str, fd: int, codec_for: Callable[[bytes, str], Codec] | None
+             ) -> Repaired | None:
+    """Rewrites a log without its editor damage, if the chain proves the result.
+
+    Streams the log into a temporary file beside it, checking the chain line by line.
+    Returns None when there is no editor damage to undo; raises UsageError (nothing
+    changed) when the result would not be provably what was recorded.
+    """
+    edits, prev, k, header = _Edits(), None, 0, b""
+    tmp = f"{path}.repair.{os.getpid()}.tmp"
+    try:
+        with open(path, "rb") as f, open(tmp, "xb") as out:
+            for body in _bodies(f, edits):
+                why = _break(body, k, prev)
+                if why is not None:
+                    raise _refusal(path, edits, why, k + 1)
+                out.write(body + b"\n")
+                header = header or body
+                prev, k = digest(body), k + 1
+            last = edits.last
+            if last and _chains(last, k, prev, _header_codec(header or last, codec_for, path),
+                                path):
+                out.write(last + b"\n")
+                edits.newline, edits.lines, k = True, edits.lines + 1, k + 1
+            if not edits.named():
+                return None
+            if k == 0:
+                raise _refusal(path, edits, "no line is left", 1)
+            os.fchmod(out.fileno(), os.fstat(fd).st_mode & 0o7777)
+            out.flush()
+            os.fsync(out.fileno())
+        what = ", ".join(edits.named())
+        if codec_for is not None:
+            _proves(tmp, path, what, codec_for)
+        aside = _copy_aside(path + ".orig", fd)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    _fsync_dir(path)
+    torn = [f"a torn last line of {len(last)} bytes (left out)"] if last and not edits.newline \
+        else []
+    return Repaired(os.fstat(fd).st_size, aside, (*edits.named(), *torn))
+
+
+def _refusal(path: str, edits: _Edits, why: str, line: int) -> UsageError:
+    what = " and ".join(edits.named(counted=False)) or "editor damage"
+    return UsageError(f"cannot restore {path}: it has {what}, but {why}; a log is restored "
+                      "only where its hash chain proves every line as recorded; nothing was "
+                      "changed", file=path, line=line)
+
+
+def _copy_aside(base: str, fd: int) -> str:
+    """Copies a whole file durably to a new file named after `base` (never overwriting one)."""
+    aside = _free_name(base)
+    afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        at, size = 0, os.fstat(fd).st_size
+        while at < size:
+            block = os.pread(fd, min(_BLOCK, size - at), at)
+            if not block:
+                break
+            _write_all(afd, block)
+            at += len(block)
+        os.fsync(afd)
+    finally:
+        os.close(afd)
+    _fsync_dir(aside)
+    return aside
+
+
+def _proves(tmp: str, path: str, what: str, codec_for: Callable[[bytes, str], Codec]) -> None:
+    """Raises UsageError unless every line of the restored file reads as a log's must."""
+    try:
+        for _ in read_records(tmp, codec_for):
+            pass
+    except TapeError as e:
+        raise UsageError(f"cannot restore {path}: it has {what}, but once undone line {e.line} "
+                         f"still reads: {e.reason}; nothing was changed", file=path,
+                         line=e.line) from None
 
 
 def _last_newline_end(fd: int, size: int) -> int:
@@ -572,3 +894,179 @@ def _free_name(base: str) -> str:
         n += 1
         name = f"{base}.{n}"
     return name
+
+
+# -- custody: what tabletape knows of a log's bytes it has not read ----------------------
+
+class Stamp(NamedTuple):
+    """What the file system says about a log: which file it is, its size, when it changed.
+
+    Any write changes the ctime to the file system's clock, and no program can set
+    it back; replacing the file changes the inode.
+    """
+
+    dev: int
+    ino: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> Stamp:
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+class Custody(msgspec.Struct, array_like=True):
+    """Beside a log: since `epoch` began, only tabletape has written it, and it now is `stamp`.
+
+    `stamp` is None when tabletape cannot vouch for the present state (a bulk write
+    that did not wait for the clock); the next writer then starts a new epoch.
+    """
+
+    epoch: str
+    stamp: Stamp | None
+
+
+class Watch(NamedTuple):
+    """What a reader saw before reading: the log's stamp (settled or not) and its custody."""
+
+    stamp: Stamp
+    settled: bool  # the clock had passed the stamp: any later change shows
+    custody: Custody | None
+
+
+CUSTODY_SUFFIX = ".tabletape-custody"
+_SETTLE_TRIES = 50  # 1 ms apart: a file system clock ticks every 1-10 ms
+
+
+def custody_path(log_path: str) -> str:
+    """Returns where the custody record of a log lives: a hidden file beside it."""
+    head, name = os.path.split(log_path)
+    return os.path.join(head, f".{name}{CUSTODY_SUFFIX}")
+
+
+def read_custody(path: str) -> Custody | None:
+    """Returns the custody record of a log, or None when it is missing or unreadable."""
+    try:
+        with open(custody_path(path), "rb") as f:
+            return msgspec.msgpack.decode(f.read(256), type=Custody)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def _write_custody(path: str, custody: Custody | None) -> bool:
+    """Replaces the custody record atomically (None removes it); returns False on failure."""
+    target = custody_path(path)
+    tmp = f"{target}.{os.getpid()}.tmp"
+    try:
+        if custody is None:
+            os.unlink(target)
+            return True
+        with open(tmp, "wb") as f:
+            f.write(msgspec.msgpack.encode(custody))
+        os.replace(tmp, target)
+        return True
+    except FileNotFoundError:
+        return custody is None
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False
+
+
+def _fs_now(path: str) -> int | None:
+    """Returns the file system's clock beside a log: the mtime of a probe written there."""
+    probe = f"{custody_path(path)}.{os.getpid()}.probe"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, b"\n")
+            return os.fstat(fd).st_mtime_ns
+        finally:
+            os.close(fd)
+            os.unlink(probe)
+    except OSError:
+        return None
+
+
+def settled_stamp(fd: int, path: str) -> Stamp | None:
+    """Returns the log's stamp once the file system's clock has passed its last change.
+
+    Timestamps come from a clock that ticks every few ms: a change made in the same
+    tick as the one stamped could leave the stamp as it was. Once the clock has moved
+    on, any later change gives a later ctime. None when that cannot be shown.
+    """
+    for _ in range(_SETTLE_TRIES):
+        now = _fs_now(path)
+        if now is None:
+            return None
+        st = os.fstat(fd)
+        if max(st.st_mtime_ns, st.st_ctime_ns) < now:
+            return Stamp.of(st)
+        time.sleep(0.001)
+    return None
+
+
+def _keep_custody(path: str, fd: int, before: Stamp, *, settle: bool) -> None:
+    """Records after an append (under its lock) that tabletape wrote the log's new bytes.
+
+    Only a log in custody (one a reader has vouched for: it has an index) is kept: a
+    short log pays nothing. The epoch goes on when the log was, before this write, as
+    tabletape last left it; otherwise something else wrote it and a new epoch begins.
+    A bulk write that does not settle ends custody: the next reader reads it whole.
+    """
+    held = read_custody(path)
+    if held is None:
+        return
+    if not settle:
+        _write_custody(path, None)
+        return
+    epoch = held.epoch if held.stamp == before else secrets.token_hex(8)
+    _write_custody(path, Custody(epoch, settled_stamp(fd, path)))
+
+
+def watch(fd: int, path: str) -> Watch:
+    """Returns what a reader of an open log must remember, to trust or vouch for it later."""
+    settled = settled_stamp(fd, path)
+    stamp = settled if settled is not None else Stamp.of(os.fstat(fd))
+    return Watch(stamp, settled is not None, read_custody(path))
+
+
+def unchanged(epoch: str | None, seen: Watch) -> bool:
+    """Returns True when the log seen is as tabletape last left it, in custody `epoch`.
+
+    Then no byte of it has changed since anything recorded under that epoch.
+    """
+    held = seen.custody
+    return epoch is not None and held is not None and held.epoch == epoch and \
+        held.stamp == seen.stamp
+
+
+def vouch(path: str, seen: Watch) -> str | None:
+    """Returns the custody epoch under which the log read since `seen` is unchanged, or None.
+
+    Call it after reading every line from line 1, or from a point `unchanged` trusted
+    for the same `seen`. Unchanged: the log is as it was when reading began, or only
+    tabletape has appended to it since (the same epoch, from the stamp seen to the
+    stamp now). A log that no epoch covers gets a new one. Taken under a shared lock,
+    so that no append is half done.
+    """
+    if not seen.settled:
+        return None
+    try:
+        with open(path, "rb") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_SH)
+            now, held = settled_stamp(f.fileno(), path), read_custody(path)
+            if now is None:
+                return None
+            if held is not None and held.stamp == now and (
+                    now == seen.stamp or unchanged(held.epoch, seen)):
+                return held.epoch
+            if now != seen.stamp:
+                return None
+            epoch = secrets.token_hex(8)
+            return epoch if _write_custody(path, Custody(epoch, now)) else None
+    except OSError:
+        return None
