@@ -65,10 +65,10 @@ def test_random_games_end_with_a_winner(n, seed):
 
 
 @pytest.mark.rule("lib.turn.step")
-@pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (6, 4)])
-def test_legal_agrees_with_check(n, seed):
+@pytest.mark.parametrize("n,seed,options", [(2, 1, {}), (3, 2, {}), (4, 3, {}), (6, 4, {})])
+def test_legal_agrees_with_check(n, seed, options):
     # what check accepts is exactly what legal yields
-    header, events = game(n, seed)
+    header, events = game(n, seed, **options)
     rs = RS.bind(header)
     state = rs.initial()
     for k, (ev, after) in enumerate(events):

@@ -104,5 +104,5 @@ class TieBreakDrawn(Event, tag="tie_break_drawn", kw_only=True, frozen=True):
 
 
 EVENTS = (CountryTurned, ForceCardDealt, ForceCardDrawn, ForceCardPlayed, TurnPassed,
-          PlayedCardTurned, TurnOverPrevented, TurnOverAccepted, PlayedCardTaken, HandsTraded,
-          TieBreakDrawn)
+          PlayedCardTurned, TurnOverPrevented, TurnOverAccepted, PlayedCardTaken,
+          HandsTraded, TieBreakDrawn)

@@ -31,7 +31,7 @@ from .events import (
 )
 from .state import CHANCE_STEPS, Owed, Phase, State, Step
 
-TURNING = (Step.TURN_OVER, Step.TURN_UP, Step.TURN_DOWN_OWN)
+TURNING = (Step.TURN_OVER, Step.TURN_DOWN, Step.TURN_UP, Step.TURN_DOWN_OWN)
 
 
 # -- who decides next -------------------------------------------------------------------------
@@ -153,26 +153,33 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
     v = _owed(lk, state, TURNING, ev.player, "turning of a card") or _check_owner(state, ev.owner)
     if v:
         return v
-    step = state.steps[0].step
+    h = state.steps[0]
     row = state.played[ev.owner]
     if not 0 <= ev.slot < len(row):
         return Violation("lib.ability.turn-over", f"{ev.owner} has no played card at slot {ev.slot}")
     name = row[ev.slot].card
-    if step is Step.TURN_UP:
+    if (ev.owner, ev.slot) in h.spent:
+        return Violation("lib.ability.turn-over.count", f"this {h.card} has already turned "
+                         f"{ev.owner}'s {name} at slot {ev.slot}")
+    if h.step in (Step.TURN_OVER, Step.TURN_UP) and ev.face_up:  # lib.ability.turn-up
         if row[ev.slot].up:
             return Violation("lib.ability.turn-up", f"{ev.owner}'s {name} at slot {ev.slot} "
                              "is already face up")
-        if not ev.face_up:
-            return Violation("lib.ability.turn-up", "this step turns a face-down card back up")
         return None
-    if step is Step.TURN_OVER and ev.owner == ev.player:
-        return Violation("lib.ability.turn-over", "a player never turns over their own cards")
-    if step is Step.TURN_DOWN_OWN and ev.owner != ev.player:
+    if h.step is Step.TURN_UP:
+        return Violation("lib.ability.turn-up.cards", f"{h.card} only turns a card back up")
+    if ev.face_up:
+        rule = "lib.country.turn-over-type" if h.step is Step.TURN_DOWN else "lib.ability.all-turn-down"
+        return Violation(rule, f"{h.card} only turns a card face down")
+    if h.step in (Step.TURN_OVER, Step.TURN_DOWN) and ev.owner == ev.player:
+        return Violation("lib.ability.turn-over", "a player never turns their own cards face down "
+                         "with a turn-over")
+    if h.step is Step.TURN_DOWN_OWN and ev.owner != ev.player:
         return Violation("lib.ability.all-turn-down", f"{ev.player} turns down one of their own "
                          f"cards, not {ev.owner}'s")
-    if ev.face_up or not row[ev.slot].up:
-        return Violation("lib.ability.turn-over", f"the card must be turned face down, and "
-                         f"{ev.owner}'s {name} at slot {ev.slot} must be face up")
+    if not row[ev.slot].up:
+        return Violation("lib.ability.turn-over", f"{ev.owner}'s {name} at slot {ev.slot} is "
+                         "already face down")
     if lk.cards[name].protected:
         return Violation("lib.ability.protected", f"{name} may not be turned over")
     return None

@@ -67,8 +67,8 @@ def governing(event: Event) -> tuple[str, ...]:
             return ("lib.turn.order", "lib.play.pass", "lib.country.double-play")
         case PlayedCardTurned():
             return ("lib.turn.step", "lib.ability.turn-over", "lib.ability.turn-up",
-                    "lib.ability.all-turn-down", "lib.ability.protected",
-                    "lib.country.turn-over-type")
+                    "lib.ability.turn-over.count", "lib.ability.all-turn-down",
+                    "lib.ability.protected", "lib.country.turn-over-type")
         case TurnOverPrevented():
             return ("lib.turn.step", "lib.ability.prevent", "lib.ability.prevent.forced")
         case TurnOverAccepted():
