@@ -20,6 +20,7 @@ from tabletape.games.liberation.events import (
     PlayedCardTaken,
     PlayedCardTurned,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -150,6 +151,16 @@ def test_iraq_aircraft_turn_a_card_over():
     assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-over"
     s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
     assert down(s, "cat") == ["Submarine"]
+
+
+@pytest.mark.rule("lib.country.turn-over-type", "lib.opt.turn-over-optional")
+def test_iraq_turn_over_stays_compulsory_when_turn_overs_are_optional():
+    # with option turn_over=optional, ann still may not skip Iraq's turn-down
+    s = at("Iraq", hands={"ann": ("Stealth Bomber",)}, played={"bob": ("Submarine",)},
+           turn_over="optional")
+    s = ok(s, ForceCardPlayed(player="ann", card="Stealth Bomber"))
+    assert s.steps[0].step is Step.TURN_DOWN
+    assert refused(s, TurnOverDeclined(player="ann")) == "lib.turn.step"
 
 
 @pytest.mark.rule("lib.country.double-play", "lib.turn.order")
@@ -346,6 +357,35 @@ def test_a_prevented_turn_is_used_up():
         == "lib.ability.turn-over.count"
     s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
     assert up(s, "bob") == ["Submarine"] and down(s, "cat") == ["Submarine"]
+
+
+@pytest.mark.rule("lib.ability.turn-over.compulsory")
+def test_by_default_a_turn_over_must_be_made():
+    # ann may not keep her Fighter Wing's turn unused while bob has a card to turn
+    s = at(hands={"ann": ("Fighter Wing",)}, played={"bob": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert refused(s, TurnOverDeclined(player="ann")) == "lib.ability.turn-over.compulsory"
+    assert "must" in RS.pending(s).detail
+
+
+@pytest.mark.rule("lib.opt.turn-over-optional")
+def test_option_optional_lets_the_player_stop_turning():
+    # with turn_over=optional ann turns one card with her Destroyer Squadron and stops
+    s = at(hands={"ann": ("Destroyer Squadron",)}, turn_over="optional",
+           played={"bob": ("Submarine",), "cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
+    assert "or stop" in RS.pending(s).detail
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverDeclined(player="ann"))
+    assert up(s, "cat") == ["Submarine"] and s.steps == () and s.turn == "bob"
+    # stopping at once gives up both turns
+    s = at(hands={"ann": ("Destroyer Squadron",)}, turn_over="optional",
+           played={"bob": ("Submarine",), "cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"), TurnOverDeclined(player="ann"))
+    assert up(s, "bob") == up(s, "cat") == ["Submarine"] and s.turn == "bob"
+    # nothing to turn: the turn lapses as before, no stop is asked for
+    s = ok(at(hands={"ann": ("Fighter Wing",)}, turn_over="optional"),
+           ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert s.steps == () and s.turn == "bob"
 
 
 @pytest.mark.rule("lib.ability.all-turn-down")

@@ -20,6 +20,7 @@ from tabletape.games.liberation.events import (
     PlayedCardTurned,
     TieBreakDrawn,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -39,7 +40,7 @@ def candidates(lk, state):
             out += [ForceCardDealt(player=p, card=c), ForceCardDrawn(player=p, card=c),
                     TieBreakDrawn(player=p, card=c), ForceCardPlayed(player=p, card=c),
                     TurnOverPrevented(player=p, card=c)]
-        out += [TurnPassed(player=p), TurnOverAccepted(player=p)]
+        out += [TurnPassed(player=p), TurnOverAccepted(player=p), TurnOverDeclined(player=p)]
         for q in who:
             out.append(HandsTraded(player=p, other=q))
             for i, up in itertools.product(slots, (False, True)):
@@ -64,10 +65,14 @@ def test_random_games_end_with_a_winner(n, seed):
     assert taken + len(state.countries) == 10
 
 
-@pytest.mark.rule("lib.turn.step")
-@pytest.mark.parametrize("n,seed,options", [(2, 1, {}), (3, 2, {}), (4, 3, {}), (6, 4, {})])
+OTHER_READINGS = {"turn_over": "optional"}
+
+
+@pytest.mark.rule("lib.turn.step", "lib.opt.turn-over-optional")
+@pytest.mark.parametrize("n,seed,options", [(2, 1, {}), (3, 2, {}), (4, 3, {}), (6, 4, {}),
+                                            (3, 5, OTHER_READINGS), (5, 6, OTHER_READINGS)])
 def test_legal_agrees_with_check(n, seed, options):
-    # what check accepts is exactly what legal yields
+    # what check accepts is exactly what legal yields, with either reading of the options
     header, events = game(n, seed, **options)
     rs = RS.bind(header)
     state = rs.initial()

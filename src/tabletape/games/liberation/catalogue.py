@@ -106,6 +106,15 @@ RULES: dict[str, Rule] = {
                                         "number, so turns defaults to 1 and the default deck's "
                                         "two-turn card is reconstructed; a turn stopped by a "
                                         "prevent card is used up all the same."),
+    "lib.ability.turn-over.compulsory": Rule(DECISION, "By default every turn of a turn-over "
+                                             "card must be made while some card can be turned "
+                                             "(with nothing to turn it lapses). The text only "
+                                             "says such cards allow turning; option turn_over="
+                                             "optional reads that as a choice."),
+    "lib.opt.turn-over-optional": Rule("Further Explanations", "With option turn_over=optional "
+                                       "the player of a turn-over card may stop before any of "
+                                       "its turns, giving up the rest. Decision: a country's "
+                                       "own turn-over instruction stays compulsory."),
     "lib.ability.all-turn-down": Rule("Further Explanations", "Every other player picks one of "
                                       "their own face-up played cards and turns it face down; "
                                       "the player of the card is spared."),

@@ -26,6 +26,7 @@ from .events import (
     PlayedCardTurned,
     TieBreakDrawn,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -59,6 +60,8 @@ def pending(lk: Lookups, state: State) -> Decision | None:
         return Decision(h.player, h.step.value, f"{h.player} may discard a prevent card to keep "
                         f"their {target} face up against {h.by}'s {h.card}, or let it stand")
     why = f" ({h.card})" if h.card else ""
+    if h.step is Step.TURN_OVER and state.options.turn_over == "optional":
+        return Decision(h.player, h.step.value, f"{h.player} may {h.step}{why}, or stop")
     return Decision(h.player, h.step.value, f"{h.player} must {h.step}{why}")
 
 
@@ -185,6 +188,17 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
     return None
 
 
+def _check_declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> Violation | None:
+    v = _owed(lk, state, (Step.TURN_OVER,), ev.player, "stop to a turn-over")
+    if v:
+        return v
+    if state.options.turn_over != "optional":
+        return Violation("lib.ability.turn-over.compulsory", f"{ev.player} must turn a card with "
+                         f"{state.steps[0].card} while one can be turned (option turn_over="
+                         "optional lets a player stop)")
+    return None
+
+
 def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violation | None:
     v = _owed(lk, state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card")
     if v:
@@ -235,6 +249,7 @@ CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
     PlayedCardTurned: _check_turned,
     TurnOverPrevented: _check_prevent,
     TurnOverAccepted: _check_accept,
+    TurnOverDeclined: _check_declined,
     PlayedCardTaken: _check_taken,
     HandsTraded: _check_swap,
 }
@@ -280,6 +295,8 @@ def _legal_choices(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
         candidates += [TurnOverPrevented(player=me, card=c) for c in lookups.holds(lk, state, me, Ability.PREVENT)]
     if h.step is Step.PREVENT:
         candidates.append(TurnOverAccepted(player=me))
+    if h.step is Step.TURN_OVER:
+        candidates.append(TurnOverDeclined(player=me))
     if h.step is Step.TAKE:
         candidates += [PlayedCardTaken(player=me, owner=q, slot=i) for q, i in slots]
     if h.step is Step.SWAP:
@@ -291,9 +308,11 @@ def has_choice(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether a player's owed step has a card to act on (else it lapses).
 
     A forced turn-down lapses when the player has no card it could turn, even if they
-    hold a prevent card: there is nothing to prevent (lib.ability.no-target).
+    hold a prevent card: there is nothing to prevent (lib.ability.no-target); so does
+    an optional turn-over with nothing to turn (stopping is then all that is left).
     """
-    return any(not isinstance(ev, TurnOverPrevented) for ev in _legal_choices(lk, state, h))
+    return any(not isinstance(ev, (TurnOverPrevented, TurnOverDeclined))
+               for ev in _legal_choices(lk, state, h))
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:

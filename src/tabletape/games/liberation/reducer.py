@@ -34,6 +34,7 @@ from .events import (
     PlayedCardTurned,
     TieBreakDrawn,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -178,6 +179,14 @@ def _same_card(o: Owed, h: Owed) -> bool:
     return o.step is Step.TURN_OVER and o.player == h.player and o.card == h.card
 
 
+def _declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> State:
+    """lib.opt.turn-over-optional: the card's remaining turns are given up."""
+    h, rest = state.steps[0], state.steps[1:]
+    while rest and _same_card(rest[0], h):
+        rest = rest[1:]
+    return replace(state, steps=rest)
+
+
 def _flip(state: State, owner: str, slot: int, up: bool) -> State:
     """Returns the state with one played card turned face up or down."""
     row = state.played[owner]
@@ -205,6 +214,7 @@ APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
     PlayedCardTurned: _turned,
     TurnOverPrevented: _prevented,
     TurnOverAccepted: _accepted,
+    TurnOverDeclined: _declined,
     PlayedCardTaken: _taken,
     HandsTraded: _hands_traded,
 }
