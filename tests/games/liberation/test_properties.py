@@ -65,10 +65,10 @@ def test_random_games_end_with_a_winner(n, seed):
     assert taken + len(state.countries) == 10
 
 
-OTHER_READINGS = {"turn_over": "optional"}
+OTHER_READINGS = {"turn_over": "optional", "double_play_tie": "one_card"}
 
 
-@pytest.mark.rule("lib.turn.step", "lib.opt.turn-over-optional")
+@pytest.mark.rule("lib.turn.step", "lib.opt.turn-over-optional", "lib.opt.tie-one-card")
 @pytest.mark.parametrize("n,seed,options", [(2, 1, {}), (3, 2, {}), (4, 3, {}), (6, 4, {}),
                                             (3, 5, OTHER_READINGS), (5, 6, OTHER_READINGS)])
 def test_legal_agrees_with_check(n, seed, options):

@@ -157,6 +157,14 @@ RULES: dict[str, Rule] = {
     "lib.country.double-play.second": Rule(DECISION, "The second card comes after the first "
                                            "card's effects are settled; a trade-hands card "
                                            "allows no second card."),
+    "lib.tie.double-play": Rule(DECISION, "The text gives the tied players one more card in "
+                                "the extra round and lets everyone play two cards at once in "
+                                "Yemen's round. By default a double-play country keeps its two "
+                                "cards in its extra round too; option double_play_tie=one_card "
+                                "takes the other reading."),
+    "lib.opt.tie-one-card": Rule("How to Play", "With option double_play_tie=one_card each tied "
+                                 "player may play only one card in a double-play country's extra "
+                                 "round, as the extra round allows one more card."),
     "lib.country.bonus-type": Rule(DECISION, "Reconstructed instruction: face-up cards of the "
                                    "named type count extra points."),
     "lib.country.draw-type": Rule(DECISION, "Reconstructed instruction: each card of the named "

@@ -22,6 +22,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
 
     victory_points: Annotated[int, Meta(ge=0, le=40)] = 0
     turn_over: Literal["compulsory", "optional"] = "compulsory"  # lib.opt.turn-over-optional
+    double_play_tie: Literal["two_cards", "one_card"] = "two_cards"  # lib.opt.tie-one-card
 
 
 class LiberationStarted(Header, tag="game_started", kw_only=True, frozen=True):

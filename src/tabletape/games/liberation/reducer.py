@@ -145,7 +145,9 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
         elif land.trigger is Trigger.DRAW:
             owed.append(Owed(Step.DRAW, me, card=land.name))
     again = (land is not None and land.trigger is Trigger.DOUBLE_PLAY and state.turn_plays == 1
-             and c.ability is not Ability.TRADE_HANDS)  # lib.country.double-play.second
+             and c.ability is not Ability.TRADE_HANDS  # lib.country.double-play.second
+             and (state.stage is not Stage.EXTRA  # lib.tie.double-play, lib.opt.tie-one-card
+                  or state.options.double_play_tie == "two_cards"))
     owed.append(Owed(Step.SECOND if again else Step.END_TURN, me))
     return turns.owe_first(state, *owed)
 

@@ -65,7 +65,8 @@ def governing(event: Event) -> tuple[str, ...]:
             return ("lib.turn.step", "lib.tie.draw", "lib.draw.in-deck")
         case ForceCardPlayed():
             return ("lib.turn.order", "lib.round.count", "lib.play.in-hand",
-                    "lib.country.double-play", "lib.country.forbid-type")
+                    "lib.country.double-play", "lib.tie.double-play", "lib.opt.tie-one-card",
+                    "lib.country.forbid-type")
         case TurnPassed():
             return ("lib.turn.order", "lib.play.pass", "lib.country.double-play")
         case PlayedCardTurned():
