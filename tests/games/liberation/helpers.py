@@ -103,7 +103,7 @@ def sentences(name: str) -> list[str]:
     return [RS.describe(r.event) for r in engine.iter_records(os.path.join(REPLAYS, name))][1:]
 
 
-def game(n: int, seed: int):
+def game(n: int, seed: int, **options):
     """Returns the header and the (event, state after) pairs of a simulated game of n players."""
-    header = simulate.header_for(RULESET, SEATS[:n])
+    header = simulate.header_for(RULESET, SEATS[:n], Options(**options))
     return header, list(simulate.play(RULESET, header, seed))

@@ -91,17 +91,20 @@ def iraq_abilities(out: str) -> None:
     s = Scribe(out, "iraq-abilities.jsonl", ("ann", "bob", "cat"), seed=1)
     s.write(CountryTurned(player="ann", country="Iraq"), *deal(("bob", "cat", "ann"), {
         "ann": ("Fighter Wing", "Green Berets", "Delta Force", "Stealth Bomber", "Airborne Brigade"),
-        "bob": ("Submarine", "Navy SEALs", "Armored Division", "AWACS", "Infantry Division"),
+        "bob": ("Submarine", "Navy SEALs", "Armored Division", "Destroyer Squadron",
+                "Infantry Division"),
         "cat": ("Leaflet Drop", "Regime Defectors", "Counter-Intelligence", "Submarine",
                 "Aircraft Carrier")}))
     # round 1: a first-card draw, a plain card, an unturnable carrier
     s.write(play("ann", "Green Berets"), ForceCardDrawn(player="ann", card="Armored Division"),
             play("bob", "Submarine"), play("cat", "Aircraft Carrier"))
-    # round 2: turn-over answered by a prevent card, then Iraq's turn-over; a turn-up; all turn down
+    # round 2: turn-over answered by a prevent card, then Iraq's turn-down; a two-card
+    # turn-over that turns bob's own card back up and ann's down; all turn down
     s.write(play("ann", "Fighter Wing"), PlayedCardTurned(player="ann", owner="bob", slot=0),
             TurnOverPrevented(player="bob", card="Navy SEALs"),
             PlayedCardTurned(player="ann", owner="bob", slot=0))
-    s.write(play("bob", "AWACS"), PlayedCardTurned(player="bob", owner="bob", slot=0, face_up=True),
+    s.write(play("bob", "Destroyer Squadron"),
+            PlayedCardTurned(player="bob", owner="bob", slot=0, face_up=True),
             PlayedCardTurned(player="bob", owner="ann", slot=1))
     s.write(play("cat", "Leaflet Drop"), PlayedCardTurned(player="ann", owner="ann", slot=0),
             PlayedCardTurned(player="bob", owner="bob", slot=1))
@@ -158,7 +161,7 @@ def disputed_play(out: str) -> None:
     s.write(CountryTurned(player="ann", country="Afghanistan"), *deal(("bob", "cat", "ann"), {
         "ann": ("Submarine", "Infantry Division", "Fighter Wing", "Green Berets"),
         "bob": ("Armored Division", "Navy SEALs", "Submarine", "Infantry Division"),
-        "cat": ("Infantry Division", "Infantry Division", "AWACS", "Delta Force")}))
+        "cat": ("Infantry Division", "Infantry Division", "Close Air Support", "Delta Force")}))
     bad = s.write(play("bob", "Armored Division"), force=True)  # ann leads, and it was not bob's turn
     s.write(Note(text="bob played before ann", about=bad, dispute=True, by="ann"))
     s.write(Undone(target=bad, by="scribe"))

@@ -101,6 +101,41 @@ def test_the_extra_round_settles_it():
     assert s.liberated["bob"] == ("Somalia",)
 
 
+def yemen_tie(**options):
+    """ann and bob tie at 3 in Yemen's only round (cat passed); the extra round begins."""
+    s = at("Yemen", played={"ann": ("Submarine",), "bob": ("Armored Division",)}, turn="cat",
+           hands={"ann": ("Infantry Division", "Green Berets"),
+                  "bob": ("Infantry Division", "Submarine")}, **options)
+    s = ok(s, TurnPassed(player="cat"))
+    assert s.stage is Stage.EXTRA and s.turn == "ann"
+    return s
+
+
+@pytest.mark.rule("lib.tie.double-play", "lib.country.double-play")
+def test_yemen_extra_round_keeps_two_cards_by_default():
+    # in Yemen's extra round ann still may play two cards in her turn
+    s = ok(yemen_tie(), ForceCardPlayed(player="ann", card="Infantry Division"))
+    assert s.steps[0].step is Step.SECOND and RS.pending(s).actor == "ann"
+    s = ok(s, ForceCardPlayed(player="ann", card="Green Berets"))
+    assert s.turn == "bob" and s.plays["ann"] == 3
+
+
+@pytest.mark.rule("lib.opt.tie-one-card")
+def test_option_one_card_limits_yemen_extra_round_to_one_card():
+    # with double_play_tie=one_card ann's turn ends after one card
+    s = ok(yemen_tie(double_play_tie="one_card"),
+           ForceCardPlayed(player="ann", card="Infantry Division"))
+    assert s.turn == "bob" and s.steps == ()
+    assert refused(s, ForceCardPlayed(player="ann", card="Green Berets")) == "lib.turn.order"
+    # bob plays one card too and the tie is broken by it: 3 + 3 against ann's 3 + 2
+    s = ok(s, ForceCardPlayed(player="bob", card="Submarine"))
+    assert s.liberated["bob"] == ("Yemen",)
+    # in Yemen's ordinary round the option changes nothing: two cards as ever
+    s = at("Yemen", hands={"ann": ("Submarine", "Infantry Division")}, double_play_tie="one_card")
+    s = ok(s, ForceCardPlayed(player="ann", card="Submarine"))
+    assert s.steps[0].step is Step.SECOND
+
+
 @pytest.mark.rule("lib.tie.contenders")
 def test_only_the_tied_players_contend_after_the_extra_round():
     # cat was not tied; after the extra round cat's total is ignored

@@ -4,19 +4,23 @@ and every kind of force-card ability.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
-from tabletape.games.liberation import lookups
+from tabletape.games.liberation import RULESET, lookups
+from tabletape.games.liberation.components import Ability, ForceCard, problems
 from tabletape.games.liberation.events import (
     CountryTurned,
     ForceCardDealt,
     ForceCardDrawn,
     ForceCardPlayed,
     HandsTraded,
+    Options,
     PlayedCardTaken,
     PlayedCardTurned,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -131,18 +135,32 @@ def test_an_instruction_applies_only_to_its_country():
     s = ok(at("Syria", **cards), ForceCardPlayed(player="ann", card="Stealth Bomber"))
     assert s.steps == () and s.turn == "bob"
     s = ok(at("Iraq", **cards), ForceCardPlayed(player="ann", card="Stealth Bomber"))
-    assert s.steps[0].step is Step.TURN_OVER and s.steps[0].card == "Iraq"
+    assert s.steps[0].step is Step.TURN_DOWN and s.steps[0].card == "Iraq"
 
 
 @pytest.mark.rule("lib.country.turn-over-type")
 def test_iraq_aircraft_turn_a_card_over():
-    # ann's AWACS in Iraq turns cat's Submarine face down
-    s = at("Iraq", hands={"ann": ("AWACS",)}, played={"cat": ("Submarine",)})
-    s = ok(s, ForceCardPlayed(player="ann", card="AWACS"))
-    # the AWACS's own turn-up lapses (nothing face down); Iraq's turn-over remains
-    assert s.steps[0].step is Step.TURN_OVER
+    # ann's Close Air Support in Iraq turns cat's Submarine face down
+    s = at("Iraq", hands={"ann": ("Close Air Support",)},
+           played={"bob": ("~Infantry Division",), "cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Close Air Support"))
+    assert s.steps[0].step is Step.TURN_DOWN
+    # Iraq's instruction only turns cards face down, and never her own
+    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
+        == "lib.country.turn-over-type"
+    assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-over"
     s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
     assert down(s, "cat") == ["Submarine"]
+
+
+@pytest.mark.rule("lib.country.turn-over-type", "lib.opt.turn-over-optional")
+def test_iraq_turn_over_stays_compulsory_when_turn_overs_are_optional():
+    # with option turn_over=optional, ann still may not skip Iraq's turn-down
+    s = at("Iraq", hands={"ann": ("Stealth Bomber",)}, played={"bob": ("Submarine",)},
+           turn_over="optional")
+    s = ok(s, ForceCardPlayed(player="ann", card="Stealth Bomber"))
+    assert s.steps[0].step is Step.TURN_DOWN
+    assert refused(s, TurnOverDeclined(player="ann")) == "lib.turn.step"
 
 
 @pytest.mark.rule("lib.country.double-play", "lib.turn.order")
@@ -207,10 +225,10 @@ def test_turn_over_another_players_card():
                                                       "bob": ("Submarine", "Stealth Bomber")})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert s.steps[0].step is Step.TURN_OVER and RS.pending(s).actor == "ann"
-    # never her own card, and only face down
+    # never her own card face down, and a face-up card does not go "back up"
     assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-over"
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
-        == "lib.ability.turn-over"
+        == "lib.ability.turn-up"
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=7)) == "lib.ability.turn-over"
     # the Stealth Bomber may not be turned over
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=1)) == "lib.ability.protected"
@@ -226,16 +244,148 @@ def test_an_ability_with_nothing_to_act_on_lapses():
 
 
 @pytest.mark.rule("lib.ability.turn-up")
-def test_turn_a_face_down_card_back_up():
-    # ann's AWACS turns her face-down Submarine back up
-    s = at(hands={"ann": ("AWACS",)}, played={"ann": ("~Submarine",), "bob": ("Infantry Division",)})
-    s = ok(s, ForceCardPlayed(player="ann", card="AWACS"))
-    assert s.steps[0].step is Step.TURN_UP
-    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
+def test_further_explanations_a_turn_over_turns_a_face_down_card_back_up():
+    # bob's Fighter Wing turns his own face-down Submarine back up
+    s = at(hands={"bob": ("Fighter Wing",)}, turn="bob",
+           played={"ann": ("Infantry Division",), "bob": ("~Submarine", "Infantry Division")})
+    s = ok(s, ForceCardPlayed(player="bob", card="Fighter Wing"))
+    assert s.steps[0].step is Step.TURN_OVER
+    # a face-up card cannot go back up; a face-down one cannot go down again
+    assert refused(s, PlayedCardTurned(player="bob", owner="bob", slot=1, face_up=True)) \
         == "lib.ability.turn-up"
-    assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-up"
-    s = ok(s, PlayedCardTurned(player="ann", owner="ann", slot=0, face_up=True))
+    assert refused(s, PlayedCardTurned(player="bob", owner="bob", slot=0)) == "lib.ability.turn-over"
+    s = ok(s, PlayedCardTurned(player="bob", owner="bob", slot=0, face_up=True))
+    assert up(s, "bob") == ["Submarine", "Infantry Division", "Fighter Wing"]
+    assert lookups.total(LK, s, "bob") == 7 and s.turn == "cat"
+
+
+@pytest.mark.rule("lib.ability.turn-up")
+def test_further_explanations_a_card_goes_down_and_up_again_in_one_round():
+    # ann turns bob's Submarine down, bob turns it back up, cat turns it down again
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Destroyer Squadron",),
+                  "cat": ("Fighter Wing",)}, played={"bob": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+           PlayedCardTurned(player="ann", owner="bob", slot=0))
+    assert down(s, "bob") == ["Submarine"]
+    # bob's Destroyer Squadron turns two: his Submarine back up, then ann's Fighter Wing down
+    s = ok(s, ForceCardPlayed(player="bob", card="Destroyer Squadron"),
+           PlayedCardTurned(player="bob", owner="bob", slot=0, face_up=True),
+           PlayedCardTurned(player="bob", owner="ann", slot=0))
+    assert up(s, "bob") == ["Submarine", "Destroyer Squadron"] and down(s, "ann") == ["Fighter Wing"]
+    # cat may turn the Submarine down again, or ann's Fighter Wing back up
+    s = ok(s, ForceCardPlayed(player="cat", card="Fighter Wing"))
+    assert PlayedCardTurned(player="cat", owner="ann", slot=0, face_up=True) in list(RS.legal(s))
+    s = ok(s, PlayedCardTurned(player="cat", owner="bob", slot=0))
+    assert down(s, "bob") == ["Submarine"]
+
+
+@pytest.mark.rule("lib.ability.turn-up", "lib.ability.prevent")
+def test_turning_a_card_back_up_is_not_answered_by_a_prevent_card():
+    # bob holds Navy SEALs, but ann turning his face-down card up opens no prevent window
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Navy SEALs",)},
+           played={"bob": ("~Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+           PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True))
+    assert s.steps == () and up(s, "bob") == ["Submarine"] and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.turn-up.cards")
+def test_no_card_only_turns_cards_up():
+    # the default deck has no turn_up card
+    comp = RULESET.default_components()
+    assert not {c.name for c in comp.cards} & {"AWACS", "Coalition Support"}
+    assert all(c.ability is not Ability.TURN_UP for c in comp.cards)
+    # card data made with the earlier deck still plays: an AWACS turns a card back up, only up
+    awacs = msgspec.json.decode(b'{"name": "AWACS", "type": "Aircraft", "points": 1, '
+                                b'"count": 3, "ability": "turn_up"}', type=ForceCard)
+    rs = RULESET.bind(RULESET.start(("ann", "bob", "cat"), Options(),
+                                    replace(comp, cards=comp.cards + (awacs,))))
+    s = at(hands={"ann": ("AWACS",)}, played={"ann": ("~Submarine",), "bob": ("Submarine",)})
+    s = rs.apply(s, ForceCardPlayed(player="ann", card="AWACS"))
+    assert s.steps[0].step is Step.TURN_UP
+    assert rs.check(s, PlayedCardTurned(player="ann", owner="bob", slot=0)).rule \
+        == "lib.ability.turn-up.cards"
+    s = rs.apply(s, PlayedCardTurned(player="ann", owner="ann", slot=0, face_up=True))
     assert up(s, "ann") == ["Submarine", "AWACS"]
+
+
+@pytest.mark.rule("lib.ability.turn-over.count")
+def test_further_explanations_a_turn_over_card_turns_one_or_more():
+    # ann's Destroyer Squadron turns two cards: bob's and cat's
+    s = at(hands={"ann": ("Destroyer Squadron",)},
+           played={"bob": ("Submarine",), "cat": ("Armored Division", "Infantry Division")})
+    s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
+    assert [o.step for o in s.steps[:2]] == [Step.TURN_OVER, Step.TURN_OVER]
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    # the second turn is a different card: not bob's Submarine back up again
+    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
+        == "lib.ability.turn-over.count"
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=1))
+    assert down(s, "bob") == ["Submarine"] and down(s, "cat") == ["Infantry Division"]
+    assert s.steps == () and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.turn-over.count")
+def test_the_count_comes_from_the_card_data():
+    # a Fighter Wing turns one; a user's data may give a card three turns
+    assert LK.cards["Fighter Wing"].turns == 1 and LK.cards["Destroyer Squadron"].turns == 2
+    comp = RULESET.default_components()
+    cards = tuple(replace(c, turns=3) if c.name == "Fighter Wing" else c for c in comp.cards)
+    rs = RULESET.bind(RULESET.start(("ann", "bob", "cat"), Options(), replace(comp, cards=cards)))
+    s = at(hands={"ann": ("Fighter Wing",)},
+           played={"bob": ("Submarine", "Infantry Division"), "cat": ("Submarine",)})
+    s = rs.apply(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
+    for owner, slot in (("bob", 0), ("bob", 1), ("cat", 0)):
+        ev = PlayedCardTurned(player="ann", owner=owner, slot=slot)
+        assert rs.check(s, ev) is None
+        s = rs.apply(s, ev)
+    assert s.turn == "bob" and up(s, "bob") == up(s, "cat") == []
+    # only a turn-over card may turn more than one
+    bad = tuple(replace(c, turns=2) if c.name == "Submarine" else c for c in comp.cards)
+    assert "only a turn_over card" in (problems(replace(comp, cards=bad)) or "")
+
+
+@pytest.mark.rule("lib.ability.turn-over.count", "lib.ability.prevent")
+def test_a_prevented_turn_is_used_up():
+    # bob stops the first turn with Navy SEALs; the second may not retry his card
+    s = at(hands={"ann": ("Destroyer Squadron",), "bob": ("Navy SEALs",)},
+           played={"bob": ("Submarine",), "cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"),
+           PlayedCardTurned(player="ann", owner="bob", slot=0),
+           TurnOverPrevented(player="bob", card="Navy SEALs"))
+    assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0)) \
+        == "lib.ability.turn-over.count"
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
+    assert up(s, "bob") == ["Submarine"] and down(s, "cat") == ["Submarine"]
+
+
+@pytest.mark.rule("lib.ability.turn-over.compulsory")
+def test_by_default_a_turn_over_must_be_made():
+    # ann may not keep her Fighter Wing's turn unused while bob has a card to turn
+    s = at(hands={"ann": ("Fighter Wing",)}, played={"bob": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert refused(s, TurnOverDeclined(player="ann")) == "lib.ability.turn-over.compulsory"
+    assert "must" in RS.pending(s).detail
+
+
+@pytest.mark.rule("lib.opt.turn-over-optional")
+def test_option_optional_lets_the_player_stop_turning():
+    # with turn_over=optional ann turns one card with her Destroyer Squadron and stops
+    s = at(hands={"ann": ("Destroyer Squadron",)}, turn_over="optional",
+           played={"bob": ("Submarine",), "cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
+    assert "or stop" in RS.pending(s).detail
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverDeclined(player="ann"))
+    assert up(s, "cat") == ["Submarine"] and s.steps == () and s.turn == "bob"
+    # stopping at once gives up both turns
+    s = at(hands={"ann": ("Destroyer Squadron",)}, turn_over="optional",
+           played={"bob": ("Submarine",), "cat": ("Submarine",)})
+    s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"), TurnOverDeclined(player="ann"))
+    assert up(s, "bob") == up(s, "cat") == ["Submarine"] and s.turn == "bob"
+    # nothing to turn: the turn lapses as before, no stop is asked for
+    s = ok(at(hands={"ann": ("Fighter Wing",)}, turn_over="optional"),
+           ForceCardPlayed(player="ann", card="Fighter Wing"))
+    assert s.steps == () and s.turn == "bob"
 
 
 @pytest.mark.rule("lib.ability.all-turn-down")
@@ -380,7 +530,7 @@ def test_effects_resolve_in_order():
            played={"bob": ("Submarine",), "cat": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert [(o.step, o.card) for o in s.steps] == [(Step.TURN_OVER, "Fighter Wing"),
-                                                  (Step.TURN_OVER, "Iraq"), (Step.END_TURN, "")]
+                                                  (Step.TURN_DOWN, "Iraq"), (Step.END_TURN, "")]
     s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0),
            PlayedCardTurned(player="ann", owner="cat", slot=0))
     assert down(s, "bob") == down(s, "cat") == ["Submarine"] and s.turn == "bob"

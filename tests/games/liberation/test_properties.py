@@ -20,6 +20,7 @@ from tabletape.games.liberation.events import (
     PlayedCardTurned,
     TieBreakDrawn,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -39,7 +40,7 @@ def candidates(lk, state):
             out += [ForceCardDealt(player=p, card=c), ForceCardDrawn(player=p, card=c),
                     TieBreakDrawn(player=p, card=c), ForceCardPlayed(player=p, card=c),
                     TurnOverPrevented(player=p, card=c)]
-        out += [TurnPassed(player=p), TurnOverAccepted(player=p)]
+        out += [TurnPassed(player=p), TurnOverAccepted(player=p), TurnOverDeclined(player=p)]
         for q in who:
             out.append(HandsTraded(player=p, other=q))
             for i, up in itertools.product(slots, (False, True)):
@@ -64,11 +65,15 @@ def test_random_games_end_with_a_winner(n, seed):
     assert taken + len(state.countries) == 10
 
 
-@pytest.mark.rule("lib.turn.step")
-@pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (6, 4)])
-def test_legal_agrees_with_check(n, seed):
-    # what check accepts is exactly what legal yields
-    header, events = game(n, seed)
+OTHER_READINGS = {"turn_over": "optional", "double_play_tie": "one_card"}
+
+
+@pytest.mark.rule("lib.turn.step", "lib.opt.turn-over-optional", "lib.opt.tie-one-card")
+@pytest.mark.parametrize("n,seed,options", [(2, 1, {}), (3, 2, {}), (4, 3, {}), (6, 4, {}),
+                                            (3, 5, OTHER_READINGS), (5, 6, OTHER_READINGS)])
+def test_legal_agrees_with_check(n, seed, options):
+    # what check accepts is exactly what legal yields, with either reading of the options
+    header, events = game(n, seed, **options)
     rs = RS.bind(header)
     state = rs.initial()
     for k, (ev, after) in enumerate(events):

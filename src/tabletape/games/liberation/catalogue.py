@@ -83,22 +83,47 @@ RULES: dict[str, Rule] = {
                               "turn ends (or a second card may follow in Yemen)."),
     "lib.ability.no-target": Rule(DECISION, "An ability with nothing it could act on lapses; "
                                   "the card still counts its points."),
-    "lib.ability.turn-over": Rule("Further Explanations", "A turn-over card turns one of another "
-                                  "player's face-up played cards face down; never the player's "
-                                  "own."),
+    "lib.ability.turn-over": Rule("Further Explanations", "A turn-over card may turn a face-up "
+                                  "card another player has played face down; it never turns "
+                                  "down a card of the player who plays it."),
     "lib.ability.face-down": Rule("Further Explanations", "A face-down played card adds nothing "
                                   "to its owner's total while it stays face down."),
-    "lib.ability.turn-up": Rule("Further Explanations", "Some cards turn a face-down played "
-                                "card back face up, so its points count again. Decision: any "
-                                "player's face-down card may be chosen."),
+    "lib.ability.turn-up": Rule("Further Explanations", "A turn-over card may instead turn a "
+                                "face-down played card back face up, so its points count again; "
+                                "the same card may go down and up any number of times in a "
+                                "round. Decision: the face-down card may be anyone's, the "
+                                "player's own included."),
+    "lib.ability.turn-up.cards": Rule(DECISION, "The rulebook has no card that only turns "
+                                      "cards up: turning up is part of what turn-over cards do. "
+                                      "The two invented cards that did (AWACS, Coalition "
+                                      "Support) are gone from the default deck; their turn_up "
+                                      "ability stays in the card model, marked as not from the "
+                                      "book, only so that logs and card data made with them "
+                                      "still replay."),
+    "lib.ability.turn-over.count": Rule("Further Explanations", "A turn-over card turns one or "
+                                        "more cards: as many as the turns of its card data, each "
+                                        "a different card. Decision: the text gives no card's "
+                                        "number, so turns defaults to 1 and the default deck's "
+                                        "two-turn card is reconstructed; a turn stopped by a "
+                                        "prevent card is used up all the same."),
+    "lib.ability.turn-over.compulsory": Rule(DECISION, "By default every turn of a turn-over "
+                                             "card must be made while some card can be turned "
+                                             "(with nothing to turn it lapses). The text only "
+                                             "says such cards allow turning; option turn_over="
+                                             "optional reads that as a choice."),
+    "lib.opt.turn-over-optional": Rule("Further Explanations", "With option turn_over=optional "
+                                       "the player of a turn-over card may stop before any of "
+                                       "its turns, giving up the rest. Decision: a country's "
+                                       "own turn-over instruction stays compulsory."),
     "lib.ability.all-turn-down": Rule("Further Explanations", "Every other player picks one of "
                                       "their own face-up played cards and turns it face down; "
                                       "the player of the card is spared."),
     "lib.ability.protected": Rule("Further Explanations", "A card marked as unturnable can never "
                                   "be turned face down by any effect."),
     "lib.ability.prevent": Rule("Further Explanations", "A player whose face-up card is being "
-                                "turned over may discard a prevent card from hand to stop it; "
-                                "this costs no turn. A prevent card may also be played normally."),
+                                "turned face down may discard a prevent card from hand to stop "
+                                "it; this costs no turn (turning a card back up is not "
+                                "answered). A prevent card may also be played normally."),
     "lib.ability.prevent.forced": Rule(DECISION, "A prevent card may also be discarded instead "
                                        "of turning down one's own card when another player's "
                                        "card forces everyone to."),
@@ -124,13 +149,22 @@ RULES: dict[str, Rule] = {
                                 "while that country is being fought over, each time its trigger "
                                 "happens."),
     "lib.country.turn-over-type": Rule("Further Explanations", "Iraq-style: each card of the "
-                                       "named type played also turns over one face-up card of "
-                                       "another player."),
+                                       "named type played also turns one face-up card of another "
+                                       "player face down (never one back up), whenever one can "
+                                       "be."),
     "lib.country.double-play": Rule("Further Explanations", "Yemen-style: a player may play a "
                                     "second card in the same turn, but need not."),
     "lib.country.double-play.second": Rule(DECISION, "The second card comes after the first "
                                            "card's effects are settled; a trade-hands card "
                                            "allows no second card."),
+    "lib.tie.double-play": Rule(DECISION, "The text gives the tied players one more card in "
+                                "the extra round and lets everyone play two cards at once in "
+                                "Yemen's round. By default a double-play country keeps its two "
+                                "cards in its extra round too; option double_play_tie=one_card "
+                                "takes the other reading."),
+    "lib.opt.tie-one-card": Rule("How to Play", "With option double_play_tie=one_card each tied "
+                                 "player may play only one card in a double-play country's extra "
+                                 "round, as the extra round allows one more card."),
     "lib.country.bonus-type": Rule(DECISION, "Reconstructed instruction: face-up cards of the "
                                    "named type count extra points."),
     "lib.country.draw-type": Rule(DECISION, "Reconstructed instruction: each card of the named "

@@ -1,7 +1,8 @@
 """Liberation component data: the ten country cards and the force deck.
 
 The rulebook prints only Yemen's value and the Yemen and Iraq instructions; every
-other value is ours (see `provenance` on each entry of components.json). `Lookups`
+other value is ours (a turn-over card's `turns` included: the book says "one or more"
+but no card's number) (see `provenance` on each entry of components.json). `Lookups`
 holds the tables the rules look cards and countries up in, built once per game.
 """
 
@@ -34,7 +35,9 @@ class Ability(enum.StrEnum):
     """What a force card does besides adding its force points (Further Explanations)."""
 
     NONE = "none"
-    TURN_OVER = "turn_over"  # turn one of another player's face-up cards face down
+    TURN_OVER = "turn_over"  # turn `turns` played cards: another's face down, or one back up
+    # not in the rulebook (lib.ability.turn-up.cards): kept only so that logs and card data
+    # made with the earlier default deck (AWACS, Coalition Support) still replay
     TURN_UP = "turn_up"  # turn one face-down played card back face up
     ALL_TURN_DOWN = "all_turn_down"  # every other player turns one of their own face down
     PREVENT = "prevent"  # may be discarded from the hand to stop a turn-over
@@ -79,6 +82,7 @@ class ForceCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     count: Annotated[int, Meta(ge=1, le=40)]
     ability: Ability = Ability.NONE
     protected: bool = False  # "may not be turned over"
+    turns: Annotated[int, Meta(ge=1, le=5)] = 1  # turn_over: how many cards it turns ("one or more")
     provenance: Provenance = "reconstructed"
     note: Text | None = None
 
@@ -114,6 +118,9 @@ def problems(comp: Components) -> str | None:
                     + ("needs" if c.trigger in TYPED_TRIGGERS else "takes no") + " card_type")
         if (c.trigger is Trigger.BONUS) != (c.amount > 0):
             return f"country {c.name!r}: only a bonus instruction has an amount, and it must be >0"
+    for f in comp.cards:
+        if f.turns != 1 and f.ability is not Ability.TURN_OVER:
+            return f"force card {f.name!r}: only a turn_over card turns more than one card"
     if sum(c.count for c in comp.cards) < 20:
         return "the force deck must hold at least 20 cards"
     return None

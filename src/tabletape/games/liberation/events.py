@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -15,9 +15,14 @@ Slot = Annotated[int, Meta(ge=0, le=255)]  # position in a player's row of playe
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Variants: `victory_points` overrides the target (0: 10, or 9 with four players)."""
+    """Variants, and readings a table may choose where the rulebook can be taken two ways.
+
+    `victory_points` overrides the target (0: 10, or 9 with four players).
+    """
 
     victory_points: Annotated[int, Meta(ge=0, le=40)] = 0
+    turn_over: Literal["compulsory", "optional"] = "compulsory"  # lib.opt.turn-over-optional
+    double_play_tie: Literal["two_cards", "one_card"] = "two_cards"  # lib.opt.tie-one-card
 
 
 class LiberationStarted(Header, tag="game_started", kw_only=True, frozen=True):
@@ -68,6 +73,12 @@ class PlayedCardTurned(Event, tag="played_card_turned", kw_only=True, frozen=Tru
     face_up: bool = False
 
 
+class TurnOverDeclined(Event, tag="turn_over_declined", kw_only=True, frozen=True):
+    """The player of a turn-over card turns no (more) cards with it (option turn_over=optional)."""
+
+    player: Name
+
+
 class TurnOverPrevented(Event, tag="turn_over_prevented", kw_only=True, frozen=True):
     """A player discards a prevent card from their hand to keep their card face up."""
 
@@ -104,5 +115,5 @@ class TieBreakDrawn(Event, tag="tie_break_drawn", kw_only=True, frozen=True):
 
 
 EVENTS = (CountryTurned, ForceCardDealt, ForceCardDrawn, ForceCardPlayed, TurnPassed,
-          PlayedCardTurned, TurnOverPrevented, TurnOverAccepted, PlayedCardTaken, HandsTraded,
-          TieBreakDrawn)
+          PlayedCardTurned, TurnOverDeclined, TurnOverPrevented, TurnOverAccepted, PlayedCardTaken,
+          HandsTraded, TieBreakDrawn)

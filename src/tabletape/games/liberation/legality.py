@@ -26,12 +26,13 @@ from .events import (
     PlayedCardTurned,
     TieBreakDrawn,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
 from .state import CHANCE_STEPS, Owed, Phase, State, Step
 
-TURNING = (Step.TURN_OVER, Step.TURN_UP, Step.TURN_DOWN_OWN)
+TURNING = (Step.TURN_OVER, Step.TURN_DOWN, Step.TURN_UP, Step.TURN_DOWN_OWN)
 
 
 # -- who decides next -------------------------------------------------------------------------
@@ -59,6 +60,8 @@ def pending(lk: Lookups, state: State) -> Decision | None:
         return Decision(h.player, h.step.value, f"{h.player} may discard a prevent card to keep "
                         f"their {target} face up against {h.by}'s {h.card}, or let it stand")
     why = f" ({h.card})" if h.card else ""
+    if h.step is Step.TURN_OVER and state.options.turn_over == "optional":
+        return Decision(h.player, h.step.value, f"{h.player} may {h.step}{why}, or stop")
     return Decision(h.player, h.step.value, f"{h.player} must {h.step}{why}")
 
 
@@ -153,28 +156,46 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
     v = _owed(lk, state, TURNING, ev.player, "turning of a card") or _check_owner(state, ev.owner)
     if v:
         return v
-    step = state.steps[0].step
+    h = state.steps[0]
     row = state.played[ev.owner]
     if not 0 <= ev.slot < len(row):
         return Violation("lib.ability.turn-over", f"{ev.owner} has no played card at slot {ev.slot}")
     name = row[ev.slot].card
-    if step is Step.TURN_UP:
+    if (ev.owner, ev.slot) in h.spent:
+        return Violation("lib.ability.turn-over.count", f"this {h.card} has already turned "
+                         f"{ev.owner}'s {name} at slot {ev.slot}")
+    if h.step in (Step.TURN_OVER, Step.TURN_UP) and ev.face_up:  # lib.ability.turn-up
         if row[ev.slot].up:
             return Violation("lib.ability.turn-up", f"{ev.owner}'s {name} at slot {ev.slot} "
                              "is already face up")
-        if not ev.face_up:
-            return Violation("lib.ability.turn-up", "this step turns a face-down card back up")
         return None
-    if step is Step.TURN_OVER and ev.owner == ev.player:
-        return Violation("lib.ability.turn-over", "a player never turns over their own cards")
-    if step is Step.TURN_DOWN_OWN and ev.owner != ev.player:
+    if h.step is Step.TURN_UP:
+        return Violation("lib.ability.turn-up.cards", f"{h.card} only turns a card back up")
+    if ev.face_up:
+        rule = "lib.country.turn-over-type" if h.step is Step.TURN_DOWN else "lib.ability.all-turn-down"
+        return Violation(rule, f"{h.card} only turns a card face down")
+    if h.step in (Step.TURN_OVER, Step.TURN_DOWN) and ev.owner == ev.player:
+        return Violation("lib.ability.turn-over", "a player never turns their own cards face down "
+                         "with a turn-over")
+    if h.step is Step.TURN_DOWN_OWN and ev.owner != ev.player:
         return Violation("lib.ability.all-turn-down", f"{ev.player} turns down one of their own "
                          f"cards, not {ev.owner}'s")
-    if ev.face_up or not row[ev.slot].up:
-        return Violation("lib.ability.turn-over", f"the card must be turned face down, and "
-                         f"{ev.owner}'s {name} at slot {ev.slot} must be face up")
+    if not row[ev.slot].up:
+        return Violation("lib.ability.turn-over", f"{ev.owner}'s {name} at slot {ev.slot} is "
+                         "already face down")
     if lk.cards[name].protected:
         return Violation("lib.ability.protected", f"{name} may not be turned over")
+    return None
+
+
+def _check_declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> Violation | None:
+    v = _owed(lk, state, (Step.TURN_OVER,), ev.player, "stop to a turn-over")
+    if v:
+        return v
+    if state.options.turn_over != "optional":
+        return Violation("lib.ability.turn-over.compulsory", f"{ev.player} must turn a card with "
+                         f"{state.steps[0].card} while one can be turned (option turn_over="
+                         "optional lets a player stop)")
     return None
 
 
@@ -228,6 +249,7 @@ CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
     PlayedCardTurned: _check_turned,
     TurnOverPrevented: _check_prevent,
     TurnOverAccepted: _check_accept,
+    TurnOverDeclined: _check_declined,
     PlayedCardTaken: _check_taken,
     HandsTraded: _check_swap,
 }
@@ -273,6 +295,8 @@ def _legal_choices(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
         candidates += [TurnOverPrevented(player=me, card=c) for c in lookups.holds(lk, state, me, Ability.PREVENT)]
     if h.step is Step.PREVENT:
         candidates.append(TurnOverAccepted(player=me))
+    if h.step is Step.TURN_OVER:
+        candidates.append(TurnOverDeclined(player=me))
     if h.step is Step.TAKE:
         candidates += [PlayedCardTaken(player=me, owner=q, slot=i) for q, i in slots]
     if h.step is Step.SWAP:
@@ -284,9 +308,11 @@ def has_choice(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether a player's owed step has a card to act on (else it lapses).
 
     A forced turn-down lapses when the player has no card it could turn, even if they
-    hold a prevent card: there is nothing to prevent (lib.ability.no-target).
+    hold a prevent card: there is nothing to prevent (lib.ability.no-target); so does
+    an optional turn-over with nothing to turn (stopping is then all that is left).
     """
-    return any(not isinstance(ev, TurnOverPrevented) for ev in _legal_choices(lk, state, h))
+    return any(not isinstance(ev, (TurnOverPrevented, TurnOverDeclined))
+               for ev in _legal_choices(lk, state, h))
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:

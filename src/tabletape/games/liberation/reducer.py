@@ -34,6 +34,7 @@ from .events import (
     PlayedCardTurned,
     TieBreakDrawn,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -126,8 +127,8 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
     else:
         state = replace(state, played={**state.played, me: state.played[me] + (Played(ev.card),)})
     match c.ability:
-        case Ability.TURN_OVER:
-            owed.append(Owed(Step.TURN_OVER, me, card=ev.card))
+        case Ability.TURN_OVER:  # lib.ability.turn-over.count: one step per card it turns
+            owed += [Owed(Step.TURN_OVER, me, card=ev.card)] * c.turns
         case Ability.TURN_UP:
             owed.append(Owed(Step.TURN_UP, me, card=ev.card))
         case Ability.ALL_TURN_DOWN:
@@ -140,22 +141,52 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
     land = lookups.country(lk, state)
     if land and land.card_type == c.type:
         if land.trigger is Trigger.TURN_OVER:
-            owed.append(Owed(Step.TURN_OVER, me, card=land.name))
+            owed.append(Owed(Step.TURN_DOWN, me, card=land.name))
         elif land.trigger is Trigger.DRAW:
             owed.append(Owed(Step.DRAW, me, card=land.name))
     again = (land is not None and land.trigger is Trigger.DOUBLE_PLAY and state.turn_plays == 1
-             and c.ability is not Ability.TRADE_HANDS)  # lib.country.double-play.second
+             and c.ability is not Ability.TRADE_HANDS  # lib.country.double-play.second
+             and (state.stage is not Stage.EXTRA  # lib.tie.double-play, lib.opt.tie-one-card
+                  or state.options.double_play_tie == "two_cards"))
     owed.append(Owed(Step.SECOND if again else Step.END_TURN, me))
     return turns.owe_first(state, *owed)
 
 
 def _turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> State:
-    """A card is turned; a targeted holder of a prevent card first gets to answer."""
+    """A card is turned; a targeted holder of a prevent card first gets to answer.
+
+    Only turning a face-up card face down can be prevented; the rest of a turn-over
+    card's turns remember the card, which it may not turn twice (lib.ability.turn-over.count).
+    """
     h, rest = state.steps[0], state.steps[1:]
-    if h.step is Step.TURN_OVER and lookups.holds(lk, state, ev.owner, Ability.PREVENT):
+    if h.step is Step.TURN_OVER:
+        rest = _spend(rest, h, (ev.owner, ev.slot))
+    if (h.step in (Step.TURN_OVER, Step.TURN_DOWN) and not ev.face_up
+            and lookups.holds(lk, state, ev.owner, Ability.PREVENT)):
         window = Owed(Step.PREVENT, ev.owner, card=h.card, owner=ev.owner, slot=ev.slot, by=ev.player)
         return replace(state, steps=(window,) + rest)
     return _flip(replace(state, steps=rest), ev.owner, ev.slot, ev.face_up)
+
+
+def _spend(steps: tuple[Owed, ...], h: Owed, target: tuple[str, int]) -> tuple[Owed, ...]:
+    """Returns the steps with `target` marked as turned on the same card's remaining turns."""
+    n = 0
+    while n < len(steps) and _same_card(steps[n], h):
+        n += 1
+    spent = tuple(replace(o, spent=o.spent + (target,)) for o in steps[:n])
+    return spent + steps[n:]
+
+
+def _same_card(o: Owed, h: Owed) -> bool:
+    return o.step is Step.TURN_OVER and o.player == h.player and o.card == h.card
+
+
+def _declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> State:
+    """lib.opt.turn-over-optional: the card's remaining turns are given up."""
+    h, rest = state.steps[0], state.steps[1:]
+    while rest and _same_card(rest[0], h):
+        rest = rest[1:]
+    return replace(state, steps=rest)
 
 
 def _flip(state: State, owner: str, slot: int, up: bool) -> State:
@@ -185,6 +216,7 @@ APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
     PlayedCardTurned: _turned,
     TurnOverPrevented: _prevented,
     TurnOverAccepted: _accepted,
+    TurnOverDeclined: _declined,
     PlayedCardTaken: _taken,
     HandsTraded: _hands_traded,
 }

@@ -38,8 +38,9 @@ class Step(enum.StrEnum):
     DEAL = "deal a force card"  # chance
     DRAW = "draw a bonus card"  # chance
     TIE_DRAW = "draw a tie-break card"  # chance
-    TURN_OVER = "turn over another player's card"
-    TURN_UP = "turn a face-down card back up"
+    TURN_OVER = "turn a played card over"  # another's face down, or a face-down one back up
+    TURN_DOWN = "turn another player's card face down"  # a country's instruction (Iraq)
+    TURN_UP = "turn a face-down card back up"  # the legacy turn_up ability
     TURN_DOWN_OWN = "turn one of their own cards face down"
     PREVENT = "prevent the turn-over or let it stand"
     TAKE = "take another player's card in trade"
@@ -58,6 +59,7 @@ class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
     owner: str = ""  # PREVENT: whose card is targeted
     slot: int = -1  # PREVENT: which card
     by: str = ""  # PREVENT: who is turning it over
+    spent: tuple[tuple[str, int], ...] = ()  # TURN_OVER: (owner, slot) this card already turned
 
 
 class Played(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -14,6 +14,7 @@ from .events import (
     PlayedCardTurned,
     TieBreakDrawn,
     TurnOverAccepted,
+    TurnOverDeclined,
     TurnOverPrevented,
     TurnPassed,
 )
@@ -41,6 +42,8 @@ def describe(event: Event) -> str:
             return f"{p} discards {c} to keep their card face up"
         case TurnOverAccepted(player=p):
             return f"{p} lets the turn-over stand"
+        case TurnOverDeclined(player=p):
+            return f"{p} turns no more cards over"
         case PlayedCardTaken(player=p, owner=o, slot=s):
             return f"{p} takes {o}'s card at slot {s} in trade"
         case HandsTraded(player=p, other=o):
@@ -62,13 +65,17 @@ def governing(event: Event) -> tuple[str, ...]:
             return ("lib.turn.step", "lib.tie.draw", "lib.draw.in-deck")
         case ForceCardPlayed():
             return ("lib.turn.order", "lib.round.count", "lib.play.in-hand",
-                    "lib.country.double-play", "lib.country.forbid-type")
+                    "lib.country.double-play", "lib.tie.double-play", "lib.opt.tie-one-card",
+                    "lib.country.forbid-type")
         case TurnPassed():
             return ("lib.turn.order", "lib.play.pass", "lib.country.double-play")
         case PlayedCardTurned():
             return ("lib.turn.step", "lib.ability.turn-over", "lib.ability.turn-up",
-                    "lib.ability.all-turn-down", "lib.ability.protected",
-                    "lib.country.turn-over-type")
+                    "lib.ability.turn-over.count", "lib.ability.all-turn-down",
+                    "lib.ability.protected", "lib.country.turn-over-type")
+        case TurnOverDeclined():
+            return ("lib.turn.step", "lib.ability.turn-over.compulsory",
+                    "lib.opt.turn-over-optional")
         case TurnOverPrevented():
             return ("lib.turn.step", "lib.ability.prevent", "lib.ability.prevent.forced")
         case TurnOverAccepted():
