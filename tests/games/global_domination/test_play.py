@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
+from tabletape.games.global_domination import lookups as q
 from tabletape.games.global_domination.events import (
     CardDrawn,
     CardPlayed,
@@ -278,6 +279,55 @@ def test_a_build_upgrades_ones_own_struggling_force():
     state = run(state, ForceBuilt(player="alice", area="Canada"))
     assert state.board["Canada"].full
     assert refused(state, ForceBuilt(player="alice", area="Mexico")) == "gd.build.upgrade"
+
+
+def alice_everywhere(state, struggling: tuple[str, ...], empty: tuple[str, ...]):
+    """Returns the table with alice in every Area but `empty`, Struggling in `struggling`."""
+    return with_board(state, **{a: "alice?" if a in struggling else "alice"
+                                for a in RS.lk.areas if a not in empty})
+
+
+@pytest.mark.rule("gd.build.supply", "gd.build.tokens")
+def test_game_terms_a_new_force_needs_a_token_and_removed_forces_give_theirs_back():
+    # alice has 20 Force tokens and all 20 are on the map, two of them Struggling
+    empty = tuple(list(RS.lk.areas)[-5:])
+    state = with_hand(started(), "alice", DOM, DOM, "Nuclear Winter")
+    state = alice_everywhere(state, ("Canada", "Mexico"), empty)
+    assert RS.lk.tracks.force_tokens == 20 and q.supply(RS.lk, state, "alice") == 0
+    # her Build cannot place a new Force, but can make a Struggling one Full
+    state = run(state, play("alice", DOM, Use.BUILD))
+    assert refused(state, ForceBuilt(player="alice", area=empty[0])) == "gd.build.supply"
+    state = run(state, ForceBuilt(player="alice", area="Canada"), PointsForgone(player="alice"))
+    # Nuclear Winter takes her Struggling Mexico off the map: its token comes back
+    state = run(state, text("alice", "Nuclear Winter"))
+    assert "Mexico" not in state.board and q.supply(RS.lk, state, "alice") == 1
+    # so one new Force can be built, and no second one
+    state = run(state, play("alice", DOM, Use.BUILD), ForceBuilt(player="alice", area=empty[0]))
+    assert q.supply(RS.lk, state, "alice") == 0
+    assert refused(state, ForceBuilt(player="alice", area=empty[1])) == "gd.build.supply"
+    # the only Build left is upgrading the Force just placed
+    assert {e.area for e in RS.legal(state) if isinstance(e, ForceBuilt)} == {empty[0]}
+
+
+@pytest.mark.rule("gd.build.supply", "gd.build.tokens", "gd.step.lapse")
+def test_game_terms_builds_lapse_with_no_token_and_nothing_to_upgrade():
+    # all 20 of alice's Forces are Full: her 3 Builds have nothing they can do
+    state = alice_everywhere(started(), (), tuple(list(RS.lk.areas)[-5:]))
+    state = run(state, play("alice", DOM, Use.BUILD))
+    assert state.steps == () and state.current == "alice"
+
+
+@pytest.mark.rule("gd.build.tokens", "gd.card.insurgents")
+def test_insurgents_need_a_token_unless_the_force_taken_is_ones_own():
+    # alice has no token left; bob's Canada is Struggling, and so is her own Mexico
+    state = with_hand(started(), "alice", "Insurgents")
+    state = alice_everywhere(state, ("Mexico",), ("Canada", "India", "China", "Brazil", "Argentina"))
+    state = with_board(state, Canada="bob?")
+    state = run(state, text("alice", "Insurgents"))
+    assert refused(state, ForceSeized(player="alice", area="Canada")) == "gd.build.supply"
+    # her own Force's token comes back and goes straight out again, made Full
+    state = run(state, ForceSeized(player="alice", area="Mexico"))
+    assert state.board["Mexico"] == Force("alice", F) and state.steps == ()
 
 
 @pytest.mark.rule("gd.reduce.effect")

@@ -81,6 +81,17 @@ RULES: dict[str, Rule] = {
     # GAME TERMS
     "gd.build.empty": Rule("Game Terms: Build", "A new Force is placed Struggling, and only in an "
                            "Area holding no Force at all: one Force per Area."),
+    "gd.build.supply": Rule("Game Terms: Reduction, Remove", "Each player's Forces are tokens "
+                            "of their own colour set (Start of the Game), so placing a new Force "
+                            "takes a token from the player's supply and is impossible with none "
+                            "left; a Force taken off the map in any way gives its token back to "
+                            "its owner's supply."),
+    "gd.build.tokens": Rule(DECISION, "The book gives no token count: tracks.force_tokens in the "
+                            "components says how many Force tokens each player has besides the "
+                            "two track markers (20 in the default box, reconstructed). A Force is "
+                            "one token whether Full or Struggling, so upgrades and Struggles take "
+                            "or give none; Insurgents need a token unless the Force taken is the "
+                            "player's own."),
     "gd.build.upgrade": Rule("Game Terms: Build", "A Build can instead turn one of the player's own "
                              "Struggling Forces Full; a Full Force cannot be built further."),
     "gd.reduce.effect": Rule("Game Terms: Reduction", "A Reduction turns a Full Force Struggling, "

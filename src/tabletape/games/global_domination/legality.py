@@ -180,15 +180,22 @@ def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Vi
     if v:
         return v
     if building:
-        why = q.build_problem(state, ev.player, ev.area)
+        why = q.build_problem(lk, state, ev.player, ev.area)
         if why:
-            return Violation("gd.build.empty" if ev.area in state.board
-                             and state.board[ev.area].owner != ev.player else "gd.build.upgrade", why)
+            return Violation(_build_rule(state, ev.player, ev.area), why)
         return None
     why = q.reduce_problem(state, ev.player, ev.area, h.target)
     if why:
         return Violation("gd.card.megastorm" if h.target else "gd.reduce.opposing", why)
     return None
+
+
+def _build_rule(state: State, player: str, area: str) -> str:
+    """Returns the rule a refused Build breaks: the Area is taken, Full, or no token is left."""
+    f = state.board.get(area)
+    if f is None:
+        return "gd.build.supply"
+    return "gd.build.empty" if f.owner != player else "gd.build.upgrade"
 
 
 def _check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | None:
@@ -221,6 +228,9 @@ def _check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None
     if not q.is_land(lk, ev.area) or f is None or f.full:
         return Violation("gd.card.insurgents", f"Insurgents take only Struggling Land Forces, "
                          f"and {ev.area} holds none")
+    if f.owner != ev.player and q.supply(lk, state, ev.player) <= 0:
+        return Violation("gd.build.supply", f"{ev.player} has no Force token left in supply "
+                         f"to put in {ev.area}")
     return None
 
 
