@@ -209,10 +209,19 @@ def test_discard_two_takes_a_card_into_the_hand():
     assert state.hands["alice"] == (DOM, DOM, "Military Base")
     state = run(state, play("alice", "Military Base", Use.TEXT))
     assert state.steps[0].points == 14
-    # the two cards are written in alphabetical order
+
+
+@pytest.mark.rule("gd.use.discard2")
+def test_each_game_turn_discard_2_lists_its_two_cards_in_either_order():
+    # alice holds a Domination and a Megastorm: the order she names them in is no rule
     state = with_hand(started(), "alice", DOM, "Megastorm")
-    bad = CardsDiscarded(player="alice", cards=("Megastorm", DOM), taken="Insurgents")
-    assert refused(state, bad) == "gd.use.discard2"
+    one = CardsDiscarded(player="alice", cards=(DOM, "Megastorm"), taken="Insurgents")
+    other = CardsDiscarded(player="alice", cards=("Megastorm", DOM), taken="Insurgents")
+    assert run(state, one) == run(state, other)
+    assert state.hands["alice"] == (DOM, "Megastorm")
+    # and both spellings are among the legal events
+    legal = set(RS.legal(state))
+    assert one in legal and other in legal
 
 
 @pytest.mark.rule("gd.use.discard-turn", "gd.play.order")

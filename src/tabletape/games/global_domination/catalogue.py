@@ -65,8 +65,8 @@ RULES: dict[str, Rule] = {
                             "discard pile takes one card from a stack onto that discard pile."),
     "gd.use.discard2": Rule("Each Game Turn: Discard 2", "Putting two cards from hand on the "
                             "discard pile takes one card from a stack into the hand, where it can "
-                            "be played this turn. Decision: the two cards are written in "
-                            "alphabetical order so that each discard has one spelling."),
+                            "be played this turn. Decision: the two cards may be listed in either "
+                            "order; the order means nothing at the table, so it is no rule."),
     "gd.use.discard-turn": Rule(DECISION, "The Discard uses happen on the player's own turn and "
                                 "count as using a card."),
     "gd.stack.in-use": Rule("Start of the Game: Action Cards", "Cards can only be taken from the "

@@ -333,8 +333,6 @@ def _check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation |
         return Violation("gd.play.order", f"{ev.player} may discard only on their own turn")
     if not q.holds(state.hands[ev.player], ev.cards):
         return Violation("gd.play.in-hand", f"{ev.player} does not hold {' and '.join(ev.cards)}")
-    if list(ev.cards) != sorted(ev.cards):
-        return Violation("gd.use.discard2", "the two discarded cards are listed in alphabetical order")
     if ev.taken not in state.stacks:
         return Violation("gd.stack.in-use", f"{ev.taken!r} is not one of the stacks in use")
     if state.stacks[ev.taken] == 0:
@@ -434,7 +432,8 @@ def _discard_candidates(state: State, p: str) -> list[Event]:
     hand = state.hands[p]
     kinds = list(dict.fromkeys(hand))
     sets: list[tuple[str, ...]] = [(a,) for a in kinds]
-    sets += [(a, b) for n, a in enumerate(kinds) for b in kinds[n:] if a != b or hand.count(a) > 1]
+    # gd.use.discard2: the two cards in either order (a pair of one kind has one spelling)
+    sets += [(a, b) for a in kinds for b in kinds if a != b or hand.count(a) > 1]
     return [CardsDiscarded(player=p, cards=s, taken=k) for s in sets for k in state.stacks]
 
 
