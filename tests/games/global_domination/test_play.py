@@ -636,7 +636,7 @@ def test_supply_depots_make_all_own_struggling_forces_full():
     assert not state.board["Mexico"].full
 
 
-@pytest.mark.rule("gd.card.surrender")
+@pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own")
 def test_surrender_removes_one_force_per_region_with_a_full_force():
     # alice is Full in North America only; Struggling in Asia earns nothing
     state = holding("Surrender", Canada="alice", Mexico="bob", United_States="carol",
@@ -644,20 +644,33 @@ def test_surrender_removes_one_force_per_region_with_a_full_force():
     state = run(state, text("alice", "Surrender"))
     assert [s.region for s in state.steps] == ["North America"]
     assert refused(state, ForceRemoved(player="alice", area="China")) == "gd.card.surrender"
-    assert refused(state, ForceRemoved(player="alice", area="Canada")) == "gd.card.surrender"
+    # by default her own Canada is not hers to remove
+    assert refused(state, ForceRemoved(player="alice", area="Canada")) == "gd.card.surrender.own"
     state = run(state, ForceRemoved(player="alice", area="Mexico"))
     assert "Mexico" not in state.board and state.steps == ()
 
 
-@pytest.mark.rule("gd.card.surrender")
-def test_surrender_own_option_and_skipping():
-    # with surrender_own: alice may take her own Force, or skip the Region
-    state = with_board(with_hand(started(surrender_own=True), "alice", "Surrender"),
-                       Canada="alice", Mexico="alice?")
+@pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own")
+def test_surrender_removes_only_opposing_forces_by_default():
+    # alice has only her own Forces in North America: with nothing opposing, the step lapses
+    state = holding("Surrender", Canada="alice", Mexico="alice?")
     state = run(state, text("alice", "Surrender"))
+    assert state.steps == () and state.board["Mexico"] == Force("alice", S)
+
+
+@pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own", "gd.build.supply")
+def test_surrender_own_option_removes_any_force_or_skips():
+    # with surrender_own: alice may take her own Force (its token goes back to her)
+    state = with_board(with_hand(started(surrender_own=True), "alice", "Surrender"),
+                       Canada="alice", Mexico="alice?", India="alice", China="bob")
+    state = run(state, text("alice", "Surrender"))
+    assert [s.region for s in state.steps] == ["North America", "Asia"]
     assert refused(state, ForceRemoved(player="alice", area="India")) == "gd.card.surrender"
+    state = run(state, ForceRemoved(player="alice", area="Mexico"))
+    assert "Mexico" not in state.board and q.supply(RS.lk, state, "alice") == 18
+    # or skip a Region
     state = run(state, PointsForgone(player="alice"))
-    assert state.board["Mexico"] == Force("alice", S)
+    assert state.steps == () and state.board["India"] == Force("alice", F)
 
 
 @pytest.mark.rule("gd.card.tactical-nukes")

@@ -185,8 +185,12 @@ RULES: dict[str, Rule] = {
                                   "player becomes Full. Decision: all of them, since upgrading "
                                   "never hurts."),
     "gd.card.surrender": Rule("The Cards: Surrender", "In each Region where the player has a Full "
-                              "Force, they may remove one opposing Force (option surrender_own "
-                              "lets them take their own)."),
+                              "Force, they may remove one Force in that Region (whose: see "
+                              "gd.card.surrender.own)."),
+    "gd.card.surrender.own": Rule(DECISION, "The card does not say whose Force goes. By default "
+                                  "only opposing Forces may be removed, as a surrender is made "
+                                  "to the player; option surrender_own=true lets the player "
+                                  "remove one of their own instead."),
     "gd.card.tactical-nukes": Rule("The Cards: Tactical Nukes", "Every Full Force on the map, the "
                                    "player's own included, becomes Struggling."),
     "gd.card.strategic-bombers": Rule(DECISION, "The Discard 1 example names a Strategic Bombers "

@@ -212,8 +212,8 @@ def _check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | No
     if f is None:
         return Violation(rule, f"{ev.area} holds no Force to remove")
     if f.owner == ev.player and not h.own:
-        return Violation(rule, f"{ev.area} holds {ev.player}'s own Force; Surrender removes "
-                         "opposing Forces")
+        return Violation("gd.card.surrender.own", f"{ev.area} holds {ev.player}'s own Force; "
+                         "Surrender removes opposing Forces unless option surrender_own is set")
     return None
 
 

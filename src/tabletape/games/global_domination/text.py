@@ -88,7 +88,8 @@ def governing(event: Event) -> tuple[str, ...]:
                     "gd.card.megastorm", "gd.card.airborne", "gd.card.amphibious",
                     "gd.card.helicopters", "gd.card.carrier")
         case ForceRemoved():
-            return ("gd.play.step", "gd.card.global-disruption", "gd.card.surrender")
+            return ("gd.play.step", "gd.card.global-disruption", "gd.card.surrender",
+                    "gd.card.surrender.own")
         case ForceSeized():
             return ("gd.play.step", "gd.card.insurgents", "gd.build.supply")
         case PlayerTargeted():
