@@ -20,14 +20,30 @@ from tabletape.tape.errors import UsageError
 from .helpers import PLAYERS, RS, STACKS, header, refused, run, setup_events
 
 
-@pytest.mark.rule("gd.setup.players")
-def test_three_to_six_players():
-    # two or seven players cannot start a game
-    with pytest.raises(UsageError):
+@pytest.mark.rule("gd.setup.players", "gd.setup.two-players")
+def test_three_to_six_players_by_default():
+    # two players need the option, seven cannot start a game at all
+    with pytest.raises(UsageError, match="gd.setup.two-players"):
         header(("alice", "bob"))
     with pytest.raises(UsageError):
         header(tuple(f"p{i}" for i in range(7)))
+    with pytest.raises(UsageError):
+        header(("alice",), two_players=True)
     assert header(tuple(f"p{i}" for i in range(6))).players[5] == "p5"
+    assert header(PLAYERS, two_players=True).players == PLAYERS
+
+
+@pytest.mark.rule("gd.setup.players", "gd.setup.two-players")
+def test_start_of_the_game_two_players_with_the_option():
+    # with two_players, alice and bob start a game and draw their four cards each
+    h = header(("alice", "bob"), two_players=True)
+    rs = RS.bind(h)
+    state = rs.initial()
+    for ev in setup_events(("alice", "bob")):
+        assert rs.check(state, ev) is None
+        state = rs.apply(state, ev)
+    assert state.phase is Phase.PLAY and state.current == "alice"
+    assert all(len(hand) == 4 for hand in state.hands.values())
 
 
 @pytest.mark.rule("gd.setup.first", "gd.setup.stacks")

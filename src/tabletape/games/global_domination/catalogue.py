@@ -10,8 +10,13 @@ DECISION = "tabletape decision"
 
 RULES: dict[str, Rule] = {
     # START OF THE GAME
-    "gd.setup.players": Rule("Start of the Game", "Three to six players; the 24 starting cards "
-                             "are enough for four each."),
+    "gd.setup.players": Rule("Start of the Game: Domination Cards", "Six players at most, since "
+                             "the 24 Domination cards give four each; the book names no minimum, "
+                             "and a table is three or more unless gd.setup.two-players allows two."),
+    "gd.setup.two-players": Rule(DECISION, "The rulebook never says how few may play, and no rule "
+                                 "needs a third player (a chosen player, the Bio Weapons chain and "
+                                 "Megastorm all work with one opponent). By default a table has at "
+                                 "least three; option two_players=true allows a game of two."),
     "gd.setup.first": Rule("Start of the Game", "The First Player is picked at random before play "
                            "and recorded as an event; it does not change during the game."),
     "gd.setup.stacks": Rule("Start of the Game: Action Cards", "Ten of the 24 Action card types "
