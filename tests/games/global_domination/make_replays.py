@@ -222,7 +222,7 @@ def options_game() -> Script:
                                    "Bio Weapons", "Fog of War", "Insurgents", "Supply Depots",
                                    "Tactical Nukes", "Show of Force"),
                resource_gain="once", megastorm_rounding="up", hands="discard", ties="logistics",
-               surrender_own=True)
+               surrender_own=True, two_players=True)
     s.buy(A, "Military Base", DOM, DOM).play(A, "Military Base")
     s.build(A, "Canada", "Canada", "Russia", "Russia", "Central Africa", "Central Africa", "Mexico")
     s.forgo(A).end(A)
@@ -250,8 +250,8 @@ def disputed() -> Script:
     return s.finish()
 
 
-def simulated(players, seed):
-    header = simulate.header_for(RS, tuple(players))
+def simulated(players, seed, **options):
+    header = simulate.header_for(RS, tuple(players), RS.Options(**options))
     s = Script.__new__(Script)
     s.header, s.events = header, [ev for ev, _ in simulate.play(RS, header, seed)]
     return s
@@ -264,6 +264,7 @@ GAMES = {
     "cards-builds-and-scoring.jsonl": builds_and_scores,
     "options-all-changed.jsonl": options_game,
     "disputed-out-of-turn.jsonl": disputed,
+    "simulated-2-players.jsonl": lambda: simulated((A, B), 5, two_players=True),
     "simulated-3-players.jsonl": lambda: simulated((A, B, C), 7),
     "simulated-6-players.jsonl": lambda: simulated((A, B, C, "dave", "erin", "frank"), 11),
 }

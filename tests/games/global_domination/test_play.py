@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
+from tabletape.games.global_domination import lookups as q
 from tabletape.games.global_domination.events import (
     CardDrawn,
     CardPlayed,
@@ -208,10 +209,19 @@ def test_discard_two_takes_a_card_into_the_hand():
     assert state.hands["alice"] == (DOM, DOM, "Military Base")
     state = run(state, play("alice", "Military Base", Use.TEXT))
     assert state.steps[0].points == 14
-    # the two cards are written in alphabetical order
+
+
+@pytest.mark.rule("gd.use.discard2")
+def test_each_game_turn_discard_2_lists_its_two_cards_in_either_order():
+    # alice holds a Domination and a Megastorm: the order she names them in is no rule
     state = with_hand(started(), "alice", DOM, "Megastorm")
-    bad = CardsDiscarded(player="alice", cards=("Megastorm", DOM), taken="Insurgents")
-    assert refused(state, bad) == "gd.use.discard2"
+    one = CardsDiscarded(player="alice", cards=(DOM, "Megastorm"), taken="Insurgents")
+    other = CardsDiscarded(player="alice", cards=("Megastorm", DOM), taken="Insurgents")
+    assert run(state, one) == run(state, other)
+    assert state.hands["alice"] == (DOM, "Megastorm")
+    # and both spellings are among the legal events
+    legal = set(RS.legal(state))
+    assert one in legal and other in legal
 
 
 @pytest.mark.rule("gd.use.discard-turn", "gd.play.order")
@@ -278,6 +288,55 @@ def test_a_build_upgrades_ones_own_struggling_force():
     state = run(state, ForceBuilt(player="alice", area="Canada"))
     assert state.board["Canada"].full
     assert refused(state, ForceBuilt(player="alice", area="Mexico")) == "gd.build.upgrade"
+
+
+def alice_everywhere(state, struggling: tuple[str, ...], empty: tuple[str, ...]):
+    """Returns the table with alice in every Area but `empty`, Struggling in `struggling`."""
+    return with_board(state, **{a: "alice?" if a in struggling else "alice"
+                                for a in RS.lk.areas if a not in empty})
+
+
+@pytest.mark.rule("gd.build.supply", "gd.build.tokens")
+def test_game_terms_a_new_force_needs_a_token_and_removed_forces_give_theirs_back():
+    # alice has 20 Force tokens and all 20 are on the map, two of them Struggling
+    empty = tuple(list(RS.lk.areas)[-5:])
+    state = with_hand(started(), "alice", DOM, DOM, "Nuclear Winter")
+    state = alice_everywhere(state, ("Canada", "Mexico"), empty)
+    assert RS.lk.tracks.force_tokens == 20 and q.supply(RS.lk, state, "alice") == 0
+    # her Build cannot place a new Force, but can make a Struggling one Full
+    state = run(state, play("alice", DOM, Use.BUILD))
+    assert refused(state, ForceBuilt(player="alice", area=empty[0])) == "gd.build.supply"
+    state = run(state, ForceBuilt(player="alice", area="Canada"), PointsForgone(player="alice"))
+    # Nuclear Winter takes her Struggling Mexico off the map: its token comes back
+    state = run(state, text("alice", "Nuclear Winter"))
+    assert "Mexico" not in state.board and q.supply(RS.lk, state, "alice") == 1
+    # so one new Force can be built, and no second one
+    state = run(state, play("alice", DOM, Use.BUILD), ForceBuilt(player="alice", area=empty[0]))
+    assert q.supply(RS.lk, state, "alice") == 0
+    assert refused(state, ForceBuilt(player="alice", area=empty[1])) == "gd.build.supply"
+    # the only Build left is upgrading the Force just placed
+    assert {e.area for e in RS.legal(state) if isinstance(e, ForceBuilt)} == {empty[0]}
+
+
+@pytest.mark.rule("gd.build.supply", "gd.build.tokens", "gd.step.lapse")
+def test_game_terms_builds_lapse_with_no_token_and_nothing_to_upgrade():
+    # all 20 of alice's Forces are Full: her 3 Builds have nothing they can do
+    state = alice_everywhere(started(), (), tuple(list(RS.lk.areas)[-5:]))
+    state = run(state, play("alice", DOM, Use.BUILD))
+    assert state.steps == () and state.current == "alice"
+
+
+@pytest.mark.rule("gd.build.tokens", "gd.card.insurgents")
+def test_insurgents_need_a_token_unless_the_force_taken_is_ones_own():
+    # alice has no token left; bob's Canada is Struggling, and so is her own Mexico
+    state = with_hand(started(), "alice", "Insurgents")
+    state = alice_everywhere(state, ("Mexico",), ("Canada", "India", "China", "Brazil", "Argentina"))
+    state = with_board(state, Canada="bob?")
+    state = run(state, text("alice", "Insurgents"))
+    assert refused(state, ForceSeized(player="alice", area="Canada")) == "gd.build.supply"
+    # her own Force's token comes back and goes straight out again, made Full
+    state = run(state, ForceSeized(player="alice", area="Mexico"))
+    assert state.board["Mexico"] == Force("alice", F) and state.steps == ()
 
 
 @pytest.mark.rule("gd.reduce.effect")
@@ -577,7 +636,7 @@ def test_supply_depots_make_all_own_struggling_forces_full():
     assert not state.board["Mexico"].full
 
 
-@pytest.mark.rule("gd.card.surrender")
+@pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own")
 def test_surrender_removes_one_force_per_region_with_a_full_force():
     # alice is Full in North America only; Struggling in Asia earns nothing
     state = holding("Surrender", Canada="alice", Mexico="bob", United_States="carol",
@@ -585,20 +644,33 @@ def test_surrender_removes_one_force_per_region_with_a_full_force():
     state = run(state, text("alice", "Surrender"))
     assert [s.region for s in state.steps] == ["North America"]
     assert refused(state, ForceRemoved(player="alice", area="China")) == "gd.card.surrender"
-    assert refused(state, ForceRemoved(player="alice", area="Canada")) == "gd.card.surrender"
+    # by default her own Canada is not hers to remove
+    assert refused(state, ForceRemoved(player="alice", area="Canada")) == "gd.card.surrender.own"
     state = run(state, ForceRemoved(player="alice", area="Mexico"))
     assert "Mexico" not in state.board and state.steps == ()
 
 
-@pytest.mark.rule("gd.card.surrender")
-def test_surrender_own_option_and_skipping():
-    # with surrender_own: alice may take her own Force, or skip the Region
-    state = with_board(with_hand(started(surrender_own=True), "alice", "Surrender"),
-                       Canada="alice", Mexico="alice?")
+@pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own")
+def test_surrender_removes_only_opposing_forces_by_default():
+    # alice has only her own Forces in North America: with nothing opposing, the step lapses
+    state = holding("Surrender", Canada="alice", Mexico="alice?")
     state = run(state, text("alice", "Surrender"))
+    assert state.steps == () and state.board["Mexico"] == Force("alice", S)
+
+
+@pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own", "gd.build.supply")
+def test_surrender_own_option_removes_any_force_or_skips():
+    # with surrender_own: alice may take her own Force (its token goes back to her)
+    state = with_board(with_hand(started(surrender_own=True), "alice", "Surrender"),
+                       Canada="alice", Mexico="alice?", India="alice", China="bob")
+    state = run(state, text("alice", "Surrender"))
+    assert [s.region for s in state.steps] == ["North America", "Asia"]
     assert refused(state, ForceRemoved(player="alice", area="India")) == "gd.card.surrender"
+    state = run(state, ForceRemoved(player="alice", area="Mexico"))
+    assert "Mexico" not in state.board and q.supply(RS.lk, state, "alice") == 18
+    # or skip a Region
     state = run(state, PointsForgone(player="alice"))
-    assert state.board["Mexico"] == Force("alice", S)
+    assert state.steps == () and state.board["India"] == Force("alice", F)
 
 
 @pytest.mark.rule("gd.card.tactical-nukes")

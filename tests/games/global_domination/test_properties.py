@@ -37,10 +37,10 @@ def candidates(i: Lookups, state):
     return out
 
 
-@pytest.mark.parametrize("n,seed", [(3, 1), (4, 2), (5, 3), (6, 4)])
+@pytest.mark.parametrize("n,seed", [(2, 5), (3, 1), (4, 2), (5, 3), (6, 4)])
 def test_simulated_games_end_and_agree(n, seed):
-    # Given a random game of n players
-    h = header(tuple(f"p{k}" for k in range(n)))
+    # Given a random game of n players (two with the option that allows them)
+    h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)
     rs = RULESET.bind(h)
     state = rs.initial()
     count = 0

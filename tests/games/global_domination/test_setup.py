@@ -9,7 +9,10 @@ from msgspec.structs import replace
 from tabletape.games.global_domination.events import (
     ActionStackChosen,
     CardDrawn,
+    CardPlayed,
     FirstPlayerChosen,
+    ForceBuilt,
+    Use,
 )
 from tabletape.games.global_domination.state import Phase
 from tabletape.tape.errors import UsageError
@@ -17,14 +20,30 @@ from tabletape.tape.errors import UsageError
 from .helpers import PLAYERS, RS, STACKS, header, refused, run, setup_events
 
 
-@pytest.mark.rule("gd.setup.players")
-def test_three_to_six_players():
-    # two or seven players cannot start a game
-    with pytest.raises(UsageError):
+@pytest.mark.rule("gd.setup.players", "gd.setup.two-players")
+def test_three_to_six_players_by_default():
+    # two players need the option, seven cannot start a game at all
+    with pytest.raises(UsageError, match="gd.setup.two-players"):
         header(("alice", "bob"))
     with pytest.raises(UsageError):
         header(tuple(f"p{i}" for i in range(7)))
+    with pytest.raises(UsageError):
+        header(("alice",), two_players=True)
     assert header(tuple(f"p{i}" for i in range(6))).players[5] == "p5"
+    assert header(PLAYERS, two_players=True).players == PLAYERS
+
+
+@pytest.mark.rule("gd.setup.players", "gd.setup.two-players")
+def test_start_of_the_game_two_players_with_the_option():
+    # with two_players, alice and bob start a game and draw their four cards each
+    h = header(("alice", "bob"), two_players=True)
+    rs = RS.bind(h)
+    state = rs.initial()
+    for ev in setup_events(("alice", "bob")):
+        assert rs.check(state, ev) is None
+        state = rs.apply(state, ev)
+    assert state.phase is Phase.PLAY and state.current == "alice"
+    assert all(len(hand) == 4 for hand in state.hands.values())
 
 
 @pytest.mark.rule("gd.setup.first", "gd.setup.stacks")
@@ -68,6 +87,36 @@ def test_tracks_start_at_four_and_one():
     state = RS.bind(header()).initial()
     assert set(state.logistics.values()) == {4} and set(state.vp.values()) == {1}
     assert state.game_turn == 0
+
+
+@pytest.mark.rule("gd.setup.tracks", "gd.components", "gd.build.tokens")
+def test_start_of_the_game_each_track_value_has_its_own_provenance():
+    # the Logistical start at 4, the VP start at 1, the 4 Domination cards and the 10 stacks
+    # are the rulebook's; the track's ends, the Game Turns and the Force tokens are ours
+    tracks = RS.default_components().tracks
+    assert msgspec.to_builtins(tracks.logistics.provenance) == {
+        "low": "reconstructed", "high": "reconstructed", "start": "rulebook"}
+    assert msgspec.to_builtins(tracks.provenance) == {
+        "victory_start": "rulebook", "turns": "reconstructed", "starting_cards": "rulebook",
+        "stacks_in_use": "rulebook", "force_tokens": "reconstructed"}
+    assert (tracks.logistics.start, tracks.victory_start, tracks.starting_cards,
+            tracks.stacks_in_use) == (4, 1, 4, 10)
+
+
+@pytest.mark.rule("gd.build.supply", "gd.build.tokens")
+def test_start_of_the_game_each_player_gets_a_set_of_force_tokens():
+    # a box with 2 Force tokens per player: alice's Build places two Forces, not three
+    comp = RS.default_components()
+    small = replace(comp, tracks=replace(comp.tracks, force_tokens=2))
+    rs = RS.bind(RS.start(PLAYERS, RS.Options(), small))
+    state = rs.initial()
+    for ev in [*setup_events(), CardPlayed(player="alice", card="Domination", use=Use.BUILD),
+               ForceBuilt(player="alice", area="Canada"), ForceBuilt(player="alice", area="Mexico")]:
+        assert rs.check(state, ev) is None
+        state = rs.apply(state, ev)
+    v = rs.check(state, ForceBuilt(player="alice", area="Brazil"))
+    assert v is not None and v.rule == "gd.build.supply"
+    assert rs.check(state, ForceBuilt(player="alice", area="Canada")) is None  # an upgrade
 
 
 @pytest.mark.rule("gd.setup.deck")

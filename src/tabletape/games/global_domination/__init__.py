@@ -1,5 +1,7 @@
 """Global Domination (Dan Verssen Games): deck-building area control for 3 to 6 players.
 
+Two may play with option two_players (gd.setup.two-players): the rulebook names no minimum.
+
 The ruleset: what the game is, how its logs start, and the rules bound to one
 game's box (`bind` builds its `Lookups` once). The rules themselves live in
 reducer.py (what events do), legality.py (what may happen next) and lookups.py
@@ -22,7 +24,7 @@ class GlobalDomination(Packaged[GdStarted, State, Event]):
     id = "global-domination"
     version = "1.0"
     title = "Global Domination"
-    players = (3, 6)
+    players = (2, 6)  # three at least unless option two_players (gd.setup.players)
     Header = GdStarted
     Options = Options
     Components = components.Components
@@ -31,6 +33,9 @@ class GlobalDomination(Packaged[GdStarted, State, Event]):
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
 
     def check_header(self, header: GdStarted) -> str | None:
+        if len(header.players) < 3 and not header.options.two_players:
+            return (f"{len(header.players)} players need option two_players=true; "
+                    "the default table is three to six (gd.setup.two-players)")
         comp = header.components
         problem = components.problems(comp)
         if problem:

@@ -10,8 +10,13 @@ DECISION = "tabletape decision"
 
 RULES: dict[str, Rule] = {
     # START OF THE GAME
-    "gd.setup.players": Rule("Start of the Game", "Three to six players; the 24 starting cards "
-                             "are enough for four each."),
+    "gd.setup.players": Rule("Start of the Game: Domination Cards", "Six players at most, since "
+                             "the 24 Domination cards give four each; the book names no minimum, "
+                             "and a table is three or more unless gd.setup.two-players allows two."),
+    "gd.setup.two-players": Rule(DECISION, "The rulebook never says how few may play, and no rule "
+                                 "needs a third player (a chosen player, the Bio Weapons chain and "
+                                 "Megastorm all work with one opponent). By default a table has at "
+                                 "least three; option two_players=true allows a game of two."),
     "gd.setup.first": Rule("Start of the Game", "The First Player is picked at random before play "
                            "and recorded as an event; it does not change during the game."),
     "gd.setup.stacks": Rule("Start of the Game: Action Cards", "Ten of the 24 Action card types "
@@ -65,8 +70,8 @@ RULES: dict[str, Rule] = {
                             "discard pile takes one card from a stack onto that discard pile."),
     "gd.use.discard2": Rule("Each Game Turn: Discard 2", "Putting two cards from hand on the "
                             "discard pile takes one card from a stack into the hand, where it can "
-                            "be played this turn. Decision: the two cards are written in "
-                            "alphabetical order so that each discard has one spelling."),
+                            "be played this turn. Decision: the two cards may be listed in either "
+                            "order; the order means nothing at the table, so it is no rule."),
     "gd.use.discard-turn": Rule(DECISION, "The Discard uses happen on the player's own turn and "
                                 "count as using a card."),
     "gd.stack.in-use": Rule("Start of the Game: Action Cards", "Cards can only be taken from the "
@@ -81,6 +86,17 @@ RULES: dict[str, Rule] = {
     # GAME TERMS
     "gd.build.empty": Rule("Game Terms: Build", "A new Force is placed Struggling, and only in an "
                            "Area holding no Force at all: one Force per Area."),
+    "gd.build.supply": Rule("Game Terms: Reduction, Remove", "Each player's Forces are tokens "
+                            "of their own colour set (Start of the Game), so placing a new Force "
+                            "takes a token from the player's supply and is impossible with none "
+                            "left; a Force taken off the map in any way gives its token back to "
+                            "its owner's supply."),
+    "gd.build.tokens": Rule(DECISION, "The book gives no token count: tracks.force_tokens in the "
+                            "components says how many Force tokens each player has besides the "
+                            "two track markers (20 in the default box, reconstructed). A Force is "
+                            "one token whether Full or Struggling, so upgrades and Struggles take "
+                            "or give none; Insurgents need a token unless the Force taken is the "
+                            "player's own."),
     "gd.build.upgrade": Rule("Game Terms: Build", "A Build can instead turn one of the player's own "
                              "Struggling Forces Full; a Full Force cannot be built further."),
     "gd.reduce.effect": Rule("Game Terms: Reduction", "A Reduction turns a Full Force Struggling, "
@@ -174,8 +190,12 @@ RULES: dict[str, Rule] = {
                                   "player becomes Full. Decision: all of them, since upgrading "
                                   "never hurts."),
     "gd.card.surrender": Rule("The Cards: Surrender", "In each Region where the player has a Full "
-                              "Force, they may remove one opposing Force (option surrender_own "
-                              "lets them take their own)."),
+                              "Force, they may remove one Force in that Region (whose: see "
+                              "gd.card.surrender.own)."),
+    "gd.card.surrender.own": Rule(DECISION, "The card does not say whose Force goes. By default "
+                                  "only opposing Forces may be removed, as a surrender is made "
+                                  "to the player; option surrender_own=true lets the player "
+                                  "remove one of their own instead."),
     "gd.card.tactical-nukes": Rule("The Cards: Tactical Nukes", "Every Full Force on the map, the "
                                    "player's own included, becomes Struggling."),
     "gd.card.strategic-bombers": Rule(DECISION, "The Discard 1 example names a Strategic Bombers "

@@ -107,20 +107,41 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
     note: Text | None = None
 
 
+class TrackProvenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Where each value of a `Track` comes from, one label per value."""
+
+    low: Provenance
+    high: Provenance
+    start: Provenance
+
+
 class Track(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     low: Annotated[int, Meta(ge=0, le=30)]
     high: Annotated[int, Meta(ge=1, le=30)]
     start: Annotated[int, Meta(ge=0, le=30)]
-    provenance: Provenance
+    provenance: TrackProvenance
+
+
+class TracksProvenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Where each count of `Tracks` comes from, one label per value (the Track has its own)."""
+
+    victory_start: Provenance
+    turns: Provenance
+    starting_cards: Provenance
+    stacks_in_use: Provenance
+    force_tokens: Provenance
 
 
 class Tracks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The tracks and the set-up counts of a box, each value with its own provenance."""
+
     logistics: Track
     victory_start: Annotated[int, Meta(ge=0, le=100)]
     turns: Annotated[int, Meta(ge=1, le=30)]  # Game Turns between Start and End
     starting_cards: Annotated[int, Meta(ge=1, le=10)]  # Domination cards per player
     stacks_in_use: Annotated[int, Meta(ge=1, le=40)]  # Action card types chosen for a game
-    provenance: Provenance
+    force_tokens: Annotated[int, Meta(ge=1, le=64)]  # Force tokens in each player's set (gd.build.supply)
+    provenance: TracksProvenance
 
 
 class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -28,7 +28,8 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     megastorm_rounding: Literal["down", "up"] = "down"  # gd.card.megastorm.rounding
     hands: Literal["keep", "discard"] = "keep"  # gd.hand.carry
     ties: Literal["shared", "logistics"] = "shared"  # gd.end.tie
-    surrender_own: bool = False  # gd.card.surrender: may Surrender remove one's own Forces too
+    surrender_own: bool = False  # gd.card.surrender.own: may Surrender remove one's own Forces too
+    two_players: bool = False  # gd.setup.two-players: may two players play
 
 
 class GdStarted(Header, tag="game_started", kw_only=True, frozen=True):

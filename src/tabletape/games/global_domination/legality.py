@@ -180,15 +180,22 @@ def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Vi
     if v:
         return v
     if building:
-        why = q.build_problem(state, ev.player, ev.area)
+        why = q.build_problem(lk, state, ev.player, ev.area)
         if why:
-            return Violation("gd.build.empty" if ev.area in state.board
-                             and state.board[ev.area].owner != ev.player else "gd.build.upgrade", why)
+            return Violation(_build_rule(state, ev.player, ev.area), why)
         return None
     why = q.reduce_problem(state, ev.player, ev.area, h.target)
     if why:
         return Violation("gd.card.megastorm" if h.target else "gd.reduce.opposing", why)
     return None
+
+
+def _build_rule(state: State, player: str, area: str) -> str:
+    """Returns the rule a refused Build breaks: the Area is taken, Full, or no token is left."""
+    f = state.board.get(area)
+    if f is None:
+        return "gd.build.supply"
+    return "gd.build.empty" if f.owner != player else "gd.build.upgrade"
 
 
 def _check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | None:
@@ -205,8 +212,8 @@ def _check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | No
     if f is None:
         return Violation(rule, f"{ev.area} holds no Force to remove")
     if f.owner == ev.player and not h.own:
-        return Violation(rule, f"{ev.area} holds {ev.player}'s own Force; Surrender removes "
-                         "opposing Forces")
+        return Violation("gd.card.surrender.own", f"{ev.area} holds {ev.player}'s own Force; "
+                         "Surrender removes opposing Forces unless option surrender_own is set")
     return None
 
 
@@ -221,6 +228,9 @@ def _check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None
     if not q.is_land(lk, ev.area) or f is None or f.full:
         return Violation("gd.card.insurgents", f"Insurgents take only Struggling Land Forces, "
                          f"and {ev.area} holds none")
+    if f.owner != ev.player and q.supply(lk, state, ev.player) <= 0:
+        return Violation("gd.build.supply", f"{ev.player} has no Force token left in supply "
+                         f"to put in {ev.area}")
     return None
 
 
@@ -323,8 +333,6 @@ def _check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation |
         return Violation("gd.play.order", f"{ev.player} may discard only on their own turn")
     if not q.holds(state.hands[ev.player], ev.cards):
         return Violation("gd.play.in-hand", f"{ev.player} does not hold {' and '.join(ev.cards)}")
-    if list(ev.cards) != sorted(ev.cards):
-        return Violation("gd.use.discard2", "the two discarded cards are listed in alphabetical order")
     if ev.taken not in state.stacks:
         return Violation("gd.stack.in-use", f"{ev.taken!r} is not one of the stacks in use")
     if state.stacks[ev.taken] == 0:
@@ -424,7 +432,8 @@ def _discard_candidates(state: State, p: str) -> list[Event]:
     hand = state.hands[p]
     kinds = list(dict.fromkeys(hand))
     sets: list[tuple[str, ...]] = [(a,) for a in kinds]
-    sets += [(a, b) for n, a in enumerate(kinds) for b in kinds[n:] if a != b or hand.count(a) > 1]
+    # gd.use.discard2: the two cards in either order (a pair of one kind has one spelling)
+    sets += [(a, b) for a in kinds for b in kinds if a != b or hand.count(a) > 1]
     return [CardsDiscarded(player=p, cards=s, taken=k) for s in sets for k in state.stacks]
 
 

@@ -66,10 +66,22 @@ def in_zone(lk: Lookups, state: State, player: str, area: str, restriction: Rest
     return land and any(owner(state, n) == player and is_land(lk, n) for n in near)
 
 
-def build_problem(state: State, player: str, area: str) -> str | None:
+def supply(lk: Lookups, state: State, player: str) -> int:
+    """Returns how many of `player`'s Force tokens are off the map (gd.build.supply).
+
+    A Force is one token whatever its strength, and every Force taken off the map goes
+    back to its owner, so the supply is the set less the Forces on the map.
+    """
+    return lk.tracks.force_tokens - sum(1 for f in state.board.values() if f.owner == player)
+
+
+def build_problem(lk: Lookups, state: State, player: str, area: str) -> str | None:
     """Returns why `player` cannot Build in `area` (ignoring restrictions), or None."""
     f = state.board.get(area)
     if f is None:
+        if supply(lk, state, player) <= 0:
+            return (f"{player} has no Force token left in supply (all "
+                    f"{lk.tracks.force_tokens} are on the map)")
         return None
     if f.owner != player:
         return f"{area} already holds {f.owner}'s Force"
@@ -90,8 +102,20 @@ def reduce_problem(state: State, player: str, area: str, target: str = "") -> st
     return None
 
 
+def seizable(lk: Lookups, state: State, player: str, area: str) -> bool:
+    """Returns whether Insurgents can take `area` for `player` (gd.card.insurgents).
+
+    A Struggling Land Force of another player needs a token from `player`'s supply; the
+    player's own comes off the map first, so its token is put back at once.
+    """
+    f = state.board.get(area)
+    if f is None or f.full or not is_land(lk, area):
+        return False
+    return f.owner == player or supply(lk, state, player) > 0
+
+
 def build_areas(lk: Lookups, state: State, player: str, restriction: Restriction) -> list[str]:
-    return [a for a in lk.areas if build_problem(state, player, a) is None
+    return [a for a in lk.areas if build_problem(lk, state, player, a) is None
             and in_zone(lk, state, player, a, restriction)]
 
 
@@ -138,8 +162,7 @@ def possible(lk: Lookups, state: State, h: Owed) -> bool:
             return any((f := state.board.get(a)) and (h.own or f.owner != h.player)
                        for a in lk.in_region[h.region])
         case Step.SEIZE:
-            return h.points > 0 and any(not f.full and is_land(lk, a)
-                                        for a, f in state.board.items())
+            return h.points > 0 and any(seizable(lk, state, h.player, a) for a in state.board)
     return True
 
 

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import GlobalDomination
+from . import lookups as q
 from .state import Phase, State
 
 
@@ -40,13 +41,15 @@ def render(game: GlobalDomination, state: State, pending: str) -> Group:
     for s in i.sea:
         seas.add_row(s, _force(state, s))
     people = Table(title="Players")
-    for col in ("player", "VP", "Logistics", "hand", "deck", "discard", "status"):
+    for col in ("player", "VP", "Logistics", "hand", "deck", "discard", "Forces in supply",
+                "status"):
         people.add_column(col)
     for p in state.players:
         status = ("First Player " if p == state.first else "") + (
             "passed" if p in state.passed else "to play" if p == state.current else "")
         people.add_row(p, str(state.vp[p]), str(state.logistics[p]), str(len(state.hands[p])),
-                       str(sum(state.decks[p].values())), str(len(state.discards[p])), status.strip())
+                       str(sum(state.decks[p].values())), str(len(state.discards[p])),
+                       str(q.supply(i, state, p)), status.strip())
     stacks = ", ".join(f"{c} ({n})" for c, n in state.stacks.items()) or "not chosen yet"
     parts += [regions, seas, people, Text(f"cards in use: {stacks}\nnext: {pending}")]
     return Group(*parts)

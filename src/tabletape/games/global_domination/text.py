@@ -81,16 +81,17 @@ def governing(event: Event) -> tuple[str, ...]:
                     "gd.stack.in-use", "gd.stack.empty", "gd.cost.logistics")
         case ForceBuilt():
             return ("gd.play.step", "gd.map.area", "gd.build.empty", "gd.build.upgrade",
-                    "gd.card.airborne", "gd.card.amphibious", "gd.card.helicopters",
-                    "gd.card.carrier")
+                    "gd.build.supply", "gd.card.airborne", "gd.card.amphibious",
+                    "gd.card.helicopters", "gd.card.carrier")
         case ForceReduced():
             return ("gd.play.step", "gd.map.area", "gd.reduce.opposing", "gd.reduce.effect",
                     "gd.card.megastorm", "gd.card.airborne", "gd.card.amphibious",
                     "gd.card.helicopters", "gd.card.carrier")
         case ForceRemoved():
-            return ("gd.play.step", "gd.card.global-disruption", "gd.card.surrender")
+            return ("gd.play.step", "gd.card.global-disruption", "gd.card.surrender",
+                    "gd.card.surrender.own")
         case ForceSeized():
-            return ("gd.play.step", "gd.card.insurgents")
+            return ("gd.play.step", "gd.card.insurgents", "gd.build.supply")
         case PlayerTargeted():
             return ("gd.play.step", "gd.card.target")
         case ChainAnswered():
