@@ -15,7 +15,15 @@ RULES: dict[str, Rule] = {
                               "Conflict deck."),
     "bcp.setup.sides": Rule(DECISION, "The first player named takes the side given by the "
                             "option first_side (Japan unless changed); the other player takes "
-                            "the remaining side."),
+                            "the remaining side. The option only seats the players: it does "
+                            "not change who has the first turn (bcp.turn.order)."),
+    "bcp.setup.battles-unique": Rule("To Set Up the Game", "When sets are combined, each "
+                                     "BATTLECARD may be in the Conflict deck only once; "
+                                     "duplicates are taken out before play."),
+    "bcp.setup.battles-refused": Rule(DECISION, "A card file whose Conflict deck holds a "
+                                      "BATTLECARD more than once is refused, naming the card, "
+                                      "rather than trimmed when the game is set up: the log's "
+                                      "header then lists exactly the deck that was played."),
     "bcp.setup.deal": Rule("To Set Up the Game", "After shuffling, each player draws six Arsenal "
                            "cards into a Reserve Hand."),
     "bcp.setup.deploy": Rule("To Set Up the Game", "From those six, each player puts exactly "
@@ -31,7 +39,12 @@ RULES: dict[str, Rule] = {
     # PLAYING THE GAME
     "bcp.turn.order": Rule("Playing the Game", "The Japanese player has the first turn and the "
                            "sides then take turns in alternation; only the player named by the "
-                           "pending decision may act."),
+                           "pending decision may act. Who starts does not depend on the order "
+                           "of the sides in the card file, nor on the option first_side."),
+    "bcp.turn.first-side": Rule(DECISION, "The card file names the side that starts "
+                                "(rules.first_turn, Japan unless a file says otherwise, and it "
+                                "must be one of its sides); the other sides follow in the "
+                                "file's order."),
     "bcp.turn.step": Rule("Playing the Game", "Whatever the current card has set in motion "
                           "(draws, deployments, a battle) is completed before anything else."),
     "bcp.conflict.discard": Rule("Playing the Game", "Each turn the drawing player takes one "

@@ -49,6 +49,7 @@ def initial(lk: Lookups, header: BcpStarted) -> State:
     """Returns the table after shuffling, before the deal (To Set Up the Game)."""
     players = tuple(header.players)
     sides = assign_sides(players, lk.sides, header.options.first_side)
+    # bcp.turn.order: lk.sides puts the first-turn side (Japan) first, whatever the file says
     order = tuple(sorted(players, key=lambda p: lk.sides.index(sides[p])))
     numbers = lk.rules
     steps = tuple(Owed(Step.DEAL, p, numbers.reserve_hand) for p in order) + tuple(

@@ -71,7 +71,7 @@ class Result(msgspec.Struct, frozen=True, omit_defaults=True):
 class State(msgspec.Struct, frozen=True):
     players: tuple[str, ...]  # seat order
     sides: dict[str, str]  # player -> side id
-    order: tuple[str, ...]  # turn order (the components' side order)
+    order: tuple[str, ...]  # turn order: the first-turn side's player (Japan) first
     options: Options
     arsenal: dict[str, dict[str, int]]  # side -> unit -> copies (a shuffled deck is a multiset)
     arsenal_discard: dict[str, tuple[str, ...]]  # side -> destroyed and discarded units
