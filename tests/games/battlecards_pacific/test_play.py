@@ -30,6 +30,7 @@ from .helpers import (
     fresh,
     invasion_of_japan,
     pearl_harbor,
+    refusal,
     refused,
     table,
     turned,
@@ -374,12 +375,32 @@ def test_emergency_deployment_instead_of_drawing():
     assert state.stacks[JAPAN] == {"Ground": ("Infantry Division",), "Air": ("A6M Zero",),
                                    "Sea": ()}
     assert state.turn == US and sum(state.conflict["Pacific"].values()) == 54
+    # alice's turn is over: her Conflict draw is refused because it is bob's turn, not
+    # because of any Reserve Hand (hers is empty, and bob holds none)
+    late = refusal(state, ConflictDrawn(player=JAPAN, card="Monsoon"))
+    assert late.rule == "bcp.turn.order" and late.reason.startswith("it is bob's turn")
+    assert "Reserve Hand" not in late.reason
     # not in the middle of someone else's turn
     state = table(reserve={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)})
     assert refused(state, EmergencyDeployed(player=US, units=("F4U Corsair",))) == "bcp.turn.order"
     state = draw(state, "Reinforcements")
     assert refused(state, EmergencyDeployed(player=JAPAN, units=("A6M Zero",))) == \
         "bcp.emergency.turn"
+
+
+@pytest.mark.rule("bcp.emergency.turn", "bcp.turn.order")
+def test_emergency_deployment_ends_the_turn_and_the_next_player_chooses():
+    # Emergency Deployment: after alice deploys instead of drawing, bob (who holds a Reserve
+    # Hand) chooses; alice's late draw is refused under bcp.turn.order, naming bob's turn
+    state = table(reserve={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)})
+    state = act(state, EmergencyDeployed(player=JAPAN, units=("A6M Zero",)))
+    assert state.steps[0].step is Step.CHOOSE and state.steps[0].player == US
+    late = refusal(state, ConflictDrawn(player=JAPAN, card="Monsoon"))
+    assert late.rule == "bcp.turn.order"
+    assert late.reason == ("it is bob's turn: alice may not draw a Conflict card now; bob must "
+                           "draw a Conflict card or emergency deploy")
+    # bob's own draw before choosing is still refused under bcp.emergency.turn
+    assert refused(state, ConflictDrawn(player=US, card="Monsoon")) == "bcp.emergency.turn"
 
 
 @pytest.mark.rule("bcp.emergency.all")

@@ -224,6 +224,10 @@ def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> V
 def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
     """bcp.turn.order, bcp.emergency.turn, bcp.draw.in-deck."""
     h: Owed | None = head(state)
+    if h is not None and h.step in (Step.CHOOSE, Step.DRAW_CONFLICT) and ev.player != h.player:
+        # whoever's turn is over (an emergency deployment ends it too) draws no more
+        return Violation("bcp.turn.order", f"it is {h.player}'s turn: {ev.player} may not "
+                         f"draw a Conflict card now; {h.player} must {h.step}")
     if h is not None and h.step is Step.CHOOSE:
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
                          "whether they emergency deploy it instead of drawing")
