@@ -313,9 +313,66 @@ def test_support_adds_to_other_units_shots():
     state = pearl_harbor(("A6M Zero",), ("F4U Corsair", "Essex Carrier"))
     state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="Essex Carrier"))
     state = act(state, turned(state, ACTION[1]))
+    # by default no supporter is named: naming one is refused
+    named = UnitFired(player=US, unit="F4U Corsair", target="A6M Zero", support=("Essex Carrier",))
+    assert refused(state, named) == "bcp.fire.support"
     state = act(state, UnitFired(player=US, unit="F4U Corsair", target="A6M Zero"))
     ev = turned(state, ACTION[7])
     assert (ev.above, ev.upto, ev.hit) == (3, 7, True)
+
+
+def volley_of_two(**options):
+    """Pearl Harbor: alice's Zero misses the Essex; bob's Corsair and Hellcat (both phase 1)
+    are to fire, the Essex supporting Air units."""
+    state = pearl_harbor(("A6M Zero",), ("F4U Corsair", "F6F Hellcat", "Essex Carrier"),
+                         **options)
+    state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="Essex Carrier"))
+    return act(state, turned(state, ACTION[1]))
+
+
+@pytest.mark.rule("bcp.fire.support")
+def test_firing_a_unit_support_adds_to_every_shot_by_default():
+    # Firing a Unit (default reading): the Essex adds 1 to the Corsair's and the Hellcat's shots
+    state = volley_of_two()
+    state = act(state, UnitFired(player=US, unit="F4U Corsair", target="A6M Zero"))
+    assert turned(state, ACTION[1]).upto == 7
+    state = act(state, turned(state, ACTION[1]))
+    state = act(state, UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero"))
+    assert turned(state, ACTION[1]).upto == 8
+
+
+@pytest.mark.rule("bcp.fire.support-allocated")
+def test_firing_a_unit_support_allocated_to_one_shot_per_volley():
+    # Firing a Unit (option support=allocated): bob allocates the Essex to the Corsair's shot
+    state = volley_of_two(support="allocated")
+    assert state.options.support == "allocated"
+    fired = [e for e in RS.legal(state) if isinstance(e, UnitFired) and e.unit == "F4U Corsair"]
+    assert {e.support for e in fired} == {(), ("Essex Carrier",)}
+    # without naming it, the Corsair fires unsupported
+    plain = act(state, UnitFired(player=US, unit="F4U Corsair", target="A6M Zero"))
+    assert turned(plain, ACTION[1]).upto == 6
+    backed = UnitFired(player=US, unit="F4U Corsair", target="A6M Zero",
+                       support=("Essex Carrier",))
+    assert RS.describe(backed).endswith("takes aim at A6M Zero, backed by Essex Carrier")
+    state = act(state, backed)
+    assert turned(state, ACTION[1]).upto == 7
+    state = act(state, turned(state, ACTION[1]))
+    # the Essex has backed a shot in this volley: the Hellcat fires on its own attack
+    again = UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero", support=("Essex Carrier",))
+    v = refusal(state, again)
+    assert v.rule == "bcp.fire.support-allocated" and "already allocated: Essex Carrier" in v.reason
+    # a unit cannot back itself, nor a type it does not support
+    self_backed = UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero",
+                            support=("F6F Hellcat",))
+    assert refused(state, self_backed) == "bcp.fire.support-allocated"
+    state = act(state, UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero"))
+    assert turned(state, ACTION[1]).upto == 7
+    state = act(state, turned(state, ACTION[1]))
+    # phase 2: a new volley, the Essex may back the Corsair again
+    state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="Essex Carrier"))
+    state = act(state, turned(state, ACTION[2]))
+    state = act(state, backed)
+    assert turned(state, ACTION[2]).upto == 7
 
 
 @pytest.mark.rule("bcp.fire.kept")

@@ -94,9 +94,16 @@ RULES: dict[str, Rule] = {
     "bcp.fire.casualties": Rule(DECISION, "A destroyed unit leaves the battle at once, face up "
                                 "on its side's Arsenal discard pile; later shots pick a live "
                                 "target."),
-    "bcp.fire.support": Rule(DECISION, "A supporting unit adds its bonus to every shot by the "
-                             "other units of the types it supports on its side of the battle; "
-                             "no allocation is recorded."),
+    "bcp.fire.support": Rule(DECISION, "By default (option support=every-shot) a supporting "
+                             "unit adds its bonus to every shot by the other units of the "
+                             "types it supports on its side of the battle; no allocation is "
+                             "recorded."),
+    "bcp.fire.support-allocated": Rule(DECISION, "With the option support=allocated (Firing a "
+                                       "Unit speaks of allocating support), the firing player "
+                                       "names the supporters backing each shot; a supporter "
+                                       "backs at most one shot of its side's volley in each "
+                                       "firing phase, and only shots by units of a type it "
+                                       "supports."),
     "bcp.fire.kept": Rule(DECISION, "A Kept Card may be played with one shot by a unit it "
                           "favours, adding its bonus; it is then discarded."),
     "bcp.withdraw.phase": Rule("Game Phases", "In the withdrawal phase the aggressor, then the "

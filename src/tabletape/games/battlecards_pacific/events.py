@@ -7,7 +7,7 @@ records the Action Number and what it did).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -20,9 +20,17 @@ Number = Annotated[int, Meta(ge=0, le=40)]
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Table options. `first_side` is the side of the first player named (bcp.setup.sides)."""
+    """Table options.
+
+    `first_side` is the side of the first player named (bcp.setup.sides); it does not say
+    who starts: the Japanese player always has the first turn (bcp.turn.order).
+    `support`: "every-shot" adds a supporting unit's bonus to every shot it can back
+    (bcp.fire.support); "allocated" has the firing player name the supporters of each shot,
+    each backing one shot per volley (bcp.fire.support-allocated).
+    """
 
     first_side: Annotated[str, Meta(min_length=1, max_length=64)] = "Japan"
+    support: Literal["every-shot", "allocated"] = "every-shot"
 
 
 class BcpStarted(Header, tag="game_started", kw_only=True, frozen=True):
@@ -79,12 +87,17 @@ class BattleDecided(Event, tag="battle_decided", kw_only=True, frozen=True):
 
 
 class UnitFired(Event, tag="unit_fired", kw_only=True, frozen=True):
-    """A unit opens fire on a target, optionally playing a Kept Card for its bonus."""
+    """A unit opens fire on a target, optionally playing a Kept Card for its bonus.
+
+    `support` names the engaged units allocated to back this shot; it is only used with
+    the option support="allocated" (bcp.fire.support-allocated).
+    """
 
     player: Name
     unit: Name
     target: Name
     kept: Name | None = None
+    support: Annotated[tuple[Name, ...], Meta(max_length=100)] = ()
 
 
 class ConflictTurned(Event, tag="conflict_turned", kw_only=True, frozen=True):

@@ -193,11 +193,11 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
     b = state.battle
     assert b is not None
     player, name = ev.player, ev.unit
-    above, upto = window(lk, state, b, player, name, ev.target, ev.kept)
+    above, upto = window(lk, state, b, player, name, ev.target, ev.kept, ev.support)
     if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
         state = to_discard(lk, replace(state, kept={
             **state.kept, player: without(state.kept[player], ev.kept)}), ev.kept)
-    b = replace(b, to_fire=without(b.to_fire, name),
+    b = replace(b, to_fire=without(b.to_fire, name), backed=with_cards(b.backed, *ev.support),
                 shot=Shot(player, name, ev.target, above, upto))
     return replace(state, battle=b)
 
@@ -319,10 +319,11 @@ def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
             return replace(state, battle=replace(b, to_fire=ready))
         moved = True
         if b.side == b.aggressor:
-            b = replace(b, side=b.defender, to_fire=volley(lk, state, b, b.defender, b.phase))
+            b = replace(b, side=b.defender, to_fire=volley(lk, state, b, b.defender, b.phase),
+                        backed=())
         else:
             phase = b.phase + 1
-            b = replace(b, phase=phase, side=b.aggressor,
+            b = replace(b, phase=phase, side=b.aggressor, backed=(),
                         to_fire=volley(lk, state, b, b.aggressor, phase) if phase <= 4 else ())
     return replace(state, battle=b) if moved else None
 

@@ -58,6 +58,7 @@ class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
     phase: int = 1  # 1-4 firing, WITHDRAWAL
     side: str = ""  # who fires (or withdraws) now
     to_fire: tuple[str, ...] = ()  # units of `side` still to fire in this phase
+    backed: tuple[str, ...] = ()  # supporters of `side` already allocated in this volley
     shot: Shot | None = None
 
 
