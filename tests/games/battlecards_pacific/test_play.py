@@ -420,6 +420,58 @@ def test_stalemate_test_counts_kept_cards():
     assert state.battle is not None and state.battle.side == US
 
 
+@pytest.mark.rule("bcp.stalemate", "bcp.stalemate.test")
+def test_stalemate_when_casualties_leave_neither_side_able_to_hit():
+    # Stalemate: at Wake Island alice's I-Boat cannot touch bob's infantry, nor his infantry
+    # the I-Boat; only her Special Naval Landing Force can fight
+    forces = {JAPAN: ("I-Boat Submarine", "Special Naval Landing Force"),
+              US: ("Army Infantry Division",)}
+    start = act(draw(table(stacks=forces), "Wake Island"), BattleDecided(player=JAPAN, fight=True))
+    # phase 2: the landing force misses; phase 3: the infantry destroys it
+    state = act(start, UnitFired(player=JAPAN, unit="Special Naval Landing Force",
+                                 target="Army Infantry Division"))
+    state = act(state, turned(state, ACTION[1]))
+    state = act(state, UnitFired(player=US, unit="Army Infantry Division",
+                                 target="Special Naval Landing Force"))
+    state = act(state, turned(state, ACTION[5]))
+    # the casualty leaves neither side able to hit: the battle is over at once, no
+    # withdrawal phase in which the defender could pull out and hand the card over
+    assert state.battle is None and state.won[US] == ("Wake Island",) and state.vp[US] == 3
+    assert state.won[JAPAN] == () and "stalemate" in state.last_battle
+    assert state.stacks[JAPAN]["Sea"] == ("I-Boat Submarine",)  # withdrawn, home again
+    assert refused(state, WithdrawalFinished(player=JAPAN)) == "bcp.turn.step"
+    # the same when the aggressor withdraws the only unit that could hit: the I-Boat may
+    # not stay on, and bob does not get to withdraw and hand alice the card
+    state = act(start, UnitFired(player=JAPAN, unit="Special Naval Landing Force",
+                                 target="Army Infantry Division"))
+    state = act(state, turned(state, ACTION[1]))
+    for _ in range(2):  # phases 3 and 4: the infantry misses twice
+        state = act(state, UnitFired(player=US, unit="Army Infantry Division",
+                                     target="Special Naval Landing Force"))
+        state = act(state, turned(state, ACTION[1]))
+        if state.battle.phase == 4 and state.battle.side == JAPAN:  # the force fires in 4
+            state = act(state, UnitFired(player=JAPAN, unit="Special Naval Landing Force",
+                                         target="Army Infantry Division"))
+            state = act(state, turned(state, ACTION[1]))
+    assert state.battle.phase == WITHDRAWAL and state.battle.side == JAPAN
+    state = act(state, UnitWithdrawn(player=JAPAN, unit="Special Naval Landing Force"))
+    assert state.battle is None and state.won[US] == ("Wake Island",)
+    assert "stalemate" in state.last_battle
+
+
+@pytest.mark.rule("bcp.stalemate", "bcp.stalemate.test", "bcp.fire.kept")
+def test_stalemate_once_the_kept_card_that_made_a_hit_possible_is_spent():
+    # Stalemate: the Corsair can only hit Yamashita with Codebreakers; once bob plays it
+    # (and misses), neither side can hit and alice, the aggressor, must withdraw
+    forces = {JAPAN: ("General Yamashita",), US: ("F4U Corsair",)}
+    state = act(draw(table(stacks=forces, kept={US: ("Codebreakers",)}),
+                     "Fall of the Philippines"), BattleDecided(player=JAPAN, fight=True))
+    state = act(state, UnitFired(player=US, unit="F4U Corsair", target="General Yamashita",
+                                 kept="Codebreakers"))
+    state = act(state, turned(state, ACTION[1]))
+    assert state.battle is None and state.won[US] == ("Fall of the Philippines",)
+
+
 # -- Emergency Deployment ------------------------------------------------------------------
 
 @pytest.mark.rule("bcp.emergency.turn", "bcp.turn.order")

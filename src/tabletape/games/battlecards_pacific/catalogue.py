@@ -120,9 +120,11 @@ RULES: dict[str, Rule] = {
     "bcp.stalemate": Rule("Stalemate", "When no unit of either side could destroy an enemy "
                           "whatever number is turned, the aggressor withdraws and the defender "
                           "wins the BATTLECARD."),
-    "bcp.stalemate.test": Rule(DECISION, "Stalemate is tested as each combat round opens, "
-                               "counting support and the best Kept Card a side holds, against "
-                               "every Action Number the Conflict deck carries."),
+    "bcp.stalemate.test": Rule(DECISION, "Stalemate is tested as each combat round opens and "
+                               "again after every shot and every unit withdrawn, so casualties "
+                               "or a spent Kept Card end the battle at once; it counts every "
+                               "supporter backing the unit and the best Kept Card its side "
+                               "holds, against every Action Number the Conflict deck carries."),
     # EMERGENCY DEPLOYMENT
     "bcp.emergency.turn": Rule("Emergency Deployment", "At the start of a turn the player may "
                                "deploy the Reserve Hand instead of drawing a Conflict card, "

@@ -210,8 +210,8 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
     shot = b.shot
     state = to_discard(lk, take_conflict(lk, state, ev.card), ev.card)
     b = replace(b, shot=None)
-    if not ev.hit:
-        return replace(state, battle=b)
+    if not ev.hit:  # a miss may still have spent the Kept Card that made a hit possible
+        return _stalemate(lk, replace(state, battle=b))
     enemy = q.opponent(b, shot.player)
     side = state.sides[enemy]
     b = replace(b, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
@@ -225,7 +225,7 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
             q.unit(lk, state, enemy, n).type == special for n in b.forces[enemy]):
         return _finish(lk, state, shot.player,
                        f"special victory: the last enemy {special} unit fell", special=True)
-    return state
+    return _stalemate(lk, state)
 
 
 def _unit_withdrawn(lk: Lookups, state: State, ev: UnitWithdrawn) -> State:
@@ -238,7 +238,7 @@ def _unit_withdrawn(lk: Lookups, state: State, ev: UnitWithdrawn) -> State:
     state = replace(state, battle=b)
     if not b.forces[player]:
         return _finish(lk, state, q.opponent(b, player), f"{player} withdrew every unit")
-    return state
+    return _stalemate(lk, state)
 
 
 def _withdrawal_finished(lk: Lookups, state: State, ev: WithdrawalFinished) -> State:
@@ -291,19 +291,29 @@ def _begin(lk: Lookups, state: State) -> State:
     return _start_round(lk, replace(state, stacks=stacks, battle=battle))
 
 
+def _stalemate(lk: Lookups, state: State) -> State:
+    """bcp.stalemate, bcp.stalemate.test: when neither side's units left in the battle could
+    hit, the aggressor must pull out and the defender wins; otherwise the battle goes on."""
+    b = state.battle
+    assert b is not None
+    if can_hit(lk, state, b, b.aggressor) or can_hit(lk, state, b, b.defender):
+        return state
+    b = replace(b, withdrawn={**b.withdrawn, b.aggressor: with_cards(
+        b.withdrawn[b.aggressor], *b.forces[b.aggressor])},
+        forces={**b.forces, b.aggressor: ()}, to_fire=(), backed=(), shot=None)
+    return _finish(lk, replace(state, battle=b), b.defender,
+                   "by stalemate: neither side could hit the other")
+
+
 def _start_round(lk: Lookups, state: State) -> State:
     """bcp.battle.rounds: a combat round opens with phase 1, aggressor first, unless it is a
     stalemate."""
+    state = _stalemate(lk, state)
     b = state.battle
-    assert b is not None
-    if not can_hit(lk, state, b, b.aggressor) and not can_hit(lk, state, b, b.defender):
-        # bcp.stalemate: the aggressor must pull out; the defender wins
-        b = replace(b, withdrawn={**b.withdrawn, b.aggressor: with_cards(
-            b.withdrawn[b.aggressor], *b.forces[b.aggressor])},
-            forces={**b.forces, b.aggressor: ()})
-        return _finish(lk, replace(state, battle=b), b.defender,
-                       "by stalemate: neither side could hit the other")
-    b = replace(b, phase=1, side=b.aggressor, to_fire=volley(lk, state, b, b.aggressor, 1))
+    if b is None:
+        return state
+    b = replace(b, phase=1, side=b.aggressor, to_fire=volley(lk, state, b, b.aggressor, 1),
+                backed=())
     return replace(state, battle=b)
 
 
