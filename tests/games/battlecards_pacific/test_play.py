@@ -8,6 +8,7 @@ from tabletape.games.battlecards_pacific.components import UnitType
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
     BattleDecided,
+    CardsRevealed,
     ConflictDrawn,
     DeploymentFinished,
     EmergencyDeclined,
@@ -18,9 +19,11 @@ from tabletape.games.battlecards_pacific.events import (
     WithdrawalFinished,
 )
 from tabletape.games.battlecards_pacific.state import WITHDRAWAL, Step
+from tabletape.tape.errors import UsageError
 
 from .helpers import (
     ACTION,
+    GAME,
     JAPAN,
     RS,
     US,
@@ -34,6 +37,7 @@ from .helpers import (
     refused,
     table,
     turned,
+    with_changes,
 )
 
 # -- Playing the Game: turns and the Conflict cards ----------------------------------------
@@ -535,3 +539,35 @@ def test_no_homeland_decision_without_a_reserve_hand():
     # bcp.emergency.homeland: with an empty Reserve Hand there is nothing to decide
     state = invasion_of_japan(reserve=())
     assert state.eliminated == (JAPAN,)
+
+
+# -- The Game Concept: learning about the opponent ----------------------------------------
+
+@pytest.mark.rule("bcp.conflict.reveal", "bcp.conflict.reveal-recorded")
+def test_the_game_concept_a_card_that_learns_about_the_opponent_is_recorded():
+    # The Game Concept: a card set in which Fog of War lets its drawer see the opponent's
+    # Reserve Hand; what bob shows alice is an event, checked against his hand
+    comp = with_changes(conflict__27__reveal="reserve")
+    rs = GAME.bind(GAME.start((JAPAN, US), GAME.Options(), comp))
+    state = table(comp=comp, reserve={US: ("F4U Corsair", "Marine Division")})
+    state = draw(state, "Fog of War", rs=rs)
+    assert rs.pending(state).actor == US and rs.pending(state).kind == "reveal"
+    shown = CardsRevealed(player=US, to=JAPAN, what="reserve",
+                          cards=("F4U Corsair", "Marine Division"))
+    assert list(rs.legal(state)) == [shown]
+    assert refused(state, replace(shown, cards=("Marine Division",)), rs) == "bcp.conflict.reveal"
+    assert refused(state, replace(shown, what="kept", cards=()), rs) == "bcp.conflict.reveal"
+    assert refused(state, replace(shown, player=JAPAN, to=US), rs) == "bcp.turn.order"
+    assert rs.describe(shown) == "bob shows alice their Reserve Hand: F4U Corsair, Marine Division"
+    state = act(state, shown, rs=rs)
+    assert state.turn == US and "Fog of War" in discards(state)
+    # kept cards and deployed stacks may be shown the same way (an empty hand too)
+    for what, expect in (("kept", ()), ("stacks", ("Iowa Battleship",))):
+        comp = with_changes(conflict__27__reveal=what)
+        rs = GAME.bind(GAME.start((JAPAN, US), GAME.Options(), comp))
+        state = draw(table(comp=comp, stacks={US: ("Iowa Battleship",)}), "Fog of War", rs=rs)
+        assert list(rs.legal(state)) == [CardsRevealed(player=US, to=JAPAN, what=what,
+                                                       cards=expect)]
+    # a BATTLECARD cannot also reveal
+    with pytest.raises(UsageError, match="cannot also be kept, draw, deploy or reveal"):
+        GAME.start((JAPAN, US), GAME.Options(), with_changes(conflict__0__reveal="kept"))

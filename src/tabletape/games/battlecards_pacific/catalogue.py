@@ -54,6 +54,16 @@ RULES: dict[str, Rule] = {
                               "face down beside that player's stacks as a Kept Card."),
     "bcp.conflict.draw": Rule("Playing the Game", "Some Conflict cards add Arsenal cards to the "
                               "drawing player's Reserve Hand, one draw at a time."),
+    "bcp.conflict.reveal": Rule("The Game Concept", "Some Conflict cards let the drawing "
+                                "player learn about the opponent."),
+    "bcp.conflict.reveal-recorded": Rule(DECISION, "Such a card (data: reveal) has the "
+                                         "opponent show the drawer their Reserve Hand, Kept "
+                                         "Cards or deployed stacks, and this is recorded as "
+                                         "an event: "
+                                         "who showed, to whom, what, and exactly the cards "
+                                         "seen, checked against the table. The rulebook "
+                                         "prints no card texts, so the bundled (reconstructed) "
+                                         "deck holds no such card; a card file may give one."),
     "bcp.conflict.deploy": Rule(DECISION, "The deck's deployment cards let the drawing player "
                                 "move up to the number printed from the Reserve Hand onto the "
                                 "stacks, stopping early if they wish."),

@@ -19,6 +19,7 @@ Score = Annotated[int, Meta(ge=0, le=20)]
 ActionNumber = Annotated[int, Meta(ge=1, le=20)]
 Phase = Annotated[int, Meta(ge=1, le=4)]
 Copies = Annotated[int, Meta(ge=1, le=60)]
+Reveal = Literal["reserve", "kept", "stacks"]  # what a card lets its drawer look at
 
 
 class UnitType(enum.StrEnum):
@@ -88,6 +89,7 @@ class ConflictCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     bonus_types: Annotated[tuple[UnitType, ...], Meta(max_length=3)] = ()  # empty: any unit
     draw: Score = 0  # Arsenal cards drawn into the Reserve Hand
     deploy: Score = 0  # Reserve Hand cards the drawer may deploy
+    reveal: Reveal | None = None  # the drawer learns about the opponent: sees this of theirs
     battle: Battlecard | None = None
     provenance: Provenance = "reconstructed"
     note: Text | None = None
@@ -159,8 +161,8 @@ def problems(comp: Components) -> str | None:
         b = c.battle
         if b is None:
             continue
-        if c.keep or c.draw or c.deploy:
-            return f"BATTLECARD {c.name!r} cannot also be kept, draw or deploy"
+        if c.keep or c.draw or c.deploy or c.reveal:
+            return f"BATTLECARD {c.name!r} cannot also be kept, draw, deploy or reveal"
         if b.aggressor not in sides:
             return f"BATTLECARD {c.name!r} names an unknown aggressor {b.aggressor!r}"
         if b.eliminates is not None and b.eliminates not in sides:

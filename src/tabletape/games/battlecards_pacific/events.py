@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from tabletape.tape.events import Event, Header, Name
 
-from .components import ActionNumber, Components, UnitType
+from .components import ActionNumber, Components, Reveal, UnitType
 
 Number = Annotated[int, Meta(ge=0, le=40)]
 
@@ -70,6 +70,16 @@ class EmergencyDeclined(Event, tag="emergency_declined", kw_only=True, frozen=Tr
     """The player keeps their Reserve Hand: at a turn's start this means they draw."""
 
     player: Name
+
+
+class CardsRevealed(Event, tag="cards_revealed", kw_only=True, frozen=True):
+    """A Conflict card let its drawer learn about the opponent: `player` shows `to` what the
+    card names (`what`), and `cards` are exactly what was seen (bcp.conflict.reveal)."""
+
+    player: Name
+    to: Name
+    what: Reveal
+    cards: Annotated[tuple[Name, ...], Meta(max_length=200)]
 
 
 class ConflictDrawn(Event, tag="conflict_drawn", kw_only=True, frozen=True):
@@ -131,5 +141,5 @@ class WithdrawalFinished(Event, tag="withdrawal_finished", kw_only=True, frozen=
 
 
 EVENTS = (ArsenalDrawn, UnitDeployed, DeploymentFinished, EmergencyDeployed, EmergencyDeclined,
-          ConflictDrawn, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn,
+          ConflictDrawn, CardsRevealed, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn,
           WithdrawalFinished)

@@ -23,6 +23,7 @@ from .components import Lookups, Unit
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -38,6 +39,8 @@ from .state import WITHDRAWAL, Battle, Owed, State, Step
 DRAWS = (Step.DEAL, Step.DRAW_ARSENAL)
 DEPLOYS = (Step.FIRST_DEPLOY, Step.DEPLOY)
 EMERGENCY = (Step.CHOOSE, Step.HOMELAND)
+
+REVEALED = {"reserve": "Reserve Hand", "kept": "Kept Cards", "stacks": "deployed stacks"}
 
 # Owed steps are only owed outside a battle: a battle begins once the BATTLE step is
 # taken off the queue and ends with the queue empty, so `head` is None during one.
@@ -74,6 +77,9 @@ def _pending(state: State) -> Decision | None:
         return Decision(CHANCE, "draw", f"the Conflict card {h.player} draws")
     if h.step in DEPLOYS:
         return Decision(h.player, "deploy", f"{h.player} must {h.step} ({h.count} left)")
+    if h.step is Step.REVEAL and h.what is not None:
+        return Decision(h.player, "reveal", f"{h.player} must show {state.turn} their "
+                        f"{REVEALED[h.what]}")
     return Decision(h.player, h.step.name.lower(), f"{h.player} must {h.step}")
 
 
@@ -267,6 +273,31 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     return None
 
 
+def shown(lk: Lookups, state: State, player: str, what: str) -> tuple[str, ...]:
+    """bcp.conflict.reveal: what `player` shows of theirs: Reserve Hand, Kept Cards or stacks."""
+    match what:
+        case "reserve":
+            return state.reserve[player]
+        case "kept":
+            return state.kept[player]
+    return q.deployed(state, player)
+
+
+def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation | None:
+    """bcp.conflict.reveal, bcp.turn.order."""
+    h, v = _owed(state, (Step.REVEAL,), ev.player, "revealing")
+    if v or h is None or h.what is None:
+        return v
+    if (ev.to, ev.what) != (state.turn, h.what):
+        return Violation("bcp.conflict.reveal", f"the card shows {state.turn} {h.player}'s "
+                         f"{REVEALED[h.what]}, not {ev.to} their {REVEALED[ev.what]}")
+    cards = shown(lk, state, h.player, h.what)
+    if ev.cards != cards:
+        return Violation("bcp.conflict.reveal", f"{h.player}'s {REVEALED[h.what]} is "
+                         f"{', '.join(cards) or 'empty'}; the record must show exactly that")
+    return None
+
+
 # If a BATTLECARD Is Drawn
 
 def _check_decide(lk: Lookups, state: State, ev: BattleDecided) -> Violation | None:
@@ -415,6 +446,7 @@ CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
     EmergencyDeployed: _check_emergency,
     EmergencyDeclined: _check_emergency,
     ConflictDrawn: _check_conflict,
+    CardsRevealed: _check_revealed,
     BattleDecided: _check_decide,
     UnitFired: _check_fire,
     ConflictTurned: _check_turned,
@@ -454,6 +486,10 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
         case Step.DECIDE:
             yield BattleDecided(player=p, fight=True)
             yield BattleDecided(player=p, fight=False)
+        case Step.REVEAL:
+            assert state.turn is not None and h.what is not None
+            yield CardsRevealed(player=p, to=state.turn, what=h.what,
+                                cards=shown(lk, state, p, h.what))
 
 
 def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:

@@ -24,6 +24,7 @@ from .events import (
     ArsenalDrawn,
     BattleDecided,
     BcpStarted,
+    CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -170,7 +171,15 @@ def _conflict_drawn(lk: Lookups, state: State, ev: ConflictDrawn) -> State:
         owed += (Owed(Step.DRAW_ARSENAL, player, card.draw),)
     if card.deploy:  # bcp.conflict.deploy
         owed += (Owed(Step.DEPLOY, player, card.deploy),)
+    enemy = q.enemy_of(state, player)
+    if card.reveal and enemy is not None:  # bcp.conflict.reveal
+        owed += (Owed(Step.REVEAL, enemy, what=card.reveal),)
     return replace(to_discard(lk, state, name), steps=owed)  # bcp.conflict.discard
+
+
+def _cards_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> State:
+    """bcp.conflict.reveal: the drawer has seen; nothing on the table moves."""
+    return turns.done(state)
 
 
 def _battle_decided(lk: Lookups, state: State, ev: BattleDecided) -> State:
@@ -257,6 +266,7 @@ APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
     EmergencyDeployed: _emergency_deployed,
     EmergencyDeclined: _emergency_declined,
     ConflictDrawn: _conflict_drawn,
+    CardsRevealed: _cards_revealed,
     BattleDecided: _battle_decided,
     UnitFired: _unit_fired,
     ConflictTurned: _conflict_turned,
@@ -469,6 +479,8 @@ def _skippable(state: State, h: Owed) -> bool:
             return h.count <= 0 or not state.reserve[h.player]
         case Step.HOMELAND:
             return not state.reserve[h.player]
+        case Step.REVEAL:
+            return h.player in state.eliminated
     return False
 
 

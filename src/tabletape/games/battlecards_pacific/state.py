@@ -11,6 +11,7 @@ import enum
 
 import msgspec
 
+from .components import Reveal
 from .events import Options
 
 WITHDRAWAL = 5  # the phase after the four firing phases
@@ -25,6 +26,7 @@ class Step(enum.StrEnum):
     DRAW_CONFLICT = "draw a Conflict card"
     DRAW_ARSENAL = "draw Arsenal cards (Conflict card)"
     DEPLOY = "deploy from the Reserve Hand (Conflict card)"
+    REVEAL = "show the drawing player what the Conflict card reveals"
     DECIDE = "decide whether to fight"
     HOMELAND = "emergency deploy against the invasion, or not"
     BATTLE = "begin the battle"  # never pending: settled as soon as it is reached
@@ -34,6 +36,7 @@ class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
     step: Step
     player: str
     count: int = 0  # cards still to draw or deploy
+    what: Reveal | None = None  # REVEAL: what the Conflict card shows
 
 
 class Shot(msgspec.Struct, frozen=True, omit_defaults=True):

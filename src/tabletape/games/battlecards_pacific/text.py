@@ -8,6 +8,7 @@ from tabletape.tape.events import Event
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -40,6 +41,9 @@ def describe(event: Event) -> str:
         case UnitFired(player=p, unit=u, target=tg, kept=k, support=sup):
             return (f"{p}'s {u} takes aim at {tg}" + (f", playing the Kept Card {k}" if k else "")
                     + (f", backed by {', '.join(sup)}" if sup else ""))
+        case CardsRevealed(player=p, to=to, what=w, cards=cs):
+            shown = {"reserve": "Reserve Hand", "kept": "Kept Cards", "stacks": "deployed stacks"}
+            return f"{p} shows {to} their {shown[w]}: {', '.join(cs) or 'nothing'}"
         case ConflictTurned(player=p, unit=u, target=tg, card=c, action=a, above=lo, upto=hi):
             needs = f"needs {lo + 1}-{hi}" if hi > lo else f"cannot hit (defence {lo}, attack {hi})"
             result = "destroyed" if event.hit else "no effect"
@@ -66,6 +70,8 @@ def governing(event: Event) -> tuple[str, ...]:
                     "bcp.turn.order")
         case ConflictDrawn():
             return ("bcp.turn.order", "bcp.emergency.turn", "bcp.draw.in-deck")
+        case CardsRevealed():
+            return ("bcp.conflict.reveal", "bcp.turn.order")
         case BattleDecided():
             return ("bcp.battle.decide", "bcp.battle.aggressor-decides",
                     "bcp.battle.prerequisites")
