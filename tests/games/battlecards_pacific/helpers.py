@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import msgspec
 from msgspec.structs import replace
 
 from tabletape import engine
 from tabletape.engine.kit.multiset import take, with_cards
 from tabletape.games.battlecards_pacific import lookups, reducer
+from tabletape.games.battlecards_pacific.components import Components, default
 from tabletape.games.battlecards_pacific.events import (
     BattleDecided,
     ConflictDrawn,
@@ -21,45 +23,51 @@ GAME = engine.get("battlecards-pacific")  # unbound: enough to start, decode and
 JAPAN, US = "alice", "bob"  # the first player named is Japan by default (bcp.setup.sides)
 
 
-def header(**options):
-    """Returns a new game's header for alice and bob with the default cards."""
-    return GAME.start((JAPAN, US), Options(**options), GAME.default_components())
+def header(comp=None, **options):
+    """Returns a new game's header for alice and bob with the default cards (or `comp`)."""
+    return GAME.start((JAPAN, US), Options(**options), comp or GAME.default_components())
 
 
 RS = GAME.bind(header())  # the rules of a game with the default cards
 LK = RS.lk  # its lookup tables
 
 
-def fresh(**options) -> State:
+def fresh(comp=None, **options) -> State:
     """Returns the state before the deal."""
-    return GAME.bind(header(**options)).initial()
+    return GAME.bind(header(comp, **options)).initial()
 
 
-def act(state: State, *events: Event) -> State:
+def act(state: State, *events: Event, rs=RS) -> State:
     """Applies legal events one by one, failing the test on a refusal."""
     for e in events:
-        v = RS.check(state, e)
+        v = rs.check(state, e)
         assert v is None, f"{e} refused: {v}"
-        assert e in list(RS.legal(state)), f"{e} passes check but is not in legal"
-        state = RS.apply(state, e)
+        assert e in list(rs.legal(state)), f"{e} passes check but is not in legal"
+        state = rs.apply(state, e)
     return state
 
 
-def refused(state: State, event: Event) -> str:
-    """Returns the rule id that refuses the event (failing if it is legal)."""
-    v = RS.check(state, event)
+def refusal(state: State, event: Event, rs=RS):
+    """Returns the Violation that refuses the event (failing if it is legal)."""
+    v = rs.check(state, event)
     assert v is not None, f"{event} was accepted"
-    assert event not in list(RS.legal(state))
-    return v.rule
+    assert event not in list(rs.legal(state))
+    return v
+
+
+def refused(state: State, event: Event, rs=RS) -> str:
+    """Returns the rule id that refuses the event (failing if it is legal)."""
+    return refusal(state, event, rs).rule
 
 
 def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
           reserve: dict[str, tuple[str, ...]] | None = None,
           kept: dict[str, tuple[str, ...]] | None = None,
           won: dict[str, tuple[str, ...]] | None = None,
-          vp: dict[str, int] | None = None, turn: str = JAPAN, **options) -> State:
+          vp: dict[str, int] | None = None, turn: str = JAPAN, comp=None, **options) -> State:
     """Returns a table after set-up, laid out by hand, at the start of `turn`'s turn."""
-    state = fresh(**options)
+    state = fresh(comp, **options)
+    lk = GAME.bind(header(comp, **options)).lk
     arsenal = {s: dict(d) for s, d in state.arsenal.items()}
     piles = {p: {k: () for k in state.stacks[p]} for p in state.players}
     for p, units in (stacks or {}).items():
@@ -87,7 +95,7 @@ def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
     before = [p for p in state.order if p != turn][0] if turn != state.order[0] else None
     state = replace(state, stacks=piles, reserve=hands, arsenal=arsenal, kept=held, won=wins,
                     conflict={LK.theatre: conflict}, vp={**state.vp, **(vp or {})}, steps=(), turn=before)
-    return reducer.settle(LK, state)
+    return reducer.settle(lk, state)
 
 
 def discards(state: State) -> tuple[str, ...]:
@@ -95,12 +103,12 @@ def discards(state: State) -> tuple[str, ...]:
     return lookups.discard_pile(LK, state)
 
 
-def draw(state: State, card: str) -> State:
+def draw(state: State, card: str, rs=RS) -> State:
     """The drawing player keeps their Reserve Hand (if any) and draws `card`."""
     p = state.steps[0].player
     if state.steps[0].step is Step.CHOOSE:
-        state = act(state, EmergencyDeclined(player=p))
-    return act(state, ConflictDrawn(player=p, card=card))
+        state = act(state, EmergencyDeclined(player=p), rs=rs)
+    return act(state, ConflictDrawn(player=p, card=card), rs=rs)
 
 
 def turned(state: State, card: str) -> ConflictTurned:
@@ -126,3 +134,15 @@ def invasion_of_japan(reserve=()):
                   won={US: ("Iwo Jima", "Okinawa")}, vp={US: 11}, turn=US)
     state = draw(state, "Invasion of Japan")
     return act(state, BattleDecided(player=US, fight=True))
+
+
+def with_changes(**changes) -> Components:
+    """Returns the default cards with some values changed: path parts joined by `__`."""
+    raw = msgspec.to_builtins(default())
+    for path, value in changes.items():
+        *where, key = path.split("__")
+        node = raw
+        for part in where:
+            node = node[int(part)] if part.isdigit() else node[part]
+        node[key] = value
+    return msgspec.convert(raw, Components)

@@ -151,6 +151,23 @@ def stalemate() -> list:
     ]
 
 
+def stalemate_after_casualty() -> list:
+    """Wake Island: the landing force, Japan's only unit able to hit, falls in phase 3; what is
+    left cannot hit on either side, so the battle ends there: Japan withdraws, the US wins."""
+    return [
+        *deal(JAPAN, "I-Boat Submarine", "Special Naval Landing Force", "A6M Zero",
+              "Infantry Division", "Artillery Regiment", "Kagero Destroyer"),
+        *deal(US, "Army Infantry Division", "F4U Corsair", "F6F Hellcat", "Iowa Battleship",
+              "Marine Division", "Essex Carrier"),
+        *deploy(JAPAN, "I-Boat Submarine", "Special Naval Landing Force", "A6M Zero"),
+        *deploy(US, "Army Infantry Division", "F4U Corsair", "F6F Hellcat"),
+        *draw(JAPAN, "Wake Island"), BattleDecided(player=JAPAN, fight=True),
+        *shot(JAPAN, "Special Naval Landing Force", "Army Infantry Division", "Reinforcements"),
+        *shot(US, "Army Infantry Division", "Special Naval Landing Force", "Replenish Reserves"),
+        *draw(US, "Fog of War"),
+    ]
+
+
 def emergency_turn() -> list:
     """Japan emergency deploys instead of drawing, and later refills from the Arsenal."""
     return [
@@ -208,6 +225,7 @@ def main(out: str = OUT) -> None:
     write(out, "declined-ignored-default.jsonl", declined_ignored_default())
     write(out, "battle-withdrawal-dispute.jsonl", battle_withdrawal())
     write(out, "stalemate.jsonl", stalemate())
+    write(out, "stalemate-after-casualty.jsonl", stalemate_after_casualty())
     write(out, "emergency-deployment.jsonl", emergency_turn())
     write(out, "total-victory-invasion-of-japan.jsonl", total_victory())
     simulated(out, "simulated-seed-0.jsonl", 0)

@@ -8,6 +8,7 @@ from tabletape.games.battlecards_pacific.components import UnitType
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
     BattleDecided,
+    CardsRevealed,
     ConflictDrawn,
     DeploymentFinished,
     EmergencyDeclined,
@@ -18,9 +19,11 @@ from tabletape.games.battlecards_pacific.events import (
     WithdrawalFinished,
 )
 from tabletape.games.battlecards_pacific.state import WITHDRAWAL, Step
+from tabletape.tape.errors import UsageError
 
 from .helpers import (
     ACTION,
+    GAME,
     JAPAN,
     RS,
     US,
@@ -30,9 +33,11 @@ from .helpers import (
     fresh,
     invasion_of_japan,
     pearl_harbor,
+    refusal,
     refused,
     table,
     turned,
+    with_changes,
 )
 
 # -- Playing the Game: turns and the Conflict cards ----------------------------------------
@@ -312,9 +317,66 @@ def test_support_adds_to_other_units_shots():
     state = pearl_harbor(("A6M Zero",), ("F4U Corsair", "Essex Carrier"))
     state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="Essex Carrier"))
     state = act(state, turned(state, ACTION[1]))
+    # by default no supporter is named: naming one is refused
+    named = UnitFired(player=US, unit="F4U Corsair", target="A6M Zero", support=("Essex Carrier",))
+    assert refused(state, named) == "bcp.fire.support"
     state = act(state, UnitFired(player=US, unit="F4U Corsair", target="A6M Zero"))
     ev = turned(state, ACTION[7])
     assert (ev.above, ev.upto, ev.hit) == (3, 7, True)
+
+
+def volley_of_two(**options):
+    """Pearl Harbor: alice's Zero misses the Essex; bob's Corsair and Hellcat (both phase 1)
+    are to fire, the Essex supporting Air units."""
+    state = pearl_harbor(("A6M Zero",), ("F4U Corsair", "F6F Hellcat", "Essex Carrier"),
+                         **options)
+    state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="Essex Carrier"))
+    return act(state, turned(state, ACTION[1]))
+
+
+@pytest.mark.rule("bcp.fire.support")
+def test_firing_a_unit_support_adds_to_every_shot_by_default():
+    # Firing a Unit (default reading): the Essex adds 1 to the Corsair's and the Hellcat's shots
+    state = volley_of_two()
+    state = act(state, UnitFired(player=US, unit="F4U Corsair", target="A6M Zero"))
+    assert turned(state, ACTION[1]).upto == 7
+    state = act(state, turned(state, ACTION[1]))
+    state = act(state, UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero"))
+    assert turned(state, ACTION[1]).upto == 8
+
+
+@pytest.mark.rule("bcp.fire.support-allocated")
+def test_firing_a_unit_support_allocated_to_one_shot_per_volley():
+    # Firing a Unit (option support=allocated): bob allocates the Essex to the Corsair's shot
+    state = volley_of_two(support="allocated")
+    assert state.options.support == "allocated"
+    fired = [e for e in RS.legal(state) if isinstance(e, UnitFired) and e.unit == "F4U Corsair"]
+    assert {e.support for e in fired} == {(), ("Essex Carrier",)}
+    # without naming it, the Corsair fires unsupported
+    plain = act(state, UnitFired(player=US, unit="F4U Corsair", target="A6M Zero"))
+    assert turned(plain, ACTION[1]).upto == 6
+    backed = UnitFired(player=US, unit="F4U Corsair", target="A6M Zero",
+                       support=("Essex Carrier",))
+    assert RS.describe(backed).endswith("takes aim at A6M Zero, backed by Essex Carrier")
+    state = act(state, backed)
+    assert turned(state, ACTION[1]).upto == 7
+    state = act(state, turned(state, ACTION[1]))
+    # the Essex has backed a shot in this volley: the Hellcat fires on its own attack
+    again = UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero", support=("Essex Carrier",))
+    v = refusal(state, again)
+    assert v.rule == "bcp.fire.support-allocated" and "already allocated: Essex Carrier" in v.reason
+    # a unit cannot back itself, nor a type it does not support
+    self_backed = UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero",
+                            support=("F6F Hellcat",))
+    assert refused(state, self_backed) == "bcp.fire.support-allocated"
+    state = act(state, UnitFired(player=US, unit="F6F Hellcat", target="A6M Zero"))
+    assert turned(state, ACTION[1]).upto == 7
+    state = act(state, turned(state, ACTION[1]))
+    # phase 2: a new volley, the Essex may back the Corsair again
+    state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="Essex Carrier"))
+    state = act(state, turned(state, ACTION[2]))
+    state = act(state, backed)
+    assert turned(state, ACTION[2]).upto == 7
 
 
 @pytest.mark.rule("bcp.fire.kept")
@@ -362,6 +424,58 @@ def test_stalemate_test_counts_kept_cards():
     assert state.battle is not None and state.battle.side == US
 
 
+@pytest.mark.rule("bcp.stalemate", "bcp.stalemate.test")
+def test_stalemate_when_casualties_leave_neither_side_able_to_hit():
+    # Stalemate: at Wake Island alice's I-Boat cannot touch bob's infantry, nor his infantry
+    # the I-Boat; only her Special Naval Landing Force can fight
+    forces = {JAPAN: ("I-Boat Submarine", "Special Naval Landing Force"),
+              US: ("Army Infantry Division",)}
+    start = act(draw(table(stacks=forces), "Wake Island"), BattleDecided(player=JAPAN, fight=True))
+    # phase 2: the landing force misses; phase 3: the infantry destroys it
+    state = act(start, UnitFired(player=JAPAN, unit="Special Naval Landing Force",
+                                 target="Army Infantry Division"))
+    state = act(state, turned(state, ACTION[1]))
+    state = act(state, UnitFired(player=US, unit="Army Infantry Division",
+                                 target="Special Naval Landing Force"))
+    state = act(state, turned(state, ACTION[5]))
+    # the casualty leaves neither side able to hit: the battle is over at once, no
+    # withdrawal phase in which the defender could pull out and hand the card over
+    assert state.battle is None and state.won[US] == ("Wake Island",) and state.vp[US] == 3
+    assert state.won[JAPAN] == () and "stalemate" in state.last_battle
+    assert state.stacks[JAPAN]["Sea"] == ("I-Boat Submarine",)  # withdrawn, home again
+    assert refused(state, WithdrawalFinished(player=JAPAN)) == "bcp.turn.step"
+    # the same when the aggressor withdraws the only unit that could hit: the I-Boat may
+    # not stay on, and bob does not get to withdraw and hand alice the card
+    state = act(start, UnitFired(player=JAPAN, unit="Special Naval Landing Force",
+                                 target="Army Infantry Division"))
+    state = act(state, turned(state, ACTION[1]))
+    for _ in range(2):  # phases 3 and 4: the infantry misses twice
+        state = act(state, UnitFired(player=US, unit="Army Infantry Division",
+                                     target="Special Naval Landing Force"))
+        state = act(state, turned(state, ACTION[1]))
+        if state.battle.phase == 4 and state.battle.side == JAPAN:  # the force fires in 4
+            state = act(state, UnitFired(player=JAPAN, unit="Special Naval Landing Force",
+                                         target="Army Infantry Division"))
+            state = act(state, turned(state, ACTION[1]))
+    assert state.battle.phase == WITHDRAWAL and state.battle.side == JAPAN
+    state = act(state, UnitWithdrawn(player=JAPAN, unit="Special Naval Landing Force"))
+    assert state.battle is None and state.won[US] == ("Wake Island",)
+    assert "stalemate" in state.last_battle
+
+
+@pytest.mark.rule("bcp.stalemate", "bcp.stalemate.test", "bcp.fire.kept")
+def test_stalemate_once_the_kept_card_that_made_a_hit_possible_is_spent():
+    # Stalemate: the Corsair can only hit Yamashita with Codebreakers; once bob plays it
+    # (and misses), neither side can hit and alice, the aggressor, must withdraw
+    forces = {JAPAN: ("General Yamashita",), US: ("F4U Corsair",)}
+    state = act(draw(table(stacks=forces, kept={US: ("Codebreakers",)}),
+                     "Fall of the Philippines"), BattleDecided(player=JAPAN, fight=True))
+    state = act(state, UnitFired(player=US, unit="F4U Corsair", target="General Yamashita",
+                                 kept="Codebreakers"))
+    state = act(state, turned(state, ACTION[1]))
+    assert state.battle is None and state.won[US] == ("Fall of the Philippines",)
+
+
 # -- Emergency Deployment ------------------------------------------------------------------
 
 @pytest.mark.rule("bcp.emergency.turn", "bcp.turn.order")
@@ -374,12 +488,32 @@ def test_emergency_deployment_instead_of_drawing():
     assert state.stacks[JAPAN] == {"Ground": ("Infantry Division",), "Air": ("A6M Zero",),
                                    "Sea": ()}
     assert state.turn == US and sum(state.conflict["Pacific"].values()) == 54
+    # alice's turn is over: her Conflict draw is refused because it is bob's turn, not
+    # because of any Reserve Hand (hers is empty, and bob holds none)
+    late = refusal(state, ConflictDrawn(player=JAPAN, card="Monsoon"))
+    assert late.rule == "bcp.turn.order" and late.reason.startswith("it is bob's turn")
+    assert "Reserve Hand" not in late.reason
     # not in the middle of someone else's turn
     state = table(reserve={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)})
     assert refused(state, EmergencyDeployed(player=US, units=("F4U Corsair",))) == "bcp.turn.order"
     state = draw(state, "Reinforcements")
     assert refused(state, EmergencyDeployed(player=JAPAN, units=("A6M Zero",))) == \
         "bcp.emergency.turn"
+
+
+@pytest.mark.rule("bcp.emergency.turn", "bcp.turn.order")
+def test_emergency_deployment_ends_the_turn_and_the_next_player_chooses():
+    # Emergency Deployment: after alice deploys instead of drawing, bob (who holds a Reserve
+    # Hand) chooses; alice's late draw is refused under bcp.turn.order, naming bob's turn
+    state = table(reserve={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)})
+    state = act(state, EmergencyDeployed(player=JAPAN, units=("A6M Zero",)))
+    assert state.steps[0].step is Step.CHOOSE and state.steps[0].player == US
+    late = refusal(state, ConflictDrawn(player=JAPAN, card="Monsoon"))
+    assert late.rule == "bcp.turn.order"
+    assert late.reason == ("it is bob's turn: alice may not draw a Conflict card now; bob must "
+                           "draw a Conflict card or emergency deploy")
+    # bob's own draw before choosing is still refused under bcp.emergency.turn
+    assert refused(state, ConflictDrawn(player=US, card="Monsoon")) == "bcp.emergency.turn"
 
 
 @pytest.mark.rule("bcp.emergency.all")
@@ -405,3 +539,35 @@ def test_no_homeland_decision_without_a_reserve_hand():
     # bcp.emergency.homeland: with an empty Reserve Hand there is nothing to decide
     state = invasion_of_japan(reserve=())
     assert state.eliminated == (JAPAN,)
+
+
+# -- The Game Concept: learning about the opponent ----------------------------------------
+
+@pytest.mark.rule("bcp.conflict.reveal", "bcp.conflict.reveal-recorded")
+def test_the_game_concept_a_card_that_learns_about_the_opponent_is_recorded():
+    # The Game Concept: a card set in which Fog of War lets its drawer see the opponent's
+    # Reserve Hand; what bob shows alice is an event, checked against his hand
+    comp = with_changes(conflict__27__reveal="reserve")
+    rs = GAME.bind(GAME.start((JAPAN, US), GAME.Options(), comp))
+    state = table(comp=comp, reserve={US: ("F4U Corsair", "Marine Division")})
+    state = draw(state, "Fog of War", rs=rs)
+    assert rs.pending(state).actor == US and rs.pending(state).kind == "reveal"
+    shown = CardsRevealed(player=US, to=JAPAN, what="reserve",
+                          cards=("F4U Corsair", "Marine Division"))
+    assert list(rs.legal(state)) == [shown]
+    assert refused(state, replace(shown, cards=("Marine Division",)), rs) == "bcp.conflict.reveal"
+    assert refused(state, replace(shown, what="kept", cards=()), rs) == "bcp.conflict.reveal"
+    assert refused(state, replace(shown, player=JAPAN, to=US), rs) == "bcp.turn.order"
+    assert rs.describe(shown) == "bob shows alice their Reserve Hand: F4U Corsair, Marine Division"
+    state = act(state, shown, rs=rs)
+    assert state.turn == US and "Fog of War" in discards(state)
+    # kept cards and deployed stacks may be shown the same way (an empty hand too)
+    for what, expect in (("kept", ()), ("stacks", ("Iowa Battleship",))):
+        comp = with_changes(conflict__27__reveal=what)
+        rs = GAME.bind(GAME.start((JAPAN, US), GAME.Options(), comp))
+        state = draw(table(comp=comp, stacks={US: ("Iowa Battleship",)}), "Fog of War", rs=rs)
+        assert list(rs.legal(state)) == [CardsRevealed(player=US, to=JAPAN, what=what,
+                                                       cards=expect)]
+    # a BATTLECARD cannot also reveal
+    with pytest.raises(UsageError, match="cannot also be kept, draw, deploy or reveal"):
+        GAME.start((JAPAN, US), GAME.Options(), with_changes(conflict__0__reveal="kept"))

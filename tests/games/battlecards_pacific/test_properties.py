@@ -4,25 +4,42 @@ weights with what is left to draw), and what a player sees hides only the other 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from tabletape.engine import CHANCE, simulate
 
-from .helpers import GAME, JAPAN, RS, US, header
+from .helpers import GAME, JAPAN, US, header, with_changes
+
+
+def us_first_with_a_reveal_card():
+    """A card file listing the US first, in which Fog of War shows the opponent's stacks."""
+    comp = with_changes(conflict__27__reveal="stacks")
+    return replace(comp, sides=comp.sides[::-1])
+
+
+TABLES = {
+    "default": lambda: header(),
+    "support-allocated": lambda: header(support="allocated"),
+    "us-first-file-reveal": lambda: header(us_first_with_a_reveal_card()),
+}
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_random_games_end_and_legal_agrees_with_check(seed):
-    state = GAME.bind(header()).initial()
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_random_games_end_and_legal_agrees_with_check(table, seed):
+    start = TABLES[table]()
+    rs = GAME.bind(start)
+    state = rs.initial()
     n = 0
-    for event, after in simulate.play(RS, header(), seed):
-        assert RS.check(state, event) is None
-        for e in RS.legal(state):
-            assert RS.check(state, e) is None, e
-        if RS.pending(state).actor == CHANCE:
-            assert RS.weight(state, event) >= 1
+    for event, after in simulate.play(rs, start, seed):
+        assert rs.check(state, event) is None
+        for e in rs.legal(state):
+            assert rs.check(state, e) is None, e
+        if rs.pending(state).actor == CHANCE:
+            assert rs.weight(state, event) >= 1
         state, n = after, n + 1
-    assert RS.pending(state) is None and n < 20_000
-    assert RS.outcome(state) is not None
+    assert rs.pending(state) is None and n < 20_000
+    assert rs.outcome(state) is not None
 
 
 @settings(max_examples=6, deadline=None, derandomize=True)

@@ -1,11 +1,11 @@
 """To Set Up the Game: sides, the deal, the first deployment; the component data (the bundled
 cards and a user's own) and the table options."""
 
-import msgspec
 import pytest
+from msgspec.structs import replace
 
 from tabletape.games.battlecards_pacific import legality
-from tabletape.games.battlecards_pacific.components import Components, UnitType, default
+from tabletape.games.battlecards_pacific.components import UnitType, default
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
     BattleDecided,
@@ -27,6 +27,7 @@ from .helpers import (
     header,
     refused,
     table,
+    with_changes,
 )
 
 # -- To Set Up the Game --------------------------------------------------------------------
@@ -117,6 +118,38 @@ def test_units_come_from_the_reserve_hand():
     assert refused(state, ev) == "bcp.deploy.in-hand"
 
 
+@pytest.mark.rule("bcp.turn.order", "bcp.turn.first-side")
+def test_playing_the_game_the_japanese_player_starts_whatever_the_file_order():
+    # Playing the Game: a card file listing the US first still has Japan draw first
+    comp = default()
+    us_first = replace(comp, sides=comp.sides[::-1])
+    assert [s.id for s in us_first.sides] == ["US", "Japan"]
+    state = fresh(us_first)
+    assert state.sides == {JAPAN: "Japan", US: "US"}
+    assert state.order == (JAPAN, US) and RS.pending(state).detail.startswith(
+        f"the Arsenal card {JAPAN} draws")
+    # ... and seated the other way round (first_side=US), Japan (bob) still starts
+    assert fresh(us_first, first_side="US").order == (US, JAPAN)
+    # a file may name another starting side, as long as it is one of its sides
+    assert fresh(replace(comp, rules=replace(comp.rules, first_turn="US"))).order == (US, JAPAN)
+
+
+@pytest.mark.rule("bcp.setup.battles-unique", "bcp.setup.battles-refused")
+def test_to_set_up_the_game_duplicate_battlecards_are_refused():
+    # To Set Up the Game: a BATTLECARD twice in the Conflict deck (as when sets are combined)
+    # is refused, naming the card, whether as a count of 2 ...
+    twice = with_changes(conflict__0__count=2)
+    with pytest.raises(UsageError, match=r"BATTLECARD 'Pearl Harbor' is in the Conflict deck "
+                       r"2 times; remove the duplicates.*bcp.setup.battles-unique"):
+        GAME.start((JAPAN, US), GAME.Options(), twice)
+    # ... or as a second entry of the same name
+    again = with_changes(conflict__1__name="Pearl Harbor")
+    with pytest.raises(UsageError, match="BATTLECARD 'Pearl Harbor' is in the Conflict deck 2"):
+        GAME.start((JAPAN, US), GAME.Options(), again)
+    # copies of a plain Conflict card are ordinary
+    GAME.start((JAPAN, US), GAME.Options(), with_changes(conflict__26__count=5))
+
+
 # -- the component data --------------------------------------------------------------------
 
 def test_the_bundled_cards_match_the_counts_the_rulebook_gives():
@@ -133,24 +166,15 @@ def test_the_bundled_cards_match_the_counts_the_rulebook_gives():
     assert all(u.provenance for s in comp.sides for u in s.arsenal)
 
 
-def with_changes(**changes) -> Components:
-    raw = msgspec.to_builtins(default())
-    for path, value in changes.items():
-        *where, key = path.split("__")
-        node = raw
-        for part in where:
-            node = node[int(part)] if part.isdigit() else node[part]
-        node[key] = value
-    return msgspec.convert(raw, Components)
-
-
 @pytest.mark.parametrize("changes, problem", [
     ({"sides__1__id": "Japan"}, "side ids must be unique"),
     ({"sides__0__arsenal__1__name": "Infantry Division"}, "names must be unique"),
     ({"sides__0__arsenal__4__count": 2}, "leader"),
     ({"conflict__0__battle__aggressor": "Germany"}, "unknown aggressor"),
     ({"conflict__4__battle__requires": ["Pearl Harbour"]}, "not another BATTLECARD"),
-    ({"conflict__1__name": "Pearl Harbor"}, "Conflict card names must be unique"),
+    ({"conflict__17__name": "Reinforcements"},
+     "Conflict card names must be unique: 'Reinforcements' is listed twice"),
+    ({"rules__first_turn": "Germany"}, "first turn belongs to 'Germany'"),
 ])
 def test_a_users_cards_are_checked(changes, problem):
     with pytest.raises(UsageError, match=problem):

@@ -15,7 +15,15 @@ RULES: dict[str, Rule] = {
                               "Conflict deck."),
     "bcp.setup.sides": Rule(DECISION, "The first player named takes the side given by the "
                             "option first_side (Japan unless changed); the other player takes "
-                            "the remaining side."),
+                            "the remaining side. The option only seats the players: it does "
+                            "not change who has the first turn (bcp.turn.order)."),
+    "bcp.setup.battles-unique": Rule("To Set Up the Game", "When sets are combined, each "
+                                     "BATTLECARD may be in the Conflict deck only once; "
+                                     "duplicates are taken out before play."),
+    "bcp.setup.battles-refused": Rule(DECISION, "A card file whose Conflict deck holds a "
+                                      "BATTLECARD more than once is refused, naming the card, "
+                                      "rather than trimmed when the game is set up: the log's "
+                                      "header then lists exactly the deck that was played."),
     "bcp.setup.deal": Rule("To Set Up the Game", "After shuffling, each player draws six Arsenal "
                            "cards into a Reserve Hand."),
     "bcp.setup.deploy": Rule("To Set Up the Game", "From those six, each player puts exactly "
@@ -31,7 +39,12 @@ RULES: dict[str, Rule] = {
     # PLAYING THE GAME
     "bcp.turn.order": Rule("Playing the Game", "The Japanese player has the first turn and the "
                            "sides then take turns in alternation; only the player named by the "
-                           "pending decision may act."),
+                           "pending decision may act. Who starts does not depend on the order "
+                           "of the sides in the card file, nor on the option first_side."),
+    "bcp.turn.first-side": Rule(DECISION, "The card file names the side that starts "
+                                "(rules.first_turn, Japan unless a file says otherwise, and it "
+                                "must be one of its sides); the other sides follow in the "
+                                "file's order."),
     "bcp.turn.step": Rule("Playing the Game", "Whatever the current card has set in motion "
                           "(draws, deployments, a battle) is completed before anything else."),
     "bcp.conflict.discard": Rule("Playing the Game", "Each turn the drawing player takes one "
@@ -41,6 +54,16 @@ RULES: dict[str, Rule] = {
                               "face down beside that player's stacks as a Kept Card."),
     "bcp.conflict.draw": Rule("Playing the Game", "Some Conflict cards add Arsenal cards to the "
                               "drawing player's Reserve Hand, one draw at a time."),
+    "bcp.conflict.reveal": Rule("The Game Concept", "Some Conflict cards let the drawing "
+                                "player learn about the opponent."),
+    "bcp.conflict.reveal-recorded": Rule(DECISION, "Such a card (data: reveal) has the "
+                                         "opponent show the drawer their Reserve Hand, Kept "
+                                         "Cards or deployed stacks, and this is recorded as "
+                                         "an event: "
+                                         "who showed, to whom, what, and exactly the cards "
+                                         "seen, checked against the table. The rulebook "
+                                         "prints no card texts, so the bundled (reconstructed) "
+                                         "deck holds no such card; a card file may give one."),
     "bcp.conflict.deploy": Rule(DECISION, "The deck's deployment cards let the drawing player "
                                 "move up to the number printed from the Reserve Hand onto the "
                                 "stacks, stopping early if they wish."),
@@ -81,9 +104,16 @@ RULES: dict[str, Rule] = {
     "bcp.fire.casualties": Rule(DECISION, "A destroyed unit leaves the battle at once, face up "
                                 "on its side's Arsenal discard pile; later shots pick a live "
                                 "target."),
-    "bcp.fire.support": Rule(DECISION, "A supporting unit adds its bonus to every shot by the "
-                             "other units of the types it supports on its side of the battle; "
-                             "no allocation is recorded."),
+    "bcp.fire.support": Rule(DECISION, "By default (option support=every-shot) a supporting "
+                             "unit adds its bonus to every shot by the other units of the "
+                             "types it supports on its side of the battle; no allocation is "
+                             "recorded."),
+    "bcp.fire.support-allocated": Rule(DECISION, "With the option support=allocated (Firing a "
+                                       "Unit speaks of allocating support), the firing player "
+                                       "names the supporters backing each shot; a supporter "
+                                       "backs at most one shot of its side's volley in each "
+                                       "firing phase, and only shots by units of a type it "
+                                       "supports."),
     "bcp.fire.kept": Rule(DECISION, "A Kept Card may be played with one shot by a unit it "
                           "favours, adding its bonus; it is then discarded."),
     "bcp.withdraw.phase": Rule("Game Phases", "In the withdrawal phase the aggressor, then the "
@@ -100,9 +130,11 @@ RULES: dict[str, Rule] = {
     "bcp.stalemate": Rule("Stalemate", "When no unit of either side could destroy an enemy "
                           "whatever number is turned, the aggressor withdraws and the defender "
                           "wins the BATTLECARD."),
-    "bcp.stalemate.test": Rule(DECISION, "Stalemate is tested as each combat round opens, "
-                               "counting support and the best Kept Card a side holds, against "
-                               "every Action Number the Conflict deck carries."),
+    "bcp.stalemate.test": Rule(DECISION, "Stalemate is tested as each combat round opens and "
+                               "again after every shot and every unit withdrawn, so casualties "
+                               "or a spent Kept Card end the battle at once; it counts every "
+                               "supporter backing the unit and the best Kept Card its side "
+                               "holds, against every Action Number the Conflict deck carries."),
     # EMERGENCY DEPLOYMENT
     "bcp.emergency.turn": Rule("Emergency Deployment", "At the start of a turn the player may "
                                "deploy the Reserve Hand instead of drawing a Conflict card, "

@@ -20,6 +20,7 @@ Score = Annotated[int, Meta(ge=0, le=20)]
 ActionNumber = Annotated[int, Meta(ge=1, le=20)]
 Phase = Annotated[int, Meta(ge=1, le=4)]
 Copies = Annotated[int, Meta(ge=1, le=60)]
+Reveal = Literal["reserve", "kept", "stacks"]  # what a card lets its drawer look at
 
 
 class UnitType(enum.StrEnum):
@@ -89,6 +90,7 @@ class ConflictCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     bonus_types: Annotated[tuple[UnitType, ...], Meta(max_length=3)] = ()  # empty: any unit
     draw: Score = 0  # Arsenal cards drawn into the Reserve Hand
     deploy: Score = 0  # Reserve Hand cards the drawer may deploy
+    reveal: Reveal | None = None  # the drawer learns about the opponent: sees this of theirs
     battle: Battlecard | None = None
     provenance: Provenance = "reconstructed"
     note: Text | None = None
@@ -106,6 +108,7 @@ class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     reserve_hand: Annotated[int, Meta(ge=0, le=20)] = 6
     first_deployment: Annotated[int, Meta(ge=0, le=20)] = 3
     standard_victory: Annotated[int, Meta(ge=1, le=1000)] = 40
+    first_turn: Name = "Japan"  # the side whose player has the first turn (bcp.turn.order)
     provenance: Provenance = "rulebook"
 
 
@@ -142,16 +145,25 @@ def problems(comp: Components) -> str | None:
                 return f"leader {u.name!r} may appear only once in {side.id}'s Arsenal"
             if len(set(u.phases)) != len(u.phases):
                 return f"{u.name!r} lists a firing phase twice"
+    if comp.rules.first_turn not in sides:
+        return (f"the first turn belongs to {comp.rules.first_turn!r}, which is not a side "
+                "in the components (bcp.turn.order)")
     names = [c.name for c in comp.conflict]
+    for c in comp.conflict:
+        if c.battle is not None and (c.count > 1 or names.count(c.name) > 1):
+            copies = c.count if c.count > 1 else names.count(c.name)
+            return (f"BATTLECARD {c.name!r} is in the Conflict deck {copies} times; remove the "
+                    "duplicates, keeping one (bcp.setup.battles-unique)")
     if len(set(names)) != len(names):
-        return "Conflict card names must be unique"
+        dup = next(n for n in names if names.count(n) > 1)
+        return f"Conflict card names must be unique: {dup!r} is listed twice"
     battles = {c.name for c in comp.conflict if c.battle}
     for c in comp.conflict:
         b = c.battle
         if b is None:
             continue
-        if c.keep or c.draw or c.deploy:
-            return f"BATTLECARD {c.name!r} cannot also be kept, draw or deploy"
+        if c.keep or c.draw or c.deploy or c.reveal:
+            return f"BATTLECARD {c.name!r} cannot also be kept, draw, deploy or reveal"
         if b.aggressor not in sides:
             return f"BATTLECARD {c.name!r} names an unknown aggressor {b.aggressor!r}"
         if b.eliminates is not None and b.eliminates not in sides:
@@ -164,6 +176,14 @@ def problems(comp: Components) -> str | None:
     return None
 
 
+def turn_order(comp: Components) -> tuple[str, ...]:
+    """bcp.turn.order: the side named by `rules.first_turn` (Japan) first, whatever the
+    order of the sides in the file; the others follow in the file's order."""
+    first = comp.rules.first_turn
+    ids = tuple(s.id for s in comp.sides)
+    return tuple(i for i in ids if i == first) + tuple(i for i in ids if i != first)
+
+
 class Lookups(msgspec.Struct, frozen=True):
     """The lookup tables of one game's card set, built once when the ruleset is bound.
 
@@ -172,7 +192,7 @@ class Lookups(msgspec.Struct, frozen=True):
     """
 
     theatre: str  # whose Conflict deck this game draws from
-    sides: tuple[str, ...]  # in turn order
+    sides: tuple[str, ...]  # in turn order: the first turn's side, then the file's order
     units: dict[str, dict[str, Unit]]  # side -> Arsenal card name -> card
     arsenal: dict[str, dict[str, int]]  # side -> its full Arsenal deck (name -> copies, sorted)
     cards: dict[str, ConflictCard]  # Conflict card name -> card
@@ -186,7 +206,7 @@ class Lookups(msgspec.Struct, frozen=True):
         """Returns the lookup tables of a card set."""
         return cls(
             theatre=comp.theatre,
-            sides=tuple(s.id for s in comp.sides),
+            sides=turn_order(comp),
             units={s.id: {u.name: u for u in s.arsenal} for s in comp.sides},
             arsenal={s.id: {u.name: u.count for u in sorted(s.arsenal, key=lambda u: u.name)}
                      for s in comp.sides},

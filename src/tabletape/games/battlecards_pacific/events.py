@@ -7,22 +7,30 @@ records the Action Number and what it did).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
 from tabletape.tape.events import Event, Header, Name
 
-from .components import ActionNumber, Components, UnitType
+from .components import ActionNumber, Components, Reveal, UnitType
 
 Number = Annotated[int, Meta(ge=0, le=40)]
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Table options. `first_side` is the side of the first player named (bcp.setup.sides)."""
+    """Table options.
+
+    `first_side` is the side of the first player named (bcp.setup.sides); it does not say
+    who starts: the Japanese player always has the first turn (bcp.turn.order).
+    `support`: "every-shot" adds a supporting unit's bonus to every shot it can back
+    (bcp.fire.support); "allocated" has the firing player name the supporters of each shot,
+    each backing one shot per volley (bcp.fire.support-allocated).
+    """
 
     first_side: Annotated[str, Meta(min_length=1, max_length=64)] = "Japan"
+    support: Literal["every-shot", "allocated"] = "every-shot"
 
 
 class BcpStarted(Header, tag="game_started", kw_only=True, frozen=True):
@@ -64,6 +72,16 @@ class EmergencyDeclined(Event, tag="emergency_declined", kw_only=True, frozen=Tr
     player: Name
 
 
+class CardsRevealed(Event, tag="cards_revealed", kw_only=True, frozen=True):
+    """A Conflict card let its drawer learn about the opponent: `player` shows `to` what the
+    card names (`what`), and `cards` are exactly what was seen (bcp.conflict.reveal)."""
+
+    player: Name
+    to: Name
+    what: Reveal
+    cards: Annotated[tuple[Name, ...], Meta(max_length=200)]
+
+
 class ConflictDrawn(Event, tag="conflict_drawn", kw_only=True, frozen=True):
     """The drawing player's Conflict card for the turn."""
 
@@ -79,12 +97,17 @@ class BattleDecided(Event, tag="battle_decided", kw_only=True, frozen=True):
 
 
 class UnitFired(Event, tag="unit_fired", kw_only=True, frozen=True):
-    """A unit opens fire on a target, optionally playing a Kept Card for its bonus."""
+    """A unit opens fire on a target, optionally playing a Kept Card for its bonus.
+
+    `support` names the engaged units allocated to back this shot; it is only used with
+    the option support="allocated" (bcp.fire.support-allocated).
+    """
 
     player: Name
     unit: Name
     target: Name
     kept: Name | None = None
+    support: Annotated[tuple[Name, ...], Meta(max_length=100)] = ()
 
 
 class ConflictTurned(Event, tag="conflict_turned", kw_only=True, frozen=True):
@@ -118,5 +141,5 @@ class WithdrawalFinished(Event, tag="withdrawal_finished", kw_only=True, frozen=
 
 
 EVENTS = (ArsenalDrawn, UnitDeployed, DeploymentFinished, EmergencyDeployed, EmergencyDeclined,
-          ConflictDrawn, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn,
+          ConflictDrawn, CardsRevealed, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn,
           WithdrawalFinished)

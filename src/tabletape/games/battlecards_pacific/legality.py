@@ -10,6 +10,7 @@ game's `Lookups` (`lk`) first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import combinations
 from typing import Any
 
 from tabletape.engine import CHANCE, Decision, Violation
@@ -22,6 +23,7 @@ from .components import Lookups, Unit
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -37,6 +39,8 @@ from .state import WITHDRAWAL, Battle, Owed, State, Step
 DRAWS = (Step.DEAL, Step.DRAW_ARSENAL)
 DEPLOYS = (Step.FIRST_DEPLOY, Step.DEPLOY)
 EMERGENCY = (Step.CHOOSE, Step.HOMELAND)
+
+REVEALED = {"reserve": "Reserve Hand", "kept": "Kept Cards", "stacks": "deployed stacks"}
 
 # Owed steps are only owed outside a battle: a battle begins once the BATTLE step is
 # taken off the queue and ends with the queue empty, so `head` is None during one.
@@ -73,6 +77,9 @@ def _pending(state: State) -> Decision | None:
         return Decision(CHANCE, "draw", f"the Conflict card {h.player} draws")
     if h.step in DEPLOYS:
         return Decision(h.player, "deploy", f"{h.player} must {h.step} ({h.count} left)")
+    if h.step is Step.REVEAL and h.what is not None:
+        return Decision(h.player, "reveal", f"{h.player} must show {state.turn} their "
+                        f"{REVEALED[h.what]}")
     return Decision(h.player, h.step.name.lower(), f"{h.player} must {h.step}")
 
 
@@ -107,16 +114,36 @@ def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
                  if phase in q.unit(lk, state, player, n).phases)
 
 
-def support(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> int:
-    """bcp.fire.support: the bonus the player's other engaged units give `name`."""
+def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str
+               ) -> tuple[str, ...]:
+    """The player's other engaged units that support `name`'s type (a sorted multiset)."""
     kind = q.unit(lk, state, player, name).type
     others = without(battle.forces[player], name) if name in battle.forces[player] else ()
-    total = 0
-    for n in others:
-        u = q.unit(lk, state, player, n)
-        if kind in u.supports:
-            total += u.support
-    return total
+    return tuple(n for n in others if kind in q.unit(lk, state, player, n).supports)
+
+
+def support(lk: Lookups, state: State, battle: Battle, player: str, name: str,
+            allocated: tuple[str, ...] | None = None) -> int:
+    """bcp.fire.support: the bonus the player's other engaged units give `name` (all of
+    them); bcp.fire.support-allocated: the bonus of the units `allocated` to the shot."""
+    backing = supporters(lk, state, battle, player, name) if allocated is None else allocated
+    return sum(q.unit(lk, state, player, n).support for n in backing)
+
+
+def allocations(lk: Lookups, state: State, battle: Battle, player: str, name: str
+                ) -> Iterator[tuple[str, ...]]:
+    """bcp.fire.support-allocated: every distinct choice of supporters for `name`'s shot,
+    among those not yet allocated in this volley (with none first)."""
+    free = list(supporters(lk, state, battle, player, name))
+    for n in battle.backed:
+        if n in free:
+            free.remove(n)
+    seen: set[tuple[str, ...]] = set()
+    for k in range(len(free) + 1):
+        for pick in combinations(free, k):
+            if pick not in seen:
+                seen.add(pick)
+                yield pick
 
 
 def kept_bonus(lk: Lookups, kept: str, unit: Unit) -> int | None:
@@ -130,26 +157,32 @@ def kept_bonus(lk: Lookups, kept: str, unit: Unit) -> int | None:
 
 
 def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
-           kept: str | None) -> tuple[int, int]:
-    """Returns (above, upto): the target falls when above < Action Number <= upto."""
+           kept: str | None, allocated: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Returns (above, upto): the target falls when above < Action Number <= upto.
+
+    With support="allocated" only the units `allocated` to the shot add their bonus."""
     me = q.unit(lk, state, player, name)
     them = q.unit(lk, state, q.opponent(battle, player), target)
     above = them.defence.of(me.type) or 0
-    upto = (me.attack.of(them.type) or 0) + support(lk, state, battle, player, name)
+    each = state.options.support == "every-shot"
+    upto = (me.attack.of(them.type) or 0) + support(lk, state, battle, player, name,
+                                                    None if each else allocated)
     if kept is not None:
         upto += kept_bonus(lk, kept, me) or 0
     return above, upto
 
 
 def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
-    """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number."""
+    """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
+    with every supporter backing it (however support is allocated) and its best Kept Card."""
     for name in dict.fromkeys(battle.forces[player]):
         me = q.unit(lk, state, player, name)
         if not me.phases:
             continue
         best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
         for target in targets(lk, state, battle, player, name):
-            above, upto = window(lk, state, battle, player, name, target, None)
+            above, upto = window(lk, state, battle, player, name, target, None,
+                                 supporters(lk, state, battle, player, name))
             if any(above < a <= upto + best for a in lk.actions):
                 return True
     return False
@@ -224,6 +257,10 @@ def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> V
 def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
     """bcp.turn.order, bcp.emergency.turn, bcp.draw.in-deck."""
     h: Owed | None = head(state)
+    if h is not None and h.step in (Step.CHOOSE, Step.DRAW_CONFLICT) and ev.player != h.player:
+        # whoever's turn is over (an emergency deployment ends it too) draws no more
+        return Violation("bcp.turn.order", f"it is {h.player}'s turn: {ev.player} may not "
+                         f"draw a Conflict card now; {h.player} must {h.step}")
     if h is not None and h.step is Step.CHOOSE:
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
                          "whether they emergency deploy it instead of drawing")
@@ -233,6 +270,31 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     if ev.card not in q.deck(lk, state):
         return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck "
                          f"({sum(q.deck(lk, state).values())} cards left)")
+    return None
+
+
+def shown(lk: Lookups, state: State, player: str, what: str) -> tuple[str, ...]:
+    """bcp.conflict.reveal: what `player` shows of theirs: Reserve Hand, Kept Cards or stacks."""
+    match what:
+        case "reserve":
+            return state.reserve[player]
+        case "kept":
+            return state.kept[player]
+    return q.deployed(state, player)
+
+
+def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation | None:
+    """bcp.conflict.reveal, bcp.turn.order."""
+    h, v = _owed(state, (Step.REVEAL,), ev.player, "revealing")
+    if v or h is None or h.what is None:
+        return v
+    if (ev.to, ev.what) != (state.turn, h.what):
+        return Violation("bcp.conflict.reveal", f"the card shows {state.turn} {h.player}'s "
+                         f"{REVEALED[h.what]}, not {ev.to} their {REVEALED[ev.what]}")
+    cards = shown(lk, state, h.player, h.what)
+    if ev.cards != cards:
+        return Violation("bcp.conflict.reveal", f"{h.player}'s {REVEALED[h.what]} is "
+                         f"{', '.join(cards) or 'empty'}; the record must show exactly that")
     return None
 
 
@@ -270,7 +332,8 @@ def _check_fire(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
                 "bcp.fire.target", f"{ev.unit} may attack no enemy unit in {b.card}")
         return Violation("bcp.fire.each-phase", f"every {ev.unit} of {ev.player} has already "
                          f"fired in phase {b.phase}")
-    return _check_target(lk, state, ev) or _check_kept(lk, state, ev)
+    return (_check_target(lk, state, ev) or _check_kept(lk, state, ev)
+            or _check_support(lk, state, ev))
 
 
 def _check_target(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
@@ -297,6 +360,26 @@ def _check_kept(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
         return Violation("bcp.fire.kept", f"{ev.player} keeps no {ev.kept!r}")
     if kept_bonus(lk, ev.kept, q.unit(lk, state, ev.player, ev.unit)) is None:
         return Violation("bcp.fire.kept", f"{ev.kept} gives no bonus to {ev.unit}")
+    return None
+
+
+def _check_support(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
+    """bcp.fire.support, bcp.fire.support-allocated."""
+    if not ev.support:
+        return None
+    if state.options.support == "every-shot":
+        return Violation("bcp.fire.support", "support adds to every shot at this table "
+                         "(option support=every-shot): no supporters are named")
+    b = state.battle
+    assert b is not None
+    if tuple(sorted(ev.support)) != ev.support:
+        return Violation("bcp.fire.support-allocated", "name the supporters in sorted order")
+    if ev.support not in set(allocations(lk, state, b, ev.player, ev.unit)):
+        return Violation("bcp.fire.support-allocated", f"{', '.join(ev.support)} cannot all "
+                         f"back {ev.unit}: a supporter must be another of {ev.player}'s units "
+                         f"in the battle, support {ev.unit}'s type, and not yet back another "
+                         f"shot in this volley (already allocated: "
+                         f"{', '.join(b.backed) or 'none'})")
     return None
 
 
@@ -363,6 +446,7 @@ CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
     EmergencyDeployed: _check_emergency,
     EmergencyDeclined: _check_emergency,
     ConflictDrawn: _check_conflict,
+    CardsRevealed: _check_revealed,
     BattleDecided: _check_decide,
     UnitFired: _check_fire,
     ConflictTurned: _check_turned,
@@ -402,6 +486,10 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
         case Step.DECIDE:
             yield BattleDecided(player=p, fight=True)
             yield BattleDecided(player=p, fight=False)
+        case Step.REVEAL:
+            assert state.turn is not None and h.what is not None
+            yield CardsRevealed(player=p, to=state.turn, what=h.what,
+                                cards=shown(lk, state, p, h.what))
 
 
 def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
@@ -420,9 +508,12 @@ def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
         for u in dict.fromkeys(b.to_fire):
             me = q.unit(lk, state, p, u)
             kept = [k for k in dict.fromkeys(state.kept[p]) if kept_bonus(lk, k, me) is not None]
+            backing = [()] if state.options.support == "every-shot" else list(
+                allocations(lk, state, b, p, u))
             for target in targets(lk, state, b, p, u):
                 for k in (None, *kept):
-                    yield UnitFired(player=p, unit=u, target=target, kept=k)
+                    for sup in backing:
+                        yield UnitFired(player=p, unit=u, target=target, kept=k, support=sup)
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:

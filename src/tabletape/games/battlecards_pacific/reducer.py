@@ -24,6 +24,7 @@ from .events import (
     ArsenalDrawn,
     BattleDecided,
     BcpStarted,
+    CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -49,6 +50,7 @@ def initial(lk: Lookups, header: BcpStarted) -> State:
     """Returns the table after shuffling, before the deal (To Set Up the Game)."""
     players = tuple(header.players)
     sides = assign_sides(players, lk.sides, header.options.first_side)
+    # bcp.turn.order: lk.sides puts the first-turn side (Japan) first, whatever the file says
     order = tuple(sorted(players, key=lambda p: lk.sides.index(sides[p])))
     numbers = lk.rules
     steps = tuple(Owed(Step.DEAL, p, numbers.reserve_hand) for p in order) + tuple(
@@ -169,7 +171,15 @@ def _conflict_drawn(lk: Lookups, state: State, ev: ConflictDrawn) -> State:
         owed += (Owed(Step.DRAW_ARSENAL, player, card.draw),)
     if card.deploy:  # bcp.conflict.deploy
         owed += (Owed(Step.DEPLOY, player, card.deploy),)
+    enemy = q.enemy_of(state, player)
+    if card.reveal and enemy is not None:  # bcp.conflict.reveal
+        owed += (Owed(Step.REVEAL, enemy, what=card.reveal),)
     return replace(to_discard(lk, state, name), steps=owed)  # bcp.conflict.discard
+
+
+def _cards_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> State:
+    """bcp.conflict.reveal: the drawer has seen; nothing on the table moves."""
+    return turns.done(state)
 
 
 def _battle_decided(lk: Lookups, state: State, ev: BattleDecided) -> State:
@@ -192,11 +202,11 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
     b = state.battle
     assert b is not None
     player, name = ev.player, ev.unit
-    above, upto = window(lk, state, b, player, name, ev.target, ev.kept)
+    above, upto = window(lk, state, b, player, name, ev.target, ev.kept, ev.support)
     if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
         state = to_discard(lk, replace(state, kept={
             **state.kept, player: without(state.kept[player], ev.kept)}), ev.kept)
-    b = replace(b, to_fire=without(b.to_fire, name),
+    b = replace(b, to_fire=without(b.to_fire, name), backed=with_cards(b.backed, *ev.support),
                 shot=Shot(player, name, ev.target, above, upto))
     return replace(state, battle=b)
 
@@ -209,8 +219,8 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
     shot = b.shot
     state = to_discard(lk, take_conflict(lk, state, ev.card), ev.card)
     b = replace(b, shot=None)
-    if not ev.hit:
-        return replace(state, battle=b)
+    if not ev.hit:  # a miss may still have spent the Kept Card that made a hit possible
+        return _stalemate(lk, replace(state, battle=b))
     enemy = q.opponent(b, shot.player)
     side = state.sides[enemy]
     b = replace(b, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
@@ -224,7 +234,7 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
             q.unit(lk, state, enemy, n).type == special for n in b.forces[enemy]):
         return _finish(lk, state, shot.player,
                        f"special victory: the last enemy {special} unit fell", special=True)
-    return state
+    return _stalemate(lk, state)
 
 
 def _unit_withdrawn(lk: Lookups, state: State, ev: UnitWithdrawn) -> State:
@@ -237,7 +247,7 @@ def _unit_withdrawn(lk: Lookups, state: State, ev: UnitWithdrawn) -> State:
     state = replace(state, battle=b)
     if not b.forces[player]:
         return _finish(lk, state, q.opponent(b, player), f"{player} withdrew every unit")
-    return state
+    return _stalemate(lk, state)
 
 
 def _withdrawal_finished(lk: Lookups, state: State, ev: WithdrawalFinished) -> State:
@@ -256,6 +266,7 @@ APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
     EmergencyDeployed: _emergency_deployed,
     EmergencyDeclined: _emergency_declined,
     ConflictDrawn: _conflict_drawn,
+    CardsRevealed: _cards_revealed,
     BattleDecided: _battle_decided,
     UnitFired: _unit_fired,
     ConflictTurned: _conflict_turned,
@@ -290,19 +301,29 @@ def _begin(lk: Lookups, state: State) -> State:
     return _start_round(lk, replace(state, stacks=stacks, battle=battle))
 
 
+def _stalemate(lk: Lookups, state: State) -> State:
+    """bcp.stalemate, bcp.stalemate.test: when neither side's units left in the battle could
+    hit, the aggressor must pull out and the defender wins; otherwise the battle goes on."""
+    b = state.battle
+    assert b is not None
+    if can_hit(lk, state, b, b.aggressor) or can_hit(lk, state, b, b.defender):
+        return state
+    b = replace(b, withdrawn={**b.withdrawn, b.aggressor: with_cards(
+        b.withdrawn[b.aggressor], *b.forces[b.aggressor])},
+        forces={**b.forces, b.aggressor: ()}, to_fire=(), backed=(), shot=None)
+    return _finish(lk, replace(state, battle=b), b.defender,
+                   "by stalemate: neither side could hit the other")
+
+
 def _start_round(lk: Lookups, state: State) -> State:
     """bcp.battle.rounds: a combat round opens with phase 1, aggressor first, unless it is a
     stalemate."""
+    state = _stalemate(lk, state)
     b = state.battle
-    assert b is not None
-    if not can_hit(lk, state, b, b.aggressor) and not can_hit(lk, state, b, b.defender):
-        # bcp.stalemate: the aggressor must pull out; the defender wins
-        b = replace(b, withdrawn={**b.withdrawn, b.aggressor: with_cards(
-            b.withdrawn[b.aggressor], *b.forces[b.aggressor])},
-            forces={**b.forces, b.aggressor: ()})
-        return _finish(lk, replace(state, battle=b), b.defender,
-                       "by stalemate: neither side could hit the other")
-    b = replace(b, phase=1, side=b.aggressor, to_fire=volley(lk, state, b, b.aggressor, 1))
+    if b is None:
+        return state
+    b = replace(b, phase=1, side=b.aggressor, to_fire=volley(lk, state, b, b.aggressor, 1),
+                backed=())
     return replace(state, battle=b)
 
 
@@ -318,10 +339,11 @@ def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
             return replace(state, battle=replace(b, to_fire=ready))
         moved = True
         if b.side == b.aggressor:
-            b = replace(b, side=b.defender, to_fire=volley(lk, state, b, b.defender, b.phase))
+            b = replace(b, side=b.defender, to_fire=volley(lk, state, b, b.defender, b.phase),
+                        backed=())
         else:
             phase = b.phase + 1
-            b = replace(b, phase=phase, side=b.aggressor,
+            b = replace(b, phase=phase, side=b.aggressor, backed=(),
                         to_fire=volley(lk, state, b, b.aggressor, phase) if phase <= 4 else ())
     return replace(state, battle=b) if moved else None
 
@@ -457,6 +479,8 @@ def _skippable(state: State, h: Owed) -> bool:
             return h.count <= 0 or not state.reserve[h.player]
         case Step.HOMELAND:
             return not state.reserve[h.player]
+        case Step.REVEAL:
+            return h.player in state.eliminated
     return False
 
 

@@ -11,6 +11,7 @@ import enum
 
 import msgspec
 
+from .components import Reveal
 from .events import Options
 
 WITHDRAWAL = 5  # the phase after the four firing phases
@@ -25,6 +26,7 @@ class Step(enum.StrEnum):
     DRAW_CONFLICT = "draw a Conflict card"
     DRAW_ARSENAL = "draw Arsenal cards (Conflict card)"
     DEPLOY = "deploy from the Reserve Hand (Conflict card)"
+    REVEAL = "show the drawing player what the Conflict card reveals"
     DECIDE = "decide whether to fight"
     HOMELAND = "emergency deploy against the invasion, or not"
     BATTLE = "begin the battle"  # never pending: settled as soon as it is reached
@@ -34,6 +36,7 @@ class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
     step: Step
     player: str
     count: int = 0  # cards still to draw or deploy
+    what: Reveal | None = None  # REVEAL: what the Conflict card shows
 
 
 class Shot(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -58,6 +61,7 @@ class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
     phase: int = 1  # 1-4 firing, WITHDRAWAL
     side: str = ""  # who fires (or withdraws) now
     to_fire: tuple[str, ...] = ()  # units of `side` still to fire in this phase
+    backed: tuple[str, ...] = ()  # supporters of `side` already allocated in this volley
     shot: Shot | None = None
 
 
@@ -71,7 +75,7 @@ class Result(msgspec.Struct, frozen=True, omit_defaults=True):
 class State(msgspec.Struct, frozen=True):
     players: tuple[str, ...]  # seat order
     sides: dict[str, str]  # player -> side id
-    order: tuple[str, ...]  # turn order (the components' side order)
+    order: tuple[str, ...]  # turn order: the first-turn side's player (Japan) first
     options: Options
     arsenal: dict[str, dict[str, int]]  # side -> unit -> copies (a shuffled deck is a multiset)
     arsenal_discard: dict[str, tuple[str, ...]]  # side -> destroyed and discarded units

@@ -8,6 +8,7 @@ from tabletape.tape.events import Event
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -37,8 +38,12 @@ def describe(event: Event) -> str:
             return f"{p} draws the Conflict card {c}"
         case BattleDecided(player=p, fight=yes):
             return f"{p} {'fights' if yes else 'declines'} the battle"
-        case UnitFired(player=p, unit=u, target=tg, kept=k):
-            return f"{p}'s {u} takes aim at {tg}" + (f", playing the Kept Card {k}" if k else "")
+        case UnitFired(player=p, unit=u, target=tg, kept=k, support=sup):
+            return (f"{p}'s {u} takes aim at {tg}" + (f", playing the Kept Card {k}" if k else "")
+                    + (f", backed by {', '.join(sup)}" if sup else ""))
+        case CardsRevealed(player=p, to=to, what=w, cards=cs):
+            shown = {"reserve": "Reserve Hand", "kept": "Kept Cards", "stacks": "deployed stacks"}
+            return f"{p} shows {to} their {shown[w]}: {', '.join(cs) or 'nothing'}"
         case ConflictTurned(player=p, unit=u, target=tg, card=c, action=a, above=lo, upto=hi):
             needs = f"needs {lo + 1}-{hi}" if hi > lo else f"cannot hit (defence {lo}, attack {hi})"
             result = "destroyed" if event.hit else "no effect"
@@ -65,14 +70,18 @@ def governing(event: Event) -> tuple[str, ...]:
                     "bcp.turn.order")
         case ConflictDrawn():
             return ("bcp.turn.order", "bcp.emergency.turn", "bcp.draw.in-deck")
+        case CardsRevealed():
+            return ("bcp.conflict.reveal", "bcp.turn.order")
         case BattleDecided():
             return ("bcp.battle.decide", "bcp.battle.aggressor-decides",
                     "bcp.battle.prerequisites")
         case UnitFired():
             return ("bcp.battle.rounds", "bcp.fire.phase", "bcp.fire.each-phase",
-                    "bcp.fire.target", "bcp.fire.equal", "bcp.fire.kept")
+                    "bcp.fire.target", "bcp.fire.equal", "bcp.fire.kept", "bcp.fire.support",
+                    "bcp.fire.support-allocated")
         case ConflictTurned():
-            return ("bcp.fire.hit", "bcp.fire.support", "bcp.draw.in-deck")
+            return ("bcp.fire.hit", "bcp.fire.support", "bcp.fire.support-allocated",
+                    "bcp.draw.in-deck")
         case UnitWithdrawn() | WithdrawalFinished():
             return ("bcp.withdraw.phase",)
     return ()
