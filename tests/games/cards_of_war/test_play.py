@@ -14,6 +14,7 @@ from tests.games.cards_of_war.helpers import (
     B,
     Battle,
     HandReported,
+    Phase,
     Step,
     battle,
     deploy,
@@ -366,12 +367,12 @@ def test_opening_a_battle_names_its_theatre():
     # battle 1 is empty, so alice must name its theatre
     state = table(hands={A: OPTION_A, B: OPTION_B}, theatres_of_war=True)
     assert refused(state, deploy(A, "Tank", 1)) == "cow.opt.theatres.choose"
-    # legal offers all four theatres for the Tank's first deployment into battle 1
+    # the Tank is a Ground card: legal offers only Ground for its opening of battle 1
     named = {e.theatre for e in RS.legal(state) if e.card == "Tank" and e.battle == 1}
-    assert named == {AIR, SEA, GROUND, INTEL}
-    # alice deploys Tank into battle 1, naming it Air: any theatre may be named
-    state = feed(state, deploy(A, "Tank", 1, theatre=AIR))
-    assert state.battles[0].theatre == AIR
+    assert named == {GROUND}
+    # alice deploys Tank into battle 1, naming it Ground
+    state = feed(state, deploy(A, "Tank", 1, theatre=GROUND))
+    assert state.battles[0].theatre == GROUND
 
 
 @pytest.mark.rule("cow.opt.theatres.choose")
@@ -394,9 +395,10 @@ def test_only_the_battles_theatre_scores():
     # battle 1 is Ground; alice has 12 there in Ground cards
     ground = ["Anti-Tank Gun", "Anti-Tank Gun", "Paratroop"]
     state = table(hands={A: (*OPTION_A[:7], "Battleship"), B: OPTION_B}, theatres_of_war=True,
-                  battles=[battle(alice=ground, theatre=GROUND), battle(), battle()])
-    # alice deploys Battleship (Sea, 7) there: it does not count, no win
-    moved = feed(state, deploy(A, "Battleship", 1))
+                  battles=[battle(alice=ground, bob=["Destroyer"], theatre=GROUND), battle(),
+                           battle()])
+    # alice deploys Battleship (Sea, 7) there to kill the Destroyer: it does not count, no win
+    moved = feed(state, deploy(A, "Battleship", 1, kill=True))
     assert not moved.battles[0].closed
     # Infantry (Ground, 3) does: 15 wins the battle
     won_it = feed(state, deploy(A, "Infantry", 1))
@@ -404,14 +406,60 @@ def test_only_the_battles_theatre_scores():
 
 
 @pytest.mark.rule("cow.opt.theatres.off-theatre")
-def test_an_off_theatre_card_may_be_deployed_without_killing():
-    # alice puts Battleship (Sea) into a Ground battle, no kill
+def test_theatres_of_war_off_theatre_card_goes_in_only_to_kill():
+    # battle 1 is Ground; alice's Battleship (Sea) kills S, and bob's top card there is Paratroop
     state = table(hands={A: (*OPTION_A[:7], "Battleship"), B: OPTION_B}, theatres_of_war=True,
-                  battles=[battle(alice=["Infantry"], theatre=GROUND), battle(), battle()])
-    moved = feed(state, deploy(A, "Battleship", 1))
+                  battles=[battle(alice=["Gliders"], bob=["Paratroop"], theatre=GROUND), battle(),
+                           battle()])
+    # without a kill the Battleship may not go there (this was ruled legal before)
+    assert refused(state, deploy(A, "Battleship", 1)) == "cow.opt.theatres.off-theatre"
+    assert not any(e.card == "Battleship" and e.battle == 1 for e in RS.legal(state))
+    # a Ground card needs no kill there
+    assert refused(state, deploy(A, "Infantry", 1)) is None
+
+
+@pytest.mark.rule("cow.opt.theatres.off-theatre")
+def test_theatres_of_war_off_theatre_card_never_opens_a_battle():
+    # battle 2 is empty: the Tank (Ground) may open it only as a Ground battle
+    state = table(hands={A: OPTION_A, B: OPTION_B}, theatres_of_war=True)
+    for theatre in (AIR, SEA, INTEL):
+        assert refused(state, deploy(A, "Tank", 2, theatre=theatre)) == "cow.opt.theatres.off-theatre"
+        # not even announcing its KILL, as there is nothing to kill (this was ruled legal before)
+        assert refused(state, deploy(A, "Tank", 2, theatre=theatre, kill=True)) == \
+            "cow.opt.theatres.off-theatre"
+    assert refused(state, deploy(A, "Tank", 2, theatre=GROUND)) is None
+
+
+@pytest.mark.rule("cow.opt.theatres.off-theatre", "cow.opt.theatres")
+def test_theatres_of_war_off_theatre_kill_scores_nothing():
+    # bob's Submarine lies on alice's Ground battle; her Destroyer (Sea) goes in to kill it
+    state = table(hands={A: (*OPTION_A[:7], "Destroyer"), B: OPTION_B[:7]}, theatres_of_war=True,
+                  battles=[battle(alice=["Anti-Tank Gun"], bob=["Gliders", "Submarine"],
+                                  theatre=GROUND), battle(), battle()])
+    moved = feed(state, deploy(A, "Destroyer", 1, kill=True))
     # it lies on her pile but adds nothing to her Ground score
-    assert moved.battles[0].piles[A] == ("Infantry", "Battleship")
-    assert total(RS.lk, moved, moved.battles[0], A) == 3
+    assert moved.battles[0].piles == {A: ("Anti-Tank Gun", "Destroyer"), B: ("Gliders",)}
+    assert total(RS.lk, moved, moved.battles[0], A) == 4
+
+
+@pytest.mark.rule("cow.opt.theatres.no-fit", "cow.battle.stalemate")
+def test_theatres_of_war_a_player_with_no_fitting_card_passes():
+    # every battle is Sea; alice holds only Ground and Intel cards without a KILL
+    state = table(hands={A: ("Infantry", "Gliders", "Paratroop", "Spy"),
+                         B: ("Destroyer", "Battleship", "Infantry")},
+                  theatres_of_war=True, deck={}, turn=B, length="short",
+                  battles=[battle(alice=["Submarine"], bob=["Marines"], theatre=SEA),
+                           battle(alice=["Submarine"], theatre=SEA),
+                           battle(alice=["Marines"], bob=["Destroyer"], theatre=SEA)])
+    assert not list(RS.legal(replace(state, turn=A)))
+    # bob deploys his Battleship; alice cannot answer, so bob deploys again
+    state = feed(state, deploy(B, "Battleship", 1))
+    assert state.turn == B and RS.pending(state).actor == B
+    # then his Destroyer; his Infantry fits nowhere either, so neither can deploy: a stalemate
+    state = feed(state, deploy(B, "Destroyer", 3))
+    # battles 1 (11 to 5) and 3 (8 to 4) are bob's, battle 2 alice's (5 to 0)
+    assert state.phase is Phase.OVER and state.winner == B
+    assert state.hands[B] == ("Infantry",)
 
 
 @pytest.mark.rule("cow.opt.theatres")

@@ -70,8 +70,10 @@ RULES: dict[str, Rule] = {
     "cow.battle.win": Rule("Winning a Battle", "The first player whose pile in a battle reaches 15 "
                            "points wins it; the loser's cards there are discarded and the "
                            "winner's are turned face down until the round ends."),
-    "cow.battle.stalemate": Rule(DECISION, "If both hands are empty with nothing to draw, each "
-                                 "open battle goes to the higher pile; equal piles win nothing."),
+    "cow.battle.stalemate": Rule(DECISION, "If neither player can deploy (both hands empty "
+                                 "with nothing to draw, or under Theatres of War no card that "
+                                 "fits), each open battle goes to the higher pile; equal piles "
+                                 "win nothing."),
     "cow.round.win": Rule("Winning a Round", "A round ends when all three battles are settled; "
                           "whoever won at least two of them wins the round."),
     "cow.round.drawn": Rule(DECISION, "A round goes to whoever won more battles: normally two of "
@@ -100,12 +102,20 @@ RULES: dict[str, Rule] = {
     "cow.opt.theatres": Rule("Optional Rules: Theatres of War", "Whoever deploys first into a "
                              "battle names its theatre; only cards of that theatre score there, "
                              "though any card may go there to kill."),
-    "cow.opt.theatres.off-theatre": Rule(DECISION, "Under Theatres of War a card of another "
-                                         "theatre may be deployed into a battle even without "
-                                         "killing; it simply scores nothing there."),
+    "cow.opt.theatres.off-theatre": Rule("Optional Rules: Theatres of War", "A card of another "
+                                         "theatre enters a battle only to use its KILL there: "
+                                         "the deployment must announce a kill (and it scores "
+                                         "nothing there). So an off-theatre card never opens a "
+                                         "battle, where there is nothing to kill."),
+    "cow.opt.theatres.no-fit": Rule(DECISION, "Under Theatres of War a player whose every "
+                                    "card is off-theatre for every open battle, with no KILL "
+                                    "target there, cannot deploy: they pass, as with an empty "
+                                    "hand (a reinforcement with no such card is skipped)."),
     "cow.opt.theatres.choose": Rule("Optional Rules: Theatres of War", "A theatre is named exactly "
                                     "when a battle is opened under the option, never otherwise. "
-                                    "Decision: any theatre may be named, and two battles may share one."),
+                                    "Decision: as the opening card cannot be off-theatre, the "
+                                    "theatre named is the opening card's own; two battles may "
+                                    "share one."),
     "cow.opt.tactical": Rule("Optional Rules: Tactical Advantage", "Winning all three battles of "
                              "a round gives a nine-card hand for the next round."),
     "cow.opt.exhaustion": Rule("Optional Rules: Strategic Exhaustion", "In the long game, losing "

@@ -133,7 +133,7 @@ def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | No
                          f"by {battle.winner or 'nobody'} this round")
     return (_check_source(state, ev, h) or _check_theatre(state, ev)
             or _check_joint(lk, state, ev, h) or _check_partner(lk, state, ev, h)
-            or _check_kill(lk, state, ev))
+            or _check_off_theatre(lk, state, ev) or _check_kill(lk, state, ev))
 
 
 def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
@@ -166,6 +166,22 @@ def _check_theatre(state: State, ev: CardDeployed) -> Violation | None:
     if battle.theatre is not None and ev.theatre is not None:
         return Violation("cow.opt.theatres.choose", f"battle {ev.battle} is already the "
                          f"{battle.theatre} theatre")
+    return None
+
+
+def _check_off_theatre(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
+    """Theatres of War: a card of another theatre goes into a battle only to kill there."""
+    if not state.options.theatres_of_war:
+        return None
+    battle = state.battles[ev.battle - 1]
+    own = lk.cards[ev.card].theatre
+    if battle.theatre is None and ev.theatre != own:  # nothing in an unopened battle to kill
+        return Violation("cow.opt.theatres.off-theatre", f"{ev.card} ({own}) cannot open battle "
+                         f"{ev.battle} as the {ev.theatre} theatre: an off-theatre card goes "
+                         "in only to kill, and the battle is empty")
+    if battle.theatre is not None and battle.theatre != own and not ev.kill:
+        return Violation("cow.opt.theatres.off-theatre", f"battle {ev.battle} is the "
+                         f"{battle.theatre} theatre: {ev.card} ({own}) may go there only to kill")
     return None
 
 

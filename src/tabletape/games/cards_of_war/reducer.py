@@ -21,7 +21,7 @@ from tabletape.tape.events import Event
 
 from .components import Lookups
 from .events import CardDeployed, CardDrawn, CowStarted, HandReported, OpeningCardDrawn
-from .lookups import deck_size, done, other, owner, top_discard, total
+from .lookups import can_deploy, deck_size, done, fits, other, owner, top_discard, total
 from .state import (
     COMMON,
     EXHAUSTED_HAND,
@@ -158,18 +158,18 @@ def resolve(lk: Lookups, state: State) -> State | None:
         return shuffled
     if state.phase is not Phase.PLAY:
         return None
-    if not state.steps:  # a deployment is owed, unless the hand is empty (cow.turn.empty-hand)
-        if state.hands[state.turn]:  # type: ignore[index]
+    if not state.steps:  # a deployment is owed, unless none can be made (cow.turn.empty-hand)
+        if can_deploy(lk, state, state.turn):  # type: ignore[arg-type]
             return None
         return _pass_turn(lk, state, state.turn)  # type: ignore[arg-type]
     h = state.steps[0]
-    if not _skipped(state, h):
+    if not _skipped(lk, state, h):
         return None
     state = replace(state, steps=state.steps[1:])  # turns.done, inline: settled at every event
     return _pass_turn(lk, state, h.player) if h.step is Step.PASS else state
 
 
-def _skipped(state: State, h: Owed) -> bool:
+def _skipped(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether an owed step resolves without a decision."""
     match h.step:
         case Step.REFILL:  # cow.hand.over-size, cow.deck.exhausted
@@ -178,16 +178,17 @@ def _skipped(state: State, h: Owed) -> bool:
         case Step.REINFORCE_DRAW:
             return not deck_size(state, h.player)
         case Step.REINFORCE_DEPLOY:
-            return not _can_redeploy(state, h.player)
+            return not _can_redeploy(lk, state, h.player)
         case Step.PASS:
             return True
     return False
 
 
-def _can_redeploy(state: State, player: str) -> bool:
+def _can_redeploy(lk: Lookups, state: State, player: str) -> bool:
     if state.options.alternative_reinforce:
-        return state.reinforce_card is not None or top_discard(state, player) is not None
-    return bool(state.hands[player])
+        offered = (state.reinforce_card, top_discard(state, player))
+        return any(c is not None and fits(lk, state, player, c) for c in offered)
+    return can_deploy(lk, state, player)
 
 
 def _reshuffle(state: State) -> State:
@@ -201,11 +202,12 @@ def _reshuffle(state: State) -> State:
 
 
 def _pass_turn(lk: Lookups, state: State, player: str) -> State:
-    """Hands the turn to the opponent; an empty hand passes (cow.turn.empty-hand)."""
+    """Hands the turn to the opponent; a player who cannot deploy passes (cow.turn.empty-hand,
+    cow.opt.theatres.no-fit); when neither can, the round ends in a stalemate."""
     opp = other(state, player)
-    if state.hands[opp]:
+    if can_deploy(lk, state, opp):
         return replace(state, turn=opp)
-    if state.hands[player]:
+    if can_deploy(lk, state, player):
         return replace(state, turn=player)
     return _stalemate(lk, state)
 
