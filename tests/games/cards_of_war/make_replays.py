@@ -94,7 +94,7 @@ def illegal_kill(rs: CardsOfWar, state) -> CardDeployed | None:
             pile = b.piles[other(state, me)]
             if killer.kill and not b.closed and pile and \
                     not set(killer.kill) & set(cards[pile[-1]].types):
-                ev = CardDeployed(player=me, card=name, battle=no, kill=True)
+                ev = CardDeployed(player=me, card=name, battle=no, kill=True, target=pile[-1])
                 if rs.check(state, ev) is not None and \
                         rs.check(state, CardDeployed(player=me, card=name, battle=no)) is None:
                     return ev

@@ -52,7 +52,7 @@ def test_score_counts_cards_still_on_the_table():
     assert total(RS.lk, state, state.battles[0], B) == 6
     # a killed card scores nothing: alice deploys Anti-Tank Gun (kills T) onto bob's Flak
     state = replace(state, hands={**state.hands, A: tuple(sorted((*HAND_A[:7], "Anti-Tank Gun")))})
-    state = feed(state, deploy(A, "Anti-Tank Gun", 1, kill=True))
+    state = feed(state, deploy(A, "Anti-Tank Gun", 1, kill=True, target="Flak"))
     assert state.battles[0].piles[B] == ("Infantry",)
     assert total(RS.lk, state, state.battles[0], B) == 3
     assert total(RS.lk, state, state.battles[0], A) == 14

@@ -184,9 +184,9 @@ def test_empty_hand_passes():
 def test_only_killers_kill():
     # Infantry has no KILL
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, battles=[battle(bob=["Gliders"]), battle(), battle()])
-    assert refused(state, deploy(A, "Infantry", 1, kill=True)) == "cow.kill.ability"
+    assert refused(state, deploy(A, "Infantry", 1, kill=True, target="Gliders")) == "cow.kill.ability"
     # Tank does (it kills I)
-    assert refused(state, deploy(A, "Tank", 1, kill=True)) is None
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Gliders")) is None
 
 
 @pytest.mark.rule("cow.kill.top-only")
@@ -195,9 +195,9 @@ def test_kill_reaches_only_the_top_card_of_the_same_battle():
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
                   battles=[battle(bob=["Infantry", "Gliders"]), battle(), battle()])
     # a Tank sent into battle 2 finds nothing of bob's to kill there
-    assert refused(state, deploy(A, "Tank", 2, kill=True)) == "cow.kill.top-only"
+    assert refused(state, deploy(A, "Tank", 2, kill=True, target="Gliders")) == "cow.kill.top-only"
     # alice deploys Tank into battle 1 and kills the Gliders; the Infantry below survives
-    state = feed(state, deploy(A, "Tank", 1, kill=True))
+    state = feed(state, deploy(A, "Tank", 1, kill=True, target="Gliders"))
     assert state.battles[0].piles == {A: ("Tank",), B: ("Infantry",)}
     assert state.discards[COMMON] == ("Gliders",)
 
@@ -207,9 +207,9 @@ def test_kill_needs_a_matching_type():
     # bob's top card in battle 1 is Flak (type T); Tank kills only I
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
                   battles=[battle(bob=["Infantry", "Flak"]), battle(bob=["Fighters"]), battle()])
-    assert refused(state, deploy(A, "Tank", 1, kill=True)) == "cow.kill.type-match"
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Flak")) == "cow.kill.type-match"
     # Flak kills F: alice deploys Flak into battle 2 and the Fighters are discarded at once
-    state = feed(state, deploy(A, "Flak", 2, kill=True))
+    state = feed(state, deploy(A, "Flak", 2, kill=True, target="Fighters"))
     assert state.battles[1].piles[B] == ()
     assert state.discards[COMMON] == ("Fighters",)
 
@@ -218,7 +218,7 @@ def test_kill_needs_a_matching_type():
 def test_radar_is_every_type():
     # Radar carries all the symbols, so a Destroyer (kills U) hits it
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, battles=[battle(), battle(), battle(bob=["Radar"])])
-    state = feed(state, deploy(A, "Destroyer", 3, kill=True))
+    state = feed(state, deploy(A, "Destroyer", 3, kill=True, target="Radar"))
     assert state.battles[2].piles == {A: ("Destroyer",), B: ()}
     assert state.discards[COMMON] == ("Radar",)
 
@@ -229,8 +229,8 @@ def test_multi_type_victim_is_hit_through_any_symbol():
     carrier = [battle(bob=["Aircraft Carrier"]), battle(), battle()]
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, battles=carrier)
     # Flak (kills F, B) hits it through F; a Submarine (kills S) through S
-    assert refused(state, deploy(A, "Flak", 1, kill=True)) is None
-    state = feed(state, deploy(A, "Submarine", 1, kill=True))
+    assert refused(state, deploy(A, "Flak", 1, kill=True, target="Aircraft Carrier")) is None
+    state = feed(state, deploy(A, "Submarine", 1, kill=True, target="Aircraft Carrier"))
     assert state.battles[0].piles[B] == ()
     assert state.discards[COMMON] == ("Aircraft Carrier",)
 
@@ -242,6 +242,52 @@ def test_kill_is_optional():
     state = feed(state, deploy(A, "Tank", 1))
     assert state.battles[0].piles == {A: ("Tank",), B: ("Infantry",)}
     assert state.discards[COMMON] == ()
+    # legal offers the Tank into battle 1 both with and without its KILL
+    kills = {e.kill for e in RS.legal(table(hands={A: SPECIAL_A, B: SPECIAL_B},
+                                            battles=[battle(bob=["Infantry"]), battle(), battle()]))
+             if e.card == "Tank" and e.battle == 1}
+    assert kills == {False, True}
+
+
+@pytest.mark.rule("cow.kill.automatic")
+def test_special_abilities_kill_automatic_reading():
+    # with automatic_kill, a Tank deployed onto bob's Infantry kills it: it must say so
+    state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, automatic_kill=True,
+                  battles=[battle(bob=["Infantry"]), battle(bob=["Flak"]), battle()])
+    assert refused(state, deploy(A, "Tank", 1)) == "cow.kill.automatic"
+    assert [e.kill for e in RS.legal(state) if e.card == "Tank" and e.battle == 1] == [True]
+    # no match, no kill: the Tank goes onto the Flak (type T) or into an empty battle as it is
+    assert refused(state, deploy(A, "Tank", 2)) is None
+    assert refused(state, deploy(A, "Tank", 3)) is None
+    # a card without KILL is never forced
+    assert refused(state, deploy(A, "Infantry", 1)) is None
+    state = feed(state, deploy(A, "Tank", 1, kill=True, target="Infantry"))
+    assert state.battles[0].piles == {A: ("Tank",), B: ()}
+    assert state.discards[COMMON] == ("Infantry",)
+
+
+@pytest.mark.rule("cow.kill.target", "cow.kill.top-only")
+def test_special_abilities_kill_a_card_under_the_top_is_out_of_reach():
+    # bob's Infantry lies under his Fighters in battle 1; his Gliders are alone in battle 2
+    state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
+                  battles=[battle(bob=["Infantry", "Fighters"]), battle(bob=["Gliders"]), battle()])
+    # alice's Tank (kills I) means the Infantry: only the top card can be killed (this was
+    # reported as a type mismatch, against the Fighters, before a KILL named its target)
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Infantry")) == "cow.kill.top-only"
+    # the Gliders are in battle 2: a KILL reaches only the battle the killer goes into
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Gliders")) == "cow.kill.top-only"
+    # the top card of the wrong type is still a type mismatch
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Fighters")) == "cow.kill.type-match"
+    assert refused(state, deploy(A, "Tank", 2, kill=True, target="Gliders")) is None
+
+
+@pytest.mark.rule("cow.kill.target")
+def test_a_kill_names_its_target_and_only_a_kill_does():
+    state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
+                  battles=[battle(bob=["Infantry"]), battle(), battle()])
+    assert refused(state, deploy(A, "Tank", 1, kill=True)) == "cow.kill.target"
+    assert refused(state, deploy(A, "Tank", 1, target="Infantry")) == "cow.kill.target"
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Infantry")) is None
 
 
 @pytest.mark.rule("cow.reinforce.draw")
@@ -398,7 +444,7 @@ def test_only_the_battles_theatre_scores():
                   battles=[battle(alice=ground, bob=["Destroyer"], theatre=GROUND), battle(),
                            battle()])
     # alice deploys Battleship (Sea, 7) there to kill the Destroyer: it does not count, no win
-    moved = feed(state, deploy(A, "Battleship", 1, kill=True))
+    moved = feed(state, deploy(A, "Battleship", 1, kill=True, target="Destroyer"))
     assert not moved.battles[0].closed
     # Infantry (Ground, 3) does: 15 wins the battle
     won_it = feed(state, deploy(A, "Infantry", 1))
@@ -436,7 +482,7 @@ def test_theatres_of_war_off_theatre_kill_scores_nothing():
     state = table(hands={A: (*OPTION_A[:7], "Destroyer"), B: OPTION_B[:7]}, theatres_of_war=True,
                   battles=[battle(alice=["Anti-Tank Gun"], bob=["Gliders", "Submarine"],
                                   theatre=GROUND), battle(), battle()])
-    moved = feed(state, deploy(A, "Destroyer", 1, kill=True))
+    moved = feed(state, deploy(A, "Destroyer", 1, kill=True, target="Submarine"))
     # it lies on her pile but adds nothing to her Ground score
     assert moved.battles[0].piles == {A: ("Anti-Tank Gun", "Destroyer"), B: ("Gliders",)}
     assert total(RS.lk, moved, moved.battles[0], A) == 4
@@ -467,7 +513,7 @@ def test_any_card_may_go_anywhere_to_kill():
     # bob's Submarine sits in a Ground battle; alice's Destroyer (Sea) kills it
     state = table(hands={A: (*OPTION_A[:7], "Destroyer"), B: OPTION_B[:7]}, theatres_of_war=True,
                   battles=[battle(bob=["Submarine"], theatre=GROUND), battle(), battle()])
-    state = feed(state, deploy(A, "Destroyer", 1, kill=True))
+    state = feed(state, deploy(A, "Destroyer", 1, kill=True, target="Submarine"))
     assert state.battles[0].piles == {A: ("Destroyer",), B: ()}
     assert state.discards["common"] == ("Submarine",)
 
@@ -580,8 +626,8 @@ def test_both_cards_of_a_pair_keep_their_abilities():
     state = table(hands={A: hand, B: OPTION_B[:7]}, joint_deployment=True,
                   battles=[battle(bob=["Destroyer"]), battle(bob=["Infantry"]), battle()])
     # alice deploys Battleship into battle 1, killing the Destroyer; Shore Bombardment kills in 2
-    state = feed(state, deploy(A, "Battleship", 1, joint=True, kill=True),
-                 deploy(A, "Shore Bombardment", 2, kill=True))
+    state = feed(state, deploy(A, "Battleship", 1, joint=True, kill=True, target="Destroyer"),
+                 deploy(A, "Shore Bombardment", 2, kill=True, target="Infantry"))
     assert state.discards["common"] == ("Destroyer", "Infantry")
     # Amphib (reinforce) first, Marines second: the reinforcement waits for the partner
     hand = ("Infantry", "Spy", "Decoy", "Resistance", "Saboteur", "Codebreakers", "Marines",
@@ -608,7 +654,7 @@ def test_two_decks_cards_go_home():
     state = table(hands={A: OPTION_A, B: OPTION_B}, two_decks=True,
                   battles=[battle(bob=["Infantry"]), battle(), battle()])
     bob_deck = dict(state.decks[B])
-    state = feed(state, deploy(A, "Tank", 1, kill=True))
+    state = feed(state, deploy(A, "Tank", 1, kill=True, target="Infantry"))
     assert state.discards == {A: (), B: ("Infantry",)}
     # alice refills from her own deck; bob's is untouched
     state = feed(state, draw(A, "Tank"))

@@ -57,8 +57,19 @@ RULES: dict[str, Rule] = {
                                 "once. Radar carries every type symbol, so every killer can hit it."),
     "cow.kill.multi-type": Rule(DECISION, "A victim with several type symbols is hit when any one "
                                 "of them is among the killer's targets."),
-    "cow.kill.optional": Rule(DECISION, "A KILL is announced in the deployment event; a player may "
-                              "deploy a killer without using it."),
+    "cow.kill.target": Rule(DECISION, "A KILL names its victim in the deployment event, and "
+                            "only a KILL names one. A named card that is not the opponent's top "
+                            "card in the killer's battle (lower in that pile, or in another "
+                            "battle) breaks the top-card rule (cow.kill.top-only); a top card of "
+                            "the wrong type breaks the type rule (cow.kill.type-match)."),
+    "cow.kill.optional": Rule(DECISION, "The section can be read two ways. By default a KILL is "
+                              "announced in the deployment event, and a player may deploy a "
+                              "killer without using it; the option automatic_kill plays the "
+                              "other reading (cow.kill.automatic)."),
+    "cow.kill.automatic": Rule(DECISION, "With the option automatic_kill (Special Abilities 1, "
+                               "read as: a match kills): a killer deployed where the opponent's "
+                               "top card carries one of its target symbols always kills it, so "
+                               "the deployment must announce that KILL."),
     "cow.reinforce.draw": Rule("Special Abilities 2 (REINFORCE)", "After deploying a reinforce "
                                "card the player draws one extra card, then deploys again from "
                                "their hand; that second card's own ability works too."),

@@ -244,21 +244,43 @@ def _check_partner(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) 
 
 
 def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
-    if not ev.kill:
-        return None
     killer = lk.cards[ev.card]
+    opp = other(state, ev.player)
+    pile = state.battles[ev.battle - 1].piles[opp]
+    if not ev.kill:
+        if ev.target is not None:
+            return Violation("cow.kill.target", "a target is named only with a KILL")
+        if state.options.automatic_kill and pile and set(killer.kill) & set(lk.cards[pile[-1]].types):
+            return Violation("cow.kill.automatic", f"{ev.card} kills {pile[-1]}, {opp}'s top "
+                             f"card in battle {ev.battle}: with automatic KILL it must")
+        return None
     if not killer.kill:
         return Violation("cow.kill.ability", f"{ev.card} has no KILL ability")
-    pile = state.battles[ev.battle - 1].piles[other(state, ev.player)]
     if not pile:
-        return Violation("cow.kill.top-only", f"{other(state, ev.player)} has no card in "
-                         f"battle {ev.battle} to kill")
+        return Violation("cow.kill.top-only", f"{opp} has no card in battle {ev.battle} to kill")
+    if ev.target is None:
+        return Violation("cow.kill.target", f"name the card {ev.card} kills ({opp}'s top card "
+                         f"in battle {ev.battle})")
+    if ev.target != pile[-1]:
+        return Violation("cow.kill.top-only", _out_of_reach(state, ev, opp, pile))
     victim = lk.cards[pile[-1]]
     if not set(killer.kill) & set(victim.types):
         return Violation("cow.kill.type-match", f"{ev.card} kills type {'/'.join(killer.kill)}, "
                          f"but the top card in battle {ev.battle} is {victim.name} "
                          f"(type {'/'.join(victim.types)})")
     return None
+
+
+def _out_of_reach(state: State, ev: CardDeployed, opp: str, pile: tuple[str, ...]) -> str:
+    """Says why a named KILL target is not the opponent's top card in the killer's battle."""
+    if ev.target in pile:
+        return (f"{ev.target} lies under {pile[-1]} in battle {ev.battle}: only the top card "
+                "can be killed")
+    elsewhere = [no for no, b in enumerate(state.battles, 1) if ev.target in b.piles[opp]]
+    if elsewhere:
+        return (f"{opp}'s {ev.target} is in battle {elsewhere[0]}: a KILL reaches only the "
+                f"battle the killer goes into ({ev.battle})")
+    return f"{opp} has no {ev.target} in battle {ev.battle}; the top card there is {pile[-1]}"
 
 
 # Which check rules on which event: a table keyed by the event's type rather than a `match`,
@@ -301,14 +323,18 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
     theatres: tuple[Theatre | None, ...] = (None, *Theatre) if opts.theatres_of_war else (None,)
     for name, from_discard in sources:
         c = lk.cards[name]
-        kills = (False, True) if c.kill else (False,)
         joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
         for battle in range(1, 4):
+            victim = state.battles[battle - 1].piles[other(state, player)][-1:]
+            kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
+            if c.kill and victim:
+                kills += ((True, victim[0]),)
             for theatre in theatres:
-                for kill in kills:
+                for kill, target in kills:
                     for joint in joints:
                         ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
-                                          theatre=theatre, joint=joint, from_discard=from_discard)
+                                          target=target, theatre=theatre, joint=joint,
+                                          from_discard=from_discard)
                         if check(lk, state, ev) is None:
                             yield ev
 

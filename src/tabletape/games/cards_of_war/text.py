@@ -23,7 +23,7 @@ def describe(event: Event) -> str:
             if event.theatre:
                 s += f", naming it the {event.theatre} theatre"
             if event.kill:
-                s += ", killing the opponent's top card there"
+                s += f", killing the opponent's {event.target or 'top card'} there"
             if event.joint:
                 s += ", its pair partner to follow"
             return s
@@ -41,8 +41,9 @@ def governing(event: Event) -> tuple[str, ...]:
             return ("cow.recon.report",)
         case CardDeployed():
             ids = ["cow.turn.order", "cow.deploy.in-hand", "cow.deploy.open-battle"]
-            if event.kill:
-                ids += ["cow.kill.ability", "cow.kill.top-only", "cow.kill.type-match"]
+            if event.kill or event.target:
+                ids += ["cow.kill.ability", "cow.kill.target", "cow.kill.top-only",
+                        "cow.kill.type-match"]
             if event.joint:
                 ids += ["cow.opt.joint", "cow.opt.joint.pair"]
             if event.from_discard:
