@@ -152,6 +152,39 @@ def test_next_round_keeps_hands_and_discards_face_down_cards():
     assert [(s.step, s.player) for s in state.steps] == [(Step.REFILL, B), (Step.REFILL, A)]
 
 
+def round_won_on_an_empty_pile(**options):
+    """Returns the table after bob wins round 1 with battle 3 while the draw pile is empty."""
+    state = table(hands={A: HAND_A, B: HAND_B}, turn=B, deck={}, **options,
+                  battles=[won(A), won(B), battle(alice=["Tank"], bob=["Battleship", "Battleship"])])
+    state = replace(state, face_down={A: ("Tank",), B: ("Aircraft Carrier",)})
+    return feed(state, deploy(B, "Infantry", 3))
+
+
+@pytest.mark.rule("cow.round.reshuffle", "cow.deck.reshuffle")
+def test_winning_a_round_an_empty_pile_is_rebuilt_between_rounds_by_default():
+    state = round_won_on_an_empty_pile()
+    assert state.round == 2
+    # the pile was empty: the round's discards are its new draw pile at once
+    assert sum(state.decks[COMMON].values()) == 6 and state.discards[COMMON] == ()
+    # bob, one card short, refills before he opens round 2
+    assert steps(state) == [(Step.REFILL, B), (Step.REFILL, A)]
+    assert refused(state, draw(B, "Tank")) is None
+
+
+@pytest.mark.rule("cow.round.no-reshuffle", "cow.deck.exhausted")
+def test_winning_a_round_no_reshuffle_between_rounds_option():
+    state = round_won_on_an_empty_pile(no_reshuffle_between_rounds=True)
+    assert state.round == 2
+    # nothing is shuffled in: the pile stays empty, bob opens round 2 with seven cards
+    assert state.decks[COMMON] == {} and len(state.discards[COMMON]) == 6
+    assert state.steps == () and state.turn == B and len(state.hands[B]) == 7
+    # his first deployment of the round: now the discards become the draw pile, and he refills
+    state = feed(state, deploy(B, "Decoy", 1))
+    assert sum(state.decks[COMMON].values()) == 6 and state.discards[COMMON] == ()
+    state = feed(state, draw(B, "Tank"), draw(B, "Battleship"))
+    assert len(state.hands[B]) == 8 and state.turn == A
+
+
 @pytest.mark.rule("cow.round.drawn")
 def test_drawn_round_passes_the_opening():
     # alice opened round 1; she holds battle 1, nobody battle 2

@@ -94,6 +94,17 @@ RULES: dict[str, Rule] = {
     "cow.round.next": Rule("Winning a Round", "Between rounds hands are kept, face-down cards go "
                            "to the discards without a reshuffle, and the round's winner opens "
                            "the next one."),
+    "cow.round.reshuffle": Rule(DECISION, "The section's 'no reshuffle now' can be read two "
+                                "ways. By default it forbids only an extra shuffle into a draw "
+                                "pile that still holds cards: a pile down to one card or none "
+                                "is rebuilt at once (cow.deck.reshuffle), between rounds too. "
+                                "The option no_reshuffle_between_rounds plays the other reading "
+                                "(cow.round.no-reshuffle)."),
+    "cow.round.no-reshuffle": Rule(DECISION, "With the option no_reshuffle_between_rounds: "
+                                   "between rounds nothing is shuffled in, even into a draw pile "
+                                   "of one card or none; the refills that open the round draw "
+                                   "what the pile holds (hands may start short), and the pile is "
+                                   "rebuilt as usual once the round's first card is deployed."),
     "cow.game.short": Rule("Winning the Game", "Short game: one round decides it."),
     "cow.game.normal": Rule("Winning the Game", "Normal game: up to three rounds; two round wins "
                             "take the game. Decision: play stops as soon as a player has two; "

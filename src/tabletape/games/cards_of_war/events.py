@@ -27,6 +27,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     joint_deployment: bool = False
     two_decks: bool = False
     automatic_kill: bool = False  # cow.kill.automatic: a matching KILL always happens
+    no_reshuffle_between_rounds: bool = False  # cow.round.no-reshuffle
 
 
 class CowStarted(Header, tag="game_started", kw_only=True, frozen=True):

@@ -192,13 +192,22 @@ def _can_redeploy(lk: Lookups, state: State, player: str) -> bool:
 
 
 def _reshuffle(state: State) -> State:
-    """cow.deck.reshuffle: a pile down to one card (or none) takes the discards back in."""
+    """cow.deck.reshuffle: a pile down to one card (or none) takes the discards back in;
+    with no_reshuffle_between_rounds, not before a new round's first deployment."""
+    if state.options.no_reshuffle_between_rounds and _between_rounds(state):
+        return state  # cow.round.no-reshuffle
     for own, deck in state.decks.items():
         # A deck holds no zero counts (multiset.take drops them): more than one kind is 2+ cards.
         if len(deck) <= 1 and sum(deck.values()) <= 1 and state.discards[own]:
             state = replace(state, decks={**state.decks, own: merge(deck, state.discards[own])},
                             discards={**state.discards, own: ()})
     return state
+
+
+def _between_rounds(state: State) -> bool:
+    """Returns whether no card has been deployed yet this round: every battle untouched (a
+    deployed card stays on the table until its battle is won, and a killer stays too)."""
+    return all(not b.closed and not any(b.piles.values()) for b in state.battles)
 
 
 def _pass_turn(lk: Lookups, state: State, player: str) -> State:
