@@ -172,6 +172,12 @@ def main(out: str = OUT) -> None:
     simulated(out, "sim-long-exhaustion.jsonl",
               Options(length="long", strategic_exhaustion=True), 2)
     simulated(out, "sim-normal.jsonl", Options(), 1)
+    # seeds chosen so the game shows the rule: a swept loser discards down (seed 3), and
+    # a round ends on an empty draw pile that is not reshuffled until play resumes (seed 57)
+    simulated(out, "sim-long-exhaustion-discard.jsonl",
+              Options(length="long", strategic_exhaustion=True), 3)
+    simulated(out, "sim-automatic-kill-no-reshuffle.jsonl",
+              Options(automatic_kill=True, no_reshuffle_between_rounds=True), 57)
 
 
 if __name__ == "__main__":

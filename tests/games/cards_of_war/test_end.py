@@ -12,6 +12,7 @@ from tests.games.cards_of_war.helpers import (
     A,
     B,
     Battle,
+    CardDiscarded,
     HandReported,
     Phase,
     Step,
@@ -238,6 +239,44 @@ def test_losing_every_battle_costs_a_card_for_good():
     state = feed(state, deploy(A, "Infantry", 3))
     assert state.hand_size == {A: 8, B: 7}
     assert state.phase is Phase.PLAY
+
+
+@pytest.mark.rule("cow.opt.exhaustion.discard", "cow.turn.step", "cow.turn.order")
+def test_strategic_exhaustion_the_loser_discards_down_to_the_reduced_hand():
+    # long game; alice sweeps round 1 while bob holds eight cards
+    state = table(hands={A: OPTION_A, B: OPTION_B}, length="long", strategic_exhaustion=True,
+                  battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.hand_size[B] == 7 and len(state.hands[B]) == 8
+    # before any refill, bob gives up one card of his choice (he kept all eight before)
+    assert steps(state)[0] == (Step.DISCARD, B)
+    d = RS.pending(state)
+    assert (d.actor, d.kind) == (B, "discard")
+    assert {e.card for e in RS.legal(state)} == set(OPTION_B)
+    assert refused(state, draw(A, "Radar")) == "cow.turn.step"
+    assert refused(state, deploy(A, "Tank", 1)) == "cow.turn.step"
+    assert refused(state, CardDiscarded(player=A, card="Tank")) == "cow.turn.order"
+    assert refused(state, CardDiscarded(player=B, card="Tank")) == "cow.opt.exhaustion.discard"
+    state = feed(state, CardDiscarded(player=B, card="Codebreakers"))
+    assert len(state.hands[B]) == 7 and "Codebreakers" not in state.hands[B]
+    assert state.discards[COMMON][-1] == "Codebreakers"
+    # then the round's refills: alice, seven cards, draws one; bob is at his size
+    assert steps(state) == [(Step.REFILL, A), (Step.REFILL, B)]
+    state = feed(state, draw(A, "Radar"))
+    assert state.steps == () and state.turn == A
+    # a discard is owed only then
+    assert refused(state, CardDiscarded(player=A, card="Radar")) == "cow.turn.step"
+
+
+@pytest.mark.rule("cow.opt.exhaustion.discard")
+def test_strategic_exhaustion_a_short_hand_discards_nothing():
+    # bob holds six when his hand size drops to seven: nothing to give up, he refills to seven
+    state = table(hands={A: OPTION_A, B: OPTION_B[:6]}, length="long", strategic_exhaustion=True,
+                  battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    state = feed(state, deploy(A, "Infantry", 3), draw(A, "Radar"))
+    assert steps(state) == [(Step.REFILL, B)]
+    state = feed(state, draw(B, "Radar"))
+    assert len(state.hands[B]) == 7 and state.steps == ()
 
 
 @pytest.mark.rule("cow.opt.exhaustion")

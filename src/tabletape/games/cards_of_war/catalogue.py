@@ -45,7 +45,9 @@ RULES: dict[str, Rule] = {
     "cow.deck.exhausted": Rule(DECISION, "With no card in the draw pile or the discards, draws are "
                                "skipped and hands stay short."),
     "cow.hand.over-size": Rule(DECISION, "A player holding more cards than their hand size keeps "
-                               "them and simply draws nothing until below it."),
+                               "them and simply draws nothing until below it (as when the "
+                               "nine-card hand of Tactical Advantage ends; Strategic Exhaustion "
+                               "differs, see cow.opt.exhaustion.discard)."),
     # SPECIAL ABILITIES
     "cow.kill.ability": Rule("Special Abilities 1 (KILL)", "Only a card with the KILL ability can "
                              "kill."),
@@ -143,6 +145,11 @@ RULES: dict[str, Rule] = {
     "cow.opt.exhaustion": Rule("Optional Rules: Strategic Exhaustion", "In the long game, losing "
                                "all three battles of a round costs one card of hand size for good; "
                                "cutting the opponent down to three cards wins the game."),
+    "cow.opt.exhaustion.discard": Rule(DECISION, "Strategic Exhaustion cuts the hand itself, "
+                                       "not only its refill: before the next round's refills "
+                                       "the loser discards cards of their choice, one event "
+                                       "each, face up onto the discard pile, until they hold no "
+                                       "more than the new hand size. Only this owes a discard."),
     "cow.opt.joint": Rule("Optional Rules: Joint Deployment", "A pair held together may be "
                           "deployed at once into neighbouring battles (with Theatres of War: any "
                           "two battles of the pair's theatre); the hand is refilled by two."),

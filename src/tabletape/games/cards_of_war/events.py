@@ -78,4 +78,11 @@ class HandReported(Event, tag="hand_reported", kw_only=True, frozen=True):
     intel: Small = 0
 
 
-EVENTS = (OpeningCardDrawn, CardDrawn, CardDeployed, HandReported)
+class CardDiscarded(Event, tag="card_discarded", kw_only=True, frozen=True):
+    """A card given up from the hand: Strategic Exhaustion cut the player's hand size."""
+
+    player: Name
+    card: Name
+
+
+EVENTS = (OpeningCardDrawn, CardDrawn, CardDeployed, HandReported, CardDiscarded)

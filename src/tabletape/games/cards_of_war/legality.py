@@ -16,7 +16,7 @@ from tabletape.engine.kit.multiset import without
 from tabletape.tape.events import Event
 
 from .components import Lookups, Theatre
-from .events import CardDeployed, CardDrawn, HandReported, OpeningCardDrawn
+from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 from .lookups import deck_size, head, other, owner, theatre_counts, top_discard
 from .state import Owed, Phase, State, Step
 
@@ -53,6 +53,9 @@ def pending(lk: Lookups, state: State) -> Decision | None:
         return Decision(CHANCE, "draw", f"the card {h.player} draws ({h.step})")
     if h.step is Step.RECON:
         return Decision(h.player, "report", f"{h.player} reports their hand's theatres")
+    if h.step is Step.DISCARD:
+        return Decision(h.player, "discard", f"{h.player} discards down to "
+                        f"{state.hand_size[h.player]} cards (strategic exhaustion)")
     return Decision(h.player, "deploy", f"{h.player} must {h.step}")
 
 
@@ -113,6 +116,17 @@ def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | No
     if said != truth:
         wrong = ", ".join(f"{k} {said[k]} (holds {truth[k]})" for k in truth if said[k] != truth[k])
         return Violation("cow.recon.report", f"{ev.player}'s report is untrue: {wrong}")
+    return None
+
+
+def _check_discard(lk: Lookups, state: State, ev: CardDiscarded) -> Violation | None:
+    h = head(state)
+    if state.phase is not Phase.PLAY or h is None or h.step is not Step.DISCARD:
+        return _owed_first(lk, state, "discard")  # only Strategic Exhaustion owes a discard
+    if ev.player != h.player:
+        return Violation("cow.turn.order", f"{h.player} discards now, not {ev.player}")
+    if ev.card not in state.hands[ev.player]:
+        return Violation("cow.opt.exhaustion.discard", f"{ev.player} holds no {ev.card!r}")
     return None
 
 
@@ -287,7 +301,7 @@ def _out_of_reach(state: State, ev: CardDeployed, opp: str, pile: tuple[str, ...
 # as it is looked up at every event and a `match` tries the class patterns one by one.
 CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
     OpeningCardDrawn: _check_opening, CardDrawn: _check_draw, HandReported: _check_report,
-    CardDeployed: _check_deploy}
+    CardDeployed: _check_deploy, CardDiscarded: _check_discard}
 
 
 # -- legal and chance's odds ---------------------------------------------------------------
@@ -306,6 +320,9 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
     if h is not None and h.step in DRAWS:
         for name in state.decks[owner(state, h.player)]:
             yield CardDrawn(player=h.player, card=name)
+    elif h is not None and h.step is Step.DISCARD:
+        for name in dict.fromkeys(state.hands[h.player]):
+            yield CardDiscarded(player=h.player, card=name)
     elif h is not None and h.step is Step.RECON:
         n = theatre_counts(lk, state.hands[h.player])
         yield HandReported(player=h.player, air=n["air"], sea=n["sea"], ground=n["ground"],

@@ -20,7 +20,14 @@ from tabletape.engine.kit.multiset import merge, take, with_cards, without
 from tabletape.tape.events import Event
 
 from .components import Lookups
-from .events import CardDeployed, CardDrawn, CowStarted, HandReported, OpeningCardDrawn
+from .events import (
+    CardDeployed,
+    CardDiscarded,
+    CardDrawn,
+    CowStarted,
+    HandReported,
+    OpeningCardDrawn,
+)
 from .lookups import can_deploy, deck_size, done, fits, other, owner, top_discard, total
 from .state import (
     COMMON,
@@ -89,6 +96,14 @@ def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
     return state
 
 
+def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
+    """cow.opt.exhaustion.discard: a card from the hand onto the discard pile, face up; the
+    step stays owed until the hand is down to its size (then `resolve` settles it)."""
+    own = owner(state, ev.player)
+    return replace(state, hands={**state.hands, ev.player: without(state.hands[ev.player], ev.card)},
+                   discards={**state.discards, own: state.discards[own] + (ev.card,)})
+
+
 def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants."""
     me, opp = ev.player, other(state, ev.player)
@@ -139,7 +154,8 @@ def _put(battles: tuple[Battle, ...], i: int, battle: Battle) -> tuple[Battle, .
 # Which play handles which event: a table keyed by the event's type rather than a `match`,
 # as it is looked up at every event and a `match` tries the class patterns one by one.
 APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
-    OpeningCardDrawn: _opening, CardDrawn: _draw, HandReported: _report, CardDeployed: _deploy}
+    OpeningCardDrawn: _opening, CardDrawn: _draw, HandReported: _report, CardDeployed: _deploy,
+    CardDiscarded: _discard}
 
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
@@ -177,6 +193,8 @@ def _skipped(lk: Lookups, state: State, h: Owed) -> bool:
                     or not deck_size(state, h.player))
         case Step.REINFORCE_DRAW:
             return not deck_size(state, h.player)
+        case Step.DISCARD:  # cow.opt.exhaustion.discard
+            return len(state.hands[h.player]) <= state.hand_size[h.player]
         case Step.REINFORCE_DEPLOY:
             return not _can_redeploy(lk, state, h.player)
         case Step.PASS:
@@ -264,8 +282,9 @@ def _end_round(state: State) -> State:
     sizes = dict(state.hand_size)
     if state.options.tactical_advantage:
         sizes = {p: TACTICAL_HAND if p == sweep else HAND for p in state.players}
-    if state.options.strategic_exhaustion and sweep:
-        sizes[other(state, sweep)] -= 1
+    exhausted = other(state, sweep) if state.options.strategic_exhaustion and sweep else None
+    if exhausted:
+        sizes[exhausted] -= 1
     rounds_won = {**state.rounds_won, **({winner: state.rounds_won[winner] + 1} if winner else {})}
     state = replace(state, discards=discards, face_down={p: () for p in state.players},
                     battles=_fresh_battles(state.players), hand_size=sizes, rounds_won=rounds_won,
@@ -274,7 +293,10 @@ def _end_round(state: State) -> State:
     if over:
         return replace(state, phase=Phase.OVER, winner=champion)
     first = winner or other(state, state.first or a)  # cow.round.drawn
-    return _start_round(replace(state, round=state.round + 1), first)
+    state = _start_round(replace(state, round=state.round + 1), first)
+    if exhausted:  # cow.opt.exhaustion.discard: the smaller hand first, then the refills
+        state = replace(state, steps=(Owed(Step.DISCARD, exhausted), *state.steps))
+    return state
 
 
 # -- Winning the Game ----------------------------------------------------------------------
