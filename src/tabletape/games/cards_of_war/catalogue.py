@@ -96,8 +96,9 @@ RULES: dict[str, Rule] = {
     "cow.round.next": Rule("Winning a Round", "Between rounds hands are kept, face-down cards go "
                            "to the discards without a reshuffle, and the round's winner opens "
                            "the next one."),
-    "cow.round.reshuffle": Rule(DECISION, "The section's 'no reshuffle now' can be read two "
-                                "ways. By default it forbids only an extra shuffle into a draw "
+    "cow.round.reshuffle": Rule(DECISION, "Winning a Round forbids reshuffling the discards "
+                                "when a round ends; this can be read two ways. By default it "
+                                "forbids only an extra shuffle into a draw "
                                 "pile that still holds cards: a pile down to one card or none "
                                 "is rebuilt at once (cow.deck.reshuffle), between rounds too. "
                                 "The option no_reshuffle_between_rounds plays the other reading "
