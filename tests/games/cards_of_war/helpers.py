@@ -11,6 +11,7 @@ from msgspec.structs import replace
 from tabletape.games.cards_of_war import RULESET, CardsOfWar
 from tabletape.games.cards_of_war.events import (
     CardDeployed,
+    CardDiscarded,
     CardDrawn,
     HandReported,
     OpeningCardDrawn,
@@ -23,8 +24,8 @@ A, B = "alice", "bob"
 PLAYERS = (A, B)
 
 __all__ = [
-    "A", "B", "COMMON", "PLAYERS", "RS", "RULESET", "Battle", "CardDeployed", "CardDrawn",
-    "HandReported", "OpeningCardDrawn", "Options", "Owed", "Phase", "State", "Step",
+    "A", "B", "COMMON", "PLAYERS", "RS", "RULESET", "Battle", "CardDeployed", "CardDiscarded",
+    "CardDrawn", "HandReported", "OpeningCardDrawn", "Options", "Owed", "Phase", "State", "Step",
     "battle", "bound", "deploy", "draw", "feed", "header", "refused", "report", "start", "table",
 ]
 

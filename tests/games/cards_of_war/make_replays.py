@@ -94,7 +94,7 @@ def illegal_kill(rs: CardsOfWar, state) -> CardDeployed | None:
             pile = b.piles[other(state, me)]
             if killer.kill and not b.closed and pile and \
                     not set(killer.kill) & set(cards[pile[-1]].types):
-                ev = CardDeployed(player=me, card=name, battle=no, kill=True)
+                ev = CardDeployed(player=me, card=name, battle=no, kill=True, target=pile[-1])
                 if rs.check(state, ev) is not None and \
                         rs.check(state, CardDeployed(player=me, card=name, battle=no)) is None:
                     return ev
@@ -172,6 +172,12 @@ def main(out: str = OUT) -> None:
     simulated(out, "sim-long-exhaustion.jsonl",
               Options(length="long", strategic_exhaustion=True), 2)
     simulated(out, "sim-normal.jsonl", Options(), 1)
+    # seeds chosen so the game shows the rule: a swept loser discards down (seed 3), and
+    # a round ends on an empty draw pile that is not reshuffled until play resumes (seed 57)
+    simulated(out, "sim-long-exhaustion-discard.jsonl",
+              Options(length="long", strategic_exhaustion=True), 3)
+    simulated(out, "sim-automatic-kill-no-reshuffle.jsonl",
+              Options(automatic_kill=True, no_reshuffle_between_rounds=True), 57)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from tests.games.cards_of_war.helpers import (
     A,
     B,
     Battle,
+    CardDiscarded,
     HandReported,
     Phase,
     Step,
@@ -52,7 +53,7 @@ def test_score_counts_cards_still_on_the_table():
     assert total(RS.lk, state, state.battles[0], B) == 6
     # a killed card scores nothing: alice deploys Anti-Tank Gun (kills T) onto bob's Flak
     state = replace(state, hands={**state.hands, A: tuple(sorted((*HAND_A[:7], "Anti-Tank Gun")))})
-    state = feed(state, deploy(A, "Anti-Tank Gun", 1, kill=True))
+    state = feed(state, deploy(A, "Anti-Tank Gun", 1, kill=True, target="Flak"))
     assert state.battles[0].piles[B] == ("Infantry",)
     assert total(RS.lk, state, state.battles[0], B) == 3
     assert total(RS.lk, state, state.battles[0], A) == 14
@@ -152,6 +153,39 @@ def test_next_round_keeps_hands_and_discards_face_down_cards():
     assert [(s.step, s.player) for s in state.steps] == [(Step.REFILL, B), (Step.REFILL, A)]
 
 
+def round_won_on_an_empty_pile(**options):
+    """Returns the table after bob wins round 1 with battle 3 while the draw pile is empty."""
+    state = table(hands={A: HAND_A, B: HAND_B}, turn=B, deck={}, **options,
+                  battles=[won(A), won(B), battle(alice=["Tank"], bob=["Battleship", "Battleship"])])
+    state = replace(state, face_down={A: ("Tank",), B: ("Aircraft Carrier",)})
+    return feed(state, deploy(B, "Infantry", 3))
+
+
+@pytest.mark.rule("cow.round.reshuffle", "cow.deck.reshuffle")
+def test_winning_a_round_an_empty_pile_is_rebuilt_between_rounds_by_default():
+    state = round_won_on_an_empty_pile()
+    assert state.round == 2
+    # the pile was empty: the round's discards are its new draw pile at once
+    assert sum(state.decks[COMMON].values()) == 6 and state.discards[COMMON] == ()
+    # bob, one card short, refills before he opens round 2
+    assert steps(state) == [(Step.REFILL, B), (Step.REFILL, A)]
+    assert refused(state, draw(B, "Tank")) is None
+
+
+@pytest.mark.rule("cow.round.no-reshuffle", "cow.deck.exhausted")
+def test_winning_a_round_no_reshuffle_between_rounds_option():
+    state = round_won_on_an_empty_pile(no_reshuffle_between_rounds=True)
+    assert state.round == 2
+    # nothing is shuffled in: the pile stays empty, bob opens round 2 with seven cards
+    assert state.decks[COMMON] == {} and len(state.discards[COMMON]) == 6
+    assert state.steps == () and state.turn == B and len(state.hands[B]) == 7
+    # his first deployment of the round: now the discards become the draw pile, and he refills
+    state = feed(state, deploy(B, "Decoy", 1))
+    assert sum(state.decks[COMMON].values()) == 6 and state.discards[COMMON] == ()
+    state = feed(state, draw(B, "Tank"), draw(B, "Battleship"))
+    assert len(state.hands[B]) == 8 and state.turn == A
+
+
 @pytest.mark.rule("cow.round.drawn")
 def test_drawn_round_passes_the_opening():
     # alice opened round 1; she holds battle 1, nobody battle 2
@@ -205,6 +239,44 @@ def test_losing_every_battle_costs_a_card_for_good():
     state = feed(state, deploy(A, "Infantry", 3))
     assert state.hand_size == {A: 8, B: 7}
     assert state.phase is Phase.PLAY
+
+
+@pytest.mark.rule("cow.opt.exhaustion.discard", "cow.turn.step", "cow.turn.order")
+def test_strategic_exhaustion_the_loser_discards_down_to_the_reduced_hand():
+    # long game; alice sweeps round 1 while bob holds eight cards
+    state = table(hands={A: OPTION_A, B: OPTION_B}, length="long", strategic_exhaustion=True,
+                  battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    state = feed(state, deploy(A, "Infantry", 3))
+    assert state.hand_size[B] == 7 and len(state.hands[B]) == 8
+    # before any refill, bob gives up one card of his choice (he kept all eight before)
+    assert steps(state)[0] == (Step.DISCARD, B)
+    d = RS.pending(state)
+    assert (d.actor, d.kind) == (B, "discard")
+    assert {e.card for e in RS.legal(state)} == set(OPTION_B)
+    assert refused(state, draw(A, "Radar")) == "cow.turn.step"
+    assert refused(state, deploy(A, "Tank", 1)) == "cow.turn.step"
+    assert refused(state, CardDiscarded(player=A, card="Tank")) == "cow.turn.order"
+    assert refused(state, CardDiscarded(player=B, card="Tank")) == "cow.opt.exhaustion.discard"
+    state = feed(state, CardDiscarded(player=B, card="Codebreakers"))
+    assert len(state.hands[B]) == 7 and "Codebreakers" not in state.hands[B]
+    assert state.discards[COMMON][-1] == "Codebreakers"
+    # then the round's refills: alice, seven cards, draws one; bob is at his size
+    assert steps(state) == [(Step.REFILL, A), (Step.REFILL, B)]
+    state = feed(state, draw(A, "Radar"))
+    assert state.steps == () and state.turn == A
+    # a discard is owed only then
+    assert refused(state, CardDiscarded(player=A, card="Radar")) == "cow.turn.step"
+
+
+@pytest.mark.rule("cow.opt.exhaustion.discard")
+def test_strategic_exhaustion_a_short_hand_discards_nothing():
+    # bob holds six when his hand size drops to seven: nothing to give up, he refills to seven
+    state = table(hands={A: OPTION_A, B: OPTION_B[:6]}, length="long", strategic_exhaustion=True,
+                  battles=[won(A), won(A), battle(alice=["Battleship", "Dive Bomber"])])
+    state = feed(state, deploy(A, "Infantry", 3), draw(A, "Radar"))
+    assert steps(state) == [(Step.REFILL, B)]
+    state = feed(state, draw(B, "Radar"))
+    assert len(state.hands[B]) == 7 and state.steps == ()
 
 
 @pytest.mark.rule("cow.opt.exhaustion")

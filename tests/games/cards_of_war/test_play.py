@@ -14,6 +14,7 @@ from tests.games.cards_of_war.helpers import (
     B,
     Battle,
     HandReported,
+    Phase,
     Step,
     battle,
     deploy,
@@ -183,9 +184,9 @@ def test_empty_hand_passes():
 def test_only_killers_kill():
     # Infantry has no KILL
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, battles=[battle(bob=["Gliders"]), battle(), battle()])
-    assert refused(state, deploy(A, "Infantry", 1, kill=True)) == "cow.kill.ability"
+    assert refused(state, deploy(A, "Infantry", 1, kill=True, target="Gliders")) == "cow.kill.ability"
     # Tank does (it kills I)
-    assert refused(state, deploy(A, "Tank", 1, kill=True)) is None
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Gliders")) is None
 
 
 @pytest.mark.rule("cow.kill.top-only")
@@ -194,9 +195,9 @@ def test_kill_reaches_only_the_top_card_of_the_same_battle():
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
                   battles=[battle(bob=["Infantry", "Gliders"]), battle(), battle()])
     # a Tank sent into battle 2 finds nothing of bob's to kill there
-    assert refused(state, deploy(A, "Tank", 2, kill=True)) == "cow.kill.top-only"
+    assert refused(state, deploy(A, "Tank", 2, kill=True, target="Gliders")) == "cow.kill.top-only"
     # alice deploys Tank into battle 1 and kills the Gliders; the Infantry below survives
-    state = feed(state, deploy(A, "Tank", 1, kill=True))
+    state = feed(state, deploy(A, "Tank", 1, kill=True, target="Gliders"))
     assert state.battles[0].piles == {A: ("Tank",), B: ("Infantry",)}
     assert state.discards[COMMON] == ("Gliders",)
 
@@ -206,9 +207,9 @@ def test_kill_needs_a_matching_type():
     # bob's top card in battle 1 is Flak (type T); Tank kills only I
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
                   battles=[battle(bob=["Infantry", "Flak"]), battle(bob=["Fighters"]), battle()])
-    assert refused(state, deploy(A, "Tank", 1, kill=True)) == "cow.kill.type-match"
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Flak")) == "cow.kill.type-match"
     # Flak kills F: alice deploys Flak into battle 2 and the Fighters are discarded at once
-    state = feed(state, deploy(A, "Flak", 2, kill=True))
+    state = feed(state, deploy(A, "Flak", 2, kill=True, target="Fighters"))
     assert state.battles[1].piles[B] == ()
     assert state.discards[COMMON] == ("Fighters",)
 
@@ -217,7 +218,7 @@ def test_kill_needs_a_matching_type():
 def test_radar_is_every_type():
     # Radar carries all the symbols, so a Destroyer (kills U) hits it
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, battles=[battle(), battle(), battle(bob=["Radar"])])
-    state = feed(state, deploy(A, "Destroyer", 3, kill=True))
+    state = feed(state, deploy(A, "Destroyer", 3, kill=True, target="Radar"))
     assert state.battles[2].piles == {A: ("Destroyer",), B: ()}
     assert state.discards[COMMON] == ("Radar",)
 
@@ -228,8 +229,8 @@ def test_multi_type_victim_is_hit_through_any_symbol():
     carrier = [battle(bob=["Aircraft Carrier"]), battle(), battle()]
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, battles=carrier)
     # Flak (kills F, B) hits it through F; a Submarine (kills S) through S
-    assert refused(state, deploy(A, "Flak", 1, kill=True)) is None
-    state = feed(state, deploy(A, "Submarine", 1, kill=True))
+    assert refused(state, deploy(A, "Flak", 1, kill=True, target="Aircraft Carrier")) is None
+    state = feed(state, deploy(A, "Submarine", 1, kill=True, target="Aircraft Carrier"))
     assert state.battles[0].piles[B] == ()
     assert state.discards[COMMON] == ("Aircraft Carrier",)
 
@@ -241,6 +242,52 @@ def test_kill_is_optional():
     state = feed(state, deploy(A, "Tank", 1))
     assert state.battles[0].piles == {A: ("Tank",), B: ("Infantry",)}
     assert state.discards[COMMON] == ()
+    # legal offers the Tank into battle 1 both with and without its KILL
+    kills = {e.kill for e in RS.legal(table(hands={A: SPECIAL_A, B: SPECIAL_B},
+                                            battles=[battle(bob=["Infantry"]), battle(), battle()]))
+             if e.card == "Tank" and e.battle == 1}
+    assert kills == {False, True}
+
+
+@pytest.mark.rule("cow.kill.automatic")
+def test_special_abilities_kill_automatic_reading():
+    # with automatic_kill, a Tank deployed onto bob's Infantry kills it: it must say so
+    state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, automatic_kill=True,
+                  battles=[battle(bob=["Infantry"]), battle(bob=["Flak"]), battle()])
+    assert refused(state, deploy(A, "Tank", 1)) == "cow.kill.automatic"
+    assert [e.kill for e in RS.legal(state) if e.card == "Tank" and e.battle == 1] == [True]
+    # no match, no kill: the Tank goes onto the Flak (type T) or into an empty battle as it is
+    assert refused(state, deploy(A, "Tank", 2)) is None
+    assert refused(state, deploy(A, "Tank", 3)) is None
+    # a card without KILL is never forced
+    assert refused(state, deploy(A, "Infantry", 1)) is None
+    state = feed(state, deploy(A, "Tank", 1, kill=True, target="Infantry"))
+    assert state.battles[0].piles == {A: ("Tank",), B: ()}
+    assert state.discards[COMMON] == ("Infantry",)
+
+
+@pytest.mark.rule("cow.kill.target", "cow.kill.top-only")
+def test_special_abilities_kill_a_card_under_the_top_is_out_of_reach():
+    # bob's Infantry lies under his Fighters in battle 1; his Gliders are alone in battle 2
+    state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
+                  battles=[battle(bob=["Infantry", "Fighters"]), battle(bob=["Gliders"]), battle()])
+    # alice's Tank (kills I) means the Infantry: only the top card can be killed (this was
+    # reported as a type mismatch, against the Fighters, before a KILL named its target)
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Infantry")) == "cow.kill.top-only"
+    # the Gliders are in battle 2: a KILL reaches only the battle the killer goes into
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Gliders")) == "cow.kill.top-only"
+    # the top card of the wrong type is still a type mismatch
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Fighters")) == "cow.kill.type-match"
+    assert refused(state, deploy(A, "Tank", 2, kill=True, target="Gliders")) is None
+
+
+@pytest.mark.rule("cow.kill.target")
+def test_a_kill_names_its_target_and_only_a_kill_does():
+    state = table(hands={A: SPECIAL_A, B: SPECIAL_B},
+                  battles=[battle(bob=["Infantry"]), battle(), battle()])
+    assert refused(state, deploy(A, "Tank", 1, kill=True)) == "cow.kill.target"
+    assert refused(state, deploy(A, "Tank", 1, target="Infantry")) == "cow.kill.target"
+    assert refused(state, deploy(A, "Tank", 1, kill=True, target="Infantry")) is None
 
 
 @pytest.mark.rule("cow.reinforce.draw")
@@ -366,12 +413,12 @@ def test_opening_a_battle_names_its_theatre():
     # battle 1 is empty, so alice must name its theatre
     state = table(hands={A: OPTION_A, B: OPTION_B}, theatres_of_war=True)
     assert refused(state, deploy(A, "Tank", 1)) == "cow.opt.theatres.choose"
-    # legal offers all four theatres for the Tank's first deployment into battle 1
+    # the Tank is a Ground card: legal offers only Ground for its opening of battle 1
     named = {e.theatre for e in RS.legal(state) if e.card == "Tank" and e.battle == 1}
-    assert named == {AIR, SEA, GROUND, INTEL}
-    # alice deploys Tank into battle 1, naming it Air: any theatre may be named
-    state = feed(state, deploy(A, "Tank", 1, theatre=AIR))
-    assert state.battles[0].theatre == AIR
+    assert named == {GROUND}
+    # alice deploys Tank into battle 1, naming it Ground
+    state = feed(state, deploy(A, "Tank", 1, theatre=GROUND))
+    assert state.battles[0].theatre == GROUND
 
 
 @pytest.mark.rule("cow.opt.theatres.choose")
@@ -394,9 +441,10 @@ def test_only_the_battles_theatre_scores():
     # battle 1 is Ground; alice has 12 there in Ground cards
     ground = ["Anti-Tank Gun", "Anti-Tank Gun", "Paratroop"]
     state = table(hands={A: (*OPTION_A[:7], "Battleship"), B: OPTION_B}, theatres_of_war=True,
-                  battles=[battle(alice=ground, theatre=GROUND), battle(), battle()])
-    # alice deploys Battleship (Sea, 7) there: it does not count, no win
-    moved = feed(state, deploy(A, "Battleship", 1))
+                  battles=[battle(alice=ground, bob=["Destroyer"], theatre=GROUND), battle(),
+                           battle()])
+    # alice deploys Battleship (Sea, 7) there to kill the Destroyer: it does not count, no win
+    moved = feed(state, deploy(A, "Battleship", 1, kill=True, target="Destroyer"))
     assert not moved.battles[0].closed
     # Infantry (Ground, 3) does: 15 wins the battle
     won_it = feed(state, deploy(A, "Infantry", 1))
@@ -404,14 +452,60 @@ def test_only_the_battles_theatre_scores():
 
 
 @pytest.mark.rule("cow.opt.theatres.off-theatre")
-def test_an_off_theatre_card_may_be_deployed_without_killing():
-    # alice puts Battleship (Sea) into a Ground battle, no kill
+def test_theatres_of_war_off_theatre_card_goes_in_only_to_kill():
+    # battle 1 is Ground; alice's Battleship (Sea) kills S, and bob's top card there is Paratroop
     state = table(hands={A: (*OPTION_A[:7], "Battleship"), B: OPTION_B}, theatres_of_war=True,
-                  battles=[battle(alice=["Infantry"], theatre=GROUND), battle(), battle()])
-    moved = feed(state, deploy(A, "Battleship", 1))
+                  battles=[battle(alice=["Gliders"], bob=["Paratroop"], theatre=GROUND), battle(),
+                           battle()])
+    # without a kill the Battleship may not go there (this was ruled legal before)
+    assert refused(state, deploy(A, "Battleship", 1)) == "cow.opt.theatres.off-theatre"
+    assert not any(e.card == "Battleship" and e.battle == 1 for e in RS.legal(state))
+    # a Ground card needs no kill there
+    assert refused(state, deploy(A, "Infantry", 1)) is None
+
+
+@pytest.mark.rule("cow.opt.theatres.off-theatre")
+def test_theatres_of_war_off_theatre_card_never_opens_a_battle():
+    # battle 2 is empty: the Tank (Ground) may open it only as a Ground battle
+    state = table(hands={A: OPTION_A, B: OPTION_B}, theatres_of_war=True)
+    for theatre in (AIR, SEA, INTEL):
+        assert refused(state, deploy(A, "Tank", 2, theatre=theatre)) == "cow.opt.theatres.off-theatre"
+        # not even announcing its KILL, as there is nothing to kill (this was ruled legal before)
+        assert refused(state, deploy(A, "Tank", 2, theatre=theatre, kill=True)) == \
+            "cow.opt.theatres.off-theatre"
+    assert refused(state, deploy(A, "Tank", 2, theatre=GROUND)) is None
+
+
+@pytest.mark.rule("cow.opt.theatres.off-theatre", "cow.opt.theatres")
+def test_theatres_of_war_off_theatre_kill_scores_nothing():
+    # bob's Submarine lies on alice's Ground battle; her Destroyer (Sea) goes in to kill it
+    state = table(hands={A: (*OPTION_A[:7], "Destroyer"), B: OPTION_B[:7]}, theatres_of_war=True,
+                  battles=[battle(alice=["Anti-Tank Gun"], bob=["Gliders", "Submarine"],
+                                  theatre=GROUND), battle(), battle()])
+    moved = feed(state, deploy(A, "Destroyer", 1, kill=True, target="Submarine"))
     # it lies on her pile but adds nothing to her Ground score
-    assert moved.battles[0].piles[A] == ("Infantry", "Battleship")
-    assert total(RS.lk, moved, moved.battles[0], A) == 3
+    assert moved.battles[0].piles == {A: ("Anti-Tank Gun", "Destroyer"), B: ("Gliders",)}
+    assert total(RS.lk, moved, moved.battles[0], A) == 4
+
+
+@pytest.mark.rule("cow.opt.theatres.no-fit", "cow.battle.stalemate")
+def test_theatres_of_war_a_player_with_no_fitting_card_passes():
+    # every battle is Sea; alice holds only Ground and Intel cards without a KILL
+    state = table(hands={A: ("Infantry", "Gliders", "Paratroop", "Spy"),
+                         B: ("Destroyer", "Battleship", "Infantry")},
+                  theatres_of_war=True, deck={}, turn=B, length="short",
+                  battles=[battle(alice=["Submarine"], bob=["Marines"], theatre=SEA),
+                           battle(alice=["Submarine"], theatre=SEA),
+                           battle(alice=["Marines"], bob=["Destroyer"], theatre=SEA)])
+    assert not list(RS.legal(replace(state, turn=A)))
+    # bob deploys his Battleship; alice cannot answer, so bob deploys again
+    state = feed(state, deploy(B, "Battleship", 1))
+    assert state.turn == B and RS.pending(state).actor == B
+    # then his Destroyer; his Infantry fits nowhere either, so neither can deploy: a stalemate
+    state = feed(state, deploy(B, "Destroyer", 3))
+    # battles 1 (11 to 5) and 3 (8 to 4) are bob's, battle 2 alice's (5 to 0)
+    assert state.phase is Phase.OVER and state.winner == B
+    assert state.hands[B] == ("Infantry",)
 
 
 @pytest.mark.rule("cow.opt.theatres")
@@ -419,7 +513,7 @@ def test_any_card_may_go_anywhere_to_kill():
     # bob's Submarine sits in a Ground battle; alice's Destroyer (Sea) kills it
     state = table(hands={A: (*OPTION_A[:7], "Destroyer"), B: OPTION_B[:7]}, theatres_of_war=True,
                   battles=[battle(bob=["Submarine"], theatre=GROUND), battle(), battle()])
-    state = feed(state, deploy(A, "Destroyer", 1, kill=True))
+    state = feed(state, deploy(A, "Destroyer", 1, kill=True, target="Submarine"))
     assert state.battles[0].piles == {A: ("Destroyer",), B: ()}
     assert state.discards["common"] == ("Submarine",)
 
@@ -532,8 +626,8 @@ def test_both_cards_of_a_pair_keep_their_abilities():
     state = table(hands={A: hand, B: OPTION_B[:7]}, joint_deployment=True,
                   battles=[battle(bob=["Destroyer"]), battle(bob=["Infantry"]), battle()])
     # alice deploys Battleship into battle 1, killing the Destroyer; Shore Bombardment kills in 2
-    state = feed(state, deploy(A, "Battleship", 1, joint=True, kill=True),
-                 deploy(A, "Shore Bombardment", 2, kill=True))
+    state = feed(state, deploy(A, "Battleship", 1, joint=True, kill=True, target="Destroyer"),
+                 deploy(A, "Shore Bombardment", 2, kill=True, target="Infantry"))
     assert state.discards["common"] == ("Destroyer", "Infantry")
     # Amphib (reinforce) first, Marines second: the reinforcement waits for the partner
     hand = ("Infantry", "Spy", "Decoy", "Resistance", "Saboteur", "Codebreakers", "Marines",
@@ -560,7 +654,7 @@ def test_two_decks_cards_go_home():
     state = table(hands={A: OPTION_A, B: OPTION_B}, two_decks=True,
                   battles=[battle(bob=["Infantry"]), battle(), battle()])
     bob_deck = dict(state.decks[B])
-    state = feed(state, deploy(A, "Tank", 1, kill=True))
+    state = feed(state, deploy(A, "Tank", 1, kill=True, target="Infantry"))
     assert state.discards == {A: (), B: ("Infantry",)}
     # alice refills from her own deck; bob's is untouched
     state = feed(state, draw(A, "Tank"))

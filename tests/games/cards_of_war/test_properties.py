@@ -19,7 +19,8 @@ OPTIONS = st.builds(
     Options, length=st.sampled_from(["short", "normal", "long"]),
     alternative_reinforce=st.booleans(), theatres_of_war=st.booleans(),
     tactical_advantage=st.booleans(), strategic_exhaustion=st.booleans(),
-    joint_deployment=st.booleans(), two_decks=st.booleans(),
+    joint_deployment=st.booleans(), two_decks=st.booleans(), automatic_kill=st.booleans(),
+    no_reshuffle_between_rounds=st.booleans(),
 ).filter(lambda o: not o.strategic_exhaustion  # cow.setup.options: the mixes `new` writes
          or (o.length == "long" and not o.tactical_advantage))
 

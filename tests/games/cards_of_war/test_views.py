@@ -83,7 +83,7 @@ def test_legal_deploys_every_card_battle_and_kill():
                   battles=[battle(bob=["Infantry"]), battle(), battle()])
     evs = set(RS.legal(state))
     plain = {deploy(A, c, b) for c in ("Tank", "Spy") for b in (1, 2, 3)}
-    assert evs == plain | {deploy(A, "Tank", 1, kill=True)}
+    assert evs == plain | {deploy(A, "Tank", 1, kill=True, target="Infantry")}
     # a closed battle is offered to nobody
     state = replace(state, battles=(state.battles[0], Battle(piles={A: (), B: ()}, closed=True,
                                                              winner=B, points=15), battle()))
@@ -96,8 +96,8 @@ def test_legal_events_all_pass_check():
                   battles=[battle(bob=["Battleship"], theatre=Theatre.SEA), battle(), battle()])
     evs = list(RS.legal(state))
     assert evs and all(RS.check(state, e) is None for e in evs)
-    # opening battle 2 or 3 offers the four theatres for each card
-    assert len({e.theatre for e in evs if e.battle == 2}) == 4
+    # opening battle 2 or 3 names each card's own theatre (cow.opt.theatres.off-theatre)
+    assert all(e.theatre == RS.lk.cards[e.card].theatre for e in evs if e.battle == 2)
     assert all(e.theatre is None for e in evs if e.battle == 1)
 
 
@@ -147,8 +147,8 @@ def test_describe_each_event():
     assert RULESET.describe(draw(B, "Spy")) == "bob draws Spy"
     assert RULESET.describe(HandReported(player=B, air=1, sea=2, ground=3, intel=2)) == \
         "bob reports for recon: 1 Air, 2 Sea, 3 Ground, 2 Intel"
-    assert RULESET.describe(deploy(A, "Tank", 2, kill=True)) == \
-        "alice deploys Tank to battle 2, killing the opponent's top card there"
+    assert RULESET.describe(deploy(A, "Tank", 2, kill=True, target="Marines")) == \
+        "alice deploys Tank to battle 2, killing the opponent's Marines there"
     assert RULESET.describe(deploy(A, "Fighters", 1, theatre=Theatre.AIR, joint=True)) == \
         "alice deploys Fighters to battle 1, naming it the Air theatre, its pair partner to follow"
     assert RULESET.describe(deploy(A, "Radar", 3, from_discard=True)) == \
@@ -156,7 +156,7 @@ def test_describe_each_event():
 
 
 def test_governing_names_the_kill_rules():
-    ids = RULESET.governing(deploy(A, "Tank", 1, kill=True))
+    ids = RULESET.governing(deploy(A, "Tank", 1, kill=True, target="Infantry"))
     assert "cow.kill.type-match" in ids and "cow.deploy.in-hand" in ids
     assert all(i in RULESET.catalogue() for i in ids)
     assert RULESET.governing(CardDeployed(player=A, card="Tank", battle=1)) == (

@@ -45,7 +45,9 @@ RULES: dict[str, Rule] = {
     "cow.deck.exhausted": Rule(DECISION, "With no card in the draw pile or the discards, draws are "
                                "skipped and hands stay short."),
     "cow.hand.over-size": Rule(DECISION, "A player holding more cards than their hand size keeps "
-                               "them and simply draws nothing until below it."),
+                               "them and simply draws nothing until below it (as when the "
+                               "nine-card hand of Tactical Advantage ends; Strategic Exhaustion "
+                               "differs, see cow.opt.exhaustion.discard)."),
     # SPECIAL ABILITIES
     "cow.kill.ability": Rule("Special Abilities 1 (KILL)", "Only a card with the KILL ability can "
                              "kill."),
@@ -57,8 +59,19 @@ RULES: dict[str, Rule] = {
                                 "once. Radar carries every type symbol, so every killer can hit it."),
     "cow.kill.multi-type": Rule(DECISION, "A victim with several type symbols is hit when any one "
                                 "of them is among the killer's targets."),
-    "cow.kill.optional": Rule(DECISION, "A KILL is announced in the deployment event; a player may "
-                              "deploy a killer without using it."),
+    "cow.kill.target": Rule(DECISION, "A KILL names its victim in the deployment event, and "
+                            "only a KILL names one. A named card that is not the opponent's top "
+                            "card in the killer's battle (lower in that pile, or in another "
+                            "battle) breaks the top-card rule (cow.kill.top-only); a top card of "
+                            "the wrong type breaks the type rule (cow.kill.type-match)."),
+    "cow.kill.optional": Rule(DECISION, "The section can be read two ways. By default a KILL is "
+                              "announced in the deployment event, and a player may deploy a "
+                              "killer without using it; the option automatic_kill plays the "
+                              "other reading (cow.kill.automatic)."),
+    "cow.kill.automatic": Rule(DECISION, "With the option automatic_kill (Special Abilities 1, "
+                               "read as: a match kills): a killer deployed where the opponent's "
+                               "top card carries one of its target symbols always kills it, so "
+                               "the deployment must announce that KILL."),
     "cow.reinforce.draw": Rule("Special Abilities 2 (REINFORCE)", "After deploying a reinforce "
                                "card the player draws one extra card, then deploys again from "
                                "their hand; that second card's own ability works too."),
@@ -70,8 +83,10 @@ RULES: dict[str, Rule] = {
     "cow.battle.win": Rule("Winning a Battle", "The first player whose pile in a battle reaches 15 "
                            "points wins it; the loser's cards there are discarded and the "
                            "winner's are turned face down until the round ends."),
-    "cow.battle.stalemate": Rule(DECISION, "If both hands are empty with nothing to draw, each "
-                                 "open battle goes to the higher pile; equal piles win nothing."),
+    "cow.battle.stalemate": Rule(DECISION, "If neither player can deploy (both hands empty "
+                                 "with nothing to draw, or under Theatres of War no card that "
+                                 "fits), each open battle goes to the higher pile; equal piles "
+                                 "win nothing."),
     "cow.round.win": Rule("Winning a Round", "A round ends when all three battles are settled; "
                           "whoever won at least two of them wins the round."),
     "cow.round.drawn": Rule(DECISION, "A round goes to whoever won more battles: normally two of "
@@ -81,6 +96,18 @@ RULES: dict[str, Rule] = {
     "cow.round.next": Rule("Winning a Round", "Between rounds hands are kept, face-down cards go "
                            "to the discards without a reshuffle, and the round's winner opens "
                            "the next one."),
+    "cow.round.reshuffle": Rule(DECISION, "Winning a Round forbids reshuffling the discards "
+                                "when a round ends; this can be read two ways. By default it "
+                                "forbids only an extra shuffle into a draw "
+                                "pile that still holds cards: a pile down to one card or none "
+                                "is rebuilt at once (cow.deck.reshuffle), between rounds too. "
+                                "The option no_reshuffle_between_rounds plays the other reading "
+                                "(cow.round.no-reshuffle)."),
+    "cow.round.no-reshuffle": Rule(DECISION, "With the option no_reshuffle_between_rounds: "
+                                   "between rounds nothing is shuffled in, even into a draw pile "
+                                   "of one card or none; the refills that open the round draw "
+                                   "what the pile holds (hands may start short), and the pile is "
+                                   "rebuilt as usual once the round's first card is deployed."),
     "cow.game.short": Rule("Winning the Game", "Short game: one round decides it."),
     "cow.game.normal": Rule("Winning the Game", "Normal game: up to three rounds; two round wins "
                             "take the game. Decision: play stops as soon as a player has two; "
@@ -100,17 +127,30 @@ RULES: dict[str, Rule] = {
     "cow.opt.theatres": Rule("Optional Rules: Theatres of War", "Whoever deploys first into a "
                              "battle names its theatre; only cards of that theatre score there, "
                              "though any card may go there to kill."),
-    "cow.opt.theatres.off-theatre": Rule(DECISION, "Under Theatres of War a card of another "
-                                         "theatre may be deployed into a battle even without "
-                                         "killing; it simply scores nothing there."),
+    "cow.opt.theatres.off-theatre": Rule("Optional Rules: Theatres of War", "A card of another "
+                                         "theatre enters a battle only to use its KILL there: "
+                                         "the deployment must announce a kill (and it scores "
+                                         "nothing there). So an off-theatre card never opens a "
+                                         "battle, where there is nothing to kill."),
+    "cow.opt.theatres.no-fit": Rule(DECISION, "Under Theatres of War a player whose every "
+                                    "card is off-theatre for every open battle, with no KILL "
+                                    "target there, cannot deploy: they pass, as with an empty "
+                                    "hand (a reinforcement with no such card is skipped)."),
     "cow.opt.theatres.choose": Rule("Optional Rules: Theatres of War", "A theatre is named exactly "
                                     "when a battle is opened under the option, never otherwise. "
-                                    "Decision: any theatre may be named, and two battles may share one."),
+                                    "Decision: as the opening card cannot be off-theatre, the "
+                                    "theatre named is the opening card's own; two battles may "
+                                    "share one."),
     "cow.opt.tactical": Rule("Optional Rules: Tactical Advantage", "Winning all three battles of "
                              "a round gives a nine-card hand for the next round."),
     "cow.opt.exhaustion": Rule("Optional Rules: Strategic Exhaustion", "In the long game, losing "
                                "all three battles of a round costs one card of hand size for good; "
                                "cutting the opponent down to three cards wins the game."),
+    "cow.opt.exhaustion.discard": Rule(DECISION, "Strategic Exhaustion cuts the hand itself, "
+                                       "not only its refill: before the next round's refills "
+                                       "the loser discards cards of their choice, one event "
+                                       "each, face up onto the discard pile, until they hold no "
+                                       "more than the new hand size. Only this owes a discard."),
     "cow.opt.joint": Rule("Optional Rules: Joint Deployment", "A pair held together may be "
                           "deployed at once into neighbouring battles (with Theatres of War: any "
                           "two battles of the pair's theatre); the hand is refilled by two."),

@@ -26,6 +26,8 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     strategic_exhaustion: bool = False
     joint_deployment: bool = False
     two_decks: bool = False
+    automatic_kill: bool = False  # cow.kill.automatic: a matching KILL always happens
+    no_reshuffle_between_rounds: bool = False  # cow.round.no-reshuffle
 
 
 class CowStarted(Header, tag="game_started", kw_only=True, frozen=True):
@@ -50,8 +52,8 @@ class CardDrawn(Event, tag="card_drawn", kw_only=True, frozen=True):
 class CardDeployed(Event, tag="card_deployed", kw_only=True, frozen=True):
     """A card played face up onto one of the player's three battle piles.
 
-    `kill` announces the card's KILL against the opponent's top card in that battle;
-    `theatre` is set by whoever opens a battle under Theatres of War; `joint`
+    `kill` announces the card's KILL and `target` names its victim, the opponent's
+    top card in that battle (both or neither); `theatre` is set by whoever opens a battle under Theatres of War; `joint`
     announces that a pair partner follows; `from_discard` takes the top discard
     (Alternative Reinforce).
     """
@@ -60,6 +62,7 @@ class CardDeployed(Event, tag="card_deployed", kw_only=True, frozen=True):
     card: Name
     battle: BattleNo
     kill: bool = False
+    target: Name | None = None
     theatre: Theatre | None = None
     joint: bool = False
     from_discard: bool = False
@@ -75,4 +78,11 @@ class HandReported(Event, tag="hand_reported", kw_only=True, frozen=True):
     intel: Small = 0
 
 
-EVENTS = (OpeningCardDrawn, CardDrawn, CardDeployed, HandReported)
+class CardDiscarded(Event, tag="card_discarded", kw_only=True, frozen=True):
+    """A card given up from the hand: Strategic Exhaustion cut the player's hand size."""
+
+    player: Name
+    card: Name
+
+
+EVENTS = (OpeningCardDrawn, CardDrawn, CardDeployed, HandReported, CardDiscarded)

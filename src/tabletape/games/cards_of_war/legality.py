@@ -16,7 +16,7 @@ from tabletape.engine.kit.multiset import without
 from tabletape.tape.events import Event
 
 from .components import Lookups, Theatre
-from .events import CardDeployed, CardDrawn, HandReported, OpeningCardDrawn
+from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 from .lookups import deck_size, head, other, owner, theatre_counts, top_discard
 from .state import Owed, Phase, State, Step
 
@@ -53,6 +53,9 @@ def pending(lk: Lookups, state: State) -> Decision | None:
         return Decision(CHANCE, "draw", f"the card {h.player} draws ({h.step})")
     if h.step is Step.RECON:
         return Decision(h.player, "report", f"{h.player} reports their hand's theatres")
+    if h.step is Step.DISCARD:
+        return Decision(h.player, "discard", f"{h.player} discards down to "
+                        f"{state.hand_size[h.player]} cards (strategic exhaustion)")
     return Decision(h.player, "deploy", f"{h.player} must {h.step}")
 
 
@@ -116,6 +119,17 @@ def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | No
     return None
 
 
+def _check_discard(lk: Lookups, state: State, ev: CardDiscarded) -> Violation | None:
+    h = head(state)
+    if state.phase is not Phase.PLAY or h is None or h.step is not Step.DISCARD:
+        return _owed_first(lk, state, "discard")  # only Strategic Exhaustion owes a discard
+    if ev.player != h.player:
+        return Violation("cow.turn.order", f"{h.player} discards now, not {ev.player}")
+    if ev.card not in state.hands[ev.player]:
+        return Violation("cow.opt.exhaustion.discard", f"{ev.player} holds no {ev.card!r}")
+    return None
+
+
 def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
     h = head(state)
     if state.phase is not Phase.PLAY or (h is not None and h.step not in DEPLOYS):
@@ -133,7 +147,7 @@ def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | No
                          f"by {battle.winner or 'nobody'} this round")
     return (_check_source(state, ev, h) or _check_theatre(state, ev)
             or _check_joint(lk, state, ev, h) or _check_partner(lk, state, ev, h)
-            or _check_kill(lk, state, ev))
+            or _check_off_theatre(lk, state, ev) or _check_kill(lk, state, ev))
 
 
 def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
@@ -166,6 +180,22 @@ def _check_theatre(state: State, ev: CardDeployed) -> Violation | None:
     if battle.theatre is not None and ev.theatre is not None:
         return Violation("cow.opt.theatres.choose", f"battle {ev.battle} is already the "
                          f"{battle.theatre} theatre")
+    return None
+
+
+def _check_off_theatre(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
+    """Theatres of War: a card of another theatre goes into a battle only to kill there."""
+    if not state.options.theatres_of_war:
+        return None
+    battle = state.battles[ev.battle - 1]
+    own = lk.cards[ev.card].theatre
+    if battle.theatre is None and ev.theatre != own:  # nothing in an unopened battle to kill
+        return Violation("cow.opt.theatres.off-theatre", f"{ev.card} ({own}) cannot open battle "
+                         f"{ev.battle} as the {ev.theatre} theatre: an off-theatre card goes "
+                         "in only to kill, and the battle is empty")
+    if battle.theatre is not None and battle.theatre != own and not ev.kill:
+        return Violation("cow.opt.theatres.off-theatre", f"battle {ev.battle} is the "
+                         f"{battle.theatre} theatre: {ev.card} ({own}) may go there only to kill")
     return None
 
 
@@ -228,15 +258,25 @@ def _check_partner(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) 
 
 
 def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
-    if not ev.kill:
-        return None
     killer = lk.cards[ev.card]
+    opp = other(state, ev.player)
+    pile = state.battles[ev.battle - 1].piles[opp]
+    if not ev.kill:
+        if ev.target is not None:
+            return Violation("cow.kill.target", "a target is named only with a KILL")
+        if state.options.automatic_kill and pile and set(killer.kill) & set(lk.cards[pile[-1]].types):
+            return Violation("cow.kill.automatic", f"{ev.card} kills {pile[-1]}, {opp}'s top "
+                             f"card in battle {ev.battle}: with automatic KILL it must")
+        return None
     if not killer.kill:
         return Violation("cow.kill.ability", f"{ev.card} has no KILL ability")
-    pile = state.battles[ev.battle - 1].piles[other(state, ev.player)]
     if not pile:
-        return Violation("cow.kill.top-only", f"{other(state, ev.player)} has no card in "
-                         f"battle {ev.battle} to kill")
+        return Violation("cow.kill.top-only", f"{opp} has no card in battle {ev.battle} to kill")
+    if ev.target is None:
+        return Violation("cow.kill.target", f"name the card {ev.card} kills ({opp}'s top card "
+                         f"in battle {ev.battle})")
+    if ev.target != pile[-1]:
+        return Violation("cow.kill.top-only", _out_of_reach(state, ev, opp, pile))
     victim = lk.cards[pile[-1]]
     if not set(killer.kill) & set(victim.types):
         return Violation("cow.kill.type-match", f"{ev.card} kills type {'/'.join(killer.kill)}, "
@@ -245,11 +285,23 @@ def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None
     return None
 
 
+def _out_of_reach(state: State, ev: CardDeployed, opp: str, pile: tuple[str, ...]) -> str:
+    """Says why a named KILL target is not the opponent's top card in the killer's battle."""
+    if ev.target in pile:
+        return (f"{ev.target} lies under {pile[-1]} in battle {ev.battle}: only the top card "
+                "can be killed")
+    elsewhere = [no for no, b in enumerate(state.battles, 1) if ev.target in b.piles[opp]]
+    if elsewhere:
+        return (f"{opp}'s {ev.target} is in battle {elsewhere[0]}: a KILL reaches only the "
+                f"battle the killer goes into ({ev.battle})")
+    return f"{opp} has no {ev.target} in battle {ev.battle}; the top card there is {pile[-1]}"
+
+
 # Which check rules on which event: a table keyed by the event's type rather than a `match`,
 # as it is looked up at every event and a `match` tries the class patterns one by one.
 CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
     OpeningCardDrawn: _check_opening, CardDrawn: _check_draw, HandReported: _check_report,
-    CardDeployed: _check_deploy}
+    CardDeployed: _check_deploy, CardDiscarded: _check_discard}
 
 
 # -- legal and chance's odds ---------------------------------------------------------------
@@ -268,6 +320,9 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
     if h is not None and h.step in DRAWS:
         for name in state.decks[owner(state, h.player)]:
             yield CardDrawn(player=h.player, card=name)
+    elif h is not None and h.step is Step.DISCARD:
+        for name in dict.fromkeys(state.hands[h.player]):
+            yield CardDiscarded(player=h.player, card=name)
     elif h is not None and h.step is Step.RECON:
         n = theatre_counts(lk, state.hands[h.player])
         yield HandReported(player=h.player, air=n["air"], sea=n["sea"], ground=n["ground"],
@@ -285,14 +340,18 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
     theatres: tuple[Theatre | None, ...] = (None, *Theatre) if opts.theatres_of_war else (None,)
     for name, from_discard in sources:
         c = lk.cards[name]
-        kills = (False, True) if c.kill else (False,)
         joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
         for battle in range(1, 4):
+            victim = state.battles[battle - 1].piles[other(state, player)][-1:]
+            kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
+            if c.kill and victim:
+                kills += ((True, victim[0]),)
             for theatre in theatres:
-                for kill in kills:
+                for kill, target in kills:
                     for joint in joints:
                         ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
-                                          theatre=theatre, joint=joint, from_discard=from_discard)
+                                          target=target, theatre=theatre, joint=joint,
+                                          from_discard=from_discard)
                         if check(lk, state, ev) is None:
                             yield ev
 

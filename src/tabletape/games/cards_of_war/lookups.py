@@ -54,6 +54,32 @@ def total(lk: Lookups, state: State, battle: Battle, player: str) -> int:
     return sum(cards[n].value for n in pile if cards[n].theatre == theatre)
 
 
+def fits(lk: Lookups, state: State, player: str, card: str) -> bool:
+    """Returns whether `card` may go into some open battle: always, except under Theatres of
+    War, where a card of another theatre goes only where its KILL has a target."""
+    if not state.options.theatres_of_war:
+        return True
+    c = lk.cards[card]
+    opp = other(state, player)
+    for b in state.battles:
+        if b.closed:
+            continue
+        if b.theatre is None or b.theatre == c.theatre:
+            return True
+        pile = b.piles[opp]
+        if pile and set(c.kill) & set(lk.cards[pile[-1]].types):
+            return True
+    return False
+
+
+def can_deploy(lk: Lookups, state: State, player: str) -> bool:
+    """Returns whether `player` holds a card they may deploy now (cow.opt.theatres.no-fit)."""
+    hand = state.hands[player]
+    if not state.options.theatres_of_war:
+        return bool(hand)
+    return any(fits(lk, state, player, card) for card in dict.fromkeys(hand))
+
+
 def theatre_counts(lk: Lookups, hand: tuple[str, ...]) -> dict[str, int]:
     """Returns how many cards of each theatre a hand holds (the RECON answer)."""
     counts = {"air": 0, "sea": 0, "ground": 0, "intel": 0}

@@ -20,8 +20,15 @@ from tabletape.engine.kit.multiset import merge, take, with_cards, without
 from tabletape.tape.events import Event
 
 from .components import Lookups
-from .events import CardDeployed, CardDrawn, CowStarted, HandReported, OpeningCardDrawn
-from .lookups import deck_size, done, other, owner, top_discard, total
+from .events import (
+    CardDeployed,
+    CardDiscarded,
+    CardDrawn,
+    CowStarted,
+    HandReported,
+    OpeningCardDrawn,
+)
+from .lookups import can_deploy, deck_size, done, fits, other, owner, top_discard, total
 from .state import (
     COMMON,
     EXHAUSTED_HAND,
@@ -89,6 +96,14 @@ def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
     return state
 
 
+def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
+    """cow.opt.exhaustion.discard: a card from the hand onto the discard pile, face up; the
+    step stays owed until the hand is down to its size (then `resolve` settles it)."""
+    own = owner(state, ev.player)
+    return replace(state, hands={**state.hands, ev.player: without(state.hands[ev.player], ev.card)},
+                   discards={**state.discards, own: state.discards[own] + (ev.card,)})
+
+
 def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants."""
     me, opp = ev.player, other(state, ev.player)
@@ -139,7 +154,8 @@ def _put(battles: tuple[Battle, ...], i: int, battle: Battle) -> tuple[Battle, .
 # Which play handles which event: a table keyed by the event's type rather than a `match`,
 # as it is looked up at every event and a `match` tries the class patterns one by one.
 APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
-    OpeningCardDrawn: _opening, CardDrawn: _draw, HandReported: _report, CardDeployed: _deploy}
+    OpeningCardDrawn: _opening, CardDrawn: _draw, HandReported: _report, CardDeployed: _deploy,
+    CardDiscarded: _discard}
 
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
@@ -158,18 +174,18 @@ def resolve(lk: Lookups, state: State) -> State | None:
         return shuffled
     if state.phase is not Phase.PLAY:
         return None
-    if not state.steps:  # a deployment is owed, unless the hand is empty (cow.turn.empty-hand)
-        if state.hands[state.turn]:  # type: ignore[index]
+    if not state.steps:  # a deployment is owed, unless none can be made (cow.turn.empty-hand)
+        if can_deploy(lk, state, state.turn):  # type: ignore[arg-type]
             return None
         return _pass_turn(lk, state, state.turn)  # type: ignore[arg-type]
     h = state.steps[0]
-    if not _skipped(state, h):
+    if not _skipped(lk, state, h):
         return None
     state = replace(state, steps=state.steps[1:])  # turns.done, inline: settled at every event
     return _pass_turn(lk, state, h.player) if h.step is Step.PASS else state
 
 
-def _skipped(state: State, h: Owed) -> bool:
+def _skipped(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether an owed step resolves without a decision."""
     match h.step:
         case Step.REFILL:  # cow.hand.over-size, cow.deck.exhausted
@@ -177,21 +193,27 @@ def _skipped(state: State, h: Owed) -> bool:
                     or not deck_size(state, h.player))
         case Step.REINFORCE_DRAW:
             return not deck_size(state, h.player)
+        case Step.DISCARD:  # cow.opt.exhaustion.discard
+            return len(state.hands[h.player]) <= state.hand_size[h.player]
         case Step.REINFORCE_DEPLOY:
-            return not _can_redeploy(state, h.player)
+            return not _can_redeploy(lk, state, h.player)
         case Step.PASS:
             return True
     return False
 
 
-def _can_redeploy(state: State, player: str) -> bool:
+def _can_redeploy(lk: Lookups, state: State, player: str) -> bool:
     if state.options.alternative_reinforce:
-        return state.reinforce_card is not None or top_discard(state, player) is not None
-    return bool(state.hands[player])
+        offered = (state.reinforce_card, top_discard(state, player))
+        return any(c is not None and fits(lk, state, player, c) for c in offered)
+    return can_deploy(lk, state, player)
 
 
 def _reshuffle(state: State) -> State:
-    """cow.deck.reshuffle: a pile down to one card (or none) takes the discards back in."""
+    """cow.deck.reshuffle: a pile down to one card (or none) takes the discards back in;
+    with no_reshuffle_between_rounds, not before a new round's first deployment."""
+    if state.options.no_reshuffle_between_rounds and _between_rounds(state):
+        return state  # cow.round.no-reshuffle
     for own, deck in state.decks.items():
         # A deck holds no zero counts (multiset.take drops them): more than one kind is 2+ cards.
         if len(deck) <= 1 and sum(deck.values()) <= 1 and state.discards[own]:
@@ -200,12 +222,19 @@ def _reshuffle(state: State) -> State:
     return state
 
 
+def _between_rounds(state: State) -> bool:
+    """Returns whether no card has been deployed yet this round: every battle untouched (a
+    deployed card stays on the table until its battle is won, and a killer stays too)."""
+    return all(not b.closed and not any(b.piles.values()) for b in state.battles)
+
+
 def _pass_turn(lk: Lookups, state: State, player: str) -> State:
-    """Hands the turn to the opponent; an empty hand passes (cow.turn.empty-hand)."""
+    """Hands the turn to the opponent; a player who cannot deploy passes (cow.turn.empty-hand,
+    cow.opt.theatres.no-fit); when neither can, the round ends in a stalemate."""
     opp = other(state, player)
-    if state.hands[opp]:
+    if can_deploy(lk, state, opp):
         return replace(state, turn=opp)
-    if state.hands[player]:
+    if can_deploy(lk, state, player):
         return replace(state, turn=player)
     return _stalemate(lk, state)
 
@@ -253,8 +282,9 @@ def _end_round(state: State) -> State:
     sizes = dict(state.hand_size)
     if state.options.tactical_advantage:
         sizes = {p: TACTICAL_HAND if p == sweep else HAND for p in state.players}
-    if state.options.strategic_exhaustion and sweep:
-        sizes[other(state, sweep)] -= 1
+    exhausted = other(state, sweep) if state.options.strategic_exhaustion and sweep else None
+    if exhausted:
+        sizes[exhausted] -= 1
     rounds_won = {**state.rounds_won, **({winner: state.rounds_won[winner] + 1} if winner else {})}
     state = replace(state, discards=discards, face_down={p: () for p in state.players},
                     battles=_fresh_battles(state.players), hand_size=sizes, rounds_won=rounds_won,
@@ -263,7 +293,10 @@ def _end_round(state: State) -> State:
     if over:
         return replace(state, phase=Phase.OVER, winner=champion)
     first = winner or other(state, state.first or a)  # cow.round.drawn
-    return _start_round(replace(state, round=state.round + 1), first)
+    state = _start_round(replace(state, round=state.round + 1), first)
+    if exhausted:  # cow.opt.exhaustion.discard: the smaller hand first, then the refills
+        state = replace(state, steps=(Owed(Step.DISCARD, exhausted), *state.steps))
+    return state
 
 
 # -- Winning the Game ----------------------------------------------------------------------

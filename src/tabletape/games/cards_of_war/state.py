@@ -29,6 +29,7 @@ class Phase(enum.StrEnum):
 class Step(enum.StrEnum):
     """What is still owed before the turn passes, resolved from the front."""
 
+    DISCARD = "discard down to the reduced hand size (strategic exhaustion)"
     PARTNER = "deploy the joint-deployment partner"
     RECON = "report hand theatres (recon)"
     REINFORCE_DRAW = "draw the reinforcement"

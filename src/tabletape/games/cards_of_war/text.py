@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tabletape.tape.events import Event
 
-from .events import CardDeployed, CardDrawn, HandReported, OpeningCardDrawn
+from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 
 
 def describe(event: Event) -> str:
@@ -14,6 +14,8 @@ def describe(event: Event) -> str:
             return f"{p} turns up {c} to decide who starts"
         case CardDrawn(player=p, card=c):
             return f"{p} draws {c}"
+        case CardDiscarded(player=p, card=c):
+            return f"{p} discards {c} (strategic exhaustion)"
         case HandReported(player=p):
             return (f"{p} reports for recon: {event.air} Air, {event.sea} Sea, "
                     f"{event.ground} Ground, {event.intel} Intel")
@@ -23,7 +25,7 @@ def describe(event: Event) -> str:
             if event.theatre:
                 s += f", naming it the {event.theatre} theatre"
             if event.kill:
-                s += ", killing the opponent's top card there"
+                s += f", killing the opponent's {event.target or 'top card'} there"
             if event.joint:
                 s += ", its pair partner to follow"
             return s
@@ -39,10 +41,13 @@ def governing(event: Event) -> tuple[str, ...]:
             return ("cow.turn.step", "cow.draw.refill", "cow.draw.in-deck")
         case HandReported():
             return ("cow.recon.report",)
+        case CardDiscarded():
+            return ("cow.turn.step", "cow.opt.exhaustion.discard")
         case CardDeployed():
             ids = ["cow.turn.order", "cow.deploy.in-hand", "cow.deploy.open-battle"]
-            if event.kill:
-                ids += ["cow.kill.ability", "cow.kill.top-only", "cow.kill.type-match"]
+            if event.kill or event.target:
+                ids += ["cow.kill.ability", "cow.kill.target", "cow.kill.top-only",
+                        "cow.kill.type-match"]
             if event.joint:
                 ids += ["cow.opt.joint", "cow.opt.joint.pair"]
             if event.from_discard:
