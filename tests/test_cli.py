@@ -53,7 +53,7 @@ def test_new_takes_the_users_own_components(run, tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (("--players", "a"), "needs 2-2 players"),
+    (("--players", "a"), "needs 2 players, got 1"),
     (("--players", "a,a"), "must differ"),
     (("--players", "a,b", "--option", "length=medium"), "length"),
     (("--players", "a,b", "--option", "colour=red"), "unknown field"),

@@ -169,7 +169,7 @@ def test_a_header_no_new_would_write_is_invalid_when_read(tmp_path):
     path = _hand_made(tmp_path, {"players": ["alice", "bob", "carol"]})
     result = engine.replay(path)
     assert not result.ok and result.fold is None
-    assert str(result.error) == f"{path}:1 (byte 0): bad header: cards-of-war needs 2-2 players, got 3"
+    assert str(result.error) == f"{path}:1 (byte 0): bad header: cards-of-war needs 2 players, got 3"
 
 
 def test_an_option_mix_new_refuses_is_invalid_when_read(tmp_path):
@@ -233,7 +233,7 @@ def test_a_toy_header_with_too_many_players_is_invalid_when_read(tmp_path, toy):
     good = toy.start(("a", "b"), toy.Options(), toy.default_components())
     log.create(path, msgspec.structs.replace(good, players=("a", "b", "c", "d", "e")), toy.codec)
     assert isinstance(good, Started)
-    assert "take-away needs 2-4 players, got 5" in str(engine.replay(path).error)
+    assert "take-away needs 2 to 4 players, got 5" in str(engine.replay(path).error)
 
 
 def test_a_game_that_lacks_a_rule_fails_when_it_is_made_not_when_it_is_played():

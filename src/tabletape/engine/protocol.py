@@ -128,13 +128,22 @@ class Ruleset(ABC, Generic[H, S, E]):
 
         Checked when a header is written and again whenever one is read.
         """
-        lo, hi = self.players
+        lo, hi = self.seats(header.options)  # type: ignore[attr-defined]
         n = len(header.players)
         if not lo <= n <= hi:
-            return f"{self.id} needs {lo}-{hi} players, got {n}"
+            need = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            return f"{self.id} needs {need} players, got {n}{self.seats_hint(n)}"
         if len(set(header.players)) != n:
             return "player names must differ"
         return self.check_header(header)  # type: ignore[arg-type]
+
+    def seats(self, options: Any) -> tuple[int, int]:
+        """Returns the fewest and most players with these options (`players` unless a variant)."""
+        return self.players
+
+    def seats_hint(self, n: int) -> str:
+        """Returns what would let `n` players play (an option), to follow a refusal, or ""."""
+        return ""
 
     def check_header(self, header: H) -> str | None:
         """Returns why this game cannot start from the header (option mix, components), or None."""

@@ -17,6 +17,7 @@ from tabletape.tape.events import Event
 from . import components, legality, lookups, reducer, text
 from .catalogue import RULES
 from .events import EVENTS, GdStarted, Options
+from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
 from .state import State
 
 
@@ -24,7 +25,7 @@ class GlobalDomination(Packaged[GdStarted, State, Event]):
     id = "global-domination"
     version = "1.0"
     title = "Global Domination"
-    players = (2, 6)  # three at least unless option two_players (gd.setup.players)
+    players = (3, 6)  # the default table (gd.setup.players); two with option two_players
     Header = GdStarted
     Options = Options
     Components = components.Components
@@ -32,10 +33,13 @@ class GlobalDomination(Packaged[GdStarted, State, Event]):
     RULES = RULES
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
 
+    def seats(self, options: TableOptions) -> tuple[int, int]:
+        return (2, 6) if options.two_players else self.players  # gd.setup.two-players
+
+    def seats_hint(self, n: int) -> str:
+        return " (two play with option two_players=true: gd.setup.two-players)" if n == 2 else ""
+
     def check_header(self, header: GdStarted) -> str | None:
-        if len(header.players) < 3 and not header.options.two_players:
-            return (f"{len(header.players)} players need option two_players=true; "
-                    "the default table is three to six (gd.setup.two-players)")
         comp = header.components
         problem = components.problems(comp)
         if problem:
