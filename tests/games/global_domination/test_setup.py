@@ -96,9 +96,9 @@ def test_start_of_the_game_each_track_value_has_its_own_provenance():
     tracks = RS.default_components().tracks
     assert msgspec.to_builtins(tracks.logistics.provenance) == {
         "low": "reconstructed", "high": "reconstructed", "start": "rulebook"}
-    assert msgspec.to_builtins(tracks.provenance) == {
-        "victory_start": "rulebook", "turns": "reconstructed", "starting_cards": "rulebook",
-        "stacks_in_use": "rulebook", "force_tokens": "reconstructed"}
+    p = tracks.provenance
+    assert (p.victory_start, p.turns, p.starting_cards, p.stacks_in_use, p.force_tokens) == (
+        "rulebook", "reconstructed", "rulebook", "rulebook", "reconstructed")
     assert (tracks.logistics.start, tracks.victory_start, tracks.starting_cards,
             tracks.stacks_in_use) == (4, 1, 4, 10)
 
@@ -140,3 +140,14 @@ def test_components_must_be_coherent():
                   for a in comp.areas)
     with pytest.raises(UsageError, match="gd.components"):
         RS.start(PLAYERS, RS.Options(), replace(comp, areas=areas))
+
+
+@pytest.mark.rule("gd.build.tokens")
+def test_a_box_written_before_force_tokens_still_reads_with_the_reconstructed_twenty():
+    # a box as logs before rules 1.1 carry it: no token count, one provenance label for all
+    old = msgspec.to_builtins(RS.default_components())
+    old["tracks"].pop("force_tokens", None)  # (20, the default, is left out when written)
+    old["tracks"]["provenance"] = "reconstructed"
+    old["tracks"]["logistics"]["provenance"] = "reconstructed"
+    box = msgspec.convert(old, RS.Components)
+    assert box.tracks.force_tokens == 20 and box.tracks.provenance == "reconstructed"

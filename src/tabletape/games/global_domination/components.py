@@ -119,20 +119,22 @@ class Track(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     low: Annotated[int, Meta(ge=0, le=30)]
     high: Annotated[int, Meta(ge=1, le=30)]
     start: Annotated[int, Meta(ge=0, le=30)]
-    provenance: TrackProvenance
+    provenance: TrackProvenance | Provenance  # one label for all, in a box before rules 1.1
 
 
-class TracksProvenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TracksProvenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
+                       omit_defaults=True):
     """Where each count of `Tracks` comes from, one label per value (the Track has its own)."""
 
     victory_start: Provenance
     turns: Provenance
     starting_cards: Provenance
     stacks_in_use: Provenance
-    force_tokens: Provenance
+    force_tokens: Provenance = "reconstructed"
 
 
-class Tracks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Tracks(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True,
+             omit_defaults=True):
     """The tracks and the set-up counts of a box, each value with its own provenance."""
 
     logistics: Track
@@ -140,8 +142,10 @@ class Tracks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     turns: Annotated[int, Meta(ge=1, le=30)]  # Game Turns between Start and End
     starting_cards: Annotated[int, Meta(ge=1, le=10)]  # Domination cards per player
     stacks_in_use: Annotated[int, Meta(ge=1, le=40)]  # Action card types chosen for a game
-    force_tokens: Annotated[int, Meta(ge=1, le=64)]  # Force tokens in each player's set (gd.build.supply)
-    provenance: TracksProvenance
+    # Force tokens in each player's set (gd.build.supply); a box written before rules 1.1
+    # names none: the reconstructed 20. Its provenance was then one label for all values.
+    force_tokens: Annotated[int, Meta(ge=1, le=64)] = 20
+    provenance: TracksProvenance | Provenance
 
 
 class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
