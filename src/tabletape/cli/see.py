@@ -1,0 +1,38 @@
+"""Commands that draw a log: svg (one table)."""
+
+from __future__ import annotations
+
+import click
+
+from tabletape import engine
+from tabletape.tape.errors import UsageError
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=int, help="Draw the table after this seq (default: the last).")
+@click.option("--as", "as_player", help="Draw only what this player could see.")
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="The SVG file to write ('-' for stdout).")
+def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:
+    """Draw the table as SVG after the last event (or after --to SEQ).
+
+    Example: tabletape svg game.jsonl --to 40 --as bob -o table.svg
+    """
+    from tabletape.app import pictures
+    result = engine.replay(file, to=to)
+    rs, fold = result.ruleset, result.fold
+    if rs is None or fold is None:
+        raise result.error or UsageError("unreadable log", file=file)
+    if to is not None and to >= result.events and result.error is None:
+        raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
+    if as_player is not None and as_player not in result.header.players:
+        raise UsageError(f"--as {as_player}: not a player ({', '.join(result.header.players)})")
+    picture = pictures.draw(rs, fold.state, as_player).svg()
+    seen = f", as {as_player} sees it" if as_player else ""
+    if out == "-":
+        click.echo(picture, nl=False)
+        return
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(picture)
+    click.echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
