@@ -63,6 +63,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "keygen": "tabletape.cli.sign:keygen",
     "sign": "tabletape.cli.sign:sign",
     "svg": "tabletape.cli.see:svg",
+    "view": "tabletape.cli.see:view",
 }
 
 

@@ -1,4 +1,4 @@
-"""Commands that draw a log: svg (one table)."""
+"""Commands that draw a log: svg (one table), view (the HTML replay)."""
 
 from __future__ import annotations
 
@@ -36,3 +36,24 @@ def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:
     with open(out, "w", encoding="utf-8") as f:
         f.write(picture)
     click.echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write.")
+def view(file: str, out: str) -> None:
+    """Write the whole game as one self-contained HTML page to step through.
+
+    VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
+    and a "seen by" choice. No network needed: mail it, or put it on a website.
+
+    Example: tabletape view game.jsonl -o game.html
+    """
+    import os
+
+    from tabletape.app import viewer
+    book = viewer.write(file, out)
+    size = os.path.getsize(out)
+    click.echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}, "
+               f"{size / 1000:.0f} kB")
