@@ -116,3 +116,10 @@ def test_svg_command_refuses(run, tmp_path, args, message):
     assert res.exit_code == 2
     assert message in res.output
     assert not (tmp_path / "t.svg").exists()
+
+
+def test_a_battle_in_play(snapshot_svg):
+    """BATTLECARDS Pacific mid-battle: the BATTLECARD, engaged units with their values."""
+    r = engine.replay(DISPUTED["battlecards-pacific"], to=27)
+    assert r.state.battle is not None
+    assert snapshot_svg == pictures.draw(r.ruleset, r.state, "alice").svg()

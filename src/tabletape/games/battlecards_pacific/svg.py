@@ -50,7 +50,7 @@ def draw(game: BattlecardsPacific, state: State, pending: str) -> Drawing:
                         size=11, anchor="end", fill=FAINT), label="title")]
     y: float = 44
     parts.append(_battle(game, state, y))
-    y += 130 if state.battle is not None else 40
+    y += 142 if state.battle is not None else 40
     rows = max([2, *(len(units) for p in state.players for units in state.stacks[p].values())])
     for p in state.players:
         part, h = _side(game, state, p, y, rows)
@@ -78,27 +78,39 @@ def _battle(game: BattlecardsPacific, state: State, y: float) -> str:
                      label="battle")
     spec = game.lk.battles.get(b.card)
     stage = "withdrawal phase" if b.phase == WITHDRAWAL else f"firing phase {b.phase}"
-    items = [rect(16, y, W - 32, 120, fill="#fff4d6", stroke=GOLD, width=2),
+    items = [rect(16, y, W - 32, 132, fill="#fff4d6", stroke=GOLD, width=2),
              text(26, y + 20, f"BATTLECARD {b.card}", size=15, weight="bold"),
              text(W - 26, y + 20, f"round {b.round}, {stage}; {b.side} to act", size=12,
                   anchor="end")]
     if spec is not None:
-        items.append(text(26, y + 38, f"{spec.vp} VP · aggressor {spec.aggressor} · forces "
+        items.append(text(330, y + 20, f"{spec.vp} VP · aggressor {spec.aggressor} · forces "
                           + ", ".join(f.value for f in spec.forces), size=11, fill=FAINT))
     for k, (p, role) in enumerate(((b.aggressor, "aggressor"), (b.defender, "defender"))):
-        yy = y + 58 + k * 30
+        yy = y + 46 + k * 40
         colour = seat_colour(state.players, p)
-        items.append(text(26, yy + 12, f"{p} ({role})", size=12, weight="bold", fill=colour))
-        engaged = ", ".join(b.forces[p]) or "—"
+        items.append(text(26, yy + 14, f"{p} ({role})", size=12, weight="bold", fill=colour))
+        engaged = b.forces[p]
+        firing = list(b.to_fire) if p == b.side and b.phase != WITHDRAWAL else []
+        for i, u in enumerate(engaged[:5]):
+            fires = u in firing
+            if fires:
+                firing.remove(u)  # copies of a unit: as many bold as are still to fire
+            items.append(card(180 + i * 148, yy, 144, 34, u, _unit_line(game, state, p, u),
+                              colour=colour, top=fires))
+        if len(engaged) > 5:
+            items.append(text(180 + 5 * 148, yy + 20, f"+{len(engaged) - 5}", size=11))
+        if not engaged:
+            items.append(text(180, yy + 20, "no units engaged", size=11, fill=FAINT))
         out = ", ".join(b.withdrawn[p])
-        line = f"engaged: {engaged}" + (f"; withdrawn: {out}" if out else "")
-        if p == b.side and b.phase != WITHDRAWAL and b.to_fire:
-            line += f"; still to fire: {', '.join(b.to_fire)}"
-        items.append(text(190, yy + 12, clip(line, 120), size=11))
+        if out:
+            items.append(text(26, yy + 30, clip(f"withdrawn: {out}", 26), size=9, fill=FAINT))
     if b.shot is not None:
         s = b.shot
         items.append(text(W - 26, y + 38, f"{s.player}'s {s.unit} fired at {s.target}: needs "
                           f"{s.above + 1}-{s.upto}", size=11, anchor="end", fill=LOSS))
+    elif b.phase != WITHDRAWAL and b.to_fire:
+        items.append(text(W - 26, y + 38, f"bold: still to fire ({len(b.to_fire)})", size=10,
+                          anchor="end", fill=FAINT))
     return group(*items, label="battle")
 
 
