@@ -64,6 +64,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "sign": "tabletape.cli.sign:sign",
     "svg": "tabletape.cli.see:svg",
     "view": "tabletape.cli.see:view",
+    "serve": "tabletape.cli.see:serve",
 }
 
 

@@ -1,6 +1,8 @@
-"""Commands that draw a log: svg (one table), view (the HTML replay)."""
+"""Commands that draw a log: svg (one table), view (the HTML replay), serve (the live view)."""
 
 from __future__ import annotations
+
+import ipaddress
 
 import click
 
@@ -57,3 +59,40 @@ def view(file: str, out: str) -> None:
     size = os.path.getsize(out)
     click.echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}, "
                f"{size / 1000:.0f} kB")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but localhost shares the game.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+def serve(file: str, host: str, port: int) -> None:
+    """Show the game in a browser and follow it live as events are appended (read-only).
+
+    For a tablet or a projector beside the table. Needs the `view` extra
+    (pip install 'tabletape[view]').
+
+    Example: tabletape serve game.jsonl   |   tabletape serve game.jsonl --host 0.0.0.0
+    """
+    try:
+        import uvicorn
+
+        from tabletape.app import live
+    except ImportError as e:
+        raise UsageError(f"serve needs the view extra ({e.name} is missing): "
+                         "pip install 'tabletape[view]'") from None
+    app = live.app_for(file)
+    if not _loopback(host):
+        click.echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
+                   "can watch this game (read-only, no password)", err=True)
+    click.echo(f"serving {file} at http://{host}:{port}/ (read-only; Ctrl-C stops)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
