@@ -126,6 +126,14 @@ def test_step_with_the_keys_and_the_buttons(page, kill_html):
     assert page.locator("#ticks span.i").count() == len(fold.illegal) + len(fold.corrected) == 1
     assert page.locator("#ticks span.d").count() == len(fold.disputes) == 2
     shot(page, "keys")
+    page.click("#play")  # plays on from here, one event every 0.7 s, until paused
+    assert page.inner_text("#play") == "pause"
+    page.wait_for_function("document.getElementById('seq').value === '40'", timeout=3000)
+    page.click("#play")
+    assert page.inner_text("#play") == "play"
+    paused = page.input_value("#seq")
+    page.wait_for_timeout(1000)
+    assert page.input_value("#seq") == paused
 
 
 def test_seq_in_the_link_opens_there_and_says_what_explain_says(page, kill_html):

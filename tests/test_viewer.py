@@ -91,7 +91,8 @@ def test_the_page_is_self_contained(tmp_path, run):
     out = tmp_path / "game.html"
     res = run("view", KILL, "-o", out)
     assert res.exit_code == 0, res.output
-    assert re.fullmatch(rf"wrote {out}: 92 lines \(seq 0-91\), valid, \d+ kB\n", res.output)
+    assert re.fullmatch(rf"wrote {out}: 92 lines \(seq 0-91\), valid\n\d+ kB, self-contained: "
+                        r"open it in a browser, mail it, or put it on a website\n", res.output)
     page = out.read_text()
     assert not re.search(r"""(src|href)\s*=|https?://|@import|url\(""", page)
     data = page_data(page)

@@ -57,8 +57,9 @@ def view(file: str, out: str) -> None:
     from tabletape.app import viewer
     book = viewer.write(file, out)
     size = os.path.getsize(out)
-    click.echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}, "
-               f"{size / 1000:.0f} kB")
+    click.echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
+    click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put it "
+               "on a website")
 
 
 def _loopback(host: str) -> bool:
