@@ -43,3 +43,15 @@ def test_the_app_has_only_read_routes():
     app = live.app_for(KILL)
     for route in app.routes:
         assert route.methods <= {"GET", "HEAD"}
+
+
+@pytest.mark.parametrize("path", sorted(__import__("glob").glob("replays/*/*.jsonl")))
+def test_the_live_view_follows_every_bundled_replay(path):
+    """What serve shows is the viewer's book of the log (the page and its data)."""
+    import asyncio
+
+    pytest.importorskip("starlette", reason="serve needs the view extra")
+    from tabletape.app import live, viewer
+    book = asyncio.run(live.Follower(path).current())
+    fresh = viewer.build(path)
+    assert book.version == fresh.version and book.frames == fresh.frames
