@@ -5,21 +5,26 @@ PY     := $(VENV)/bin/python
 TT     := $(VENV)/bin/tabletape
 DEMO   := replays/cards-of-war/kill-dispute.jsonl
 
-.PHONY: demo test stress lint schemas bench clean
+.PHONY: demo test stress lint schemas bench clean screenshots
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,view]'
 	touch $@
 
 # The umpire's job on a bundled game: validate it (disputes get rulings), read it,
-# rule on the disputed KILL at seq 21, and show the final table.
+# rule on the disputed KILL at seq 21, show the final table, and write the game as
+# a page to step through in a browser (open the path it prints).
+DEMO_HTML := build/kill-dispute.html
 demo: $(VENV)/.installed
 	$(TT) validate $(DEMO)
 	$(TT) log $(DEMO)
 	$(TT) explain $(DEMO) 21
 	$(TT) replay $(DEMO)
+	@mkdir -p build
+	$(TT) view $(DEMO) -o $(DEMO_HTML)
+	@echo "open $(abspath $(DEMO_HTML))#seq=21"
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check src tests
@@ -51,6 +56,10 @@ stress: $(VENV)/.installed
 	TABLETAPE_STRESS=1 TABLETAPE_FIGURES=$(STRESS_FIGURES) nice $(PY) -m pytest tests/reliability
 	@echo; echo "figures (also in $(STRESS_FIGURES)):"
 	@$(PY) -m tests.reliability.figures $(STRESS_FIGURES)
+
+# The README's screenshots (docs/viewer-GAME.png), made again by the browser tests.
+screenshots: $(VENV)/.installed
+	TABLETAPE_DOCS_SCREENSHOTS=1 $(PY) -m pytest tests/test_browser.py -k disputed_replay
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

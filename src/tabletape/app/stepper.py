@@ -76,23 +76,7 @@ class Stepper:
 
     def marks(self) -> list[str]:
         """Returns what the log says about the current event: ruling, undo, disputes."""
-        fold, f = self.fold, self.frame
-        out = []
-        if f.problem is not None:
-            out.append(f"illegal [{f.problem.rule}] {f.problem.reason}"
-                       + ("" if f.seq in fold.core_seqs else "; the state shown is the one before it"))
-        elif f.seq in fold.unjudged:
-            out.append("not judged: an earlier illegal event is still in effect")
-        if f.seq in fold.retracted:
-            out.append(f"undone at seq {fold.retracted[f.seq]}")
-        for r in fold.disputes:
-            if r.about == f.seq:
-                out.append(f"disputed at seq {r.dispute_seq}: {r.verdict}"
-                           + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
-            if r.dispute_seq == f.seq:
-                out.append(f"ruling on seq {r.about}: {r.verdict}"
-                           + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
-        return out
+        return marks(self.fold, self.frame)
 
     # -- moves -----------------------------------------------------------------------
     def go(self, seq: int) -> str | None:
@@ -134,3 +118,35 @@ class Stepper:
             case "goto":
                 return self.go(int(arg)) if arg.strip().isdigit() else f"not a seq: {arg!r}"
         return f"unknown key {name!r}"
+
+
+def marks(fold: engine.Fold, f: Frame) -> list[str]:
+    """Returns what a folded log says about one of its events: ruling, undo, disputes."""
+    out = []
+    if f.problem is not None:
+        out.append(f"illegal [{f.problem.rule}] {f.problem.reason}"
+                   + ("" if f.seq in fold.core_seqs else "; the state shown is the one before it"))
+    elif f.seq in fold.unjudged:
+        out.append("not judged: an earlier illegal event is still in effect")
+    if f.seq in fold.retracted:
+        out.append(f"undone at seq {fold.retracted[f.seq]}")
+    for r in fold.disputes:
+        if r.about == f.seq:
+            out.append(f"disputed at seq {r.dispute_seq}: {r.verdict}"
+                       + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
+        if r.dispute_seq == f.seq:
+            out.append(f"ruling on seq {r.about}: {r.verdict}"
+                       + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
+    return out
+
+
+def verdict(fold: engine.Fold, seq: int, problem: IllegalEvent | None) -> tuple[str, str | None]:
+    """Returns the ruling on one event of a folded log (`explain`'s): verdict and rule."""
+    if seq in fold.core_seqs:
+        return ("not a game event" if problem is None else "illegal",
+                problem.rule if problem else None)
+    if problem is not None:
+        return "illegal", problem.rule
+    if seq in fold.unjudged:
+        return "not judged (an earlier illegal event is still in effect)", None
+    return "legal", None

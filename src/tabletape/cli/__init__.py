@@ -75,6 +75,9 @@ LAZY_COMMANDS: dict[str, str] = {
     "record": "tabletape.cli.record:record",
     "keygen": "tabletape.cli.sign:keygen",
     "sign": "tabletape.cli.sign:sign",
+    "svg": "tabletape.cli.see:svg",
+    "view": "tabletape.cli.see:view",
+    "serve": "tabletape.cli.see:serve",
 }
 
 

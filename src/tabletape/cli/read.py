@@ -407,15 +407,9 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
 
 
 def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
-    fold = result.fold
-    assert fold is not None
-    if seq in fold.core_seqs:
-        return ("not a game event" if err is None else "illegal", err.rule if err else None)
-    if err is not None:
-        return "illegal", err.rule
-    if seq in fold.unjudged:
-        return "not judged (an earlier illegal event is still in effect)", None
-    return "legal", None
+    from tabletape.app.stepper import verdict
+    assert result.fold is not None
+    return verdict(result.fold, seq, err)
 
 
 @click.command()

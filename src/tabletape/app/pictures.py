@@ -1,0 +1,31 @@
+"""A game's table as SVG: the game's own `svg` module, called with what comes next.
+
+Every game package has an `svg` module beside its `render` module; `draw` here is
+what `tabletape svg`, `view` and `serve` call. Nothing here knows a particular game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from tabletape import engine
+from tabletape.engine.kit.svg import Drawing
+
+
+def next_text(rs: engine.Ruleset, state: Any) -> str:
+    """Returns what the game waits for, or how it ended (as the terminal table says it)."""
+    d, o = rs.pending(state), rs.outcome(state)
+    return o.summary if o else d.detail if d else "nothing"
+
+
+def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None) -> Drawing:
+    """Returns the table after a state, as `as_player` sees it (everything when None).
+
+    `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
+    components. What comes next is read from the whole state, as the terminal shows it.
+    """
+    module = importlib.import_module(f"{type(rs).__module__}.svg")
+    shown = state if as_player is None else rs.view(state, as_player)
+    drawing: Drawing = module.draw(rs, shown, next_text(rs, state))
+    return drawing

@@ -1,0 +1,99 @@
+"""Commands that draw a log: svg (one table), view (the HTML replay), serve (the live view)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import click
+
+from tabletape import engine
+from tabletape.tape.errors import UsageError
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=int, help="Draw the table after this seq (default: the last).")
+@click.option("--as", "as_player", help="Draw only what this player could see.")
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="The SVG file to write ('-' for stdout).")
+def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:
+    """Draw the table as SVG after the last event (or after --to SEQ).
+
+    Example: tabletape svg game.jsonl --to 40 --as bob -o table.svg
+    """
+    from tabletape.app import pictures
+    result = engine.replay(file, to=to)
+    rs, fold = result.ruleset, result.fold
+    if rs is None or fold is None:
+        raise result.error or UsageError("unreadable log", file=file)
+    if to is not None and to >= result.events and result.error is None:
+        raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
+    if as_player is not None and as_player not in result.header.players:
+        raise UsageError(f"--as {as_player}: not a player ({', '.join(result.header.players)})")
+    picture = pictures.draw(rs, fold.state, as_player).svg()
+    seen = f", as {as_player} sees it" if as_player else ""
+    if out == "-":
+        click.echo(picture, nl=False)
+        return
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(picture)
+    click.echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
+              help="The HTML file to write.")
+def view(file: str, out: str) -> None:
+    """Write the whole game as one self-contained HTML page to step through.
+
+    VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
+    and a "seen by" choice. No network needed: mail it, or put it on a website.
+
+    Example: tabletape view game.jsonl -o game.html
+    """
+    import os
+
+    from tabletape.app import viewer
+    book = viewer.write(file, out)
+    size = os.path.getsize(out)
+    click.echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
+    click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put it "
+               "on a website")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; anything but localhost shares the game.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+def serve(file: str, host: str, port: int) -> None:
+    """Show the game in a browser and follow it live as events are appended (read-only).
+
+    For a tablet or a projector beside the table. Needs the `view` extra
+    (pip install 'tabletape[view]').
+
+    Example: tabletape serve game.jsonl   |   tabletape serve game.jsonl --host 0.0.0.0
+    """
+    try:
+        import uvicorn
+
+        from tabletape.app import live
+    except ImportError as e:
+        raise UsageError(f"serve needs the view extra ({e.name} is missing): "
+                         "pip install 'tabletape[view]'") from None
+    app = live.app_for(file)
+    if not _loopback(host):
+        click.echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
+                   "can watch this game (read-only, no password)", err=True)
+    click.echo(f"serving {file} at http://{host}:{port}/ (read-only; Ctrl-C stops)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,119 @@
+"""Drawing a table as SVG, shared by the games' `svg` modules: pure Python, no browser.
+
+A game's `svg.draw(game, state, pending)` returns a `Drawing`: its size and its parts,
+each a self-contained SVG fragment (a `<g>`), in painting order. `Drawing.svg()` is the
+whole document, byte for byte the same for the same state. The parts are kept apart
+because a replay viewer draws thousands of tables that differ in a part or two: it
+ships each distinct part once (tabletape.app.viewer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK, FAINT, PAPER, CARD, BACK = "#222", "#777", "#f6f3ea", "#fffdf7", "#5b6b8c"
+# one colour per seat, in seat order (chance and nobody are grey)
+SEATS = ("#c0392b", "#2e6fb7", "#2e8b57", "#b8860b", "#8e44ad", "#d35400")
+WIN, LOSS, GOLD = "#2e8b57", "#b03a2e", "#d4a017"
+
+
+def esc(text: object) -> str:
+    """Returns text safe inside an SVG element or attribute."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def num(v: float) -> str:
+    """Returns a coordinate without a needless fraction (deterministic)."""
+    return str(int(v)) if v == int(v) else f"{v:.1f}"
+
+
+def text(x: float, y: float, s: object, *, size: int = 12, anchor: str = "start",
+         weight: str = "normal", fill: str = INK, cls: str = "") -> str:
+    attrs = f'x="{num(x)}" y="{num(y)}" font-size="{size}"'
+    if anchor != "start":
+        attrs += f' text-anchor="{anchor}"'
+    if weight != "normal":
+        attrs += f' font-weight="{weight}"'
+    if fill != INK:
+        attrs += f' fill="{fill}"'
+    if cls:
+        attrs += f' class="{cls}"'
+    return f"<text {attrs}>{esc(s)}</text>"
+
+
+def rect(x: float, y: float, w: float, h: float, *, fill: str = CARD, stroke: str = FAINT,
+         rx: float = 4, width: float = 1, dash: str = "", opacity: float = 1) -> str:
+    extra = f' stroke-dasharray="{dash}"' if dash else ""
+    if opacity != 1:
+        extra += f' fill-opacity="{num(opacity)}"'
+    return (f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="{num(rx)}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{num(width)}"{extra}/>')
+
+
+def line(x1: float, y1: float, x2: float, y2: float, *, stroke: str = FAINT,
+         width: float = 1, dash: str = "") -> str:
+    extra = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
+            f'stroke="{stroke}" stroke-width="{num(width)}"{extra}/>')
+
+
+def circle(x: float, y: float, r: float, *, fill: str = CARD, stroke: str = FAINT) -> str:
+    return f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(r)}" fill="{fill}" stroke="{stroke}"/>'
+
+
+def clip(s: str, chars: int) -> str:
+    """Returns `s` cut to `chars` characters, with an ellipsis when it was longer."""
+    return s if len(s) <= chars else s[:max(1, chars - 1)] + "…"
+
+
+def group(*items: str, label: str = "") -> str:
+    """Returns one part: a `<g>` of items (labelled for tests and screen readers)."""
+    attr = f' data-part="{esc(label)}"' if label else ""
+    return f"<g{attr}>{''.join(items)}</g>"
+
+
+def card(x: float, y: float, w: float, h: float, name: str, sub: str = "", *,
+         hidden: bool = False, top: bool = False, colour: str = FAINT, faded: bool = False) -> str:
+    """Returns a card face (name and a second line) or, hidden, its back."""
+    if hidden:
+        return rect(x, y, w, h, fill=BACK, stroke=INK) + text(x + w / 2, y + h / 2 + 4, "?",
+                                                               size=11, anchor="middle",
+                                                               fill="#fff")
+    out = rect(x, y, w, h, fill="#eee" if faded else CARD, stroke=INK if top else colour,
+               width=2 if top else 1)
+    chars = max(3, int(w / 6.2))
+    out += text(x + 4, y + 13, clip(name, chars), size=10, weight="bold" if top else "normal",
+                fill=FAINT if faded else INK)
+    if sub:
+        out += text(x + 4, y + h - 5, clip(sub, chars), size=9, fill=FAINT)
+    return out
+
+
+def seat_colour(players: tuple[str, ...], player: str | None) -> str:
+    """Returns the colour of a player's seat (grey for nobody)."""
+    if player is None or player not in players:
+        return FAINT
+    return SEATS[players.index(player) % len(SEATS)]
+
+
+@dataclass
+class Drawing:
+    """A table drawn: its size and its parts (SVG fragments in painting order)."""
+
+    width: int
+    height: int
+    title: str
+    parts: list[str] = field(default_factory=list)
+
+    def open_tag(self) -> str:
+        """Returns the document's opening: the `<svg>` element, its title and background."""
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
+                f'height="{self.height}" viewBox="0 0 {self.width} {self.height}" '
+                f'font-family="{FONT}" role="img"><title>{esc(self.title)}</title>'
+                + rect(0, 0, self.width, self.height, fill=PAPER, stroke=PAPER, rx=0))
+
+    def svg(self) -> str:
+        """Returns the whole SVG document."""
+        return self.open_tag() + "".join(self.parts) + "</svg>\n"

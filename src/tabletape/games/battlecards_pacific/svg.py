@@ -1,0 +1,155 @@
+"""The BATTLECARDS Pacific table as SVG: `draw(game, state, pending)`, the game bound.
+
+The BATTLECARD in play (its forces and VP, both sides' engaged and withdrawn units,
+the phase and who acts), each side's three stacks by unit type with every unit's
+attack/defence values (against Ground/Air/Sea), its casualties, the VP track to the
+standard victory, and the decks. Another player's stacks and hands are backs when
+the state is a player's `view`.
+"""
+
+from __future__ import annotations
+
+from tabletape.engine.kit.svg import (
+    FAINT,
+    GOLD,
+    INK,
+    LOSS,
+    Drawing,
+    card,
+    clip,
+    group,
+    rect,
+    seat_colour,
+    text,
+)
+from tabletape.engine.kit.turns import HIDDEN
+
+from . import BattlecardsPacific
+from .components import UnitType, Values
+from .state import WITHDRAWAL, State
+
+W = 960
+COL = (W - 64) / 3
+
+
+def _vals(v: Values) -> str:
+    return "/".join("–" if v.of(k) is None else str(v.of(k)) for k in UnitType)
+
+
+def _unit_line(game: BattlecardsPacific, state: State, p: str, name: str) -> str:
+    u = game.lk.units[state.sides[p]].get(name)
+    return f"A {_vals(u.attack)} · D {_vals(u.defence)}" if u else ""
+
+
+def draw(game: BattlecardsPacific, state: State, pending: str) -> Drawing:
+    """Returns the table: the battle in play, each side's stacks and score, the decks."""
+    title = f"BATTLECARDS Pacific — turn {state.turns}" + (" — game over" if state.result
+                                                            else "")
+    parts = [group(text(16, 28, title, size=17, weight="bold"),
+                   text(W - 16, 28, "values against " + "/".join(k.value for k in UnitType),
+                        size=11, anchor="end", fill=FAINT), label="title")]
+    y: float = 44
+    parts.append(_battle(game, state, y))
+    y += 142 if state.battle is not None else 40
+    rows = max([2, *(len(units) for p in state.players for units in state.stacks[p].values())])
+    for p in state.players:
+        part, h = _side(game, state, p, y, rows)
+        parts.append(part)
+        y += h + 8
+    decks = "; ".join(f"{side} Arsenal {sum(d.values())}" for side, d in state.arsenal.items())
+    conflict = "; ".join(f"{th} Conflict deck {sum(d.values())}, discard "
+                         f"{len(state.conflict_discard[th])}" for th, d in state.conflict.items())
+    items = [text(16, y + 14, clip(f"{conflict}; {decks}", 140), size=12)]
+    if state.last_battle:
+        items.append(text(16, y + 32, clip(f"last battle: {state.last_battle}", 140), size=11,
+                          fill=FAINT))
+    if state.drawn:
+        items.append(text(W - 16, y + 14, f"Conflict card: {state.drawn}", size=12,
+                          anchor="end", weight="bold"))
+    items.append(text(16, y + 52, clip(f"next: {pending}", 130), size=12, weight="bold"))
+    parts.append(group(*items, label="footer"))
+    return Drawing(W, int(y + 66), f"{title}; next: {pending}", parts)
+
+
+def _battle(game: BattlecardsPacific, state: State, y: float) -> str:
+    b = state.battle
+    if b is None:
+        return group(text(16, y + 20, "no battle in play", size=12, fill=FAINT),
+                     label="battle")
+    spec = game.lk.battles.get(b.card)
+    stage = "withdrawal phase" if b.phase == WITHDRAWAL else f"firing phase {b.phase}"
+    items = [rect(16, y, W - 32, 132, fill="#fff4d6", stroke=GOLD, width=2),
+             text(26, y + 20, f"BATTLECARD {b.card}", size=15, weight="bold"),
+             text(W - 26, y + 20, f"round {b.round}, {stage}; {b.side} to act", size=12,
+                  anchor="end")]
+    if spec is not None:
+        items.append(text(330, y + 20, f"{spec.vp} VP · aggressor {spec.aggressor} · forces "
+                          + ", ".join(f.value for f in spec.forces), size=11, fill=FAINT))
+    for k, (p, role) in enumerate(((b.aggressor, "aggressor"), (b.defender, "defender"))):
+        yy = y + 46 + k * 40
+        colour = seat_colour(state.players, p)
+        items.append(text(26, yy + 14, f"{p} ({role})", size=12, weight="bold", fill=colour))
+        engaged = b.forces[p]
+        firing = list(b.to_fire) if p == b.side and b.phase != WITHDRAWAL else []
+        for i, u in enumerate(engaged[:5]):
+            fires = u in firing
+            if fires:
+                firing.remove(u)  # copies of a unit: as many bold as are still to fire
+            items.append(card(180 + i * 148, yy, 144, 34, u, _unit_line(game, state, p, u),
+                              colour=colour, top=fires))
+        if len(engaged) > 5:
+            items.append(text(180 + 5 * 148, yy + 20, f"+{len(engaged) - 5}", size=11))
+        if not engaged:
+            items.append(text(180, yy + 20, "no units engaged", size=11, fill=FAINT))
+        out = ", ".join(b.withdrawn[p])
+        if out:
+            items.append(text(26, yy + 30, clip(f"withdrawn: {out}", 26), size=9, fill=FAINT))
+    if b.shot is not None:
+        s = b.shot
+        items.append(text(W - 26, y + 38, f"{s.player}'s {s.unit} fired at {s.target}: needs "
+                          f"{s.above + 1}-{s.upto}", size=11, anchor="end", fill=LOSS))
+    elif b.phase != WITHDRAWAL and b.to_fire:
+        items.append(text(W - 26, y + 38, f"bold: still to fire ({len(b.to_fire)})", size=10,
+                          anchor="end", fill=FAINT))
+    return group(*items, label="battle")
+
+
+def _side(game: BattlecardsPacific, state: State, p: str, y: float, rows: int
+          ) -> tuple[str, float]:
+    colour = seat_colour(state.players, p)
+    h = 52 + rows * 36 + 40
+    side = state.sides[p]
+    name = f"{p} ({side})" + (" — eliminated" if p in state.eliminated else "")
+    goal = game.lk.rules.standard_victory
+    items = [rect(16, y, W - 32, h, fill="#fbf8ef", stroke=colour),
+             text(26, y + 20, name, size=14, weight="bold", fill=colour),
+             text(W - 26, y + 20, f"{state.vp[p]} VP", size=14, anchor="end", weight="bold",
+                  fill=GOLD)]
+    # the VP track
+    tx, tw = 250, W - 26 - 250 - 60
+    items.append(rect(tx, y + 10, tw, 12, fill="#fff", stroke=FAINT, rx=2))
+    filled = tw * min(state.vp[p], goal) / goal
+    if filled:
+        items.append(rect(tx, y + 10, filled, 12, fill=GOLD, stroke=GOLD, rx=2))
+    items.append(text(tx + tw + 4, y + 21, str(goal), size=9, fill=FAINT))
+    for k, kind in enumerate(UnitType):
+        x = 26 + k * (COL + 8)
+        units = state.stacks[p][kind.value]
+        items.append(text(x, y + 44, f"{kind.value} stack ({len(units)})", size=12,
+                          weight="bold"))
+        for i, u in enumerate(units[:rows]):
+            items.append(card(x, y + 52 + i * 36, COL, 32, u, _unit_line(game, state, p, u),
+                              hidden=u == HIDDEN, colour=colour))
+    yy = y + 52 + rows * 36 + 14
+    reserve = state.reserve[p]
+    shown = "" if all(c == HIDDEN for c in reserve) else ": " + ", ".join(reserve)
+    kept = state.kept[p]
+    kept_s = "" if all(c == HIDDEN for c in kept) else ": " + ", ".join(kept)
+    items.append(text(26, yy, clip(f"Reserve Hand {len(reserve)}{shown}", 70), size=11))
+    items.append(text(W / 2, yy, clip(f"kept {len(kept)}{kept_s}; won: "
+                                      + (", ".join(state.won[p]) or "—"), 70), size=11))
+    lost = state.arsenal_discard[side]
+    items.append(text(26, yy + 18, clip(f"casualties ({side}, {len(lost)}): "
+                                        + (", ".join(lost) or "none"), 140), size=11,
+                      fill=LOSS if lost else INK))
+    return group(*items, label=f"side {p}"), h

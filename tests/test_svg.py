@@ -1,0 +1,125 @@
+"""`tabletape svg`: every game's table as SVG, from any state, as anyone sees it.
+
+Pure Python and deterministic: the same state gives the same bytes (snapshots in
+tests/__snapshots__/test_svg/), and the drawing is well-formed XML.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import xml.etree.ElementTree as ET
+
+import pytest
+from syrupy.extensions.image import SVGImageSnapshotExtension
+
+from tabletape import engine
+from tabletape.app import pictures
+from tabletape.engine.kit.turns import HIDDEN
+
+REPLAYS = sorted(glob.glob("replays/*/*.jsonl"))
+DISPUTED = {os.path.basename(os.path.dirname(p)): p for p in REPLAYS if "dispute" in p}
+GAMES = ("cards-of-war", "global-domination", "liberation", "battlecards-pacific")
+
+
+@pytest.fixture
+def snapshot_svg(snapshot):
+    return snapshot.use_extension(SVGImageSnapshotExtension)
+
+
+def test_every_game_has_a_disputed_replay_and_an_svg_module():
+    assert sorted(DISPUTED) == sorted(GAMES)
+    for rs in engine.all_games():
+        assert os.path.exists(f"src/tabletape/games/{rs.id.replace('-', '_')}/svg.py")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_after_the_disputed_game(game, snapshot_svg):
+    r = engine.replay(DISPUTED[game])
+    assert snapshot_svg == pictures.draw(r.ruleset, r.state).svg()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_table_halfway_as_the_second_player_sees_it(game, snapshot_svg):
+    events = engine.replay(DISPUTED[game], rules=False).events
+    r = engine.replay(DISPUTED[game], to=events // 2)
+    player = r.header.players[1]
+    assert snapshot_svg == pictures.draw(r.ruleset, r.state, player).svg()
+
+
+@pytest.mark.parametrize("path", REPLAYS)
+def test_every_replay_draws_well_formed_and_deterministic(path):
+    r = engine.replay(path)
+    for who in (None, *r.header.players):
+        one = pictures.draw(r.ruleset, r.state, who).svg()
+        assert one == pictures.draw(r.ruleset, r.state, who).svg()
+        root = ET.fromstring(one)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        assert "rich" not in one
+
+
+def test_another_players_hand_is_backs():
+    """Cards of War: as bob sees it, alice's hand is card backs; as alice, her cards."""
+    path = DISPUTED["cards-of-war"]
+    r = engine.replay(path, to=30)
+    hand = r.state.hands["alice"]
+    assert hand
+    part = next(p for p in pictures.draw(r.ruleset, r.state, "bob").parts
+                if 'data-part="player alice"' in p)
+    assert all(f">{name}<" not in part for name in hand)
+    assert part.count(f">{HIDDEN}<") == len(hand)
+    mine = next(p for p in pictures.draw(r.ruleset, r.state, "alice").parts
+                if 'data-part="player alice"' in p)
+    assert f">{hand[0][:8]}" in mine
+
+
+def test_what_each_table_shows():
+    """Each drawing carries what the issue lists for its game (spot checks on the text)."""
+    r = engine.replay(DISPUTED["global-domination"])
+    svg = pictures.draw(r.ruleset, r.state).svg()
+    lk = r.ruleset.lk
+    assert len(lk.land) == 18 and len(lk.sea) == 7 and len(lk.regions) == 6
+    for name in (*lk.regions, *lk.sea, "Logistics", "Turn"):
+        assert f">{name}<" in svg
+    assert svg.count("<line ") >= 30  # adjacency
+    r = engine.replay(DISPUTED["liberation"])
+    svg = pictures.draw(r.ruleset, r.state).svg()
+    for name in r.ruleset.lk.country_names:
+        assert f">{name}<" in svg
+    assert " VP<" in svg
+    r = engine.replay(DISPUTED["battlecards-pacific"], to=30)
+    svg = pictures.draw(r.ruleset, r.state).svg()
+    assert "BATTLECARD Pearl Harbor" in svg and "Ground stack" in svg and "casualties" in svg
+    r = engine.replay(DISPUTED["cards-of-war"])
+    svg = pictures.draw(r.ruleset, r.state).svg()
+    assert "battle 3" in svg and "rounds won" in svg and "game" in svg
+
+
+def test_svg_command(run, tmp_path):
+    out = tmp_path / "t.svg"
+    path = DISPUTED["cards-of-war"]
+    res = run("svg", path, "--to", "30", "--as", "bob", "-o", out)
+    assert res.exit_code == 0, res.output
+    assert res.output == f"wrote {out}: the table after seq 30, as bob sees it\n"
+    r = engine.replay(path, to=30)
+    assert out.read_text() == pictures.draw(r.ruleset, r.state, "bob").svg()
+    res = run("svg", path, "-o", "-")
+    assert res.output.startswith("<svg ") and res.output.endswith("</svg>\n")
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--to", "9999"), "--to 9999: the log ends at seq 91"),
+    (("--as", "zed"), "--as zed: not a player (alice, bob)"),
+])
+def test_svg_command_refuses(run, tmp_path, args, message):
+    res = run("svg", DISPUTED["cards-of-war"], *args, "-o", tmp_path / "t.svg")
+    assert res.exit_code == 2
+    assert message in res.output
+    assert not (tmp_path / "t.svg").exists()
+
+
+def test_a_battle_in_play(snapshot_svg):
+    """BATTLECARDS Pacific mid-battle: the BATTLECARD, engaged units with their values."""
+    r = engine.replay(DISPUTED["battlecards-pacific"], to=27)
+    assert r.state.battle is not None
+    assert snapshot_svg == pictures.draw(r.ruleset, r.state, "alice").svg()
