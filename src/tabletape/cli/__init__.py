@@ -62,6 +62,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "record": "tabletape.cli.record:record",
     "keygen": "tabletape.cli.sign:keygen",
     "sign": "tabletape.cli.sign:sign",
+    "corpus": "tabletape.cli.corpus:group",
 }
 
 
