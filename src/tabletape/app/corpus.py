@@ -44,7 +44,7 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     rules_version: str | None  # the version the log was recorded under (its header)
     events: int
     verdict: str  # valid | invalid | broken
-    illegal: list[tuple[int, str]] = []  # (seq, rule) of every illegal event, undone or not
+    illegal: list[tuple[int, str]] = []  # (seq, rule) of every illegal event, even if undone
     error: str | None = None  # why reading stopped (broken), without the file name
     error_seq: int | None = None
     winners: list[str] | None = None
@@ -185,7 +185,7 @@ def judge(path: str, components: dict[str, bytes] | None = None) -> Entry:
     stop = result.error
     return Entry(game=getattr(header, "game", None),
                  rules_version=getattr(header, "rules_version", None), events=result.events,
-                 verdict=BROKEN if stop is not None else INVALID if illegal else VALID,
+                 verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
                  illegal=sorted(illegal.items()), error=stop.reason if stop else None,
                  error_seq=stop.seq if stop else None, legal=counts.done(), **out)
 
