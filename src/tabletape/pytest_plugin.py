@@ -105,7 +105,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 class CorpusFile(pytest.File):
     """The baseline manifest, as a collector: one item per log (and per log gone)."""
 
-    def collect(self) -> list[pytest.Item]:  # type: ignore[override]
+    def collect(self) -> list[pytest.Item]:
         from tabletape.app.corpus import key_of
         state = self.config.stash[_STATE]
         names = {key_of(p, state.root): p for p in state.logs}
