@@ -238,3 +238,18 @@ def test_usage_errors(run, logs):
     assert r.exit_code == 2 and "do not fit the liberation schema" in r.stderr
     r = run("corpus", "check", logs / "nothing-here")
     assert r.exit_code == 2 and "no such file or folder" in r.stderr
+
+
+def test_changed_rules_code_judges_that_games_logs_again(logs, tmp_path, monkeypatch):
+    cache = str(tmp_path / "c")
+    corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    from tabletape.engine import index
+    real = index.code_fingerprint
+    monkeypatch.setattr(index, "code_fingerprint",  # as if liberation's code were edited
+                        lambda rs: real(rs) + ("edited" if rs.id == "liberation" else ""))
+    corpus.rules_fingerprint.cache_clear()
+    try:
+        run = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    finally:
+        corpus.rules_fingerprint.cache_clear()
+    assert run.cached == N - len(glob.glob("replays/liberation/*.jsonl"))

@@ -10,7 +10,7 @@ import tomllib
 
 import pytest
 
-import tabletape.pytest_plugin  # noqa: F401  (imported before pytester snapshots sys.modules)
+import tabletape.pytest_plugin  # (imported before pytester snapshots sys.modules)
 from tabletape.app import corpus
 
 pytest_plugins = ["pytester"]
@@ -130,3 +130,25 @@ def test_a_bad_components_setting_is_a_usage_error(project):
     r = project.runpytest(*PLUGIN, "--tabletape-components=cards-of-war")
     assert r.ret == pytest.ExitCode.USAGE_ERROR
     r.stderr.fnmatch_lines(["*tabletape components take GAME=FILE*"])
+
+
+@pytest.mark.skipif(not _installed(), reason="the entry point is registered by pip install -e")
+def test_the_installed_plugin_is_turned_off_by_its_entry_point_name(project):
+    project.runpytest("-p", "no:tabletape").assert_outcomes(passed=1)
+
+
+def test_pytest_loads_the_plugin_by_its_entry_point(project, monkeypatch, tmp_path_factory):
+    """The entry point as pip installs it (a dist-info naming it), in a fresh pytest process:
+    no -p, and `-p no:tabletape` turns it off."""
+    site = tmp_path_factory.mktemp("site")
+    info = site / "tabletape_entry_point_test-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tabletape-entry-point-test\n"
+                                   "Version: 0\n")
+    with open(PYPROJECT, "rb") as f:
+        value = tomllib.load(f)["project"]["entry-points"]["pytest11"]["tabletape"]
+    (info / "entry_points.txt").write_text(f"[pytest11]\ntabletape = {value}\n")
+    src = os.path.dirname(os.path.dirname(tabletape.pytest_plugin.__file__))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), src]))
+    project.runpytest_subprocess().assert_outcomes(passed=1, failed=len(COW) + len(LIB))
+    project.runpytest_subprocess("-p", "no:tabletape").assert_outcomes(passed=1)

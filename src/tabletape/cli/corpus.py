@@ -23,7 +23,7 @@ def _game_file(ctx: click.Context, param: click.Parameter, values: tuple[str, ..
     return out
 
 
-@click.group()
+@click.group(name="corpus")
 def group() -> None:
     """Check an archive of logs as a whole: which games does a rules change affect?
 
