@@ -93,6 +93,16 @@ def test_a_broken_log_is_reported_not_raised(run, logs):
     assert entries["notes.jsonl"]["verdict"] == "broken"
     assert "unknown game" in entries["notes.jsonl"]["error"]
     assert report["total"]["broken"] == 2 and code == 1
+    torn = logs / "liberation" / "sim-2-players.jsonl"
+    torn.write_bytes(torn.read_bytes()[:-1])  # the last newline gone: a torn write
+    (logs / "empty.jsonl").write_bytes(b"")
+    code, report = check_json(run, logs, "--no-cache")
+    entries = {os.path.basename(k): v for k, v in report["logs"].items()}
+    assert entries["empty.jsonl"] == {"game": None, "rules_version": None, "events": 0,
+                                      "verdict": "broken", "error": "empty file: no header line"}
+    # A baseline names the log its own way: the reason does not repeat the path.
+    assert "repair <log>" in entries["sim-2-players.jsonl"]["error"]
+    assert report["total"]["broken"] == 4
 
 
 def test_the_maintainers_round_trip(run, logs):

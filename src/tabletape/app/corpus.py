@@ -147,8 +147,9 @@ class _LegalCounts:
         self.blocks.append(self._h.hexdigest())
         self._h = hashlib.blake2b(digest_size=4)
 
-    def done(self) -> list[str]:
-        self._close()
+    def done(self, events: int) -> list[str]:
+        if events:
+            self._close()
         return self.blocks
 
 
@@ -164,7 +165,7 @@ def judge(path: str, components: dict[str, bytes] | None = None) -> Entry:
         result = walk(Replay(path), _with_components(records, components or {}), visit=counts)
     except TapeError as e:
         return Entry(game=None, rules_version=None, events=0, verdict=BROKEN,
-                     error=e.reason, error_seq=e.seq)
+                     error=_reason(e, path), error_seq=e.seq)
     header, fold = result.header, result.fold
     illegal: dict[int, str] = {}
     if fold is not None:
@@ -186,8 +187,13 @@ def judge(path: str, components: dict[str, bytes] | None = None) -> Entry:
     return Entry(game=getattr(header, "game", None),
                  rules_version=getattr(header, "rules_version", None), events=result.events,
                  verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
-                 illegal=sorted(illegal.items()), error=stop.reason if stop else None,
-                 error_seq=stop.seq if stop else None, legal=counts.done(), **out)
+                 illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
+                 error_seq=stop.seq if stop else None, legal=counts.done(result.events), **out)
+
+
+def _reason(e: TapeError, path: str) -> str:
+    """Returns why reading stopped, the log's path left out (a baseline names logs its way)."""
+    return e.reason.replace(path, "<log>")
 
 
 # -- the cache -----------------------------------------------------------------------------
