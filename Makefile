@@ -10,7 +10,7 @@ DEMO   := replays/cards-of-war/kill-dispute.jsonl
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,view]'
+	$(PY) -m pip install -q -e '.[dev,view,dask]'
 	touch $@
 
 # The umpire's job on a bundled game: validate it (disputes get rulings), read it,

@@ -280,6 +280,7 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
     rows.append(_append_one(long, rounds))
     rows.append(_append_stdin(inputs, rounds))
     rows += _jobs_rows(inputs["corpus"], rounds)
+    rows += _corpus_rows(inputs["corpus"], rounds)
     if os.path.exists(inputs["pgn"]):
         rows.append(median_run("peer: python-chess reads a PGN, every move legality-checked",
                                [*me, "chess", inputs["pgn"]], 0, os.path.getsize(inputs["pgn"]),
@@ -328,6 +329,40 @@ def _jobs_rows(folder: str, rounds: int) -> list[Row]:
         rows.append(median_run(f"control: pure-Python arithmetic in {j} process(es)",
                                [*me, "spin", str(j)], 0, 0, rounds, inner=True,
                                note="ops; in process"))
+    return rows
+
+
+def _corpus_rows(folder: str, rounds: int) -> list[Row]:
+    """corpus check over the corpus: first run (no cache yet) and cached run, --jobs 1 and 2,
+    and --dask local with 2 workers (processes, then threads) when the dask extra is there."""
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
+    n = sum(lines_of(f) for f in files)
+    size = sum(os.path.getsize(f) for f in files)
+    cache = path("corpus-cache")
+    check = [*TT, "corpus", "check", folder, "--json", "--cache-dir", cache]
+
+    def cold():
+        shutil.rmtree(cache, ignore_errors=True)
+
+    rows = []
+    for j in (1, 2):
+        rows.append(median_run(f"tabletape corpus check {len(files)} games --jobs {j}, first run",
+                               [*check, "--jobs", str(j)], n, size, rounds, before=cold,
+                               note="writes the cache"))
+    first = rows[-1].seconds
+    run([*check, "--jobs", "2"])  # the cache is warm
+    cached = median_run(f"tabletape corpus check {len(files)} games, cached run",
+                        [*check, "--jobs", "2"], n, size, rounds)
+    cached.note = f"nothing changed; {first / cached.seconds:.0f}x the first run --jobs 2"
+    rows.append(cached)
+    if importlib.util.find_spec("distributed") is None:
+        print("dask is not installed (pip install -e '.[dask]'): no --dask rows", file=sys.stderr)
+        return rows
+    for how, extra in (("processes", []), ("threads", ["--dask-threads"])):
+        rows.append(median_run(f"tabletape corpus check {len(files)} games --dask local "
+                               f"(2 worker {how})",
+                               [*check, "--no-cache", "--dask", "local", *extra], n, size, rounds,
+                               note="cluster start-up included"))
     return rows
 
 

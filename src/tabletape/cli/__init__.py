@@ -78,6 +78,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "svg": "tabletape.cli.see:svg",
     "view": "tabletape.cli.see:view",
     "serve": "tabletape.cli.see:serve",
+    "corpus": "tabletape.cli.corpus:group",
 }
 
 

@@ -56,13 +56,8 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     files = _logs_only(files)
     check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
                               single=len(files) == 1)
-    jobs = min(jobs, len(files))
-    if jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
-        pool = ProcessPoolExecutor(jobs)
-        results = pool.map(check, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
-    else:
-        pool, results = None, map(check, files)
+    from tabletape.app.parallel import pmap
+    results = pmap(check, files, jobs)
     reports, bad = [], 0
     try:
         for ok, report in _progress(results, "validating", len(files)):
@@ -72,8 +67,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
             else:
                 console.file.write(report)  # already rendered for this console
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        results.close()
     if as_json:
         emit_json(reports if len(files) > 1 else reports[0])
     if len(files) > 1 and not as_json:

@@ -81,6 +81,9 @@ class Ruleset(ABC, Generic[H, S, E]):
 
     id: ClassVar[str]
     version: ClassVar[str]
+    # The rules' history: version -> {rule id: what changed in that version}; the current
+    # version is a key. `corpus check` names the rules changed since a log's version.
+    changelog: ClassVar[dict[str, dict[str, str]]] = {}
     title: ClassVar[str]
     players: ClassVar[tuple[int, int]]  # fewest and most players
     Header: ClassVar[type[Header]]

@@ -19,6 +19,7 @@ from .state import State
 class BattlecardsPacific(Packaged[BcpStarted, State, Event]):
     id = "battlecards-pacific"
     version = "1.0"
+    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
     title = "BATTLECARDS Pacific Theater"
     players = (2, 2)
     Header = BcpStarted

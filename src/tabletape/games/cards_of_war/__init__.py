@@ -23,6 +23,7 @@ class CardsOfWar(Packaged[CowStarted, State, Event]):
 
     id = "cards-of-war"
     version = "1.0"
+    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
     title = "Cards of War"
     players = (2, 2)
     Header = CowStarted

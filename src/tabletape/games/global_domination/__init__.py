@@ -24,6 +24,7 @@ from .state import State
 class GlobalDomination(Packaged[GdStarted, State, Event]):
     id = "global-domination"
     version = "1.0"
+    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
     title = "Global Domination"
     players = (3, 6)  # the default table (gd.setup.players); two with option two_players
     Header = GdStarted

@@ -21,6 +21,7 @@ from .state import MAX_PLAYERS, MIN_PLAYERS, State
 class Liberation(Packaged[LiberationStarted, State, Event]):
     id = "liberation"
     version = "1.0"
+    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
     title = "Liberation"
     players = (MIN_PLAYERS, MAX_PLAYERS)
     Header = LiberationStarted

@@ -1,0 +1,543 @@
+"""An archive of logs judged as a whole: checks, baselines, a cache, parallel and Dask runs.
+
+The rules maintainer's question: which recorded games does my rules change affect, and
+how? `check` replays every log under some paths (in processes, or on a Dask cluster)
+and returns one `Entry` per log: its verdict, its first illegal event and rule, its
+outcome, a digest of its final state and of the number of legal next events at every
+seq, and the rules version it was recorded under. A baseline is the same entries,
+written as deterministic JSON beside the archive; `compare` says what changed and
+from which seq. The cache keeps entries between runs, keyed by the log's bytes and a
+fingerprint of the rules code and component data that judged it.
+
+Nothing here prints: the command line (tabletape.cli.corpus) and the pytest plugin
+(tabletape.pytest_plugin) report what these return.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from tabletape import __version__, engine
+from tabletape.engine import registry
+from tabletape.engine.reading import Judged, Replay, walk
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.events import Header
+
+CHECK_VERSION = 1  # what an Entry measures; a change invalidates every cache
+BLOCK = 64  # seqs per digest of legal-move counts: a change is located to its block
+BASELINE_FORMAT = 1
+VALID, INVALID, BROKEN = "valid", "invalid", "broken"
+
+
+class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What judging one log found: what a baseline keeps, and what the cache keeps."""
+
+    game: str | None
+    rules_version: str | None  # the version the log was recorded under (its header)
+    events: int
+    verdict: str  # valid | invalid | broken
+    illegal: list[tuple[int, str]] = []  # (seq, rule) of every illegal event, even if undone
+    error: str | None = None  # why reading stopped (broken), without the file name
+    error_seq: int | None = None
+    winners: list[str] | None = None
+    scores: dict[str, int] | None = None
+    state: str | None = None  # digest of the final state
+    legal: list[str] = []  # digest of the legal-move counts, one per BLOCK seqs
+
+    @property
+    def first_illegal(self) -> tuple[int, str] | None:
+        return self.illegal[0] if self.illegal else None
+
+
+# -- finding logs --------------------------------------------------------------------------
+
+def find_logs(paths: Iterable[str]) -> list[str]:
+    """Returns every log under the paths (files named *.jsonl, hidden ones left out), sorted."""
+    from tabletape.engine.index import is_index
+    found: set[str] = set()
+    for p in paths:
+        if os.path.isdir(p):
+            for d, dirs, files in os.walk(p):
+                dirs[:] = [x for x in dirs if not x.startswith(".")]
+                found.update(os.path.join(d, f) for f in files
+                             if f.endswith(".jsonl") and not f.startswith("."))
+        elif os.path.exists(p):
+            if not is_index(p):
+                found.add(p)
+        else:
+            raise UsageError(f"no such file or folder: {p}", file=p)
+    return sorted(found)
+
+
+def key_of(path: str, root: str) -> str:
+    """Returns a log's name in a report or a baseline: its path from `root`, with `/`."""
+    return os.path.relpath(os.path.abspath(path), os.path.abspath(root)).replace(os.sep, "/")
+
+
+# -- judging one log -----------------------------------------------------------------------
+
+def parse_components(specs: Iterable[tuple[str, str]]) -> dict[str, bytes]:
+    """Returns {game: component JSON} for `--components GAME=FILE`, each checked against
+    the game's schema; raises UsageError for an unknown game or data that does not fit."""
+    out: dict[str, bytes] = {}
+    for game, path in specs:
+        rs = engine.get(game)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(tapelog.MAX_LINE + 1)
+        except OSError as e:
+            raise UsageError(f"cannot read components file: {e.strerror}", file=path) from None
+        try:
+            msgspec.json.decode(raw, type=rs.Components)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            raise UsageError(f"components do not fit the {game} schema: {e}", file=path) from None
+        out[game] = raw
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _decoded(game: str, raw: bytes) -> Any:
+    return msgspec.json.decode(raw, type=engine.get(game).Components)
+
+
+def _with_components(records: Iterator[tapelog.Record], components: dict[str, bytes]
+                     ) -> Iterator[tapelog.Record]:
+    """Yields the records, the header's component data replaced by the given game's own."""
+    for rec in records:
+        if rec.line == 1 and isinstance(rec.event, Header) and rec.event.game in components:
+            data = _decoded(rec.event.game, components[rec.event.game])
+            rec = msgspec.structs.replace(rec, event=msgspec.structs.replace(rec.event,
+                                                                              components=data))
+        yield rec
+
+
+def digest(data: Any) -> str:
+    """Returns a short, stable digest of plain data (dict keys sorted)."""
+    return hashlib.sha256(msgspec.json.encode(data, order="sorted")).hexdigest()[:16]
+
+
+class _LegalCounts:
+    """A visitor: the number of legal next events after every seq, digested per BLOCK seqs."""
+
+    def __init__(self) -> None:
+        self.blocks: list[str] = []
+        self._h = hashlib.blake2b(digest_size=4)
+        self._block = 0
+
+    def __call__(self, j: Judged) -> None:
+        fold = j.fold
+        if fold is None:
+            return
+        if j.seq // BLOCK != self._block:
+            self._close()
+            self._block = j.seq // BLOCK
+        rs, state = fold.ruleset, fold.state
+        n = 0 if rs.over(state) else sum(1 for _ in rs.legal(state))
+        self._h.update(b"%d:%d;" % (j.seq, n))
+
+    def _close(self) -> None:
+        self.blocks.append(self._h.hexdigest())
+        self._h = hashlib.blake2b(digest_size=4)
+
+    def done(self, events: int) -> list[str]:
+        if events:
+            self._close()
+        return self.blocks
+
+
+def judge(path: str, components: dict[str, bytes] | None = None) -> Entry:
+    """Replays one log (the engine's one loop) and returns what a baseline keeps of it.
+
+    `components` replaces the component data of the named games' logs (a what-if for a
+    rules maintainer). Never raises for a bad log: an unreadable one is `broken`.
+    """
+    counts = _LegalCounts()
+    try:
+        records = tapelog.read_records(path, registry.codec_for)
+        result = walk(Replay(path), _with_components(records, components or {}), visit=counts)
+    except TapeError as e:
+        return Entry(game=None, rules_version=None, events=0, verdict=BROKEN,
+                     error=_reason(e, path), error_seq=e.seq)
+    header, fold = result.header, result.fold
+    illegal: dict[int, str] = {}
+    if fold is not None:
+        for s, err in fold.corrected.items():
+            illegal[s] = err.rule or ""
+    for problem in result.problems:
+        if problem is not result.error and problem.seq is not None:
+            illegal[problem.seq] = getattr(problem, "rule", None) or ""
+    out: dict[str, Any] = {}
+    if fold is not None and result.ruleset is not None:
+        o = result.ruleset.outcome(fold.state)
+        if o is not None:
+            out = {"winners": list(o.winners), "scores": dict(o.scores)}
+        state = msgspec.to_builtins(fold.state)
+        if isinstance(state, dict):
+            state.pop("components", None)  # (in the header; an override shows in its effects)
+        out["state"] = digest(state)
+    stop = result.error
+    return Entry(game=getattr(header, "game", None),
+                 rules_version=getattr(header, "rules_version", None), events=result.events,
+                 verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
+                 illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
+                 error_seq=stop.seq if stop else None, legal=counts.done(result.events), **out)
+
+
+def _reason(e: TapeError, path: str) -> str:
+    """Returns why reading stopped, the log's path left out (a baseline names logs its way)."""
+    return e.reason.replace(path, "<log>")
+
+
+# -- the cache -----------------------------------------------------------------------------
+
+class _Cached(msgspec.Struct, array_like=True):
+    size: int
+    content: str  # hash of every byte of the log
+    rules: str  # fingerprint of the code and component data that judged it
+    entry: Entry
+
+
+class _CacheFile(msgspec.Struct, array_like=True):
+    version: int
+    entries: dict[str, _Cached]
+
+
+CACHE_VERSION = 1
+CACHE_NAME = "corpus-cache.msgpack"
+
+
+def default_cache_dir() -> str:
+    """Returns $TABLETAPE_CACHE, else $XDG_CACHE_HOME/tabletape, else ~/.cache/tabletape."""
+    if os.environ.get("TABLETAPE_CACHE"):
+        return os.environ["TABLETAPE_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "tabletape")
+
+
+def load_cache(cache_dir: str) -> dict[str, _Cached]:
+    """Returns the cached entries by absolute path; none when missing, corrupt or foreign."""
+    try:
+        with open(os.path.join(cache_dir, CACHE_NAME), "rb") as f:
+            data = msgspec.msgpack.decode(f.read(), type=_CacheFile)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return {}
+    return data.entries if data.version == CACHE_VERSION else {}
+
+
+def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
+    """Writes the cache atomically (temp file, then rename); a failure only costs speed.
+
+    Entries of logs that are gone are left out.
+    """
+    entries = {p: c for p, c in entries.items() if os.path.exists(p)}
+    target = os.path.join(cache_dir, CACHE_NAME)
+    tmp = f"{target}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(msgspec.msgpack.encode(_CacheFile(CACHE_VERSION, entries)))
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+@functools.lru_cache(maxsize=64)
+def rules_fingerprint(game: str, components: bytes | None) -> str:
+    """Returns a fingerprint of what judges a game's logs: its rules code, the engine's,
+    this module's measures, and the component data that replaces the headers' (if any)."""
+    from tabletape.engine.index import code_fingerprint
+    h = hashlib.sha256(f"{__version__} {CHECK_VERSION} {BLOCK}".encode())
+    h.update(code_fingerprint(engine.get(game)).encode())
+    h.update(hashlib.sha256(components).digest() if components is not None else b"header")
+    return h.hexdigest()
+
+
+def _log_key(path: str, components: dict[str, bytes]) -> tuple[int, str, str] | None:
+    """Returns (size, content hash, rules fingerprint) of a log, or None if it has none."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    first, nl, _ = data.partition(b"\n")
+    if not nl:
+        return None
+    try:
+        game = registry.ruleset_for(first, path).id
+    except TapeError:
+        return None
+    return len(data), hashlib.blake2b(data).hexdigest(), \
+        rules_fingerprint(game, components.get(game))
+
+
+# -- running many ----------------------------------------------------------------------------
+
+def _judge_batch(paths: Sequence[str], components: dict[str, bytes]) -> list[Entry]:
+    return [judge(p, components) for p in paths]
+
+
+def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int
+              ) -> Iterator[tuple[str, Entry]]:
+    """Yields (path, entry) for every log, judged in `jobs` processes."""
+    from tabletape.app.parallel import pmap
+    results = pmap(functools.partial(judge, components=components), paths, jobs)
+    try:
+        yield from zip(paths, results, strict=True)
+    finally:
+        results.close()
+
+
+def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
+             workers: int = 2, processes: bool = True, batch: int = 16
+             ) -> Iterator[tuple[str, Entry]]:
+    """Yields (path, entry) for every log, judged on a Dask cluster (in the order done).
+
+    `scheduler` is the address of a running scheduler (tcp://host:8786), or "local" for a
+    LocalCluster of `workers` workers (processes, or threads when `processes` is False).
+    The workers open the paths themselves: they must see the same files (shared storage).
+    """
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise UsageError("--dask needs the dask extra: pip install 'tabletape[dask]'") from None
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        batches = [list(paths[i:i + batch]) for i in range(0, len(paths), batch)]
+        futures = client.map(_judge_batch, batches, components=components, pure=False)
+        index = {f.key: b for f, b in zip(futures, batches, strict=True)}
+        for fut in as_completed(futures):
+            yield from zip(index[fut.key], fut.result(), strict=True)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+@dataclass
+class Run:
+    """What one check of an archive found: every log's entry by name, and how."""
+
+    root: str  # names are relative to it
+    entries: dict[str, Entry] = field(default_factory=dict)
+    cached: int = 0  # entries taken from the cache
+
+
+def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | None = None,
+          dask_processes: bool = True, components: dict[str, bytes] | None = None,
+          cache_dir: str | None = None,
+          progress: Callable[[int, int], None] | None = None) -> Run:
+    """Judges every log under `paths` and returns the entries named from `root`.
+
+    With `cache_dir`, an entry whose log bytes and rules fingerprint are unchanged is
+    taken from the cache, and the cache is rewritten with this run's entries.
+    `progress(done, total)` is called as logs are judged.
+    """
+    components = components or {}
+    logs = find_logs(paths)
+    run = Run(root)
+    cache = load_cache(cache_dir) if cache_dir is not None else {}
+    keys: dict[str, tuple[int, str, str] | None] = {}
+    todo: list[str] = []
+    found: dict[str, Entry] = {}
+    for p in logs:
+        if cache_dir is None:
+            todo.append(p)
+            continue
+        k = keys[p] = _log_key(p, components)
+        hit = cache.get(os.path.abspath(p))
+        if k is not None and hit is not None and (hit.size, hit.content, hit.rules) == k:
+            found[p] = hit.entry
+        else:
+            todo.append(p)
+    run.cached = len(found)
+    done = len(found)
+    if progress:
+        progress(done, len(logs))
+    results = run_dask(todo, components, dask, processes=dask_processes) if dask \
+        else run_local(todo, components, jobs)
+    for p, entry in results:
+        found[p] = entry
+        done += 1
+        if progress:
+            progress(done, len(logs))
+    if cache_dir is not None:
+        for p in todo:
+            k = keys[p]
+            if k is not None:
+                cache[os.path.abspath(p)] = _Cached(*k, entry=found[p])
+        save_cache(cache_dir, cache)
+    run.entries = {key_of(p, root): found[p] for p in logs}
+    return run
+
+
+# -- the report ----------------------------------------------------------------------------
+
+def tally(entries: Iterable[Entry]) -> dict[str, int]:
+    out = {"logs": 0, "events": 0, VALID: 0, INVALID: 0, BROKEN: 0}
+    for e in entries:
+        out["logs"] += 1
+        out["events"] += e.events
+        out[e.verdict] += 1
+    return out
+
+
+def summary(run: Run) -> dict[str, Any]:
+    """Returns the totals, by game and by (game, rules version recorded under)."""
+    by_game: dict[str, list[Entry]] = {}
+    by_version: dict[str, list[Entry]] = {}
+    for e in run.entries.values():
+        g = e.game or "(unreadable)"
+        by_game.setdefault(g, []).append(e)
+        by_version.setdefault(f"{g} {e.rules_version or '?'}", []).append(e)
+    return {"total": tally(run.entries.values()),
+            "by_game": {g: tally(v) for g, v in sorted(by_game.items())},
+            "by_version": {g: tally(v) for g, v in sorted(by_version.items())}}
+
+
+# -- baselines -------------------------------------------------------------------------------
+
+def write_baseline(path: str, entries: dict[str, Entry]) -> None:
+    """Writes a baseline manifest: deterministic JSON, keys sorted, one log per line."""
+    enc = msgspec.json.Encoder(order="sorted")
+    lines = [f"  {enc.encode(k).decode()}: {enc.encode(entries[k]).decode()}"
+             for k in sorted(entries)]
+    text = (f'{{\n "format": {BASELINE_FORMAT},\n "logs": {{\n' + ",\n".join(lines)
+            + ("\n" if lines else "") + " }\n}\n")
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+class _Baseline(msgspec.Struct):
+    format: int
+    logs: dict[str, Entry]
+
+
+def read_baseline(path: str) -> dict[str, Entry]:
+    """Returns a baseline's entries by log name; raises UsageError when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            data = msgspec.json.decode(f.read(), type=_Baseline)
+    except OSError as e:
+        raise UsageError(f"cannot read the baseline: {e.strerror}", file=path) from None
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise UsageError(f"not a baseline manifest: {e}", file=path) from None
+    if data.format != BASELINE_FORMAT:
+        raise UsageError(f"baseline format {data.format} is not supported", file=path)
+    return data.logs
+
+
+class Change(msgspec.Struct, frozen=True):
+    """How one log's result differs from its baseline."""
+
+    log: str
+    kind: str  # changed | added | removed
+    what: list[str]  # one sentence per aspect that changed
+    first_seq: int | None = None  # the first seq judged differently (legal or not; None: none)
+    rules_changed: list[str] = []  # the rule ids changed since the log's rules version
+
+
+def rules_changed_since(game: str | None, version: str | None) -> list[str]:
+    """Returns the ids of the rules a game's changelog lists after `version` (sorted)."""
+    if game is None or version is None:
+        return []
+    try:
+        rs = engine.get(game)
+    except TapeError:
+        return []
+    ids: set[str] = set()
+    for v, rules in rs.changelog.items():
+        if _version_key(v) > _version_key(version):
+            ids.update(rules)
+    return sorted(ids)
+
+
+def _version_key(v: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in v.split("."))
+
+
+def _illegal_text(i: tuple[int, str] | None) -> str:
+    return "none" if i is None else f"seq {i[0]} [{i[1]}]"
+
+
+def _outcome_text(e: Entry) -> str:
+    if e.winners is None:
+        return "not over"
+    scores = ", ".join(f"{p} {s}" for p, s in (e.scores or {}).items())
+    return f"won by {', '.join(e.winners) or 'nobody'}" + (f" ({scores})" if scores else "")
+
+
+def difference(log: str, old: Entry, new: Entry) -> Change | None:
+    """Returns how `new` differs from `old` (the baseline), or None when it does not."""
+    if old == new:
+        return None
+    what: list[str] = []
+    firsts: list[int] = []
+    if old.verdict != new.verdict:
+        what.append(f"verdict: {old.verdict} -> {new.verdict}")
+    if old.illegal != new.illegal:
+        what.append(f"first illegal: {_illegal_text(old.first_illegal)} -> "
+                    f"{_illegal_text(new.first_illegal)}")
+        # Every seq before the first that differs was judged alike (the fold is the same).
+        firsts.append(min(set(old.illegal) ^ set(new.illegal))[0])
+    if (old.error, old.error_seq) != (new.error, new.error_seq):
+        what.append(f"reading stopped: {old.error or 'no'} -> {new.error or 'no'}")
+        firsts += [s for s in (old.error_seq, new.error_seq) if s is not None]
+    if (old.winners, old.scores) != (new.winners, new.scores):
+        what.append(f"outcome: {_outcome_text(old)} -> {_outcome_text(new)}")
+    if old.legal != new.legal:
+        block = next((i for i, (a, b) in enumerate(zip(old.legal, new.legal, strict=False)) if a != b),
+                     min(len(old.legal), len(new.legal)))
+        what.append(f"legal next events first differ in seqs {block * BLOCK}-"
+                    f"{(block + 1) * BLOCK - 1}")
+    if old.state != new.state:
+        what.append("final state differs")
+    if old.events != new.events:
+        what.append(f"events: {old.events} -> {new.events}")
+    if (old.game, old.rules_version) != (new.game, new.rules_version):
+        what.append(f"recorded as: {old.game} {old.rules_version} -> "
+                    f"{new.game} {new.rules_version}")
+    return Change(log, "changed", what, min(firsts) if firsts else None,
+                  rules_changed_since(new.game, new.rules_version))
+
+
+def compare(baseline: dict[str, Entry], entries: dict[str, Entry]) -> list[Change]:
+    """Returns every log whose result differs from the baseline, and those added or removed."""
+    out: list[Change] = []
+    for log in sorted({*baseline, *entries}):
+        if log not in baseline:
+            out.append(Change(log, "added", ["not in the baseline"]))
+        elif log not in entries:
+            out.append(Change(log, "removed", ["in the baseline, not in the archive"]))
+        else:
+            c = difference(log, baseline[log], entries[log])
+            if c is not None:
+                out.append(c)
+    return out
+
+
+def report(run: Run, changes: list[Change] | None) -> dict[str, Any]:
+    """Returns the whole report as plain data (what --json prints)."""
+    out: dict[str, Any] = {**summary(run),
+                           "logs": {k: msgspec.to_builtins(v) for k, v in run.entries.items()}}
+    if changes is not None:
+        out["changes"] = [msgspec.to_builtins(c) for c in changes]
+    return out

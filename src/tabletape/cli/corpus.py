@@ -1,0 +1,153 @@
+"""`tabletape corpus`: an archive of logs checked as a whole, against a baseline."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from tabletape.app import corpus
+from tabletape.cli import emit_json
+from tabletape.tape.errors import UsageError
+
+
+def _game_file(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+               ) -> list[tuple[str, str]]:
+    out = []
+    for v in values:
+        game, sep, path = v.partition("=")
+        if not sep or not game or not path:
+            raise click.BadParameter(f"takes GAME=FILE, got {v!r}")
+        out.append((game, path))
+    return out
+
+
+@click.group(name="corpus")
+def group() -> None:
+    """Check an archive of logs as a whole: which games does a rules change affect?
+
+    Example: tabletape corpus check logs --baseline logs/baseline.json
+    """
+
+
+@group.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Compare every log with this manifest; exit 1 on any change.")
+@click.option("--update", is_flag=True, help="Write the baseline (accept the results).")
+@click.option("--components", "components", multiple=True, metavar="GAME=FILE",
+              callback=_game_file,
+              help="Judge GAME's logs with this component data instead of their headers' "
+                   "(repeatable): what would a change of card values do?")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Check this many logs at once, in processes.  [default: all cores]")
+@click.option("--dask", "dask", metavar="SCHEDULER",
+              help="Run on a Dask cluster: its scheduler's address, or `local` for a local "
+                   "cluster of 2 workers (needs the dask extra).")
+@click.option("--dask-threads", is_flag=True,
+              help="With --dask local: workers are threads, not processes.")
+@click.option("--no-cache", is_flag=True, help="Judge every log again; neither read nor "
+              "write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Where the cache lives.  [default: $TABLETAPE_CACHE, else "
+                   "$XDG_CACHE_HOME/tabletape, else ~/.cache/tabletape]")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, update: bool,
+          components: list[tuple[str, str]], jobs: int | None, dask: str | None,
+          dask_threads: bool, no_cache: bool, cache_dir: str | None, as_json: bool) -> None:
+    """Validate every log under PATHS (any game) and summarise, by game and rules version.
+
+    With --baseline FILE, print every log whose result differs from the manifest (verdict,
+    first illegal event and rule, outcome, final state, legal moves at every seq, rules
+    version), and from which seq; --update writes it. Without a baseline, exit 1 when a
+    log is invalid or broken; with one, exit 1 when anything changed.
+
+    \b
+    Example:
+      tabletape corpus check logs --baseline logs/baseline.json --update
+      tabletape corpus check logs --baseline logs/baseline.json --components cards-of-war=deck.json
+    """
+    if update and baseline is None:
+        raise UsageError("--update needs --baseline FILE")
+    if dask_threads and dask != "local":
+        raise UsageError("--dask-threads goes with --dask local")
+    parsed = corpus.parse_components(components)
+    root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
+    old = corpus.read_baseline(baseline) if baseline and not update else None
+    cache = None if no_cache else cache_dir or corpus.default_cache_dir()
+    from tabletape.cli.render import console, err_console
+    run = _with_progress(err_console, lambda progress: corpus.check(
+        paths, root=root, jobs=jobs or os.cpu_count() or 1, dask=dask,
+        dask_processes=not dask_threads, components=parsed, cache_dir=cache,
+        progress=progress))
+    if baseline and update:
+        corpus.write_baseline(baseline, run.entries)
+    changes = corpus.compare(old, run.entries) if old is not None else None
+    if as_json:
+        emit_json(corpus.report(run, changes))
+    else:
+        _print_report(console, run, changes, baseline, update)
+    if update:
+        ctx.exit(0)  # the results are the baseline now
+    if changes is not None:
+        ctx.exit(1 if changes else 0)
+    total = corpus.tally(run.entries.values())
+    ctx.exit(1 if total[corpus.INVALID] or total[corpus.BROKEN] else 0)
+
+
+def _with_progress(err_console: Any, work: Any) -> corpus.Run:
+    """Runs `work(progress)` with a progress bar on stderr (when stderr is a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err_console, transient=True) as bar:
+        task = bar.add_task("checking", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+        result: corpus.Run = work(progress)
+    return result
+
+
+def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | None,
+                  baseline: str | None, update: bool) -> None:
+    from rich.table import Table
+    from rich.text import Text
+    s = corpus.summary(run)
+    table = Table(title=f"{s['total']['logs']} logs" + (f" ({run.cached} from the cache)"
+                                                        if run.cached else ""),
+                  title_justify="left")
+    for col in ("game", "rules", "logs", "events", "valid", "invalid", "broken"):
+        table.add_column(col, justify="left" if col in ("game", "rules") else "right")
+    for key, t in s["by_version"].items():
+        game, _, version = key.rpartition(" ")
+        table.add_row(game, version, *(f"{t[c]:,}" for c in
+                                       ("logs", "events", "valid", "invalid", "broken")))
+    t = s["total"]
+    table.add_row("all", "", *(f"{t[c]:,}" for c in
+                               ("logs", "events", "valid", "invalid", "broken")), style="bold")
+    console.print(table)
+    if changes is None:
+        for name, e in run.entries.items():
+            if e.verdict != corpus.VALID:
+                where = (f"seq {e.first_illegal[0]} [{e.first_illegal[1]}]" if e.first_illegal
+                         else f"{e.error}" + (f" (seq {e.error_seq})" if e.error_seq else ""))
+                console.print(Text.assemble((f"{e.verdict} ", "red"), f"{name}: {where}"))
+        if update:
+            console.print(f"wrote the baseline {baseline} ({len(run.entries)} logs)")
+        return
+    for c in changes:
+        head = Text.assemble((f"{c.kind} ", "yellow"), c.log)
+        if c.first_seq is not None:
+            head.append(f": the judgement first differs at seq {c.first_seq}")
+        console.print(head)
+        for w in c.what:
+            console.print(Text(f"  {w}"))
+        if c.rules_changed:
+            console.print(Text(f"  rules changed since its version: {', '.join(c.rules_changed)}"))
+    if changes:
+        console.print(f"{len(changes)} of {len(run.entries)} logs differ from the baseline "
+                      f"{baseline} (--update accepts them)")
+    else:
+        console.print(f"all {len(run.entries)} logs match the baseline {baseline}")

@@ -1,0 +1,265 @@
+"""`tabletape corpus check`: an archive judged as a whole, baselines, the cache, Dask."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+
+import pytest
+
+from tabletape import engine
+from tabletape.app import corpus
+from tabletape.tape import log
+
+DECK = os.path.abspath("replays/decks/cards-of-war-tank-9.json")
+
+
+@pytest.fixture
+def logs(tmp_path, monkeypatch):
+    """A copy of the bundled replays (30 logs, 4 games), and a cache of our own."""
+    monkeypatch.setenv("TABLETAPE_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "logs"
+    for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
+        shutil.copytree(f"replays/{game}", out / game)
+    return out
+
+
+N = len(glob.glob("replays/*/*.jsonl"))
+
+
+def check_json(run, *args):
+    r = run("corpus", "check", *args, "--json")
+    return r.exit_code, json.loads(r.stdout)
+
+
+def test_every_game_declares_its_rules_version_in_its_changelog():
+    for rs in engine.all_games():
+        assert rs.version in rs.changelog, rs.id
+        for rules in rs.changelog.values():
+            assert set(rules) <= set(rs.catalogue()), rs.id
+
+
+def test_a_changed_result_names_the_rules_changed_since_its_version(monkeypatch):
+    cow = type(engine.get("cards-of-war"))
+    monkeypatch.setattr(cow, "changelog", {"1.0": {}, "1.1": {"cow.kill.type-match": "x"},
+                                           "1.10": {"cow.turn.order": "y"}})
+    assert corpus.rules_changed_since("cards-of-war", "1.0") == ["cow.kill.type-match",
+                                                                 "cow.turn.order"]
+    assert corpus.rules_changed_since("cards-of-war", "1.2") == ["cow.turn.order"]
+    assert corpus.rules_changed_since("cards-of-war", "1.10") == []
+    old = corpus.Entry(game="cards-of-war", rules_version="1.1", events=3, verdict="valid")
+    new = corpus.Entry(game="cards-of-war", rules_version="1.1", events=3, verdict="invalid",
+                       illegal=[(2, "cow.turn.order")])
+    change = corpus.difference("a.jsonl", old, new)
+    assert change is not None and change.rules_changed == ["cow.turn.order"]
+    assert change.first_seq == 2
+
+
+def test_check_summarises_by_game_and_rules_version(run, logs):
+    kill = logs / "cards-of-war" / "kill-dispute.jsonl"
+    cut = logs / "cards-of-war" / "cut-at-the-kill.jsonl"  # ends on its illegal KILL
+    cut.write_bytes(b"".join(kill.read_bytes().splitlines(keepends=True)[:22]))
+    code, report = check_json(run, logs, "--jobs", "1")
+    results = [engine.replay(p) for p in glob.glob(f"{logs}/*/*.jsonl")]
+    bad = sum(not r.ok for r in results)  # as `validate` says
+    assert code == (1 if bad else 0)
+    assert report["total"] == {"logs": N + 1, "events": sum(r.events for r in results),
+                               "valid": N + 1 - bad, "invalid": bad, "broken": 0}
+    assert report["by_game"]["cards-of-war"]["invalid"] >= 1
+    assert report["logs"][os.path.relpath(cut)]["illegal"] == [[21, "cow.kill.type-match"]]
+    assert report["logs"][os.path.relpath(cut)]["verdict"] == "invalid"
+    assert set(report["by_version"]) == {f"{g} 1.0" for g in report["by_game"]}
+    kill = report["logs"][os.path.relpath(kill)]
+    assert kill["verdict"] == "valid"  # the illegal kill was undone (a ruling, then a fix)
+    assert kill["illegal"] == [[21, "cow.kill.type-match"]]
+    sim = report["logs"][os.path.relpath(logs / "cards-of-war/sim-normal.jsonl")]
+    result = engine.replay(str(logs / "cards-of-war/sim-normal.jsonl"))
+    o = result.ruleset.outcome(result.state)
+    assert (sim["winners"], sim["scores"]) == (list(o.winners), o.scores)
+    assert sim["events"] == result.events and len(sim["legal"]) == -(-result.events // 64)
+
+
+def test_a_broken_log_is_reported_not_raised(run, logs):
+    bad = logs / "cards-of-war" / "kill-dispute.jsonl"
+    data = bad.read_bytes().splitlines(keepends=True)
+    bad.write_bytes(b"".join(data[:5] + data[6:]))  # a line gone: the chain breaks
+    (logs / "notes.jsonl").write_bytes(b'{"type":"game_started","game":"chess","format":1}\n')
+    code, report = check_json(run, logs, "--no-cache")
+    entries = {os.path.basename(k): v for k, v in report["logs"].items()}
+    assert entries["kill-dispute.jsonl"]["verdict"] == "broken"
+    assert entries["kill-dispute.jsonl"]["error_seq"] == 5
+    assert entries["notes.jsonl"]["verdict"] == "broken"
+    assert "unknown game" in entries["notes.jsonl"]["error"]
+    assert report["total"]["broken"] == 2 and code == 1
+    torn = logs / "liberation" / "sim-2-players.jsonl"
+    torn.write_bytes(torn.read_bytes()[:-1])  # the last newline gone: a torn write
+    (logs / "empty.jsonl").write_bytes(b"")
+    code, report = check_json(run, logs, "--no-cache")
+    entries = {os.path.basename(k): v for k, v in report["logs"].items()}
+    assert entries["empty.jsonl"] == {"game": None, "rules_version": None, "events": 0,
+                                      "verdict": "broken", "error": "empty file: no header line"}
+    # A baseline names the log its own way: the reason does not repeat the path.
+    assert "repair <log>" in entries["sim-2-players.jsonl"]["error"]
+    assert report["total"]["broken"] == 4
+
+
+def test_the_maintainers_round_trip(run, logs):
+    base = logs / "baseline.json"
+    assert run("corpus", "check", logs, "--baseline", base, "--update").exit_code == 0
+    r = run("corpus", "check", logs, "--baseline", base)
+    assert r.exit_code == 0 and f"all {N} logs match the baseline" in r.stdout
+    # A proposed card value: which games change, how, and from which seq?
+    r = run("corpus", "check", logs, "--baseline", base, "--components", f"cards-of-war={DECK}")
+    assert r.exit_code == 1
+    code, report = check_json(run, logs, "--baseline", base,
+                              "--components", f"cards-of-war={DECK}")
+    changed = {c["log"]: c for c in report["changes"]}
+    assert f"{len(changed)} of {N} logs differ from the baseline" in r.stdout
+    assert changed and all(k.startswith("cards-of-war/") for k in changed)
+    for name, c in changed.items():  # each named with the first seq judged differently
+        assert c["kind"] == "changed" and c["what"]
+        old, new = json.loads(base.read_text())["logs"][name], report["logs"][name]
+        if old.get("illegal") != new.get("illegal"):
+            diff = {tuple(i) for i in old.get("illegal", [])} ^ \
+                {tuple(i) for i in new.get("illegal", [])}
+            assert c["first_seq"] == min(diff)[0]
+        if not old.get("illegal") and new.get("illegal"):
+            seq, rule = new["illegal"][0]
+            assert "verdict: valid -> invalid" in c["what"]
+            assert f"first illegal: none -> seq {seq} [{rule}]" in c["what"]
+            assert f"the judgement first differs at seq {seq}" in r.stdout
+    # Accepting it: the baseline now holds the new results.
+    assert run("corpus", "check", logs, "--baseline", base, "--update",
+               "--components", f"cards-of-war={DECK}").exit_code == 0
+    assert run("corpus", "check", logs, "--baseline", base,
+               "--components", f"cards-of-war={DECK}").exit_code == 0
+    assert run("corpus", "check", logs, "--baseline", base).exit_code == 1
+
+
+def test_the_baseline_is_deterministic_sorted_one_log_per_line(logs):
+    base = str(logs / "baseline.json")
+    a = corpus.check([str(logs)], root=str(logs), jobs=2)
+    corpus.write_baseline(base, a.entries)
+    first = open(base, "rb").read()
+    b = corpus.check([str(logs / "liberation"), str(logs)], root=str(logs), jobs=1)
+    corpus.write_baseline(base, dict(reversed(b.entries.items())))
+    assert open(base, "rb").read() == first
+    lines = first.decode().splitlines()
+    names = [json.loads("{" + ln.rstrip(",") + "}").popitem()[0] for ln in lines[3:-2]]
+    assert names == sorted(a.entries) and len(names) == N
+    assert json.loads(first)["logs"]["liberation/disputed-play.jsonl"]["illegal"][0] == \
+        [14, "lib.turn.order"]
+    assert corpus.read_baseline(base) == a.entries
+
+
+def test_a_log_added_or_removed_is_reported(run, logs):
+    base = logs / "baseline.json"
+    run("corpus", "check", logs, "--baseline", base, "--update")
+    shutil.copy(logs / "liberation/sim-2-players.jsonl", logs / "liberation/new.jsonl")
+    os.unlink(logs / "cards-of-war/sim-normal.jsonl")
+    code, report = check_json(run, logs, "--baseline", base)
+    assert code == 1
+    assert [(c["log"], c["kind"]) for c in report["changes"]] == [
+        ("cards-of-war/sim-normal.jsonl", "removed"), ("liberation/new.jsonl", "added")]
+
+
+def test_an_unchanged_archive_comes_from_the_cache(logs, tmp_path):
+    cache = str(tmp_path / "c")
+    first = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    assert first.cached == 0
+    again = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    assert again.cached == N and again.entries == first.entries
+    # A log that grew is judged again; the others still come from the cache.
+    sim = str(logs / "cards-of-war/sim-normal.jsonl")
+    from tabletape.tape.events import Note
+    rs = engine.get("cards-of-war")
+    log.append(sim, [Note(text="after the game")], rs.codec,
+               expect=log.read_tail(os.open(sim, os.O_RDONLY)))
+    third = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    assert third.cached == N - 1
+    assert third.entries["cards-of-war/sim-normal.jsonl"].events == \
+        first.entries["cards-of-war/sim-normal.jsonl"].events + 1
+
+
+def test_the_cache_is_never_trusted_for_a_different_key(logs, tmp_path):
+    cache = str(tmp_path / "c")
+    first = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    # The same size, one byte changed in the middle (the last line, the head, unchanged).
+    p = logs / "cards-of-war/joint-adjacent.jsonl"
+    data = bytearray(p.read_bytes())
+    at = data.index(b'"alice"', len(data) // 2)
+    data[at + 1:at + 6] = b"alicf"
+    p.write_bytes(bytes(data))
+    run = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    assert run.cached == N - 1
+    assert run.entries["cards-of-war/joint-adjacent.jsonl"].verdict == "broken"
+    # Other component data, other fingerprint: judged again.
+    deck = corpus.parse_components([("cards-of-war", DECK)])
+    cow = len(glob.glob("replays/cards-of-war/*.jsonl"))
+    assert corpus.check([str(logs)], root=str(logs), cache_dir=cache, components=deck).cached == N - cow
+    assert first.entries != run.entries
+
+
+def test_a_corrupt_or_foreign_cache_is_ignored(logs, tmp_path):
+    cache = tmp_path / "c"
+    first = corpus.check([str(logs)], root=str(logs), cache_dir=str(cache))
+    f = cache / corpus.CACHE_NAME
+    f.write_bytes(f.read_bytes()[:1000])
+    run = corpus.check([str(logs)], root=str(logs), cache_dir=str(cache))
+    assert run.cached == 0 and run.entries == first.entries
+    f.write_bytes(b"not a cache at all")
+    assert corpus.check([str(logs)], root=str(logs), cache_dir=str(cache)).cached == 0
+    assert corpus.check([str(logs)], root=str(logs), cache_dir=str(cache)).cached == N
+
+
+def test_no_cache_neither_reads_nor_writes_it(run, logs, tmp_path):
+    cache = tmp_path / "c"
+    run("corpus", "check", logs, "--no-cache", "--cache-dir", cache)
+    assert not cache.exists()
+    run("corpus", "check", logs, "--cache-dir", cache)
+    assert (cache / corpus.CACHE_NAME).exists()
+
+
+def test_jobs_and_dask_give_the_same_report(run, logs):
+    pytest.importorskip("dask.distributed")
+    reports = [check_json(run, logs, "--no-cache", *how)
+               for how in (("--jobs", "1"), ("--jobs", "2"), ("--dask", "local"),
+                           ("--dask", "local", "--dask-threads"))]
+    assert all(r == reports[0] for r in reports[1:])
+    assert reports[0][1]["total"]["logs"] == N
+
+
+def test_a_dask_scheduler_address_is_used(logs):
+    pytest.importorskip("dask.distributed")
+    from dask.distributed import LocalCluster
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        run = corpus.check([str(logs / "liberation")], root=str(logs), dask=cluster.scheduler_address)
+    assert run.entries == corpus.check([str(logs / "liberation")], root=str(logs)).entries
+
+
+def test_usage_errors(run, logs):
+    r = run("corpus", "check", logs, "--update")
+    assert r.exit_code == 2 and "--update needs --baseline" in r.stderr
+    r = run("corpus", "check", logs, "--components", "cards-of-war")
+    assert r.exit_code == 2 and "GAME=FILE" in r.stderr
+    r = run("corpus", "check", logs, "--components", f"liberation={DECK}")
+    assert r.exit_code == 2 and "do not fit the liberation schema" in r.stderr
+    r = run("corpus", "check", logs / "nothing-here")
+    assert r.exit_code == 2 and "no such file or folder" in r.stderr
+
+
+def test_changed_rules_code_judges_that_games_logs_again(logs, tmp_path, monkeypatch):
+    cache = str(tmp_path / "c")
+    corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    from tabletape.engine import index
+    real = index.code_fingerprint
+    monkeypatch.setattr(index, "code_fingerprint",  # as if liberation's code were edited
+                        lambda rs: real(rs) + ("edited" if rs.id == "liberation" else ""))
+    corpus.rules_fingerprint.cache_clear()
+    try:
+        run = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
+    finally:
+        corpus.rules_fingerprint.cache_clear()
+    assert run.cached == N - len(glob.glob("replays/liberation/*.jsonl"))
