@@ -70,7 +70,7 @@ def test_check_summarises_by_game_and_rules_version(run, logs):
     assert report["by_game"]["cards-of-war"]["invalid"] >= 1
     assert report["logs"][os.path.relpath(cut)]["illegal"] == [[21, "cow.kill.type-match"]]
     assert report["logs"][os.path.relpath(cut)]["verdict"] == "invalid"
-    assert set(report["by_version"]) == {f"{g} 1.0" for g in report["by_game"]}
+    assert set(report["by_version"]) == {f"{g} {engine.get(g).version}" for g in report["by_game"]}
     kill = report["logs"][os.path.relpath(kill)]
     assert kill["verdict"] == "valid"  # the illegal kill was undone (a ruling, then a fix)
     assert kill["illegal"] == [[21, "cow.kill.type-match"]]

@@ -66,3 +66,11 @@ def test_no_module_uses_another_modules_private_names():
                     and not node.attr.startswith("__"):
                 found.append(f"{path}: {node.value.id}.{node.attr}")
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("game", sorted(engine.GAMES))
+def test_the_changelog_ends_at_the_rules_version_and_names_real_rules(game):
+    rs = engine.get(game)
+    assert list(rs.changelog)[-1] == rs.version
+    for version, changes in rs.changelog.items():
+        assert set(changes) <= set(rs.catalogue()), (version, set(changes) - set(rs.catalogue()))

@@ -255,7 +255,7 @@ def test_replay_step_reads_keys_as_lines(run):
             input="n\ng 20\ni\nd\ni\np\ng 500\nq\n")
     assert r.exit_code == 0
     out = r.output
-    for text in ("seq 0: cards-of-war 1.0 starts", "seq 1: alice turns up", "seq 20: ",
+    for text in ("seq 0: cards-of-war 1.1 starts", "seq 1: alice turns up", "seq 20: ",
                  "illegal [cow.kill.type-match]", "undone at seq 23",
                  "seq 22: bob disputes seq 21", "ruling on seq 21: illegal",
                  "no illegal event after this seq", "no seq 500: the log runs from 0 to 91"):

@@ -11,15 +11,15 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import RULES
+from .catalogue import CHANGELOG, RULES
 from .events import EVENTS, BcpStarted, Options
 from .state import State
 
 
 class BattlecardsPacific(Packaged[BcpStarted, State, Event]):
     id = "battlecards-pacific"
-    version = "1.0"
-    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
+    version = "1.1"
+    changelog = CHANGELOG
     title = "BATTLECARDS Pacific Theater"
     players = (2, 2)
     Header = BcpStarted

@@ -154,3 +154,21 @@ RULES: dict[str, Rule] = {
                                    "fought, the game ends and the most VP wins; equal VP is a "
                                    "draw."),
 }
+
+
+# The rules versions: what changed, by rule id (`corpus check` names the changes since the
+# version a log was recorded under). 1.0: the first rules.
+CHANGELOG: dict[str, dict[str, str]] = {
+    "1.0": {},
+    "1.1": {
+        "bcp.stalemate.test": "tested after every shot and withdrawal too, not only when a round opens",
+        "bcp.turn.first-side": "new: the side the card data names (Japan) starts, whatever the order",
+        "bcp.turn.order": "cited for a draw out of turn after an emergency deployment",
+        "bcp.setup.battles-unique": "new: duplicate BATTLECARDS are refused",
+        "bcp.setup.battles-refused": "new: a card file with duplicates is refused, not trimmed",
+        "bcp.fire.support": "naming supporters is refused under the default reading",
+        "bcp.fire.support-allocated": "new option support=allocated",
+        "bcp.conflict.reveal": "new: cards that show the opponent's cards are recorded",
+        "bcp.conflict.reveal-recorded": "new: what was shown, to whom, is an event",
+    },
+}

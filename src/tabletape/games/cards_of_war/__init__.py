@@ -13,7 +13,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import RULES
+from .catalogue import CHANGELOG, RULES
 from .events import EVENTS, CowStarted, Options
 from .state import State
 
@@ -22,8 +22,8 @@ class CardsOfWar(Packaged[CowStarted, State, Event]):
     """Cards of War: unbound, what the game is and its words; bound, the rules of one game."""
 
     id = "cards-of-war"
-    version = "1.0"
-    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
+    version = "1.1"
+    changelog = CHANGELOG
     title = "Cards of War"
     players = (2, 2)
     Header = CowStarted

@@ -169,3 +169,21 @@ RULES: dict[str, Rule] = {
     "cow.opt.two-decks": Rule("2 Deck Version", "Each player draws from their own deck and "
                               "discards to their own pile; a card always returns to its owner's."),
 }
+
+
+# The rules versions: what changed, by rule id (`corpus check` names the changes since the
+# version a log was recorded under). 1.0: the first rules.
+CHANGELOG: dict[str, dict[str, str]] = {
+    "1.0": {},
+    "1.1": {
+        "cow.opt.theatres.off-theatre": "a card of another theatre goes into a theatre's battle only to KILL there",
+        "cow.opt.theatres.choose": "the theatre named on opening a battle is the opening card's own",
+        "cow.opt.theatres.no-fit": "new: a player with no card that fits an open battle passes",
+        "cow.battle.stalemate": "also when neither player can deploy under Theatres of War",
+        "cow.kill.target": "new: a KILL names the card it kills",
+        "cow.kill.top-only": "a KILL naming a card below the top is refused under this rule",
+        "cow.kill.automatic": "new option automatic_kill: a matching KILL must be made",
+        "cow.round.no-reshuffle": "new option no_reshuffle_between_rounds",
+        "cow.opt.exhaustion.discard": "new: the loser of a round under Strategic Exhaustion discards down to the new hand size",
+    },
+}

@@ -15,7 +15,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import RULES
+from .catalogue import CHANGELOG, RULES
 from .events import EVENTS, GdStarted, Options
 from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
 from .state import State
@@ -23,8 +23,8 @@ from .state import State
 
 class GlobalDomination(Packaged[GdStarted, State, Event]):
     id = "global-domination"
-    version = "1.0"
-    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
+    version = "1.1"
+    changelog = CHANGELOG
     title = "Global Domination"
     players = (3, 6)  # the default table (gd.setup.players); two with option two_players
     Header = GdStarted

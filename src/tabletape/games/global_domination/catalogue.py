@@ -202,3 +202,17 @@ RULES: dict[str, Rule] = {
                                       "card that is not among the 24 types; it is treated as a "
                                       "stray and no such card exists in the default box."),
 }
+
+
+# The rules versions: what changed, by rule id (`corpus check` names the changes since the
+# version a log was recorded under). 1.0: the first rules.
+CHANGELOG: dict[str, dict[str, str]] = {
+    "1.0": {},
+    "1.1": {
+        "gd.build.supply": "new: a Force needs a token from its player's supply",
+        "gd.build.tokens": "new: 20 tokens a player unless the box says otherwise",
+        "gd.use.discard2": "the two cards may be named in either order",
+        "gd.card.surrender.own": "new: cited when Surrender would remove one's own Force",
+        "gd.setup.two-players": "new option two_players",
+    },
+}

@@ -13,15 +13,15 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import RULES
+from .catalogue import CHANGELOG, RULES
 from .events import EVENTS, LiberationStarted, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
 
 class Liberation(Packaged[LiberationStarted, State, Event]):
     id = "liberation"
-    version = "1.0"
-    changelog = {"1.0": {}}  # version -> {rule id: what changed}; 1.0: the first rules
+    version = "1.1"
+    changelog = CHANGELOG
     title = "Liberation"
     players = (MIN_PLAYERS, MAX_PLAYERS)
     Header = LiberationStarted

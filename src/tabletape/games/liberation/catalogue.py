@@ -172,3 +172,21 @@ RULES: dict[str, Rule] = {
     "lib.country.forbid-type": Rule(DECISION, "Reconstructed instruction: cards of the named "
                                     "type cannot be played."),
 }
+
+
+# The rules versions: what changed, by rule id (`corpus check` names the changes since the
+# version a log was recorded under). 1.0: the first rules.
+CHANGELOG: dict[str, dict[str, str]] = {
+    "1.0": {},
+    "1.1": {
+        "lib.ability.turn-over": "a turn-over may turn a face-down card back up",
+        "lib.ability.turn-up": "part of turn-over cards; the invented turn-up cards left the deck",
+        "lib.ability.prevent": "prevents a card being turned down, not up",
+        "lib.country.turn-over-type": "Iraq's instruction turns cards face down only",
+        "lib.ability.turn-up.cards": "new: whose face-down card may be turned up",
+        "lib.ability.turn-over.count": "new: a turn-over card turns one or more cards",
+        "lib.ability.turn-over.compulsory": "new: the default reading, turn-overs are compulsory",
+        "lib.opt.turn-over-optional": "new option turn_over=optional",
+        "lib.opt.tie-one-card": "new option double_play_tie=one_card",
+    },
+}
