@@ -320,3 +320,6 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
         r = result.fold.disputes[-1]
         echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
                    + f" — {r.reason}")
+        basis = engine.ruling_basis(r.rests_on)
+        if basis is not None:
+            echo(f"  {basis}")

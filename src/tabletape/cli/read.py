@@ -355,6 +355,8 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     verdict, rule = _verdict(result, seq, err)
     cat = rs.catalogue()
     cited = [rule] if rule else list(rs.governing(rec.event))
+    rested = (engine.rests_on(rs, before, rec.event)
+              if verdict in ("legal", "illegal") and seq not in result.fold.core_seqs else [])
     if as_json:
         emit_json({
             "seq": seq, "event": msgspec.to_builtins(rec.event),
@@ -363,6 +365,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
             "rules": {r: msgspec.to_builtins(cat[r]) for r in cited if r in cat},
             "state_before": _state_json(before),
             "pending_before": msgspec.to_builtins(rs.pending(before)),
+            "rests_on": rested,
             "disputes": [d.__dict__ for d in disputes],
             "rules_version": rules_versions(result),
             "problems": [result.error.to_dict()] if result.error else []})
@@ -387,6 +390,8 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     for r in cited:
         if r in cat:
             console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
+    if rested:
+        console.print(Text(f"  {engine.phrase(rested)}", style="yellow"))
     if disputes:
         console.print(ruling_table(disputes, rs))
     note = version_note(result)

@@ -12,7 +12,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from tabletape.engine import Replay, Ruleset, Ruling
+from tabletape.engine import Replay, Ruleset, Ruling, ruling_basis
 from tabletape.tape.errors import TapeError
 from tabletape.tape.events import UNSAFE, visible
 
@@ -84,8 +84,12 @@ def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
             entry = ruleset.catalogue().get(r.rule)
             if entry:
                 rule = f"{r.rule}\n({entry.section})"
+        why = Text(safe(r.reason))
+        basis = ruling_basis(r.rests_on)  # escaped already: it names component data
+        if basis is not None:
+            why.append(f"\n{basis}", style="yellow")
         table.add_row(f"seq {r.dispute_seq}", f"seq {r.about}", safe(r.by or "—"),
-                      Text(r.verdict, style=style), Text(rule), Text(safe(r.reason)))
+                      Text(r.verdict, style=style), Text(rule), why)
     return table
 
 

@@ -16,9 +16,11 @@ from tabletape.engine.protocol import (
     Ruleset,
     Violation,
 )
+from tabletape.engine.provenance import Reliance, phrase, rests_on, ruling_basis
 from tabletape.engine.reading import Judged, Replay, iter_records, replay
 from tabletape.engine.registry import GAMES, all_games, codec_for, get, ruleset_for
 
 __all__ = ["APPLIED", "CHANCE", "CORE_RULES", "GAMES", "ILLEGAL", "MAX_UNDO_DEPTH", "UNJUDGED",
-           "Decision", "Fold", "Judged", "Outcome", "Replay", "Rule", "Ruleset", "Ruling", "Violation",
-           "all_games", "codec_for", "describe", "get", "iter_records", "replay", "ruleset_for"]
+           "Decision", "Fold", "Judged", "Outcome", "Reliance", "Replay", "Rule", "Ruleset", "Ruling",
+           "Violation", "all_games", "codec_for", "describe", "get", "iter_records", "phrase",
+           "replay", "rests_on", "ruleset_for", "ruling_basis"]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
+from tabletape.engine.provenance import Reliance, rests_on
 from tabletape.tape.errors import IllegalEvent
 from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone, visible
 from tabletape.tape.seqs import SeqMap, SeqSet
@@ -30,6 +31,9 @@ class Ruling:
     reason: str
     text: str
     by: str | None = None
+    # the component values the verdict read whose provenance is not `rulebook`; None when
+    # they are not known (the event was read before a checkpoint, or past the undo depth)
+    rests_on: list[Reliance] | None = field(default_factory=list)
 
 
 class Fold:
@@ -51,6 +55,7 @@ class Fold:
         self.evicted = 0  # stack entries forgotten past MAX_UNDO_DEPTH
         self.blocked = 0  # illegal events on the stack
         self.illegal: dict[int, IllegalEvent] = {}  # in effect, not undone
+        self.refused: dict[int, tuple[Any, Event]] = {}  # illegal (even if undone): state, event
         self.corrected: dict[int, IllegalEvent] = {}  # illegal, then retracted by `undone`
         # Per-seq facts are packed (a bit, or four bytes, per seq): memory must not
         # grow by a Python object per event on a long log.
@@ -77,6 +82,7 @@ class Fold:
             err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event),
                                file=self.file, line=line, seq=seq)
             self.illegal[seq] = err
+            self.refused[seq] = (self.state, event)  # what a dispute's ruling rests on
             if not self.keep_going:  # keep_going skips it; otherwise it blocks until undone
                 self._push(seq, event, ILLEGAL)
                 self.blocked += 1
@@ -187,11 +193,17 @@ class Fold:
         """Returns the ruling on the event a dispute note is about."""
         n = note.about if note.about is not None else -1
 
+        recent = {s: (before, ev) for s, before, _, ev in self.stack}
+
         def ruling(verdict: str, rule: str | None, reason: str) -> Ruling:
-            return Ruling(seq, n, verdict, rule, reason, note.text, note.by)
+            judged = self.refused.get(n) or recent.get(n)
+            rested = rests_on(self.ruleset, *judged) if judged is not None else None
+            return Ruling(seq, n, verdict, rule, reason, note.text, note.by, rested)
 
         if n in self.core_seqs:
-            return ruling("not a game event", None, "the header, notes, undos and signatures are not judged")
+            return Ruling(seq, n, "not a game event", None,
+                          "the header, notes, undos and signatures are not judged", note.text,
+                          note.by)
         if n in self.illegal:
             return ruling("illegal", self.illegal[n].rule, self.illegal[n].reason)
         if n in self.corrected:
@@ -199,11 +211,10 @@ class Fold:
             return ruling("illegal", e.rule, f"{e.reason} (undone at seq {self.retracted[n]})")
         if n in self.unjudged:
             first = min(self.illegal, default=None)
-            return ruling("not judged", None, "an earlier illegal event"
+            return Ruling(seq, n, "not judged", None, "an earlier illegal event"
                           + (f" (seq {first})" if first is not None else "")
-                          + " left the state unreliable")
-        recent = {s: ev for s, _, _, ev in self.stack}
-        rules = ", ".join(self.ruleset.governing(recent[n])) if n in recent else None
+                          + " left the state unreliable", note.text, note.by)
+        rules = ", ".join(self.ruleset.governing(recent[n][1])) if n in recent else None
         why = "it passed every check of the rules that govern it"
         if n in self.retracted:
             why += f"; it was later undone at seq {self.retracted[n]}"

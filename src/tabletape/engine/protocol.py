@@ -204,6 +204,12 @@ class Ruleset(ABC, Generic[H, S, E]):
     def governing(self, event: E) -> tuple[str, ...]:
         """Returns the ids of the rules that decide whether this kind of event is legal."""
 
+    def consulted(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
+        """Yields, for a game event in `state` (the state before it), the component entries
+        its governing rules read: (the entry's name, the entry, the fields read). The engine
+        reads each field's provenance from the entry (`engine.provenance`)."""
+        return ()
+
     def catalogue(self) -> dict[str, Rule]:
         """Returns the game's rule catalogue followed by the core rules."""
         return {**self.RULES, **CORE_RULES}

@@ -2,7 +2,7 @@
 
 Every bundled game keeps its rules in the same modules: `reducer` (initial, apply,
 outcome), `legality` (pending, over, check, legal, weight), `lookups` (view and small
-queries), `text` (describe, governing) and `components` (the data, `default()`, and
+queries), `text` (describe, governing, consulted) and `components` (the data, `default()`, and
 `Lookups`: the tables built once per game). `Packaged` binds them: a game subclass
 names its modules and types, and writes only what is its own (`check_header`).
 """
@@ -75,3 +75,6 @@ class Packaged(Ruleset[H, S, E]):
 
     def governing(self, event: E) -> tuple[str, ...]:
         return self.text.governing(event)
+
+    def consulted(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
+        return self.text.consulted(self.lk, state, event)

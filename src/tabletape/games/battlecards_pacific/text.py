@@ -1,10 +1,14 @@
-"""Plain sentences for BATTLECARDS events, and the rules that govern each kind (both a `match`
-over the event type)."""
+"""Plain sentences for BATTLECARDS events, the rules that govern each kind, and the card values
+those rules read, for the provenance of a ruling (each a `match` over the event type)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from tabletape.tape.events import Event
 
+from .components import Lookups
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -85,3 +89,44 @@ def governing(event: Event) -> tuple[str, ...]:
         case UnitWithdrawn() | WithdrawalFinished():
             return ("bcp.withdraw.phase",)
     return ()
+
+
+Consulted = Iterator[tuple[str, Any, tuple[str, ...]]]
+
+
+def consulted(lk: Lookups, state: Any, event: Event) -> Consulted:
+    """Yields the cards the governing rules read for this event, and which of their values:
+    a draw reads how many the deck holds; a deployment the unit's type; a shot the firing
+    unit's type, attack and phases, its target's type and defence, a kept card's bonus and
+    the supporters' support; a turned Conflict card its Action Number against the window
+    the shot's units and the shooter's other units (their support) set."""
+    def unit(player: str, name: str | None, *fields: str, enemy: bool = False) -> Consulted:
+        own = state.sides.get(player)
+        for side, units in lk.units.items():
+            if (side != own) == enemy and name in units:
+                yield str(name), units[name], fields
+                return
+
+    def card(name: str | None, *fields: str) -> Consulted:
+        if name is not None and name in lk.cards:
+            yield name, lk.cards[name], fields
+    match event:
+        case ArsenalDrawn(player=p, unit=u):
+            yield from unit(p, u, "count")
+        case UnitDeployed(player=p, unit=u):
+            yield from unit(p, u, "type")
+        case ConflictDrawn(card=c):
+            yield from card(c, "count")
+        case UnitFired(player=p, unit=u, target=t):
+            yield from unit(p, u, "type", "attack", "phases")
+            yield from unit(p, t, "type", "defence", enemy=True)
+            yield from card(event.kept, "bonus", "bonus_types")
+            for s in event.support:
+                yield from unit(p, s, "support", "supports")
+        case ConflictTurned(player=p, unit=u, target=t, card=c):
+            yield from card(c, "action")
+            yield from unit(p, u, "type", "attack")
+            yield from unit(p, t, "type", "defence", enemy=True)
+            b = state.battle  # the window counts the support of the shooter's other units
+            for s in sorted(set(b.forces.get(p, ())) - {u}) if b is not None else ():
+                yield from unit(p, s, "support", "supports")

@@ -1,9 +1,14 @@
-"""Cards of War in words: one sentence per event, and the rules that govern each kind."""
+"""Cards of War in words: one sentence per event, the rules that govern each kind, and the
+card values those rules read (for the provenance of a ruling)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from tabletape.tape.events import Event
 
+from .components import Lookups
 from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 
 
@@ -56,3 +61,24 @@ def governing(event: Event) -> tuple[str, ...]:
                 ids += ["cow.opt.theatres.choose"]
             return tuple(ids)
     return ()
+
+
+def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
+    """Yields the cards the governing rules read for this event, and which of their values:
+    a draw reads how many the deck holds; a deployment its card's theatre (Theatres of War)
+    and KILL symbols, and its victim's types; a recon report the theatres of the hand."""
+    def card(name: str | None, *fields: str) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
+        if name is not None and name in lk.cards and fields:
+            yield name, lk.cards[name], fields
+    match event:
+        case OpeningCardDrawn(card=c) | CardDrawn(card=c):
+            yield from card(c, "count")
+        case HandReported(player=p):
+            for name in sorted(set(state.hands.get(p, ()))):
+                yield from card(name, "theatre")
+        case CardDeployed(card=c):
+            opts = state.options
+            kills = event.kill or event.target is not None or opts.automatic_kill
+            yield from card(c, *(("theatre",) if opts.theatres_of_war else ()),
+                            *(("kill",) if kills else ()))
+            yield from card(event.target, "types")

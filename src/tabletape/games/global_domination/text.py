@@ -1,12 +1,17 @@
-"""Global Domination in words: one plain sentence per event, and the rules that govern each kind.
+"""Global Domination in words: one plain sentence per event, the rules that govern each kind,
+and the component values those rules read (for the provenance of a ruling).
 
-Both are `match` statements over the event type.
+All are `match` statements over the event type.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from tabletape.tape.events import Event
 
+from .components import Lookups
 from .events import (
     ActionStackChosen,
     CardDrawn,
@@ -103,3 +108,31 @@ def governing(event: Event) -> tuple[str, ...]:
         case ScoringPassed():
             return ("gd.play.order", "gd.score.window")
     return ()
+
+
+def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
+    """Yields the cards, areas and tracks the governing rules read for this event, and which
+    of their values: a play reads its card's points or text and timing; a Build or Reduction
+    its area's kind and neighbours (and a Build the Force tokens in a set); a removal its
+    area's Region; a discard the taken card's cost against the Logistical track's left end."""
+    def area(name: str, *fields: str) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
+        if name in lk.areas:
+            yield name, lk.areas[name], fields
+    match event:
+        case CardPlayed(card=c, use=use) if c in lk.cards:
+            points = {Use.BUILD: "build", Use.ATTACK: "reduce"}.get(use, "effect")
+            yield c, lk.cards[c], (points, "timing")
+        case ForceBuilt(area=a):
+            yield from area(a, "kind", "adjacent")
+            yield "the set of Forces", lk.tracks, ("force_tokens",)
+        case ForceReduced(area=a):
+            yield from area(a, "kind", "adjacent")
+        case ForceRemoved(area=a):
+            yield from area(a, "region")
+        case ForceSeized(area=a):
+            yield from area(a, "kind")
+            yield "the set of Forces", lk.tracks, ("force_tokens",)
+        case CardsDiscarded(taken=t) if t in lk.cards:
+            yield t, lk.cards[t], ("cost",)
+            if lk.cards[t].cost:
+                yield "the Logistical track", lk.tracks.logistics, ("low",)

@@ -1,9 +1,14 @@
-"""Liberation's words: one plain sentence per event, and the rules that govern each kind."""
+"""Liberation's words: one plain sentence per event, the rules that govern each kind, and
+the card values those rules read (for the provenance of a ruling)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from tabletape.tape.events import Event
 
+from .components import Lookups
 from .events import (
     CountryTurned,
     ForceCardDealt,
@@ -85,3 +90,26 @@ def governing(event: Event) -> tuple[str, ...]:
         case HandsTraded():
             return ("lib.turn.step", "lib.ability.trade-hands")
     return ()
+
+
+def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
+    """Yields the cards the governing rules read for this event, and which of their values:
+    a draw reads how many the deck holds; a play its card's type against the instruction
+    of the country fought over; a turn-over whether the card turned is protected; a
+    prevention the card's ability."""
+    def card(name: str | None, *fields: str) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
+        if name is not None and name in lk.cards:
+            yield name, lk.cards[name], fields
+    match event:
+        case ForceCardDealt(card=c) | ForceCardDrawn(card=c) | TieBreakDrawn(card=c):
+            yield from card(c, "count")
+        case ForceCardPlayed(card=c):
+            yield from card(c, "type")
+            if state.country is not None and state.country in lk.countries:
+                yield state.country, lk.countries[state.country], ("trigger", "card_type")
+        case PlayedCardTurned(owner=o, slot=i):
+            row = state.played.get(o, ())
+            if 0 <= i < len(row):
+                yield from card(row[i].card, "protected")
+        case TurnOverPrevented(card=c):
+            yield from card(c, "ability")

@@ -1,0 +1,164 @@
+"""The trust issue, item 11: a ruling says which component values it rests on that are not
+the rulebook's, and a card whose name alone is the rulebook's is labelled so."""
+
+from __future__ import annotations
+
+import glob
+import json
+import shutil
+
+import msgspec
+import pytest
+
+from tabletape import engine
+from tabletape.engine.provenance import UNKNOWN, Reliance, provenance_of, ruling_basis
+
+KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
+RESTS = ("rests on values not from the rulebook: Anti-Tank Gun's kill (T; reconstructed), "
+         "Torpedo Bomber's types (B; rulebook-name)")
+
+
+def test_explain_says_the_disputed_kill_rests_on_reconstructed_card_values(run):
+    # the bundled demo's KILL is decided by two cards' values the rulebook does not print
+    r = run("explain", KILL_LOG, 21)
+    assert r.exit_code == 0
+    assert f"  {RESTS}" in r.stdout.splitlines()
+    data = json.loads(run("explain", KILL_LOG, 21, "--json").stdout)
+    assert data["rests_on"] == [
+        {"entry": "Anti-Tank Gun", "field": "kill", "value": "T", "provenance": "reconstructed"},
+        {"entry": "Torpedo Bomber", "field": "types", "value": "B",
+         "provenance": "rulebook-name"}]
+    assert data["disputes"][0]["rests_on"] == data["rests_on"]
+
+
+def test_validate_rules_on_the_dispute_with_what_it_rests_on(run):
+    r = run("validate", KILL_LOG)
+    assert r.exit_code == 0
+    cell = " ".join(line.split("│")[-2].strip() for line in r.stdout.splitlines()
+                    if line.count("│") > 2)  # the ruling table's last column, rejoined
+    assert RESTS in cell
+    report = json.loads(run("validate", KILL_LOG, "--json").stdout)
+    kill = next(d for d in report["disputes"] if d["about"] == 21)
+    assert [(x["entry"], x["provenance"]) for x in kill["rests_on"]] == [
+        ("Anti-Tank Gun", "reconstructed"), ("Torpedo Bomber", "rulebook-name")]
+
+
+def test_note_dispute_prints_what_its_ruling_rests_on(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    shutil.copy(KILL_LOG, path)
+    r = run("note", path, "was Flak allowed that?", "--about", 37, "--dispute", "--by", "bob")
+    assert r.exit_code == 0
+    assert "ruling on seq 37: legal" in r.stdout
+    assert ("  rests on values not from the rulebook: Flak's kill (F/B; reconstructed), "
+            "Torpedo Bomber's types (B; rulebook-name)") in r.stdout.splitlines()
+
+
+def test_a_ruling_on_rulebook_values_only_adds_no_line(run, tmp_path):
+    # the same kill judged with a deck whose two cards' values are labelled `rulebook`
+    path = tmp_path / "g.jsonl"
+    lines = open(KILL_LOG, "rb").read().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    for card in header["components"]["cards"]:
+        if card["name"] in ("Anti-Tank Gun", "Torpedo Bomber"):
+            card["provenance"] = "rulebook"
+    from tabletape.tape import log
+    rs = engine.get("cards-of-war")
+    h = msgspec.json.decode(json.dumps(header), type=rs.Header)
+    tail = log.create(str(path), h, rs.codec)
+    events = [msgspec.json.decode(line, type=rs.union()) for line in lines[1:22]]
+    log.append(str(path), events, rs.codec, expect=tail)
+    r = run("explain", path, 21)
+    assert "rests on" not in r.stdout
+    assert json.loads(run("explain", path, 21, "--json").stdout)["rests_on"] == []
+
+
+def test_a_ruling_whose_event_is_not_held_says_so():
+    assert ruling_basis(None) == UNKNOWN
+    assert ruling_basis([]) is None
+    assert ruling_basis([Reliance("Spy\x1b[2K", "value", "2", "reconstructed")]) == (
+        "rests on values not from the rulebook: Spy\\x1b[2K's value (2; reconstructed)")
+
+
+def test_a_label_per_field_is_read_per_field():
+    gd = engine.get("global-domination").default_components()
+    logistics = gd.tracks.logistics
+    assert provenance_of(logistics, "start") == "rulebook"
+    assert provenance_of(logistics, "low") == "reconstructed"
+
+
+# -- the labels: every game names the cards whose name alone is the rulebook's ------------
+
+NAMED = {
+    "cards-of-war": lambda c: {x.name for x in c.cards},
+    "liberation": lambda c: {x.name for x in (*c.countries, *c.cards)},
+    "global-domination": lambda c: {x.name for x in c.cards},
+    "battlecards-pacific": lambda c: {x.name for x in c.conflict},
+}
+
+
+def _labelled(comp, label: str) -> set[str]:
+    data = msgspec.to_builtins(comp)
+    out = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("provenance") == label and "name" in node:
+                out.add(node["name"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list | tuple):
+            for v in node:
+                walk(v)
+    walk(data)
+    return out
+
+
+@pytest.mark.parametrize("game,expected", [
+    ("cards-of-war", {"Fighters", "Dive Bomber", "Torpedo Bomber", "Long Range Bomber",
+                      "Battleship", "Shore Bombardment", "Marines", "Amphib", "Paratroop",
+                      "Gliders", "Radar"}),
+    ("liberation", {"Iraq"}),
+    ("battlecards-pacific", {"Invasion of Australia", "Invasion of Japan"}),
+])
+def test_each_game_labels_the_cards_the_rulebook_only_names(game, expected):
+    comp = engine.get(game).default_components()
+    assert _labelled(comp, "rulebook-name") == expected
+    assert not _labelled(comp, "rulebook") & expected
+
+
+def test_global_domination_labels_its_action_cards_by_name_only():
+    comp = engine.get("global-domination").default_components()
+    named = _labelled(comp, "rulebook-name")
+    assert "Show of Force" in named and "Airborne Forces" in named
+    assert _labelled(comp, "rulebook") >= {"Domination"}  # its points are printed
+    assert {c.name for c in comp.cards} == named | {"Domination", "Fog of War"}
+
+
+@pytest.mark.parametrize("game", sorted(NAMED))
+def test_old_labels_still_decode(game):
+    # a header written before `rulebook-name` labelled such cards `rulebook`
+    rs = engine.get(game)
+    data = msgspec.to_builtins(rs.default_components())
+    text = json.dumps(data).replace('"provenance": "rulebook-name"', '"provenance": "rulebook"')
+    assert '"provenance": "rulebook-name"' not in text
+    msgspec.json.decode(text, type=rs.Components)
+
+
+# -- every game's `consulted` on every bundled event: it names real entries and fields ----
+
+@pytest.mark.parametrize("path", sorted(glob.glob("replays/*/*.jsonl")))
+def test_every_bundled_event_names_the_values_its_rules_read(path):
+    seen: list[Reliance] = []
+
+    def visit(j: engine.Judged) -> None:
+        if j.before is None or j.fold is None or j.seq in j.fold.core_seqs:
+            return
+        for name, entry, fields in j.fold.ruleset.consulted(j.before, j.event):
+            assert isinstance(name, str) and fields
+            for f in fields:
+                assert hasattr(entry, f), (name, f)
+        seen.extend(engine.rests_on(j.fold.ruleset, j.before, j.event))
+    result = engine.replay(path, visit=visit)
+    assert result.error is None
+    assert all(r.provenance != "rulebook" for r in seen)
+    assert seen  # every bundled game rests on some reconstructed value
