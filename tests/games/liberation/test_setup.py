@@ -48,9 +48,11 @@ def test_default_components_hold_ten_countries_with_provenance():
     comp = RS.default_components()
     assert components.problems(comp) is None
     assert len(comp.countries) == 10
-    assert {c.provenance for c in comp.countries} <= {"rulebook", "reconstructed"}
+    assert {c.provenance for c in comp.countries} <= {"rulebook", "rulebook-name", "reconstructed"}
     yemen = next(c for c in comp.countries if c.name == "Yemen")
     assert yemen.vp == 1 and yemen.provenance == "rulebook"
+    iraq = next(c for c in comp.countries if c.name == "Iraq")  # its name, not its value
+    assert iraq.provenance == "rulebook-name"
 
 
 @pytest.mark.rule("lib.setup.components")

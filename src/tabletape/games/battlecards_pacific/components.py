@@ -15,7 +15,8 @@ from msgspec import Meta
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
 from tabletape.tape.events import Text
 
-Provenance = Literal["rulebook", "inferred", "reconstructed"]
+# rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
+Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
 Score = Annotated[int, Meta(ge=0, le=20)]
 ActionNumber = Annotated[int, Meta(ge=1, le=20)]
 Phase = Annotated[int, Meta(ge=1, le=4)]

@@ -15,7 +15,8 @@ from msgspec import Meta
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
 from tabletape.tape.events import Text
 
-Provenance = Literal["rulebook", "inferred", "reconstructed"]
+# rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
+Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
 Symbol = Annotated[str, Meta(min_length=1, max_length=3)]
 
 

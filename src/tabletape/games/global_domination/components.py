@@ -16,7 +16,8 @@ from msgspec import Meta
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
 from tabletape.tape.events import Text
 
-Provenance = Literal["rulebook", "inferred", "reconstructed"]
+# rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
+Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
 Points = Annotated[int, Meta(ge=0, le=30)]
 
 

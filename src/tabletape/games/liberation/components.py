@@ -17,7 +17,8 @@ from msgspec import Meta
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
 from tabletape.tape.events import Text
 
-Provenance = Literal["rulebook", "inferred", "reconstructed"]
+# rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
+Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
 COUNTRY_CARDS = 10  # Set Up: the country deck holds ten cards
 
 
