@@ -75,3 +75,13 @@ def session_log(path, seed: int, events: int) -> str:
     tail = log.create(str(path), header, rs.codec)
     log.append(str(path), list(session.session(rs, header, seed, events)), rs.codec, expect=tail)
     return str(path)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Prints the figures the tests recorded (tests/reliability/figures.py), if any."""
+    from tests.reliability import figures
+    if not figures.RECORDED:
+        return
+    terminalreporter.section("reliability figures")
+    for line in figures.lines(figures.RECORDED):
+        terminalreporter.write_line(line)

@@ -11,6 +11,7 @@ import pytest
 from tabletape.tape import log
 from tabletape.tape.events import UNSAFE
 from tests.conftest import COW, lines, new_log, opening, write
+from tests.reliability import figures
 
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
 UNSAFE_RE = re.compile(f"[{UNSAFE}]")
@@ -27,14 +28,51 @@ HOSTILE = [
     "x" * 4000 + "\x1b[31m",  # a long text that ends hostile
 ]
 NOTE = "".join(HOSTILE)[:4096]
+FILE_NAME = "g\x1b[32m\u202e\r.jsonl"
+# where else hostile strings go in: a player to view as, a player's name, a card's, a
+# missing file's, a --by, a `by` in an appended event
+ELSEWHERE = ["\x1b[31mzed", "bob" + FORGED, "Tank\u202e", "missing\x1b[31m.jsonl",
+             "\u202eumpire", "\u001b[2K"]
+TRIED = [*HOSTILE, NOTE, FILE_NAME, *ELSEWHERE]
+TALLY: dict = {"commands": set(), "outputs": 0, "misleading": 0, "last": None}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _figure():
+    """Records the figure of this module's run: hostile strings, commands, misleading outputs."""
+    yield
+    if TALLY["outputs"]:
+        from tabletape.cli import main
+        figures.record("trust: hostile strings through the CLI", strings=len(TRIED),
+                       commands=f"{len(TALLY['commands'])} of {len(main.list_commands(None))}",
+                       outputs=TALLY["outputs"], misleading=TALLY["misleading"])
+
+
+@pytest.fixture
+def run():
+    """The CLI runner, noting which command ran last (for the figure)."""
+    from click.testing import CliRunner
+
+    from tabletape.cli import main
+    runner = CliRunner()
+
+    def invoke(*args, input: str | None = None):
+        TALLY["last"] = str(args[0])
+        return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+    return invoke
 
 
 def clean(text: str) -> None:
-    """Asserts no control character but a newline, and no line that the log's text began."""
+    """Asserts no control character but a newline, and no line that the log's text began;
+    counts the output (and a misleading one) for the figure."""
     bad = {hex(ord(c)) for c in UNSAFE_RE.findall(text.replace("\n", ""))}
+    forged = [line for line in text.splitlines()
+              if line.lstrip(" │┃|").startswith(("valid forged", "valid everything"))]
+    TALLY["outputs"] += 1
+    TALLY["misleading"] += bool(bad or forged)
+    TALLY["commands"].add(TALLY["last"])
     assert not bad, f"unsafe characters in the output: {sorted(bad)}"
-    assert not [line for line in text.splitlines()
-                if line.lstrip(" │┃|").startswith(("valid forged", "valid everything"))]
+    assert not forged
 
 
 def out(r) -> str:
@@ -44,7 +82,7 @@ def out(r) -> str:
 @pytest.fixture
 def hostile(tmp_path):
     """A Cards of War log, under a hostile file name, with hostile notes and a dispute."""
-    path = tmp_path / "g\x1b[32m\u202e\r.jsonl"
+    path = tmp_path / FILE_NAME
     tail = opening(path, new_log(path))
     from tabletape.tape.events import Note
     log.append(str(path), [Note(text=t, by="bob") for t in HOSTILE] +
@@ -61,7 +99,7 @@ def test_every_reading_command_escapes_what_the_log_holds(run, hostile, tmp_path
                  ("explain", hostile, 1), ("explain", hostile, 1, "--json"),
                  ("diff", hostile, other), ("diff", f"{hostile}@3", f"{other}@5"),
                  ("diff", hostile, f"{other}@4", "--json"), ("games",), ("rules", "cards-of-war"),
-                 ("explain", hostile, 99), ("replay", hostile, "--as", "\x1b[31mzed")):
+                 ("explain", hostile, 99), ("replay", hostile, "--as", ELSEWHERE[0])):
         r = run(*args)
         assert r.exit_code in (0, 1, 2), args
         clean(out(r))
@@ -82,7 +120,8 @@ def test_writing_commands_escape_their_reports(run, hostile):
                         (("append", hostile, "--json", json.dumps({"type": "note", "text": FORGED})),
                          None),
                         (("undo", hostile), None),
-                        (("append", hostile, '{"type":"note","text":"x","by":"\\u001b[2K"}'), None),
+                        (("append", hostile,
+                          json.dumps({"type": "note", "text": "x", "by": ELSEWHERE[5]})), None),
                         (("record", hostile), f"note {FORGED}\n"
                          + json.dumps({"type": "note", "text": NOTE}) + "\nlast 3\nquit\n")):
         r = run(*args, input=stdin)
@@ -95,7 +134,7 @@ def test_a_forged_valid_line_cannot_appear(run, tmp_path):
     path = tmp_path / "g.jsonl"
     new_log(path)
     header = json.loads(lines(path)[0])
-    header["players"][1] = "bob" + FORGED
+    header["players"][1] = ELSEWHERE[1]
     write(path, json.dumps(header, separators=(",", ":")).encode() + b"\n")
     r = run("validate", path)
     assert r.exit_code == 1 and r.stdout.startswith("INVALID")
@@ -108,17 +147,17 @@ def test_names_with_control_characters_are_refused_and_the_error_escaped(run, tm
     assert r.exit_code == 2
     clean(out(r))
     deck = json.load(open("src/tabletape/games/cards_of_war/components.json"))
-    deck["cards"][0]["name"] = "Tank\u202e"
+    deck["cards"][0]["name"] = ELSEWHERE[2]
     write(tmp_path / "deck.json", json.dumps(deck).encode())
     r = run("new", "cards-of-war", tmp_path / "h.jsonl", "--players", "a,b",
             "--components", tmp_path / "deck.json")
     assert r.exit_code == 2 and "components do not fit" in r.stderr
     clean(out(r))
-    r = run("validate", tmp_path / "missing\x1b[31m.jsonl")
+    r = run("validate", tmp_path / ELSEWHERE[3])
     assert r.exit_code == 2
     clean(out(r))
     shutil.copy(KILL_LOG, tmp_path / "k.jsonl")
-    r = run("append", tmp_path / "k.jsonl", '{"type":"note","text":"x"}', "--by", "\u202eumpire")
+    r = run("append", tmp_path / "k.jsonl", '{"type":"note","text":"x"}', "--by", ELSEWHERE[4])
     assert r.exit_code == 2 and "not a valid cards-of-war event" in r.stderr
     clean(out(r))
 
