@@ -79,6 +79,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "view": "tabletape.cli.see:view",
     "serve": "tabletape.cli.see:serve",
     "corpus": "tabletape.cli.corpus:group",
+    "events": "tabletape.cli.vocab:events",
+    "components": "tabletape.cli.vocab:components",
 }
 
 
@@ -157,14 +159,21 @@ def _show(v: Any) -> str:
 
 @main.command()
 @click.argument("game")
+@click.argument("rule", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def rules(game: str, as_json: bool) -> None:
-    """Show a game's rule catalogue: rule id, rulebook section, our paraphrase.
+def rules(game: str, rule: str | None, as_json: bool) -> None:
+    """Show a game's rule catalogue (or one RULE): rule id, rulebook section, our paraphrase.
 
-    Example: tabletape rules cards-of-war
+    Example: tabletape rules cards-of-war   |   tabletape rules cards-of-war cow.kill.type-match
     """
     rs = engine.get(game)
     cat = rs.catalogue()
+    if rule is not None:
+        if rule not in cat:
+            from tabletape.app.vocab import did_you_mean
+            raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
+                             f"`tabletape rules {rs.id}` lists them")
+        cat = {rule: cat[rule]}
     if as_json:
         return emit_json({k: {"section": r.section, "text": r.text} for k, r in cat.items()})
     from rich.table import Table

@@ -246,7 +246,10 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
     state = result.state
     if as_player is not None:
         if as_player not in result.header.players:
-            raise UsageError(f"--as {as_player}: not a player ({', '.join(result.header.players)})")
+            from tabletape.app.vocab import did_you_mean
+            raise UsageError(f"--as {as_player}: not a player"
+                             f"{did_you_mean(as_player, result.header.players)}; players: "
+                             f"{', '.join(result.header.players)}")
         state = rs.view(state, as_player)
     d, o = rs.pending(result.state), rs.outcome(result.state)
     if as_json:

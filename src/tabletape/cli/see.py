@@ -29,7 +29,10 @@ def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:
     if to is not None and to >= result.events and result.error is None:
         raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
     if as_player is not None and as_player not in result.header.players:
-        raise UsageError(f"--as {as_player}: not a player ({', '.join(result.header.players)})")
+        from tabletape.app.vocab import did_you_mean
+        raise UsageError(f"--as {as_player}: not a player"
+                         f"{did_you_mean(as_player, result.header.players)}; players: "
+                         f"{', '.join(result.header.players)}")
     picture = pictures.draw(rs, fold.state, as_player).svg()
     seen = f", as {as_player} sees it" if as_player else ""
     if out == "-":

@@ -1,0 +1,57 @@
+"""Commands that teach a game's vocabulary: events (types, fields, examples) and components."""
+
+from __future__ import annotations
+
+import click
+import msgspec
+
+from tabletape import engine
+from tabletape.app import vocab
+from tabletape.cli import emit_json
+
+
+@click.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def events(game: str, as_json: bool) -> None:
+    """List a game's event types: their fields, types and bounds, and one example each.
+
+    The example is a line `append` takes as it stands (tabletape fills in seq, prev
+    and at; `by` and `at` may be given).
+
+    Example: tabletape events cards-of-war
+    """
+    rs = engine.get(game)
+    kinds = vocab.vocabulary(rs)
+    if as_json:
+        return emit_json(kinds)
+    from tabletape.cli import echo
+    echo(f"{rs.title} ({rs.id}): {len(kinds)} event types; tabletape fills in seq, prev and at")
+    for k in kinds:
+        echo("")
+        echo(f"{k['type']} — {k['about']}")
+        width = max((len(f["name"]) for f in k["fields"]), default=0)
+        for f in k["fields"]:
+            default = "" if f["required"] else f"  (default {_json(f['default'])})"
+            echo(f"  {f['name']:<{width}}  {f['type']}{default}")
+        echo(f"  example: {_json(k['example'])}")
+
+
+def _json(value: object) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+@click.command()
+@click.argument("game")
+def components(game: str) -> None:
+    """Print a game's default component data as JSON: a template for --components.
+
+    Every entry carries its provenance (rulebook, inferred, reconstructed); edit the
+    values to match your box, then pass the file to `new` or `record` with --components.
+
+    Example: tabletape components cards-of-war > mine.json
+    """
+    rs = engine.get(game)
+    data = msgspec.json.format(msgspec.json.encode(vocab.template(rs.default_components())),
+                               indent=1)
+    click.echo(data.decode())

@@ -1,0 +1,91 @@
+"""The command line as a new user meets it: vocabulary, suggestions, JSON, honest messages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import lines
+
+KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
+
+
+@pytest.mark.parametrize("game", ["cards-of-war", "liberation", "global-domination",
+                                  "battlecards-pacific"])
+def test_events_lists_each_type_with_fields_and_an_example_append_takes(run, game, tmp_path):
+    r = run("events", game, "--json")
+    assert r.exit_code == 0, r.stderr
+    kinds = json.loads(r.stdout)
+    assert {"undone", "note"} <= {k["type"] for k in kinds}
+    for k in kinds:
+        assert k["example"]["type"] == k["type"] and k["about"]
+        for f in k["fields"]:
+            assert f["name"] not in ("seq", "prev") and f["type"]
+    text = run("events", game).stdout
+    assert all(f"{k['type']} — " in text for k in kinds) and "example: {" in text
+
+
+def test_events_shows_bounds_and_the_example_is_appended_as_it_stands(run, game):
+    kinds = {k["type"]: k for k in json.loads(run("events", "cards-of-war", "--json").stdout)}
+    battle = next(f for f in kinds["card_deployed"]["fields"] if f["name"] == "battle")
+    assert battle["type"] == "int 1..3" and battle["required"]
+    assert "battle  " in run("events", "cards-of-war").stdout
+    r = run("append", game, json.dumps({"type": "note", "text": "x"}))
+    assert r.exit_code == 0
+
+
+def test_components_prints_a_template_new_takes(run, tmp_path):
+    r = run("components", "cards-of-war")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert all("provenance" in c for c in data["cards"])
+    (tmp_path / "mine.json").write_text(r.stdout)
+    r = run("new", "cards-of-war", tmp_path / "g.jsonl", "--players", "a,b",
+            "--components", tmp_path / "mine.json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(lines(tmp_path / "g.jsonl")[0])["components"]["cards"][0]["name"] == \
+        data["cards"][0]["name"]
+
+
+@pytest.mark.parametrize("event, words", [
+    ('{"type":"opening_card_drawn","player":"alice","card":"Batleship"}',
+     "did you mean 'Battleship'"),
+    ('{"type":"opening_card_drawn","player":"alce","card":"Battleship"}', "did you mean 'alice'"),
+    ('{"type":"opening_card_drwn","player":"alice","card":"Battleship"}',
+     "did you mean 'opening_card_drawn'"),
+    ('{"type":"opening_card_drawn","player":"alice","crd":"Battleship"}', "did you mean 'card'"),
+])
+def test_a_refused_event_suggests_the_closest_names(run, tmp_path, event, words):
+    path = tmp_path / "g.jsonl"
+    assert run("new", "cards-of-war", path, "--players", "alice,bob").exit_code == 0
+    r = run("append", path, event)
+    assert r.exit_code in (1, 2) and words in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("option, words", [
+    ("two_decks=yes", None),
+    ("two_decks=off", None),
+    ("two_decks=maybe", "give true or false"),
+    ("length=shrt", "not one of long, normal, short (did you mean 'short'?)"),
+    ("lenght=long", "no such option (did you mean 'length'?)"),
+])
+def test_options_are_parsed_by_their_type_and_refused_with_the_accepted_values(
+        run, tmp_path, option, words):
+    r = run("new", "cards-of-war", tmp_path / "g.jsonl", "--players", "a,b", "--option", option)
+    if words is None:
+        assert r.exit_code == 0, r.stderr
+        header = json.loads(lines(tmp_path / "g.jsonl")[0])
+        assert header["options"].get("two_decks", False) is (option == "two_decks=yes")
+    else:
+        assert r.exit_code == 2 and words in r.stderr and "Expected" not in r.stderr
+
+
+def test_an_unknown_game_and_player_and_rule_get_suggestions(run):
+    assert "did you mean 'cards-of-war'" in run("rules", "cards-of-wr").stderr
+    r = run("replay", KILL_LOG, "--as", "alcie")
+    assert r.exit_code == 2 and "did you mean 'alice'" in r.stderr
+    r = run("rules", "cards-of-war", "cow.kill.type-mach")
+    assert r.exit_code == 2 and "did you mean 'cow.kill.type-match'" in r.stderr
+    r = run("rules", "cards-of-war", "cow.kill.type-match")
+    assert r.exit_code == 0 and "Special Abilities" in r.stdout
