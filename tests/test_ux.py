@@ -89,3 +89,49 @@ def test_an_unknown_game_and_player_and_rule_get_suggestions(run):
     assert r.exit_code == 2 and "did you mean 'cow.kill.type-match'" in r.stderr
     r = run("rules", "cards-of-war", "cow.kill.type-match")
     assert r.exit_code == 0 and "Special Abilities" in r.stdout
+
+
+@pytest.mark.parametrize("args, shape", [
+    (("new", "cards-of-war", "{d}/n.jsonl", "--players", "alice,bob"),
+     {"file", "game", "rules_version", "players", "options", "head"}),
+    (("simulate", "cards-of-war", "--seed", "7", "-o", "{d}/s.jsonl"),
+     {"file", "game", "events", "head", "finished", "outcome"}),
+    (("repair", "{game}"), {"file", "repaired", "moved_bytes", "restored", "aside", "events",
+                            "error"}),
+    (("keygen", "alice", "--dir", "{d}/keys"), {"name", "private", "public", "fingerprint"}),
+])
+def test_commands_that_report_take_json(run, game, args, shape):
+    d = game.parent
+    r = run(*(a.format(d=d, game=game) for a in args), "--json")
+    assert r.exit_code == 0, r.stderr
+    assert set(json.loads(r.stdout)) == shape
+
+
+def test_undo_and_note_take_json(run, game):
+    run("append", game, '{"type":"card_drawn","player":"alice","card":"Tank"}')
+    [undo] = json.loads(run("undo", game, "--json").stdout)
+    assert undo["seq"] == 4 and undo["event"]["type"] == "undone"
+    [note] = json.loads(run("note", game, "seen", "--about", "2", "--dispute", "--json").stdout)
+    assert note["seq"] == 5 and note["ruling"]["verdict"] == "legal"
+    [plain] = json.loads(run("note", game, "hello", "--json").stdout)
+    assert plain["ruling"] is None
+
+
+def test_messages_that_misled(run, game, tmp_path):
+    r = run("replay", game, "--to", "-1")
+    assert r.exit_code == 2 and "a seq is 0 (the header) or more" in r.stderr
+    assert "unreadable" not in r.stderr
+    r = run("explain", game, "--", "-1")
+    assert r.exit_code == 2 and "ends at seq -1" not in r.stderr and "0 (the header)" in r.stderr
+    r = run("schema", "--check", tmp_path / "nonexistent")
+    assert r.exit_code == 2 and "no such folder" in r.stderr and "stale" not in r.stderr
+
+
+def test_a_path_is_said_once_and_one_is_singular(run, game, tmp_path):
+    r = run("new", "cards-of-war", game, "--players", "alice,bob")
+    assert r.exit_code == 2
+    assert r.stderr == f"error: {game} already exists; tabletape never overwrites a log\n"
+    path = tmp_path / "one.jsonl"
+    run("new", "cards-of-war", path, "--players", "alice,bob")
+    assert ": cards-of-war, 1 event;" in run("validate", path).stdout
+    assert "1 event," in run("verify", path).stdout

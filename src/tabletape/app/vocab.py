@@ -305,3 +305,8 @@ def template(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: template(v) for k, v in value.items()}
     return msgspec.to_builtins(value)
+
+
+def counted(n: int, noun: str) -> str:
+    """Returns `1 event`, `2 events`: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

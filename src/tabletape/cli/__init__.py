@@ -199,8 +199,9 @@ def rules(game: str, rule: str | None, as_json: bool) -> None:
 @click.option("--components", type=click.Path(dir_okay=False),
               help="Your own component data (JSON); embedded in the header.")
 @click.option("--by", help="Who records the log.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str, Any], ...],
-        components: str | None, by: str | None) -> None:
+        components: str | None, by: str | None, as_json: bool) -> None:
     """Start a new log: write its header (game, players, options, components).
 
     Example: tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
@@ -214,6 +215,10 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}", file=file) from None
     tail = tapelog.create(file, header, rs.codec)
+    if as_json:
+        return emit_json({"file": file, "game": rs.id, "rules_version": rs.version,
+                          "players": list(players), "options": msgspec.to_builtins(header.options),
+                          "head": tail.head})
     echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
 
 
@@ -279,7 +284,8 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--by", help="Who asks for the undo.")
-def undo(file: str, by: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended as JSON.")
+def undo(file: str, by: str | None, as_json: bool) -> None:
     """Retract the latest effective event by appending `undone` (nothing is deleted).
 
     A signature cannot be undone: after one, undo retracts the game event before it
@@ -298,8 +304,8 @@ def undo(file: str, by: str | None) -> None:
     signature = entries.last_signature(file)
     target = next((e for s, _, _, e in reversed(fold.stack) if s == ev.target), None)
     entries.append_checked(file, [ev], result)
-    report_appended(result, [ev], first, False)
-    if signature is not None and result.ruleset is not None:
+    report_appended(result, [ev], first, as_json)
+    if signature is not None and result.ruleset is not None and not as_json:
         seq, player = signature
         what = engine.describe(result.ruleset, target) if target is not None else "an event"
         echo(f"  the latest line, seq {seq}, is {player}'s signature, which cannot be undone; "
@@ -313,7 +319,10 @@ def undo(file: str, by: str | None) -> None:
 @click.option("--about", type=int, help="The seq of the event the note is about.")
 @click.option("--dispute", is_flag=True, help="Dispute that event: validate/explain rule on it.")
 @click.option("--by", help="Who writes the note.")
-def note(file: str, text: str, about: int | None, dispute: bool, by: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended (and the ruling) "
+              "as JSON.")
+def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
+         as_json: bool) -> None:
     """Append a note, or a dispute about an earlier event.
 
     Example: tabletape note game.jsonl "Tanks cannot kill Marines" --about 41 --dispute --by alice
@@ -324,8 +333,15 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
     ev = Note(text=text, about=about, dispute=dispute, at=now(), by=by)
     first = _next_seq(result)
     entries.append_checked(file, [ev], result)
+    ruling = result.fold.disputes[-1] if dispute and result.fold is not None and \
+        result.fold.disputes else None
+    if as_json:
+        assert result.ruleset is not None
+        return emit_json([{"seq": first, "event": msgspec.to_builtins(ev),
+                           "text": engine.describe(result.ruleset, ev),
+                           "ruling": ruling.__dict__ if ruling else None}])
     report_appended(result, [ev], first, False)
-    if dispute and result.fold is not None and result.fold.disputes:
-        r = result.fold.disputes[-1]
+    if ruling is not None:
+        r = ruling
         echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
                    + f" — {r.reason}")

@@ -8,6 +8,7 @@ import click
 import msgspec
 
 from tabletape import engine
+from tabletape.app.vocab import counted
 from tabletape.cli import emit_json
 from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
 from tabletape.tape.errors import ChainError, IllegalEvent, TapeError, TornTail, UsageError
@@ -185,9 +186,9 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                 ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {len(signed.seals)} "
                 "signature(s) do not hold (" + ", ".join(
                     f"seq {s.seq} by {safe(s.player)}: {s.status}" for s in bad)
-                + f"); the chain of {result.events} events is intact"))
+                + f"); the chain of {counted(result.events, 'event')} is intact"))
         elif result.error is None:
-            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {result.events} events, "
+            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {counted(result.events, 'event')}, "
                                         "chain intact"))
         elif isinstance(result.error, TornTail):
             console.print(Text.assemble(("TORN", "red"), f" {safe(str(result.error))}"))
@@ -233,6 +234,8 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         from tabletape.cli import step as stepping
         return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
     from tabletape.cli.render import rules_versions
+    if to is not None and to < 0:
+        raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
     result = engine.replay(file, to=to, history=False)
     rs = result.ruleset
     if rs is None or result.fold is None:
@@ -259,23 +262,30 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
                    "rules_version": rules_versions(result),
                    "problems": [e.to_dict() for e in problems]})
     else:
-        from tabletape.cli.render import console, drawing, problem_line, safe, version_note
+        from tabletape.cli.render import (
+            console,
+            drawing,
+            err_console,
+            problem_line,
+            safe,
+            version_note,
+        )
         console.print(drawing(rs, state))
         console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
                                                           if as_player else ""), markup=False)
         note = version_note(result)
         if note is not None:
             console.print(note)
-        for e in problems:
-            console.print(problem_line(e))
+        for e in problems:  # errors go to stderr, the state to stdout
+            err_console.print(problem_line(e))
         if result.fold.blocked:
             first = min(result.fold.illegal)
-            console.print(f"the state shown is the one before the illegal event at seq {first}")
+            err_console.print(f"the state shown is the one before the illegal event at seq {first}")
         if result.error is not None:
-            console.print(f"the state shown is after seq {result.events - 1}, the last line read "
-                          "before the log breaks")
+            err_console.print(f"the state shown is after seq {result.events - 1}, the last line "
+                              "read before the log breaks")
         if later is not None:
-            console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
+            err_console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
                           "records may have been changed")
     ctx.exit(1 if problems else 0)
 
@@ -343,6 +353,9 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     Example: tabletape explain game.jsonl 41
     """
     from tabletape.cli.render import rules_versions
+    if seq < 0:
+        raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
+                         "seq 1 or later", file=file)
     result = engine.replay(file, to=seq, capture=seq)
     rs = result.ruleset
     if rs is None or result.fold is None:

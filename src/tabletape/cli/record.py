@@ -19,6 +19,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries
+from tabletape.app.vocab import counted
 from tabletape.app.entries import now
 from tabletape.cli import params
 from tabletape.engine import CHANCE
@@ -150,7 +151,7 @@ def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> Non
     from tabletape.app.record import Reply
     from tabletape.cli.render import console
     console.print(f"recording {visible(session.path)}: {session.ruleset.title}, "
-                  f"{session.next_seq} events so far; `help` lists the commands", markup=False)
+                  f"{counted(session.next_seq, 'event')} so far; `help` lists the commands", markup=False)
     drawn = session.auto_draws()  # a chance draw may be owed already (--auto-chance)
     if drawn:
         show_reply(session, Reply(recorded=drawn, drawn=len(drawn)))
@@ -178,7 +179,7 @@ def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> Non
 def goodbye(session: RecordSession) -> None:
     """Says where the log stands; the terminal may be gone, so a failed write is ignored."""
     try:
-        print(f"\nstopped: {visible(session.path)} holds {session.next_seq} events, the last at seq "
+        print(f"\nstopped: {visible(session.path)} holds {counted(session.next_seq, 'event')}, the last at seq "
               f"{session.tail.seq} (head {session.tail.head[:16]}); nothing entered was lost",
               flush=True)
     except OSError:

@@ -12,6 +12,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.app.vocab import counted
 from tabletape.engine import Replay, Ruleset, Ruling
 from tabletape.tape.errors import TapeError
 from tabletape.tape.events import UNSAFE, visible
@@ -93,7 +94,7 @@ def summary(result: Replay) -> str:
     """Returns one sentence on a replayed log: events, problems, outcome."""
     if result.ruleset is None:
         return f"{safe(result.file)}: unreadable"
-    parts = [f"{safe(result.file)}: {result.ruleset.id}, {result.events} events"]
+    parts = [f"{safe(result.file)}: {result.ruleset.id}, {counted(result.events, 'event')}"]
     if result.fold is not None:
         o = result.ruleset.outcome(result.state)
         if o is not None:
