@@ -19,8 +19,8 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries
-from tabletape.app.vocab import counted
 from tabletape.app.entries import now
+from tabletape.app.vocab import counted
 from tabletape.cli import params
 from tabletape.engine import CHANCE
 from tabletape.tape.errors import UsageError
