@@ -135,3 +135,23 @@ def test_a_path_is_said_once_and_one_is_singular(run, game, tmp_path):
     run("new", "cards-of-war", path, "--players", "alice,bob")
     assert ": cards-of-war, 1 event;" in run("validate", path).stdout
     assert "1 event," in run("verify", path).stdout
+
+
+def test_ids_are_never_cut_short_in_a_pipe_or_a_narrow_terminal(run, monkeypatch):
+    import io
+
+    from tabletape.cli import render
+    for args in (("games",), ("rules", "cards-of-war")):
+        out = run(*args).stdout  # not a terminal: plain text
+        assert "…" not in out and "┃" not in out
+    assert "battlecards-pacific  " in run("games").stdout
+    assert "\ncow.setup.opening-return  " in run("rules", "cards-of-war").stdout
+    screen = io.StringIO()
+    monkeypatch.setattr(render, "console", render.SafeConsole(
+        file=screen, force_terminal=True, width=80, highlight=False, color_system=None))
+    run("games")
+    run("rules", "cards-of-war")
+    table = screen.getvalue()
+    assert "┃" in table and "│ battlecards-pacific │" in table and "│ global-domination " in table
+    assert "│ cow.setup.opening-return " in table
+    assert all(len(line) <= 80 for line in table.splitlines())

@@ -132,17 +132,14 @@ def games(as_json: bool) -> None:
          "options": _option_defaults(rs), "rules": len(rs.RULES)} for rs in engine.all_games()]
     if as_json:
         return emit_json(rows)
-    from rich.table import Table
+    from tabletape.cli.render import listing
+    listing("games", ["id", "title", "version", "players", "rules", "options (default)"],
+            [[r["id"], r["title"], r["version"], _count(*r["players"]), str(r["rules"]),
+              "\n".join(f"{k}={_show(v)}" for k, v in r["options"].items())] for r in rows])
 
-    from tabletape.cli.render import console
-    table = Table(title="games")
-    for col in ("id", "title", "version", "players", "options (default)", "rules"):
-        table.add_column(col)
-    for r in rows:
-        lo, hi = r["players"]
-        table.add_row(r["id"], r["title"], r["version"], f"{lo}" if lo == hi else f"{lo}-{hi}",
-                      ", ".join(f"{k}={_show(v)}" for k, v in r["options"].items()), str(r["rules"]))
-    console.print(table)
+
+def _count(lo: int, hi: int) -> str:
+    return f"{lo}" if lo == hi else f"{lo}-{hi}"
 
 
 def _option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
@@ -176,15 +173,9 @@ def rules(game: str, rule: str | None, as_json: bool) -> None:
         cat = {rule: cat[rule]}
     if as_json:
         return emit_json({k: {"section": r.section, "text": r.text} for k, r in cat.items()})
-    from rich.table import Table
-
-    from tabletape.cli.render import console
-    table = Table(title=f"{rs.title} — rules", show_lines=False)
-    for col in ("rule", "section", "what it says (our words)"):
-        table.add_column(col)
-    for rule_id, r in cat.items():
-        table.add_row(rule_id, r.section, r.text)
-    console.print(table)
+    from tabletape.cli.render import listing
+    listing(f"{rs.title} — rules", ["rule", "section", "what it says (our words)"],
+            [[rule_id, r.section, r.text] for rule_id, r in cat.items()])
 
 
 # -- writing ---------------------------------------------------------------------------

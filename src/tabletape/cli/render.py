@@ -147,3 +147,28 @@ def result_dict(result: Replay) -> dict:
         out["not_judged"] = len(fold.unjudged)
         out["disputes"] = [r.__dict__ for r in fold.disputes]
     return out
+
+
+def listing(title: str, columns: list[str], rows: list[list[str]], keys: int = 1) -> None:
+    """Prints rows whose first `keys` columns are ids a person types: never cut short.
+
+    At a terminal, a table whose id columns never wrap (the others fold first);
+    elsewhere (a pipe, a file), plain text, one row a line, columns aligned by spaces.
+    A cell's lines are stacked in a table and joined by ", " in plain text.
+    """
+    if console.is_terminal:
+        table = Table(title=title)
+        for i, col in enumerate(columns):
+            if i < keys:
+                table.add_column(col, no_wrap=True, min_width=max(len(r[i]) for r in rows))
+            else:
+                table.add_column(col, overflow="fold")
+        for r in rows:
+            table.add_row(*(Text("\n".join(safe(line) for line in c.split("\n"))) for c in r))
+        console.print(table)
+        return
+    rows = [[c.replace("\n", ", ") for c in r] for r in rows]
+    widths = [max(len(col), *(len(r[i]) for r in rows)) for i, col in enumerate(columns)]
+    for r in [columns, *rows]:
+        cells = [safe(c).ljust(w) for c, w in zip(r[:-1], widths, strict=False)]
+        console.file.write("  ".join([*cells, safe(r[-1])]).rstrip() + "\n")
