@@ -213,6 +213,10 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
     echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
 
 
+def stdin_is_terminal() -> bool:
+    return sys.stdin.isatty()
+
+
 def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
                     as_json: bool) -> None:
     """Prints what was appended, seq by seq, and what the game waits for next (or JSON)."""
@@ -259,6 +263,10 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
     if events:
         parsed = [entries.event_from(rs, text, f"argument {i}", by, now())
                   for i, text in enumerate(events, 1)]
+    elif stdin_is_terminal():  # it would wait silently for lines nobody knows to type
+        raise UsageError(f"no events given: give each as an argument (a JSON object), or pipe "
+                         f"them one a line on stdin; `tabletape events {rs.id}` lists them, "
+                         f"`tabletape record {file}` takes them interactively")
     else:
         parsed = [entries.event_from(rs, line, f"<stdin>:{i}", by, now())
                   for i, line in enumerate(sys.stdin, 1) if line.strip()]
