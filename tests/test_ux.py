@@ -163,3 +163,32 @@ def test_append_with_no_events_at_a_terminal_says_what_it_wants(run, game, monke
     r = run("append", game)
     assert r.exit_code == 2 and "no events given" in r.stderr
     assert "tabletape events cards-of-war" in r.stderr
+
+
+def test_branch_copies_a_prefix_byte_for_byte_and_goes_on_like_any_log(run, tmp_path):
+    new = tmp_path / "what-if.jsonl"
+    r = run("branch", f"{KILL_LOG}@40", "-o", new)
+    assert r.exit_code == 0, r.stderr
+    assert lines(new) == lines(KILL_LOG)[:41]
+    head40 = json.loads(run("verify", new, "--json").stdout)["head"]
+    r = run("verify", new, "--parent", KILL_LOG, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["parent"]["shared_to"] == 40
+    assert json.loads(r.stdout)["parent"]["head"] == head40
+    # appended to like any log: the next event differs from the parent's seq 41
+    parent41 = json.loads(lines(KILL_LOG)[41])
+    assert parent41["type"] == "card_drawn"
+    r = run("note", new, "what if alice had passed here")
+    assert r.exit_code == 0, r.stderr
+    r = run("diff", KILL_LOG, new, "--json")
+    assert r.exit_code == 1 and json.loads(r.stdout)["first_divergence"]["seq"] == 41
+    r = run("verify", new, "--parent", KILL_LOG)
+    assert r.exit_code == 0 and "seq 0..40 are its lines byte for byte" in r.stdout
+    # never overwrites; a point past the end, or no point, is a usage error
+    assert run("branch", f"{KILL_LOG}@40", "-o", new).exit_code == 2
+    r = run("branch", f"{KILL_LOG}@999", "-o", tmp_path / "x.jsonl")
+    assert r.exit_code == 2 and "it ends at seq 91" in r.stderr
+    assert run("branch", KILL_LOG, "-o", tmp_path / "x.jsonl").exit_code == 2
+    # a log that is not a branch
+    other = tmp_path / "other.jsonl"
+    run("new", "cards-of-war", other, "--players", "alice,bob")
+    assert run("verify", other, "--parent", KILL_LOG).exit_code == 1

@@ -81,6 +81,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "corpus": "tabletape.cli.corpus:group",
     "events": "tabletape.cli.vocab:events",
     "components": "tabletape.cli.vocab:components",
+    "branch": "tabletape.cli.vocab:branch",
 }
 
 

@@ -147,9 +147,13 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
 @click.option("--keys", "keys_dir", type=click.Path(), metavar="DIR",
               help="Check every `signed` event against the public keys NAME.pub in DIR; "
                    "exit 1 on a bad signature or an unknown signer.")
+@click.option("--parent", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Confirm that the log is a branch of FILE (`tabletape branch`): the lines "
+                   "they share, byte for byte; exit 1 if they share not even the header.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str | None, as_json: bool) -> None:
+def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str | None,
+           parent: str | None, as_json: bool) -> None:
     """Check format and hash chain only (no rules); print the head to agree on.
 
     With --keys DIR, also check the signatures and say what each player has not signed.
@@ -170,8 +174,18 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
         result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
                                   "was changed or extended since", file=file,
                                   line=result.events, seq=result.events - 1)
+    common = None
+    if parent is not None:
+        from tabletape.app.branch import shared
+        common = shared(parent, file)
+        if common is None and result.error is None:
+            result.error = ChainError(f"not a branch of {parent}: the two logs differ from "
+                                      "their first line", file=file, line=1, seq=0)
     if as_json:
         emit_json({"file": file, "events": result.events, "head": head,
+                   **({"parent": {"file": parent, "shared_to": common.seq if common else None,
+                                  "head": common.head if common else None}}
+                      if parent is not None else {}),
                    "ok": result.error is None and (signed is None or signed.ok),
                    "torn": isinstance(result.error, TornTail),
                    "error": result.error.to_dict() if result.error else None,
@@ -198,6 +212,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
             console.print(f"the first {result.events} events read correctly")
         if tail is not None:
             console.print(f"head (seq {tail.seq}): {tail.head}")
+        if common is not None:
+            console.print(f"branch of {safe(str(parent))}: seq 0..{common.seq} are its lines "
+                          f"byte for byte (its head at seq {common.seq}: {common.head})",
+                          markup=False)
         if signed is not None:
             cli_sign.print_report(signed, result.header)
     ctx.exit(0 if result.error is None and (signed is None or signed.ok) else 1)

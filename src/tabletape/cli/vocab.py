@@ -7,7 +7,8 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import vocab
-from tabletape.cli import emit_json
+from tabletape.cli import echo, emit_json
+from tabletape.cli.params import AT_SEQ, LogPoint
 
 
 @click.command()
@@ -55,3 +56,28 @@ def components(game: str) -> None:
     data = msgspec.json.format(msgspec.json.encode(vocab.template(rs.default_components())),
                                indent=1)
     click.echo(data.decode())
+
+
+@click.command()
+@click.argument("point", type=AT_SEQ, metavar="FILE@SEQ")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The new log (never overwritten).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+def branch(point: LogPoint, output: str, as_json: bool) -> None:
+    """Start a what-if log: FILE's lines 0..SEQ byte for byte (same chain, same head at SEQ).
+
+    Append to the new log like any other; `diff FILE NEW` shows where they part and
+    `verify NEW --parent FILE` confirms the shared prefix.
+
+    Example: tabletape branch game.jsonl@40 -o what-if.jsonl
+    """
+    from tabletape.app.branch import branch as make
+    from tabletape.tape.errors import UsageError
+    if point.seq is None:
+        raise UsageError(f"{point.spec}: name the point to branch at, FILE@SEQ")
+    done = make(point.path, point.seq, output)
+    if as_json:
+        return emit_json({"file": output, "parent": point.path, "seq": done.seq,
+                          "head": done.head})
+    echo(f"wrote {output}: {point.path}'s seq 0..{done.seq}, head {done.head[:16]}; "
+         "append to it like any log")
