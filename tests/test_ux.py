@@ -192,3 +192,48 @@ def test_branch_copies_a_prefix_byte_for_byte_and_goes_on_like_any_log(run, tmp_
     other = tmp_path / "other.jsonl"
     run("new", "cards-of-war", other, "--players", "alice,bob")
     assert run("verify", other, "--parent", KILL_LOG).exit_code == 1
+
+
+def _complete(shell: str, words: str) -> str:
+    """What click's completion script asks for: the candidates for the last word typed."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "_TABLETAPE_COMPLETE": f"{shell}_complete", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1)),
+           "PYTHONPATH": os.path.abspath("src")}
+    code = "import sys; from tabletape.cli import main; main(prog_name='tabletape')"
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True).stdout
+
+
+@pytest.mark.parametrize("words, want, unwanted", [
+    ("tabletape rul", "rules", None),
+    ("tabletape new ", "cards-of-war", None),
+    ("tabletape events glo", "global-domination", "cards-of-war"),
+    ("tabletape new cards-of-war g.jsonl --option len", "length=", "two_decks="),
+    ("tabletape new cards-of-war g.jsonl --option length=s", "length=short", "length=long"),
+    ("tabletape new cards-of-war g.jsonl --option two_decks=", "two_decks=true", None),
+    (f"tabletape replay {KILL_LOG} --as ", "alice", None),
+    (f"tabletape replay {KILL_LOG} --as b", "bob", "alice"),
+    (f"tabletape explain {KILL_LOG} 9", "91", "42"),
+    (f"tabletape diff {KILL_LOG}@4", f"{KILL_LOG}@41", f"{KILL_LOG}@5"),
+])
+def test_shell_completion_knows_games_options_players_and_seqs(words, want, unwanted):
+    got = _complete("bash", words).split()
+    assert any(want == g.split(",")[-1] for g in got), got
+    if unwanted:
+        assert all(unwanted != g.split(",")[-1] for g in got), got
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_each_shell_gets_its_completion_script(shell):
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "_TABLETAPE_COMPLETE": f"{shell}_source",
+           "PYTHONPATH": os.path.abspath("src")}
+    code = "from tabletape.cli import main; main(prog_name='tabletape')"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True).stdout
+    assert "_TABLETAPE_COMPLETE" in out

@@ -119,6 +119,13 @@ def main() -> None:
     """
 
 
+def _complete(what: str, ctx: click.Context, param: click.Parameter, incomplete: str
+              ) -> list[Any]:
+    from tabletape.cli import complete
+    found: list[Any] = getattr(complete, what)(ctx, param, incomplete)
+    return found
+
+
 # -- games and rules -------------------------------------------------------------------
 
 @main.command()
@@ -156,7 +163,7 @@ def _show(v: Any) -> str:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=lambda c, p, i: _complete("games", c, p, i))
 @click.argument("rule", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def rules(game: str, rule: str | None, as_json: bool) -> None:
@@ -182,7 +189,7 @@ def rules(game: str, rule: str | None, as_json: bool) -> None:
 # -- writing ---------------------------------------------------------------------------
 
 @main.command()
-@click.argument("game", is_eager=True)
+@click.argument("game", is_eager=True, shell_complete=lambda c, p, i: _complete("games", c, p, i))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", required=True, type=params.PLAYERS,
               help="Player names in seat order, comma-separated.")
@@ -316,7 +323,8 @@ def undo(file: str, by: str | None, as_json: bool) -> None:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("text")
-@click.option("--about", type=int, help="The seq of the event the note is about.")
+@click.option("--about", type=int, help="The seq of the event the note is about.",
+              shell_complete=lambda c, p, i: _complete("seqs", c, p, i))
 @click.option("--dispute", is_flag=True, help="Dispute that event: validate/explain rule on it.")
 @click.option("--by", help="Who writes the note.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was appended (and the ruling) "

@@ -9,7 +9,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app.vocab import counted
-from tabletape.cli import emit_json
+from tabletape.cli import complete, emit_json
 from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
 from tabletape.tape.errors import ChainError, IllegalEvent, TapeError, TornTail, UsageError
 from tabletape.tape.events import Signed
@@ -231,8 +231,10 @@ def _state_json(state: Any) -> Any:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--to", "to", type=int, help="Stop after this seq.")
-@click.option("--as", "as_player", help="Show only what this player could see.")
+@click.option("--to", "to", type=int, help="Stop after this seq.",
+              shell_complete=complete.seqs)
+@click.option("--as", "as_player", help="Show only what this player could see.",
+              shell_complete=complete.players)
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
@@ -359,7 +361,7 @@ def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("seq", type=int)
+@click.argument("seq", type=int, shell_complete=complete.seqs)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:

@@ -21,7 +21,7 @@ from tabletape import engine
 from tabletape.app import entries
 from tabletape.app.entries import now
 from tabletape.app.vocab import counted
-from tabletape.cli import params
+from tabletape.cli import complete, params
 from tabletape.engine import CHANCE
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Note, visible
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # tabletape.app.record is imported when `record` runs, to kee
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--game", is_eager=True,
+@click.option("--game", is_eager=True, shell_complete=complete.games,
               help="Start a new log of this game (when FILE does not exist yet).")
 @click.option("--players", type=params.PLAYERS,
               help="For a new log: player names in seat order, comma-separated.")

@@ -7,13 +7,15 @@ import ipaddress
 import click
 
 from tabletape import engine
+from tabletape.cli import complete
 from tabletape.tape.errors import UsageError
 
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=int, help="Draw the table after this seq (default: the last).")
-@click.option("--as", "as_player", help="Draw only what this player could see.")
+@click.option("--as", "as_player", help="Draw only what this player could see.",
+              shell_complete=complete.players)
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The SVG file to write ('-' for stdout).")
 def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:

@@ -13,14 +13,14 @@ import msgspec
 from tabletape import engine
 from tabletape.app import entries
 from tabletape.app.vocab import counted
-from tabletape.cli import echo, emit_json, params
+from tabletape.cli import complete, echo, emit_json, params
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, Header
 
 
 @click.command()
-@click.argument("game", is_eager=True)
+@click.argument("game", is_eager=True, shell_complete=complete.games)
 @click.option("--players", type=params.PLAYERS_OR_COUNT, default="2", show_default=True,
               help="A count or comma-separated names.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same game).")

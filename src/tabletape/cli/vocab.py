@@ -7,12 +7,12 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import vocab
-from tabletape.cli import echo, emit_json
+from tabletape.cli import complete, echo, emit_json
 from tabletape.cli.params import AT_SEQ, LogPoint
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete.games)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def events(game: str, as_json: bool) -> None:
     """List a game's event types: their fields, types and bounds, and one example each.
@@ -43,7 +43,7 @@ def _json(value: object) -> str:
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete.games)
 def components(game: str) -> None:
     """Print a game's default component data as JSON: a template for --components.
 
