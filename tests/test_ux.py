@@ -237,3 +237,17 @@ def test_each_shell_gets_its_completion_script(shell):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True).stdout
     assert "_TABLETAPE_COMPLETE" in out
+
+
+def test_the_hand_is_shown_beside_its_limit_and_a_liberation_hand_to_its_owner(run):
+    r = run("replay", KILL_LOG, "--to", "30", "--as", "bob")
+    assert "cards / hand size" in r.stdout and "7 / 8" in r.stdout and "8 / 8" in r.stdout
+    lib = "replays/liberation/sim-2-players.jsonl"
+    r = run("replay", lib, "--to", "20", "--as", "ann")
+    assert "3: Fighter Wing, Leaflet Drop, Submarine" in r.stdout and "2 hidden" in r.stdout
+    assert "Fighter Wing" not in run("replay", lib, "--to", "20", "--as", "bob").stdout
+
+
+def test_a_player_count_is_said_once_when_it_is_fixed(run, tmp_path):
+    r = run("new", "cards-of-war", tmp_path / "g.jsonl", "--players", "a")
+    assert "needs 2 players, got 1" in r.stderr and "2-2" not in r.stderr
