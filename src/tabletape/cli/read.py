@@ -17,12 +17,11 @@ from tabletape.tape.events import Signed
 
 def _progress(items, label: str, total: int):
     """Yields items with a progress bar on stderr when there are several."""
-    if total < 2:
+    from tabletape.cli.render import err_console
+    if total < 2 or not err_console.is_terminal:  # a pipe or a file gets no blank lines
         yield from items
         return
     from rich.progress import track
-
-    from tabletape.cli.render import err_console
     yield from track(items, description=label, total=total, console=err_console, transient=True)
 
 
@@ -513,8 +512,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     table = Table(title=Text(f"state differences ({len(changes)}), A = {safe(a.spec)}, "
                              f"B = {safe(b.spec)}"), title_justify="left")
     table.add_column("path", overflow="fold")
-    table.add_column("A", ratio=1)
-    table.add_column("B", ratio=1)
+    table.add_column("A", ratio=1, overflow="fold")
+    table.add_column("B", ratio=1, overflow="fold")
     for c in changes[:200]:
         table.add_row(Text(safe(c.path)), Text(plain(c.old)), Text(plain(c.new)))
     console.print(table)

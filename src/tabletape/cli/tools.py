@@ -48,7 +48,7 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
     tail = tapelog.create(output, header, rs.codec)
     batch, state = [], None
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=err_console,
-                  transient=True) as bar:
+                  transient=True, disable=not err_console.is_terminal) as bar:
         task = bar.add_task("simulating", total=None)
         for n, step in enumerate(sim.play(rs, header, seed, max_events=max_events), 1):
             event, state = step
