@@ -251,3 +251,46 @@ def test_the_hand_is_shown_beside_its_limit_and_a_liberation_hand_to_its_owner(r
 def test_a_player_count_is_said_once_when_it_is_fixed(run, tmp_path):
     r = run("new", "cards-of-war", tmp_path / "g.jsonl", "--players", "a")
     assert "needs 2 players, got 1" in r.stderr and "2-2" not in r.stderr
+
+
+def _documented_shapes() -> dict[str, set[str]]:
+    """The README's table of --json shapes: command -> the keys it lists."""
+    import re
+    readme = open("README.md", encoding="utf-8").read()
+    section = readme[readme.index("## JSON output"):]
+    section = section[:section.index("\n## ")]
+    shapes = {}
+    for command, shape in re.findall(r"^\| `([^`]+)`[^|]* \|[^`|]*`\[?\{(.*?)\}\]?`", section, flags=re.M):
+        keys = {k.split(":")[0].strip() for k in re.sub(r"\[.*?\]", "", shape).split(",")}
+        shapes[command.split()[0]] = keys
+    return shapes
+
+
+def test_each_json_shape_is_the_one_the_readme_lists(run, game, tmp_path):
+    shapes = _documented_shapes()
+    assert {"games", "new", "append", "note", "validate", "verify", "replay", "log", "explain",
+            "diff", "simulate", "repair", "branch", "keygen", "svg", "view", "events"} <= set(shapes)
+    d = tmp_path
+    calls = {
+        "games": ("games",), "events": ("events", "liberation"),
+        "new": ("new", "cards-of-war", d / "n.jsonl", "--players", "a,b"),
+        "append": ("append", game, '{"type":"card_drawn","player":"alice","card":"Tank"}'),
+        "note": ("note", game, "hi"),
+        "validate": ("validate", KILL_LOG), "verify": ("verify", KILL_LOG),
+        "replay": ("replay", KILL_LOG), "log": ("log", KILL_LOG),
+        "explain": ("explain", KILL_LOG, "21"), "diff": ("diff", KILL_LOG, KILL_LOG),
+        "simulate": ("simulate", "liberation", "-o", d / "s.jsonl"),
+        "repair": ("repair", game), "branch": ("branch", f"{KILL_LOG}@5", "-o", d / "b.jsonl"),
+        "keygen": ("keygen", "carol", "--dir", d / "keys"),
+        "svg": ("svg", KILL_LOG, "-o", d / "t.svg"), "view": ("view", KILL_LOG, "-o", d / "v.html"),
+    }
+    for command, args in calls.items():
+        r = run(*args, "--json")
+        assert r.exit_code in (0, 1), (command, r.stderr)
+        text = r.stdout.strip()
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:  # JSON lines: one object a line
+            data = [json.loads(line) for line in text.splitlines()]
+        first = data[0] if isinstance(data, list) else data
+        assert set(first) == shapes[command], (command, set(first) ^ shapes[command])

@@ -200,21 +200,23 @@ def examples(ruleset: engine.Ruleset) -> dict[str, dict[str, Any]]:
             continue
     core = {"undone": {"type": "undone", "target": 3},
             "note": {"type": "note", "text": "bob's card was seen", "about": 2, "dispute": True}}
+    seen = {k: v for body in found.values() for k, v in body.items() if k != "type"}
     for tag, cls in event_types(ruleset).items():
         if tag not in found:
-            found[tag] = core.get(tag) or _made_up(tag, cls)
+            found[tag] = core.get(tag) or _made_up(tag, cls, seen)
     return {tag: found[tag] for tag in event_types(ruleset)}
 
 
-def _made_up(tag: str, cls: type) -> dict[str, Any]:
-    """Returns an example of an event type made from its required fields' types."""
+def _made_up(tag: str, cls: type, seen: dict[str, Any]) -> dict[str, Any]:
+    """Returns an example of an event type made from its required fields' types (a field
+    named as one in another example takes that example's value: a card is a card)."""
     body: dict[str, Any] = {"type": tag}
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     for f in info.fields:
         if f.name in ENVELOPE or not f.required:
             continue
-        body[f.name] = _sample(f.name, f.type)
+        body[f.name] = seen[f.name] if f.name in seen else _sample(f.name, f.type)
     return body
 
 

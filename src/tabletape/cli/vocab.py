@@ -44,7 +44,9 @@ def _json(value: object) -> str:
 
 @click.command()
 @click.argument("game", shell_complete=complete.games)
-def components(game: str) -> None:
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write the template to this file (never overwritten) instead of stdout.")
+def components(game: str, output: str | None) -> None:
     """Print a game's default component data as JSON: a template for --components.
 
     Every entry carries its provenance (rulebook, inferred, reconstructed); edit the
@@ -54,8 +56,14 @@ def components(game: str) -> None:
     """
     rs = engine.get(game)
     data = msgspec.json.format(msgspec.json.encode(vocab.template(rs.default_components())),
-                               indent=1)
-    click.echo(data.decode())
+                               indent=1) + b"\n"
+    if output is None:
+        click.echo(data.decode(), nl=False)
+        return
+    with open(output, "xb") as f:  # never overwrites: FileExistsError is an OSError, exit 2
+        f.write(data)
+    echo(f"wrote {output}: the default {rs.id} components, every entry with its provenance; "
+         f"edit it, then: tabletape new {rs.id} FILE --players ... --components {output}")
 
 
 @click.command()
