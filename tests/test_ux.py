@@ -294,3 +294,8 @@ def test_each_json_shape_is_the_one_the_readme_lists(run, game, tmp_path):
             data = [json.loads(line) for line in text.splitlines()]
         first = data[0] if isinstance(data, list) else data
         assert set(first) == shapes[command], (command, set(first) ^ shapes[command])
+
+
+def test_the_stepper_suggests_a_player_too(run):
+    r = run("replay", KILL_LOG, "--step", "--as", "bbo", input="q\n")
+    assert r.exit_code == 2 and "did you mean 'bob'" in r.stderr
