@@ -25,6 +25,7 @@ demo: $(VENV)/.installed
 	@mkdir -p build
 	$(TT) view $(DEMO) -o $(DEMO_HTML)
 	@echo "open $(abspath $(DEMO_HTML))#seq=21"
+	@echo "tabletape is installed in .venv: run . .venv/bin/activate (or .venv/bin/tabletape)"
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check src tests

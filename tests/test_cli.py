@@ -56,7 +56,7 @@ def test_new_takes_the_users_own_components(run, tmp_path):
     (("--players", "a"), "needs 2 players, got 1"),
     (("--players", "a,a"), "must differ"),
     (("--players", "a,b", "--option", "length=medium"), "length"),
-    (("--players", "a,b", "--option", "colour=red"), "unknown field"),
+    (("--players", "a,b", "--option", "colour=red"), "no such option"),
     (("--players", "a,b", "--option", "strategic_exhaustion=true"), "length=long"),
     (("--players", "a,b", "--components", "missing.json"), "cannot read components"),
 ])
@@ -341,8 +341,8 @@ def test_an_option_is_checked_against_the_game_wherever_the_game_is_named(run, t
     assert json.loads(lines(path)[0])["options"] == {"length": "short"}
     r = run("new", "--option", "colour=red", "cards-of-war", tmp_path / "h.jsonl",
             "--players", "a,b")
-    assert r.exit_code == 2 and r.stderr.startswith("error: bad --option: Object contains "
-                                                    "unknown field `colour`")
+    assert r.exit_code == 2 and r.stderr.startswith("error: --option colour: cards-of-war has "
+                                                    "no such option")
     r = run("new", "cards-of-war", tmp_path / "h.jsonl", "--players", "a,b", "--option", "x")
     assert r.exit_code == 2 and r.stderr == "error: --option takes key=value, got 'x'\n"
 

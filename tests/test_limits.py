@@ -145,30 +145,30 @@ def test_a_command_refuses_input_past_a_limit_and_writes_nothing(here, run, case
 READ_CASES = {
     "line length": (
         lambda: add_line({"type": "note", "text": "x" * (1 << 20)}),
-        "BROKEN game.jsonl:4 (byte 4865): line longer than 1048576 bytes"),
+        "BROKEN game.jsonl:4 (byte 5026): line longer than 1048576 bytes"),
     "seq": (
         lambda: add_line({"type": "note", "text": "hi", "about": 10_000_000}),
-        "BROKEN game.jsonl:4 (byte 4865, field $.about): Expected `int` <= 9999999"),
+        "BROKEN game.jsonl:4 (byte 5026, field $.about): Expected `int` <= 9999999"),
     "text": (
         lambda: add_line({"type": "note", "text": "x" * 4097}),
-        "BROKEN game.jsonl:4 (byte 4865, field $.text): Expected `str` of length <= 4096"),
+        "BROKEN game.jsonl:4 (byte 5026, field $.text): Expected `str` of length <= 4096"),
     "name": (
         lambda: add_line({"type": "card_drawn", "player": "alice", "card": "T" * 65}),
-        "BROKEN game.jsonl:4 (byte 4865, field $.card): Expected `str` of length <= 64"),
+        "BROKEN game.jsonl:4 (byte 5026, field $.card): Expected `str` of length <= 64"),
     "number": (
         lambda: add_line({"type": "card_deployed", "player": "alice", "card": "Tank",
                           "battle": 4}),
-        "BROKEN game.jsonl:4 (byte 4865, field $.battle): Expected `int` <= 3"),
+        "BROKEN game.jsonl:4 (byte 5026, field $.battle): Expected `int` <= 3"),
     "players": (
         lambda: edit_header(players=[f"p{i}" for i in range(17)]),
         "BROKEN game.jsonl:1 (byte 0, field $.players): Expected `array` of length <= 16"),
     "nesting": (
         lambda: add_line({"type": "note", "text": "hi", "about": nested(65)}),
-        "BROKEN game.jsonl:4 (byte 4865): nested too deeply: more than 64 levels of arrays and "
+        "BROKEN game.jsonl:4 (byte 5026): nested too deeply: more than 64 levels of arrays and "
         "objects"),
     "signature": (
         lambda: add_line({"type": "signed", "player": "alice", "signature": "ab"}),
-        "BROKEN game.jsonl:4 (byte 4865, field $.signature): Expected `str` matching regex "
+        "BROKEN game.jsonl:4 (byte 5026, field $.signature): Expected `str` matching regex "
         "'^[0-9a-f]{128}$'"),
 }
 
@@ -187,7 +187,7 @@ def test_the_reader_names_file_line_offset_and_field_of_a_value_past_a_limit(her
 LOWERED = {
     "log full": "error: game.jsonl (seq 4, field $.seq): the log is full: a log holds at most 4 "
                 "events (seq 0 to 3); nothing was written",
-    "too many": "BROKEN game.jsonl:5 (byte 4989, field $.seq): more than 4 events: a log holds "
+    "too many": "BROKEN game.jsonl:5 (byte 5150, field $.seq): more than 4 events: a log holds "
                 "at most 4 (seq 0 to 3)",
     "undo depth": "error: game.jsonl: [core.undo.depth] cannot reach back more than 1 events",
 }

@@ -242,6 +242,14 @@ def test_record_starts_a_log_and_reads_plain_lines(tmp_path, run):
     assert r.exit_code == 0 and "4 events so far" in r.output
 
 
+def test_a_scripted_session_with_refused_input_exits_1(game, run):
+    r = run("record", game, input="Tank\nnonsense-entry\n")
+    assert r.exit_code == 1 and "1 line of the input refused" in r.stderr
+    assert len(lines(game)) == 4  # what was taken stays
+    r = run("record", game, input="undo\n")
+    assert r.exit_code == 0
+
+
 def test_record_usage_errors(tmp_path, run, game):
     r = run("record", tmp_path / "none.jsonl")
     assert r.exit_code == 2 and "--game GAME --players" in r.output
@@ -407,14 +415,17 @@ def test_a_whole_game_recorded_through_a_terminal_equals_append(tmp_path, run):
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "hang-up"])
-def test_ctrl_c_and_a_closed_terminal_end_cleanly(game, how):
+def test_ctrl_c_clears_the_line_and_ctrl_d_or_a_closed_terminal_end_cleanly(game, how):
     child = spawn("record", game)
     child.expect(prompt(3))
     child.sendline("Tank")
     child.expect("seq 3: alice draws Tank")
     child.expect(prompt(4))
-    if how == "ctrl-c":
+    if how == "ctrl-c":  # clears the line being typed; Ctrl-D then quits
+        child.send("Spy Spy")
         child.sendintr()
+        child.expect(prompt(4))
+        child.sendeof()
         child.expect("stopped: .* nothing entered was lost")
         child.expect(pexpect.EOF)
     else:
@@ -497,7 +508,8 @@ def test_the_readme_session_is_what_record_prints(tmp_path):
     argv = [sys.executable, "-m", "tabletape", *command.split()[2:]]
     done = subprocess.run(argv, cwd=tmp_path, input="\n".join(entries) + "\n", text=True,
                           capture_output=True, env={**ENV, "COLUMNS": "100"})
-    assert done.returncode == 0, done.stderr
+    # it types one illegal event on purpose: a scripted session with a refusal exits 1
+    assert done.returncode == 1 and done.stderr == "1 line of the input refused\n", done.stderr
     printed = [line.rstrip() for line in done.stdout.splitlines()]
     at = 0
     for line in shown:

@@ -109,7 +109,7 @@ def test_svg_command(run, tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (("--to", "9999"), "--to 9999: the log ends at seq 91"),
-    (("--as", "zed"), "--as zed: not a player (alice, bob)"),
+    (("--as", "zed"), "--as zed: not a player; players: alice, bob"),
 ])
 def test_svg_command_refuses(run, tmp_path, args, message):
     res = run("svg", DISPUTED["cards-of-war"], *args, "-o", tmp_path / "t.svg")

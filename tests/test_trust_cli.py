@@ -188,8 +188,9 @@ def test_explain_of_a_line_before_a_break_says_the_log_breaks_and_exits_1(run, f
 
 def test_replay_to_a_seq_before_a_break_still_finds_the_break(run, forged):
     r = run("replay", forged, "--to", 10)
-    assert r.exit_code == 1 and "forged.jsonl:23" in r.stdout
-    assert "the state shown is after seq 10, but the log breaks later" in r.stdout
+    assert r.exit_code == 1 and "forged.jsonl:23" in r.stderr  # the error, on stderr
+    assert "the state shown is after seq 10, but the log breaks later" in r.stderr
+    assert "forged.jsonl:23" not in r.stdout and "after seq 10" in r.stdout
     r = run("replay", forged, "--to", 10, "--json")
     assert r.exit_code == 1 and json.loads(r.stdout)["problems"][-1]["line"] == 23
     assert run("replay", KILL_LOG, "--to", 10).exit_code == 0
@@ -197,7 +198,7 @@ def test_replay_to_a_seq_before_a_break_still_finds_the_break(run, forged):
 
 def test_replay_and_log_say_what_they_show_of_a_broken_log(run, forged):
     r = run("replay", forged)
-    assert r.exit_code == 1 and "the last line read before the log breaks" in r.stdout
+    assert r.exit_code == 1 and "the last line read before the log breaks" in r.stderr
     r = run("log", forged)
     assert r.exit_code == 1 and "the table shows the 22 line(s) read before the log breaks" in r.stdout
 

@@ -47,8 +47,10 @@ def option_pair(text: str) -> tuple[str, Any]:
 
 def options_for(ruleset: engine.Ruleset, pairs: Iterable[tuple[str, Any]]) -> Any:
     """Returns the ruleset's Options with the given fields set; refuses unknown or bad ones."""
+    from tabletape.app.vocab import option_value
+    given = {key: option_value(ruleset, key, value) for key, value in pairs}
     try:
-        return msgspec.convert(dict(pairs), ruleset.Options)
+        return msgspec.convert(given, ruleset.Options)
     except msgspec.ValidationError as e:
         fields = ", ".join(f.name for f in msgspec.structs.fields(ruleset.Options()))
         raise UsageError(f"bad --option: {e} (options of {ruleset.id}: {fields})") from None
@@ -99,7 +101,9 @@ def event_from(ruleset: engine.Ruleset, text: str, source: str, by: str | None,
         msgspec.convert(body, ruleset.codec.strict.type)  # every bound, names' patterns too
         event: Event = msgspec.convert(body, ruleset.union())
     except msgspec.ValidationError as e:
-        raise UsageError(f"not a valid {ruleset.id} event: {e}", file=source) from None
+        from tabletape.app.vocab import hint_for_invalid
+        raise UsageError(f"not a valid {ruleset.id} event: {e}"
+                         f"{hint_for_invalid(ruleset, body, str(e))}", file=source) from None
     if isinstance(event, Signed):  # it could not be undone: only `sign`, which signs the head
         raise UsageError("a `signed` event is written only by `tabletape sign FILE --key KEY`, "
                          "which signs the log's head; it cannot be appended or recorded",
@@ -159,7 +163,9 @@ def append_checked(file: str, events: list[Event], result: engine.Replay,
                                rule=fold.illegal[first].rule, file=file, seq=seq)
         problem = fold.feed(seq, ev)
         if problem is not None and not force:
-            problem.reason += "; nothing was written"
+            from tabletape.app.vocab import hint_for_event
+            hint = hint_for_event(rs, ev)
+            problem.reason += (f"; {hint}" if hint else "") + "; nothing was written"
             problem.line = None
             raise problem
     return tapelog.append(file, events, rs.codec, expect=tail)

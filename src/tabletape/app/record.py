@@ -219,6 +219,10 @@ class Reply:
     count: int = 5  # for "last"
     arg: str = ""  # for "state": "all" shows every field
     quit: bool = False
+    refused: bool = False  # what was typed was not taken (a refusal, no match, a bad command)
+
+    def __post_init__(self) -> None:
+        self.refused = self.refused or self.refusal is not None
 
 
 class RecordSession:
@@ -295,7 +299,7 @@ class RecordSession:
         if isinstance(found, Listing):
             return Reply(choices=found)
         if isinstance(found, str):
-            return Reply(message=found)
+            return Reply(message=found, refused=True)
         return self.record(found)
 
     def resolve(self, text: str) -> Event | Listing | str:
@@ -406,7 +410,7 @@ class RecordSession:
                 return reply
             case "note":
                 if not rest:
-                    return Reply(message="usage: " + COMMANDS["note"])
+                    return Reply(message="usage: " + COMMANDS["note"], refused=True)
                 return self.record(Note(text=rest, at=self.clock(), by=by or self.by))
             case "dispute":
                 return self._dispute(rest)
@@ -426,7 +430,7 @@ class RecordSession:
         seq, _, text = rest.partition(" ")
         by, text = _by(text.strip())
         if not seq.isdigit() or not text:
-            return Reply(message="usage: " + COMMANDS["dispute"])
+            return Reply(message="usage: " + COMMANDS["dispute"], refused=True)
         return self.record(Note(text=text, about=int(seq), dispute=True, at=self.clock(),
                                 by=by or self.by))
 

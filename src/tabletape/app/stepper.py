@@ -37,8 +37,10 @@ class Stepper:
         self.error: TapeError | None = None
         self.ruleset, self.fold = self._fold(path)
         if as_player is not None and as_player not in self.fold.header.players:
-            raise UsageError(f"--as {as_player}: not a player "
-                             f"({', '.join(self.fold.header.players)})")
+            from tabletape.app.vocab import did_you_mean
+            raise UsageError(f"--as {as_player}: not a player"
+                             f"{did_you_mean(as_player, self.fold.header.players)}; players: "
+                             f"{', '.join(self.fold.header.players)}")
         self.as_player = as_player
         self.pos = max(0, min(at, len(self.frames) - 1))
 

@@ -79,6 +79,9 @@ LAZY_COMMANDS: dict[str, str] = {
     "view": "tabletape.cli.see:view",
     "serve": "tabletape.cli.see:serve",
     "corpus": "tabletape.cli.corpus:group",
+    "events": "tabletape.cli.vocab:events",
+    "components": "tabletape.cli.vocab:components",
+    "branch": "tabletape.cli.vocab:branch",
 }
 
 
@@ -116,6 +119,13 @@ def main() -> None:
     """
 
 
+def _complete(what: str, ctx: click.Context, param: click.Parameter, incomplete: str
+              ) -> list[Any]:
+    from tabletape.cli import complete
+    found: list[Any] = getattr(complete, what)(ctx, param, incomplete)
+    return found
+
+
 # -- games and rules -------------------------------------------------------------------
 
 @main.command()
@@ -130,17 +140,14 @@ def games(as_json: bool) -> None:
          "options": _option_defaults(rs), "rules": len(rs.RULES)} for rs in engine.all_games()]
     if as_json:
         return emit_json(rows)
-    from rich.table import Table
+    from tabletape.cli.render import listing
+    listing("games", ["id", "title", "version", "players", "rules", "options (default)"],
+            [[r["id"], r["title"], r["version"], _count(*r["players"]), str(r["rules"]),
+              "\n".join(f"{k}={_show(v)}" for k, v in r["options"].items())] for r in rows])
 
-    from tabletape.cli.render import console
-    table = Table(title="games")
-    for col in ("id", "title", "version", "players", "options (default)", "rules"):
-        table.add_column(col)
-    for r in rows:
-        lo, hi = r["players"]
-        table.add_row(r["id"], r["title"], r["version"], f"{lo}" if lo == hi else f"{lo}-{hi}",
-                      ", ".join(f"{k}={_show(v)}" for k, v in r["options"].items()), str(r["rules"]))
-    console.print(table)
+
+def _count(lo: int, hi: int) -> str:
+    return f"{lo}" if lo == hi else f"{lo}-{hi}"
 
 
 def _option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
@@ -156,32 +163,33 @@ def _show(v: Any) -> str:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", shell_complete=lambda c, p, i: _complete("games", c, p, i))
+@click.argument("rule", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def rules(game: str, as_json: bool) -> None:
-    """Show a game's rule catalogue: rule id, rulebook section, our paraphrase.
+def rules(game: str, rule: str | None, as_json: bool) -> None:
+    """Show a game's rule catalogue (or one RULE): rule id, rulebook section, our paraphrase.
 
-    Example: tabletape rules cards-of-war
+    Example: tabletape rules cards-of-war   |   tabletape rules cards-of-war cow.kill.type-match
     """
     rs = engine.get(game)
     cat = rs.catalogue()
+    if rule is not None:
+        if rule not in cat:
+            from tabletape.app.vocab import did_you_mean
+            raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
+                             f"`tabletape rules {rs.id}` lists them")
+        cat = {rule: cat[rule]}
     if as_json:
         return emit_json({k: {"section": r.section, "text": r.text} for k, r in cat.items()})
-    from rich.table import Table
-
-    from tabletape.cli.render import console
-    table = Table(title=f"{rs.title} — rules", show_lines=False)
-    for col in ("rule", "section", "what it says (our words)"):
-        table.add_column(col)
-    for rule_id, r in cat.items():
-        table.add_row(rule_id, r.section, r.text)
-    console.print(table)
+    from tabletape.cli.render import listing
+    listing(f"{rs.title} — rules", ["rule", "section", "what it says (our words)"],
+            [[rule_id, r.section, r.text] for rule_id, r in cat.items()])
 
 
 # -- writing ---------------------------------------------------------------------------
 
 @main.command()
-@click.argument("game", is_eager=True)
+@click.argument("game", is_eager=True, shell_complete=lambda c, p, i: _complete("games", c, p, i))
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", required=True, type=params.PLAYERS,
               help="Player names in seat order, comma-separated.")
@@ -190,8 +198,9 @@ def rules(game: str, as_json: bool) -> None:
 @click.option("--components", type=click.Path(dir_okay=False),
               help="Your own component data (JSON); embedded in the header.")
 @click.option("--by", help="Who records the log.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str, Any], ...],
-        components: str | None, by: str | None) -> None:
+        components: str | None, by: str | None, as_json: bool) -> None:
     """Start a new log: write its header (game, players, options, components).
 
     Example: tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
@@ -205,7 +214,15 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}", file=file) from None
     tail = tapelog.create(file, header, rs.codec)
+    if as_json:
+        return emit_json({"file": file, "game": rs.id, "rules_version": rs.version,
+                          "players": list(players), "options": msgspec.to_builtins(header.options),
+                          "head": tail.head})
     echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
+
+
+def stdin_is_terminal() -> bool:
+    return sys.stdin.isatty()
 
 
 def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
@@ -254,6 +271,10 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
     if events:
         parsed = [entries.event_from(rs, text, f"argument {i}", by, now())
                   for i, text in enumerate(events, 1)]
+    elif stdin_is_terminal():  # it would wait silently for lines nobody knows to type
+        raise UsageError(f"no events given: give each as an argument (a JSON object), or pipe "
+                         f"them one a line on stdin; `tabletape events {rs.id}` lists them, "
+                         f"`tabletape record {file}` takes them interactively")
     else:
         parsed = [entries.event_from(rs, line, f"<stdin>:{i}", by, now())
                   for i, line in enumerate(sys.stdin, 1) if line.strip()]
@@ -270,7 +291,8 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--by", help="Who asks for the undo.")
-def undo(file: str, by: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended as JSON.")
+def undo(file: str, by: str | None, as_json: bool) -> None:
     """Retract the latest effective event by appending `undone` (nothing is deleted).
 
     A signature cannot be undone: after one, undo retracts the game event before it
@@ -289,8 +311,8 @@ def undo(file: str, by: str | None) -> None:
     signature = entries.last_signature(file)
     target = next((e for s, _, _, e in reversed(fold.stack) if s == ev.target), None)
     entries.append_checked(file, [ev], result)
-    report_appended(result, [ev], first, False)
-    if signature is not None and result.ruleset is not None:
+    report_appended(result, [ev], first, as_json)
+    if signature is not None and result.ruleset is not None and not as_json:
         seq, player = signature
         what = engine.describe(result.ruleset, target) if target is not None else "an event"
         echo(f"  the latest line, seq {seq}, is {player}'s signature, which cannot be undone; "
@@ -301,10 +323,14 @@ def undo(file: str, by: str | None) -> None:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("text")
-@click.option("--about", type=int, help="The seq of the event the note is about.")
+@click.option("--about", type=int, help="The seq of the event the note is about.",
+              shell_complete=lambda c, p, i: _complete("seqs", c, p, i))
 @click.option("--dispute", is_flag=True, help="Dispute that event: validate/explain rule on it.")
 @click.option("--by", help="Who writes the note.")
-def note(file: str, text: str, about: int | None, dispute: bool, by: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended (and the ruling) "
+              "as JSON.")
+def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
+         as_json: bool) -> None:
     """Append a note, or a dispute about an earlier event.
 
     Example: tabletape note game.jsonl "Tanks cannot kill Marines" --about 41 --dispute --by alice
@@ -315,9 +341,16 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None)
     ev = Note(text=text, about=about, dispute=dispute, at=now(), by=by)
     first = _next_seq(result)
     entries.append_checked(file, [ev], result)
+    ruling = result.fold.disputes[-1] if dispute and result.fold is not None and \
+        result.fold.disputes else None
+    if as_json:
+        assert result.ruleset is not None
+        return emit_json([{"seq": first, "event": msgspec.to_builtins(ev),
+                           "text": engine.describe(result.ruleset, ev),
+                           "ruling": ruling.__dict__ if ruling else None}])
     report_appended(result, [ev], first, False)
-    if dispute and result.fold is not None and result.fold.disputes:
-        r = result.fold.disputes[-1]
+    if ruling is not None:
+        r = ruling
         echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
                    + f" — {r.reason}")
         basis = engine.ruling_basis(r.rests_on)

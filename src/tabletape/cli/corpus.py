@@ -101,7 +101,8 @@ def _with_progress(err_console: Any, work: Any) -> corpus.Run:
     """Runs `work(progress)` with a progress bar on stderr (when stderr is a terminal)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err_console, transient=True) as bar:
+                  console=err_console, transient=True,
+                  disable=not err_console.is_terminal) as bar:
         task = bar.add_task("checking", total=None)
 
         def progress(done: int, total: int) -> None:

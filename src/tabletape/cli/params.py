@@ -59,6 +59,11 @@ class GameOption(click.ParamType):
             entries.options_for(engine.get(game), [pair])
         return pair
 
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str
+                       ) -> list[Any]:
+        from tabletape.cli import complete
+        return complete.options(ctx, param, incomplete)
+
 
 class LogPoint(NamedTuple):
     """A log, or a point in one: `FILE` or `FILE@SEQ` as typed, and its two parts."""
@@ -81,6 +86,11 @@ class AtSeq(click.ParamType):
         if sep and seq.isdigit():
             return LogPoint(value, path, int(seq))
         return LogPoint(value, value, None)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str
+                       ) -> list[Any]:
+        from tabletape.cli import complete
+        return complete.log_points(ctx, param, incomplete)
 
 
 class Head(click.ParamType):

@@ -8,7 +8,8 @@ import click
 import msgspec
 
 from tabletape import engine
-from tabletape.cli import emit_json
+from tabletape.app.vocab import counted
+from tabletape.cli import complete, emit_json
 from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
 from tabletape.tape.errors import ChainError, IllegalEvent, TapeError, TornTail, UsageError
 from tabletape.tape.events import Signed
@@ -16,12 +17,11 @@ from tabletape.tape.events import Signed
 
 def _progress(items, label: str, total: int):
     """Yields items with a progress bar on stderr when there are several."""
-    if total < 2:
+    from tabletape.cli.render import err_console
+    if total < 2 or not err_console.is_terminal:  # a pipe or a file gets no blank lines
         yield from items
         return
     from rich.progress import track
-
-    from tabletape.cli.render import err_console
     yield from track(items, description=label, total=total, console=err_console, transient=True)
 
 
@@ -146,9 +146,13 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
 @click.option("--keys", "keys_dir", type=click.Path(), metavar="DIR",
               help="Check every `signed` event against the public keys NAME.pub in DIR; "
                    "exit 1 on a bad signature or an unknown signer.")
+@click.option("--parent", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Confirm that the log is a branch of FILE (`tabletape branch`): the lines "
+                   "they share, byte for byte; exit 1 if they share not even the header.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
-def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str | None, as_json: bool) -> None:
+def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str | None,
+           parent: str | None, as_json: bool) -> None:
     """Check format and hash chain only (no rules); print the head to agree on.
 
     With --keys DIR, also check the signatures and say what each player has not signed.
@@ -169,8 +173,18 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
         result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
                                   "was changed or extended since", file=file,
                                   line=result.events, seq=result.events - 1)
+    common = None
+    if parent is not None:
+        from tabletape.app.branch import shared
+        common = shared(parent, file)
+        if common is None and result.error is None:
+            result.error = ChainError(f"not a branch of {parent}: the two logs differ from "
+                                      "their first line", file=file, line=1, seq=0)
     if as_json:
         emit_json({"file": file, "events": result.events, "head": head,
+                   **({"parent": {"file": parent, "shared_to": common.seq if common else None,
+                                  "head": common.head if common else None}}
+                      if parent is not None else {}),
                    "ok": result.error is None and (signed is None or signed.ok),
                    "torn": isinstance(result.error, TornTail),
                    "error": result.error.to_dict() if result.error else None,
@@ -185,9 +199,9 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                 ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {len(signed.seals)} "
                 "signature(s) do not hold (" + ", ".join(
                     f"seq {s.seq} by {safe(s.player)}: {s.status}" for s in bad)
-                + f"); the chain of {result.events} events is intact"))
+                + f"); the chain of {counted(result.events, 'event')} is intact"))
         elif result.error is None:
-            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {result.events} events, "
+            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {counted(result.events, 'event')}, "
                                         "chain intact"))
         elif isinstance(result.error, TornTail):
             console.print(Text.assemble(("TORN", "red"), f" {safe(str(result.error))}"))
@@ -197,6 +211,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
             console.print(f"the first {result.events} events read correctly")
         if tail is not None:
             console.print(f"head (seq {tail.seq}): {tail.head}")
+        if common is not None:
+            console.print(f"branch of {safe(str(parent))}: seq 0..{common.seq} are its lines "
+                          f"byte for byte (its head at seq {common.seq}: {common.head})",
+                          markup=False)
         if signed is not None:
             cli_sign.print_report(signed, result.header)
     ctx.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
@@ -212,8 +230,10 @@ def _state_json(state: Any) -> Any:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--to", "to", type=int, help="Stop after this seq.")
-@click.option("--as", "as_player", help="Show only what this player could see.")
+@click.option("--to", "to", type=int, help="Stop after this seq.",
+              shell_complete=complete.seqs)
+@click.option("--as", "as_player", help="Show only what this player could see.",
+              shell_complete=complete.players)
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
@@ -233,6 +253,8 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         from tabletape.cli import step as stepping
         return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
     from tabletape.cli.render import rules_versions
+    if to is not None and to < 0:
+        raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
     result = engine.replay(file, to=to, history=False)
     rs = result.ruleset
     if rs is None or result.fold is None:
@@ -246,7 +268,10 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
     state = result.state
     if as_player is not None:
         if as_player not in result.header.players:
-            raise UsageError(f"--as {as_player}: not a player ({', '.join(result.header.players)})")
+            from tabletape.app.vocab import did_you_mean
+            raise UsageError(f"--as {as_player}: not a player"
+                             f"{did_you_mean(as_player, result.header.players)}; players: "
+                             f"{', '.join(result.header.players)}")
         state = rs.view(state, as_player)
     d, o = rs.pending(result.state), rs.outcome(result.state)
     if as_json:
@@ -256,23 +281,30 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
                    "rules_version": rules_versions(result),
                    "problems": [e.to_dict() for e in problems]})
     else:
-        from tabletape.cli.render import console, drawing, problem_line, safe, version_note
+        from tabletape.cli.render import (
+            console,
+            drawing,
+            err_console,
+            problem_line,
+            safe,
+            version_note,
+        )
         console.print(drawing(rs, state))
         console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
                                                           if as_player else ""), markup=False)
         note = version_note(result)
         if note is not None:
             console.print(note)
-        for e in problems:
-            console.print(problem_line(e))
+        for e in problems:  # errors go to stderr, the state to stdout
+            err_console.print(problem_line(e))
         if result.fold.blocked:
             first = min(result.fold.illegal)
-            console.print(f"the state shown is the one before the illegal event at seq {first}")
+            err_console.print(f"the state shown is the one before the illegal event at seq {first}")
         if result.error is not None:
-            console.print(f"the state shown is after seq {result.events - 1}, the last line read "
-                          "before the log breaks")
+            err_console.print(f"the state shown is after seq {result.events - 1}, the last line "
+                              "read before the log breaks")
         if later is not None:
-            console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
+            err_console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
                           "records may have been changed")
     ctx.exit(1 if problems else 0)
 
@@ -328,7 +360,7 @@ def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.argument("seq", type=int)
+@click.argument("seq", type=int, shell_complete=complete.seqs)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
@@ -340,6 +372,9 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     Example: tabletape explain game.jsonl 41
     """
     from tabletape.cli.render import rules_versions
+    if seq < 0:
+        raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
+                         "seq 1 or later", file=file)
     result = engine.replay(file, to=seq, capture=seq)
     rs = result.ruleset
     if rs is None or result.fold is None:
@@ -482,8 +517,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     table = Table(title=Text(f"state differences ({len(changes)}), A = {safe(a.spec)}, "
                              f"B = {safe(b.spec)}"), title_justify="left")
     table.add_column("path", overflow="fold")
-    table.add_column("A", ratio=1)
-    table.add_column("B", ratio=1)
+    table.add_column("A", ratio=1, overflow="fold")
+    table.add_column("B", ratio=1, overflow="fold")
     for c in changes[:200]:
         table.add_row(Text(safe(c.path)), Text(plain(c.old)), Text(plain(c.new)))
     console.print(table)

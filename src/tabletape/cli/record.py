@@ -20,7 +20,8 @@ import msgspec
 from tabletape import engine
 from tabletape.app import entries
 from tabletape.app.entries import now
-from tabletape.cli import params
+from tabletape.app.vocab import counted
+from tabletape.cli import complete, params
 from tabletape.engine import CHANCE
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Note, visible
@@ -31,7 +32,7 @@ if TYPE_CHECKING:  # tabletape.app.record is imported when `record` runs, to kee
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--game", is_eager=True,
+@click.option("--game", is_eager=True, shell_complete=complete.games,
               help="Start a new log of this game (when FILE does not exist yet).")
 @click.option("--players", type=params.PLAYERS,
               help="For a new log: player names in seat order, comma-separated.")
@@ -50,7 +51,9 @@ def record(file: str, game: str | None, players: tuple[str, ...] | None,
 
     Enter a number from the list, a few characters of an entry (Tab completes),
     a JSON event, or a command (`help` lists them). Every accepted event is on
-    disk before the next prompt; Ctrl-D, Ctrl-C or `quit` stop, nothing is lost.
+    disk before the next prompt; Ctrl-D or `quit` stop, nothing is lost; at a
+    terminal Ctrl-C clears the line being typed. A scripted session (input not a
+    terminal) exits 1 when any line it read was refused.
 
     \b
     Example:
@@ -69,7 +72,10 @@ def record(file: str, game: str | None, players: tuple[str, ...] | None,
                               f"head {tail.head[:16]}"), markup=False)
     session = RecordSession(file, by=by, auto_chance=auto_chance, clock=now)
     _same_game(session, game, players, options, components)
-    run(session)
+    refused = run(session)
+    if refused and not sys.stdin.isatty():
+        click.echo(f"{counted(refused, 'line')} of the input refused", err=True)
+        sys.exit(1)
 
 
 def _same_game(session: RecordSession, game: str | None, players: tuple[str, ...] | None,
@@ -138,47 +144,62 @@ class Stop:
             app.exit(exception=HangUp())
 
 
-def run(session: RecordSession) -> None:
-    """Reads entries until quit, end of input, Ctrl-C or a hang-up; prints every reply."""
+def run(session: RecordSession) -> int:
+    """Reads entries until quit, end of input, a signal or a hang-up; prints every reply.
+
+    Returns how many entries were refused. At a terminal, Ctrl-C clears the line being
+    typed and Ctrl-D quits; without one, Ctrl-C (SIGINT) ends the session.
+    """
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     with Stop() as stop:
         read = _terminal_reader(session, stop) if interactive else _plain_reader()
-        _loop(session, read, stop)
+        return _loop(session, read, stop, interactive)
 
 
-def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop) -> None:
+def _loop(session: RecordSession, read: Callable[[str], str], stop: Stop,
+          interactive: bool = False) -> int:
     from tabletape.app.record import Reply
     from tabletape.cli.render import console
     console.print(f"recording {visible(session.path)}: {session.ruleset.title}, "
-                  f"{session.next_seq} events so far; `help` lists the commands", markup=False)
+                  f"{counted(session.next_seq, 'event')} so far; `help` lists the commands", markup=False)
     drawn = session.auto_draws()  # a chance draw may be owed already (--auto-chance)
     if drawn:
         show_reply(session, Reply(recorded=drawn, drawn=len(drawn)))
     else:
         show_view(session)
+    refused = 0
     while True:
         try:
             stop.waiting = True
             if stop.asked:
                 raise HangUp()
             text = read(prompt_text(session))
-        except (EOFError, KeyboardInterrupt, HangUp, OSError):
-            return goodbye(session)
+        except KeyboardInterrupt:
+            if interactive:  # Ctrl-C typed at the prompt: the line is cleared, go on
+                continue
+            goodbye(session)
+            return refused
+        except (EOFError, HangUp, OSError):
+            goodbye(session)
+            return refused
         finally:
             stop.waiting = False
         reply = session.handle(text)
+        refused += reply.refused
         try:
             show_reply(session, reply)
         except (OSError, HangUp):  # the terminal went away while we were printing
-            return goodbye(session)
+            goodbye(session)
+            return refused
         if reply.quit or stop.asked:
-            return goodbye(session)
+            goodbye(session)
+            return refused
 
 
 def goodbye(session: RecordSession) -> None:
     """Says where the log stands; the terminal may be gone, so a failed write is ignored."""
     try:
-        print(f"\nstopped: {visible(session.path)} holds {session.next_seq} events, the last at seq "
+        print(f"\nstopped: {visible(session.path)} holds {counted(session.next_seq, 'event')}, the last at seq "
               f"{session.tail.seq} (head {session.tail.head[:16]}); nothing entered was lost",
               flush=True)
     except OSError:

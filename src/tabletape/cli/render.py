@@ -12,6 +12,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.app.vocab import counted
 from tabletape.engine import Replay, Ruleset, Ruling, ruling_basis
 from tabletape.tape.errors import TapeError
 from tabletape.tape.events import UNSAFE, visible
@@ -97,7 +98,7 @@ def summary(result: Replay) -> str:
     """Returns one sentence on a replayed log: events, problems, outcome."""
     if result.ruleset is None:
         return f"{safe(result.file)}: unreadable"
-    parts = [f"{safe(result.file)}: {result.ruleset.id}, {result.events} events"]
+    parts = [f"{safe(result.file)}: {result.ruleset.id}, {counted(result.events, 'event')}"]
     if result.fold is not None:
         o = result.ruleset.outcome(result.state)
         if o is not None:
@@ -150,3 +151,28 @@ def result_dict(result: Replay) -> dict:
         out["not_judged"] = len(fold.unjudged)
         out["disputes"] = [r.__dict__ for r in fold.disputes]
     return out
+
+
+def listing(title: str, columns: list[str], rows: list[list[str]], keys: int = 1) -> None:
+    """Prints rows whose first `keys` columns are ids a person types: never cut short.
+
+    At a terminal, a table whose id columns never wrap (the others fold first);
+    elsewhere (a pipe, a file), plain text, one row a line, columns aligned by spaces.
+    A cell's lines are stacked in a table and joined by ", " in plain text.
+    """
+    if console.is_terminal:
+        table = Table(title=title)
+        for i, col in enumerate(columns):
+            if i < keys:
+                table.add_column(col, no_wrap=True, min_width=max(len(r[i]) for r in rows))
+            else:
+                table.add_column(col, overflow="fold")
+        for r in rows:
+            table.add_row(*(Text("\n".join(safe(line) for line in c.split("\n"))) for c in r))
+        console.print(table)
+        return
+    rows = [[c.replace("\n", ", ") for c in r] for r in rows]
+    widths = [max(len(col), *(len(r[i]) for r in rows)) for i, col in enumerate(columns)]
+    for r in [columns, *rows]:
+        cells = [safe(c).ljust(w) for c, w in zip(r[:-1], widths, strict=False)]
+        console.file.write("  ".join([*cells, safe(r[-1])]).rstrip() + "\n")

@@ -7,16 +7,19 @@ import ipaddress
 import click
 
 from tabletape import engine
+from tabletape.cli import complete, echo
 from tabletape.tape.errors import UsageError
 
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--to", "to", type=int, help="Draw the table after this seq (default: the last).")
-@click.option("--as", "as_player", help="Draw only what this player could see.")
+@click.option("--as", "as_player", help="Draw only what this player could see.",
+              shell_complete=complete.players)
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The SVG file to write ('-' for stdout).")
-def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+def svg(file: str, to: int | None, as_player: str | None, out: str, as_json: bool) -> None:
     """Draw the table as SVG after the last event (or after --to SEQ).
 
     Example: tabletape svg game.jsonl --to 40 --as bob -o table.svg
@@ -29,7 +32,10 @@ def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:
     if to is not None and to >= result.events and result.error is None:
         raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
     if as_player is not None and as_player not in result.header.players:
-        raise UsageError(f"--as {as_player}: not a player ({', '.join(result.header.players)})")
+        from tabletape.app.vocab import did_you_mean
+        raise UsageError(f"--as {as_player}: not a player"
+                         f"{did_you_mean(as_player, result.header.players)}; players: "
+                         f"{', '.join(result.header.players)}")
     picture = pictures.draw(rs, fold.state, as_player).svg()
     seen = f", as {as_player} sees it" if as_player else ""
     if out == "-":
@@ -37,14 +43,18 @@ def svg(file: str, to: int | None, as_player: str | None, out: str) -> None:
         return
     with open(out, "w", encoding="utf-8") as f:
         f.write(picture)
-    click.echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
+    if as_json:
+        from tabletape.cli import emit_json
+        return emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player})
+    echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
 
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The HTML file to write.")
-def view(file: str, out: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+def view(file: str, out: str, as_json: bool) -> None:
     """Write the whole game as one self-contained HTML page to step through.
 
     VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
@@ -57,7 +67,11 @@ def view(file: str, out: str) -> None:
     from tabletape.app import viewer
     book = viewer.write(file, out)
     size = os.path.getsize(out)
-    click.echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
+    if as_json:
+        from tabletape.cli import emit_json
+        return emit_json({"file": out, "log": file, "lines": book.events,
+                          "verdict": book.verdict, "bytes": size})
+    echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
     click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put it "
                "on a website")
 
@@ -95,5 +109,5 @@ def serve(file: str, host: str, port: int) -> None:
     if not _loopback(host):
         click.echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
                    "can watch this game (read-only, no password)", err=True)
-    click.echo(f"serving {file} at http://{host}:{port}/ (read-only; Ctrl-C stops)")
+    echo(f"serving {file} at http://{host}:{port}/ (read-only; Ctrl-C stops)")
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -14,14 +14,15 @@ import msgspec
 
 from tabletape.app import entries
 from tabletape.app.entries import now
-from tabletape.cli import echo, report_appended
+from tabletape.cli import echo, emit_json, report_appended
 
 
 @click.command()
 @click.argument("name")
 @click.option("--dir", "directory", default=".", show_default=True, type=click.Path(file_okay=False),
               help="Where to write NAME.key (private, mode 0600) and NAME.pub (public); made if missing.")
-def keygen(name: str, directory: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+def keygen(name: str, directory: str, as_json: bool) -> None:
     """Make an Ed25519 key pair for signing logs; never overwrites an existing key.
 
     NAME.key is the private key (PKCS#8 PEM, readable by you only): keep it secret.
@@ -32,6 +33,9 @@ def keygen(name: str, directory: str) -> None:
     """
     from tabletape.tape import signing
     key_path, pub_path, fp = signing.keygen(name, directory)
+    if as_json:
+        return emit_json({"name": name, "private": key_path, "public": pub_path,
+                          "fingerprint": fp})
     echo(f"wrote {key_path} (private: keep it secret) and {pub_path} (public: share it)")
     echo(f"fingerprint {fp}")
 

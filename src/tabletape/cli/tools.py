@@ -12,13 +12,15 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries
-from tabletape.cli import echo, emit_json, params
+from tabletape.app.vocab import counted
+from tabletape.cli import complete, echo, emit_json, params
 from tabletape.tape import log as tapelog
+from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, Header
 
 
 @click.command()
-@click.argument("game", is_eager=True)
+@click.argument("game", is_eager=True, shell_complete=complete.games)
 @click.option("--players", type=params.PLAYERS_OR_COUNT, default="2", show_default=True,
               help="A count or comma-separated names.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (same seed, same game).")
@@ -28,8 +30,10 @@ from tabletape.tape.events import CORE_EVENTS, Header
 @click.option("--components", type=click.Path(dir_okay=False), help="Your own component data.")
 @click.option("--max-events", type=int, default=20_000, show_default=True,
               help="Stop a game that runs longer than this.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
-             options: tuple[tuple[str, Any], ...], components: str | None, max_events: int) -> None:
+             options: tuple[tuple[str, Any], ...], components: str | None, max_events: int,
+             as_json: bool) -> None:
     """Play a whole game of random legal moves and record it (chance drawn by its odds).
 
     Example: tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
@@ -44,7 +48,7 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
     tail = tapelog.create(output, header, rs.codec)
     batch, state = [], None
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=err_console,
-                  transient=True) as bar:
+                  transient=True, disable=not err_console.is_terminal) as bar:
         task = bar.add_task("simulating", total=None)
         for n, step in enumerate(sim.play(rs, header, seed, max_events=max_events), 1):
             event, state = step
@@ -55,8 +59,14 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
                 bar.update(task, description=f"simulating: {n} events")
         tail = tapelog.append(output, batch, rs.codec, expect=tail)
     o = rs.bind(header).outcome(state) if state is not None else None
-    echo(f"wrote {output}: {tail.seq + 1} events; "
-               + (o.summary if o else f"unfinished after {max_events} events"))
+    if as_json:
+        return emit_json({"file": output, "game": rs.id, "events": tail.seq + 1,
+                          "head": tail.head, "finished": o is not None,
+                          "outcome": None if o is None else {
+                              "winners": list(o.winners), "scores": o.scores,
+                              "summary": o.summary}})
+    echo(f"wrote {output}: {counted(tail.seq + 1, 'event')}; "
+         + (o.summary if o else f"unfinished after {max_events} events"))
 
 
 def schemas() -> dict[str, bytes]:
@@ -86,6 +96,9 @@ def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> Non
     Example: tabletape schema -o schemas
     """
     files = schemas()
+    if check_dir and not os.path.isdir(check_dir):
+        raise UsageError(f"--check {check_dir}: no such folder (`tabletape schema -o "
+                         f"{check_dir}` writes the schemas there)")
     if check_dir:
         stale = [n for n, data in files.items() if _read(os.path.join(check_dir, n)) != data]
         extra = sorted(set(os.listdir(check_dir)) - set(files)) if os.path.isdir(check_dir) else []
@@ -116,7 +129,8 @@ def _read(path: str) -> bytes | None:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-def repair(file: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
+def repair(file: str, as_json: bool) -> None:
     """Move a torn last line aside, or undo an editor's damage where the hash chain proves it.
 
     A torn last line goes to FILE.torn; Windows line endings, a byte-order mark,
@@ -128,9 +142,17 @@ def repair(file: str) -> None:
     """
     done = tapelog.repair(file, engine.codec_for)
     if not done.moved and not done.restored:
+        if as_json:
+            return emit_json({"file": file, "repaired": False, "moved_bytes": 0,
+                              "restored": [], "aside": None, "events": None, "error": None})
         echo(f"{file} has no torn last line; nothing to repair")
         return
     result = engine.replay(file, rules=False)
+    if as_json:
+        return emit_json({"file": file, "repaired": True, "moved_bytes": done.moved,
+                          "restored": list(done.restored), "aside": done.aside,
+                          "events": result.events,
+                          "error": result.error.to_dict() if result.error else None})
     but = f" (but: {result.error})" if result.error else ""
     if done.restored:
         echo(f"restored {file}: undid {'; '.join(done.restored)}; the hash chain proves every "

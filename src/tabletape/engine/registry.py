@@ -41,8 +41,11 @@ def get(game: str) -> Ruleset:
     try:
         module = GAMES[game]
     except KeyError:
+        import difflib
         known = ", ".join(sorted(GAMES))
-        raise UnknownGame(f"unknown game {game!r}; known games: {known}") from None
+        close = difflib.get_close_matches(game, sorted(GAMES), n=2, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        raise UnknownGame(f"unknown game {game!r}{hint}; known games: {known}") from None
     return importlib.import_module(module).RULESET
 
 

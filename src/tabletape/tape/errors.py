@@ -35,6 +35,9 @@ class TapeError(Exception):
     def __str__(self) -> str:
         if self.file is None and self.line is None and self.seq is None:
             return self.reason
+        if self.line is None and self.seq is None and self.offset is None and not self.field \
+                and self.file is not None and self.file in self.reason:
+            return self.reason  # it names the file already: once is enough
         return f"{self.where()}: {self.reason}"
 
     def to_dict(self) -> dict:

@@ -33,10 +33,11 @@ def render(game: CardsOfWar, state: State, pending: str) -> Group:
                 cells.append(f"{pile}\n[bold]{total(lk, state, b, p)}[/bold] pts")
         battles.add_row(p, *cells)
     people = Table(show_header=True)
-    for col in ("player", "hand", "hand size", "rounds won", "face down"):
+    for col in ("player", "hand", "cards / hand size", "rounds won", "face down"):
         people.add_column(col)
-    for p in state.players:
-        people.add_row(p, ", ".join(state.hands[p]) or "·", str(state.hand_size[p]),
+    for p in state.players:  # what is held beside the limit: 7 / 8 is a hand one short
+        people.add_row(p, ", ".join(state.hands[p]) or "·",
+                       f"{len(state.hands[p])} / {state.hand_size[p]}",
                        str(state.rounds_won.get(p, 0)), str(len(state.face_down[p])))
     piles = ", ".join(f"{o}: deck {sum(d.values())}, discard {len(state.discards[o])}"
                       + (f" (top {state.discards[o][-1]})" if state.discards[o] else "")

@@ -6,6 +6,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from tabletape.engine.kit.turns import HIDDEN
+
 from . import Liberation
 from . import lookups as t
 from .state import Phase, State
@@ -34,10 +36,19 @@ def render(game: Liberation, state: State, pending: str) -> Group:
         if ties:
             up += f"\n(tie-break: {', '.join(ties)})"
         mark = " ▶" if p == state.turn else ""
-        grid.add_row(p + mark, up, down, str(t.total(lk, state, p)), str(len(state.hands[p])),
+        grid.add_row(p + mark, up, down, str(t.total(lk, state, p)), _hand(state.hands[p]),
                      ", ".join(state.liberated[p]) or "·", str(t.vp(lk, state, p)))
     footer = Text(f"target {t.target(state)} VP; countries left {len(state.countries)}; "
                   f"force deck {t.deck_size(state)}, discards {len(state.discards)}"
                   + (f"; failed: {', '.join(state.failed)}" if state.failed else "")
                   + f"\nnext: {pending}")
     return Group(grid, footer)
+
+
+def _hand(cards: tuple[str, ...]) -> str:
+    """Returns a hand as its owner (or the umpire) sees it, or only its size when hidden."""
+    if not cards:
+        return "·"
+    if HIDDEN in cards:
+        return f"{len(cards)} hidden"
+    return f"{len(cards)}: " + ", ".join(cards)
