@@ -313,3 +313,35 @@ def test_the_recorders_undo_after_a_signature_says_so_too(run, tmp_path):
     said = " ".join(r.stdout.split())
     assert ("the latest line, seq 3, is alice's signature, which cannot be undone; this undo "
             "retracts seq 2") in said
+
+
+def test_the_other_commands_escape_what_they_are_handed_too(run, hostile, tmp_path,
+                                                          monkeypatch):
+    """The rest of the commands, each given a hostile file name, log, name or text."""
+    uvicorn = pytest.importorskip("uvicorn", reason="serve needs the view extra")
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)  # serve's report, no server
+    folder = tmp_path / "archive\x1b[31m"
+    folder.mkdir()
+    shutil.copy(hostile, folder / FILE_NAME)
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    assert run("keygen", "alice", "--dir", keys).exit_code == 0
+    for args in (("corpus", "check", folder, "--no-cache"),
+                 ("corpus", "check", folder, "--no-cache", "--json"),
+                 ("keygen", "\u202eeve" + FORGED, "--dir", keys),
+                 ("repair", hostile), ("repair", hostile, "--json"),
+                 ("schema", "--check", tmp_path / ELSEWHERE[3]),
+                 ("sign", hostile, "--key", keys / "alice.key", "--by", "alice"),
+                 ("simulate", "cards-of-war", tmp_path / FILE_NAME.replace("g", "s", 1),
+                  "--players", "alice,bob", "--seed", 1),
+                 ("svg", hostile, "-o", tmp_path / ("t\u202e.svg")),
+                 ("view", hostile, "-o", tmp_path / ("t\x1b[2K.html")),
+                 ("events", "cards-of-war\u202e"), ("components", "cards\x1b[31m"),
+                 ("branch", f"{hostile}@3", "-o", tmp_path / ("b\u202e\r.jsonl")),
+                 ("new", "cards-of-war", tmp_path / "n.jsonl", "--players",
+                  "alice," + ELSEWHERE[0]),
+                 ("serve", hostile, "--host", "0.0.0.0\x1b[2K")):
+        r = run(*args)
+        assert r.exit_code in (0, 1, 2), (args, out(r))
+        assert "Traceback" not in out(r)
+        clean(out(r))
