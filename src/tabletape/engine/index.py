@@ -329,30 +329,10 @@ def later_break(path: str) -> TapeError | None:
     """Returns a format or chain error anywhere in a log, or None: what
     `engine.replay(path, rules=False).error` returns.
 
-    The lines up to the index's last checkpoint are vouched for by the index, as they
-    are for `replay --to` (same custody, same checks: the checkpoint's line must still
-    hash as recorded); only the lines after it are read. Without a usable index the
-    whole log is read.
+    The log is folded on from the index's last checkpoint (`replay`): the lines before
+    it are vouched for by the index, as they are for `replay --to` (same custody, same
+    checks: the checkpoint's line must still hash as recorded); only the lines after it
+    are read, and the index is extended to the end, so that the next check is quick.
+    Without a usable index the whole log is read (and the index written).
     """
-    with tapelog.open_log(path) as f:
-        first = f.readline(tapelog.MAX_LINE + 1)
-        last = None
-        if first.endswith(b"\n"):
-            try:
-                rs = registry.ruleset_for(first[:-1], path)
-            except TapeError:
-                rs = None
-            if rs is not None:
-                old = load(path, rs, tapelog.digest(first[:-1]), tapelog.watch(f.fileno(), path))
-                last = old.checkpoints[-1] if old.checkpoints else None
-                if last is not None and not _holds(f, last):
-                    last = None
-    if last is None or rs is None:
-        return reading.replay(path, rules=False).error
-    resume = tapelog.Resume(last.offset, tapelog.Tail(last.seq, last.digest), rs.codec)
-    try:
-        for _ in tapelog.read_records(path, registry.codec_for, start=resume):
-            pass
-    except TapeError as e:
-        return e
-    return None
+    return replay(path).error
