@@ -85,3 +85,38 @@ def test_battlecards_can_fire_is_having_a_target(seed):
                     legality.targets(rs.lk, state, b, player, name))
                 asked += 1
     assert asked and rs.over(states[-1])
+
+
+def _can_hit_plain(lk, state, battle, player):
+    """bcp.stalemate.test as the rule reads: some unit, some target, some Action Number
+    in its window with every supporter and its best Kept Card (legality.can_hit's definition)."""
+    from tabletape.games.battlecards_pacific import legality
+    from tabletape.games.battlecards_pacific import lookups as q
+    for name in dict.fromkeys(battle.forces[player]):
+        me = q.unit(lk, state, player, name)
+        if not me.phases:
+            continue
+        best = max((legality.kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
+        for target in legality.targets(lk, state, battle, player, name):
+            above, upto = legality.window(lk, state, battle, player, name, target, None,
+                                          legality.supporters(lk, state, battle, player, name))
+            if any(above < a <= upto + best for a in lk.actions):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_battlecards_can_hit_is_its_plain_definition(seed):
+    from tabletape.games.battlecards_pacific import legality
+    header, _, states = simulated("battlecards-pacific", seed)
+    rs = engine.get("battlecards-pacific").bind(header)
+    answers = set()
+    for state in states:
+        b = state.battle
+        if b is None:
+            continue
+        for player in (b.aggressor, b.defender):
+            fast = legality.can_hit(rs.lk, state, b, player)
+            assert fast == _can_hit_plain(rs.lk, state, b, player)
+            answers.add(fast)
+    assert True in answers
