@@ -120,3 +120,46 @@ def test_battlecards_can_hit_is_its_plain_definition(seed):
             assert fast == _can_hit_plain(rs.lk, state, b, player)
             answers.add(fast)
     assert True in answers
+
+
+@pytest.mark.parametrize("path", ["replays/cards-of-war/undo-correction.jsonl",
+                                  "replays/cards-of-war/kill-dispute.jsonl"])
+def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
+    """Fold.feed takes the undo of the latest event inline; `_feed_core` is its definition."""
+    from tabletape.engine import fold as folding
+    from tabletape.engine import reading
+
+    def facts(r):
+        f = r.fold
+        return (msgspec.to_builtins(f.state), dict(f.retracted), set(f.core_seqs),
+                {s: e.rule for s, e in f.corrected.items()}, sorted(f.illegal), f.blocked,
+                [s for s, *_ in f.stack], [r.__dict__ for r in f.disputes])
+
+    fast = facts(reading.replay(path))
+    feed = folding.Fold.feed
+
+    def plain(self, seq, event, line=None):
+        if isinstance(event, folding._CORE):
+            self.last_seq = seq
+            return self._feed_core(seq, event, line)
+        return feed(self, seq, event, line)
+    monkeypatch.setattr(folding.Fold, "feed", plain)
+    assert facts(reading.replay(path)) == fast
+
+
+def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
+    from tabletape.engine import fold as folding
+    from tabletape.engine import reading
+    fast = reading.replay(long_log)
+    feed = folding.Fold.feed
+
+    def plain(self, seq, event, line=None):
+        if isinstance(event, folding._CORE):
+            self.last_seq = seq
+            return self._feed_core(seq, event, line)
+        return feed(self, seq, event, line)
+    monkeypatch.setattr(folding.Fold, "feed", plain)
+    slow = reading.replay(long_log)
+    assert msgspec.to_builtins(slow.state) == msgspec.to_builtins(fast.state)
+    assert dict(slow.fold.retracted) == dict(fast.fold.retracted) and len(fast.fold.retracted)
+    assert sorted(slow.fold.corrected) == sorted(fast.fold.corrected)
