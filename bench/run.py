@@ -667,6 +667,11 @@ def main() -> None:
     # the parent's size as its own peak (Linux keeps the high-water mark across exec),
     # so this process stays small: inputs are made in a child too.
     subprocess.run([PY, os.path.abspath(__file__), "--prepare"], check=True)
+    # start-up rows measure running, not compiling: write the bytecode of each tree first
+    # (a PYTHONDONTWRITEBYTECODE environment would otherwise recompile every module each run)
+    trees = [os.path.join(ROOT, "src"), *([BEFORE] if BEFORE else [])]
+    subprocess.run([PY, "-m", "compileall", "-q", *trees], check=False, stdout=subprocess.DEVNULL,
+                   env={k: v for k, v in ENV.items() if k != "PYTHONDONTWRITEBYTECODE"})
     rows, baseline = measure(inputs(), args.rounds)
     rows = _with_before(rows)
     table(rows, baseline, markdown=False)
