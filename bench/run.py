@@ -213,12 +213,15 @@ def run(argv: list[str], stdin: str | None = None, check: bool = True,
         _, status, usage = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t
         p.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
+        # only the end of the output (an in-process row's report is its last line): a child
+        # forked from a big process reports the parent's size as its own peak (see main), so
+        # this process never holds a long output such as `log`'s
+        out.seek(max(0, out.seek(0, os.SEEK_END) - (1 << 16)))
+        err.seek(max(0, err.seek(0, os.SEEK_END) - (1 << 16)))
         if check and p.returncode != 0:
             raise SystemExit(f"{' '.join(argv)} failed ({p.returncode}):\n"
-                             f"{err.read().decode()[-2000:]}")
-        return wall, usage.ru_maxrss, out.read().decode()
+                             f"{err.read().decode(errors='replace')[-2000:]}")
+        return wall, usage.ru_maxrss, out.read().decode(errors="replace")
 
 
 @dataclass
