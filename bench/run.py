@@ -618,8 +618,8 @@ def _inner_eventsourcing(n: str) -> int:
 # -- the table ---------------------------------------------------------------------------
 
 def table(rows: list[Row], baseline: int, markdown: bool) -> None:
-    decode = next(r for r in rows if r.name.startswith("floor: msgspec"))
-    ref = decode.events / decode.seconds
+    decode = next((r for r in rows if r.name.startswith("floor: msgspec")), None)
+    ref = decode.events / decode.seconds if decode else 0.0
     head = ("row", "events", "time s", "events/s", "MB/s", "peak MiB above python", "vs decode")
     body = []
     for r in rows:
@@ -628,7 +628,7 @@ def table(rows: list[Row], baseline: int, markdown: bool) -> None:
                      f"{r.seconds:.3f}", f"{rate:,.0f}" if rate else "—",
                      f"{r.nbytes / r.seconds / 1e6:.1f}" if r.nbytes else "—",
                      f"{(r.rss_kib - baseline) / 1024:+.1f}",
-                     f"{rate / ref:.3f}" if rate else "—"))
+                     f"{rate / ref:.3f}" if rate and ref else "—"))
     if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
