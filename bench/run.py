@@ -38,6 +38,14 @@ BUILD = os.environ.get("BENCH_DIR") or os.path.join(ROOT, "build",
 PY = sys.executable
 TT = [PY, "-m", "tabletape"]
 ENV = {**os.environ, "TABLETAPE_CLOCK": "off", "COLUMNS": "120"}
+ONLY: list[str] = []  # --only: run the rows whose names contain one of these
+BEFORE: str | None = None  # --before SRC: run each tabletape row with that tree too
+SIM_GAMES = 4 if QUICK else 40  # games simulated per ruleset for the simulate rows
+VIEW = 500 if QUICK else 20_000  # events of the prefix the viewer exports
+
+
+def wanted(name: str) -> bool:
+    return not ONLY or any(o in name for o in ONLY)
 
 
 def path(name: str) -> str:
@@ -87,6 +95,17 @@ def diverging(name: str, base: str, keep: int) -> str:
     log.append(out + ".tmp", [Note(text=f"another ending {i}") for i in range(20)], rs.codec,
                expect=tail)
     os.replace(out + ".tmp", out)
+    return out
+
+
+def prefix(name: str, base: str, events: int) -> str:
+    """Writes the first `events` events of `base` (a legal log's prefix is a legal log)."""
+    out = path(name)
+    if not os.path.exists(out):
+        with open(base, "rb") as src, open(out + ".tmp", "wb") as dst:
+            for _ in range(events + 1):
+                dst.write(src.readline())
+        os.replace(out + ".tmp", out)
     return out
 
 
@@ -159,7 +178,7 @@ def inputs() -> dict[str, str]:
     long = path(f"long-{LONG}.jsonl")
     return {"long": long, "long_b": path(f"long-{LONG}-b.jsonl"), "corpus": path("corpus"),
             "stdin": path(f"stdin-{STDIN}.jsonl"), "empty": path("empty.jsonl"),
-            "pgn": path(f"random-{CHESS_GAMES}.pgn")}
+            "pgn": path(f"random-{CHESS_GAMES}.pgn"), "view": path(f"long-{VIEW}.jsonl")}
 
 
 def prepare() -> None:
@@ -169,6 +188,7 @@ def prepare() -> None:
     paths = inputs()
     long = long_log(os.path.basename(paths["long"]), LONG, 1)
     diverging(os.path.basename(paths["long_b"]), long, LONG - 100)
+    prefix(os.path.basename(paths["view"]), long, VIEW)
     corpus()
     stdin_events()
     if not os.path.exists(paths["empty"]):
@@ -183,21 +203,25 @@ def prepare() -> None:
 
 # -- measuring ---------------------------------------------------------------------------
 
-def run(argv: list[str], stdin: str | None = None, check: bool = True) -> tuple[float, int, str]:
+def run(argv: list[str], stdin: str | None = None, check: bool = True,
+        env: dict | None = None) -> tuple[float, int, str]:
     """Runs a process; returns (wall seconds, its own peak RSS in KiB from wait4, stdout)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             open(stdin or os.devnull, "rb") as fin:
         t = time.perf_counter()
-        p = subprocess.Popen(argv, stdin=fin, stdout=out, stderr=err, env=ENV)
+        p = subprocess.Popen(argv, stdin=fin, stdout=out, stderr=err, env=env or ENV)
         _, status, usage = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t
         p.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
+        # only the end of the output (an in-process row's report is its last line): a child
+        # forked from a big process reports the parent's size as its own peak (see main), so
+        # this process never holds a long output such as `log`'s
+        out.seek(max(0, out.seek(0, os.SEEK_END) - (1 << 16)))
+        err.seek(max(0, err.seek(0, os.SEEK_END) - (1 << 16)))
         if check and p.returncode != 0:
             raise SystemExit(f"{' '.join(argv)} failed ({p.returncode}):\n"
-                             f"{err.read().decode()[-2000:]}")
-        return wall, usage.ru_maxrss, out.read().decode()
+                             f"{err.read().decode(errors='replace')[-2000:]}")
+        return wall, usage.ru_maxrss, out.read().decode(errors="replace")
 
 
 @dataclass
@@ -214,13 +238,29 @@ class Row:
 
 def median_run(name: str, argv: list[str], events: int, nbytes: int, rounds: int,
                before=None, stdin: str | None = None, note: str = "",
-               inner: bool = False, check: bool = True) -> Row:
-    """Runs a command `rounds` times; its time is the median (inner: the time it reports)."""
+               inner: bool = False, check: bool = True, env: dict | None = None,
+               compare: bool = True) -> Row | None:
+    """Runs a command `rounds` times; its time is the median (inner: the time it reports).
+
+    With --before, a tabletape row is also run with the other tree (`before` in its
+    name), on links to the inputs in their own folder (each tree keeps its own index).
+    `before` (a hook run before each round) is given the path mapping of its tree.
+    """
+    if not wanted(name):
+        return None
+    if BEFORE is not None and env is None and argv[:3] == TT and compare:
+        before_argv = [_before_path(a) for a in argv]
+        old = median_run(name + " [before]", before_argv, events, nbytes, rounds, before,
+                         _before_path(stdin) if stdin else None, note, inner, check,
+                         env={**ENV, "PYTHONPATH": BEFORE})
+        if old is not None:
+            BEFORE_ROWS.append(old)
+    mapping = _before_path if env is not None else (lambda a: a)
     times, peaks = [], []
     for _ in range(rounds):
         if before:
-            before()
-        wall, rss, out = run(argv, stdin, check)
+            before(mapping)
+        wall, rss, out = run(argv, stdin, check, env)
         if inner:
             report = json.loads(out.strip().splitlines()[-1])
             wall, events = report["seconds"], report["events"]
@@ -228,6 +268,26 @@ def median_run(name: str, argv: list[str], events: int, nbytes: int, rounds: int
         peaks.append(rss)
     print(f"  {name}: {statistics.median(times):.3f} s", file=sys.stderr)
     return Row(name, events, nbytes, statistics.median(times), max(peaks), note)
+
+
+BEFORE_ROWS: list[Row] = []
+
+
+def _before_path(a: str) -> str:
+    """Returns the before tree's link to an input (made on first use), or `a` itself."""
+    if not a.startswith(BUILD + os.sep):
+        return a
+    rel = os.path.relpath(a, BUILD)
+    out = os.path.join(BUILD, "before", rel)
+    if not os.path.exists(out):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if not os.path.exists(a):
+            return out
+        if os.path.isdir(a):
+            shutil.copytree(a, out, copy_function=os.link)
+        else:
+            os.link(a, out)
+    return out
 
 
 def lines_of(p: str) -> int:
@@ -258,9 +318,9 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
     # grow this process, and every child would report its size (see main).
     index = os.path.join(os.path.dirname(long), f".{os.path.basename(long)}.tabletape-index")
 
-    def no_index():
-        if os.path.exists(index):
-            os.unlink(index)
+    def no_index(p):
+        if os.path.exists(p(index)):
+            os.unlink(p(index))
 
     rows.append(median_run("tabletape replay --json (no index; writes it)",
                            [*TT, "replay", long, "--json"],
@@ -273,10 +333,14 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
                            [*TT, "replay", long, "--to", str(mid)], mid, 0, rounds,
                            note="index fresh"))
     diff = [*TT, "diff", long, inputs["long_b"], "--json"]
-    run(diff, check=False)  # writes both indexes, so that every round measures the same
-    rows.append(median_run("tabletape diff --json (the logs differ 100 events before the end)", diff,
-                           2 * n, size + os.path.getsize(inputs["long_b"]), rounds,
+    name = "tabletape diff --json (the logs differ 100 events before the end)"
+    if wanted(name):  # writes both indexes, so that every round measures the same
+        run(diff, check=False)
+        if BEFORE is not None:
+            run([_before_path(a) for a in diff], check=False, env={**ENV, "PYTHONPATH": BEFORE})
+    rows.append(median_run(name, diff, 2 * n, size + os.path.getsize(inputs["long_b"]), rounds,
                            check=False, note="indexes fresh"))
+    rows += _streaming_rows(inputs, n, size, rounds)
     rows.append(_append_one(long, rounds))
     rows.append(_append_stdin(inputs, rounds))
     rows += _jobs_rows(inputs["corpus"], rounds)
@@ -291,37 +355,73 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
                                inner=True, note="in process"))
     else:
         print("eventsourcing is not installed: no eventsourcing row", file=sys.stderr)
-    return rows, baseline
+    for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
+        rows.append(median_run(f"simulate {game}: games per second", [*me, "simulate", game],
+                               SIM_GAMES, 0, rounds, inner=True, note="in process"))
+    return [r for r in rows if r is not None], baseline
 
 
-def _append_one(long: str, rounds: int) -> Row:
+def _streaming_rows(inputs: dict[str, str], n: int, size: int, rounds: int) -> list[Row | None]:
+    """The commands that read a whole log and print as they go: their peak memory is the row."""
+    long, me = inputs["long"], [PY, os.path.abspath(__file__), "--inner"]
+    mid = n // 2 + 1001
+    rows: list[Row | None] = []
+    # before streaming `log` took ~4 KiB an event (1M: some GB, minutes): no [before] rows
+    rows.append(median_run("tabletape log (text lines, to a file)", [*TT, "log", long], n, size,
+                           rounds, check=False, compare=False))
+    rows.append(median_run("tabletape log --json (JSON lines, to a file)",
+                           [*TT, "log", long, "--json"], n, size, rounds, check=False,
+                           compare=False))
+    rows.append(median_run("tabletape log: its first event's line, read through a pipe",
+                           [*me, "head", long], 1, 0, rounds, inner=True,
+                           note="then the reader goes away; in process"))
+    rows.append(median_run(f"tabletape log --from {mid} --to {mid + 1000} --json",
+                           [*TT, "log", long, "--from", str(mid), "--to", str(mid + 1000),
+                            "--json"], 1001, 0, rounds, check=False, compare=False,
+                           note="index fresh"))
+    rows.append(median_run(f"tabletape explain {mid} --json (the whole log is read)",
+                           [*TT, "explain", long, str(mid), "--json"], n, size, rounds,
+                           check=False))
+    out = path("view.html")
+    rows.append(median_run(f"tabletape view -o (the viewer's page) of a {VIEW}-event log",
+                           [*TT, "view", inputs["view"], "-o", out], VIEW + 1,
+                           os.path.getsize(inputs["view"]), rounds))
+    return rows
+
+
+def _append_one(long: str, rounds: int) -> Row | None:
     """One `append` of a note to a copy of the long log whose index is fresh."""
+    if not wanted("tabletape append one event (whole process, fsync)"):
+        return None
     copy = path("append-target.jsonl")
     shutil.copyfile(long, copy)
     run([*TT, "replay", copy, "--json"])  # builds the index
     return median_run("tabletape append one event (whole process, fsync)",
                       [*TT, "append", copy, '{"type":"note","text":"benchmark"}'], 1, 0, rounds,
-                      note="index fresh")
+                      note="index fresh", compare=False)
 
 
-def _append_stdin(inputs: dict[str, str], rounds: int) -> Row:
+def _append_stdin(inputs: dict[str, str], rounds: int) -> Row | None:
     target = path("stdin-target.jsonl")
 
-    def fresh():
+    def fresh(_):
         shutil.copyfile(inputs["empty"], target)
 
     return median_run(f"tabletape append {STDIN} events from stdin", [*TT, "append", target],
                       STDIN, os.path.getsize(inputs["stdin"]), rounds, before=fresh,
-                      stdin=inputs["stdin"])
+                      stdin=inputs["stdin"], compare=False)
 
 
-def _jobs_rows(folder: str, rounds: int) -> list[Row]:
+def _jobs_rows(folder: str, rounds: int) -> list[Row | None]:
     """validate --jobs 1 and 2 over the corpus, and what two processes get on this machine."""
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
     n = sum(lines_of(f) for f in files)
     size = sum(os.path.getsize(f) for f in files)
     me = [PY, os.path.abspath(__file__), "--inner"]
-    rows = []
+    rows: list[Row | None] = []
+    rows.append(median_run(f"floor: decode + SHA-256 chain check of the {len(files)} games",
+                           [*me, "corpus_chain", folder], n, size, rounds, inner=True,
+                           note="in process"))
     for j in (1, 2):
         rows.append(median_run(f"tabletape validate {len(files)} games --jobs {j}",
                                [*TT, "validate", "--jobs", str(j), *files], n, size, rounds))
@@ -332,7 +432,7 @@ def _jobs_rows(folder: str, rounds: int) -> list[Row]:
     return rows
 
 
-def _corpus_rows(folder: str, rounds: int) -> list[Row]:
+def _corpus_rows(folder: str, rounds: int) -> list[Row | None]:
     """corpus check over the corpus: first run (no cache yet) and cached run, --jobs 1 and 2,
     and --dask local with 2 workers (processes, then threads) when the dask extra is there."""
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
@@ -341,19 +441,24 @@ def _corpus_rows(folder: str, rounds: int) -> list[Row]:
     cache = path("corpus-cache")
     check = [*TT, "corpus", "check", folder, "--json", "--cache-dir", cache]
 
-    def cold():
-        shutil.rmtree(cache, ignore_errors=True)
+    def cold(p):
+        shutil.rmtree(p(cache), ignore_errors=True)
 
-    rows = []
+    rows: list[Row | None] = []
     for j in (1, 2):
         rows.append(median_run(f"tabletape corpus check {len(files)} games --jobs {j}, first run",
                                [*check, "--jobs", str(j)], n, size, rounds, before=cold,
                                note="writes the cache"))
-    first = rows[-1].seconds
-    run([*check, "--jobs", "2"])  # the cache is warm
-    cached = median_run(f"tabletape corpus check {len(files)} games, cached run",
-                        [*check, "--jobs", "2"], n, size, rounds)
-    cached.note = f"nothing changed; {first / cached.seconds:.0f}x the first run --jobs 2"
+    first = rows[-1]
+    name = f"tabletape corpus check {len(files)} games, cached run"
+    if wanted(name):
+        run([*check, "--jobs", "2"])  # the cache is warm
+        if BEFORE is not None:
+            run([_before_path(a) for a in [*check, "--jobs", "2"]],
+                env={**ENV, "PYTHONPATH": BEFORE})
+    cached = median_run(name, [*check, "--jobs", "2"], n, size, rounds)
+    if cached is not None and first is not None:
+        cached.note = f"nothing changed; {first.seconds / cached.seconds:.0f}x the first run --jobs 2"
     rows.append(cached)
     if importlib.util.find_spec("distributed") is None:
         print("dask is not installed (pip install -e '.[dask]'): no --dask rows", file=sys.stderr)
@@ -416,6 +521,46 @@ def _inner_chain(p: str) -> int:
     return n, None
 
 
+def _inner_corpus_chain(folder: str) -> tuple[int, None]:
+    """The floor for a corpus: each file read, each line decoded and its chain checked."""
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
+    return sum(_inner_chain(f)[0] for f in files), None
+
+
+def _inner_head(p: str) -> tuple[int, float]:
+    """Starts `tabletape log`, reads up to its first event's line, then closes the pipe;
+    returns the time to that line (and checks that the process then ends quietly)."""
+    t = time.perf_counter()
+    proc = subprocess.Popen([*TT, "log", p], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=ENV)
+    assert proc.stdout is not None and proc.stderr is not None
+    for _ in range(3):  # the file's name, the columns, seq 0
+        proc.stdout.readline()
+    first = time.perf_counter() - t
+    proc.stdout.close()
+    code = proc.wait(timeout=30)
+    ended = time.perf_counter() - t
+    err = proc.stderr.read()
+    if b"Traceback" in err:
+        raise SystemExit(err.decode()[-2000:])
+    print(f"    first line {first:.3f} s, exit {code} at {ended:.3f} s", file=sys.stderr)
+    return 1, first
+
+
+def _inner_simulate(game: str) -> tuple[int, float]:
+    """Plays SIM_GAMES random games of `game` (as `tabletape simulate` does)."""
+    from tabletape import engine
+    from tabletape.engine import simulate
+    rs = engine.get(game)
+    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
+    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+    t = time.perf_counter()
+    for seed in range(SIM_GAMES):
+        for _ in simulate.play(rs, header, seed):
+            pass
+    return SIM_GAMES, time.perf_counter() - t
+
+
 def _spin(n: int) -> int:
     total = 0
     for i in range(n):
@@ -473,8 +618,8 @@ def _inner_eventsourcing(n: str) -> int:
 # -- the table ---------------------------------------------------------------------------
 
 def table(rows: list[Row], baseline: int, markdown: bool) -> None:
-    decode = next(r for r in rows if r.name.startswith("floor: msgspec"))
-    ref = decode.events / decode.seconds
+    decode = next((r for r in rows if r.name.startswith("floor: msgspec")), None)
+    ref = decode.events / decode.seconds if decode else 0.0
     head = ("row", "events", "time s", "events/s", "MB/s", "peak MiB above python", "vs decode")
     body = []
     for r in rows:
@@ -483,7 +628,7 @@ def table(rows: list[Row], baseline: int, markdown: bool) -> None:
                      f"{r.seconds:.3f}", f"{rate:,.0f}" if rate else "—",
                      f"{r.nbytes / r.seconds / 1e6:.1f}" if r.nbytes else "—",
                      f"{(r.rss_kib - baseline) / 1024:+.1f}",
-                     f"{rate / ref:.3f}" if rate else "—"))
+                     f"{rate / ref:.3f}" if rate and ref else "—"))
     if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
@@ -508,7 +653,15 @@ def main() -> None:
                     help="Rounds per row (the median is kept).")
     ap.add_argument("--inner", nargs=2, metavar=("KIND", "ARG"), help=argparse.SUPPRESS)
     ap.add_argument("--prepare", action="store_true", help="Only generate the inputs.")
+    ap.add_argument("--only", action="append", default=[], metavar="TEXT",
+                    help="Run only the rows whose names contain TEXT (repeatable).")
+    ap.add_argument("--before", metavar="SRC",
+                    help="Also run each tabletape row with PYTHONPATH=SRC (another tree's "
+                         "src/, e.g. from `git archive`), side by side in this run.")
     args = ap.parse_args()
+    global BEFORE
+    ONLY.extend(args.only)
+    BEFORE = os.path.abspath(args.before) if args.before else None
     if args.inner:
         return inner(*args.inner)
     if args.prepare:
@@ -517,10 +670,60 @@ def main() -> None:
     # the parent's size as its own peak (Linux keeps the high-water mark across exec),
     # so this process stays small: inputs are made in a child too.
     subprocess.run([PY, os.path.abspath(__file__), "--prepare"], check=True)
+    # start-up rows measure running, not compiling: write the bytecode of each tree first
+    # (a PYTHONDONTWRITEBYTECODE environment would otherwise recompile every module each run)
+    trees = [os.path.join(ROOT, "src"), *([BEFORE] if BEFORE else [])]
+    subprocess.run([PY, "-m", "compileall", "-q", *trees], check=False, stdout=subprocess.DEVNULL,
+                   env={k: v for k, v in ENV.items() if k != "PYTHONDONTWRITEBYTECODE"})
     rows, baseline = measure(inputs(), args.rounds)
+    rows = _with_before(rows)
     table(rows, baseline, markdown=False)
     if args.markdown:
         table(rows, baseline, markdown=True)
+    for line in ratios(rows):
+        print(line)
+
+
+def _with_before(rows: list[Row]) -> list[Row]:
+    """Returns the rows with each [before] row just above its own."""
+    before = {r.name[:-len(" [before]")]: r for r in BEFORE_ROWS}
+    out = []
+    for r in rows:
+        if r.name in before:
+            out.append(before[r.name])
+        out.append(r)
+    return out
+
+
+def ratios(rows: list[Row]) -> list[str]:
+    """Returns the validation targets as ratios to their floors, from this run's rows."""
+    def rate(r: Row) -> float:
+        return r.events / r.seconds
+
+    def find(prefix: str, before: bool) -> Row | None:
+        return next((r for r in rows if r.name.startswith(prefix)
+                     and r.name.endswith(" [before]") == before), None)
+
+    out = []
+    for before in (True, False):
+        tag = " [before]" if before else ""
+        chain = next((r for r in rows if r.name == "floor: decode + SHA-256 chain check"), None)
+        validate = next((r for r in rows if r.name == "tabletape validate" + tag), None)
+        if chain is not None and validate is not None:
+            out.append(f"- validate of the long log{tag}: {rate(validate):,.0f} events/s vs "
+                       f"decode + chain {rate(chain):,.0f}/s: **{rate(validate) / rate(chain):.2f}**")
+        floor = find("floor: decode + SHA-256 chain check of the", False)
+        games = next((r for r in rows if r.name.startswith("tabletape validate ")
+                      and "--jobs 1" in r.name and r.name.endswith(tag)
+                      and r.name.endswith(" [before]") == before), None)
+        one = next((r for r in rows if r.name.startswith("tabletape validate, one short game")
+                    and r.name.endswith(" [before]") == before), None)
+        if floor is not None and games is not None and one is not None:
+            marginal = games.seconds - one.seconds
+            out.append(f"- validate of the corpus{tag}, marginal (less one process's start-up): "
+                       f"{marginal:.2f} s vs the floor's {floor.seconds:.2f} s: "
+                       f"**{floor.seconds / marginal:.2f}**")
+    return out
 
 
 if __name__ == "__main__":

@@ -248,7 +248,7 @@ def test_replay_past_the_end(run):
 def test_log_marks_illegal_and_undone_events(run):
     r = run("log", KILL_LOG)
     assert r.exit_code == 0 and "illegal [cow.kill.type-match]" in r.stdout and "undone at 23" in r.stdout
-    rows = json.loads(run("log", KILL_LOG, "--json").stdout)
+    rows = [json.loads(line) for line in run("log", KILL_LOG, "--json").stdout.splitlines()]
     assert rows[21]["illegal"]["rule"] == "cow.kill.type-match" and rows[21]["undone_at"] == 23
 
 

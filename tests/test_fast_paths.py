@@ -85,3 +85,81 @@ def test_battlecards_can_fire_is_having_a_target(seed):
                     legality.targets(rs.lk, state, b, player, name))
                 asked += 1
     assert asked and rs.over(states[-1])
+
+
+def _can_hit_plain(lk, state, battle, player):
+    """bcp.stalemate.test as the rule reads: some unit, some target, some Action Number
+    in its window with every supporter and its best Kept Card (legality.can_hit's definition)."""
+    from tabletape.games.battlecards_pacific import legality
+    from tabletape.games.battlecards_pacific import lookups as q
+    for name in dict.fromkeys(battle.forces[player]):
+        me = q.unit(lk, state, player, name)
+        if not me.phases:
+            continue
+        best = max((legality.kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
+        for target in legality.targets(lk, state, battle, player, name):
+            above, upto = legality.window(lk, state, battle, player, name, target, None,
+                                          legality.supporters(lk, state, battle, player, name))
+            if any(above < a <= upto + best for a in lk.actions):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_battlecards_can_hit_is_its_plain_definition(seed):
+    from tabletape.games.battlecards_pacific import legality
+    header, _, states = simulated("battlecards-pacific", seed)
+    rs = engine.get("battlecards-pacific").bind(header)
+    answers = set()
+    for state in states:
+        b = state.battle
+        if b is None:
+            continue
+        for player in (b.aggressor, b.defender):
+            fast = legality.can_hit(rs.lk, state, b, player)
+            assert fast == _can_hit_plain(rs.lk, state, b, player)
+            answers.add(fast)
+    assert True in answers
+
+
+@pytest.mark.parametrize("path", ["replays/cards-of-war/undo-correction.jsonl",
+                                  "replays/cards-of-war/kill-dispute.jsonl"])
+def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
+    """Fold.feed takes the undo of the latest event inline; `_feed_core` is its definition."""
+    from tabletape.engine import fold as folding
+    from tabletape.engine import reading
+
+    def facts(r):
+        f = r.fold
+        return (msgspec.to_builtins(f.state), dict(f.retracted), set(f.core_seqs),
+                {s: e.rule for s, e in f.corrected.items()}, sorted(f.illegal), f.blocked,
+                [s for s, *_ in f.stack], [r.__dict__ for r in f.disputes])
+
+    fast = facts(reading.replay(path))
+    feed = folding.Fold.feed
+
+    def plain(self, seq, event, line=None):
+        if isinstance(event, folding._CORE):
+            self.last_seq = seq
+            return self._feed_core(seq, event, line)
+        return feed(self, seq, event, line)
+    monkeypatch.setattr(folding.Fold, "feed", plain)
+    assert facts(reading.replay(path)) == fast
+
+
+def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
+    from tabletape.engine import fold as folding
+    from tabletape.engine import reading
+    fast = reading.replay(long_log)
+    feed = folding.Fold.feed
+
+    def plain(self, seq, event, line=None):
+        if isinstance(event, folding._CORE):
+            self.last_seq = seq
+            return self._feed_core(seq, event, line)
+        return feed(self, seq, event, line)
+    monkeypatch.setattr(folding.Fold, "feed", plain)
+    slow = reading.replay(long_log)
+    assert msgspec.to_builtins(slow.state) == msgspec.to_builtins(fast.state)
+    assert dict(slow.fold.retracted) == dict(fast.fold.retracted) and len(fast.fold.retracted)
+    assert sorted(slow.fold.corrected) == sorted(fast.fold.corrected)

@@ -132,7 +132,7 @@ def test_sign_by_names_the_signer_and_verify_looks_for_that_name(run, game, keys
 
 def test_log_and_describe_render_a_signature_as_a_sentence(run, game, keys):
     sign(run, game, keys)
-    out = json.loads(run("log", game, "--json").stdout)
+    out = [json.loads(line) for line in run("log", game, "--json").stdout.splitlines()]
     assert out[3]["type"] == "signed"
     assert out[3]["text"].startswith("alice signed the log at head ")
     assert "alice signed the log at head" in run("log", game).stdout

@@ -109,7 +109,7 @@ def test_every_reading_command_escapes_what_the_log_holds(run, hostile, tmp_path
 def test_the_json_reports_escape_bidi_and_zero_width_too(run, hostile):
     r = run("log", hostile, "--json")
     assert "\u202e" not in r.stdout and "\\u202e" in r.stdout
-    texts = [row["text"] for row in json.loads(r.stdout)]
+    texts = [json.loads(line)["text"] for line in r.stdout.splitlines()]
     assert any("\\x1b" in t for t in texts)  # the sentence itself shows the escape
 
 

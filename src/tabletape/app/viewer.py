@@ -87,40 +87,52 @@ def log_verdict(result: engine.Replay) -> tuple[bool, str]:
 def build(path: str, before: Book | None = None) -> Book:
     """Folds the log at `path` and draws every seq's tables; reuses `before`'s drawings for
     the seqs whose lines are unchanged (the table after a seq depends on the lines up to
-    it only), so that following a growing log draws only what is new."""
-    rows: list[tuple[int, str, Any, Any, Any]] = []
+    it only), so that following a growing log draws only what is new.
+
+    Each seq's tables are drawn as the fold passes it, so no state is kept: what grows
+    with the log is the page itself (each seq's part numbers and frame, each distinct part).
+    """
+    book = Book(path)
+    rows: list[tuple[int, Any, Any]] = []  # seq, event, problem: the frames need the final fold
+    views: list[str | None] = [None]
+    last: list[Any] = [None, []]  # the last state drawn and its pictures
+    reuse = False
 
     def visit(j: engine.Judged) -> None:
-        rows.append((j.seq, j.record.digest, j.event, j.problem,
-                     j.fold.state if j.fold is not None else None))
+        nonlocal reuse
+        fold, seq = j.fold, j.seq
+        if fold is None:
+            return
+        if seq == 0:
+            views.extend(fold.header.players)
+            reuse = (before is not None and before.players == tuple(fold.header.players)
+                     and before.game == fold.ruleset.id)
+            if reuse and before is not None:
+                book.parts, book.index = list(before.parts), dict(before.index)
+        rows.append((seq, j.event, j.problem))
+        digest, state = j.record.digest, fold.state
+        book.digests.append(digest)
+        if reuse and before is not None and seq < len(before.digests) \
+                and before.digests[seq] == digest:
+            pics = before.pics[seq]
+        elif state is last[0] and last[1]:
+            pics = last[1]
+        else:
+            pics = []
+            for v in views:
+                d = pictures.draw(fold.ruleset, state, v)
+                pics.append([book.intern(d.open_tag()), *(book.intern(p) for p in d.parts)])
+        book.pics.append(pics)
+        last[0], last[1] = state, pics
 
     result = engine.replay(path, visit=visit)
     fold, rs = result.fold, result.ruleset
     if fold is None or rs is None:
         raise result.error or UsageError("unreadable log", file=path)
-    book = Book(path, game=rs.id, title=rs.title, players=tuple(fold.header.players),
-                head=result.head or "", events=result.events)
+    book.game, book.title, book.players = rs.id, rs.title, tuple(fold.header.players)
+    book.head, book.events = result.head or "", result.events
     book.ok, book.verdict = log_verdict(result)
-    views: list[str | None] = [None, *book.players]
-    reuse = before is not None and before.players == book.players and before.game == book.game
-    if before is not None and reuse:
-        book.parts, book.index = list(before.parts), dict(before.index)
-    last_state: Any = None
-    last_pics: list[list[int]] = []
-    for seq, digest, event, problem, state in rows:
-        book.digests.append(digest)
-        if reuse and before is not None and seq < len(before.digests) \
-                and before.digests[seq] == digest:
-            pics = before.pics[seq]
-        elif state is last_state and last_pics:
-            pics = last_pics
-        else:
-            pics = []
-            for v in views:
-                d = pictures.draw(rs, state, v)
-                pics.append([book.intern(d.open_tag()), *(book.intern(p) for p in d.parts)])
-        book.pics.append(pics)
-        last_state, last_pics = state, pics
+    for seq, event, problem in rows:
         book.frames.append(_frame(rs, fold, seq, event, problem))
     return book
 

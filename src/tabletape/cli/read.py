@@ -263,7 +263,8 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
     later = None  # a break after --to: the checkpointed fold stopped before it
     if to is not None and result.error is None:
-        later = engine.replay(file, rules=False).error
+        from tabletape.engine import index
+        later = index.later_break(file)  # vouched by the index up to its last checkpoint
     problems = result.problems + ([later] if later else [])
     state = result.state
     if as_player is not None:
@@ -311,50 +312,61 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON lines.")
+@click.option("--from", "start", type=click.IntRange(min=0), metavar="SEQ",
+              help="Start at this seq (from the checkpoint index, when the log has one).")
+@click.option("--to", "stop", type=click.IntRange(min=0), metavar="SEQ",
+              help="Stop after this seq (the lines after it are still checked for their chain).")
+@click.option("--as", "as_player", help="Hide what this player could not see (others' draws).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines, one per event.")
 @click.pass_context
-def log_cmd(ctx: click.Context, file: str, as_json: bool) -> None:
-    """Show the events as a table of plain sentences, with rulings marked.
+def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
+            as_player: str | None, as_json: bool) -> None:
+    """Show the events, one line each as they are read: seq, by, the sentence, its ruling.
 
-    Example: tabletape log game.jsonl
+    Example: tabletape log game.jsonl --from 40 --to 60   |   tabletape log game.jsonl | head
     """
-    rows: list[tuple] = []
-    result = engine.replay(file, visit=lambda j: rows.append((j.record, j.problem)))
-    rs = result.ruleset
-    retracted = result.fold.retracted if result.fold else {}
-    unjudged = result.fold.unjudged if result.fold else set()
-    if as_json:
-        out = [{"seq": r.line - 1, "by": r.event.by, "at": r.event.at,
-                "type": type(r.event).__struct_config__.tag,
-                "text": engine.describe(rs, r.event) if rs else "",
-                "illegal": e.to_dict() if e else None,
-                "undone_at": retracted.get(r.line - 1)} for r, e in rows]
-        emit_json(out)
-    else:
-        from rich.table import Table
-        from rich.text import Text
+    import re
+    import sys
 
-        from tabletape.cli.render import console, problem_line, safe
-        table = Table(title=Text(safe(file)), title_justify="left")
-        for col in ("seq", "by", "event", "ruling"):
-            table.add_column(col)
-        for rec, e in rows:
-            seq = rec.line - 1
-            text = Text(engine.describe(rs, rec.event) if rs else "")
-            mark = Text("")
-            if e is not None:
-                mark = Text(f"illegal [{e.rule}]", style="red")
-            elif seq in unjudged:
-                mark = Text("not judged", style="yellow")
-            if seq in retracted:
-                text.stylize("strike")
-                mark.append(f" undone at {retracted[seq]}", style="dim")
-            table.add_row(str(seq), Text(safe(rec.event.by or "")), text, mark)
-        console.print(table)
-        if result.error:
+    from tabletape.app import logrows
+    from tabletape.tape.events import UNSAFE, visible
+    raw_in_json = re.compile(f"[{UNSAFE}]")  # as emit_json escapes them
+    out = sys.stdout
+    encode = msgspec.json.Encoder().encode
+
+    def as_json_line(row: logrows.Row) -> None:
+        text = encode(row.to_dict(as_player is not None)).decode()
+        out.write(raw_in_json.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+
+    def as_text(row: logrows.Row) -> None:
+        mark = ""
+        if row.illegal is not None:
+            mark = f"illegal [{row.illegal.rule}]"
+        elif row.unjudged:
+            mark = "not judged"
+        if row.undone_at is not None:
+            mark = f"{mark} undone at {row.undone_at}".lstrip()
+        out.write(f"{row.seq:>6}  {visible(row.by or ''):<8}  {row.text}"
+                  + (f"  — {mark}" if mark else "") + "\n")
+
+    if stop is not None and start is not None and start > stop:
+        raise UsageError(f"--from {start} is after --to {stop}")
+    try:
+        if not as_json:
+            out.write(f"{visible(file)}\n{'seq':>6}  {'by':<8}  event  — ruling\n")
+        result = logrows.stream(file, as_json_line if as_json else as_text, start=start,
+                                stop=stop, as_player=as_player)
+        if not as_json and result.error:
+            from tabletape.cli.render import console, problem_line
+            out.flush()
             console.print(problem_line(result.error))
-            console.print(f"the table shows the {result.events} line(s) read before the log breaks; "
-                          "the rest cannot be read as recorded")
+            console.print(f"the table shows the {result.events} line(s) read before the log "
+                          "breaks; the rest cannot be read as recorded")
+        out.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as `cat` does
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        ctx.exit(141)
     ctx.exit(1 if result.problems else 0)
 
 
@@ -530,7 +542,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
 
 def _later_break(path: str) -> TapeError | None:
     """Returns a format or chain error anywhere in a log (read without its rules), or None."""
-    return engine.replay(path, rules=False).error
+    from tabletape.engine import index
+    return index.later_break(path)
 
 
 def _ruleset_of(result: engine.Replay) -> engine.Ruleset:

@@ -72,6 +72,19 @@ class Fold:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
         self.last_seq = seq
         if isinstance(event, _CORE):  # one test for the common case, a game event
+            stack = self.stack
+            if type(event) is Undone and stack and event.target == stack[-1][0]:
+                # the usual undo, inline: `_feed_core` -> `_undo` for the latest event
+                # (tests/test_fast_paths.py pins it to that path)
+                self.core_seqs.add(seq)
+                top, before, status, _ = stack.pop()
+                self.retracted[top] = seq
+                if status == APPLIED:
+                    self.state = before
+                elif status == ILLEGAL:
+                    self.blocked -= 1
+                    self.corrected[top] = self.illegal.pop(top)
+                return None
             return self._feed_core(seq, event, line)
         if self.blocked and not self.keep_going:
             self._push(seq, event, UNJUDGED)

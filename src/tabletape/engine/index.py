@@ -321,3 +321,18 @@ def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
         return None
     rs = registry.ruleset_for(first[:-1], path)
     return rs, load(path, rs, tapelog.digest(first[:-1]))
+
+
+# -- the chain after a point -----------------------------------------------------------------
+
+def later_break(path: str) -> TapeError | None:
+    """Returns a format or chain error anywhere in a log, or None: what
+    `engine.replay(path, rules=False).error` returns.
+
+    The log is folded on from the index's last checkpoint (`replay`): the lines before
+    it are vouched for by the index, as they are for `replay --to` (same custody, same
+    checks: the checkpoint's line must still hash as recorded); only the lines after it
+    are read, and the index is extended to the end, so that the next check is quick.
+    Without a usable index the whole log is read (and the index written).
+    """
+    return replay(path).error

@@ -7,6 +7,7 @@ Sides are data (the combined game would add more), unit types are a closed set.
 from __future__ import annotations
 
 import enum
+import operator
 from typing import Annotated, Literal
 
 import msgspec
@@ -40,9 +41,12 @@ class Values(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
     sea: Score | None = None
 
     def of(self, kind: UnitType) -> int | None:
-        # kind.lower(), not kind.value.lower(): a StrEnum is its own str, and `.value` goes
-        # through enum's descriptor (this runs for every pair of units in every battle)
-        return getattr(self, kind.lower())
+        # a getter per type, looked up by the StrEnum's (cached) hash: no string is made, no
+        # enum descriptor is gone through (this runs for every pair of units in every battle)
+        return _FIELD[kind](self)
+
+
+_FIELD = {kind: operator.attrgetter(kind.lower()) for kind in UnitType}  # Values.of
 
 
 class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -175,15 +175,26 @@ def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, ta
 def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
     with every supporter backing it (however support is allocated) and its best Kept Card."""
+    # `window(..., None, supporters(...))` for each target, with what does not depend on
+    # the target worked out once per unit (tests/test_fast_paths.py pins it to that form)
+    units = lk.units[state.sides[player]]
+    theirs = lk.units[state.sides[q.opponent(battle, player)]]
+    enemy = battle.forces[q.opponent(battle, player)]
+    low, high = (lk.actions[0], lk.actions[-1]) if lk.actions else (0, -1)
     for name in dict.fromkeys(battle.forces[player]):
-        me = q.unit(lk, state, player, name)
+        me = units[name]
         if not me.phases:
             continue
         best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
-        for target in targets(lk, state, battle, player, name):
-            above, upto = window(lk, state, battle, player, name, target, None,
-                                 supporters(lk, state, battle, player, name))
-            if any(above < a <= upto + best for a in lk.actions):
+        bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
+        for target in dict.fromkeys(enemy):
+            them = theirs[target]
+            attack = me.attack.of(them.type)
+            above = them.defence.of(me.type) or 0
+            if attack is None or attack < above:  # targetable, inline
+                continue
+            upto = attack + bonus + best
+            if upto >= low and above < high and any(above < a <= upto for a in lk.actions):
                 return True
     return False
 

@@ -395,8 +395,9 @@ def _victory(lk: Lookups, state: State, winner: str, eliminates: str | None) -> 
     return state
 
 
-def _live_battles(lk: Lookups, state: State) -> list[str]:
-    """Returns the BATTLECARDS not yet won whose prerequisites can still be met."""
+def _some_battle_live(lk: Lookups, state: State) -> bool:
+    """Returns whether some BATTLECARD not yet won can still have its prerequisites met
+    (it stops at the first one; `bcp.victory.no-battles` asks only whether there is one)."""
     held = {c for p in state.players for c in state.won[p]}
     memo: dict[str, bool] = {}
 
@@ -415,7 +416,7 @@ def _live_battles(lk: Lookups, state: State) -> list[str]:
         memo[name] = ok
         return ok
 
-    return [n for n in lk.battles if live(n)]
+    return any(live(n) for n in lk.battles)
 
 
 def _on_points(state: State, why: str) -> State:
@@ -488,6 +489,6 @@ def _next_turn(lk: Lookups, state: State) -> State:
     """bcp.turn.order: the next player in turn order who is still in the game draws."""
     nxt = turns.next_in(state.order, state.turn, state.eliminated)
     assert nxt is not None  # the game ends before every side is out
-    if not _live_battles(lk, state):  # bcp.victory.no-battles
+    if not _some_battle_live(lk, state):  # bcp.victory.no-battles
         return _on_points(state, "no BATTLECARD is left that could still be fought")
     return replace(state, turn=nxt, turns=state.turns + 1, steps=(Owed(Step.CHOOSE, nxt),))

@@ -169,10 +169,13 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
 
 def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state after one step that needs no decision, or None when one is pending."""
-    shuffled = _reshuffle(state)
-    if shuffled is not state:
-        return shuffled
-    if state.phase is not Phase.PLAY:
+    for deck in state.decks.values():  # `_reshuffle` only when some deck is down to 0-1 kinds
+        if len(deck) <= 1:
+            shuffled = _reshuffle(state)
+            if shuffled is not state:
+                return shuffled
+            break
+    if state.phase is not _PLAY:
         return None
     if not state.steps:  # a deployment is owed, unless none can be made (cow.turn.empty-hand)
         if can_deploy(lk, state, state.turn):  # type: ignore[arg-type]
@@ -187,19 +190,25 @@ def resolve(lk: Lookups, state: State) -> State | None:
 
 def _skipped(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether an owed step resolves without a decision."""
-    match h.step:
-        case Step.REFILL:  # cow.hand.over-size, cow.deck.exhausted
-            return (len(state.hands[h.player]) >= state.hand_size[h.player]
-                    or not deck_size(state, h.player))
-        case Step.REINFORCE_DRAW:
-            return not deck_size(state, h.player)
-        case Step.DISCARD:  # cow.opt.exhaustion.discard
-            return len(state.hands[h.player]) <= state.hand_size[h.player]
-        case Step.REINFORCE_DEPLOY:
-            return not _can_redeploy(lk, state, h.player)
-        case Step.PASS:
-            return True
+    # `is` on module constants, not a `match` of Step.X patterns: this runs at every event
+    step = h.step
+    if step is _PASS:
+        return True
+    if step is _REFILL:  # cow.hand.over-size, cow.deck.exhausted
+        return (len(state.hands[h.player]) >= state.hand_size[h.player]
+                or not deck_size(state, h.player))
+    if step is _REINFORCE_DRAW:
+        return not deck_size(state, h.player)
+    if step is _DISCARD:  # cow.opt.exhaustion.discard
+        return len(state.hands[h.player]) <= state.hand_size[h.player]
+    if step is _REINFORCE_DEPLOY:
+        return not _can_redeploy(lk, state, h.player)
     return False
+
+
+_PLAY = Phase.PLAY
+_PASS, _REFILL, _REINFORCE_DRAW, _DISCARD, _REINFORCE_DEPLOY = (
+    Step.PASS, Step.REFILL, Step.REINFORCE_DRAW, Step.DISCARD, Step.REINFORCE_DEPLOY)
 
 
 def _can_redeploy(lk: Lookups, state: State, player: str) -> bool:

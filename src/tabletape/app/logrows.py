@@ -1,0 +1,136 @@
+"""The rows of `tabletape log`: one per event, handed out as the log is folded, in bounded memory.
+
+A row is handed to its sink as soon as nothing later can change it. The only thing
+that can is an `undone` retracting it, and only while it is on the fold's undo stack
+(bounded: `MAX_UNDO_DEPTH` game events); so rows wait while they may still be undone,
+at most `HOLD` of them (a row pushed out by that bound is shown without its "undone at";
+the `undone` row itself still says which seq it retracts).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tabletape import engine
+from tabletape.engine.protocol import MAX_UNDO_DEPTH
+from tabletape.tape.errors import IllegalEvent, UsageError
+from tabletape.tape.events import CORE_EVENTS, Header, Undone, visible
+
+HOLD = 4 * MAX_UNDO_DEPTH  # rows waiting for a possible `undone`, at most
+
+
+@dataclass(slots=True)
+class Row:
+    """One event as `log` shows it."""
+
+    seq: int
+    by: str | None
+    at: Any
+    type: str
+    text: str
+    illegal: IllegalEvent | None
+    unjudged: bool
+    undone_at: int | None = None
+    hidden: bool = False  # --as PLAYER: the event is one that player could not see
+
+    def to_dict(self, as_player: bool = False) -> dict[str, Any]:
+        out = {"seq": self.seq, "by": self.by, "at": self.at, "type": self.type,
+               "text": self.text, "illegal": self.illegal.to_dict() if self.illegal else None,
+               "undone_at": self.undone_at}
+        if as_player:
+            out["hidden"] = self.hidden
+        return out
+
+
+Sink = Callable[[Row], None]
+
+
+def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None = None,
+           as_player: str | None = None) -> engine.Replay:
+    """Folds a log and hands `sink` a Row per event from seq `start` to seq `stop`, in order.
+
+    Without `start`, the log is read from line 1 (every ruling whole); with it, the
+    fold starts from the checkpoint index (`engine.replay(history=False)`) when there
+    is one. With `stop`, the lines after it are still checked for format and chain
+    (`engine.index.later_break`); a break there is the returned replay's `error`.
+    With `as_player`, an event that player could not see is shown by its type only
+    (`hidden`; see `hidden_from`). Returns the replay; memory stays bounded.
+    """
+    if as_player is not None:
+        _check_player(path, as_player)
+    held: deque[Row] = deque()
+    first = start or 0
+
+    def visit(j: engine.Judged) -> None:
+        fold, event, seq = j.fold, j.event, j.seq
+        if isinstance(event, Undone) and j.problem is None and held and fold is not None:
+            k = event.target - held[0].seq
+            if 0 <= k < len(held) and fold.retracted.get(event.target) == seq:
+                held[k].undone_at = seq
+        if seq >= first:
+            rs = fold.ruleset if fold is not None else None
+            hidden = (as_player is not None and rs is not None and j.problem is None
+                      and hidden_from(rs, j.before, fold, event, as_player))
+            who = event.by or getattr(event, "player", None) or "someone"
+            text = (f"{visible(who)}: "
+                    f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
+                    if hidden else engine.describe(rs, event) if rs is not None else "")
+            held.append(Row(seq, event.by, event.at, type(event).__struct_config__.tag, text,
+                            j.problem, fold is not None and seq in fold.unjudged, None, hidden))
+        # rows below the undo stack can no longer be retracted
+        floor = fold.stack[0][0] if fold is not None and fold.stack else seq + 1
+        while held and (held[0].seq < floor or len(held) > HOLD):
+            sink(held.popleft())
+
+    result = engine.replay(path, to=stop, history=start is None, visit=visit)
+    while held:
+        sink(held.popleft())
+    if stop is not None and result.error is None and result.events > stop:
+        from tabletape.engine import index
+        result.error = index.later_break(path)
+    return result
+
+
+def _check_player(path: str, player: str) -> None:
+    """Raises a UsageError when `player` is not one of the log's players (line 1 only)."""
+    from tabletape.engine import registry
+    from tabletape.tape import log as tapelog
+    with tapelog.open_log(path) as f:
+        first = f.readline(tapelog.MAX_LINE + 1)
+    rs = registry.ruleset_for(first.rstrip(b"\n"), path)
+    header = rs.codec.decode(first.rstrip(b"\n"), path, 1, 0)
+    assert isinstance(header, Header)  # line 1 decodes as the game's header
+    if player not in header.players:
+        raise UsageError(f"--as {player}: not a player ({', '.join(header.players)})",
+                         file=path)
+
+
+def hidden_from(rs: engine.Ruleset, before: Any, fold: Any, event: Any, player: str) -> bool:
+    """Returns True when `player` could not tell this game event from another of its type.
+
+    The test uses the game's own `view`: the event is hidden when some other legal event
+    of the same type, in the state before it, would have made a different state that
+    `player` sees exactly as this one (bob's draw, seen by alice: another card bob could
+    have drawn changes his hand, which her view does not show). The player's own
+    events, core events and events not applied (illegal, not judged) are shown as
+    recorded.
+    """
+    if before is None or isinstance(event, CORE_EVENTS) or isinstance(event, Header):
+        return False
+    if event.by == player or getattr(event, "player", None) == player:
+        return False
+    seq = fold.last_seq
+    if not fold.stack or fold.stack[-1][0] != seq or fold.stack[-1][2] != "applied":
+        return False
+    after = fold.state
+    seen = rs.view(after, player)
+    kind = type(event)
+    for other in rs.legal(before):
+        if type(other) is kind and other != event:
+            state = rs.apply(before, other)
+            if state != after and rs.view(state, player) == seen:
+                return True
+    return False
