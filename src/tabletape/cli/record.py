@@ -229,6 +229,7 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
     """Returns a prompt_toolkit reader that completes legal entries and commands."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
+    from prompt_toolkit.key_binding import KeyBindings
 
     from tabletape.app.record import COMMANDS
 
@@ -247,7 +248,14 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
             for e in session.completions(text):
                 yield Completion(e.label, start_position=-len(text), display_meta=e.sentence)
 
-    prompt: PromptSession = PromptSession(completer=Entries(), complete_while_typing=True)
+    keys = KeyBindings()
+
+    @keys.add("c-c")
+    def _clear(event) -> None:  # Ctrl-C clears the line in place: keys typed after it count
+        event.current_buffer.reset()
+
+    prompt: PromptSession = PromptSession(completer=Entries(), complete_while_typing=True,
+                                          key_bindings=keys)
     stop.app = prompt.app
 
     def started() -> None:
