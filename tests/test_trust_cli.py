@@ -200,7 +200,11 @@ def test_replay_and_log_say_what_they_show_of_a_broken_log(run, forged):
     r = run("replay", forged)
     assert r.exit_code == 1 and "the last line read before the log breaks" in r.stderr
     r = run("log", forged)
-    assert r.exit_code == 1 and "the table shows the 22 line(s) read before the log breaks" in r.stdout
+    assert r.exit_code == 1 and "the table shows the 22 line(s) read before the log breaks" in r.stderr
+    assert "the table shows" not in r.stdout and "forged.jsonl:23" in r.stderr
+    r = run("log", forged, "--json")
+    assert r.exit_code == 1 and "the lines show the 22 line(s)" in r.stderr
+    assert all(json.loads(line) for line in r.stdout.splitlines())
 
 
 # -- 6. diff reports a broken or invalid side first; other games are a usage error --------

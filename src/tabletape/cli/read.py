@@ -356,12 +356,13 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
             out.write(f"{visible(file)}\n{'seq':>6}  {'by':<8}  event  — ruling\n")
         result = logrows.stream(file, as_json_line if as_json else as_text, start=start,
                                 stop=stop, as_player=as_player)
-        if not as_json and result.error:
-            from tabletape.cli.render import console, problem_line
+        if result.error:  # on stderr, as every error: stdout holds only the events
+            from tabletape.cli.render import err_console, problem_line
             out.flush()
-            console.print(problem_line(result.error))
-            console.print(f"the table shows the {result.events} line(s) read before the log "
-                          "breaks; the rest cannot be read as recorded")
+            err_console.print(problem_line(result.error))
+            err_console.print(f"the {'lines' if as_json else 'table'} show"
+                              f"{'' if as_json else 's'} the {result.events} line(s) read before "
+                              "the log breaks; the rest cannot be read as recorded")
         out.flush()
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as `cat` does
         import os
