@@ -55,7 +55,7 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     Without `start`, the log is read from line 1 (every ruling whole); with it, the
     fold starts from the checkpoint index (`engine.replay(history=False)`) when there
     is one. With `stop`, the lines after it are still checked for format and chain
-    (`engine.index.later_break`); a break there is the returned replay's `error`.
+    (`check_after`); a break there is the returned replay's `later`.
     With `as_player`, an event that player could not see is shown by its type only
     (`hidden`; see `hidden_from`). Returns the replay; memory stays bounded.
     """
@@ -85,12 +85,9 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
         while held and (held[0].seq < floor or len(held) > HOLD):
             sink(held.popleft())
 
-    result = engine.replay(path, to=stop, history=start is None, visit=visit)
+    result = engine.replay(path, to=stop, history=start is None, visit=visit, check_after=True)
     while held:
         sink(held.popleft())
-    if stop is not None and result.error is None and result.events > stop:
-        from tabletape.engine import index
-        result.error = index.later_break(path)
     return result
 
 

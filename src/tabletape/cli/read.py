@@ -11,7 +11,7 @@ from tabletape import engine
 from tabletape.app.vocab import counted
 from tabletape.cli import complete, emit_json
 from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
-from tabletape.tape.errors import ChainError, IllegalEvent, TapeError, TornTail, UsageError
+from tabletape.tape.errors import ChainError, IllegalEvent, TornTail, UsageError
 from tabletape.tape.events import Signed
 
 
@@ -255,17 +255,14 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
     from tabletape.cli.render import rules_versions
     if to is not None and to < 0:
         raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
-    result = engine.replay(file, to=to, history=False)
+    result = engine.replay(file, to=to, history=False, check_after=True)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
     if to is not None and to >= result.events and result.error is None:
         raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
-    later = None  # a break after --to: the checkpointed fold stopped before it
-    if to is not None and result.error is None:
-        from tabletape.engine import index
-        later = index.later_break(file)  # vouched by the index up to its last checkpoint
-    problems = result.problems + ([later] if later else [])
+    later = result.later  # a break after --to: the checkpointed fold stopped before it
+    problems = result.problems
     state = result.state
     if as_player is not None:
         if as_player not in result.header.players:
@@ -356,10 +353,11 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
             out.write(f"{visible(file)}\n{'seq':>6}  {'by':<8}  event  — ruling\n")
         result = logrows.stream(file, as_json_line if as_json else as_text, start=start,
                                 stop=stop, as_player=as_player)
-        if result.error:  # on stderr, as every error: stdout holds only the events
+        broken = result.error or result.later
+        if broken:  # on stderr, as every error: stdout holds only the events
             from tabletape.cli.render import err_console, problem_line
             out.flush()
-            err_console.print(problem_line(result.error))
+            err_console.print(problem_line(broken))
             err_console.print(f"the {'lines' if as_json else 'table'} show"
                               f"{'' if as_json else 's'} the {result.events} line(s) read before "
                               "the log breaks; the rest cannot be read as recorded")
@@ -475,17 +473,14 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
     (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.replay(pa, to=ta, history=False)  # (writes their indexes)
-    rb = engine.replay(pb, to=tb, history=False)
+    ra = engine.replay(pa, to=ta, history=False, check_after=True)  # (writes their indexes)
+    rb = engine.replay(pb, to=tb, history=False, check_after=True)
     rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
     if rsa.id != rsb.id:
         raise UsageError(f"{a.spec} records {rsa.id} and {b.spec} records {rsb.id}: logs of "
                          "different games cannot be compared")
     # each side as judged: its own problems, and a break after a FILE@SEQ point too
-    found: list[tuple[str, str, list[TapeError]]] = []
-    for side, spec, r, path, to in (("A", a.spec, ra, pa, ta), ("B", b.spec, rb, pb, tb)):
-        later = _later_break(path) if to is not None and r.error is None else None
-        found.append((side, spec, [*r.problems, *([later] if later else [])]))
+    found = [("A", a.spec, ra.problems), ("B", b.spec, rb.problems)]
     # a broken side is compared up to its break: the lines read before it
     cut_a = ra.events - 1 if ra.error is not None else ta
     cut_b = rb.events - 1 if rb.error is not None else tb
@@ -539,12 +534,6 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
         console.print(f"... and {len(changes) - 200} more (use --json)")
     ctx.exit(1)
 
-
-
-def _later_break(path: str) -> TapeError | None:
-    """Returns a format or chain error anywhere in a log (read without its rules), or None."""
-    from tabletape.engine import index
-    return index.later_break(path)
 
 
 def _ruleset_of(result: engine.Replay) -> engine.Ruleset:

@@ -25,6 +25,7 @@ class Replay:
     head: str | None = None  # the hash of the last line folded (the tail is built when asked for)
     events: int = 0
     error: TapeError | None = None  # format or chain: reading stopped here
+    later: TapeError | None = None  # format or chain past `to` (replay's check_after)
     captured: tuple[tapelog.Record, Any, IllegalEvent | None] | None = None
 
     @property
@@ -45,6 +46,8 @@ class Replay:
                           key=lambda e: e.seq or 0)
         if self.error:
             out.append(self.error)
+        if self.later:
+            out.append(self.later)
         return out
 
     @property
@@ -85,7 +88,7 @@ Visitor = Callable[[Judged], None]
 
 def replay(path: str, *, to: int | None = None, keep_going: bool = False,
            capture: int | None = None, rules: bool = True, history: bool = True,
-           visit: Visitor | None = None) -> Replay:
+           visit: Visitor | None = None, check_after: bool = False) -> Replay:
     """Folds a log (to seq `to`, if given) and returns what it found: the one replay API.
 
     Never raises for a bad log: a format or chain error is kept in `Replay.error`
@@ -95,12 +98,21 @@ def replay(path: str, *, to: int | None = None, keep_going: bool = False,
     starts from its checkpoint index. With `capture=N`, the record of seq N, the
     state before it and its ruling are kept, and the rest of the log is still read
     for disputes about it. `visit` is called with every line folded, up to `to`.
+    `check_after` also checks the lines after `to` for format and chain (from the index's
+    last checkpoint: see `index.later_break`); a break there is `Replay.later`.
     """
-    if not history and rules and not keep_going and capture is None:
+    checkpoints = not history and rules and not keep_going and capture is None
+    after = check_after and to is not None
+    if checkpoints or after:
         from tabletape.engine import index  # checkpoints: any seq of a long log, quickly
-        return index.replay(path, to=to, visit=visit)
-    return walk(Replay(path), tapelog.read_records(path, codec_for), to=to, keep_going=keep_going,
-                capture=capture, rules=rules, visit=visit)
+    if checkpoints:
+        result = index.replay(path, to=to, visit=visit)
+    else:
+        result = walk(Replay(path), tapelog.read_records(path, codec_for), to=to,
+                      keep_going=keep_going, capture=capture, rules=rules, visit=visit)
+    if after and result.error is None and result.events > to:  # type: ignore[operator]
+        result.later = index.later_break(path)
+    return result
 
 
 def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = None,
