@@ -12,7 +12,6 @@ from tabletape.app.vocab import counted
 from tabletape.cli import complete, emit_json
 from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
 from tabletape.tape.errors import ChainError, IllegalEvent, TornTail, UsageError
-from tabletape.tape.events import Signed
 
 
 def _progress(items, label: str, total: int):
@@ -92,17 +91,13 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
         summary,
         version_note,
     )
-    signatures = 0
-
-    def count(j: engine.Judged) -> None:
-        nonlocal signatures
-        signatures += isinstance(j.record.event, Signed)
     try:
-        result = engine.replay(path, keep_going=keep_going, visit=count)
+        result = engine.replay(path, keep_going=keep_going)
     except UsageError as e:
         if single:
             raise
         result = engine.Replay(path, error=e)
+    signatures = len(result.fold.signed) if result.fold is not None else 0  # no visitor per line
     if as_json:
         return result.ok, {**result_dict(result), "signatures": signatures,
                            "signatures_checked": False}

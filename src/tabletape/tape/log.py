@@ -308,6 +308,18 @@ def _chunks(f, max_line: int) -> Iterator[bytes]:
 # JSON escapes, the others (C1, bidi, zero-width, separators, BOM) as raw UTF-8.
 _UNSAFE_BYTES = re.compile(rb"\\(?:u00[01][0-9a-f]|u007f|[bfnrt])|\xc2[\x80-\x9f]|\xd8\x9c"
                            rb"|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf")
+# Every match of `_UNSAFE_BYTES` begins with one of these bytes. Looking for each with
+# `in` (memchr) costs ~0.01 µs a line; the regex tries every position (~0.6 µs a line, a
+# third of reading). A block holding none of them cannot match; one that does is searched.
+_UNSAFE_LEADS = (b"\\", b"\xc2", b"\xd8", b"\xe2", b"\xef")
+
+
+def _unsafe(chunk: bytes) -> bool:
+    """Returns whether a block holds a character `events.UNSAFE` names (`_UNSAFE_BYTES`)."""
+    for lead in _UNSAFE_LEADS:
+        if lead in chunk:
+            return _UNSAFE_BYTES.search(chunk) is not None
+    return False
 
 
 def _decode_block(chunk: bytes, at: _Cursor, max_line: int) -> list[Record] | None:
@@ -318,7 +330,7 @@ def _decode_block(chunk: bytes, at: _Cursor, max_line: int) -> list[Record] | No
     """
     codec = at.codec
     assert codec is not None
-    if _UNSAFE_BYTES.search(chunk):  # a name may hold none: the strict path checks each line
+    if _unsafe(chunk):  # a name may hold none: the strict path checks each line
         return None
     try:
         events = codec.decoder.decode_lines(chunk)

@@ -400,10 +400,12 @@ def _some_battle_live(lk: Lookups, state: State) -> bool:
     (it stops at the first one; `bcp.victory.no-battles` asks only whether there is one)."""
     held = {c for p in state.players for c in state.won[p]}
     memo: dict[str, bool] = {}
+    sides: dict[str, set[str]] = {}  # once per side, not once per BATTLECARD
 
-    @functools.cache  # once per side, not once per BATTLECARD
     def won_by(side: str) -> set[str]:
-        return q.side_won(state, side)
+        if side not in sides:  # a dict, not functools.cache: a cache is built at every call
+            sides[side] = q.side_won(state, side)
+        return sides[side]
 
     def live(name: str) -> bool:
         if name in memo:
