@@ -163,3 +163,18 @@ def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
     assert msgspec.to_builtins(slow.state) == msgspec.to_builtins(fast.state)
     assert dict(slow.fold.retracted) == dict(fast.fold.retracted) and len(fast.fold.retracted)
     assert sorted(slow.fold.corrected) == sorted(fast.fold.corrected)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_weights_is_each_events_weight(game, seed):
+    """A game's `weights` (what chance's outcomes share, worked out once) is `weight` per event."""
+    header, _, states = simulated(game, seed)
+    rs = engine.get(game).bind(header)
+    drawn = 0
+    for state in (rs.initial(), *states[:-1]):
+        events = list(rs.legal(state))
+        weights = rs.weights(state, events)
+        assert weights == [rs.weight(state, e) for e in events]
+        drawn += rs.pending(state).actor == engine.CHANCE
+    assert drawn

@@ -535,3 +535,11 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
         case ConflictDrawn(card=c) | ConflictTurned(card=c):
             return q.deck(lk, state).get(c, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, with the Conflict deck looked up once."""
+    deck, arsenal, sides = q.deck(lk, state), state.arsenal, state.sides
+    return [deck.get(e.card, 0) if isinstance(e, (ConflictTurned, ConflictDrawn))
+            else arsenal[sides[e.player]].get(e.unit, 0) if isinstance(e, ArsenalDrawn)
+            else 1 for e in events]

@@ -18,7 +18,7 @@ from tabletape.tape.events import Event
 from .components import Lookups, Theatre
 from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 from .lookups import deck_size, head, other, owner, theatre_counts, top_discard
-from .state import Owed, Phase, State, Step
+from .state import COMMON, Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
 DEPLOYS = (Step.PARTNER, Step.REINFORCE_DEPLOY)
@@ -361,3 +361,10 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     if isinstance(event, (CardDrawn, OpeningCardDrawn)):
         return state.decks[owner(state, event.player)].get(event.card, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, with the option that picks the pile read once."""
+    decks, two = state.decks, state.options.two_decks
+    return [decks[e.player if two else COMMON].get(e.card, 0)
+            if isinstance(e, (CardDrawn, OpeningCardDrawn)) else 1 for e in events]

@@ -442,3 +442,9 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     if isinstance(event, CardDrawn):
         return state.decks[event.player].get(event.card, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, in one pass."""
+    decks = state.decks
+    return [decks[e.player].get(e.card, 0) if isinstance(e, CardDrawn) else 1 for e in events]

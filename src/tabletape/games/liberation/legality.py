@@ -320,3 +320,10 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     if isinstance(event, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn)):
         return state.deck.get(event.card, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, in one pass."""
+    deck = state.deck
+    return [deck.get(e.card, 0) if isinstance(e, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn))
+            else 1 for e in events]
