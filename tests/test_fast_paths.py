@@ -178,3 +178,29 @@ def test_weights_is_each_events_weight(game, seed):
         assert weights == [rs.weight(state, e) for e in events]
         drawn += rs.pending(state).actor == engine.CHANCE
     assert drawn
+
+
+COW_TABLES = [{}, {"theatres_of_war": True, "joint_deployment": True},
+              {"alternative_reinforce": True, "automatic_kill": True, "two_decks": True},
+              {"theatres_of_war": True, "alternative_reinforce": True, "joint_deployment": True,
+               "automatic_kill": True},
+              {"length": "long", "strategic_exhaustion": True, "joint_deployment": True}]
+
+
+@pytest.mark.parametrize("options", COW_TABLES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
+    """Cards of War's deployments: what each candidate shares is checked once; the plain
+    definition runs the whole `check` on every candidate. Same events, same order."""
+    from tabletape.engine import simulate
+    from tabletape.games.cards_of_war import legality
+    from tests.games.cards_of_war.helpers import RULESET, header
+    h = header(**options)
+    rs = RULESET.bind(h)
+    deploys = 0
+    for _, state in simulate.play(RULESET, h, seed):
+        for player in state.players:
+            fast = list(legality._legal_deploys(rs.lk, state, player))
+            assert fast == list(legality._deploys_plain(rs.lk, state, player))
+            deploys += bool(fast)
+    assert deploys > 20
