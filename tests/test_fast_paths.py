@@ -208,18 +208,25 @@ def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
 
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
 def test_global_domination_plays_are_the_candidates_check_accepts(n, seed):
-    """Global Domination's card plays and Discards: what candidates share is checked once;
-    the plain definition runs the whole `check` on every candidate. Same events, same order."""
+    """Global Domination's card plays, Discards, Builds and Reductions: what candidates share
+    is checked once; the plain definition runs the whole `check` on every candidate. Same
+    events, same order."""
     from tabletape.engine import simulate
     from tabletape.games.global_domination import RULESET, legality
     from tests.games.global_domination.helpers import header
     h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)
     rs = RULESET.bind(h)
-    plays = 0
+    plays = points = 0
     for _, state in simulate.play(RULESET, h, seed):
         if rs.over(state):  # `legal` yields nothing then, and `check` is not asked
             continue
         fast = list(legality._legal_plays(rs.lk, state))
         assert fast == list(legality._plays_plain(rs.lk, state))
         plays += any(isinstance(e, legality.CardsDiscarded) for e in fast)
-    assert plays > 10
+        h = legality.q.head(state)
+        if h is not None:
+            steps = list(legality._legal_step(rs.lk, state, h))
+            assert steps == list(legality._step_plain(rs.lk, state, h))
+            points += any(isinstance(e, legality.ForceBuilt | legality.ForceReduced)
+                          for e in steps)
+    assert plays > 10 and points > 0

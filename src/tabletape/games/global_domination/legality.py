@@ -44,6 +44,7 @@ ZONE_TEXT = {Restriction.LAND: "a Land Area", Restriction.SEA: "a Sea Area",
              Restriction.NEAR_OWN_SEA: "a Land Area next to a Sea Area they control",
              Restriction.NEAR_OWN_LAND: "a Land Area next to a Land Area they control"}
 FIXED = (Step.DRAW, Step.TARGET, Step.CHAIN)  # steps that cannot be forgone
+USES = tuple(Use)  # (iterating the enum itself costs a generator each time)
 
 
 # -- who decides next -------------------------------------------------------------------------
@@ -176,15 +177,22 @@ def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Vi
     h = _head_for(lk, state, ev.player, steps, "Build" if building else "Reduction")
     if isinstance(h, Violation):
         return h
-    v = _check_area(lk, ev.area) or _check_zone(lk, state, ev.player, ev.area, h.restriction)
+    return _check_spend(lk, state, h, ev.area, building)
+
+
+def _check_spend(lk: Lookups, state: State, h: Owed, area: str, building: bool
+                 ) -> Violation | None:
+    """Returns why the player owing `h` cannot spend a Build (or Reduction) in `area`, or None."""
+    player = h.player
+    v = _check_area(lk, area) or _check_zone(lk, state, player, area, h.restriction)
     if v:
         return v
     if building:
-        why = q.build_problem(lk, state, ev.player, ev.area)
+        why = q.build_problem(lk, state, player, area)
         if why:
-            return Violation(_build_rule(state, ev.player, ev.area), why)
+            return Violation(_build_rule(state, player, area), why)
         return None
-    why = q.reduce_problem(state, ev.player, ev.area, h.target)
+    why = q.reduce_problem(state, player, area, h.target)
     if why:
         return Violation("gd.card.megastorm" if h.target else "gd.reduce.opposing", why)
     return None
@@ -411,6 +419,26 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
 
 def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     p = h.player
+    if h.step in (Step.BUILD, Step.REDUCE, Step.LAND_MIX):
+        # `_step_plain`'s Builds and Reductions through `_check_point` with its first part, the
+        # step owed, known to pass: the head is `h` and `h.player` owes it (pinned to it in
+        # tests/test_fast_paths.py)
+        if h.step is not Step.REDUCE:
+            yield from (ForceBuilt(player=p, area=a) for a in lk.areas
+                        if _check_spend(lk, state, h, a, True) is None)
+        if h.step is not Step.BUILD:
+            yield from (ForceReduced(player=p, area=a) for a in state.board
+                        if _check_spend(lk, state, h, a, False) is None)
+        forgo = PointsForgone(player=p)
+        if check(lk, state, forgo) is None:
+            yield forgo
+        return
+    yield from _step_plain(lk, state, h)
+
+
+def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+    """Every answer to the step owed that `check` accepts, in order."""
+    p = h.player
     cands: list[Event] = []
     match h.step:
         case Step.DRAW:
@@ -440,7 +468,7 @@ def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
         if _check_turn_level(lk, state, p, "card play") is not None:
             continue
         for c in dict.fromkeys(state.hands[p]):
-            for u in Use:
+            for u in USES:
                 ev = CardPlayed(player=p, card=c, use=u)
                 if _check_use(lk, state, ev) is None:
                     yield ev
