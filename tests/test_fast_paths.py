@@ -230,3 +230,44 @@ def test_global_domination_plays_are_the_candidates_check_accepts(n, seed):
             points += any(isinstance(e, legality.ForceBuilt | legality.ForceReduced)
                           for e in steps)
     assert plays > 10 and points > 0
+
+
+def test_battlecards_reach_is_targetable_for_every_pair_of_units():
+    """`Lookups.reach` tabulates `targetable` once per game: every unit against every enemy
+    unit, in the default cards and in cards whose attacks and defences are changed."""
+    from tabletape.games.battlecards_pacific.components import Lookups, default, targetable
+    from tests.games.battlecards_pacific.helpers import with_changes
+    for comp in (default(), with_changes(sides__0__arsenal__0__attack={"sea": 1, "air": 9}),
+                 with_changes(sides__1__arsenal__2__defence={"ground": 9, "air": 0})):
+        lk, pairs = Lookups.of(comp), 0
+        for s in comp.sides:
+            for e in comp.sides:
+                if e.id == s.id:
+                    continue
+                for u in s.arsenal:
+                    assert lk.reach[s.id][u.name][e.id] == {
+                        t.name for t in e.arsenal if targetable(u, t)}
+                    pairs += len(e.arsenal)
+        assert pairs > 20
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_battlecards_targets_are_the_units_targetable_says(seed):
+    from tabletape.games.battlecards_pacific import legality
+    from tabletape.games.battlecards_pacific import lookups as q
+    header, _, states = simulated("battlecards-pacific", seed)
+    rs = engine.get("battlecards-pacific").bind(header)
+    asked = 0
+    for state in states:
+        b = state.battle
+        if b is None:
+            continue
+        for player in (b.aggressor, b.defender):
+            enemy = q.opponent(b, player)
+            for name in dict.fromkeys(b.forces[player]):
+                me = q.unit(rs.lk, state, player, name)
+                assert legality.targets(rs.lk, state, b, player, name) == tuple(
+                    n for n in dict.fromkeys(b.forces[enemy])
+                    if legality.targetable(me, q.unit(rs.lk, state, enemy, n)))
+                asked += 1
+    assert asked

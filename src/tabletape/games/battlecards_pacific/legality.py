@@ -19,7 +19,7 @@ from tabletape.engine.kit.turns import head
 from tabletape.tape.events import Event
 
 from . import lookups as q
-from .components import Lookups, Unit
+from .components import Lookups, Unit, targetable
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -85,26 +85,27 @@ def _pending(state: State) -> Decision | None:
 
 # -- Firing a Unit: the arithmetic -------------------------------------------------------------
 
-def targetable(attacker: Unit, target: Unit) -> bool:
-    """bcp.fire.target / bcp.fire.equal: attack not N/A and not below the target's defence."""
-    attack = attacker.attack.of(target.type)
-    return attack is not None and attack >= (target.defence.of(attacker.type) or 0)
+# `targetable` (bcp.fire.target, bcp.fire.equal) is in components: `lk.reach` tabulates it
+# for every pair of units once per game, and these read the table (tests/test_fast_paths.py
+# pins the table and `targets` to `targetable`).
+
+def reach(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> frozenset[str]:
+    """Returns the enemy units (by name) that `player`'s `name` may fire at, in or out of the battle."""
+    enemy = q.opponent(battle, player)
+    return lk.reach[state.sides[player]][name][state.sides[enemy]]
 
 
 def targets(lk: Lookups, state: State, battle: Battle, player: str, name: str
             ) -> tuple[str, ...]:
     """Returns the distinct enemy units in the battle that `name` may fire at."""
-    me = q.unit(lk, state, player, name)
-    enemy = q.opponent(battle, player)
-    return tuple(n for n in dict.fromkeys(battle.forces[enemy])
-                 if targetable(me, q.unit(lk, state, enemy, n)))
+    r = reach(lk, state, battle, player, name)
+    return tuple(n for n in dict.fromkeys(battle.forces[q.opponent(battle, player)]) if n in r)
 
 
 def can_fire(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> bool:
     """Returns whether `name` has any enemy unit in the battle to fire at."""
-    me = q.unit(lk, state, player, name)
-    enemy = q.opponent(battle, player)
-    return any(targetable(me, q.unit(lk, state, enemy, n)) for n in battle.forces[enemy])
+    return not reach(lk, state, battle, player, name).isdisjoint(
+        battle.forces[q.opponent(battle, player)])
 
 
 def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
