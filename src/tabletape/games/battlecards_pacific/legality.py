@@ -111,16 +111,17 @@ def can_fire(lk: Lookups, state: State, battle: Battle, player: str, name: str) 
 def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
            ) -> tuple[str, ...]:
     """bcp.fire.phase: the player's engaged units that list this firing phase."""
-    return tuple(n for n in battle.forces[player]
-                 if phase in q.unit(lk, state, player, n).phases)
+    units = lk.units[state.sides[player]]
+    return tuple(n for n in battle.forces[player] if phase in units[n].phases)
 
 
 def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str
                ) -> tuple[str, ...]:
     """The player's other engaged units that support `name`'s type (a sorted multiset)."""
-    kind = q.unit(lk, state, player, name).type
+    units = lk.units[state.sides[player]]
+    kind = units[name].type
     others = without(battle.forces[player], name) if name in battle.forces[player] else ()
-    return tuple(n for n in others if kind in q.unit(lk, state, player, n).supports)
+    return tuple(n for n in others if kind in units[n].supports)
 
 
 def support(lk: Lookups, state: State, battle: Battle, player: str, name: str,
@@ -506,11 +507,10 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
 
 def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
     if b.shot is not None:
-        s = b.shot
-        for c in q.deck(lk, state):
-            a = q.card(lk, c).action
-            yield ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c, action=a,
-                                 above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+        s, cards = b.shot, lk.cards
+        yield from [ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
+                                   action=(a := cards[c].action), above=s.above, upto=s.upto,
+                                   hit=s.above < a <= s.upto) for c in q.deck(lk, state)]
     elif b.phase == WITHDRAWAL:
         for u in dict.fromkeys(b.forces[b.side]):
             yield UnitWithdrawn(player=b.side, unit=u)
@@ -541,6 +541,8 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
 def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     """Returns each event's `weight`, with the Conflict deck looked up once."""
     deck, arsenal, sides = q.deck(lk, state), state.arsenal, state.sides
+    if all(type(e) is ConflictTurned for e in events):  # a shot's card: the usual draw
+        return [deck.get(e.card, 0) for e in events]
     return [deck.get(e.card, 0) if isinstance(e, (ConflictTurned, ConflictDrawn))
             else arsenal[sides[e.player]].get(e.unit, 0) if isinstance(e, ArsenalDrawn)
             else 1 for e in events]
