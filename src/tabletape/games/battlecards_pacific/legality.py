@@ -541,7 +541,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
 def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     """Returns each event's `weight`, with the Conflict deck looked up once."""
     deck, arsenal, sides = q.deck(lk, state), state.arsenal, state.sides
-    if all(type(e) is ConflictTurned for e in events):  # a shot's card: the usual draw
+    if {type(e) for e in events} <= {ConflictTurned, ConflictDrawn}:  # the usual draws
         return [deck.get(e.card, 0) for e in events]
     return [deck.get(e.card, 0) if isinstance(e, (ConflictTurned, ConflictDrawn))
             else arsenal[sides[e.player]].get(e.unit, 0) if isinstance(e, ArsenalDrawn)
