@@ -346,7 +346,9 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
     # Every candidate's full `check`, with what it shares worked out once: whether the player
     # may deploy at all (`_check_deployer`), which battles are open, and each source's
     # `_check_source` (it reads only the card, its source and the player); the rest of
-    # `_check_placement` per candidate. tests/test_fast_paths.py pins it to `_deploys_plain`.
+    # `_check_placement` per candidate, leaving out the theatres `_check_theatre` refuses
+    # (a battle's theatre is named once, by its first card). tests/test_fast_paths.py pins
+    # it to `_deploys_plain`.
     if _check_deployer(lk, state, player) is not None:
         return
     h = head(state)
@@ -355,17 +357,17 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
     top = top_discard(state, player)
     if top is not None and opts.alternative_reinforce:
         sources.append((top, True))
-    theatres: tuple[Theatre | None, ...] = (None, *Theatre) if opts.theatres_of_war else (None,)
+    named: tuple[Theatre | None, ...] = tuple(Theatre) if opts.theatres_of_war else (None,)
     opp = other(state, player)
-    open_battles = [(no, b.piles[opp][-1:]) for no, b in enumerate(state.battles, 1)
-                    if not b.closed]
+    open_battles = [(no, b.piles[opp][-1:], named if b.theatre is None else (None,))
+                    for no, b in enumerate(state.battles, 1) if not b.closed]
     for name, from_discard in sources:
         c = lk.cards.get(name)
         if c is None or _check_source(state, CardDeployed(
                 player=player, card=name, battle=1, from_discard=from_discard), h) is not None:
             continue
         joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
-        for battle, victim in open_battles:
+        for battle, victim, theatres in open_battles:
             kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
             if c.kill and victim:
                 kills += ((True, victim[0]),)
