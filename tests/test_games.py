@@ -24,7 +24,7 @@ from tabletape.tape.errors import ChainError, LogFormatError
 from tabletape.tape.events import Undone, envelope
 
 GAMES = sorted(engine.GAMES)
-SETTINGS = settings(max_examples=20, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
@@ -108,11 +108,12 @@ def field_pool(events) -> dict[str, set]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_legal_and_check_agree_on_every_reached_state(game, seed):
     header, events, states = simulated(game, seed)
     rs = engine.get(game).bind(header)  # the rules are called on a bound ruleset
     pool = field_pool(events)
+    near_misses: dict = {}  # an event's near misses depend on the event and the pool only
     for i, state in enumerate((rs.initial(), *states[:-1])):
         legal = list(rs.legal(state))
         assert legal, f"no legal event at step {i} although the game is not over"
@@ -122,7 +123,9 @@ def test_legal_and_check_agree_on_every_reached_state(game, seed):
             continue  # completeness on every third state keeps the test quick
         legal_set = {envelope(e) for e in legal}
         for ev in legal[:40]:
-            for near in mutations(rs, ev, pool):
+            if ev not in near_misses:
+                near_misses[ev] = mutations(rs, ev, pool)
+            for near in near_misses[ev]:
                 if rs.check(state, near) is None:
                     assert envelope(near) in legal_set, (i, near)
 

@@ -10,6 +10,7 @@ game's `Lookups` (`lk`) first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from bisect import bisect_right
 from itertools import combinations
 from typing import Any
 
@@ -178,25 +179,26 @@ def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
     with every supporter backing it (however support is allocated) and its best Kept Card."""
     # `window(..., None, supporters(...))` for each target, with what does not depend on
-    # the target worked out once per unit (tests/test_fast_paths.py pins it to that form)
-    units = lk.units[state.sides[player]]
-    theirs = lk.units[state.sides[q.opponent(battle, player)]]
-    enemy = battle.forces[q.opponent(battle, player)]
-    low, high = (lk.actions[0], lk.actions[-1]) if lk.actions else (0, -1)
+    # the target worked out once per unit, the targets read from `lk.reach`, and the Action
+    # Numbers (sorted) searched by bisection (tests/test_fast_paths.py pins it to that form)
+    side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
+    units, theirs, actions = lk.units[side], lk.units[enemy_side], lk.actions
+    enemy = tuple(dict.fromkeys(battle.forces[q.opponent(battle, player)]))
     for name in dict.fromkeys(battle.forces[player]):
         me = units[name]
-        if not me.phases:
+        reach = lk.reach[side][name][enemy_side]
+        if not me.phases or reach.isdisjoint(enemy):
             continue
         best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
         bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
-        for target in dict.fromkeys(enemy):
-            them = theirs[target]
-            attack = me.attack.of(them.type)
-            above = them.defence.of(me.type) or 0
-            if attack is None or attack < above:  # targetable, inline
+        for target in enemy:
+            if target not in reach:
                 continue
-            upto = attack + bonus + best
-            if upto >= low and above < high and any(above < a <= upto for a in lk.actions):
+            them = theirs[target]
+            above = them.defence.of(me.type) or 0
+            upto = (me.attack.of(them.type) or 0) + bonus + best
+            i = bisect_right(actions, above)  # the first Action Number above `above`
+            if i < len(actions) and actions[i] <= upto:
                 return True
     return False
 
