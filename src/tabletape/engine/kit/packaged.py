@@ -71,7 +71,7 @@ class Packaged(Ruleset[H, S, E]):
 
     def weights(self, state: S, events: list[E]) -> list[int]:
         if hasattr(self.legality, "weights"):  # a game's own: what the events share, once
-            return self.legality.weights(self.lk, state, events)  # type: ignore[no-any-return]
+            return self.legality.weights(self.lk, state, events)
         return super().weights(state, events)
 
     def outcome(self, state: S) -> Outcome | None:

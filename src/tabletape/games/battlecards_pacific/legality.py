@@ -9,10 +9,10 @@ game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from bisect import bisect_right
+from collections.abc import Callable, Iterator
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.multiset import without
@@ -544,7 +544,7 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     """Returns each event's `weight`, with the Conflict deck looked up once."""
     deck, arsenal, sides = q.deck(lk, state), state.arsenal, state.sides
     if {type(e) for e in events} <= {ConflictTurned, ConflictDrawn}:  # the usual draws
-        return [deck.get(e.card, 0) for e in events]
+        return [deck.get(e.card, 0) for e in cast(list[ConflictTurned | ConflictDrawn], events)]
     return [deck.get(e.card, 0) if isinstance(e, (ConflictTurned, ConflictDrawn))
             else arsenal[sides[e.player]].get(e.unit, 0) if isinstance(e, ArsenalDrawn)
             else 1 for e in events]

@@ -3,7 +3,9 @@
 Read alongside the rulebook's sections: Start of the Game, Start of Each Game
 Turn, Each Game Turn, End of Each Game Turn, Game Terms and The Cards. `check`
 looks up one function per event type (`CHECK`); `legal` filters a candidate set
-that covers whatever `check` could accept through `check`, so the two agree.
+that covers whatever `check` could accept through `check`, so the two agree (for card
+plays, Discards, Builds and Reductions, the parts of `check` a whole group of candidates
+shares are asked once for the group: `_plays_plain` and `_step_plain` are the plain form).
 Every function takes the game's `Lookups` (`lk`) first.
 """
 
