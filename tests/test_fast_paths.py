@@ -179,3 +179,111 @@ def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
     assert msgspec.to_builtins(slow.state) == msgspec.to_builtins(fast.state)
     assert dict(slow.fold.retracted) == dict(fast.fold.retracted) and len(fast.fold.retracted)
     assert sorted(slow.fold.corrected) == sorted(fast.fold.corrected)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_weights_is_each_events_weight(game, seed):
+    """A game's `weights` (what chance's outcomes share, worked out once) is `weight` per event."""
+    header, _, states = simulated(game, seed)
+    rs = engine.get(game).bind(header)
+    drawn = 0
+    for state in (rs.initial(), *states[:-1]):
+        events = list(rs.legal(state))
+        weights = rs.weights(state, events)
+        assert weights == [rs.weight(state, e) for e in events]
+        drawn += rs.pending(state).actor == engine.CHANCE
+    assert drawn
+
+
+COW_TABLES = [{}, {"theatres_of_war": True, "joint_deployment": True},
+              {"alternative_reinforce": True, "automatic_kill": True, "two_decks": True},
+              {"theatres_of_war": True, "alternative_reinforce": True, "joint_deployment": True,
+               "automatic_kill": True},
+              {"length": "long", "strategic_exhaustion": True, "joint_deployment": True}]
+
+
+@pytest.mark.parametrize("options", COW_TABLES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
+    """Cards of War's deployments: what each candidate shares is checked once; the plain
+    definition runs the whole `check` on every candidate. Same events, same order."""
+    from tabletape.engine import simulate
+    from tabletape.games.cards_of_war import legality
+    from tests.games.cards_of_war.helpers import RULESET, header
+    h = header(**options)
+    rs = RULESET.bind(h)
+    deploys = 0
+    for _, state in simulate.play(RULESET, h, seed):
+        for player in state.players:
+            fast = list(legality._legal_deploys(rs.lk, state, player))
+            assert fast == list(legality._deploys_plain(rs.lk, state, player))
+            deploys += bool(fast)
+    assert deploys > 20
+
+
+@pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
+def test_global_domination_plays_are_the_candidates_check_accepts(n, seed):
+    """Global Domination's card plays, Discards, Builds and Reductions: what candidates share
+    is checked once; the plain definition runs the whole `check` on every candidate. Same
+    events, same order."""
+    from tabletape.engine import simulate
+    from tabletape.games.global_domination import RULESET, legality
+    from tests.games.global_domination.helpers import header
+    h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)
+    rs = RULESET.bind(h)
+    plays = points = 0
+    for _, state in simulate.play(RULESET, h, seed):
+        if rs.over(state):  # `legal` yields nothing then, and `check` is not asked
+            continue
+        fast = list(legality._legal_plays(rs.lk, state))
+        assert fast == list(legality._plays_plain(rs.lk, state))
+        plays += any(isinstance(e, legality.CardsDiscarded) for e in fast)
+        h = legality.q.head(state)
+        if h is not None:
+            steps = list(legality._legal_step(rs.lk, state, h))
+            assert steps == list(legality._step_plain(rs.lk, state, h))
+            points += any(isinstance(e, legality.ForceBuilt | legality.ForceReduced)
+                          for e in steps)
+    assert plays > 10 and points > 0
+
+
+def test_battlecards_reach_is_targetable_for_every_pair_of_units():
+    """`Lookups.reach` tabulates `targetable` once per game: every unit against every enemy
+    unit, in the default cards and in cards whose attacks and defences are changed."""
+    from tabletape.games.battlecards_pacific.components import Lookups, default, targetable
+    from tests.games.battlecards_pacific.helpers import with_changes
+    for comp in (default(), with_changes(sides__0__arsenal__0__attack={"sea": 1, "air": 9}),
+                 with_changes(sides__1__arsenal__2__defence={"ground": 9, "air": 0})):
+        lk, pairs = Lookups.of(comp), 0
+        for s in comp.sides:
+            for e in comp.sides:
+                if e.id == s.id:
+                    continue
+                for u in s.arsenal:
+                    assert lk.reach[s.id][u.name][e.id] == {
+                        t.name for t in e.arsenal if targetable(u, t)}
+                    pairs += len(e.arsenal)
+        assert pairs > 20
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_battlecards_targets_are_the_units_targetable_says(seed):
+    from tabletape.games.battlecards_pacific import legality
+    from tabletape.games.battlecards_pacific import lookups as q
+    header, _, states = simulated("battlecards-pacific", seed)
+    rs = engine.get("battlecards-pacific").bind(header)
+    asked = 0
+    for state in states:
+        b = state.battle
+        if b is None:
+            continue
+        for player in (b.aggressor, b.defender):
+            enemy = q.opponent(b, player)
+            for name in dict.fromkeys(b.forces[player]):
+                me = q.unit(rs.lk, state, player, name)
+                assert legality.targets(rs.lk, state, b, player, name) == tuple(
+                    n for n in dict.fromkeys(b.forces[enemy])
+                    if legality.targetable(me, q.unit(rs.lk, state, enemy, n)))
+                asked += 1
+    assert asked

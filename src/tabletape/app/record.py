@@ -384,7 +384,7 @@ class RecordSession:
             if d is None or d.actor != CHANCE:
                 break
             options = list(self.ruleset.legal(self.state))
-            weights = [self.ruleset.weight(self.state, e) for e in options]
+            weights = self.ruleset.weights(self.state, options)
             reply = self._write(self.rng.choices(options, weights)[0])
             if reply.refusal is not None:  # a rules bug or a stale log: stop drawing
                 break

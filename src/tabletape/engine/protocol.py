@@ -187,6 +187,10 @@ class Ruleset(ABC, Generic[H, S, E]):
         """Returns how many ways chance can produce this outcome (cards of that kind left)."""
         return 1
 
+    def weights(self, state: S, events: list[E]) -> list[int]:
+        """Returns each event's `weight`, in order; games work out what they share once."""
+        return [self.weight(state, e) for e in events]
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """Returns who won and the scores, once the game is over."""

@@ -58,5 +58,5 @@ def _random_legal(ruleset: Ruleset, state: object, rng: random.Random) -> Event:
     decision = ruleset.pending(state)
     options = list(ruleset.legal(state))
     if decision is not None and decision.actor == CHANCE:
-        return rng.choices(options, [ruleset.weight(state, e) for e in options])[0]
+        return rng.choices(options, ruleset.weights(state, options))[0]
     return rng.choice(options)

@@ -28,7 +28,7 @@ def play(ruleset: Ruleset, header: Header, seed: int, *, max_events: int = 20_00
         if not options:
             raise RuntimeError(f"no legal event for {decision} — a rules bug")
         if decision.actor == CHANCE:
-            weights = [ruleset.weight(state, e) for e in options]
+            weights = ruleset.weights(state, options)
             event = rng.choices(options, weights)[0]
         else:
             event = rng.choice(options)

@@ -14,7 +14,7 @@ from tabletape.engine import CHANCE, simulate
 from tabletape.games.cards_of_war.lookups import owner
 from tests.games.cards_of_war.helpers import COMMON, RULESET, A, B, Options, Phase, State, header
 
-SETTINGS = settings(max_examples=12, deadline=None, derandomize=True)
+SETTINGS = settings(max_examples=20, deadline=None, derandomize=True)
 OPTIONS = st.builds(
     Options, length=st.sampled_from(["short", "normal", "long"]),
     alternative_reinforce=st.booleans(), theatres_of_war=st.booleans(),

@@ -37,7 +37,7 @@ def candidates(i: Lookups, state):
     return out
 
 
-@pytest.mark.parametrize("n,seed", [(2, 5), (3, 1), (4, 2), (5, 3), (6, 4)])
+@pytest.mark.parametrize("n,seed", [(2, 5), (2, 6), (3, 1), (3, 7), (4, 2), (4, 8), (5, 3), (6, 4)])
 def test_simulated_games_end_and_agree(n, seed):
     # Given a random game of n players (two with the option that allows them)
     h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)

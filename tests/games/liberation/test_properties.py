@@ -50,7 +50,7 @@ def candidates(lk, state):
 
 
 @pytest.mark.rule("lib.win.points", "lib.win.deck-out")
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=50, deadline=None, derandomize=True)
 @given(n=st.integers(2, 6), seed=st.integers(0, 100_000))
 def test_random_games_end_with_a_winner(n, seed):
     # every simulated game ends, quickly, and its victory points add up to the countries taken
@@ -70,7 +70,9 @@ OTHER_READINGS = {"turn_over": "optional", "double_play_tie": "one_card"}
 
 @pytest.mark.rule("lib.turn.step", "lib.opt.turn-over-optional", "lib.opt.tie-one-card")
 @pytest.mark.parametrize("n,seed,options", [(2, 1, {}), (3, 2, {}), (4, 3, {}), (6, 4, {}),
-                                            (3, 5, OTHER_READINGS), (5, 6, OTHER_READINGS)])
+                                            (2, 7, {}), (5, 8, {}),
+                                            (3, 5, OTHER_READINGS), (5, 6, OTHER_READINGS),
+                                            (4, 9, OTHER_READINGS)])
 def test_legal_agrees_with_check(n, seed, options):
     # what check accepts is exactly what legal yields, with either reading of the options
     header, events = game(n, seed, **options)

@@ -36,9 +36,15 @@ class Packaged(Ruleset[H, S, E]):
         lk = bound.lk = self.components.Lookups.of(header.components)  # type: ignore[attr-defined]
         # The engine calls over, check and apply once per event: on the bound ruleset they
         # are the rule functions themselves (partials over `lk`), so no frame of ours runs.
+        # `simulate` asks pending, legal and weights once per event as well.
         bound.over = self.legality.over  # type: ignore[method-assign]
         bound.check = partial(self.legality.check, lk)  # type: ignore[method-assign]
         bound.apply = partial(self.reducer.apply, lk)  # type: ignore[method-assign]
+        bound.pending = partial(self.legality.pending, lk)  # type: ignore[method-assign]
+        bound.legal = partial(self.legality.legal, lk)  # type: ignore[method-assign]
+        bound.weight = partial(self.legality.weight, lk)  # type: ignore[method-assign]
+        if hasattr(self.legality, "weights"):
+            bound.weights = partial(self.legality.weights, lk)  # type: ignore[method-assign]
         return bound
 
     # -- the rules (the same functions as bound above, for the unbound type's sake) --------
@@ -62,6 +68,11 @@ class Packaged(Ruleset[H, S, E]):
 
     def weight(self, state: S, event: E) -> int:
         return self.legality.weight(self.lk, state, event)
+
+    def weights(self, state: S, events: list[E]) -> list[int]:
+        if hasattr(self.legality, "weights"):  # a game's own: what the events share, once
+            return self.legality.weights(self.lk, state, events)
+        return super().weights(state, events)
 
     def outcome(self, state: S) -> Outcome | None:
         return self.reducer.outcome(self.lk, state)

@@ -66,6 +66,15 @@ class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
     note: Text | None = None
 
 
+def targetable(attacker: Unit, target: Unit) -> bool:
+    """bcp.fire.target / bcp.fire.equal: attack not N/A and not below the target's defence.
+
+    (The rule lives with the cards so that `Lookups` can tabulate it once per game: `reach`.)
+    """
+    attack = attacker.attack.of(target.type)
+    return attack is not None and attack >= (target.defence.of(attacker.type) or 0)
+
+
 class Battlecard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """What a BATTLECARD says: aggressor side, forces called, VP, prerequisites, specials.
 
@@ -205,6 +214,8 @@ class Lookups(msgspec.Struct, frozen=True):
     actions: tuple[int, ...]  # every Action Number in the Conflict deck, ascending
     battles: dict[str, Battlecard]  # BATTLECARD name -> what it says
     rules: Numbers
+    # side -> unit -> enemy side -> the enemy units it may fire at (`targetable`, tabulated)
+    reach: dict[str, dict[str, dict[str, frozenset[str]]]]
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:
@@ -219,4 +230,8 @@ class Lookups(msgspec.Struct, frozen=True):
             conflict={c.name: c.count for c in sorted(comp.conflict, key=lambda c: c.name)},
             actions=tuple(sorted({c.action for c in comp.conflict})),
             battles={c.name: c.battle for c in comp.conflict if c.battle},
-            rules=comp.rules)
+            rules=comp.rules,
+            reach={s.id: {u.name: {e.id: frozenset(t.name for t in e.arsenal if targetable(u, t))
+                                   for e in comp.sides if e.id != s.id}
+                          for u in s.arsenal}
+                   for s in comp.sides})

@@ -9,9 +9,10 @@ game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.multiset import without
@@ -19,7 +20,7 @@ from tabletape.engine.kit.turns import head
 from tabletape.tape.events import Event
 
 from . import lookups as q
-from .components import Lookups, Unit
+from .components import Lookups, Unit, targetable
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -85,41 +86,43 @@ def _pending(state: State) -> Decision | None:
 
 # -- Firing a Unit: the arithmetic -------------------------------------------------------------
 
-def targetable(attacker: Unit, target: Unit) -> bool:
-    """bcp.fire.target / bcp.fire.equal: attack not N/A and not below the target's defence."""
-    attack = attacker.attack.of(target.type)
-    return attack is not None and attack >= (target.defence.of(attacker.type) or 0)
+# `targetable` (bcp.fire.target, bcp.fire.equal) is in components: `lk.reach` tabulates it
+# for every pair of units once per game, and these read the table (tests/test_fast_paths.py
+# pins the table and `targets` to `targetable`).
+
+def reach(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> frozenset[str]:
+    """Returns the enemy units (by name) that `player`'s `name` may fire at, in or out of the battle."""
+    enemy = q.opponent(battle, player)
+    return lk.reach[state.sides[player]][name][state.sides[enemy]]
 
 
 def targets(lk: Lookups, state: State, battle: Battle, player: str, name: str
             ) -> tuple[str, ...]:
     """Returns the distinct enemy units in the battle that `name` may fire at."""
-    me = q.unit(lk, state, player, name)
-    enemy = q.opponent(battle, player)
-    return tuple(n for n in dict.fromkeys(battle.forces[enemy])
-                 if targetable(me, q.unit(lk, state, enemy, n)))
+    r = reach(lk, state, battle, player, name)
+    return tuple(n for n in dict.fromkeys(battle.forces[q.opponent(battle, player)]) if n in r)
 
 
 def can_fire(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> bool:
     """Returns whether `name` has any enemy unit in the battle to fire at."""
-    me = q.unit(lk, state, player, name)
-    enemy = q.opponent(battle, player)
-    return any(targetable(me, q.unit(lk, state, enemy, n)) for n in battle.forces[enemy])
+    return not reach(lk, state, battle, player, name).isdisjoint(
+        battle.forces[q.opponent(battle, player)])
 
 
 def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
            ) -> tuple[str, ...]:
     """bcp.fire.phase: the player's engaged units that list this firing phase."""
-    return tuple(n for n in battle.forces[player]
-                 if phase in q.unit(lk, state, player, n).phases)
+    units = lk.units[state.sides[player]]
+    return tuple(n for n in battle.forces[player] if phase in units[n].phases)
 
 
 def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str
                ) -> tuple[str, ...]:
     """The player's other engaged units that support `name`'s type (a sorted multiset)."""
-    kind = q.unit(lk, state, player, name).type
+    units = lk.units[state.sides[player]]
+    kind = units[name].type
     others = without(battle.forces[player], name) if name in battle.forces[player] else ()
-    return tuple(n for n in others if kind in q.unit(lk, state, player, n).supports)
+    return tuple(n for n in others if kind in units[n].supports)
 
 
 def support(lk: Lookups, state: State, battle: Battle, player: str, name: str,
@@ -176,25 +179,26 @@ def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
     with every supporter backing it (however support is allocated) and its best Kept Card."""
     # `window(..., None, supporters(...))` for each target, with what does not depend on
-    # the target worked out once per unit (tests/test_fast_paths.py pins it to that form)
-    units = lk.units[state.sides[player]]
-    theirs = lk.units[state.sides[q.opponent(battle, player)]]
-    enemy = battle.forces[q.opponent(battle, player)]
-    low, high = (lk.actions[0], lk.actions[-1]) if lk.actions else (0, -1)
+    # the target worked out once per unit, the targets read from `lk.reach`, and the Action
+    # Numbers (sorted) searched by bisection (tests/test_fast_paths.py pins it to that form)
+    side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
+    units, theirs, actions = lk.units[side], lk.units[enemy_side], lk.actions
+    enemy = tuple(dict.fromkeys(battle.forces[q.opponent(battle, player)]))
     for name in dict.fromkeys(battle.forces[player]):
         me = units[name]
-        if not me.phases:
+        reach = lk.reach[side][name][enemy_side]
+        if not me.phases or reach.isdisjoint(enemy):
             continue
         best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
         bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
-        for target in dict.fromkeys(enemy):
-            them = theirs[target]
-            attack = me.attack.of(them.type)
-            above = them.defence.of(me.type) or 0
-            if attack is None or attack < above:  # targetable, inline
+        for target in enemy:
+            if target not in reach:
                 continue
-            upto = attack + bonus + best
-            if upto >= low and above < high and any(above < a <= upto for a in lk.actions):
+            them = theirs[target]
+            above = them.defence.of(me.type) or 0
+            upto = (me.attack.of(them.type) or 0) + bonus + best
+            i = bisect_right(actions, above)  # the first Action Number above `above`
+            if i < len(actions) and actions[i] <= upto:
                 return True
     return False
 
@@ -505,11 +509,10 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
 
 def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
     if b.shot is not None:
-        s = b.shot
-        for c in q.deck(lk, state):
-            a = q.card(lk, c).action
-            yield ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c, action=a,
-                                 above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+        s, cards = b.shot, lk.cards
+        yield from [ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
+                                   action=(a := cards[c].action), above=s.above, upto=s.upto,
+                                   hit=s.above < a <= s.upto) for c in q.deck(lk, state)]
     elif b.phase == WITHDRAWAL:
         for u in dict.fromkeys(b.forces[b.side]):
             yield UnitWithdrawn(player=b.side, unit=u)
@@ -535,3 +538,13 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
         case ConflictDrawn(card=c) | ConflictTurned(card=c):
             return q.deck(lk, state).get(c, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, with the Conflict deck looked up once."""
+    deck, arsenal, sides = q.deck(lk, state), state.arsenal, state.sides
+    if {type(e) for e in events} <= {ConflictTurned, ConflictDrawn}:  # the usual draws
+        return [deck.get(e.card, 0) for e in cast(list[ConflictTurned | ConflictDrawn], events)]
+    return [deck.get(e.card, 0) if isinstance(e, (ConflictTurned, ConflictDrawn))
+            else arsenal[sides[e.player]].get(e.unit, 0) if isinstance(e, ArsenalDrawn)
+            else 1 for e in events]

@@ -83,6 +83,8 @@ def to_discard(lk: Lookups, state: State, *names: str) -> State:
 
 def _reshuffle(state: State) -> State | None:
     """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is)."""
+    if all(state.arsenal.values()) and all(state.conflict.values()):
+        return None  # no deck is empty: the usual case
     before = state
     for side, deck in state.arsenal.items():
         if not deck and state.arsenal_discard[side]:
@@ -400,12 +402,12 @@ def _some_battle_live(lk: Lookups, state: State) -> bool:
     (it stops at the first one; `bcp.victory.no-battles` asks only whether there is one)."""
     held = {c for p in state.players for c in state.won[p]}
     memo: dict[str, bool] = {}
-    sides: dict[str, set[str]] = {}  # once per side, not once per BATTLECARD
+    won: dict[str, set[str]] = {}
 
-    def won_by(side: str) -> set[str]:
-        if side not in sides:  # a dict, not functools.cache: a cache is built at every call
-            sides[side] = q.side_won(state, side)
-        return sides[side]
+    def won_by(side: str) -> set[str]:  # once per side, not once per BATTLECARD
+        if side not in won:
+            won[side] = q.side_won(state, side)
+        return won[side]
 
     def live(name: str) -> bool:
         if name in memo:

@@ -18,7 +18,7 @@ from tabletape.tape.events import Event
 from .components import Lookups, Theatre
 from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 from .lookups import deck_size, head, other, owner, theatre_counts, top_discard
-from .state import Owed, Phase, State, Step
+from .state import COMMON, Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
 DEPLOYS = (Step.PARTNER, Step.REINFORCE_DEPLOY)
@@ -131,14 +131,25 @@ def _check_discard(lk: Lookups, state: State, ev: CardDiscarded) -> Violation | 
 
 
 def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
+    return _check_deployer(lk, state, ev.player) or _check_placement(lk, state, ev, head(state))
+
+
+def _check_deployer(lk: Lookups, state: State, player: str) -> Violation | None:
+    """Returns why `player` may not deploy now at all (what no card or battle changes), or None."""
     h = head(state)
     if state.phase is not Phase.PLAY or (h is not None and h.step not in DEPLOYS):
         return _owed_first(lk, state, "deployment")
     actor = h.player if h else state.turn
-    if ev.player != actor:
-        return Violation("cow.turn.order", f"it is {actor}'s deployment, not {ev.player}'s")
-    if ev.player not in state.players:
-        return Violation("cow.turn.order", f"{ev.player} is not playing")
+    if player != actor:
+        return Violation("cow.turn.order", f"it is {actor}'s deployment, not {player}'s")
+    if player not in state.players:
+        return Violation("cow.turn.order", f"{player} is not playing")
+    return None
+
+
+def _check_placement(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None
+                     ) -> Violation | None:
+    """Returns why this card may not go into this battle so, by a player who may deploy, or None."""
     if ev.card not in lk.cards:
         return Violation("cow.deploy.in-hand", f"there is no card {ev.card!r} in this deck")
     battle = state.battles[ev.battle - 1]
@@ -332,6 +343,49 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
 
 
 def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeployed]:
+    # Every candidate's full `check`, with what it shares worked out once: whether the player
+    # may deploy at all (`_check_deployer`), which battles are open, and each source's
+    # `_check_source` (it reads only the card, its source and the player); the rest of
+    # `_check_placement` per candidate, leaving out the theatres `_check_theatre` refuses
+    # (a battle's theatre is named once, by its first card). tests/test_fast_paths.py pins
+    # it to `_deploys_plain`.
+    if _check_deployer(lk, state, player) is not None:
+        return
+    h = head(state)
+    opts = state.options
+    sources = [(name, False) for name in dict.fromkeys(state.hands[player])]
+    top = top_discard(state, player)
+    if top is not None and opts.alternative_reinforce:
+        sources.append((top, True))
+    named: tuple[Theatre | None, ...] = tuple(Theatre) if opts.theatres_of_war else (None,)
+    opp = other(state, player)
+    open_battles = [(no, b.piles[opp][-1:], named if b.theatre is None else (None,))
+                    for no, b in enumerate(state.battles, 1) if not b.closed]
+    for name, from_discard in sources:
+        c = lk.cards.get(name)
+        if c is None or _check_source(state, CardDeployed(
+                player=player, card=name, battle=1, from_discard=from_discard), h) is not None:
+            continue
+        joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
+        for battle, victim, theatres in open_battles:
+            kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
+            if c.kill and victim:
+                kills += ((True, victim[0]),)
+            for theatre in theatres:
+                for kill, target in kills:
+                    for joint in joints:
+                        ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
+                                          target=target, theatre=theatre, joint=joint,
+                                          from_discard=from_discard)
+                        if (_check_theatre(state, ev) or _check_joint(lk, state, ev, h)
+                                or _check_partner(lk, state, ev, h)
+                                or _check_off_theatre(lk, state, ev)
+                                or _check_kill(lk, state, ev)) is None:
+                            yield ev
+
+
+def _deploys_plain(lk: Lookups, state: State, player: str) -> Iterator[CardDeployed]:
+    """Every way to deploy a held card (or the top discard) that `check` accepts, in order."""
     opts = state.options
     sources = [(name, False) for name in dict.fromkeys(state.hands[player])]
     top = top_discard(state, player)
@@ -361,3 +415,10 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     if isinstance(event, (CardDrawn, OpeningCardDrawn)):
         return state.decks[owner(state, event.player)].get(event.card, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, with the option that picks the pile read once."""
+    decks, two = state.decks, state.options.two_decks
+    return [decks[e.player if two else COMMON].get(e.card, 0)
+            if isinstance(e, (CardDrawn, OpeningCardDrawn)) else 1 for e in events]

@@ -3,7 +3,9 @@
 Read alongside the rulebook's sections: Start of the Game, Start of Each Game
 Turn, Each Game Turn, End of Each Game Turn, Game Terms and The Cards. `check`
 looks up one function per event type (`CHECK`); `legal` filters a candidate set
-that covers whatever `check` could accept through `check`, so the two agree.
+that covers whatever `check` could accept through `check`, so the two agree (for card
+plays, Discards, Builds and Reductions, the parts of `check` a whole group of candidates
+shares are asked once for the group: `_plays_plain` and `_step_plain` are the plain form).
 Every function takes the game's `Lookups` (`lk`) first.
 """
 
@@ -44,6 +46,7 @@ ZONE_TEXT = {Restriction.LAND: "a Land Area", Restriction.SEA: "a Sea Area",
              Restriction.NEAR_OWN_SEA: "a Land Area next to a Sea Area they control",
              Restriction.NEAR_OWN_LAND: "a Land Area next to a Land Area they control"}
 FIXED = (Step.DRAW, Step.TARGET, Step.CHAIN)  # steps that cannot be forgone
+USES = tuple(Use)  # (iterating the enum itself costs a generator each time)
 
 
 # -- who decides next -------------------------------------------------------------------------
@@ -176,15 +179,22 @@ def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Vi
     h = _head_for(lk, state, ev.player, steps, "Build" if building else "Reduction")
     if isinstance(h, Violation):
         return h
-    v = _check_area(lk, ev.area) or _check_zone(lk, state, ev.player, ev.area, h.restriction)
+    return _check_spend(lk, state, h, ev.area, building)
+
+
+def _check_spend(lk: Lookups, state: State, h: Owed, area: str, building: bool
+                 ) -> Violation | None:
+    """Returns why the player owing `h` cannot spend a Build (or Reduction) in `area`, or None."""
+    player = h.player
+    v = _check_area(lk, area) or _check_zone(lk, state, player, area, h.restriction)
     if v:
         return v
     if building:
-        why = q.build_problem(lk, state, ev.player, ev.area)
+        why = q.build_problem(lk, state, player, area)
         if why:
-            return Violation(_build_rule(state, ev.player, ev.area), why)
+            return Violation(_build_rule(state, player, area), why)
         return None
-    why = q.reduce_problem(state, ev.player, ev.area, h.target)
+    why = q.reduce_problem(state, player, area, h.target)
     if why:
         return Violation("gd.card.megastorm" if h.target else "gd.reduce.opposing", why)
     return None
@@ -288,9 +298,11 @@ def _check_turn_level(lk: Lookups, state: State, player: str, what: str) -> Viol
 
 
 def _check_play(lk: Lookups, state: State, ev: CardPlayed) -> Violation | None:
-    v = _check_turn_level(lk, state, ev.player, "card play")
-    if v:
-        return v
+    return _check_turn_level(lk, state, ev.player, "card play") or _check_use(lk, state, ev)
+
+
+def _check_use(lk: Lookups, state: State, ev: CardPlayed) -> Violation | None:
+    """Returns why this card cannot be played for this use now, by a player at the table."""
     if ev.card not in lk.cards or ev.card not in state.hands[ev.player]:
         return Violation("gd.play.in-hand", f"{ev.player} holds no {ev.card!r}")
     card = lk.cards[ev.card]
@@ -326,22 +338,37 @@ def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
 
 
 def _check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | None:
-    v = _check_turn_level(lk, state, ev.player, "discard")
+    return (_check_discarder(lk, state, ev.player) or _check_held(state, ev.player, ev.cards)
+            or _check_taken(lk, state, ev.player, ev.taken))
+
+
+def _check_discarder(lk: Lookups, state: State, player: str) -> Violation | None:
+    """Returns why `player` may not make a Discard now at all, or None."""
+    v = _check_turn_level(lk, state, player, "discard")
     if v:
         return v
-    if state.phase is not Phase.PLAY or ev.player != state.current:
-        return Violation("gd.play.order", f"{ev.player} may discard only on their own turn")
-    if not q.holds(state.hands[ev.player], ev.cards):
-        return Violation("gd.play.in-hand", f"{ev.player} does not hold {' and '.join(ev.cards)}")
-    if ev.taken not in state.stacks:
-        return Violation("gd.stack.in-use", f"{ev.taken!r} is not one of the stacks in use")
-    if state.stacks[ev.taken] == 0:
-        return Violation("gd.stack.empty", f"the {ev.taken} stack is empty")
-    cost = lk.cards[ev.taken].cost
-    lg = state.logistics[ev.player]
+    if state.phase is not Phase.PLAY or player != state.current:
+        return Violation("gd.play.order", f"{player} may discard only on their own turn")
+    return None
+
+
+def _check_held(state: State, player: str, cards: tuple[str, ...]) -> Violation | None:
+    if not q.holds(state.hands[player], cards):
+        return Violation("gd.play.in-hand", f"{player} does not hold {' and '.join(cards)}")
+    return None
+
+
+def _check_taken(lk: Lookups, state: State, player: str, taken: str) -> Violation | None:
+    """Returns why a Discard cannot take the top card of the `taken` stack, or None."""
+    if taken not in state.stacks:
+        return Violation("gd.stack.in-use", f"{taken!r} is not one of the stacks in use")
+    if state.stacks[taken] == 0:
+        return Violation("gd.stack.empty", f"the {taken} stack is empty")
+    cost = lk.cards[taken].cost
+    lg = state.logistics[player]
     if cost and lg - cost < lk.tracks.logistics.low:
-        return Violation("gd.cost.logistics", f"{ev.taken} costs {cost} Logistical step, and "
-                         f"{ev.player}'s marker is at {lg}, the track's left end")
+        return Violation("gd.cost.logistics", f"{taken} costs {cost} Logistical step, and "
+                         f"{player}'s marker is at {lg}, the track's left end")
     return None
 
 
@@ -394,6 +421,26 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
 
 def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     p = h.player
+    if h.step in (Step.BUILD, Step.REDUCE, Step.LAND_MIX):
+        # `_step_plain`'s Builds and Reductions through `_check_point` with its first part, the
+        # step owed, known to pass: the head is `h` and `h.player` owes it (pinned to it in
+        # tests/test_fast_paths.py)
+        if h.step is not Step.REDUCE:
+            yield from (ForceBuilt(player=p, area=a) for a in lk.areas
+                        if _check_spend(lk, state, h, a, True) is None)
+        if h.step is not Step.BUILD:
+            yield from (ForceReduced(player=p, area=a) for a in state.board
+                        if _check_spend(lk, state, h, a, False) is None)
+        forgo = PointsForgone(player=p)
+        if check(lk, state, forgo) is None:
+            yield forgo
+        return
+    yield from _step_plain(lk, state, h)
+
+
+def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+    """Every answer to the step owed that `check` accepts, in order."""
+    p = h.player
     cands: list[Event] = []
     match h.step:
         case Step.DRAW:
@@ -416,6 +463,36 @@ def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
 
 
 def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
+    # `_plays_plain`'s candidates through their whole `check`, with what they share checked
+    # once: each player's turn level, the Discarder, each stack a Discard may take, each
+    # set of discarded cards (tests/test_fast_paths.py pins the two to each other)
+    for p in state.players:
+        if _check_turn_level(lk, state, p, "card play") is not None:
+            continue
+        for c in dict.fromkeys(state.hands[p]):
+            for u in USES:
+                ev = CardPlayed(player=p, card=c, use=u)
+                if _check_use(lk, state, ev) is None:
+                    yield ev
+    if state.phase is Phase.PLAY and state.current:
+        p = state.current
+        if _check_discarder(lk, state, p) is None:
+            taken = [k for k in state.stacks if _check_taken(lk, state, p, k) is None]
+            for cards in _discard_sets(state.hands[p]) if taken else ():
+                if _check_held(state, p, cards) is None:
+                    for k in taken:
+                        yield CardsDiscarded(player=p, cards=cards, taken=k)
+        done = TurnEnded(player=p)
+        if check(lk, state, done) is None:
+            yield done
+    if state.phase is Phase.SCORING and q.scorer(state):
+        passed = ScoringPassed(player=q.scorer(state) or "")
+        if check(lk, state, passed) is None:
+            yield passed
+
+
+def _plays_plain(lk: Lookups, state: State) -> Iterator[Event]:
+    """Every card play, Discard, end of turn and scoring pass that `check` accepts, in order."""
     cands: list[Event] = []
     for p in state.players:
         for c in dict.fromkeys(state.hands[p]):
@@ -429,12 +506,17 @@ def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
 
 
 def _discard_candidates(state: State, p: str) -> list[Event]:
-    hand = state.hands[p]
+    return [CardsDiscarded(player=p, cards=s, taken=k)
+            for s in _discard_sets(state.hands[p]) for k in state.stacks]
+
+
+def _discard_sets(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Returns the cards a Discard may name from this hand: one, or two of them."""
     kinds = list(dict.fromkeys(hand))
     sets: list[tuple[str, ...]] = [(a,) for a in kinds]
     # gd.use.discard2: the two cards in either order (a pair of one kind has one spelling)
     sets += [(a, b) for a in kinds for b in kinds if a != b or hand.count(a) > 1]
-    return [CardsDiscarded(player=p, cards=s, taken=k) for s in sets for k in state.stacks]
+    return sets
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:
@@ -442,3 +524,9 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     if isinstance(event, CardDrawn):
         return state.decks[event.player].get(event.card, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, in one pass."""
+    decks = state.decks
+    return [decks[e.player].get(e.card, 0) if isinstance(e, CardDrawn) else 1 for e in events]

@@ -94,6 +94,7 @@ def _owed(lk: Lookups, state: State, steps: tuple[Step, ...], player: str, what:
 
 # HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)
 _DRAW_STEP = {ForceCardDealt: Step.DEAL, ForceCardDrawn: Step.DRAW, TieBreakDrawn: Step.TIE_DRAW}
+_DRAWN_AT = {step: kind for kind, step in _DRAW_STEP.items()}  # the event each draw step owes
 
 
 def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | None:
@@ -269,7 +270,7 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
         for name in state.countries:
             yield CountryTurned(player=h.player, country=name)
     elif h.step in CHANCE_STEPS:
-        kind = {v: k for k, v in _DRAW_STEP.items()}[h.step]
+        kind = _DRAWN_AT[h.step]
         for name in state.deck:
             yield kind(player=h.player, card=name)
     else:
@@ -320,3 +321,10 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     if isinstance(event, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn)):
         return state.deck.get(event.card, 0)
     return 1
+
+
+def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+    """Returns each event's `weight`, in one pass."""
+    deck = state.deck
+    return [deck.get(e.card, 0) if isinstance(e, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn))
+            else 1 for e in events]
