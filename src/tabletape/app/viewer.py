@@ -89,16 +89,25 @@ def log_verdict(result: engine.Replay) -> tuple[bool, str]:
     return True, "valid"
 
 
+# States whose drawings are reused when the fold comes back to them: an undo restores a
+# state drawn before (the undo stack holds those states anyway, so keeping them costs only
+# their part numbers), and a note leaves the state as it was. On a long session where half
+# the lines are undos this halves the drawing.
+STATES_KEPT = 1024
+
+
 class _Drawer:
     """The fold's visitor for the viewer: draws each seq's tables as the fold passes it and
-    hands out its frame as far as it is known then (`_amend` adds what later lines say).
+    hands out its frame as far as it is known then (`stepper.marks_after` adds what later
+    lines say, once the fold is done).
 
     Subclasses say where parts get their numbers (`number`) and where each seq goes (`put`).
     """
 
     def __init__(self) -> None:
         self.views: list[str | None] = [None]
-        self.last: tuple[Any, list[list[int]]] = (None, [])  # the last state drawn, its pictures
+        # id(state) -> the state (kept alive, so that its id is not reused) and its pictures
+        self.drawn_states: dict[int, tuple[Any, list[list[int]]]] = {}
 
     def __call__(self, j: engine.Judged) -> None:
         fold, seq = j.fold, j.seq
@@ -110,15 +119,25 @@ class _Drawer:
         state = fold.state
         pics = self.reused(seq, j.record.digest)
         if pics is None:
-            if state is self.last[0] and self.last[1]:
-                pics = self.last[1]
-            else:
-                pics = []
-                for v in self.views:
-                    d = pictures.draw(fold.ruleset, state, v)
-                    pics.append([self.number(d.open_tag()), *(self.number(p) for p in d.parts)])
-        self.last = (state, pics)
+            pics = self.pictures(fold.ruleset, state)
         self.put(seq, _frame(fold, seq, j.event, j.problem), pics, j.record.digest)
+
+    def pictures(self, rs: engine.Ruleset, state: Any) -> list[list[int]]:
+        """Returns the part numbers of the state's tables, one list per view (drawn unless
+        this very state object was drawn lately: states are frozen, drawing is pure)."""
+        known = self.drawn_states.pop(id(state), None)
+        if known is not None and known[0] is state:
+            self.drawn_states[id(state)] = known  # now the latest used
+            return known[1]
+        pics = []
+        for v in self.views:
+            d = pictures.draw(rs, state, v)
+            pics.append([self.number(d.open_tag()), *(self.number(p) for p in d.parts)])
+        if STATES_KEPT:
+            if len(self.drawn_states) >= STATES_KEPT:
+                del self.drawn_states[next(iter(self.drawn_states))]  # the least recently used
+            self.drawn_states[id(state)] = (state, pics)
+        return pics
 
     def start(self, fold: engine.Fold) -> None:
         """Called on the header, before seq 0 is drawn."""
