@@ -20,6 +20,7 @@ import heapq
 import os
 import tempfile
 import zlib
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -333,25 +334,66 @@ class _Packed:
         self.rest = b[n:]
 
 
+class _Seen:
+    """The distinct parts met so far, each by its 16-byte BLAKE2b digest, numbered in the
+    order first met: an open-addressed table (linear probing) packed in a bytearray and an
+    array, 20 bytes a slot at most two thirds full, where a dict of digests takes ~120 bytes
+    a part. It grows with the distinct parts, which grow with the log (~1 a seq)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._alloc(1 << 12)
+
+    def _alloc(self, size: int) -> None:
+        self.mask = size - 1
+        self.keys = bytearray(16 * size)
+        self.numbers = array("i", [-1]) * size  # -1: an empty slot
+
+    def number(self, key: bytes) -> tuple[int, bool]:
+        """Returns the number of the part with this digest, and whether it is new."""
+        keys, numbers, mask = self.keys, self.numbers, self.mask
+        i = int.from_bytes(key[:8], "little") & mask
+        while (n := numbers[i]) >= 0:
+            if keys[16 * i:16 * i + 16] == key:
+                return n, False
+            i = (i + 1) & mask
+        n = self.count
+        keys[16 * i:16 * i + 16], numbers[i] = key, n
+        self.count += 1
+        if 3 * self.count > 2 * len(numbers):
+            self._grow()
+        return n, True
+
+    def _grow(self) -> None:
+        keys, numbers = self.keys, self.numbers
+        self._alloc(2 * len(numbers))
+        mask = self.mask
+        for j, n in enumerate(numbers):
+            if n >= 0:
+                key = keys[16 * j:16 * j + 16]
+                i = int.from_bytes(key[:8], "little") & mask
+                while self.numbers[i] >= 0:
+                    i = (i + 1) & mask
+                self.keys[16 * i:16 * i + 16], self.numbers[i] = key, n
+
+
 class _Export(_Drawer):
     """Draws the page's data to spools as the fold passes: parts as they first appear, each
-    seq's frame and pictures. What it keeps is a digest per distinct part and the parts of
-    the last drawing (most of the next one's), not the page."""
+    seq's frame and pictures. What it keeps is a digest per distinct part (`_Seen`), the
+    parts of the last drawing (most of the next one's) and a few drawn states, not the page."""
 
     def __init__(self, directory: str):
         super().__init__()
         self.parts, self.frames, self.pics = (_Spool(directory) for _ in range(3))
-        self.numbers: dict[bytes, int] = {}  # a distinct part's BLAKE2b digest -> its number
+        self.seen = _Seen()  # every distinct part, by its digest
         self.recent: dict[str, int] = {}  # the parts of the last drawing -> their numbers
         self.drawn: dict[str, int] = {}  # the parts of the drawing under way
 
     def number(self, part: str) -> int:
         n = self.recent.get(part)
         if n is None:
-            key = hashlib.blake2b(part.encode(), digest_size=16).digest()
-            n = self.numbers.get(key)
-            if n is None:
-                n = self.numbers[key] = len(self.numbers)
+            n, new = self.seen.number(hashlib.blake2b(part.encode(), digest_size=16).digest())
+            if new:
                 self.parts.write(b"," if n else b"")
                 self.parts.write(_safe(msgspec.json.encode(part)))
         self.drawn[part] = n
