@@ -8,7 +8,9 @@ JavaScript, the same SVG as `tabletape svg`). Beside it: each event's sentence, 
 ruling (as `explain` gives it), undo and disputes (as `replay --step` gives them).
 
 `html(book)` is the page: no network, no CDN, nothing but the file. `tabletape serve`
-serves the same page with `live=True`, which polls for the log's new events.
+serves the same page with `live=True`, which polls for the log's new events. A Book
+holds the whole page; `write` (`tabletape view -o`) writes the same bytes as it draws,
+keeping only a digest of each distinct part, so its memory hardly grows with the log.
 """
 
 from __future__ import annotations
