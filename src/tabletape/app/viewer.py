@@ -338,45 +338,44 @@ class _Packed:
 
 class _Seen:
     """The distinct parts met so far, each by its 16-byte BLAKE2b digest, numbered in the
-    order first met: an open-addressed table (linear probing) packed in a bytearray and an
-    array, 20 bytes a slot at most two thirds full, where a dict of digests takes ~120 bytes
-    a part. It grows with the distinct parts, which grow with the log (~1 a seq)."""
+    order first met. The digests are packed one after another (a part's number is its place)
+    and found through an open-addressed index of numbers (linear probing, at most two
+    thirds full): ~25-35 bytes a part, where a dict of digests takes ~120. It grows with
+    the distinct parts, which grow with the log (about one a seq on a long session)."""
 
     def __init__(self) -> None:
-        self.count = 0
-        self._alloc(1 << 12)
+        self.keys = bytearray()
+        self._index(1 << 12)
 
-    def _alloc(self, size: int) -> None:
-        self.mask = size - 1
-        self.keys = bytearray(16 * size)
-        self.numbers = array("i", [-1]) * size  # -1: an empty slot
+    @property
+    def count(self) -> int:
+        return len(self.keys) // 16
+
+    def _index(self, size: int) -> None:
+        """(Re)builds the index with `size` slots (a power of two)."""
+        self.mask = mask = size - 1
+        self.slots = slots = array("i", [-1]) * size  # -1: an empty slot
+        keys = self.keys
+        for n in range(len(keys) // 16):
+            i = int.from_bytes(keys[16 * n:16 * n + 8], "little") & mask
+            while slots[i] >= 0:
+                i = (i + 1) & mask
+            slots[i] = n
 
     def number(self, key: bytes) -> tuple[int, bool]:
         """Returns the number of the part with this digest, and whether it is new."""
-        keys, numbers, mask = self.keys, self.numbers, self.mask
+        keys, slots, mask = self.keys, self.slots, self.mask
         i = int.from_bytes(key[:8], "little") & mask
-        while (n := numbers[i]) >= 0:
-            if keys[16 * i:16 * i + 16] == key:
+        while (n := slots[i]) >= 0:
+            if keys[16 * n:16 * n + 16] == key:
                 return n, False
             i = (i + 1) & mask
-        n = self.count
-        keys[16 * i:16 * i + 16], numbers[i] = key, n
-        self.count += 1
-        if 3 * self.count > 2 * len(numbers):
-            self._grow()
+        n = len(keys) // 16
+        keys += key
+        slots[i] = n
+        if 3 * (n + 1) > 2 * len(slots):
+            self._index(2 * len(slots))
         return n, True
-
-    def _grow(self) -> None:
-        keys, numbers = self.keys, self.numbers
-        self._alloc(2 * len(numbers))
-        mask = self.mask
-        for j, n in enumerate(numbers):
-            if n >= 0:
-                key = keys[16 * j:16 * j + 16]
-                i = int.from_bytes(key[:8], "little") & mask
-                while self.numbers[i] >= 0:
-                    i = (i + 1) & mask
-                self.keys[16 * i:16 * i + 16], self.numbers[i] = key, n
 
 
 class _Export(_Drawer):
