@@ -93,8 +93,8 @@ def log_verdict(result: engine.Replay) -> tuple[bool, str]:
 
 
 # States whose drawings are reused when the fold comes back to them: an undo restores a
-# state drawn before (the undo stack holds those states anyway, so keeping them costs only
-# their part numbers), and a note leaves the state as it was. On a long session where half
+# state drawn before, and a note leaves the state as it was. A bounded number (the undo
+# stack holds most of them anyway: states are frozen and share their unchanged parts). On a long session where half
 # the lines are undos this halves the drawing.
 STATES_KEPT = 1024
 
