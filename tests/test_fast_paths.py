@@ -287,3 +287,39 @@ def test_battlecards_targets_are_the_units_targetable_says(seed):
                     if legality.targetable(me, q.unit(rs.lk, state, enemy, n)))
                 asked += 1
     assert asked
+
+
+def test_the_viewer_reusing_drawings_writes_the_page_it_would_draw(long_log, tmp_path,
+                                                                    monkeypatch):
+    """`view -o` reuses the drawing of a state the fold comes back to (an undo) and looks a
+    part up among the last drawing's before hashing it: the same page as drawing every seq
+    into a Book (`html(build())`, the plain definition)."""
+    from tabletape.app import pictures, viewer
+
+    drawn: list[int] = []
+    real = pictures.draw
+    monkeypatch.setattr(pictures, "draw", lambda *a: drawn.append(1) or real(*a))
+    fast = tmp_path / "fast.html"
+    viewer.write(long_log, str(fast))
+    reused = 3 * 3001 - len(drawn)
+    monkeypatch.setattr(viewer, "STATES_KEPT", 0)
+    assert fast.read_text() == viewer.html(viewer.build(long_log))
+    assert reused > 3 * 300  # the shortcut was taken (undos, notes) and it changed nothing
+
+
+def test_the_viewers_table_of_parts_numbers_as_a_dict_would():
+    """`view -o` keeps the digests of the parts it has written in a packed table: it numbers
+    them as a dict would (in order first met), across its growth and its probing."""
+    import random
+
+    from tabletape.app.viewer import _Seen
+
+    rng = random.Random(5)
+    prefixes = [rng.randbytes(8) for _ in range(50)]  # many keys share their first 8 bytes
+    keys = [rng.choice(prefixes) + rng.randbytes(8) for _ in range(3000)]
+    keys += [rng.randbytes(16) for _ in range(12_000)]
+    seen, plain = _Seen(), {}
+    for key in rng.choices(keys, k=60_000):
+        expected = (plain.setdefault(key, len(plain)), len(plain) > seen.count)
+        assert seen.number(key) == expected
+    assert seen.count == len(plain) > 4096  # it grew

@@ -124,20 +124,37 @@ class Stepper:
 
 def marks(fold: engine.Fold, f: Frame) -> list[str]:
     """Returns what a folded log says about one of its events: ruling, undo, disputes."""
+    return marks_at(fold, f) + marks_after(fold, f.seq)
+
+
+def marks_at(fold: engine.Fold, f: Frame) -> list[str]:
+    """Returns the marks known once the event itself is folded: its ruling, and the ruling
+    its dispute gets (a dispute is ruled on when it is read)."""
     out = []
     if f.problem is not None:
         out.append(f"illegal [{f.problem.rule}] {f.problem.reason}"
                    + ("" if f.seq in fold.core_seqs else "; the state shown is the one before it"))
     elif f.seq in fold.unjudged:
         out.append("not judged: an earlier illegal event is still in effect")
-    if f.seq in fold.retracted:
-        out.append(f"undone at seq {fold.retracted[f.seq]}")
     for r in fold.disputes:
-        if r.about == f.seq:
-            out.append(f"disputed at seq {r.dispute_seq}: {r.verdict}"
-                       + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
         if r.dispute_seq == f.seq:
             out.append(f"ruling on seq {r.about}: {r.verdict}"
+                       + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
+    return out
+
+
+def marks_after(fold: engine.Fold, seq: int) -> list[str]:
+    """Returns the marks later lines put on an event: its undo, the disputes about it.
+
+    Only a game event can be undone and only a note raises a dispute, so no event has
+    both an undo and a ruling of its own: `marks_at` + `marks_after` keeps the order.
+    """
+    out = []
+    if seq in fold.retracted:
+        out.append(f"undone at seq {fold.retracted[seq]}")
+    for r in fold.disputes:
+        if r.about == seq:
+            out.append(f"disputed at seq {r.dispute_seq}: {r.verdict}"
                        + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
     return out
 

@@ -8,14 +8,22 @@ JavaScript, the same SVG as `tabletape svg`). Beside it: each event's sentence, 
 ruling (as `explain` gives it), undo and disputes (as `replay --step` gives them).
 
 `html(book)` is the page: no network, no CDN, nothing but the file. `tabletape serve`
-serves the same page with `live=True`, which polls for the log's new events.
+serves the same page with `live=True`, which polls for the log's new events. A Book
+holds the whole page; `write` (`tabletape view -o`) writes the same bytes as it draws,
+keeping only a digest of each distinct part, so its memory hardly grows with the log.
 """
 
 from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
+import heapq
 import os
+import tempfile
+import zlib
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,62 +92,130 @@ def log_verdict(result: engine.Replay) -> tuple[bool, str]:
     return True, "valid"
 
 
-def build(path: str, before: Book | None = None) -> Book:
-    """Folds the log at `path` and draws every seq's tables; reuses `before`'s drawings for
-    the seqs whose lines are unchanged (the table after a seq depends on the lines up to
-    it only), so that following a growing log draws only what is new.
+# States whose drawings are reused when the fold comes back to them: an undo restores a
+# state drawn before, and a note leaves the state as it was. A bounded number (the undo
+# stack holds most of them anyway: states are frozen and share their unchanged parts). On a long session where half
+# the lines are undos this halves the drawing.
+STATES_KEPT = 1024
 
-    Each seq's tables are drawn as the fold passes it, so no state is kept: what grows
-    with the log is the page itself (each seq's part numbers and frame, each distinct part).
+
+class _Drawer:
+    """The fold's visitor for the viewer: draws each seq's tables as the fold passes it and
+    hands out its frame as far as it is known then (`stepper.marks_after` adds what later
+    lines say, once the fold is done).
+
+    Subclasses say where parts get their numbers (`number`) and where each seq goes (`put`).
     """
-    book = Book(path)
-    rows: list[tuple[int, Any, Any]] = []  # seq, event, problem: the frames need the final fold
-    views: list[str | None] = [None]
-    last: list[Any] = [None, []]  # the last state drawn and its pictures
-    reuse = False
 
-    def visit(j: engine.Judged) -> None:
-        nonlocal reuse
+    def __init__(self) -> None:
+        self.views: list[str | None] = [None]
+        # id(state) -> the state (kept alive, so that its id is not reused) and its pictures
+        self.drawn_states: dict[int, tuple[Any, list[list[int]]]] = {}
+
+    def __call__(self, j: engine.Judged) -> None:
         fold, seq = j.fold, j.seq
         if fold is None:
             return
         if seq == 0:
-            views.extend(fold.header.players)
-            reuse = (before is not None and before.players == tuple(fold.header.players)
-                     and before.game == fold.ruleset.id)
-            if reuse and before is not None:
-                book.parts, book.index = list(before.parts), dict(before.index)
-        rows.append((seq, j.event, j.problem))
-        digest, state = j.record.digest, fold.state
-        book.digests.append(digest)
-        if reuse and before is not None and seq < len(before.digests) \
-                and before.digests[seq] == digest:
-            pics = before.pics[seq]
-        elif state is last[0] and last[1]:
-            pics = last[1]
-        else:
-            pics = []
-            for v in views:
-                d = pictures.draw(fold.ruleset, state, v)
-                pics.append([book.intern(d.open_tag()), *(book.intern(p) for p in d.parts)])
-        book.pics.append(pics)
-        last[0], last[1] = state, pics
+            self.views.extend(fold.header.players)
+            self.start(fold)
+        state = fold.state
+        pics = self.reused(seq, j.record.digest)
+        if pics is None:
+            pics = self.pictures(fold.ruleset, state)
+        self.put(seq, _frame(fold, seq, j.event, j.problem), pics, j.record.digest)
 
-    result = engine.replay(path, visit=visit)
+    def pictures(self, rs: engine.Ruleset, state: Any) -> list[list[int]]:
+        """Returns the part numbers of the state's tables, one list per view (drawn unless
+        this very state object was drawn lately: states are frozen, drawing is pure)."""
+        known = self.drawn_states.pop(id(state), None)
+        if known is not None and known[0] is state:
+            self.drawn_states[id(state)] = known  # now the latest used
+            return known[1]
+        pics = []
+        for v in self.views:
+            d = pictures.draw(rs, state, v)
+            pics.append([self.number(d.open_tag()), *(self.number(p) for p in d.parts)])
+        if STATES_KEPT:
+            if len(self.drawn_states) >= STATES_KEPT:
+                del self.drawn_states[next(iter(self.drawn_states))]  # the least recently used
+            self.drawn_states[id(state)] = (state, pics)
+        return pics
+
+    def start(self, fold: engine.Fold) -> None:
+        """Called on the header, before seq 0 is drawn."""
+
+    def reused(self, seq: int, digest: str) -> list[list[int]] | None:
+        """Returns the pictures of a seq drawn before (the same line), or None to draw it."""
+        return None
+
+    def number(self, part: str) -> int:
+        raise NotImplementedError
+
+    def put(self, seq: int, frame: dict[str, Any], pics: list[list[int]], digest: str) -> None:
+        raise NotImplementedError
+
+
+class _BookDrawer(_Drawer):
+    """Keeps everything in a Book: the live page's data, which it re-sends as it grows."""
+
+    def __init__(self, book: Book, before: Book | None):
+        super().__init__()
+        self.book, self.before, self.reuse = book, before, False
+
+    def start(self, fold: engine.Fold) -> None:
+        before = self.before
+        self.reuse = (before is not None and before.players == tuple(fold.header.players)
+                      and before.game == fold.ruleset.id)
+        if self.reuse and before is not None:
+            self.book.parts, self.book.index = list(before.parts), dict(before.index)
+
+    def reused(self, seq: int, digest: str) -> list[list[int]] | None:
+        before = self.before
+        if self.reuse and before is not None and seq < len(before.digests) \
+                and before.digests[seq] == digest:
+            return before.pics[seq]
+        return None
+
+    def number(self, part: str) -> int:
+        return self.book.intern(part)
+
+    def put(self, seq: int, frame: dict[str, Any], pics: list[list[int]], digest: str) -> None:
+        self.book.frames.append(frame)
+        self.book.pics.append(pics)
+        self.book.digests.append(digest)
+
+
+def _fold(path: str, drawer: _Drawer, book: Book) -> engine.Fold:
+    """Folds the log through `drawer`; fills in `book`'s summary; returns the final fold."""
+    result = engine.replay(path, visit=drawer)
     fold, rs = result.fold, result.ruleset
     if fold is None or rs is None:
         raise result.error or UsageError("unreadable log", file=path)
     book.game, book.title, book.players = rs.id, rs.title, tuple(fold.header.players)
     book.head, book.events = result.head or "", result.events
     book.ok, book.verdict = log_verdict(result)
-    for seq, event, problem in rows:
-        book.frames.append(_frame(rs, fold, seq, event, problem))
+    return fold
+
+
+def build(path: str, before: Book | None = None) -> Book:
+    """Folds the log at `path` and draws every seq's tables; reuses `before`'s drawings for
+    the seqs whose lines are unchanged (the table after a seq depends on the lines up to
+    it only), so that following a growing log draws only what is new.
+
+    The Book holds the whole page, so it grows with the log; `write` streams it instead.
+    """
+    book = Book(path)
+    fold = _fold(path, _BookDrawer(book, before), book)
+    for seq in _amended(fold):
+        book.frames[seq]["m"].extend(stepper.marks_after(fold, seq))
     return book
 
 
-def _frame(rs: engine.Ruleset, fold: engine.Fold, seq: int, event: Any,
-           problem: Any) -> dict[str, Any]:
-    """Returns one event as the page shows it (short keys: thousands of these ship)."""
+def _frame(fold: engine.Fold, seq: int, event: Any, problem: Any) -> dict[str, Any]:
+    """Returns one event as the page shows it, as far as it is known once it is folded (short
+    keys: thousands of these ship). Its ruling is final then; later lines may add marks."""
+    rs = fold.ruleset
     text = engine.describe(rs, event)
     if seq == 0:
         ruling = "the header: who plays, the options, the components"
@@ -147,7 +223,7 @@ def _frame(rs: engine.Ruleset, fold: engine.Fold, seq: int, event: Any,
         verdict, _ = stepper.verdict(fold, seq, problem)
         ruling = f"ruling: {verdict}" + (f" — {problem.reason}" if problem else "")
     frame: dict[str, Any] = {"t": text, "r": ruling,
-                             "m": stepper.marks(fold, stepper.Frame(seq, event, text, problem))}
+                             "m": stepper.marks_at(fold, stepper.Frame(seq, event, text, problem))}
     if event.by:
         frame["b"] = event.by
     if problem is not None:
@@ -157,9 +233,23 @@ def _frame(rs: engine.Ruleset, fold: engine.Fold, seq: int, event: Any,
     return frame
 
 
+def _amended(fold: engine.Fold) -> Iterator[int]:
+    """Yields the seqs that later lines put marks on (undone, disputed), in order, without
+    a set of them (on a long log, every other game event may be undone)."""
+    last = -1
+    for seq in heapq.merge(fold.retracted, sorted({r.about for r in fold.disputes})):
+        if seq != last:
+            yield seq
+        last = seq
+
+
 def data_json(book: Book, live: bool = False) -> bytes:
     """Returns the page's data as JSON, safe inside a `<script>` element."""
-    return msgspec.json.encode(book.data(live)).replace(b"</", b"<\\/")
+    return _safe(msgspec.json.encode(book.data(live)))
+
+
+def _safe(js: bytes) -> bytes:
+    return js.replace(b"</", b"<\\/")
 
 
 def html(book: Book, live: bool = False) -> str:
@@ -169,30 +259,208 @@ def html(book: Book, live: bool = False) -> str:
     DecompressionStream): neighbouring tables repeat each other, so this makes the page
     about ten times smaller. The bytes are the same for the same log.
     """
+    top, bottom = _page(book)
+    packed = base64.b64encode(gzip.compress(data_json(book, live), compresslevel=9, mtime=0))
+    return top + packed.decode() + bottom
+
+
+def _page(book: Book) -> tuple[str, str]:
+    """Returns the page around its data: what goes before it and what after."""
     from tabletape.app.viewer_page import PAGE
 
-    title = f"{book.title}: {os.path.basename(book.file)}"
-    packed = base64.b64encode(gzip.compress(data_json(book, live), compresslevel=9, mtime=0))
-    return PAGE.replace("{{TITLE}}", _esc(title)).replace("{{DATA}}", packed.decode())
+    title = _esc(f"{book.title}: {os.path.basename(book.file)}")
+    top, bottom = PAGE.split("{{DATA}}")
+    return top.replace("{{TITLE}}", title), bottom
 
 
 def _esc(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+# -- the export: the page written as it is drawn -----------------------------------------
+CHUNK = 1 << 16
+
+
+class _Spool:
+    """Bytes parked in an unnamed temporary file, zlib-compressed (fast), read back once."""
+
+    def __init__(self, directory: str):
+        self.file = tempfile.TemporaryFile(dir=directory)
+        self.z = zlib.compressobj(1)
+        self.buf = bytearray()
+
+    def write(self, b: bytes) -> None:
+        self.buf += b
+        if len(self.buf) >= CHUNK:
+            self.file.write(self.z.compress(self.buf))
+            self.buf.clear()
+
+    def chunks(self) -> Iterator[bytes]:
+        """Yields what was written, in order, a bounded piece at a time."""
+        self.file.write(self.z.compress(self.buf) + self.z.flush())
+        self.file.seek(0)
+        d = zlib.decompressobj()
+        while block := self.file.read(CHUNK):
+            while block:
+                yield d.decompress(block, CHUNK)
+                block = d.unconsumed_tail
+        yield d.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class _Packed:
+    """Writes bytes to a file gzipped (as `gzip.compress(..., mtime=0)` would) and in base64."""
+
+    def __init__(self, f: Any):
+        self.f = f
+        self.z = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: a gzip wrapper, mtime 0
+        self.buf = bytearray()
+        self.rest = b""  # the bytes short of a multiple of 3, which base64 encodes together
+
+    def write(self, b: bytes) -> None:
+        self.buf += b
+        if len(self.buf) >= CHUNK:
+            self._out(self.z.compress(self.buf))
+            self.buf.clear()
+
+    def close(self) -> None:
+        self._out(self.z.compress(self.buf) + self.z.flush())
+        self.f.write(base64.b64encode(self.rest))
+
+    def _out(self, b: bytes) -> None:
+        b = self.rest + b
+        n = len(b) - len(b) % 3
+        self.f.write(base64.b64encode(b[:n]))
+        self.rest = b[n:]
+
+
+class _Seen:
+    """The distinct parts met so far, each by its 16-byte BLAKE2b digest, numbered in the
+    order first met. The digests are packed one after another (a part's number is its place)
+    and found through an open-addressed index of numbers (linear probing, at most two
+    thirds full): ~25-35 bytes a part, where a dict of digests takes ~120. It grows with
+    the distinct parts, which grow with the log (about one a seq on a long session)."""
+
+    def __init__(self) -> None:
+        self.keys = bytearray()
+        self._index(1 << 12)
+
+    @property
+    def count(self) -> int:
+        return len(self.keys) // 16
+
+    def _index(self, size: int) -> None:
+        """(Re)builds the index with `size` slots (a power of two)."""
+        self.mask = mask = size - 1
+        self.slots = slots = array("i", [-1]) * size  # -1: an empty slot
+        keys = self.keys
+        for n in range(len(keys) // 16):
+            i = int.from_bytes(keys[16 * n:16 * n + 8], "little") & mask
+            while slots[i] >= 0:
+                i = (i + 1) & mask
+            slots[i] = n
+
+    def number(self, key: bytes) -> tuple[int, bool]:
+        """Returns the number of the part with this digest, and whether it is new."""
+        keys, slots, mask = self.keys, self.slots, self.mask
+        i = int.from_bytes(key[:8], "little") & mask
+        while (n := slots[i]) >= 0:
+            if keys[16 * n:16 * n + 16] == key:
+                return n, False
+            i = (i + 1) & mask
+        n = len(keys) // 16
+        keys += key
+        slots[i] = n
+        if 3 * (n + 1) > 2 * len(slots):
+            self._index(2 * len(slots))
+        return n, True
+
+
+class _Export(_Drawer):
+    """Draws the page's data to spools as the fold passes: parts as they first appear, each
+    seq's frame and pictures. What it keeps is a digest per distinct part (`_Seen`), the
+    parts of the last drawing (most of the next one's) and a few drawn states, not the page."""
+
+    def __init__(self, directory: str):
+        super().__init__()
+        self.parts, self.frames, self.pics = (_Spool(directory) for _ in range(3))
+        self.seen = _Seen()  # every distinct part, by its digest
+        self.recent: dict[str, int] = {}  # the parts of the last drawing -> their numbers
+        self.drawn: dict[str, int] = {}  # the parts of the drawing under way
+
+    def number(self, part: str) -> int:
+        n = self.recent.get(part)
+        if n is None:
+            n, new = self.seen.number(hashlib.blake2b(part.encode(), digest_size=16).digest())
+            if new:
+                self.parts.write(b"," if n else b"")
+                self.parts.write(_safe(msgspec.json.encode(part)))
+        self.drawn[part] = n
+        return n
+
+    def put(self, seq: int, frame: dict[str, Any], pics: list[list[int]], digest: str) -> None:
+        if self.drawn:  # this seq was drawn: its parts are the ones to look for first next
+            self.recent, self.drawn = self.drawn, {}
+        self.frames.write(_safe(msgspec.json.encode(frame)) + b"\n")
+        self.pics.write((b"," if seq else b"") + msgspec.json.encode(pics))
+
+    def data(self, out: _Packed, book: Book, fold: engine.Fold) -> None:
+        """Writes the page's data, as `data_json` gives it, with the marks later lines add."""
+        head = {k: v for k, v in book.data().items() if k not in ("parts", "frames", "pics")}
+        out.write(_safe(msgspec.json.encode(head))[:-1] + b',"parts":[')
+        for chunk in self.parts.chunks():
+            out.write(chunk)
+        out.write(b'],"frames":[')
+        amended, seq, rest = _amended(fold), 0, b""
+        due = next(amended, None)
+        for chunk in self.frames.chunks():
+            *lines, rest = (rest + chunk).split(b"\n")
+            for line in lines:
+                if seq == due:
+                    frame = msgspec.json.decode(line)
+                    frame["m"].extend(stepper.marks_after(fold, seq))
+                    line = _safe(msgspec.json.encode(frame))
+                    due = next(amended, None)
+                out.write((b"," if seq else b"") + line)
+                seq += 1
+        out.write(b'],"pics":[')
+        for chunk in self.pics.chunks():
+            out.write(chunk)
+        out.write(b"]}")
+
+    def close(self) -> None:
+        for spool in (self.parts, self.frames, self.pics):
+            spool.close()
+
+
 def write(path: str, out: str) -> Book:
-    """Writes the viewer of the log at `path` to `out`; returns the book it drew."""
-    book = build(path)
-    page = html(book)
+    """Writes the viewer of the log at `path` to `out` (atomically); returns the book's
+    summary (events, verdict, head: its frames and parts went to the file, not to memory).
+
+    The page is `html(build(path))`, byte for byte, written as it is drawn: memory stays
+    flat but for a digest per distinct part.
+    """
+    book = Book(path)
+    export = _Export(os.path.dirname(os.path.abspath(out)))
     tmp = out + ".tmp"
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(page)
+        fold = _fold(path, export, book)
+        top, bottom = _page(book)
+        with open(tmp, "wb") as f:
+            f.write(top.encode())
+            packed = _Packed(f)
+            export.data(packed, book, fold)
+            packed.close()
+            f.write(bottom.encode())
         os.replace(tmp, out)
-    except OSError:
+    except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    finally:
+        export.close()
     return book
 
 
