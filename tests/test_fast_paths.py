@@ -65,11 +65,25 @@ def test_the_strict_decoder_differs_only_in_prev_and_names():
 
 def test_a_block_with_an_unsafe_character_takes_the_strict_path():
     from tabletape.tape import log
-    for text in ("\x1b[2K", "\u202e", "\u200b", "\x85", "a\nb", "\ufeff"):
+    for text in ("\x1b[2K", "\u202e", "\u200b", "\x85", "a\nb", "\ufeff", "\x7f"):
         line = msgspec.json.encode({"type": "note", "text": text})
         assert log._UNSAFE_BYTES.search(line), text
     assert not log._UNSAFE_BYTES.search(msgspec.json.encode({"player": "Zoë", "card": "Spy"}))
 
+
+
+@pytest.mark.parametrize("char", ["\x7f", "\x1b", "\u202e", "\x85"])
+def test_a_name_holding_an_unsafe_character_is_refused_by_the_block_reader_too(game, char):
+    """msgspec writes DEL raw: the block reader must send it to the strict decoder like the rest."""
+    from tabletape.engine import reading
+    ls = lines(game)
+    assert b'"player":"bob"' in ls[-1]
+    ls[-1] = ls[-1].replace(b'"player":"bob"', b'"player":"b' + msgspec.json.encode(char)[1:-1]
+                            + b'ob"')
+    write(game, b"".join(ls))
+    with pytest.raises(LogFormatError) as block:
+        list(reading.iter_records(str(game)))
+    assert block.value.line == len(ls) and block.value.field == "$.player"
 
 _FRAGMENTS = [b"\\", b"\\u001b", b"\\u007f", b"\\n", b"\\\\", b"\\\"", b"\xc2", b"\xc2\x85",
               b"\xc2\xa0", b"\xd8", b"\xd8\x9c", b"\xe2\x80", b"\xe2\x80\x8b", b"\xe2\x80\x94",

@@ -304,14 +304,15 @@ def _chunks(f, max_line: int) -> Iterator[bytes]:
             return
 
 
-# The characters `events.UNSAFE` names, as a canonical line can hold them: C0 and DEL as
-# JSON escapes, the others (C1, bidi, zero-width, separators, BOM) as raw UTF-8.
-_UNSAFE_BYTES = re.compile(rb"\\(?:u00[01][0-9a-f]|u007f|[bfnrt])|\xc2[\x80-\x9f]|\xd8\x9c"
+# The characters `events.UNSAFE` names, as a canonical line can hold them: C0 as JSON
+# escapes (DEL too, when a line was written by hand), the others (DEL as msgspec writes it,
+# C1, bidi, zero-width, separators, BOM) as raw UTF-8.
+_UNSAFE_BYTES = re.compile(rb"\\(?:u00[01][0-9a-f]|u007f|[bfnrt])|\x7f|\xc2[\x80-\x9f]|\xd8\x9c"
                            rb"|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf")
 # Every match of `_UNSAFE_BYTES` begins with one of these bytes. Looking for each with
 # `in` (memchr) costs ~0.01 µs a line; the regex tries every position (~0.6 µs a line, a
 # third of reading). A block holding none of them cannot match; one that does is searched.
-_UNSAFE_LEADS = (b"\\", b"\xc2", b"\xd8", b"\xe2", b"\xef")
+_UNSAFE_LEADS = (b"\\", b"\x7f", b"\xc2", b"\xd8", b"\xe2", b"\xef")
 
 
 def _unsafe(chunk: bytes) -> bool:
