@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -14,7 +13,7 @@ from rich.text import Text
 
 from tabletape.app.vocab import counted
 from tabletape.engine import Replay, Ruleset, Ruling, ruling_basis
-from tabletape.tape.errors import TapeError
+from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import UNSAFE, visible
 
 # Every string that came from a log, a components file or a file name is printed through
@@ -65,7 +64,21 @@ def plain(value: Any) -> str:
     """Returns a value as compact JSON for a table cell."""
     if isinstance(value, str):
         return safe(value)
+    import json
+
     return safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def tape_error(e: TapeError | OSError) -> TapeError:
+    """Returns an error of ours as it is, and one of the system as a UsageError (exit 2)."""
+    if isinstance(e, OSError):
+        return UsageError(f"{e.strerror or e}", file=getattr(e, "filename", None))
+    return e
+
+
+def show_error(e: TapeError) -> None:
+    """Prints why a command failed: one line, `error: ...`, on stderr."""
+    err_console.print(Text.assemble(("error: ", "red"), safe(str(e))))
 
 
 def problem_line(e: TapeError) -> Text:
