@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import typing
 
 import msgspec
@@ -163,3 +166,89 @@ def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
     assert msgspec.to_builtins(slow.state) == msgspec.to_builtins(fast.state)
     assert dict(slow.fold.retracted) == dict(fast.fold.retracted) and len(fast.fold.retracted)
     assert sorted(slow.fold.corrected) == sorted(fast.fold.corrected)
+
+
+# -- `replay FILE [--to SEQ] [--as PLAYER]` without click (cli/entry.py) ------------------
+
+_SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+# Both sides run as `tabletape` (click names the program in its usage errors); the quick
+# side also lists the modules it imported, after its own output.
+_CLICK = "import sys; sys.argv[0] = 'tabletape'; from tabletape.cli import main; main()"
+_ENTRY = ("import atexit, sys; sys.argv[0] = 'tabletape'\n"
+          "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules)))\n"
+          "from tabletape.cli.entry import run; run()")
+
+
+def _tabletape(code: str, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": _SRC}
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, env=env,
+                          timeout=120)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory, long_log) -> dict[str, str]:
+    """Logs of every kind `replay` reports on: valid, torn, broken, illegal, a directory."""
+    from tabletape.games.cards_of_war.events import CardDrawn
+    from tabletape.tape import log
+    from tests.conftest import COW, DRAW_ALICE, new_log, opening
+
+    d = tmp_path_factory.mktemp("quick")
+    out = {"kill": "replays/cards-of-war/kill-dispute.jsonl", "long": long_log,
+           "liberation": "replays/liberation/sim-2-players.jsonl", "missing": str(d / "none.jsonl"),
+           "dir": str(d)}
+    ls = lines(out["kill"])
+    write(d / "torn.jsonl", b"".join(ls)[:-1])  # the last line's newline never written
+    broken = list(ls)
+    broken[30] = broken[30].replace(b'"seq":30', b'"seq":30 ', 1)  # not canonical at seq 30
+    write(d / "broken.jsonl", b"".join(broken))
+    illegal = d / "illegal.jsonl"
+    tail = opening(illegal, new_log(illegal))  # alice starts: bob may not draw
+    log.append(str(illegal), [CardDrawn(player="bob", card="Tank"), DRAW_ALICE], COW.codec,
+               expect=tail)
+    out.update(torn=str(d / "torn.jsonl"), broken=str(d / "broken.jsonl"), illegal=str(illegal))
+    return out
+
+
+QUICK = [  # taken without click
+    ["kill"], ["kill", "--to", "21"], ["kill", "--to", "21", "--as", "bob"],
+    ["kill", "--as", "alice", "--to", "40"], ["--to", "5", "kill"], ["kill", "--to", "+7"],
+    ["long", "--to", "1500"], ["long", "--as", "bob"], ["liberation", "--to", "30"],
+    ["kill", "--to", "9999"], ["kill", "--as", "zed"], ["kill", "--as", "Alice"],
+    ["missing"], ["missing", "--to", "3"], ["torn"], ["torn", "--to", "5"], ["broken"],
+    ["broken", "--to", "10"], ["broken", "--to", "30"], ["illegal"], ["illegal", "--to", "3"],
+    ["illegal", "--to", "2"],
+]
+CLICK = [  # handed to click as typed
+    ["kill", "--to", "-1"], ["kill", "--to", "x"], ["kill", "--to=5"], ["kill", "--json"],
+    ["kill", "--to", "5", "--json"], ["kill", "-h"], ["kill", "--help"], ["kill", "--nope"],
+    ["kill", "--to", "3", "--to", "4"], ["kill", "kill"], ["kill", "--to"], ["kill", "--as"],
+    ["dir"], ["dir", "--to", "3"], [], ["--", "kill"], ["kill", "--as", "-x"],
+]
+
+
+@pytest.mark.parametrize(("args", "quick"), [(a, True) for a in QUICK] +
+                         [(a, False) for a in CLICK], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_replay_without_click_prints_what_the_click_command_prints(logs, args, quick):
+    """The same stdout, stderr and exit code, byte for byte, whichever path draws it."""
+    argv = ["replay", *(logs.get(a, a) for a in args)]
+    plain, fast = _tabletape(_CLICK, argv), _tabletape(_ENTRY, argv)
+    stderr, _, modules = fast.stderr.rpartition(b"\nMODULES ")
+    assert (fast.returncode, fast.stdout, stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    assert (b"click" in modules.split()) is not quick
+    if quick:
+        assert plain.stdout or plain.stderr.startswith(b"error: ")
+
+
+def test_replay_to_imports_only_what_drawing_needs(logs):
+    """`python -m tabletape replay FILE --to SEQ` (the console script's path too) draws the
+    table with the engine, the game and rich; not click, the other commands, or rich's emoji."""
+    env = {**os.environ, "PYTHONPATH": _SRC}
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "tabletape", "replay",
+                        logs["long"], "--to", "1500"], capture_output=True, env=env, timeout=120)
+    assert p.returncode == 0 and b"after seq 1500" in p.stdout
+    imported = {line.rpartition("|")[2].strip() for line in p.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert {"tabletape.cli.entry", "tabletape.cli.replaying", "tabletape.engine.index",
+            "rich.table"} <= imported
+    assert not imported & {"click", "prompt_toolkit", "tabletape.cli.group", "tabletape.cli.read",
+                           "tabletape.cli.params", "rich._emoji_codes", "secrets", "difflib"}

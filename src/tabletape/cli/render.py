@@ -43,8 +43,10 @@ def _escape(m: re.Match[str]) -> str:
     return visible(m.group())
 
 
-console = SafeConsole(highlight=False, soft_wrap=True)
-err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: nothing of ours writes emoji codes, and a name from a log that looks like one
+# (":skull:") is shown as written; rich's table of codes is then never loaded (a few ms).
+console = SafeConsole(highlight=False, soft_wrap=True, emoji=False)
+err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def drawing(rs: Ruleset, state: Any) -> Any:
