@@ -345,7 +345,7 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
         assert result.ruleset is not None
         return emit_json([{"seq": first, "event": msgspec.to_builtins(ev),
                            "text": engine.describe(result.ruleset, ev),
-                           "ruling": ruling.__dict__ if ruling else None}])
+                           "ruling": msgspec.structs.asdict(ruling) if ruling else None}])
     report_appended(result, [ev], first, False)
     if ruling is not None:
         r = ruling

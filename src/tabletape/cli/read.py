@@ -375,7 +375,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
             "state_before": _state_json(before),
             "pending_before": msgspec.to_builtins(rs.pending(before)),
             "rests_on": rested,
-            "disputes": [d.__dict__ for d in disputes],
+            "disputes": [msgspec.structs.asdict(d) for d in disputes],
             "rules_version": rules_versions(result),
             "problems": [result.error.to_dict()] if result.error else []})
         ctx.exit(1 if result.error else 0)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.table import Table
@@ -164,7 +165,7 @@ def result_dict(result: Replay) -> dict:
         out["corrected"] = [{"seq": s, "rule": e.rule, "undone_at": fold.retracted[s]}
                             for s, e in fold.corrected.items()]
         out["not_judged"] = len(fold.unjudged)
-        out["disputes"] = [r.__dict__ for r in fold.disputes]
+        out["disputes"] = [msgspec.structs.asdict(r) for r in fold.disputes]
     return out
 
 
