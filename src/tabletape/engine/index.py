@@ -212,7 +212,9 @@ def _open(path: str, to: int | None) -> _Opened | None:
             return None
         try:
             rs = registry.ruleset_for(first[:-1], path)
-            header = rs.codec.decode(first[:-1], path, 1, 0)
+            # The header's own codec accepts what the game's does on line 1, and is quicker
+            # to build; a line it refuses is read again from line 1, which names the error.
+            header = tapelog.Codec(rs.Header).decode(first[:-1], path, 1, 0)
             assert isinstance(header, Header)  # line 1 decodes as the game's header
             registry.check_header(rs, header, path)
         except (UnknownGame, UsageError):
