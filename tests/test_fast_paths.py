@@ -252,3 +252,19 @@ def test_replay_to_imports_only_what_drawing_needs(logs):
             "rich.table"} <= imported
     assert not imported & {"click", "prompt_toolkit", "tabletape.cli.group", "tabletape.cli.read",
                            "tabletape.cli.params", "rich._emoji_codes", "secrets", "difflib"}
+
+
+def test_the_console_script_is_the_entry_that_knows_the_quick_path():
+    """`tabletape` and `python -m tabletape` both start in cli/entry.py; `tabletape.cli:main`
+    is still the click group (tests, and anything that imported it, go on working)."""
+    import tomllib
+
+    import click
+
+    from tabletape.cli import main
+    with open(os.path.join(os.path.dirname(_SRC), "pyproject.toml"), "rb") as f:
+        scripts = tomllib.load(f)["project"]["scripts"]
+    assert scripts == {"tabletape": "tabletape.cli.entry:run"}
+    with open(os.path.join(_SRC, "tabletape", "__main__.py")) as f:
+        assert "from tabletape.cli.entry import run" in f.read()
+    assert isinstance(main, click.Group) and "replay" in main.list_commands(click.Context(main))
