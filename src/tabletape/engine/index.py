@@ -233,15 +233,26 @@ def _open(path: str, to: int | None) -> _Opened | None:
 
 # -- replay with the index -------------------------------------------------------------
 
-def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
-    """Returns what `engine.replay(path, to=to)` returns, starting from a checkpoint if one fits.
+def replay(path: str, *, to: int | None = None, visit: Visitor | None = None,
+           check_after: bool = False) -> Replay:
+    """Returns what `engine.replay(path, to=to, check_after=check_after)` returns, starting
+    from a checkpoint if one fits.
 
     The fold is `partial` when it starts from a checkpoint: its state, undo stack and
     problems are whole, its history for rulings (retracted, disputes) is not.
     """
     opened = _open(path, to)
     if opened is None:
-        return reading.replay(path, to=to, visit=visit)
+        result = reading.replay(path, to=to, visit=visit)
+    else:
+        result = _replay(path, opened, to, visit)
+    if check_after and to is not None and result.error is None and result.events > to:
+        result.later = later_break(path, opened)  # the index as found, not read again
+    return result
+
+
+def _replay(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
+    """Returns the replay of an opened log, from its checkpoint if any; extends the index."""
     rs, header, head0, seen, old, start = opened
     result = _resume(path, rs, header, old.base, start) if start is not None else None
     if result is None or start is None:
@@ -351,7 +362,7 @@ def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
 
 # -- the chain after a point -----------------------------------------------------------------
 
-def later_break(path: str) -> TapeError | None:
+def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     """Returns a format or chain error anywhere in a log, or None: what
     `engine.replay(path, rules=False).error` returns.
 
@@ -360,12 +371,18 @@ def later_break(path: str) -> TapeError | None:
     hash as recorded); only the lines after it are read, for their format and chain.
     When those could hold two checkpoints' worth of events (or, without a usable index,
     enough for one), they are folded with the rules instead (`replay`), so that the index
-    is extended (or written) and the next check is quick.
+    is extended (or written) and the next check is quick. `opened`: the log as `replay`
+    found it just before (its index, custody and stamp), so as not to read them again.
     """
-    opened = _open(path, None)
+    if opened is None:
+        opened = _open(path, None)
     if opened is None:
         return reading.replay(path, rules=False).error
     cp, size = opened.start, opened.seen.stamp.size
+    last = opened.old.checkpoints[-1] if opened.old.checkpoints else None
+    if last is not None and last is not cp:  # `replay` checked the line of its own start only
+        with tapelog.open_log(path) as f:
+            cp = last if _holds(f, last) else None
     if cp is None:
         if size >= INDEX_MIN * MIN_LINE:  # it may be long enough to be indexed
             return replay(path).error

@@ -107,10 +107,9 @@ def replay(path: str, *, to: int | None = None, keep_going: bool = False,
     if checkpoints or after:
         from tabletape.engine import index  # checkpoints: any seq of a long log, quickly
     if checkpoints:
-        result = index.replay(path, to=to, visit=visit)
-    else:
-        result = walk(Replay(path), tapelog.read_records(path, codec_for), to=to,
-                      keep_going=keep_going, capture=capture, rules=rules, visit=visit)
+        return index.replay(path, to=to, visit=visit, check_after=after)
+    result = walk(Replay(path), tapelog.read_records(path, codec_for), to=to,
+                  keep_going=keep_going, capture=capture, rules=rules, visit=visit)
     if after and result.error is None and result.events > to:  # type: ignore[operator]
         result.later = index.later_break(path)
     return result
