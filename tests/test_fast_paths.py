@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import typing
 
 import msgspec
@@ -163,7 +166,7 @@ def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
         f = r.fold
         return (msgspec.to_builtins(f.state), dict(f.retracted), set(f.core_seqs),
                 {s: e.rule for s, e in f.corrected.items()}, sorted(f.illegal), f.blocked,
-                [s for s, *_ in f.stack], [r.__dict__ for r in f.disputes])
+                [s for s, *_ in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
 
     fast = facts(reading.replay(path))
     feed = folding.Fold.feed
@@ -337,3 +340,105 @@ def test_the_viewers_table_of_parts_numbers_as_a_dict_would():
         expected = (plain.setdefault(key, len(plain)), len(plain) > seen.count)
         assert seen.number(key) == expected
     assert seen.count == len(plain) > 4096  # it grew
+
+
+# -- `replay FILE [--to SEQ] [--as PLAYER]` without click (cli/entry.py) ------------------
+
+_SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+# Both sides run as `tabletape` (click names the program in its usage errors); the quick
+# side also lists the modules it imported, after its own output.
+_CLICK = "import sys; sys.argv[0] = 'tabletape'; from tabletape.cli import main; main()"
+_ENTRY = ("import atexit, sys; sys.argv[0] = 'tabletape'\n"
+          "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules)))\n"
+          "from tabletape.cli.entry import run; run()")
+
+
+def _tabletape(code: str, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": _SRC}
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, env=env,
+                          timeout=120)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory, long_log) -> dict[str, str]:
+    """Logs of every kind `replay` reports on: valid, torn, broken, illegal, a directory."""
+    from tabletape.games.cards_of_war.events import CardDrawn
+    from tabletape.tape import log
+    from tests.conftest import COW, DRAW_ALICE, new_log, opening
+
+    d = tmp_path_factory.mktemp("quick")
+    out = {"kill": "replays/cards-of-war/kill-dispute.jsonl", "long": long_log,
+           "liberation": "replays/liberation/sim-2-players.jsonl", "missing": str(d / "none.jsonl"),
+           "dir": str(d)}
+    ls = lines(out["kill"])
+    write(d / "torn.jsonl", b"".join(ls)[:-1])  # the last line's newline never written
+    broken = list(ls)
+    broken[30] = broken[30].replace(b'"seq":30', b'"seq":30 ', 1)  # not canonical at seq 30
+    write(d / "broken.jsonl", b"".join(broken))
+    illegal = d / "illegal.jsonl"
+    tail = opening(illegal, new_log(illegal))  # alice starts: bob may not draw
+    log.append(str(illegal), [CardDrawn(player="bob", card="Tank"), DRAW_ALICE], COW.codec,
+               expect=tail)
+    out.update(torn=str(d / "torn.jsonl"), broken=str(d / "broken.jsonl"), illegal=str(illegal))
+    return out
+
+
+QUICK = [  # taken without click
+    ["kill"], ["kill", "--to", "21"], ["kill", "--to", "21", "--as", "bob"],
+    ["kill", "--as", "alice", "--to", "40"], ["--to", "5", "kill"], ["kill", "--to", "+7"],
+    ["long", "--to", "1500"], ["long", "--as", "bob"], ["liberation", "--to", "30"],
+    ["kill", "--to", "9999"], ["kill", "--as", "zed"], ["kill", "--as", "Alice"],
+    ["missing"], ["missing", "--to", "3"], ["torn"], ["torn", "--to", "5"], ["broken"],
+    ["broken", "--to", "10"], ["broken", "--to", "30"], ["illegal"], ["illegal", "--to", "3"],
+    ["illegal", "--to", "2"],
+]
+CLICK = [  # handed to click as typed
+    ["kill", "--to", "-1"], ["kill", "--to", "x"], ["kill", "--to=5"], ["kill", "--json"],
+    ["kill", "--to", "5", "--json"], ["kill", "-h"], ["kill", "--help"], ["kill", "--nope"],
+    ["kill", "--to", "3", "--to", "4"], ["kill", "kill"], ["kill", "--to"], ["kill", "--as"],
+    ["dir"], ["dir", "--to", "3"], [], ["--", "kill"], ["kill", "--as", "-x"],
+]
+
+
+@pytest.mark.parametrize(("args", "quick"), [(a, True) for a in QUICK] +
+                         [(a, False) for a in CLICK], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_replay_without_click_prints_what_the_click_command_prints(logs, args, quick):
+    """The same stdout, stderr and exit code, byte for byte, whichever path draws it."""
+    argv = ["replay", *(logs.get(a, a) for a in args)]
+    plain, fast = _tabletape(_CLICK, argv), _tabletape(_ENTRY, argv)
+    stderr, _, modules = fast.stderr.rpartition(b"\nMODULES ")
+    assert (fast.returncode, fast.stdout, stderr) == (plain.returncode, plain.stdout, plain.stderr)
+    assert (b"click" in modules.split()) is not quick
+    if quick:
+        assert plain.stdout or plain.stderr.startswith(b"error: ")
+
+
+def test_replay_to_imports_only_what_drawing_needs(logs):
+    """`python -m tabletape replay FILE --to SEQ` (the console script's path too) draws the
+    table with the engine, the game and rich; not click, the other commands, or rich's emoji."""
+    env = {**os.environ, "PYTHONPATH": _SRC}
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "tabletape", "replay",
+                        logs["long"], "--to", "1500"], capture_output=True, env=env, timeout=120)
+    assert p.returncode == 0 and b"after seq 1500" in p.stdout
+    imported = {line.rpartition("|")[2].strip() for line in p.stderr.decode().splitlines()
+                if line.startswith("import time:")}
+    assert {"tabletape.cli.entry", "tabletape.cli.replaying", "tabletape.engine.index",
+            "rich.table"} <= imported
+    assert not imported & {"click", "prompt_toolkit", "tabletape.cli.group", "tabletape.cli.read",
+                           "tabletape.cli.params", "rich._emoji_codes", "secrets", "difflib"}
+
+
+def test_the_console_script_is_the_entry_that_knows_the_quick_path():
+    """`tabletape` and `python -m tabletape` both start in cli/entry.py; `tabletape.cli:main`
+    is still the click group (tests, and anything that imported it, go on working)."""
+    import tomllib
+
+    import click
+
+    from tabletape.cli import main
+    with open(os.path.join(os.path.dirname(_SRC), "pyproject.toml"), "rb") as f:
+        scripts = tomllib.load(f)["project"]["scripts"]
+    assert scripts == {"tabletape": "tabletape.cli.entry:run"}
+    with open(os.path.join(_SRC, "tabletape", "__main__.py")) as f:
+        assert "from tabletape.cli.entry import run" in f.read()
+    assert isinstance(main, click.Group) and "replay" in main.list_commands(click.Context(main))

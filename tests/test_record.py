@@ -484,7 +484,7 @@ def test_replay_step_through_a_terminal():
 
 def test_the_cli_starts_without_prompt_toolkit():
     import subprocess
-    code = ("import sys, tabletape.cli; from tabletape.app import record, stepper; "
+    code = ("import sys, tabletape.cli.group; from tabletape.app import record, stepper; "
             "sys.exit('prompt_toolkit' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 

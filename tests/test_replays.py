@@ -46,7 +46,7 @@ def trace(path: str) -> dict:
         "outcome": msgspec.to_builtins(outcome) if outcome else None,
         "problems": [str(e).replace(path, "LOG") for e in [*fold.illegal.values(), *fold.core_problems]],
         "corrected": {s: e.rule for s, e in fold.corrected.items()},
-        "disputes": [r.__dict__ for r in fold.disputes],
+        "disputes": msgspec.to_builtins(fold.disputes),
         "final_state": state,
         "legal_counts": legal_counts,
         "log": sentences,

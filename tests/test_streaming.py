@@ -125,3 +125,49 @@ def test_the_viewers_export_uses_flat_memory(long_log, tmp_path):
     long = peak_rss_kib("view", str(prefix), "-o", str(tmp_path / "long.html"))
     assert os.path.getsize(tmp_path / "long.html") > 500_000  # the whole page was written
     assert long - short < 32 * 1024, (short, long)
+
+
+def _checkpoints(path: str) -> list[int]:
+    found = index._checkpoints(path)
+    assert found is not None
+    return [c.seq for c in found[1].checkpoints]
+
+
+@pytest.mark.parametrize(("where", "indexed_to", "folded"), [
+    (-3, 39_000, False), (-1_000, 39_000, False), (-3, 30_000, True), (-1_500, 30_000, True)])
+def test_later_break_checks_the_chain_only_after_the_last_checkpoint(long_log, tmp_path, where,
+                                                                    indexed_to, folded):
+    """A short unindexed tail (under two checkpoints' worth) is read for its format and chain
+    only, the index left as it is; a long one is folded, and the index extended up to the
+    break. Either way the error is the plain read's."""
+    ls = lines(long_log)
+    ls[where] = ls[where][:-2] + b" }\n"  # not canonical
+    broken = str(tmp_path / "broken.jsonl")
+    write(broken, b"".join(ls))
+    index.replay(broken, to=indexed_to)  # an index up to there
+    before = _checkpoints(broken)
+    expected = reading.replay(broken, rules=False).error
+    assert expected is not None and expected.line == len(ls) + where + 1
+    assert str(index.later_break(broken)) == str(expected)
+    after = _checkpoints(broken)
+    if folded:
+        assert after[-1] == (expected.line - 2) // index.INDEX_EVERY * index.INDEX_EVERY > before[-1]
+    else:
+        assert after == before
+
+
+def test_later_break_without_an_index(long_log, tmp_path):
+    """A log too small to be indexed is read from line 1 for its chain; a long one is folded
+    from line 1 and its index written."""
+    for path in (SHORT, long_log):
+        assert str(index.later_break(path)) == str(reading.replay(path, rules=False).error)
+    small = str(tmp_path / "small.jsonl")
+    ls = lines(SHORT)
+    ls[-2] = ls[-2][:-2] + b" }\n"
+    write(small, b"".join(ls))
+    assert str(index.later_break(small)) == str(reading.replay(small, rules=False).error) != "None"
+    assert not os.path.exists(index.index_path(small))
+    fresh = str(tmp_path / "long.jsonl")
+    write(fresh, b"".join(lines(long_log)))
+    assert index.later_break(fresh) is None
+    assert _checkpoints(fresh)[-1] == 39_936  # the whole log, indexed

@@ -158,8 +158,8 @@ def test_ids_are_never_cut_short_in_a_pipe_or_a_narrow_terminal(run, monkeypatch
 
 
 def test_append_with_no_events_at_a_terminal_says_what_it_wants(run, game, monkeypatch):
-    import tabletape.cli
-    monkeypatch.setattr(tabletape.cli, "stdin_is_terminal", lambda: True)
+    from tabletape.cli import group
+    monkeypatch.setattr(group, "stdin_is_terminal", lambda: True)
     r = run("append", game)
     assert r.exit_code == 2 and "no events given" in r.stderr
     assert "tabletape events cards-of-war" in r.stderr

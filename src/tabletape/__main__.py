@@ -1,3 +1,3 @@
-from tabletape.cli import main
+from tabletape.cli.entry import run
 
-main()
+run()

@@ -6,7 +6,6 @@ against), so what it says cannot drift from what `append` accepts.
 
 from __future__ import annotations
 
-import difflib
 import typing
 from collections.abc import Iterable
 from typing import Any
@@ -26,6 +25,8 @@ ENVELOPE = ("seq", "prev", "at", "by")
 
 def close(word: str, known: Iterable[str], n: int = 3) -> list[str]:
     """Returns up to `n` known names closest to `word` (difflib), best first."""
+    import difflib  # only when a name is mistyped
+
     names = sorted({k for k in known if isinstance(k, str)})
     found = difflib.get_close_matches(word, names, n=n, cutoff=0.6)
     if not found:  # a different case, or a prefix, is close too

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from tabletape.app import corpus
-from tabletape.cli import emit_json
+from tabletape.cli.group import emit_json
 from tabletape.tape.errors import UsageError
 
 

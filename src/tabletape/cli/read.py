@@ -9,7 +9,8 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app.vocab import counted
-from tabletape.cli import complete, emit_json
+from tabletape.cli import complete
+from tabletape.cli.group import emit_json
 from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
 from tabletape.tape.errors import ChainError, IllegalEvent, TornTail, UsageError
 
@@ -247,58 +248,20 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
         from tabletape.app.stepper import Stepper
         from tabletape.cli import step as stepping
         return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
+    from tabletape.cli import replaying
+    if not as_json:
+        ctx.exit(replaying.show(file, to, as_player))
     from tabletape.cli.render import rules_versions
-    if to is not None and to < 0:
-        raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
-    result = engine.replay(file, to=to, history=False, check_after=True)
+    result, state = replaying.replayed(file, to, as_player)
     rs = result.ruleset
-    if rs is None or result.fold is None:
-        raise result.error or UsageError("unreadable log", file=file)
-    if to is not None and to >= result.events and result.error is None:
-        raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
-    later = result.later  # a break after --to: the checkpointed fold stopped before it
+    assert rs is not None
     problems = result.problems
-    state = result.state
-    if as_player is not None:
-        if as_player not in result.header.players:
-            from tabletape.app.vocab import did_you_mean
-            raise UsageError(f"--as {as_player}: not a player"
-                             f"{did_you_mean(as_player, result.header.players)}; players: "
-                             f"{', '.join(result.header.players)}")
-        state = rs.view(state, as_player)
     d, o = rs.pending(result.state), rs.outcome(result.state)
-    if as_json:
-        emit_json({"file": file, "seq": result.events - 1, "state": _state_json(state),
-                   "pending": msgspec.to_builtins(d) if d else None,
-                   "outcome": msgspec.to_builtins(o) if o else None,
-                   "rules_version": rules_versions(result),
-                   "problems": [e.to_dict() for e in problems]})
-    else:
-        from tabletape.cli.render import (
-            console,
-            drawing,
-            err_console,
-            problem_line,
-            safe,
-            version_note,
-        )
-        console.print(drawing(rs, state))
-        console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
-                                                          if as_player else ""), markup=False)
-        note = version_note(result)
-        if note is not None:
-            console.print(note)
-        for e in problems:  # errors go to stderr, the state to stdout
-            err_console.print(problem_line(e))
-        if result.fold.blocked:
-            first = min(result.fold.illegal)
-            err_console.print(f"the state shown is the one before the illegal event at seq {first}")
-        if result.error is not None:
-            err_console.print(f"the state shown is after seq {result.events - 1}, the last line "
-                              "read before the log breaks")
-        if later is not None:
-            err_console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
-                          "records may have been changed")
+    emit_json({"file": file, "seq": result.events - 1, "state": _state_json(state),
+               "pending": msgspec.to_builtins(d) if d else None,
+               "outcome": msgspec.to_builtins(o) if o else None,
+               "rules_version": rules_versions(result),
+               "problems": [e.to_dict() for e in problems]})
     ctx.exit(1 if problems else 0)
 
 
@@ -407,7 +370,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
             "state_before": _state_json(before),
             "pending_before": msgspec.to_builtins(rs.pending(before)),
             "rests_on": rested,
-            "disputes": [d.__dict__ for d in disputes],
+            "disputes": [msgspec.structs.asdict(d) for d in disputes],
             "rules_version": rules_versions(result),
             "problems": [result.error.to_dict()] if result.error else []})
         ctx.exit(1 if result.error else 0)

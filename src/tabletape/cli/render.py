@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.table import Table
@@ -14,7 +14,7 @@ from rich.text import Text
 
 from tabletape.app.vocab import counted
 from tabletape.engine import Replay, Ruleset, Ruling, ruling_basis
-from tabletape.tape.errors import TapeError
+from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import UNSAFE, visible
 
 # Every string that came from a log, a components file or a file name is printed through
@@ -44,8 +44,10 @@ def _escape(m: re.Match[str]) -> str:
     return visible(m.group())
 
 
-console = SafeConsole(highlight=False, soft_wrap=True)
-err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: nothing of ours writes emoji codes, and a name from a log that looks like one
+# (":skull:") is shown as written; rich's table of codes is then never loaded (a few ms).
+console = SafeConsole(highlight=False, soft_wrap=True, emoji=False)
+err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def drawing(rs: Ruleset, state: Any) -> Any:
@@ -65,7 +67,21 @@ def plain(value: Any) -> str:
     """Returns a value as compact JSON for a table cell."""
     if isinstance(value, str):
         return safe(value)
+    import json
+
     return safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def tape_error(e: TapeError | OSError) -> TapeError:
+    """Returns an error of ours as it is, and one of the system as a UsageError (exit 2)."""
+    if isinstance(e, OSError):
+        return UsageError(f"{e.strerror or e}", file=getattr(e, "filename", None))
+    return e
+
+
+def show_error(e: TapeError) -> None:
+    """Prints why a command failed: one line, `error: ...`, on stderr."""
+    err_console.print(Text.assemble(("error: ", "red"), safe(str(e))))
 
 
 def problem_line(e: TapeError) -> Text:
@@ -149,7 +165,7 @@ def result_dict(result: Replay) -> dict:
         out["corrected"] = [{"seq": s, "rule": e.rule, "undone_at": fold.retracted[s]}
                             for s, e in fold.corrected.items()]
         out["not_judged"] = len(fold.unjudged)
-        out["disputes"] = [r.__dict__ for r in fold.disputes]
+        out["disputes"] = [msgspec.structs.asdict(r) for r in fold.disputes]
     return out
 
 

@@ -7,7 +7,8 @@ import ipaddress
 import click
 
 from tabletape import engine
-from tabletape.cli import complete, echo
+from tabletape.cli import complete
+from tabletape.cli.group import echo
 from tabletape.tape.errors import UsageError
 
 
@@ -44,7 +45,7 @@ def svg(file: str, to: int | None, as_player: str | None, out: str, as_json: boo
     with open(out, "w", encoding="utf-8") as f:
         f.write(picture)
     if as_json:
-        from tabletape.cli import emit_json
+        from tabletape.cli.group import emit_json
         return emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player})
     echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
 
@@ -68,7 +69,7 @@ def view(file: str, out: str, as_json: bool) -> None:
     book = viewer.write(file, out)
     size = os.path.getsize(out)
     if as_json:
-        from tabletape.cli import emit_json
+        from tabletape.cli.group import emit_json
         return emit_json({"file": out, "log": file, "lines": book.events,
                           "verdict": book.verdict, "bytes": size})
     echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")

@@ -14,7 +14,7 @@ import msgspec
 
 from tabletape.app import entries
 from tabletape.app.entries import now
-from tabletape.cli import echo, emit_json, report_appended
+from tabletape.cli.group import echo, emit_json, report_appended
 
 
 @click.command()

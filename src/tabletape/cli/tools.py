@@ -13,7 +13,8 @@ import msgspec
 from tabletape import engine
 from tabletape.app import entries
 from tabletape.app.vocab import counted
-from tabletape.cli import complete, echo, emit_json, params
+from tabletape.cli import complete, params
+from tabletape.cli.group import echo, emit_json
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, Header

@@ -7,7 +7,8 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import vocab
-from tabletape.cli import complete, echo, emit_json
+from tabletape.cli import complete
+from tabletape.cli.group import echo, emit_json
 from tabletape.cli.params import AT_SEQ, LogPoint
 
 
@@ -26,7 +27,7 @@ def events(game: str, as_json: bool) -> None:
     kinds = vocab.vocabulary(rs)
     if as_json:
         return emit_json(kinds)
-    from tabletape.cli import echo
+    from tabletape.cli.group import echo
     echo(f"{rs.title} ({rs.id}): {len(kinds)} event types; tabletape fills in seq, prev and at")
     for k in kinds:
         echo("")

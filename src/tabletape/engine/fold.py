@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -20,8 +19,7 @@ APPLIED, ILLEGAL, UNJUDGED = "applied", "illegal", "not judged"
 _CORE: tuple[type[Event], ...] = (*CORE_EVENTS, Header)
 
 
-@dataclass
-class Ruling:
+class Ruling(msgspec.Struct):
     """A verdict on a disputed event: legal or illegal, by which rule, and why."""
 
     dispute_seq: int
@@ -33,7 +31,7 @@ class Ruling:
     by: str | None = None
     # the component values the verdict read whose provenance is not `rulebook`; None when
     # they are not known (the event was read before a checkpoint, or past the undo depth)
-    rests_on: list[Reliance] | None = field(default_factory=list)
+    rests_on: list[Reliance] | None = msgspec.field(default_factory=list)
 
 
 class Fold:

@@ -35,6 +35,9 @@ from tabletape.tape.events import Header
 
 INDEX_EVERY = 1024  # events between checkpoints: folding on from one takes a few ms
 INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no file for them
+# No line after the header is shorter (`{"type":"x","seq":1,"prev":"<64 hex>"}` and its newline):
+# a log smaller than INDEX_MIN * MIN_LINE bytes cannot hold enough events to be indexed.
+MIN_LINE = 90
 SUFFIX = ".tabletape-index"
 VERSION = 2  # 2: the custody epoch it was written under
 
@@ -189,34 +192,68 @@ def _holds(f, cp: Checkpoint) -> bool:
     return raw.endswith(b"\n") and tapelog.digest(raw[:-1]) == cp.digest
 
 
-# -- replay with the index -------------------------------------------------------------
+class _Opened(NamedTuple):
+    """A log as found before reading it: its game, its header, and where reading may start."""
 
-def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
-    """Returns what `engine.replay(path, to=to)` returns, starting from a checkpoint if one fits.
+    rs: Ruleset
+    header: Any
+    head0: str  # the hash of line 1
+    seen: tapelog.Watch  # before anything is read: what the index may rely on
+    old: Loaded  # the index's checkpoints, if it may be trusted
+    start: Checkpoint | None  # the last usable one (up to `to`), its line checked
 
-    The fold is `partial` when it starts from a checkpoint: its state, undo stack and
-    problems are whole, its history for rulings (retracted, disputes) is not.
-    """
+
+def _open(path: str, to: int | None) -> _Opened | None:
+    """Returns a log's header and the checkpoint to start from; None when line 1 does not
+    read (the plain read from line 1 reports what is wrong)."""
     with tapelog.open_log(path) as f:
         first = f.readline(tapelog.MAX_LINE + 1)
         if not first.endswith(b"\n"):
-            return reading.replay(path, to=to, visit=visit)
+            return None
         try:
             rs = registry.ruleset_for(first[:-1], path)
-            header = rs.codec.decode(first[:-1], path, 1, 0)
+            # The header's own codec accepts what the game's does on line 1, and is quicker
+            # to build; a line it refuses is read again from line 1, which names the error.
+            header = tapelog.Codec(rs.Header).decode(first[:-1], path, 1, 0)
             assert isinstance(header, Header)  # line 1 decodes as the game's header
             registry.check_header(rs, header, path)
         except (UnknownGame, UsageError):
             raise
         except TapeError:
-            return reading.replay(path, to=to, visit=visit)
+            return None
         head0 = tapelog.digest(first[:-1])
-        seen = tapelog.watch(f.fileno(), path)  # before anything is read: what the index may rely on
+        seen = tapelog.watch(f.fileno(), path)
         old = load(path, rs, head0, seen)
         usable = [c for c in old.checkpoints if to is None or c.seq <= to]
         start = usable[-1] if usable else None
         if start is not None and not _holds(f, start):
             old, start = Loaded([], 0), None  # the log changed under the index: rebuild it
+    return _Opened(rs, header, head0, seen, old, start)
+
+
+# -- replay with the index -------------------------------------------------------------
+
+def replay(path: str, *, to: int | None = None, visit: Visitor | None = None,
+           check_after: bool = False) -> Replay:
+    """Returns what `engine.replay(path, to=to, check_after=check_after)` returns, starting
+    from a checkpoint if one fits.
+
+    The fold is `partial` when it starts from a checkpoint: its state, undo stack and
+    problems are whole, its history for rulings (retracted, disputes) is not.
+    """
+    opened = _open(path, to)
+    if opened is None:
+        result = reading.replay(path, to=to, visit=visit)
+    else:
+        result = _replay(path, opened, to, visit)
+    if check_after and to is not None and result.error is None and result.events > to:
+        result.later = later_break(path, opened)  # the index as found, not read again
+    return result
+
+
+def _replay(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
+    """Returns the replay of an opened log, from its checkpoint if any; extends the index."""
+    rs, header, head0, seen, old, start = opened
     result = _resume(path, rs, header, old.base, start) if start is not None else None
     if result is None or start is None:
         if start is not None:
@@ -325,14 +362,40 @@ def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
 
 # -- the chain after a point -----------------------------------------------------------------
 
-def later_break(path: str) -> TapeError | None:
+def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     """Returns a format or chain error anywhere in a log, or None: what
     `engine.replay(path, rules=False).error` returns.
 
-    The log is folded on from the index's last checkpoint (`replay`): the lines before
-    it are vouched for by the index, as they are for `replay --to` (same custody, same
-    checks: the checkpoint's line must still hash as recorded); only the lines after it
-    are read, and the index is extended to the end, so that the next check is quick.
-    Without a usable index the whole log is read (and the index written).
+    The lines up to the index's last checkpoint are vouched for by the index, as they
+    are for `replay --to` (same custody, same checks: the checkpoint's line must still
+    hash as recorded); only the lines after it are read, for their format and chain.
+    When those could hold two checkpoints' worth of events (or, without a usable index,
+    enough for one), they are folded with the rules instead (`replay`), so that the index
+    is extended (or written) and the next check is quick. `opened`: the log as `replay`
+    found it just before (its index, custody and stamp), so as not to read them again.
     """
-    return replay(path).error
+    if opened is None:
+        opened = _open(path, None)
+    if opened is None:
+        return reading.replay(path, rules=False).error
+    cp, size = opened.start, opened.seen.stamp.size
+    last = opened.old.checkpoints[-1] if opened.old.checkpoints else None
+    if last is not None and last is not cp:  # `replay` checked the line of its own start only
+        with tapelog.open_log(path) as f:
+            cp = last if _holds(f, last) else None
+    if cp is None:
+        if size >= INDEX_MIN * MIN_LINE:  # it may be long enough to be indexed
+            return replay(path).error
+        return reading.replay(path, rules=False).error
+    per_line = cp.offset / (cp.seq + 1)
+    if size - cp.offset >= 2 * INDEX_EVERY * per_line:
+        return replay(path).error
+    resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), opened.rs.codec)
+    try:
+        for _ in tapelog.read_records(path, registry.codec_for, start=resume):
+            pass
+    except (UnknownGame, UsageError):
+        raise
+    except TapeError as e:
+        return e
+    return None

@@ -8,7 +8,6 @@ the bound game's components. A ruling "rests on" the values whose provenance is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -18,8 +17,7 @@ from tabletape.tape.events import visible
 RULEBOOK = "rulebook"
 
 
-@dataclass(frozen=True)
-class Reliance:
+class Reliance(msgspec.Struct, frozen=True):
     """One component value a ruling read: whose, which field, its value and its provenance."""
 
     entry: str

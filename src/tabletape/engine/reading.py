@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from tabletape.engine.fold import Fold
 from tabletape.engine.protocol import Ruleset
@@ -14,8 +15,9 @@ from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageErr
 from tabletape.tape.events import Header, Note
 
 
-@dataclass
-class Replay:
+# Structs, not dataclasses: a dataclass is built by generated code when its module is
+# imported (about 1 ms each, on the path of every command).
+class Replay(msgspec.Struct):
     """What a pass over a log found: the state, the tail, and every problem."""
 
     file: str
@@ -68,8 +70,7 @@ class Replay:
         return (recorded, judging) if recorded != judging else None
 
 
-@dataclass(slots=True)
-class Judged:
+class Judged(msgspec.Struct):
     """One line as the loop folded it, as a visitor sees it."""
 
     record: tapelog.Record
@@ -106,10 +107,9 @@ def replay(path: str, *, to: int | None = None, keep_going: bool = False,
     if checkpoints or after:
         from tabletape.engine import index  # checkpoints: any seq of a long log, quickly
     if checkpoints:
-        result = index.replay(path, to=to, visit=visit)
-    else:
-        result = walk(Replay(path), tapelog.read_records(path, codec_for), to=to,
-                      keep_going=keep_going, capture=capture, rules=rules, visit=visit)
+        return index.replay(path, to=to, visit=visit, check_after=after)
+    result = walk(Replay(path), tapelog.read_records(path, codec_for), to=to,
+                  keep_going=keep_going, capture=capture, rules=rules, visit=visit)
     if after and result.error is None and result.events > to:  # type: ignore[operator]
         result.later = index.later_break(path)
     return result

@@ -12,7 +12,6 @@ import hashlib
 import operator
 import os
 import re
-import secrets
 import time
 import types
 import typing
@@ -1036,8 +1035,15 @@ def _keep_custody(path: str, fd: int, before: Stamp, *, settle: bool) -> None:
     if not settle:
         _write_custody(path, None)
         return
-    epoch = held.epoch if held.stamp == before else secrets.token_hex(8)
+    epoch = held.epoch if held.stamp == before else _new_epoch()
     _write_custody(path, Custody(epoch, settled_stamp(fd, path)))
+
+
+def _new_epoch() -> str:
+    """Returns a fresh custody epoch: random, so that no two can be confused."""
+    import secrets  # only when an epoch begins: a reader that trusts one never needs it
+
+    return secrets.token_hex(8)
 
 
 def watch(fd: int, path: str) -> Watch:
@@ -1079,7 +1085,7 @@ def vouch(path: str, seen: Watch) -> str | None:
                 return held.epoch
             if now != seen.stamp:
                 return None
-            epoch = secrets.token_hex(8)
+            epoch = _new_epoch()
             return epoch if _write_custody(path, Custody(epoch, now)) else None
     except OSError:
         return None

@@ -53,32 +53,49 @@ class SeqSet(MutableSet[int]):
 
 
 class SeqMap(Mapping[int, int]):
-    """A map from seq to seq (0 is never a value: seq 0 is the header) as a packed array."""
+    """A map from seq to seq (0 is never a value: seq 0 is the header) as a packed array.
+
+    The array covers the seqs from the lowest one set, not from 0: a fold resumed from a
+    checkpoint deep in a long log does not pay for the seqs before it (2 MB at 500,000).
+    """
 
     def __init__(self) -> None:
         self._values = array("i")
+        self._base = 0  # the seq at self._values[0]
         self._len = 0
 
     def __getitem__(self, seq: int) -> int:
-        value = self._values[seq] if 0 <= seq < len(self._values) else 0
+        at = seq - self._base
+        value = self._values[at] if 0 <= at < len(self._values) else 0
         if not value:
             raise KeyError(seq)
         return value
 
     def __setitem__(self, seq: int, value: int) -> None:
-        if seq >= len(self._values):
-            self._values.frombytes(bytes(4 * (seq + 1 - len(self._values) + len(self._values) // 2)))
-        self._len += not self._values[seq]
-        self._values[seq] = value
+        if not self._values:
+            self._base = seq
+        at = seq - self._base
+        if at < 0:  # below the lowest seq so far: room below it too (never below seq 0)
+            grow = min(-at + len(self._values) // 2, self._base)
+            self._values = array("i", bytes(4 * grow)) + self._values
+            self._base -= grow
+            at += grow
+        elif at >= len(self._values):
+            self._values.frombytes(bytes(4 * (at + 1 - len(self._values) + len(self._values) // 2)))
+        self._len += not self._values[at]
+        self._values[at] = value
 
     def __contains__(self, seq: object) -> bool:
-        return isinstance(seq, int) and 0 <= seq < len(self._values) and bool(self._values[seq])
+        if not isinstance(seq, int):
+            return False
+        at = seq - self._base
+        return 0 <= at < len(self._values) and bool(self._values[at])
 
     def __len__(self) -> int:
         return self._len
 
     def __iter__(self) -> Iterator[int]:
-        return (s for s, v in enumerate(self._values) if v)
+        return (self._base + at for at, v in enumerate(self._values) if v)
 
     def __repr__(self) -> str:
         return f"SeqMap({dict(self)!r})"

@@ -1,0 +1,356 @@
+"""The click group (`tabletape.cli:main`): the commands it holds itself, and the table of
+those it imports only when they run."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from typing import Any
+
+import click
+import msgspec
+
+from tabletape import engine
+from tabletape.app import entries
+from tabletape.app.entries import now
+from tabletape.cli import params
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
+from tabletape.tape.events import UNSAFE, Event, Note, Undone, visible
+
+
+class Failure(click.ClickException):
+    """A TapeError on its way out: one line, `error: ...`, on stderr, and its exit code."""
+
+    def __init__(self, error: TapeError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]  # click's is per class; ours per error
+        return self.error.exit_code
+
+    def show(self, file: Any = None) -> None:
+        from tabletape.cli.render import show_error
+        show_error(self.error)
+
+
+def failure(e: TapeError | OSError) -> Failure:
+    """Returns the Failure that reports an error of ours, or of the system, to a person."""
+    from tabletape.cli.render import tape_error
+    return Failure(tape_error(e))
+
+
+# JSON escapes C0 itself; DEL, C1, bidi and zero-width characters it would write raw. They can
+# only stand inside a JSON string, where `\uXXXX` means the same character: escaped, the
+# document is unchanged and a terminal showing it obeys none of them.
+_RAW_IN_JSON = re.compile(f"[{UNSAFE}]")
+
+
+def emit_json(data: Any) -> None:
+    text = msgspec.json.encode(data).decode()
+    click.echo(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Prints one line that may hold strings from a log or a file name, escaped."""
+    click.echo(visible(text), err=err)
+
+
+# Commands that live in other modules, imported only when that command runs, so that
+# start-up (one `append` at the table) does not pay for what it does not use.
+LAZY_COMMANDS: dict[str, str] = {
+    "validate": "tabletape.cli.read:validate",
+    "verify": "tabletape.cli.read:verify",
+    "replay": "tabletape.cli.read:replay",
+    "log": "tabletape.cli.read:log_cmd",
+    "explain": "tabletape.cli.read:explain",
+    "diff": "tabletape.cli.read:diff",
+    "simulate": "tabletape.cli.tools:simulate",
+    "schema": "tabletape.cli.tools:schema",
+    "repair": "tabletape.cli.tools:repair",
+    "record": "tabletape.cli.record:record",
+    "keygen": "tabletape.cli.sign:keygen",
+    "sign": "tabletape.cli.sign:sign",
+    "svg": "tabletape.cli.see:svg",
+    "view": "tabletape.cli.see:view",
+    "serve": "tabletape.cli.see:serve",
+    "corpus": "tabletape.cli.corpus:group",
+    "events": "tabletape.cli.vocab:events",
+    "components": "tabletape.cli.vocab:components",
+    "branch": "tabletape.cli.vocab:branch",
+}
+
+
+class Tabletape(click.Group):
+    """The command group: imports a lazy command's module when the command is asked for,
+    and reports every TapeError or OSError a command raises as one Failure."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS:
+            module, _, name = LAZY_COMMANDS[cmd_name].partition(":")
+            command: click.Command = getattr(importlib.import_module(module), name)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (TapeError, OSError) as e:
+            raise failure(e) from e
+
+
+@click.group(cls=Tabletape, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tabletape")
+def main() -> None:
+    """Record tabletop games as event logs; validate, replay, explain and diff them.
+
+    \b
+    Example:
+      tabletape new cards-of-war game.jsonl --players alice,bob
+      tabletape append game.jsonl '{"type":"opening_card_drawn","player":"alice","card":"Tank"}'
+      tabletape replay game.jsonl
+    """
+
+
+def _complete(what: str, ctx: click.Context, param: click.Parameter, incomplete: str
+              ) -> list[Any]:
+    from tabletape.cli import complete
+    found: list[Any] = getattr(complete, what)(ctx, param, incomplete)
+    return found
+
+
+# -- games and rules -------------------------------------------------------------------
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def games(as_json: bool) -> None:
+    """List the rulesets, their versions, player counts and options.
+
+    Example: tabletape games
+    """
+    rows: list[dict[str, Any]] = [
+        {"id": rs.id, "title": rs.title, "version": rs.version, "players": list(rs.players),
+         "options": _option_defaults(rs), "rules": len(rs.RULES)} for rs in engine.all_games()]
+    if as_json:
+        return emit_json(rows)
+    from tabletape.cli.render import listing
+    listing("games", ["id", "title", "version", "players", "rules", "options (default)"],
+            [[r["id"], r["title"], r["version"], _count(*r["players"]), str(r["rules"]),
+              "\n".join(f"{k}={_show(v)}" for k, v in r["options"].items())] for r in rows])
+
+
+def _count(lo: int, hi: int) -> str:
+    return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+
+def _option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
+    """Returns every option of a game with its default value (as plain data)."""
+    default = rs.Options()
+    plain = msgspec.to_builtins(default)
+    return {f.name: plain.get(f.name, getattr(default, f.name))
+            for f in msgspec.structs.fields(default)}
+
+
+def _show(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+@main.command()
+@click.argument("game", shell_complete=lambda c, p, i: _complete("games", c, p, i))
+@click.argument("rule", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def rules(game: str, rule: str | None, as_json: bool) -> None:
+    """Show a game's rule catalogue (or one RULE): rule id, rulebook section, our paraphrase.
+
+    Example: tabletape rules cards-of-war   |   tabletape rules cards-of-war cow.kill.type-match
+    """
+    rs = engine.get(game)
+    cat = rs.catalogue()
+    if rule is not None:
+        if rule not in cat:
+            from tabletape.app.vocab import did_you_mean
+            raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
+                             f"`tabletape rules {rs.id}` lists them")
+        cat = {rule: cat[rule]}
+    if as_json:
+        return emit_json({k: {"section": r.section, "text": r.text} for k, r in cat.items()})
+    from tabletape.cli.render import listing
+    listing(f"{rs.title} — rules", ["rule", "section", "what it says (our words)"],
+            [[rule_id, r.section, r.text] for rule_id, r in cat.items()])
+
+
+# -- writing ---------------------------------------------------------------------------
+
+@main.command()
+@click.argument("game", is_eager=True, shell_complete=lambda c, p, i: _complete("games", c, p, i))
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--players", required=True, type=params.PLAYERS,
+              help="Player names in seat order, comma-separated.")
+@click.option("--option", "options", multiple=True, type=params.GAME_OPTION, metavar="KEY=VALUE",
+              help="An optional rule or variant, e.g. --option length=long (repeatable).")
+@click.option("--components", type=click.Path(dir_okay=False),
+              help="Your own component data (JSON); embedded in the header.")
+@click.option("--by", help="Who records the log.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str, Any], ...],
+        components: str | None, by: str | None, as_json: bool) -> None:
+    """Start a new log: write its header (game, players, options, components).
+
+    Example: tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
+    """
+    rs = engine.get(game)
+    header = rs.start(players, entries.options_for(rs, options),
+                      entries.load_components(rs, components))
+    header = msgspec.structs.replace(header, at=now(), by=by)
+    try:
+        rs.codec.strict.decode(rs.codec.encode(header))  # the schema's bounds hold
+    except msgspec.ValidationError as e:
+        raise UsageError(f"the header would not be valid: {e}", file=file) from None
+    tail = tapelog.create(file, header, rs.codec)
+    if as_json:
+        return emit_json({"file": file, "game": rs.id, "rules_version": rs.version,
+                          "players": list(players), "options": msgspec.to_builtins(header.options),
+                          "head": tail.head})
+    echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
+
+
+def stdin_is_terminal() -> bool:
+    return sys.stdin.isatty()
+
+
+def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
+                    as_json: bool) -> None:
+    """Prints what was appended, seq by seq, and what the game waits for next (or JSON)."""
+    rs = result.ruleset
+    assert rs is not None
+    if as_json:
+        return emit_json([{"seq": first_seq + i, "event": msgspec.to_builtins(e),
+                           "text": engine.describe(rs, e)} for i, e in enumerate(events)])
+    for i, e in enumerate(events):
+        echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
+    fold = result.fold
+    if fold is not None:
+        d = rs.pending(fold.state)
+        o = rs.outcome(fold.state)
+        echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+
+
+def _next_seq(result: engine.Replay) -> int:
+    """Returns the seq the next event appended to a replayed log will have."""
+    assert result.tail is not None
+    return result.tail.seq + 1
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("events", nargs=-1)
+@click.option("--force", is_flag=True, help="Record even an illegal event (it will be reported).")
+@click.option("--by", help="Who records these events.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended as JSON.")
+def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_json: bool) -> None:
+    """Append events: game fields only, one JSON object per argument or per stdin line.
+
+    The envelope (seq, prev, at) is filled in; every event is checked against the
+    rules first and an illegal one is refused with the rule it breaks: nothing is
+    written unless all are legal (or --force).
+
+    \b
+    Example:
+      tabletape append game.jsonl '{"type":"card_deployed","player":"alice","card":"Tank","battle":2}'
+    """
+    result = entries.open_for_append(file)
+    rs = result.ruleset
+    assert rs is not None
+    if events:
+        parsed = [entries.event_from(rs, text, f"argument {i}", by, now())
+                  for i, text in enumerate(events, 1)]
+    elif stdin_is_terminal():  # it would wait silently for lines nobody knows to type
+        raise UsageError(f"no events given: give each as an argument (a JSON object), or pipe "
+                         f"them one a line on stdin; `tabletape events {rs.id}` lists them, "
+                         f"`tabletape record {file}` takes them interactively")
+    else:
+        parsed = [entries.event_from(rs, line, f"<stdin>:{i}", by, now())
+                  for i, line in enumerate(sys.stdin, 1) if line.strip()]
+    if not parsed:
+        raise UsageError("no events given (as arguments or on stdin)")
+    if result.fold is not None and result.fold.partial and \
+            any(isinstance(e, Note) and e.dispute for e in parsed):
+        result = entries.open_for_append(file, history=True)
+    first = _next_seq(result)
+    entries.append_checked(file, parsed, result, force)
+    report_appended(result, parsed, first, as_json)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--by", help="Who asks for the undo.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended as JSON.")
+def undo(file: str, by: str | None, as_json: bool) -> None:
+    """Retract the latest effective event by appending `undone` (nothing is deleted).
+
+    A signature cannot be undone: after one, undo retracts the game event before it
+    (the signature still seals the log as it was) and says so.
+
+    Example: tabletape undo game.jsonl
+    """
+    result = entries.open_for_append(file)
+    fold = result.fold
+    assert fold is not None
+    first = _next_seq(result)
+    ev = Undone(target=fold.latest(), at=now(), by=by)
+    v = fold.violation(first, ev)
+    if v is not None:
+        raise IllegalEvent(v.reason, rule=v.rule, file=file)
+    signature = entries.last_signature(file)
+    target = next((e for s, _, _, e in reversed(fold.stack) if s == ev.target), None)
+    entries.append_checked(file, [ev], result)
+    report_appended(result, [ev], first, as_json)
+    if signature is not None and result.ruleset is not None and not as_json:
+        seq, player = signature
+        what = engine.describe(result.ruleset, target) if target is not None else "an event"
+        echo(f"  the latest line, seq {seq}, is {player}'s signature, which cannot be undone; "
+             f"this undo retracts seq {ev.target}: {what} (the signature still seals the log "
+             f"through seq {seq - 1})")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("text")
+@click.option("--about", type=int, help="The seq of the event the note is about.",
+              shell_complete=lambda c, p, i: _complete("seqs", c, p, i))
+@click.option("--dispute", is_flag=True, help="Dispute that event: validate/explain rule on it.")
+@click.option("--by", help="Who writes the note.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was appended (and the ruling) "
+              "as JSON.")
+def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
+         as_json: bool) -> None:
+    """Append a note, or a dispute about an earlier event.
+
+    Example: tabletape note game.jsonl "Tanks cannot kill Marines" --about 41 --dispute --by alice
+    """
+    if dispute and about is None:
+        raise UsageError("a dispute needs --about SEQ")
+    result = entries.open_for_append(file, history=dispute)
+    ev = Note(text=text, about=about, dispute=dispute, at=now(), by=by)
+    first = _next_seq(result)
+    entries.append_checked(file, [ev], result)
+    ruling = result.fold.disputes[-1] if dispute and result.fold is not None and \
+        result.fold.disputes else None
+    if as_json:
+        assert result.ruleset is not None
+        return emit_json([{"seq": first, "event": msgspec.to_builtins(ev),
+                           "text": engine.describe(result.ruleset, ev),
+                           "ruling": msgspec.structs.asdict(ruling) if ruling else None}])
+    report_appended(result, [ev], first, False)
+    if ruling is not None:
+        r = ruling
+        echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
+                   + f" — {r.reason}")
+        basis = engine.ruling_basis(r.rests_on)
+        if basis is not None:
+            echo(f"  {basis}")

@@ -1,0 +1,71 @@
+"""`replay`'s state at a seq and its table: the part of the command that needs no click.
+
+`read.replay` (the click command) and `entry` (the console script's quick path for
+`replay FILE [--to SEQ] [--as PLAYER]`) both use it, so that drawing the table imports
+only the engine, the game and rich.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletape import engine
+from tabletape.tape.errors import UsageError
+
+
+def replayed(file: str, to: int | None, as_player: str | None) -> tuple[engine.Replay, Any]:
+    """Returns a log's replay after seq `to` (checked to its end for format and chain), and
+    its state as `as_player` sees it; raises UsageError for a seq or a player it does not have.
+    """
+    if to is not None and to < 0:
+        raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
+    result = engine.replay(file, to=to, history=False, check_after=True)
+    rs = result.ruleset
+    if rs is None or result.fold is None:
+        raise result.error or UsageError("unreadable log", file=file)
+    if to is not None and to >= result.events and result.error is None:
+        raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
+    state = result.state
+    if as_player is not None:
+        if as_player not in result.header.players:
+            from tabletape.app.vocab import did_you_mean
+            raise UsageError(f"--as {as_player}: not a player"
+                             f"{did_you_mean(as_player, result.header.players)}; players: "
+                             f"{', '.join(result.header.players)}")
+        state = rs.view(state, as_player)
+    return result, state
+
+
+def show(file: str, to: int | None, as_player: str | None) -> int:
+    """Draws the table after seq `to` (as `as_player` sees it), the problems on stderr;
+    returns the exit code: 1 when the log has problems, else 0."""
+    result, state = replayed(file, to, as_player)
+    rs, fold = result.ruleset, result.fold
+    assert rs is not None and fold is not None  # `replayed` refuses a log without them
+    from tabletape.cli.render import (
+        console,
+        drawing,
+        err_console,
+        problem_line,
+        safe,
+        version_note,
+    )
+    problems = result.problems
+    console.print(drawing(rs, state))
+    console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
+                                                      if as_player else ""), markup=False)
+    note = version_note(result)
+    if note is not None:
+        console.print(note)
+    for e in problems:  # errors go to stderr, the state to stdout
+        err_console.print(problem_line(e))
+    if fold.blocked:
+        first = min(fold.illegal)
+        err_console.print(f"the state shown is the one before the illegal event at seq {first}")
+    if result.error is not None:
+        err_console.print(f"the state shown is after seq {result.events - 1}, the last line "
+                          "read before the log breaks")
+    if result.later is not None:  # a break after --to: the checkpointed fold stopped before it
+        err_console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
+                          "records may have been changed")
+    return 1 if problems else 0
