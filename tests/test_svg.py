@@ -123,3 +123,24 @@ def test_a_battle_in_play(snapshot_svg):
     r = engine.replay(DISPUTED["battlecards-pacific"], to=27)
     assert r.state.battle is not None
     assert snapshot_svg == pictures.draw(r.ruleset, r.state, "alice").svg()
+
+
+
+def test_svg_of_a_log_with_problems_says_so(run, game, tmp_path):
+    """The picture of an invalid or broken log does not pass for a clean one: svg prints the
+    problems replay prints (stderr, exit 1): an illegal event still in effect, a break after
+    --to (the lines after SEQ are read for their chain)."""
+    r = run("append", game, "--force", '{"type":"card_drawn","player":"bob","card":"Tank"}')
+    assert r.exit_code == 0
+    res = run("svg", game, "-o", tmp_path / "g.svg")
+    assert res.exit_code == 1 and "[cow.turn.order]" in res.stderr
+    assert "the state shown is the one before the illegal event at seq 3" in res.stderr
+    ls = open(DISPUTED["cards-of-war"], "rb").read().splitlines(keepends=True)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"".join([*ls[:-2], ls[-2].replace(b'"seq"', b'"seq" ', 1), ls[-1]]))
+    res = run("svg", broken, "--to", "30", "-o", tmp_path / "b.svg")
+    assert res.exit_code == 1, res.output
+    assert "the state shown is after seq 30, but the log breaks later" in res.stderr
+    assert res.stdout == f"wrote {tmp_path / 'b.svg'}: the table after seq 30\n"
+    res = run("svg", broken, "--to", "30", "-o", tmp_path / "b.svg", "--json")
+    assert res.exit_code == 1 and '"problems":[{' in res.stdout

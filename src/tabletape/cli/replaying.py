@@ -40,26 +40,26 @@ def show(file: str, to: int | None, as_player: str | None) -> int:
     """Draws the table after seq `to` (as `as_player` sees it), the problems on stderr;
     returns the exit code: 1 when the log has problems, else 0."""
     result, state = replayed(file, to, as_player)
-    rs, fold = result.ruleset, result.fold
-    assert rs is not None and fold is not None  # `replayed` refuses a log without them
-    from tabletape.cli.render import (
-        console,
-        drawing,
-        err_console,
-        problem_line,
-        safe,
-        version_note,
-    )
-    problems = result.problems
+    rs = result.ruleset
+    assert rs is not None  # `replayed` refuses a log without one
+    from tabletape.cli.render import console, drawing, safe, version_note
     console.print(drawing(rs, state))
     console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
                                                       if as_player else ""), markup=False)
     note = version_note(result)
     if note is not None:
         console.print(note)
-    for e in problems:  # errors go to stderr, the state to stdout
+    return warn(result, to)
+
+
+def warn(result: engine.Replay, to: int | None) -> int:
+    """Prints a replay's problems on stderr, and what they mean for the state drawn after
+    seq `to`; returns the exit code: 1 when the log has problems, else 0."""
+    from tabletape.cli.render import err_console, problem_line
+    fold = result.fold
+    for e in result.problems:  # errors go to stderr, the state to stdout
         err_console.print(problem_line(e))
-    if fold.blocked:
+    if fold is not None and fold.blocked:
         first = min(fold.illegal)
         err_console.print(f"the state shown is the one before the illegal event at seq {first}")
     if result.error is not None:
@@ -68,4 +68,4 @@ def show(file: str, to: int | None, as_player: str | None) -> int:
     if result.later is not None:  # a break after --to: the checkpointed fold stopped before it
         err_console.print(f"the state shown is after seq {to}, but the log breaks later: what it "
                           "records may have been changed")
-    return 1 if problems else 0
+    return 1 if result.problems else 0

@@ -20,34 +20,35 @@ from tabletape.tape.errors import UsageError
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The SVG file to write ('-' for stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
-def svg(file: str, to: int | None, as_player: str | None, out: str, as_json: bool) -> None:
+@click.pass_context
+def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, out: str,
+        as_json: bool) -> None:
     """Draw the table as SVG after the last event (or after --to SEQ).
+
+    The log's problems go to stderr, as replay prints them (exit 1); with --to, the
+    lines after SEQ are still read for their format and hash chain.
 
     Example: tabletape svg game.jsonl --to 40 --as bob -o table.svg
     """
     from tabletape.app import pictures
-    result = engine.replay(file, to=to)
-    rs, fold = result.ruleset, result.fold
-    if rs is None or fold is None:
-        raise result.error or UsageError("unreadable log", file=file)
-    if to is not None and to >= result.events and result.error is None:
-        raise UsageError(f"--to {to}: the log ends at seq {result.events - 1}", file=file)
-    if as_player is not None and as_player not in result.header.players:
-        from tabletape.app.vocab import did_you_mean
-        raise UsageError(f"--as {as_player}: not a player"
-                         f"{did_you_mean(as_player, result.header.players)}; players: "
-                         f"{', '.join(result.header.players)}")
-    picture = pictures.draw(rs, fold.state, as_player).svg()
+    from tabletape.cli import replaying
+    result, _ = replaying.replayed(file, to, as_player)  # refuses a seq or player it lacks
+    assert result.ruleset is not None and result.fold is not None
+    picture = pictures.draw(result.ruleset, result.fold.state, as_player).svg()
     seen = f", as {as_player} sees it" if as_player else ""
     if out == "-":
         click.echo(picture, nl=False)
-        return
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(picture)
-    if as_json:
-        from tabletape.cli.group import emit_json
-        return emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player})
-    echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
+    else:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(picture)
+        if as_json:
+            from tabletape.cli import emit_json
+            emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player,
+                       "problems": [e.to_dict() for e in result.problems]})
+        else:
+            echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
+    # what replay says of the state it draws: a picture of a disputed log must not look clean
+    ctx.exit(replaying.warn(result, to))
 
 
 @click.command()
