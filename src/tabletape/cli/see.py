@@ -6,7 +6,6 @@ import ipaddress
 
 import click
 
-from tabletape import engine
 from tabletape.cli import complete
 from tabletape.cli.group import echo
 from tabletape.tape.errors import UsageError
