@@ -239,16 +239,17 @@ class Row:
 def median_run(name: str, argv: list[str], events: int, nbytes: int, rounds: int,
                before=None, stdin: str | None = None, note: str = "",
                inner: bool = False, check: bool = True, env: dict | None = None,
-               compare: bool = True) -> Row | None:
+               compare: bool = True, ours: bool = False) -> Row | None:
     """Runs a command `rounds` times; its time is the median (inner: the time it reports).
 
     With --before, a tabletape row is also run with the other tree (`before` in its
     name), on links to the inputs in their own folder (each tree keeps its own index).
     `before` (a hook run before each round) is given the path mapping of its tree.
+    `ours`: an in-process row that times tabletape's own code (run with both trees too).
     """
     if not wanted(name):
         return None
-    if BEFORE is not None and env is None and argv[:3] == TT and compare:
+    if BEFORE is not None and env is None and (argv[:3] == TT or ours) and compare:
         before_argv = [_before_path(a) for a in argv]
         old = median_run(name + " [before]", before_argv, events, nbytes, rounds, before,
                          _before_path(stdin) if stdin else None, note, inner, check,
@@ -357,7 +358,8 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
         print("eventsourcing is not installed: no eventsourcing row", file=sys.stderr)
     for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
         rows.append(median_run(f"simulate {game}: games per second", [*me, "simulate", game],
-                               SIM_GAMES, 0, rounds, inner=True, note="in process"))
+                               SIM_GAMES, 0, rounds, inner=True, note="in process",
+                               ours=True))
     return [r for r in rows if r is not None], baseline
 
 
