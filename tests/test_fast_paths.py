@@ -102,22 +102,30 @@ def test_the_unsafe_prefilter_is_the_regex(parts):
     assert log._unsafe(chunk) == (log._UNSAFE_BYTES.search(chunk) is not None)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_battlecards_can_fire_is_having_a_target(seed):
-    from tabletape.games.battlecards_pacific import legality
+def _engaged(seed):
+    """Yields (lk, state, battle, player, unit) for every engaged unit of a simulated
+    BATTLECARDS game, then checks the game ended."""
     header, _, states = simulated("battlecards-pacific", seed)
     rs = engine.get("battlecards-pacific").bind(header)
-    asked = 0
     for state in states:
         b = state.battle
         if b is None:
             continue
         for player in (b.aggressor, b.defender):
             for name in dict.fromkeys(b.forces[player]):
-                assert legality.can_fire(rs.lk, state, b, player, name) == bool(
-                    legality.targets(rs.lk, state, b, player, name))
-                asked += 1
-    assert asked and rs.over(states[-1])
+                yield rs.lk, state, b, player, name
+    assert rs.over(states[-1])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_battlecards_can_fire_is_having_a_target(seed):
+    from tabletape.games.battlecards_pacific import legality
+    asked = 0
+    for lk, state, b, player, name in _engaged(seed):
+        assert legality.can_fire(lk, state, b, player, name) == bool(
+            legality.targets(lk, state, b, player, name))
+        asked += 1
+    assert asked
 
 
 def _can_hit_plain(lk, state, battle, player):
@@ -288,21 +296,13 @@ def test_battlecards_reach_is_targetable_for_every_pair_of_units():
 def test_battlecards_targets_are_the_units_targetable_says(seed):
     from tabletape.games.battlecards_pacific import legality
     from tabletape.games.battlecards_pacific import lookups as q
-    header, _, states = simulated("battlecards-pacific", seed)
-    rs = engine.get("battlecards-pacific").bind(header)
     asked = 0
-    for state in states:
-        b = state.battle
-        if b is None:
-            continue
-        for player in (b.aggressor, b.defender):
-            enemy = q.opponent(b, player)
-            for name in dict.fromkeys(b.forces[player]):
-                me = q.unit(rs.lk, state, player, name)
-                assert legality.targets(rs.lk, state, b, player, name) == tuple(
-                    n for n in dict.fromkeys(b.forces[enemy])
-                    if legality.targetable(me, q.unit(rs.lk, state, enemy, n)))
-                asked += 1
+    for lk, state, b, player, name in _engaged(seed):
+        enemy, me = q.opponent(b, player), q.unit(lk, state, player, name)
+        assert legality.targets(lk, state, b, player, name) == tuple(
+            n for n in dict.fromkeys(b.forces[enemy])
+            if legality.targetable(me, q.unit(lk, state, enemy, n)))
+        asked += 1
     assert asked
 
 

@@ -391,11 +391,5 @@ def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     if size - cp.offset >= 2 * INDEX_EVERY * per_line:
         return replay(path).error
     resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), opened.rs.codec)
-    try:
-        for _ in tapelog.read_records(path, registry.codec_for, start=resume):
-            pass
-    except (UnknownGame, UsageError):
-        raise
-    except TapeError as e:
-        return e
-    return None
+    records = tapelog.read_records(path, registry.codec_for, start=resume)
+    return reading.walk(Replay(path), records, rules=False).error  # the one loop, no fold

@@ -8,6 +8,7 @@ the deck takes the game's `Lookups` first (`lk`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import product
 from typing import Any
 
 from tabletape.engine import CHANCE, Decision, Violation
@@ -371,17 +372,14 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
             kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
             if c.kill and victim:
                 kills += ((True, victim[0]),)
-            for theatre in theatres:
-                for kill, target in kills:
-                    for joint in joints:
-                        ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
-                                          target=target, theatre=theatre, joint=joint,
-                                          from_discard=from_discard)
-                        if (_check_theatre(state, ev) or _check_joint(lk, state, ev, h)
-                                or _check_partner(lk, state, ev, h)
-                                or _check_off_theatre(lk, state, ev)
-                                or _check_kill(lk, state, ev)) is None:
-                            yield ev
+            for theatre, (kill, target), joint in product(theatres, kills, joints):
+                ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
+                                  target=target, theatre=theatre, joint=joint,
+                                  from_discard=from_discard)
+                if (_check_theatre(state, ev) or _check_joint(lk, state, ev, h)
+                        or _check_partner(lk, state, ev, h) or _check_off_theatre(lk, state, ev)
+                        or _check_kill(lk, state, ev)) is None:
+                    yield ev
 
 
 def _deploys_plain(lk: Lookups, state: State, player: str) -> Iterator[CardDeployed]:
@@ -400,14 +398,12 @@ def _deploys_plain(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
             kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
             if c.kill and victim:
                 kills += ((True, victim[0]),)
-            for theatre in theatres:
-                for kill, target in kills:
-                    for joint in joints:
-                        ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
-                                          target=target, theatre=theatre, joint=joint,
-                                          from_discard=from_discard)
-                        if check(lk, state, ev) is None:
-                            yield ev
+            for theatre, (kill, target), joint in product(theatres, kills, joints):
+                ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
+                                  target=target, theatre=theatre, joint=joint,
+                                  from_discard=from_discard)
+                if check(lk, state, ev) is None:
+                    yield ev
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:
