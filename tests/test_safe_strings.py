@@ -212,3 +212,15 @@ def test_a_note_with_invisible_characters_is_kept_and_printed_escaped(run, tmp_p
     assert r.exit_code == 0, out(r)
     assert "see\\u2060 this\\ufffe" in r.stdout
 
+
+
+@pytest.mark.parametrize("value", ["deck\x1b]0;x\x07", "deck\u2060", "deck\uffff"])
+def test_a_components_files_free_text_has_the_bounds_of_names(run, tmp_path, value):
+    deck = json.load(open("src/tabletape/games/cards_of_war/components.json"))
+    deck["deck_name"] = value
+    (tmp_path / "deck.json").write_text(json.dumps(deck))
+    r = run("new", "cards-of-war", tmp_path / "g.jsonl", "--players", "a,b",
+            "--components", tmp_path / "deck.json")
+    assert r.exit_code == 2 and "components do not fit" in r.stderr, out(r)
+    assert "$.deck_name" in r.stderr and "without a control, bidi" in r.stderr, out(r)
+    no_controls(out(r))

@@ -46,7 +46,15 @@ NAME_REFUSED = "without a control, bidi, invisible or noncharacter code point"
 _SCHEMA_NAME = re.sub(r"\\U([0-9a-f]{8})", lambda m: chr(int(m.group(1), 16)), NAME)
 Name = Annotated[str, Meta(min_length=1, max_length=64,
                            extra_json_schema={"type": "string", "pattern": _SCHEMA_NAME})]
-StrictName = Annotated[str, Meta(min_length=1, max_length=64, pattern=NAME)]
+StrictName = Annotated[str, Meta(min_length=1, max_length=64, pattern=NAME,
+                                 extra_json_schema={"pattern": _SCHEMA_NAME})]
+
+# Free-text fields of a header (a deck's name, a box's title, a card type's label) hold none
+# of the characters a name refuses either. Read once per log (in the header): checked.
+Title = Annotated[str, Meta(max_length=128, pattern=NAME,
+                            extra_json_schema={"pattern": _SCHEMA_NAME})]
+Label = Annotated[str, Meta(max_length=64, pattern=NAME,
+                            extra_json_schema={"pattern": _SCHEMA_NAME})]
 Text = Annotated[str, Meta(max_length=4096)]
 DIGEST = "^[0-9a-f]{64}$"
 # `prev` is only ever read by the chain check, which compares it with the SHA-256 hex of the
