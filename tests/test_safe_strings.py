@@ -224,3 +224,14 @@ def test_a_components_files_free_text_has_the_bounds_of_names(run, tmp_path, val
     assert r.exit_code == 2 and "components do not fit" in r.stderr, out(r)
     assert "$.deck_name" in r.stderr and "without a control, bidi" in r.stderr, out(r)
     no_controls(out(r))
+
+
+def test_no_string_is_read_as_markup_anywhere():
+    """The door by construction: the consoles read no markup, and no code asks for it."""
+    import pathlib
+
+    from tabletape.cli.render import console, err_console
+    assert not console._markup and not err_console._markup
+    for p in pathlib.Path("src/tabletape").rglob("*.py"):
+        code = p.read_text()
+        assert "from_markup" not in code and "markup=True" not in code, p

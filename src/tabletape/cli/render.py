@@ -57,11 +57,6 @@ console = SafeConsole(soft_wrap=True)
 err_console = SafeConsole(stderr=True, soft_wrap=True)
 
 
-def text(value: str, style: str = "") -> Text:
-    """Returns a string from a log, a components file or a file name as rich Text, escaped."""
-    return Text(visible(value), style=style)
-
-
 def drawing(rs: Ruleset, state: Any) -> Any:
     """Returns the game's own drawing of a state (its `render` module), with what comes next.
 
