@@ -235,3 +235,13 @@ def test_no_string_is_read_as_markup_anywhere():
     for p in pathlib.Path("src/tabletape").rglob("*.py"):
         code = p.read_text()
         assert "from_markup" not in code and "markup=True" not in code, p
+
+
+def test_an_svg_never_holds_what_xml_refuses():
+    """Names refuse them; whatever else a drawing's text holds is escaped at the same door."""
+    from xml.dom import minidom
+
+    from tabletape.engine.kit.svg import esc, text
+    assert esc("a\uffff\x1b<b>\u2060") == "a\\uffff\\x1b&lt;b&gt;\\u2060"
+    part = text(1, 2, "x\ufffe\x00")
+    minidom.parseString(f'<svg xmlns="http://www.w3.org/2000/svg">{part}</svg>')

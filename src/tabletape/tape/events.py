@@ -71,7 +71,13 @@ Timestamp = Annotated[str, Meta(
 
 
 def visible(text: str) -> str:
-    """Returns text with every UNSAFE character shown as an escape (`\\x1b`, `\\u202e`)."""
+    """Returns text with every UNSAFE character shown as an escape (`\\x1b`, `\\u202e`).
+
+    The one door for printed strings: the CLI's consoles, the games' drawings (SVG), the
+    pytest plugin and the server's log lines escape through it.
+    """
+    if text.isascii() and text.isprintable():  # the common case, without the regex
+        return text
     if not _UNSAFE.search(text):
         return text
     return _UNSAFE.sub(_escape, text)
