@@ -245,3 +245,19 @@ def test_an_svg_never_holds_what_xml_refuses():
     assert esc("a\uffff\x1b<b>\u2060") == "a\\uffff\\x1b&lt;b&gt;\\u2060"
     part = text(1, 2, "x\ufffe\x00")
     minidom.parseString(f'<svg xmlns="http://www.w3.org/2000/svg">{part}</svg>')
+
+
+def test_completion_never_offers_a_name_the_schema_refuses(tmp_path):
+    """A header edited to hold an escape or a newline: the shell is never handed it."""
+    import click
+
+    from tabletape.cli import complete
+    path = played(tmp_path / "g.jsonl")
+    data = open(path, "rb").read().splitlines(keepends=True)
+    header = json.loads(data[0])
+    header["players"] = ["alice", "b\x1b]0;x\x07ob", "c\nrm -rf ~", "d\u2060", "[i]zed"]
+    data[0] = json.dumps(header, separators=(",", ":")).encode() + b"\n"
+    open(path, "wb").write(b"".join(data))
+    ctx = click.Context(click.Command("x"))
+    ctx.params["file"] = path
+    assert [c.value for c in complete.players(ctx, None, "")] == ["alice", "[i]zed"]

@@ -432,6 +432,7 @@ def test_hostile_strings_in_a_terminal(marked, tmp_path):
            "TABLETAPE_CLOCK": "off"}
     env.pop("NO_COLOR", None)
     interactive = ("record", "--step")
+    coloured = 0  # outputs with rich's colours: proof that rich saw a terminal
     for args, stdin in marked_commands(marked, tmp_path / "pty"):
         if args[0] in ("branch", "svg", "view", "note", "append"):
             continue  # they print one line about a file written: run above
@@ -446,10 +447,12 @@ def test_hostile_strings_in_a_terminal(marked, tmp_path):
         text = child.before
         assert "\x1b]" not in text and "\x07" not in text, args  # no OSC: link, title
         TALLY["terminal"] += 1
+        coloured += "\x1b[" in text
         if any(a in interactive for a in args):  # the line editor's own sequences: theirs
             assert "Traceback" not in text
             continue
         clean(RICH_OWN.sub("", text.replace("\r\n", "\n")))
+    assert coloured >= 10
 
 
 def test_hostile_strings_through_the_pytest_plugin(pytester, marked):

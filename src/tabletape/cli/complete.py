@@ -13,6 +13,8 @@ import click
 import msgspec
 from click.shell_completion import CompletionItem
 
+from tabletape.tape.events import visible
+
 
 def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     from tabletape import engine
@@ -62,7 +64,9 @@ def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
     try:
         with open(path, "rb") as f:
             header = msgspec.json.decode(f.readline(), type=dict[str, Any])
-        names = [p for p in header.get("players", []) if isinstance(p, str)]
+        # (a name the schema refuses is never offered: a shell would print or run it)
+        names = [p for p in header.get("players", []) if isinstance(p, str) and p
+                 and len(p) <= 64 and visible(p) == p]
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return []
     return [CompletionItem(p) for p in names if p.startswith(incomplete)]
