@@ -37,6 +37,7 @@ HOSTILE = [
 # (every "zedN" in an output is the whole name), never as a link, italics or an error.
 MARKUP = ["[link=https://evil.example/x]zed1[/link]", "[i][/i]zed2", "zed3[/]",
           "[bold red]zed4", ":skull:zed5"]
+MARKED_FILE = "[i]zed6 [bold]"  # a log's file name (no player holds zed6)
 NOTE = "".join(HOSTILE)[:4096]
 FILE_NAME = "g\x1b[32m\u202e\r.jsonl"
 # where else hostile strings go in: a player to view as, a player's name, a card's, a
@@ -54,7 +55,7 @@ def _figure():
     yield
     if TALLY["outputs"]:
         from tabletape.cli import main
-        figures.record("trust: hostile strings through the CLI", strings=len(TRIED) + len(MARKUP),
+        figures.record("trust: hostile strings through the CLI", strings=len(TRIED) + len(MARKUP) + 1,
                        commands=f"{len(TALLY['commands'] & set(main.list_commands(None)))} of "
                        f"{len(main.list_commands(None))}",
                        outputs=TALLY["outputs"], in_a_terminal=TALLY["terminal"],
@@ -83,7 +84,8 @@ def clean(text: str) -> None:
     bad = {hex(ord(c)) for c in UNSAFE_RE.findall(text.replace("\n", ""))}
     forged = [line for line in text.splitlines()
               if line.lstrip(" │┃|").startswith(("valid forged", "valid everything"))]
-    marked = [m for m in MARKUP if text.count(m[m.index("zed"):][:4]) != text.count(m)]
+    marked = [m for m in [*MARKUP, MARKED_FILE]
+              if text.count(m[m.index("zed"):][:4]) != text.count(m)]
     TALLY["outputs"] += 1
     TALLY["misleading"] += bool(bad or forged or marked)
     TALLY["tracebacks"] += "Traceback" in text
@@ -377,7 +379,7 @@ def marked(tmp_path):
     dispute raised under another such name."""
     from tabletape.engine import session, simulate
     from tabletape.tape.events import Note
-    path = tmp_path / "marked.jsonl"
+    path = tmp_path / f"{MARKED_FILE}.jsonl"
     header = simulate.header_for(COW, (MARKUP[0], MARKUP[2]))
     tail = log.create(str(path), header, COW.codec)
     tail = log.append(str(path), list(session.session(COW, header, 5, 30)), COW.codec, expect=tail)
@@ -391,7 +393,7 @@ def marked_commands(path, tmp_path) -> list[tuple[tuple, str | None]]:
     """Every command that prints what the log holds, with its input."""
     folder = tmp_path / "archive"
     folder.mkdir(parents=True, exist_ok=True)
-    shutil.copy(path, folder / "m.jsonl")
+    shutil.copy(path, folder / f"{MARKED_FILE}.jsonl")
     return [(("validate", path), None), (("validate", path, "--json"), None),
             (("verify", path), None), (("replay", path), None), (("replay", path, "--json"), None),
             (("replay", path, "--to", 5), None), (("replay", path, "--as", MARKUP[0]), None),
