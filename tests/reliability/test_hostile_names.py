@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from tabletape.tape.events import UNSAFE, visible
 from tests.reliability import figures
 
-EXAMPLES = figures.budget(30, 1_000)
+EXAMPLES = figures.budget(100, 5_000)
 UNSAFE_RE = re.compile(f"[{UNSAFE}]")
 MARKUP = ["[", "]", "[/]", "[/link]", "[link=https://evil.example/x]", "[i]", "[/i]",
           "[bold red]", ":skull:", "\\", "\\[", "é", "日本", "alice", " ", "=", "@", "zed"]
