@@ -261,3 +261,20 @@ def test_completion_never_offers_a_name_the_schema_refuses(tmp_path):
     ctx = click.Context(click.Command("x"))
     ctx.params["file"] = path
     assert [c.value for c in complete.players(ctx, None, "")] == ["alice", "[i]zed"]
+
+
+def test_a_file_name_that_is_not_utf8_is_printed_escaped_everywhere(run, tmp_path):
+    """Such a name reaches Python holding surrogates: printed, or written into a page, it
+    goes through the same door (it used to crash `view`)."""
+    import os
+    import shutil
+    path = os.path.join(tmp_path, os.fsdecode(b"k\xff\x1b[2J.jsonl"))
+    shutil.copy("replays/cards-of-war/kill-dispute.jsonl", path)
+    for args in (("validate", path), ("replay", path), ("log", path), ("explain", path, 3),
+                 ("svg", path, "-o", tmp_path / "k.svg"), ("view", path, "-o", tmp_path / "k.html"),
+                 ("corpus", "check", tmp_path, "--no-cache")):
+        r = run(*args)
+        assert r.exit_code == 0, (args, out(r))
+        no_controls(out(r))
+    page = open(tmp_path / "k.html", encoding="utf-8").read()
+    assert "<title>Cards of War: k\\udcff\\x1b[2J.jsonl</title>" in page
