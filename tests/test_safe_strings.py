@@ -278,3 +278,27 @@ def test_a_file_name_that_is_not_utf8_is_printed_escaped_everywhere(run, tmp_pat
         no_controls(out(r))
     page = open(tmp_path / "k.html", encoding="utf-8").read()
     assert "<title>Cards of War: k\\udcff\\x1b[2J.jsonl</title>" in page
+
+
+def test_json_escapes_are_json_past_u_ffff_and_for_surrogates():
+    from tabletape.tape.events import visible_json
+    data = {"t": "a\U000e0001b\u2060\x1b", "f": "k\udcff"}
+    text = visible_json(data)
+    assert text.isascii() and text.isprintable()
+    assert "\\udb40\\udc01" in text
+    assert json.loads(text) == data
+
+
+def test_json_reports_of_a_file_name_that_is_not_utf8(run, tmp_path):
+    import os
+    import shutil
+    path = os.path.join(tmp_path, os.fsdecode(b"k\xff\x1b[2J.jsonl"))
+    shutil.copy("replays/cards-of-war/kill-dispute.jsonl", path)
+    for args in (("validate", path, "--json"), ("replay", path, "--json"), ("log", path, "--json"),
+                 ("verify", path, "--json"), ("corpus", "check", tmp_path, "--no-cache", "--json")):
+        r = run(*args)
+        assert r.exit_code == 0, (args, out(r))
+        no_controls(out(r))
+        first = json.loads(r.stdout.splitlines()[0])
+        if args[0] in ("validate", "replay", "verify"):
+            assert first["file"] == path  # the same string, escaped in the JSON text

@@ -88,6 +88,31 @@ def _escape(m: re.Match[str]) -> str:
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" if c < 0x10000 else f"\\U{c:08x}"
 
 
+def visible_json(data: object) -> str:
+    """Returns data as compact JSON with every UNSAFE character written as a JSON escape.
+
+    The same door for `--json`: escaped inside a string, a character means the same, so the
+    document is unchanged, and a terminal showing it obeys none of them. A string holding a
+    surrogate (a file name that is not UTF-8) cannot be UTF-8: it is written as its escape.
+    """
+    try:
+        text = msgspec.json.encode(data).decode()
+    except UnicodeEncodeError:
+        import json
+        text = json.dumps(msgspec.to_builtins(data), ensure_ascii=False, separators=(",", ":"))
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNSAFE.sub(_json_escape, text)
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    if c < 0x10000:
+        return f"\\u{c:04x}"
+    c -= 0x10000  # past U+FFFF, JSON writes the UTF-16 surrogate pair
+    return f"\\u{0xd800 | c >> 10:04x}\\u{0xdc00 | c & 0x3ff:04x}"
+
+
 UNSET_SEQ = -1  # events built by rules code; the log fills in the real seq
 
 
