@@ -302,3 +302,24 @@ def test_json_reports_of_a_file_name_that_is_not_utf8(run, tmp_path):
         first = json.loads(r.stdout.splitlines()[0])
         if args[0] in ("validate", "replay", "verify"):
             assert first["file"] == path  # the same string, escaped in the JSON text
+
+
+def test_an_archive_with_a_file_name_that_is_not_utf8(run, tmp_path, monkeypatch):
+    """Cached, and named in a baseline: by its escaped name (it used to raise)."""
+    import os
+    import shutil
+    monkeypatch.setenv("TABLETAPE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    shutil.copy("replays/cards-of-war/kill-dispute.jsonl", os.path.join(folder, os.fsdecode(b"k\xff.jsonl")))
+    base = folder / "baseline.json"
+    for args in (("corpus", "check", folder), ("corpus", "check", folder),
+                 ("corpus", "check", folder, "--baseline", base, "--update"),
+                 ("corpus", "check", folder, "--baseline", base)):
+        r = run(*args)
+        assert r.exit_code == 0, (args, out(r))
+        no_controls(out(r))
+    assert "k\\\\udcff.jsonl" in base.read_text()
+    shutil.copy(base, folder / "k\\udcff.jsonl")  # a name that reads the same once escaped
+    r = run("corpus", "check", folder, "--no-cache")
+    assert r.exit_code == 2 and "k\\udcff.jsonl (one file name holds" in r.stderr, out(r)

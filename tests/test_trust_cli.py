@@ -39,7 +39,7 @@ MARKUP = ["[link=https://evil.example/x]zed1[/link]", "[i][/i]zed2", "zed3[/]",
           "[bold red]zed4", ":skull:zed5"]
 MARKED_FILE = "[i]zed6 [bold]"  # a log's file name (no player holds zed6)
 NOTE = "".join(HOSTILE)[:4096]
-FILE_NAME = "g\x1b[32m\u202e\r.jsonl"
+FILE_NAME = "g\x1b[32m\u202e\r\udcff.jsonl"  # \udcff: the byte 0xff, not UTF-8
 # where else hostile strings go in: a player to view as, a player's name, a card's, a
 # missing file's, a --by, a `by` in an appended event
 ELSEWHERE = ["\x1b[31mzed", "bob" + FORGED, "Tank\u202e", "missing\x1b[31m.jsonl",

@@ -106,11 +106,16 @@ class CorpusFile(pytest.File):
     """The baseline manifest, as a collector: one item per log (and per log gone)."""
 
     def collect(self) -> list[pytest.Item]:
-        from tabletape.app.corpus import key_of
+        from tabletape.app.corpus import names_of
+        from tabletape.tape.errors import TapeError
         state = self.config.stash[_STATE]
-        names = {key_of(p, state.root): p for p in state.logs}
-        # A test's name is a log's path (what pytest prints): escaped, the key kept apart.
-        out: list[pytest.Item] = [LogItem.from_parent(self, name=_printable(n), key=n, log=p)
+        try:
+            names = names_of(state.logs, state.root)
+        except TapeError as e:
+            raise pytest.UsageError(_printable(f"tabletape: {e}")) from None
+        # A test's name is a log's name (what pytest prints): printable, as in a baseline;
+        # a baseline written by hand may hold any key, printed escaped.
+        out: list[pytest.Item] = [LogItem.from_parent(self, name=n, key=n, log=p)
                                   for n, p in names.items()]
         for gone in sorted(set(state.expected or {}) - set(names)):
             out.append(LogItem.from_parent(self, name=_printable(gone), key=gone, log=None))
