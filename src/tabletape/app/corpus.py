@@ -488,7 +488,28 @@ def write_baseline(path: str, entries: dict[str, Entry], reading: Iterable[str] 
              for k in sorted(entries)]
     text = (f'{{\n "format": {BASELINE_FORMAT},\n "logs": {{\n' + ",\n".join(lines)
             + ("\n" if lines else "") + " }\n}\n")
-    files.write(path, text.encode(), force=True, reading=reading)
+    old = _baseline_there(path)
+    files.write(path, text.encode(), force=old, reading=reading,
+                exists="it appeared while the baseline was written; nothing was replaced")
+
+
+_BASELINE_START = b'{\n "format": '  # how write_baseline begins every baseline
+
+
+def _baseline_there(path: str) -> bool:
+    """Returns True when `path` holds a baseline (to replace), False when there is no file;
+    raises UsageError for any other file: --update replaces a baseline, never a log."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(len(_BASELINE_START))
+    except FileNotFoundError:
+        return False
+    except OSError as e:
+        raise UsageError(f"cannot read the baseline: {e.strerror}", file=path) from None
+    if start != _BASELINE_START:
+        raise UsageError(f"{path} is not a baseline manifest; --update replaces only a "
+                         "baseline; nothing was written", file=path)
+    return True
 
 
 class _Baseline(msgspec.Struct):
