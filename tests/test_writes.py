@@ -218,6 +218,14 @@ def test_record_refuses_a_log_it_cannot_write(run, log, monkeypatch):
     assert "recording" not in r.stdout
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes a read-only file")
+def test_record_refuses_a_read_only_log(run, log):
+    log.chmod(0o444)
+    r = run("record", log, input="1\n")
+    assert r.exit_code == 2 and f"cannot write {log}: Permission denied" in r.stderr
+    assert "recording" not in r.stdout
+
+
 # -- 15. the cache judges the bytes it hashed -----------------------------------------------
 
 def test_a_log_swapped_during_a_check_is_cached_under_what_was_judged(tmp_path, monkeypatch):

@@ -135,7 +135,8 @@ def repair(file: str, as_json: bool) -> None:
     A torn last line goes to FILE.torn; Windows line endings, a byte-order mark,
     trailing empty lines and a missing final newline are undone only when every line
     then hashes to what the next one recorded (the original is kept as FILE.orig).
-    No recorded byte is lost.
+    No recorded byte is lost. A symlink is followed (the log it names is repaired, the
+    link kept); a file whose first line is not a log's header is refused.
 
     Example: tabletape repair game.jsonl
     """

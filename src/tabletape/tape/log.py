@@ -666,6 +666,9 @@ def repair(path: str, codec_for: Callable[[bytes, str], Codec] | None = None) ->
         os.close(fd)
 
 
+_HEADER_START = b'{"type":"game_started","seq":0,'  # how every canonical header begins
+
+
 class _HeaderProbe(msgspec.Struct):
     type: str
     seq: int = -1
@@ -678,6 +681,9 @@ def _is_a_log(fd: int, path: str, codec_for: Callable[[bytes, str], Codec] | Non
     first = first.removeprefix(BOM)
     cut = first.find(b"\n")
     body = first[:cut].removesuffix(b"\r") if cut >= 0 else first
+    n = min(len(body), len(_HEADER_START))
+    if cut < 0 and body[:n] == _HEADER_START[:n]:
+        return  # empty, or a header torn as it was written: the tail to move aside
     why = None
     try:
         probe = msgspec.json.decode(body, type=_HeaderProbe)
@@ -686,8 +692,7 @@ def _is_a_log(fd: int, path: str, codec_for: Callable[[bytes, str], Codec] | Non
         elif codec_for is not None:
             codec_for(body, path)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
-        why = "it is not a JSON event" if cut >= 0 or not first else \
-            "it is not a whole JSON event"
+        why = "it is not a JSON event"
     except TapeError as e:
         why = e.reason
     if why is not None:
