@@ -273,6 +273,10 @@ def big(tmp_path_factory):
         f.write(header)
         f.write(b'{"type":"card_drawn","x":"')
         f.writelines(mib for _ in range(BIG >> 20))
+    with open(d / "crlf-torn.jsonl", "wb") as f:  # editor damage and a torn tail: restored
+        f.write(open(KILL_LOG, "rb").read().replace(b"\n", b"\r\n"))
+        f.write(b'{"type":"note","text":"')
+        f.writelines(mib for _ in range(BIG >> 20))
     small = d / "small"
     small.mkdir()
     shutil.copy(KILL_LOG, small / "s.jsonl")
@@ -332,3 +336,14 @@ def test_repair_of_a_huge_torn_tail_stays_small(big, tmp_path):
     assert os.path.getsize(f"{torn}.torn") == len(b'{"type":"card_drawn","x":"') + BIG
     assert lines(torn) == [open(KILL_LOG, "rb").readline()]
 
+
+
+def test_restoring_a_log_with_a_huge_torn_tail_stays_small(big, tmp_path):
+    damaged = tmp_path / "crlf-torn.jsonl"
+    shutil.copy(big / "crlf-torn.jsonl", damaged)
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(open(KILL_LOG, "rb").read().replace(b"\n", b"\r\n") + b'{"type":"no')
+    grew = _grows(tmp_path, ["repair", str(damaged)], ["repair", str(small)])
+    assert grew < 24 * 1024, grew
+    assert damaged.read_bytes() == open(KILL_LOG, "rb").read()
+    assert os.path.getsize(f"{damaged}.orig") == os.path.getsize(big / "crlf-torn.jsonl")

@@ -759,6 +759,7 @@ class _Edits:
         self.crs = self.lines = self.blanks = 0
         self.newline = False
         self.last = b""  # the bytes after the last newline: a line to restore, or torn
+        self.overlong = 0  # instead, the length of a last line too long to be an event
 
     def named(self, counted: bool = True) -> list[str]:
         """Returns the damage undone, in words (`counted`: with how many lines it was on)."""
@@ -777,18 +778,25 @@ def _bodies(f, edits: _Edits) -> Iterator[bytes]:
     """Yields a log's lines without a BOM, CRs before newlines and empty lines at the end.
 
     Reads a block at a time. An empty line followed by others is yielded as it is
-    (the chain refuses it); what follows the last newline is left in `edits.last`.
+    (the chain refuses it); what follows the last newline is left in `edits.last`, or
+    counted in `edits.overlong` when longer than a line can be (it is never held whole;
+    such a line followed by others raises _TooLong).
     """
     rest, pending, first = b"", 0, True
     for block in iter(lambda: f.read(_BLOCK), b""):
+        if edits.overlong:
+            if b"\n" in block:
+                raise _TooLong(edits.lines + pending + 1)
+            edits.overlong += len(block)
+            continue
         if first and (rest + block).startswith(BOM):
             block, edits.bom = (rest + block)[len(BOM):], True
             rest = b""
         first = first and len(rest + block) < len(BOM)
         parts = (rest + block).split(b"\n")
         rest = parts.pop()
-        if len(rest) > MAX_LINE + 1:  # no log's line: refused before it is read whole
-            raise _TooLong(edits.lines + pending + 1 + len(parts))
+        if len(rest) > MAX_LINE + 1:  # no event: its end is looked for, not kept
+            edits.overlong, rest = len(rest), b""
         for part in parts:
             if part in (b"", b"\r"):
                 pending += 1
@@ -799,7 +807,7 @@ def _bodies(f, edits: _Edits) -> Iterator[bytes]:
             edits.lines += pending + 1
             pending = 0
             yield part
-    if rest:  # empty lines before an unterminated one are inside the log
+    if rest or edits.overlong:  # empty lines before an unterminated one are in the log
         yield from (b"" for _ in range(pending))
         edits.lines += pending
         pending = 0
@@ -886,8 +894,8 @@ def _restore(path: str, fd: int, codec_for: Callable[[bytes, str], Codec] | None
     except _TooLong as e:
         raise _refusal(path, edits, f"line {e.line} is longer than {MAX_LINE:,} bytes",
                        e.line) from None
-    torn = [f"a torn last line of {len(last)} bytes (left out)"] if last and not edits.newline \
-        else []
+    cut = len(last) or edits.overlong
+    torn = [f"a torn last line of {cut} bytes (left out)"] if cut and not edits.newline else []
     return Repaired(os.fstat(fd).st_size, aside, (*edits.named(), *torn))
 
 
