@@ -35,12 +35,14 @@ def check_target(target: str, *, force: bool = False, reading: Iterable[str] = (
     exists and `force` is not given (`exists`: the refusal's reason, to say why)."""
     for source in reading:
         if same_file(target, source):
-            raise UsageError(f"{target} is {source}, the file being read; tabletape never "
-                             "writes over its input, even with --force", file=target)
-    if not force and os.path.lexists(target):
-        raise UsageError(_exists(target, exists), file=target)
+            which = "the file being read" if os.path.abspath(target) == os.path.abspath(
+                source) else f"the same file as {source}, which is being read"
+            raise UsageError(f"{target} is {which}; tabletape never writes over its input, "
+                             "even with --force", file=target)
     if os.path.isdir(target):
         raise UsageError(f"cannot write {target}: it is a folder", file=target)
+    if not force and os.path.lexists(target):
+        raise UsageError(_exists(target, exists), file=target)
 
 
 def _exists(target: str, why: str | None) -> str:
