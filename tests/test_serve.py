@@ -217,6 +217,7 @@ def test_the_host_names_of_each_address():
     lan = live.host_check("0.0.0.0", 8000)  # every address: an IP literal cannot be rebound
     assert all(map(lan, ("192.168.1.5:8000", "10.0.0.7", "[fe80::1]:8000", "localhost")))
     assert not any(map(lan, ("evil.example:8000", "192.168.1.5.nip.io", "fe80::1")))
+    assert lan(socket.gethostname() + ":8000") and lan(socket.gethostname() + ".local")
     named = live.host_check("192.168.1.5", 8000, ["tablet.lan"])
     assert all(map(named, ("192.168.1.5:8000", "tablet.lan:8000", "TABLET.LAN")))
     assert not any(map(named, ("localhost", "127.0.0.1", "10.0.0.7", "evil.example")))

@@ -26,6 +26,7 @@ import hashlib
 import ipaddress
 import os
 import re
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -156,8 +157,8 @@ class Follower:
             if shown is None or not self._same(shown):
                 shown = self._read()
                 if self.told is not None and (self.shown is None
-                                              or shown.version != self.shown.version):
-                    self.told(self._news(shown))
+                                              or shown.book.verdict != self.shown.book.verdict):
+                    self.told(self._news(shown))  # valid, broken, unreadable: not every append
                 self.shown = shown
             return shown
 
@@ -270,7 +271,7 @@ def host_check(bound: str, port: int | None = None, named: Iterable[str] = ()
     names in `named` (the `--host` given), each with or without the port (any port when
     `port` is None). On a wildcard
     address (0.0.0.0, ::) the machine's every address is bound: any IP literal is
-    accepted, as a DNS name rebound to an address never is.
+    accepted (a DNS name rebound to an address never is one), and the machine's name.
     """
     names = {n.lower() for n in named}
     wildcard = False
@@ -283,8 +284,9 @@ def host_check(bound: str, port: int | None = None, named: Iterable[str] = ()
         names.add(f"[{ip}]" if ip.version == 6 else str(ip))
         if ip.is_loopback or wildcard:
             names.add("localhost")
-        if wildcard:
-            names.update(("127.0.0.1", "[::1]"))
+        if wildcard:  # and this machine's own name, as the local network may know it
+            me = socket.gethostname().lower()
+            names.update(("127.0.0.1", "[::1]", me, f"{me}.local"))
     if bound == "localhost":
         names.update(("127.0.0.1", "[::1]"))
 

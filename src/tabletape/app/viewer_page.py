@@ -83,7 +83,7 @@ const $ = id => document.getElementById(id);
 const last = () => D.frames.length - 1;
 
 function setup() {
-  $("title").textContent = D.title + " — " + D.file;
+  $("title").textContent = D.title ? D.title + " — " + D.file : D.file;
   $("verdict").textContent = D.verdict;
   $("verdict").className = D.ok ? "ok" : "bad";
   $("head").textContent = D.frames.length ? "head " + (D.head || "—") + " · " + D.frames.length + " lines (seq 0–" + last() + ")"
@@ -112,6 +112,7 @@ function show(n, quiet) {
   if (!D.frames.length) {  // the log cannot be read (live): nothing of what it was is shown
     pos = 0;
     for (const id of ["table", "where", "sentence", "ruling", "marks"]) $(id).textContent = "";
+    $("seq").value = ""; $("slider").value = "0";
     return;
   }
   pos = Math.max(0, Math.min(last(), n));
@@ -210,7 +211,7 @@ function poll() {
     .then(r => r.status === 200 ? r.json() : null)
     .then(next => {
       if (next) {
-        const following = pos === last();
+        const following = !D.frames.length || pos === last();  // at the latest, or at nothing
         D = next; setup(); show(following ? last() : Math.min(pos, last()), true);
       }
     })
