@@ -184,6 +184,9 @@ class Follower:
         except (TapeError, OSError, RecursionError, ValueError) as e:
             # a broken header, an empty file, or a file that is not a log: shown as such
             return Shown(unreadable(path, _why(e)), stamp, settled, tail, e)
+        except Exception as e:  # a fault of ours: said on the page, never a 500
+            why = f"tabletape failed to read it ({type(e).__name__}: {e}); please report this"
+            return Shown(unreadable(path, why), stamp, settled, tail, e)
         self.drawn = book
         return Shown(book, stamp, settled, tail)
 
