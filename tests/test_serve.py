@@ -394,3 +394,33 @@ def test_a_hostile_file_name_is_escaped_in_the_servers_news(run, no_server, tmp_
     shutil.copyfile(KILL, path)
     res = run("serve", path, "--port", "0")
     assert res.exit_code == 0 and "\x1b" not in res.stdout and "\\x1b[2J" in res.stdout
+
+
+def test_a_torn_tail_and_its_repair_are_two_versions(log_copy):
+    """The same events and head, another verdict: the page must hear of it."""
+    from tabletape.app import live
+    follower = live.Follower(str(log_copy))
+    first = follower.look()
+    kept = log_copy.read_bytes()
+    with open(log_copy, "ab") as f:
+        f.write(b'{"type":"no')
+    torn = follower.look()
+    assert torn.book.verdict.startswith("torn at line 93") and torn.version != first.version
+    log_copy.write_bytes(kept)
+    assert follower.look().version == first.version
+
+
+def test_a_stalled_client_holds_a_piece_not_the_page():
+    """Every client is sent the one encoded copy, a piece at a time: uvicorn waits for a
+    slow client to drain before it is handed the next piece."""
+    import asyncio
+
+    from tabletape.app import live
+    body = bytes(range(256)) * 2000
+    response = live._sent(body, "text/html", {})
+    assert response.headers["content-length"] == str(len(body))
+
+    async def pieces() -> list[bytes]:
+        return [p async for p in response.body_iterator]
+    got = asyncio.run(pieces())
+    assert b"".join(got) == body and max(map(len, got)) == live.PIECE
