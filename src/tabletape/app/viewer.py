@@ -56,8 +56,12 @@ class Book:
 
     @property
     def version(self) -> str:
-        """Returns what changes whenever the log does: the count of events and the head."""
-        return f"{self.events}-{self.head[:16]}"
+        """Returns what changes whenever the log does: the count of events and the head,
+        and the verdict of a log that is not valid (a torn tail repaired keeps the head)."""
+        version = f"{self.events}-{self.head[:16]}"
+        if self.ok:
+            return version
+        return f"{version}-{hashlib.blake2b(self.verdict.encode(), digest_size=4).hexdigest()}"
 
     def intern(self, part: str) -> int:
         n = self.index.get(part)
@@ -260,9 +264,14 @@ def html(book: Book, live: bool = False) -> str:
     DecompressionStream): neighbouring tables repeat each other, so this makes the page
     about ten times smaller. The bytes are the same for the same log.
     """
+    return html_packed(book, gzip.compress(data_json(book, live), compresslevel=9, mtime=0))
+
+
+def html_packed(book: Book, data_gz: bytes) -> str:
+    """Returns the viewer page around its data, given gzipped (`tabletape serve` packs it
+    once per version, at its own level)."""
     top, bottom = _page(book)
-    packed = base64.b64encode(gzip.compress(data_json(book, live), compresslevel=9, mtime=0))
-    return top + packed.decode() + bottom
+    return top + base64.b64encode(data_gz).decode() + bottom
 
 
 def _page(book: Book) -> tuple[str, str]:
@@ -461,4 +470,4 @@ def write(path: str, out: str, *, force: bool = False) -> Book:
     return book
 
 
-__all__ = ["Book", "build", "data_json", "html", "log_verdict", "write"]
+__all__ = ["Book", "build", "data_json", "html", "html_packed", "log_verdict", "write"]

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import logging
+import socket
 
 import click
 
 from tabletape.cli import complete
 from tabletape.cli.group import echo
 from tabletape.tape import files
-from tabletape.tape.errors import UsageError
+from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.events import visible
 
 
 @click.command()
@@ -110,9 +114,61 @@ def serve(file: str, host: str, port: int) -> None:
     except ImportError as e:
         raise UsageError(f"serve needs the view extra ({e.name} is missing): "
                          "pip install 'tabletape[view]'") from None
-    app = live.app_for(file)
+    follower = live.Follower(file)
+    error = follower.look().error
+    if isinstance(error, TapeError):  # not a log: refused before listening
+        raise UsageError(error.reason, file=error.file, line=error.line, offset=error.offset,
+                         field=error.field)
+    if error is not None:
+        raise error
+    sock = _listen(host, port)
+    port = sock.getsockname()[1]
+    follower.told = told = _console
+    app = live.app_for(file, live.host_check(host, port), told, follower)
     if not _loopback(host):
-        click.echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
-                   "can watch this game (read-only, no password)", err=True)
-    echo(f"serving {file} at http://{host}:{port}/ (read-only; Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+        echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
+             "can watch this game (read-only, no password)", err=True)
+    name = f"[{host}]" if ":" in host else host
+    echo(f"serving {file} at http://{name}:{port}/ (read-only; Ctrl-C stops)")
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    _escape_logs()
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Returns a socket listening on host:port, or says why there is none (exit 2)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise UsageError(f"cannot listen on {where}: {getattr(e, 'strerror', e)}") from None
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise UsageError(f"cannot listen on {where}: {e.strerror or e}"
+                         + (" (another server? try --port)" if e.errno == errno.EADDRINUSE
+                            else "")) from None
+    return sock
+
+
+def _console(news: str) -> None:
+    """Prints the server's news (the log changed, a host refused) on stderr, escaped."""
+    echo(news, err=True)
+
+
+class _Escaped(logging.Filter):
+    """Escapes what uvicorn logs (a request's path, a peer's bytes) at the one door."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = visible(record.getMessage()), None
+        return True
+
+
+def _escape_logs() -> None:
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).addFilter(_Escaped())
