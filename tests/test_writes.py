@@ -80,6 +80,17 @@ def test_components_output_needs_force(run, tmp_path):
     assert json.loads(out.read_bytes())["cards"]
 
 
+def test_baseline_update_replaces_a_baseline_never_a_log(run, log, tmp_path):
+    other = tmp_path / "other.jsonl"
+    shutil.copy(KILL_LOG, other)
+    r = run("corpus", "check", log, "--baseline", other, "--update")
+    assert r.exit_code == 2 and "not a baseline manifest" in r.stderr
+    assert other.read_bytes() == log.read_bytes()
+    base = tmp_path / "base.json"
+    assert run("corpus", "check", log, "--baseline", base, "--update").exit_code == 0
+    assert run("corpus", "check", log, "--baseline", base, "--update").exit_code == 0
+
+
 # -- 2. a planted temporary name is never followed ----------------------------------------
 
 def test_view_never_writes_through_a_planted_tmp_symlink(run, log, tmp_path):

@@ -497,8 +497,8 @@ _BASELINE_START = b'{\n "format": '  # how write_baseline begins every baseline
 
 
 def _baseline_there(path: str) -> bool:
-    """Returns True when `path` holds a baseline (to replace), False when there is no file;
-    raises UsageError for any other file: --update replaces a baseline, never a log."""
+    """Returns True when `path` holds a baseline or nothing (to replace), False when there is
+    no file; raises UsageError for any other file: --update replaces a baseline, never a log."""
     try:
         with open(path, "rb") as f:
             start = f.read(len(_BASELINE_START))
@@ -506,7 +506,7 @@ def _baseline_there(path: str) -> bool:
         return False
     except OSError as e:
         raise UsageError(f"cannot read the baseline: {e.strerror}", file=path) from None
-    if start != _BASELINE_START:
+    if start not in (b"", _BASELINE_START):  # (an empty file holds nothing to lose)
         raise UsageError(f"{path} is not a baseline manifest; --update replaces only a "
                          "baseline; nothing was written", file=path)
     return True
