@@ -158,6 +158,9 @@ def test_the_door_cleans_up_and_names_the_target(tmp_path):
     assert target.read_bytes() == b"ab"
     with pytest.raises(files.UsageError, match="already exists"):
         files.write(str(target), b"c")
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o644 & ~mask  # as open() would, never wider
     (tmp_path / "sub").mkdir()
     with pytest.raises(files.UsageError, match=f"cannot write {tmp_path}/sub/x/y"):
         files.write(str(tmp_path / "sub" / "x" / "y"), b"c")

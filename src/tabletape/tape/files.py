@@ -122,7 +122,14 @@ def _mode(target: str, force: bool, mode: int | None) -> int:
     if force:
         with contextlib.suppress(OSError):
             return os.stat(target).st_mode & 0o7777
-    return 0o644
+    return 0o644 & ~_umask()  # as a file opened for writing would be (mkstemp makes 0600)
+
+
+def _umask() -> int:
+    """Returns the process's umask (reading it means setting it: put straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _sync_folder(folder: str) -> None:
