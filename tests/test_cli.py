@@ -376,7 +376,7 @@ def test_an_os_error_is_one_line_with_exit_2(run, tmp_path):
     (tmp_path / "envelope.schema.json").mkdir()  # where schema would write a file
     r = run("schema", "-o", tmp_path)
     assert r.exit_code == 2
-    assert r.stderr == f"error: {tmp_path / '.envelope.schema.json.tmp'}: Is a directory\n"
+    assert r.stderr == f"error: cannot write {tmp_path / 'envelope.schema.json'}: it is a folder\n"
 
 
 def test_no_module_imports_another_modules_private_name():

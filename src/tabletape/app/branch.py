@@ -8,10 +8,10 @@ equal lines before it too).
 
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
 from tabletape import engine
+from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 
@@ -31,6 +31,7 @@ def branch(parent: str, seq: int, new: str) -> Shared:
     """
     if seq < 0:
         raise UsageError(f"@{seq}: a seq is 0 (the header) or more", file=parent)
+    files.check_target(new, reading=(parent,), exists=tapelog.NEVER_OVERWRITES)
     result = engine.replay(parent, to=seq, rules=False)
     if result.error is not None and (result.error.line is None or result.error.line <= seq + 1):
         raise result.error
@@ -42,21 +43,7 @@ def branch(parent: str, seq: int, new: str) -> Shared:
     data = b"".join(lines)
     head = tapelog.digest(lines[-1].rstrip(b"\n"))
     assert head == result.tail.head, "the parent changed while it was read"
-    directory = os.path.dirname(os.path.abspath(new))
-    tmp = os.path.join(directory, f".{os.path.basename(new)}.branch-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        try:
-            os.link(tmp, new)  # fails if `new` exists: a log is never overwritten
-        except FileExistsError:
-            raise UsageError(f"{new} already exists; tabletape never overwrites a log",
-                             file=new) from None
-    finally:
-        os.unlink(tmp)
+    files.write(new, data, reading=(parent,), exists=tapelog.NEVER_OVERWRITES)
     return Shared(seq, head)
 
 
@@ -66,7 +53,7 @@ def shared(a: str, b: str) -> Shared | None:
     with open(a, "rb") as fa, open(b, "rb") as fb:
         seq = 0
         while True:
-            la, lb = fa.readline(), fb.readline()
+            la, lb = fa.readline(tapelog.MAX_LINE + 1), fb.readline(tapelog.MAX_LINE + 1)
             if not la or la != lb or not la.endswith(b"\n"):
                 return last
             last = Shared(seq, tapelog.digest(la[:-1]))

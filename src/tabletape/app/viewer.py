@@ -31,6 +31,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import pictures, stepper
+from tabletape.tape import files
 from tabletape.tape.errors import ChainError, LogFormatError, TornTail, UsageError
 from tabletape.tape.events import Note
 
@@ -444,30 +445,26 @@ class _Export(_Drawer):
             spool.close()
 
 
-def write(path: str, out: str) -> Book:
+def write(path: str, out: str, *, force: bool = False) -> Book:
     """Writes the viewer of the log at `path` to `out` (atomically); returns the book's
     summary (events, verdict, head: its frames and parts went to the file, not to memory).
+    An existing `out` is replaced only with `force`, and the log itself never.
 
     The page is `html(build(path))`, byte for byte, written as it is drawn: memory stays
     flat but for a digest per distinct part.
     """
+    files.check_target(out, force=force, reading=(path,))  # before the work, not after
     book = Book(path)
     export = _Export(os.path.dirname(os.path.abspath(out)))
-    tmp = out + ".tmp"
     try:
         fold = _fold(path, export, book)
         top, bottom = _page(book)
-        with open(tmp, "wb") as f:
+        with files.writing(out, force=force, reading=(path,)) as f:
             f.write(top.encode())
             packed = _Packed(f)
             export.data(packed, book, fold)
             packed.close()
             f.write(bottom.encode())
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
     finally:
         export.close()
     return book

@@ -83,7 +83,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
         dask_processes=not dask_threads, components=parsed, cache_dir=cache,
         progress=progress))
     if baseline and update:
-        corpus.write_baseline(baseline, run.entries)
+        corpus.write_baseline(baseline, run.entries,
+                              reading=[os.path.join(root, k) for k in run.entries])
     changes = corpus.compare(old, run.entries) if old is not None else None
     if as_json:
         emit_json(corpus.report(run, changes))

@@ -11,6 +11,7 @@ import click
 
 from tabletape.cli import complete
 from tabletape.cli.group import echo
+from tabletape.tape import files
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import visible
 
@@ -23,9 +24,10 @@ from tabletape.tape.events import visible
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The SVG file to write ('-' for stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
 @click.pass_context
 def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, out: str,
-        as_json: bool) -> None:
+        as_json: bool, force: bool) -> None:
     """Draw the table as SVG after the last event (or after --to SEQ).
 
     The log's problems go to stderr, as replay prints them (exit 1); with --to, the
@@ -35,6 +37,8 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
     """
     from tabletape.app import pictures
     from tabletape.cli import replaying
+    if out != "-":
+        files.check_target(out, force=force, reading=(file,))  # before the work, not after
     result, _ = replaying.replayed(file, to, as_player)  # refuses a seq or player it lacks
     assert result.ruleset is not None and result.fold is not None
     picture = pictures.draw(result.ruleset, result.fold.state, as_player).svg()
@@ -42,8 +46,7 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
     if out == "-":
         click.echo(picture, nl=False)
     else:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(picture)
+        files.write(out, picture.encode(), force=force, reading=(file,))
         if as_json:
             from tabletape.cli import emit_json
             emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player,
@@ -58,8 +61,9 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The HTML file to write.")
+@click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
-def view(file: str, out: str, as_json: bool) -> None:
+def view(file: str, out: str, as_json: bool, force: bool) -> None:
     """Write the whole game as one self-contained HTML page to step through.
 
     VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
@@ -70,7 +74,7 @@ def view(file: str, out: str, as_json: bool) -> None:
     import os
 
     from tabletape.app import viewer
-    book = viewer.write(file, out)
+    book = viewer.write(file, out, force=force)
     size = os.path.getsize(out)
     if as_json:
         from tabletape.cli.group import emit_json

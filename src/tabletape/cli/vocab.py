@@ -10,6 +10,7 @@ from tabletape.app import vocab
 from tabletape.cli import complete
 from tabletape.cli.group import echo, emit_json
 from tabletape.cli.params import AT_SEQ, LogPoint
+from tabletape.tape import files
 
 
 @click.command()
@@ -46,8 +47,9 @@ def _json(value: object) -> str:
 @click.command()
 @click.argument("game", shell_complete=complete.games)
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write the template to this file (never overwritten) instead of stdout.")
-def components(game: str, output: str | None) -> None:
+              help="Write the template to this file instead of stdout.")
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+def components(game: str, output: str | None, force: bool) -> None:
     """Print a game's default component data as JSON: a template for --components.
 
     Every entry carries its provenance (rulebook, inferred, reconstructed); edit the
@@ -61,8 +63,7 @@ def components(game: str, output: str | None) -> None:
     if output is None:
         click.echo(data.decode(), nl=False)
         return
-    with open(output, "xb") as f:  # never overwrites: FileExistsError is an OSError, exit 2
-        f.write(data)
+    files.write(output, data, force=force)
     echo(f"wrote {output}: the default {rs.id} components, every entry with its provenance; "
          f"edit it, then: tabletape new {rs.id} FILE --players ... --components {output}")
 

@@ -29,6 +29,7 @@ from tabletape.engine import reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
 from tabletape.engine.reading import Judged, Replay, Visitor
+from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
@@ -153,7 +154,6 @@ def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
     `epoch` is the log's custody that vouches for the bytes the checkpoints were read from.
     """
     target = index_path(path)
-    tmp = f"{target}.{os.getpid()}.tmp"
     try:
         kept = b""
         if old.checkpoints:
@@ -171,15 +171,10 @@ def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
             blobs.append(snap)
         toc = msgspec.msgpack.encode(IndexFile(VERSION, code_fingerprint(rs), header_digest,
                                                epoch, checkpoints))
-        with open(tmp, "wb") as f:
-            f.write(MAGIC + len(toc).to_bytes(8, "little") + toc)
-            f.writelines(blobs)
-        os.replace(tmp, target)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        files.write(target, [MAGIC + len(toc).to_bytes(8, "little") + toc, *blobs],
+                    force=True, durable=False)
+    except (OSError, TapeError):
+        pass
 
 
 def _holds(f, cp: Checkpoint) -> bool:
