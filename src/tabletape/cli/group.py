@@ -224,20 +224,48 @@ def stdin_is_terminal() -> bool:
 
 
 def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
-                    as_json: bool) -> None:
-    """Prints what was appended, seq by seq, and what the game waits for next (or JSON)."""
+                    as_json: bool, appended: entries.Appended | None = None) -> None:
+    """Prints what was appended, seq by seq, and what the game waits for next (or JSON).
+
+    What `--force` let through is said too: each illegal event with its rule (on stderr,
+    and as `illegal` in JSON), and the events recorded while one is in effect.
+    """
     rs = result.ruleset
     assert rs is not None
+    illegal = appended.illegal if appended is not None else {}
     if as_json:
-        return emit_json([{"seq": first_seq + i, "event": msgspec.to_builtins(e),
-                           "text": engine.describe(rs, e)} for i, e in enumerate(events)])
-    for i, e in enumerate(events):
-        echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
-    fold = result.fold
-    if fold is not None:
-        d = rs.pending(fold.state)
-        o = rs.outcome(fold.state)
-        echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+        emit_json([{"seq": first_seq + i, "event": msgspec.to_builtins(e),
+                    "text": engine.describe(rs, e),
+                    "illegal": _illegal_json(illegal.get(first_seq + i))}
+                   for i, e in enumerate(events)])
+    else:
+        for i, e in enumerate(events):
+            echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
+        fold = result.fold
+        if fold is not None:
+            d = rs.pending(fold.state)
+            o = rs.outcome(fold.state)
+            echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+    if appended is not None:
+        forced_warnings(result.file, appended)
+
+
+def _illegal_json(e: IllegalEvent | None) -> dict[str, str] | None:
+    return None if e is None else {"rule": e.rule, "reason": e.reason}
+
+
+def forced_warnings(file: str, appended: entries.Appended) -> None:
+    """Says on stderr what `--force` recorded: each illegal event, and the events not judged."""
+    for seq, e in appended.illegal.items():
+        echo(f"recorded an illegal event: seq {seq}: [{e.rule}] {e.reason}", err=True)
+    if appended.unjudged:
+        seqs = ", ".join(map(str, appended.unjudged))
+        echo(f"recorded seq {seqs} without judging: the illegal event at seq "
+             f"{appended.in_effect} is in effect, and the rules judge nothing after it",
+             err=True)
+    if appended.in_effect is not None and (appended.illegal or appended.unjudged):
+        echo(f"validate reports {file} invalid until seq {appended.in_effect} is undone",
+             err=True)
 
 
 def _next_seq(result: engine.Replay) -> int:
@@ -282,8 +310,8 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
             any(isinstance(e, Note) and e.dispute for e in parsed):
         result = entries.open_for_append(file, history=True)
     first = _next_seq(result)
-    entries.append_checked(file, parsed, result, force)
-    report_appended(result, parsed, first, as_json)
+    appended = entries.append_checked(file, parsed, result, force)
+    report_appended(result, parsed, first, as_json, appended)
 
 
 @main.command()
