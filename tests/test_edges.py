@@ -116,3 +116,102 @@ def test_view_of_a_broken_log_writes_the_page_and_exits_1(run, broken, tmp_path)
     r = run("view", broken, "-o", tmp_path / "w.html", "--json")
     assert r.exit_code == 1 and json.loads(r.stdout)["verdict"] == "unreadable at line 39"
     assert run("view", KILL_LOG, "-o", tmp_path / "k.html").exit_code == 0
+
+
+# -- messages: did you mean, one error style, examples that copy and paste --------------------
+
+def test_an_unknown_command_gets_the_closest_names(run):
+    r = run("valdate", KILL_LOG)
+    assert r.exit_code == 2 and not r.stdout
+    prog = "main"  # what the CliRunner names the program
+    assert r.stderr.splitlines() == ["error: no such command 'valdate' (did you mean 'validate'?)",
+                                     f"Usage: {prog} [OPTIONS] COMMAND [ARGS]...",
+                                     f"Try '{prog} --help' for help."]
+    r = run("corpus", "chek")
+    assert r.exit_code == 2 and r.stderr.startswith(
+        "error: no such command 'chek' (did you mean 'check'?)\n")
+    r = run("xyzzy")
+    assert r.exit_code == 2 and r.stderr.startswith("error: no such command 'xyzzy'\n")
+
+
+@pytest.mark.parametrize(("args", "first"), [
+    (("replay", KILL_LOG, "--to", "x"), "error: invalid value for '--to': 'x' is not a valid integer"),
+    (("replay",), "error: missing argument 'FILE'"),
+    (("--nope",), "error: no such option '--nope'"),
+    (("replay", KILL_LOG, "--tp", "3"),
+     "error: no such option '--tp' (did you mean '--help' or '--step' or '--to'?)"),
+    (("games", "extra"), "error: got unexpected extra argument (extra)"),
+    (("log", KILL_LOG, "--from", "-1"),
+     "error: invalid value for '--from': -1 is not in the range x>=0"),
+])
+def test_click_s_usage_errors_are_in_our_one_style_with_the_usage_hint(run, args, first):
+    r = run(*args)
+    assert r.exit_code == 2 and not r.stdout
+    lines_ = r.stderr.splitlines()
+    assert lines_[0] == first and "Error:" not in r.stderr
+    assert lines_[1].startswith("Usage: main") and lines_[2].startswith("Try 'main")
+
+
+def _commands(group=None, path=()):
+    """Yields (path, command) for every command of the group, subgroups' commands too."""
+    import click
+
+    from tabletape.cli import main
+    group = group or main
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        yield (*path, name), cmd
+        if isinstance(cmd, click.Group):
+            yield from _commands(cmd, (*path, name))
+
+
+def _examples(help_text: str) -> list[str]:
+    """Returns the lines under `Example:` / `Examples:` in a help page, up to a blank line."""
+    out, inside = [], False
+    for line in help_text.splitlines():
+        if line.strip() in ("Example:", "Examples:"):
+            inside = True
+        elif inside and line.strip():
+            out.append(line.strip())
+        else:
+            inside = False
+    return out
+
+
+def test_every_help_example_is_one_whole_command_that_parses(run, monkeypatch, tmp_path):
+    import shlex
+
+    import click
+
+    from tabletape.cli import main
+    monkeypatch.setenv("COLUMNS", "50")  # narrow: nothing an example holds may be wrapped
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.jsonl").write_bytes(b"")  # serve's FILE must exist
+    seen = 0
+    for path, cmd in [((), main), *_commands()]:
+        r = run(*path, "--help")
+        assert r.exit_code == 0, path
+        examples = _examples(r.stdout)
+        assert examples or isinstance(cmd, click.Group) and path, (path, "has no example")
+        assert "Example: " not in r.stdout, (path, "an example on its heading's line wraps")
+        for example in examples:
+            words = shlex.split(example)
+            for stop in ("|", ">"):  # a pipe or a redirection ends the command
+                if stop in words:
+                    words = words[:words.index(stop)]
+            assert words[0] == "tabletape", (path, example)
+            words = words[1:]
+            command, group, parent = main, main, main.make_context("tabletape", ["games"])
+            while isinstance(command, click.Group):  # the subcommands named, then the rest
+                group = command
+                command = group.get_command(parent, words[0])
+                assert command is not None, (path, example)
+                name, words = words[0], words[1:]
+                if isinstance(command, click.Group):
+                    parent = command.make_context(name, [words[0]], parent=parent)
+            if not path:
+                assert command is not None
+            command.make_context(name, words, parent=parent)  # raises if it does not parse
+            seen += 1
+    assert seen >= 30

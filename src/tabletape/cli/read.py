@@ -48,7 +48,9 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
 
-    Example: tabletape validate --jobs 2 replays/cards-of-war/*.jsonl
+    \b
+    Example:
+      tabletape validate --jobs 2 replays/cards-of-war/*.jsonl
     """
     import functools
 
@@ -153,7 +155,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
 
     With --keys DIR, also check the signatures and say what each player has not signed.
 
-    Example: tabletape verify game.jsonl --head 3f2a...   |   tabletape verify game.jsonl --keys keys
+    \b
+    Examples:
+      tabletape verify game.jsonl --head 3f2a9c0d1b7e4a55
+      tabletape verify game.jsonl --keys keys
     """
     _logs_only((file,))
     signed = None
@@ -250,7 +255,10 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
     With --to, the lines after SEQ are still read for their format and hash chain
     (not their rules): a log broken anywhere is reported, exit 1.
 
-    Example: tabletape replay game.jsonl --to 40 --as bob   |   tabletape replay game.jsonl --step
+    \b
+    Examples:
+      tabletape replay game.jsonl --to 40 --as bob
+      tabletape replay game.jsonl --step
     """
     if step:
         if as_json:
@@ -288,7 +296,10 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
             as_player: str | None, as_json: bool) -> None:
     """Show the events, one line each as they are read: seq, by, the sentence, its ruling.
 
-    Example: tabletape log game.jsonl --from 40 --to 60   |   tabletape log game.jsonl | head
+    \b
+    Examples:
+      tabletape log game.jsonl --from 40 --to 60
+      tabletape log game.jsonl | head
     """
     import re
     import sys
@@ -364,7 +375,9 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     The whole log is read: when it breaks anywhere (format or chain), the event is
     still explained as it stands, the break is reported, and the exit status is 1.
 
-    Example: tabletape explain game.jsonl 41
+    \b
+    Example:
+      tabletape explain game.jsonl 41
     """
     from tabletape.cli.render import rules_versions
     if seq < 0:
@@ -452,7 +465,10 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     Exit 1 when they differ, or when either log is broken or invalid (reported first;
     a broken log is compared up to its break). Logs of different games: exit 2.
 
-    Example: tabletape diff game.jsonl other.jsonl   |   tabletape diff game.jsonl@40 game.jsonl@41
+    \b
+    Examples:
+      tabletape diff game.jsonl other.jsonl
+      tabletape diff game.jsonl@40 game.jsonl@41
     """
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index

@@ -27,7 +27,9 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
     The log's problems go to stderr, as replay prints them (exit 1); with --to, the
     lines after SEQ are still read for their format and hash chain.
 
-    Example: tabletape svg game.jsonl --to 40 --as bob -o table.svg
+    \b
+    Example:
+      tabletape svg game.jsonl --to 40 --as bob -o table.svg
     """
     from tabletape.app import pictures
     from tabletape.cli import replaying
@@ -65,7 +67,9 @@ def view(ctx: click.Context, file: str, out: str, as_json: bool) -> None:
     A broken or invalid log is drawn as far as it reads, its verdict on the page;
     exit 1, as `svg` and `validate`.
 
-    Example: tabletape view game.jsonl -o game.html
+    \b
+    Example:
+      tabletape view game.jsonl -o game.html
     """
     import os
 
@@ -103,7 +107,10 @@ def serve(file: str, host: str, port: int) -> None:
     For a tablet or a projector beside the table. Needs the `view` extra
     (pip install 'tabletape[view]').
 
-    Example: tabletape serve game.jsonl   |   tabletape serve game.jsonl --host 0.0.0.0
+    \b
+    Examples:
+      tabletape serve game.jsonl
+      tabletape serve game.jsonl --host 0.0.0.0
     """
     try:
         import uvicorn

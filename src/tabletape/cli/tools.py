@@ -37,7 +37,9 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
              as_json: bool) -> None:
     """Play a whole game of random legal moves and record it (chance drawn by its odds).
 
-    Example: tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
+    \b
+    Example:
+      tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
@@ -94,7 +96,9 @@ def _schema(t, title: str) -> bytes:
 def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> None:
     """Write the JSON Schemas of the envelope, every game's events and its components.
 
-    Example: tabletape schema -o schemas
+    \b
+    Example:
+      tabletape schema -o schemas
     """
     files = schemas()
     if check_dir and not os.path.isdir(check_dir):
@@ -139,7 +143,9 @@ def repair(file: str, as_json: bool) -> None:
     then hashes to what the next one recorded (the original is kept as FILE.orig).
     No recorded byte is lost.
 
-    Example: tabletape repair game.jsonl
+    \b
+    Example:
+      tabletape repair game.jsonl
     """
     done = tapelog.repair(file, engine.codec_for)
     if not done.moved and not done.restored:
