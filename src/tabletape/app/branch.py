@@ -13,7 +13,7 @@ from typing import NamedTuple
 from tabletape import engine
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import UsageError
+from tabletape.tape.errors import TornTail, UsageError
 
 
 class Shared(NamedTuple):
@@ -26,18 +26,27 @@ class Shared(NamedTuple):
 def branch(parent: str, seq: int, new: str) -> Shared:
     """Writes `new` holding `parent`'s lines 0..seq; never overwrites; returns the head at seq.
 
-    The parent is read (format and chain, not rules) up to seq: a parent broken there
-    is refused, since a branch would copy the break.
+    The parent is read whole (format and chain, not rules): a parent broken anywhere
+    is refused. Broken before seq, a branch would copy the break; broken after it, the
+    lines before the break may have been changed too (a break shows that the file was
+    edited, not where), and `verify --parent` could then certify a copy of an edit.
     """
     if seq < 0:
         raise UsageError(f"@{seq}: a seq is 0 (the header) or more", file=parent)
     files.check_target(new, reading=(parent,), exists=tapelog.NEVER_OVERWRITES)
-    result = engine.replay(parent, to=seq, rules=False)
+    result = engine.replay(parent, to=seq, rules=False, check_after=True)
     if result.error is not None and (result.error.line is None or result.error.line <= seq + 1):
         raise result.error
     if result.tail is None or result.tail.seq < seq:
         end = result.tail.seq if result.tail is not None else -1
         raise UsageError(f"{parent} has no seq {seq} (it ends at seq {end})", file=parent)
+    broken = result.error or result.later
+    if broken is not None:
+        why = ("" if isinstance(broken, TornTail) else  # its reason says `repair` already
+               " (a break shows that the log was changed, not where)")
+        raise type(broken)(f"{broken.reason}; no branch is made of a broken log{why}",
+                           file=broken.file, line=broken.line, seq=broken.seq,
+                           offset=broken.offset, field=broken.field)
     with open(parent, "rb") as f:
         lines = [f.readline() for _ in range(seq + 1)]
     data = b"".join(lines)

@@ -27,7 +27,9 @@ def _game_file(ctx: click.Context, param: click.Parameter, values: tuple[str, ..
 def group() -> None:
     """Check an archive of logs as a whole: which games does a rules change affect?
 
-    Example: tabletape corpus check logs --baseline logs/baseline.json
+    \b
+    Example:
+      tabletape corpus check logs --baseline logs/baseline.json
     """
 
 
@@ -65,7 +67,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     log is invalid or broken; with one, exit 1 when anything changed.
 
     \b
-    Example:
+    Examples:
       tabletape corpus check logs --baseline logs/baseline.json --update
       tabletape corpus check logs --baseline logs/baseline.json --components cards-of-war=deck.json
     """

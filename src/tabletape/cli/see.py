@@ -33,7 +33,9 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
     The log's problems go to stderr, as replay prints them (exit 1); with --to, the
     lines after SEQ are still read for their format and hash chain.
 
-    Example: tabletape svg game.jsonl --to 40 --as bob -o table.svg
+    \b
+    Example:
+      tabletape svg game.jsonl --to 40 --as bob -o table.svg
     """
     from tabletape.app import pictures
     from tabletape.cli import replaying
@@ -52,7 +54,8 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
             emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player,
                        "problems": [e.to_dict() for e in result.problems]})
         else:
-            echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
+            point, why = replaying.drawn_at(result)
+            echo(f"wrote {out}: the table {point}{seen}{why}")
     # what replay says of the state it draws: a picture of a disputed log must not look clean
     ctx.exit(replaying.warn(result, to))
 
@@ -63,13 +66,18 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
               help="The HTML file to write.")
 @click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
-def view(file: str, out: str, as_json: bool, force: bool) -> None:
+@click.pass_context
+def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool) -> None:
     """Write the whole game as one self-contained HTML page to step through.
 
     VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
     and a "seen by" choice. No network needed: mail it, or put it on a website.
+    A broken or invalid log is drawn as far as it reads, its verdict on the page;
+    exit 1, as `svg` and `validate`.
 
-    Example: tabletape view game.jsonl -o game.html
+    \b
+    Example:
+      tabletape view game.jsonl -o game.html
     """
     import os
 
@@ -78,11 +86,13 @@ def view(file: str, out: str, as_json: bool, force: bool) -> None:
     size = os.path.getsize(out)
     if as_json:
         from tabletape.cli.group import emit_json
-        return emit_json({"file": out, "log": file, "lines": book.events,
-                          "verdict": book.verdict, "bytes": size})
-    echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
-    click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put it "
-               "on a website")
+        emit_json({"file": out, "log": file, "lines": book.events, "verdict": book.verdict,
+                   "bytes": size})
+    else:
+        echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
+        click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put "
+                   "it on a website")
+    ctx.exit(0 if book.ok else 1)  # the page is written either way; its log is not clean
 
 
 def _loopback(host: str) -> bool:
@@ -105,7 +115,10 @@ def serve(file: str, host: str, port: int) -> None:
     For a tablet or a projector beside the table. Needs the `view` extra
     (pip install 'tabletape[view]').
 
-    Example: tabletape serve game.jsonl   |   tabletape serve game.jsonl --host 0.0.0.0
+    \b
+    Examples:
+      tabletape serve game.jsonl
+      tabletape serve game.jsonl --host 0.0.0.0
     """
     try:
         import uvicorn

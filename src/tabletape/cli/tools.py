@@ -38,7 +38,9 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
              as_json: bool) -> None:
     """Play a whole game of random legal moves and record it (chance drawn by its odds).
 
-    Example: tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
+    \b
+    Example:
+      tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
@@ -95,7 +97,9 @@ def _schema(t, title: str) -> bytes:
 def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> None:
     """Write the JSON Schemas of the envelope, every game's events and its components.
 
-    Example: tabletape schema -o schemas
+    \b
+    Example:
+      tabletape schema -o schemas
     """
     written = schemas()
     if check_dir and not os.path.isdir(check_dir):
@@ -138,7 +142,9 @@ def repair(file: str, as_json: bool) -> None:
     No recorded byte is lost. A symlink is followed (the log it names is repaired, the
     link kept); a file whose first line is not a log's header is refused.
 
-    Example: tabletape repair game.jsonl
+    \b
+    Example:
+      tabletape repair game.jsonl
     """
     done = tapelog.repair(file, engine.codec_for)
     if not done.moved and not done.restored:

@@ -22,7 +22,9 @@ def events(game: str, as_json: bool) -> None:
     The example is a line `append` takes as it stands (tabletape fills in seq, prev
     and at; `by` and `at` may be given).
 
-    Example: tabletape events cards-of-war
+    \b
+    Example:
+      tabletape events cards-of-war
     """
     rs = engine.get(game)
     kinds = vocab.vocabulary(rs)
@@ -55,7 +57,9 @@ def components(game: str, output: str | None, force: bool) -> None:
     Every entry carries its provenance (rulebook, inferred, reconstructed); edit the
     values to match your box, then pass the file to `new` or `record` with --components.
 
-    Example: tabletape components cards-of-war > mine.json
+    \b
+    Example:
+      tabletape components cards-of-war > mine.json
     """
     rs = engine.get(game)
     data = msgspec.json.format(msgspec.json.encode(vocab.template(rs.default_components())),
@@ -79,7 +83,9 @@ def branch(point: LogPoint, output: str, as_json: bool) -> None:
     Append to the new log like any other; `diff FILE NEW` shows where they part and
     `verify NEW --parent FILE` confirms the shared prefix.
 
-    Example: tabletape branch game.jsonl@40 -o what-if.jsonl
+    \b
+    Example:
+      tabletape branch game.jsonl@40 -o what-if.jsonl
     """
     from tabletape.app.branch import branch as make
     from tabletape.tape.errors import UsageError

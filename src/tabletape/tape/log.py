@@ -999,10 +999,17 @@ def custody_path(log_path: str) -> str:
 
 
 def read_custody(path: str) -> Custody | None:
-    """Returns the custody record of a log, or None when it is missing or unreadable."""
+    """Returns the custody record of a log, or None when it is missing, unreadable, or not
+    sealed with this user's key (tape.seal: a record anyone could rewrite vouches for nothing).
+    """
+    from tabletape.tape import seal
     try:
         with open(custody_path(path), "rb") as f:
-            return msgspec.msgpack.decode(f.read(256), type=Custody)
+            data = f.read(seal.TAG_SIZE + 256)
+        tag, body = data[:seal.TAG_SIZE], data[seal.TAG_SIZE:]
+        if not seal.holds(tag, b"custody", body):
+            return None
+        return msgspec.msgpack.decode(body, type=Custody)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
 
@@ -1014,7 +1021,12 @@ def _write_custody(path: str, custody: Custody | None) -> bool:
         if custody is None:
             os.unlink(target)
             return True
-        files.write(target, msgspec.msgpack.encode(custody), force=True, durable=False)
+        from tabletape.tape import seal
+        body = msgspec.msgpack.encode(custody)
+        tag = seal.tag(b"custody", body)
+        if tag is None:  # no key: a record no reader could trust
+            return False
+        files.write(target, tag + body, force=True, durable=False)
         return True
     except FileNotFoundError:
         return custody is None
