@@ -31,9 +31,8 @@ from tabletape.engine import reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
 from tabletape.engine.reading import Judged, Replay, Visitor
-from tabletape.tape import files
+from tabletape.tape import files, seal
 from tabletape.tape import log as tapelog
-from tabletape.tape import seal
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
 
