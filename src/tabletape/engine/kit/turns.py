@@ -1,50 +1,145 @@
-"""Turn machinery every game shares: owed steps, the settle loop, seats, hidden hands.
+"""Turn machinery every game shares: owed steps, who owes them, the settle loop, seats, hands.
 
 A game's state keeps a queue of owed steps (`steps`, a tuple resolved from the
 front: the head is what is owed now) and its players in seat order (`players`).
 After each event the game settles: it resolves whatever needs no decision, one
 step at a time, until a decision is pending. Each game says how one step resolves
 (`resolve`); the loop, the queue and the seats are written here once.
+
+An event that answers an owed step is checked by the game's `Owing` (its rule ids
+and its words): the step owed now must be one the event answers (else "no draw now:
+... first", the game's step rule) and owed by the event's player (else the game's
+order rule). `by_event` builds a game's check and apply tables from its functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+import inspect
+from collections.abc import Callable, Container, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, Self, TypeVar, get_args
 
-import msgspec
-from msgspec.structs import replace
+from tabletape.engine.protocol import Decision, Violation
 
 HIDDEN = "?"  # what another player's card looks like
 
 
-Q = TypeVar("Q", bound=msgspec.Struct)  # a state with a queue of owed steps: `steps`
-S = TypeVar("S")
+class OwedStep(Protocol):
+    """A step owed: what (`step`, one of the game's steps) and by whom (`player`)."""
+
+    @property
+    def step(self) -> Any: ...  # the game's own enum of steps
+    @property
+    def player(self) -> str: ...
 
 
-def head(state: Any) -> Any:
+T = TypeVar("T", covariant=True)  # what a queue holds: a game's owed steps
+Due = TypeVar("Due", bound=OwedStep)  # a game's owed step
+L = TypeVar("L")  # a game's lookups (`lk`)
+S = TypeVar("S")  # a game's state
+R = TypeVar("R")  # what a game's event functions return (a verdict, or the next state)
+
+
+class Queued(Protocol[T]):
+    """A state with a queue of owed steps, `steps`, resolved from the front (a frozen Struct)."""
+
+    @property
+    def steps(self) -> tuple[T, ...]: ...
+
+    def __replace__(self, **changes: Any) -> Self: ...
+
+
+Q = TypeVar("Q", bound=Queued[Any])  # a game's state (with its queue)
+
+
+def head(state: Queued[T]) -> T | None:
     """Returns the step owed now (the front of the queue), or None when nothing is owed."""
     return state.steps[0] if state.steps else None
 
 
 def done(state: Q) -> Q:
     """Returns the state with the step owed now resolved (taken off the front)."""
-    return replace(state, steps=_steps(state)[1:])
+    return state.__replace__(steps=state.steps[1:])
 
 
-def owe_first(state: Q, *owed: Any) -> Q:
+def owe_first(state: Q, *owed: object) -> Q:
     """Returns the state with `owed` due before everything already owed."""
-    return replace(state, steps=(*owed, *_steps(state)))
+    return state.__replace__(steps=(*owed, *state.steps))
 
 
-def owe_last(state: Q, *owed: Any) -> Q:
+def owe_last(state: Q, *owed: object) -> Q:
     """Returns the state with `owed` due after everything already owed."""
-    return replace(state, steps=(*_steps(state), *owed))
+    return state.__replace__(steps=(*state.steps, *owed))
 
 
-def _steps(state: Any) -> tuple[Any, ...]:
-    return state.steps
+# -- the step owed now, by whom: one refusal for every game --------------------------------
 
+def out_of_step(rule: str, what: str, now: Decision | None) -> Violation:
+    """Returns the refusal of an event that answers no decision pending now (the game's `rule`):
+    "no draw now: alice must play a card first"."""
+    if now is None:  # the engine refuses every event once the game is over; `check` answers too
+        return Violation("core.game.over", f"no {what}: the game is over")
+    return Violation(rule, f"no {what} now: {now.detail} first")
+
+
+def must(h: OwedStep, player: str, what: str) -> str:
+    """The words of an order refusal: "bob must draw a card now, not alice"."""
+    return f"{h.player} must {h.step} now, not {player}"
+
+
+def _in_step(state: object, what: str) -> Violation | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Owing(Generic[L, Q, Due]):
+    """A game's word on its owed steps: its rule ids, its `pending` and how it names the one
+    who owes; `owed` checks an event against the step owed now, `not_now` refuses one."""
+
+    step_rule: str  # the rule an event breaks when it answers nothing owed now
+    order_rule: str  # the rule it breaks when another player owes the step
+    pending: Callable[[L, Q], Decision | None]  # the game's `pending` (lk, state)
+    order: Callable[[Due, str, str], str] = must  # (step owed, player, what) -> the refusal's words
+    # the game's refusal before any step is owed (its set-up phases), or None
+    before: Callable[[Q, str], Violation | None] = _in_step
+
+    def not_now(self, lk: L, state: Q, what: str) -> Violation:
+        """Returns the refusal of a `what` (an event's name: "draw") that answers nothing now."""
+        return self.before(state, what) or out_of_step(self.step_rule, what,
+                                                       self.pending(lk, state))
+
+    def owed(self, lk: L, state: Q, steps: Container[object], player: str, what: str
+             ) -> Due | Violation:
+        """Returns the step owed now when it is one of `steps` and `player` owes it, else the
+        refusal (`not_now`, or the order rule's)."""
+        queue: tuple[Due, ...] = state.steps
+        if not queue or queue[0].step not in steps:
+            return self.not_now(lk, state, what)
+        h = queue[0]
+        if player != h.player:
+            return Violation(self.order_rule, self.order(h, player, what))
+        return h
+
+
+# -- the event tables ------------------------------------------------------------------------
+
+def by_event(*handlers: Callable[[L, S, Any], R]) -> dict[type, Callable[[L, S, Any], R]]:
+    """Returns {event type: handler} for a game's `check` or `apply` functions, each under the
+    type its event parameter (the third) is annotated with; a union names several types.
+
+    A game looks its handler up once per event (`CHECK.get(type(event))`): one dict
+    lookup, where a `match` would try the class patterns one by one."""
+    table: dict[type, Callable[[L, S, Any], R]] = {}
+    for f in handlers:
+        hint = list(inspect.signature(f, eval_str=True).parameters.values())[2].annotation
+        for kind in get_args(hint) or (hint,):
+            if kind in table:
+                raise ValueError(f"{kind.__name__} has two handlers: {table[kind]} and {f}")
+            table[kind] = f
+    return table
+
+
+# -- the settle loop, seats and hidden hands -------------------------------------------------
 
 def settle(state: S, resolve: Callable[[S], S | None]) -> S:
     """Resolves what needs no decision: `resolve` returns the next state, or None to stop.
