@@ -5,16 +5,16 @@ Turn, Each Game Turn, End of Each Game Turn, Game Terms and The Cards. `check`
 looks up one function per event type (`CHECK`); `legal` filters a candidate set
 that covers whatever `check` could accept through `check`, so the two agree (for card
 plays, Discards, Builds and Reductions, the parts of `check` a whole group of candidates
-shares are asked once for the group: `_plays_plain` and `_step_plain` are the plain form).
+shares are asked once for the group: tests/test_fast_paths.py pins them to the plain form).
 Every function takes the game's `Lookups` (`lk`) first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, Decision, Violation
+from tabletape.engine.kit.turns import Owing, by_event
 from tabletape.tape.events import Event
 
 from . import lookups as q
@@ -101,15 +101,20 @@ def owed_text(h: Owed) -> str:
 
 # -- check: one function per event type, in the rulebook's order ------------------------------
 
-def _not_now(lk: Lookups, state: State, what: str) -> Violation:
-    """Returns the refusal of an event that does not answer the pending decision."""
+def _in_setup(state: State, what: str) -> Violation | None:
+    """Start of the Game: nothing is owed before the First Player and the stacks are chosen."""
     if state.phase is Phase.FIRST:
         return Violation("gd.setup.first", f"no {what} before the First Player is chosen")
     if state.phase is Phase.STACKS:
         return Violation("gd.setup.stacks", f"no {what} before the Action stacks are chosen")
-    d = pending(lk, state)
-    assert d is not None  # the engine refuses every event once the game is over
-    return Violation("gd.play.step", f"no {what} now: {d.detail} first")
+    return None
+
+
+# the step owed now, by whom: "no draw now: ... first" (gd.play.step), "bob decides now, not
+# alice (...)" (gd.play.order)
+OWING: Owing[Lookups, State, Owed] = Owing(
+    "gd.play.step", "gd.play.order", pending,
+    lambda h, player, what: f"{h.player} decides now, not {player} ({owed_text(h)})", _in_setup)
 
 
 # START OF THE GAME
@@ -135,19 +140,8 @@ def _check_stack(lk: Lookups, state: State, ev: ActionStackChosen) -> Violation 
 
 # START OF EACH GAME TURN
 
-def _head_for(lk: Lookups, state: State, player: str, steps: tuple[Step, ...],
-              what: str) -> Violation | Owed:
-    """Returns the head step if it is one of `steps` and `player` owes it, else the refusal."""
-    h = q.head(state)
-    if h is None or h.step not in steps:
-        return _not_now(lk, state, what)
-    if player != h.player:
-        return Violation("gd.play.order", f"{h.player} decides now, not {player} ({owed_text(h)})")
-    return h
-
-
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
-    h = _head_for(lk, state, ev.player, (Step.DRAW,), "draw")
+    h = OWING.owed(lk, state, (Step.DRAW,), ev.player, "draw")
     if isinstance(h, Violation):
         return h
     if ev.card not in state.decks[ev.player]:
@@ -176,7 +170,7 @@ def _check_zone(lk: Lookups, state: State, player: str, area: str,
 def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
     building = isinstance(ev, ForceBuilt)
     steps = (Step.BUILD, Step.LAND_MIX) if building else (Step.REDUCE, Step.LAND_MIX)
-    h = _head_for(lk, state, ev.player, steps, "Build" if building else "Reduction")
+    h = OWING.owed(lk, state, steps, ev.player, "Build" if building else "Reduction")
     if isinstance(h, Violation):
         return h
     return _check_spend(lk, state, h, ev.area, building)
@@ -209,7 +203,7 @@ def _build_rule(state: State, player: str, area: str) -> str:
 
 
 def _check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | None:
-    h = _head_for(lk, state, ev.player, (Step.REMOVE,), "removal")
+    h = OWING.owed(lk, state, (Step.REMOVE,), ev.player, "removal")
     if isinstance(h, Violation):
         return h
     rule = "gd.card.global-disruption" if h.must else "gd.card.surrender"
@@ -228,7 +222,7 @@ def _check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | No
 
 
 def _check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
-    h = _head_for(lk, state, ev.player, (Step.SEIZE,), "seizure")
+    h = OWING.owed(lk, state, (Step.SEIZE,), ev.player, "seizure")
     if isinstance(h, Violation):
         return h
     v = _check_area(lk, ev.area)
@@ -245,7 +239,7 @@ def _check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None
 
 
 def _check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | None:
-    h = _head_for(lk, state, ev.player, (Step.TARGET,), "target")
+    h = OWING.owed(lk, state, (Step.TARGET,), ev.player, "target")
     if isinstance(h, Violation):
         return h
     if ev.target not in state.players or ev.target == ev.player:
@@ -255,7 +249,7 @@ def _check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | 
 
 
 def _check_chain(lk: Lookups, state: State, ev: ChainAnswered) -> Violation | None:
-    h = _head_for(lk, state, ev.player, (Step.CHAIN,), "chain answer")
+    h = OWING.owed(lk, state, (Step.CHAIN,), ev.player, "chain answer")
     if isinstance(h, Violation):
         return h
     if ev.joined and not q.reduce_areas(lk, state, ev.player, Restriction.ANY):
@@ -267,7 +261,7 @@ def _check_chain(lk: Lookups, state: State, ev: ChainAnswered) -> Violation | No
 def _check_forgo(lk: Lookups, state: State, ev: PointsForgone) -> Violation | None:
     h = q.head(state)
     if h is None or h.step in FIXED:
-        return _not_now(lk, state, "forgoing")
+        return OWING.not_now(lk, state, "forgoing")
     if ev.player != h.player:
         return Violation("gd.play.order", f"{h.player} decides now, not {ev.player}")
     if h.must:
@@ -281,7 +275,7 @@ def _check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Vio
     scoring = isinstance(ev, ScoringPassed)
     phase = Phase.SCORING if scoring else Phase.PLAY
     if state.phase is not phase or state.steps:
-        return _not_now(lk, state, "scoring pass" if scoring else "end of turn")
+        return OWING.not_now(lk, state, "scoring pass" if scoring else "end of turn")
     who = q.scorer(state) if scoring else state.current
     if ev.player != who:
         return Violation("gd.play.order", f"it is {who}'s say, not {ev.player}'s")
@@ -291,7 +285,7 @@ def _check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Vio
 def _check_turn_level(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """Refuses a card use while something else is owed or before play begins."""
     if state.phase not in (Phase.PLAY, Phase.SCORING) or state.steps:
-        return _not_now(lk, state, what)
+        return OWING.not_now(lk, state, what)
     if player not in state.players:
         return Violation("gd.play.order", f"{player} is not at the table")
     return None
@@ -372,22 +366,9 @@ def _check_taken(lk: Lookups, state: State, player: str, taken: str) -> Violatio
     return None
 
 
-CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
-    FirstPlayerChosen: _check_first,
-    ActionStackChosen: _check_stack,
-    CardDrawn: _check_draw,
-    CardPlayed: _check_play,
-    CardsDiscarded: _check_discard,
-    ForceBuilt: _check_point,
-    ForceReduced: _check_point,
-    ForceRemoved: _check_remove,
-    ForceSeized: _check_seize,
-    PlayerTargeted: _check_target,
-    ChainAnswered: _check_chain,
-    PointsForgone: _check_forgo,
-    TurnEnded: _check_done,
-    ScoringPassed: _check_done,
-}
+CHECK = by_event(_check_first, _check_stack, _check_draw, _check_play, _check_discard,
+                 _check_point, _check_remove, _check_seize, _check_target, _check_chain,
+                 _check_forgo, _check_done)
 
 
 def check(lk: Lookups, state: State, event: Event) -> Violation | None:
@@ -463,9 +444,10 @@ def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
 
 
 def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
-    # `_plays_plain`'s candidates through their whole `check`, with what they share checked
-    # once: each player's turn level, the Discarder, each stack a Discard may take, each
-    # set of discarded cards (tests/test_fast_paths.py pins the two to each other)
+    # Every card play, Discard, end of turn and scoring pass through its whole `check`,
+    # with what the candidates share checked once: each player's turn level, the Discarder,
+    # each stack a Discard may take, each set of discarded cards (tests/test_fast_paths.py
+    # pins it to the plain definition: every candidate through `check`)
     for p in state.players:
         if _check_turn_level(lk, state, p, "card play") is not None:
             continue
@@ -489,25 +471,6 @@ def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
         passed = ScoringPassed(player=q.scorer(state) or "")
         if check(lk, state, passed) is None:
             yield passed
-
-
-def _plays_plain(lk: Lookups, state: State) -> Iterator[Event]:
-    """Every card play, Discard, end of turn and scoring pass that `check` accepts, in order."""
-    cands: list[Event] = []
-    for p in state.players:
-        for c in dict.fromkeys(state.hands[p]):
-            cands += [CardPlayed(player=p, card=c, use=u) for u in Use]
-    if state.phase is Phase.PLAY and state.current:
-        cands += _discard_candidates(state, state.current)
-        cands.append(TurnEnded(player=state.current))
-    if state.phase is Phase.SCORING and q.scorer(state):
-        cands.append(ScoringPassed(player=q.scorer(state) or ""))
-    yield from (e for e in cands if check(lk, state, e) is None)
-
-
-def _discard_candidates(state: State, p: str) -> list[Event]:
-    return [CardsDiscarded(player=p, cards=s, taken=k)
-            for s in _discard_sets(state.hands[p]) for k in state.stacks]
 
 
 def _discard_sets(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
