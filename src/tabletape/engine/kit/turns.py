@@ -14,9 +14,9 @@ order rule). `by_event` builds a game's check and apply tables from its function
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Any, Generic, Protocol, Self, TypeVar, get_args
 
 from tabletape.engine.protocol import Decision, Violation
@@ -113,12 +113,11 @@ class Owing(Generic[L, Q, Due]):
         """Returns the step owed now when it is one of `steps` and `player` owes it, else the
         refusal (`not_now`, or the order rule's)."""
         queue: tuple[Due, ...] = state.steps
-        if not queue or queue[0].step not in steps:
-            return self.not_now(lk, state, what)
-        h = queue[0]
-        if player != h.player:
-            return Violation(self.order_rule, self.order(h, player, what))
-        return h
+        if queue and (h := queue[0]).step in steps:
+            if player != h.player:
+                return Violation(self.order_rule, self.order(h, player, what))
+            return h
+        return self.not_now(lk, state, what)
 
 
 # -- the event tables ------------------------------------------------------------------------
@@ -131,12 +130,20 @@ def by_event(*handlers: Callable[[L, S, Any], R]) -> dict[type, Callable[[L, S, 
     lookup, where a `match` would try the class patterns one by one."""
     table: dict[type, Callable[[L, S, Any], R]] = {}
     for f in handlers:
-        hint = list(inspect.signature(f, eval_str=True).parameters.values())[2].annotation
-        for kind in get_args(hint) or (hint,):
+        for kind in _event_types(f):
             if kind in table:
                 raise ValueError(f"{kind.__name__} has two handlers: {table[kind]} and {f}")
             table[kind] = f
     return table
+
+
+def _event_types(f: Callable[..., object]) -> tuple[type, ...]:
+    """Returns the types `f`'s event parameter (its third) is annotated with."""
+    assert isinstance(f, FunctionType), f
+    hint = f.__annotations__[f.__code__.co_varnames[2]]
+    if isinstance(hint, str):  # (postponed annotations) read in f's module, as typing does;
+        hint = eval(hint, f.__globals__)  # only this one: the game's modules load faster
+    return get_args(hint) or (hint,)
 
 
 # -- the settle loop, seats and hidden hands -------------------------------------------------
