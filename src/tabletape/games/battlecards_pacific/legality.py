@@ -166,8 +166,10 @@ def shown(lk: Lookups, state: State, player: str, what: str) -> tuple[str, ...]:
 def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation | None:
     """bcp.conflict.reveal, bcp.turn.order."""
     h = OWING.owed(lk, state, (Step.REVEAL,), ev.player, "revealing")
-    if isinstance(h, Violation) or h.what is None:
-        return h if isinstance(h, Violation) else None
+    if isinstance(h, Violation):
+        return h
+    if h.what is None:  # (every REVEAL step names what it shows)
+        return None
     if (ev.to, ev.what) != (state.turn, h.what):
         return Violation("bcp.conflict.reveal", f"the card shows {state.turn} {h.player}'s "
                          f"{REVEALED[h.what]}, not {ev.to} their {REVEALED[ev.what]}")
