@@ -117,3 +117,14 @@ def test_a_discard_pile_is_reshuffled_into_its_own_deck():
     assert multiset.reshuffle(decks, discards, "bob") == (
         {"ann": {"Jet": 1}, "bob": {"Jet": 1, "Tank": 1}}, {"ann": ("Spy",), "bob": ()})
     assert decks["bob"] == {} and discards["bob"] == ("Tank", "Jet")  # left alone
+
+
+@pytest.mark.parametrize("package", ["battlecards_pacific", "cards_of_war", "global_domination",
+                                     "liberation"])
+def test_every_event_of_a_game_has_its_check_and_its_apply(package):
+    """The tables `by_event` builds from the annotations cover exactly the game's events."""
+    import importlib
+    game = f"tabletape.games.{package}"
+    events = set(importlib.import_module(f"{game}.events").EVENTS)
+    assert set(importlib.import_module(f"{game}.legality").CHECK) == events
+    assert set(importlib.import_module(f"{game}.reducer").APPLY) == events
