@@ -69,21 +69,21 @@ OWING = turns.Owing("toy.turn.step", "toy.turn.order", _pending, before=_in_setu
 
 def test_the_step_owed_now_is_answered_by_whoever_owes_it():
     q = Queue((Owed("draw a card", "bob"), Owed("play", "ann")))
-    assert OWING.owed(None, q, ("draw a card",), "bob", "draw") == q.steps[0]
-    assert OWING.owed(None, q, ("draw a card",), "ann", "draw") == Violation(
+    assert OWING.refuse(None, q, ("draw a card",), "bob", "draw") is None
+    assert OWING.refuse(None, q, ("draw a card",), "ann", "draw") == Violation(
         "toy.turn.order", "bob must draw a card now, not ann")
-    assert OWING.owed(None, q, ("play",), "ann", "play") == Violation(
+    assert OWING.refuse(None, q, ("play",), "ann", "play") == Violation(
         "toy.turn.step", "no play now: bob must draw a card first")
 
 
 def test_out_of_step_names_the_game_s_rule_the_set_up_and_the_end():
-    assert OWING.owed(None, Queue(setup=True), ("play",), "ann", "play") == Violation(
+    assert OWING.refuse(None, Queue(setup=True), ("play",), "ann", "play") == Violation(
         "toy.setup", "no play before the deal")
     assert OWING.not_now(None, Queue(), "play") == Violation(
         "core.game.over", "no play: the game is over")
     words = turns.Owing("toy.turn.step", "toy.turn.order", _pending,
                         lambda h, player, what: f"{h.player} {what}s now, not {player}")
-    assert words.owed(None, Queue((Owed("draw", "bob"),)), ("draw",), "ann", "draw") == Violation(
+    assert words.refuse(None, Queue((Owed("draw", "bob"),)), ("draw",), "ann", "draw") == Violation(
         "toy.turn.order", "bob draws now, not ann")
 
 

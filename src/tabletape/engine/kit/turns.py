@@ -94,7 +94,7 @@ def _in_step(state: object, what: str) -> Violation | None:
 @dataclass(frozen=True, slots=True)
 class Owing(Generic[L, Q, Due]):
     """A game's word on its owed steps: its rule ids, its `pending` and how it names the one
-    who owes; `owed` checks an event against the step owed now, `not_now` refuses one."""
+    who owes; `refuse` checks an event against the step owed now, `not_now` refuses one."""
 
     step_rule: str  # the rule an event breaks when it answers nothing owed now
     order_rule: str  # the rule it breaks when another player owes the step
@@ -108,15 +108,15 @@ class Owing(Generic[L, Q, Due]):
         return self.before(state, what) or out_of_step(self.step_rule, what,
                                                        self.pending(lk, state))
 
-    def owed(self, lk: L, state: Q, steps: Container[object], player: str, what: str
-             ) -> Due | Violation:
-        """Returns the step owed now when it is one of `steps` and `player` owes it, else the
-        refusal (`not_now`, or the order rule's)."""
+    def refuse(self, lk: L, state: Q, steps: Container[object], player: str, what: str
+               ) -> Violation | None:
+        """Returns why a `what` by `player` answers no step owed now (the step owed now is not
+        one of `steps`: `not_now`; another player owes it: the order rule), or None."""
         queue: tuple[Due, ...] = state.steps
         if queue and (h := queue[0]).step in steps:
             if player != h.player:
                 return Violation(self.order_rule, self.order(h, player, what))
-            return h
+            return None  # (a Violation is true, None false: `if v := OWING.refuse(...)`)
         return self.not_now(lk, state, what)
 
 

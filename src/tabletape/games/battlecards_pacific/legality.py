@@ -100,8 +100,7 @@ OWING: Owing[Lookups, State, Owed] = Owing("bcp.turn.step", "bcp.turn.order", pe
 
 def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | None:
     """bcp.setup.deal, bcp.conflict.draw, bcp.draw.in-deck."""
-    v = OWING.owed(lk, state, DRAWS, ev.player, "Arsenal draw")
-    if isinstance(v, Violation):
+    if v := OWING.refuse(lk, state, DRAWS, ev.player, "Arsenal draw"):
         return v
     side = state.sides[ev.player]
     if ev.unit not in state.arsenal[side]:
@@ -112,8 +111,7 @@ def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | N
 
 def _check_deploy(lk: Lookups, state: State, ev: UnitDeployed) -> Violation | None:
     """bcp.setup.deploy, bcp.conflict.deploy, bcp.deploy.in-hand, bcp.deploy.stack."""
-    v = OWING.owed(lk, state, DEPLOYS, ev.player, "deployment")
-    if isinstance(v, Violation):
+    if v := OWING.refuse(lk, state, DEPLOYS, ev.player, "deployment"):
         return v
     if ev.unit not in state.reserve[ev.player]:
         return Violation("bcp.deploy.in-hand", f"{ev.player}'s Reserve Hand holds no {ev.unit!r}")
@@ -130,8 +128,7 @@ def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> V
     if h is not None and h.step is Step.FIRST_DEPLOY:
         return Violation("bcp.setup.deploy", f"{h.player} must still deploy {h.count} more "
                          "at set-up")
-    v = OWING.owed(lk, state, (Step.DEPLOY,), ev.player, "end of deployment")
-    return v if isinstance(v, Violation) else None
+    return OWING.refuse(lk, state, (Step.DEPLOY,), ev.player, "end of deployment")
 
 
 def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
@@ -144,8 +141,7 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     if h is not None and h.step is Step.CHOOSE:
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
                          "whether they emergency deploy it instead of drawing")
-    v = OWING.owed(lk, state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw")
-    if isinstance(v, Violation):
+    if v := OWING.refuse(lk, state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
         return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck "
@@ -165,9 +161,9 @@ def shown(lk: Lookups, state: State, player: str, what: str) -> tuple[str, ...]:
 
 def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation | None:
     """bcp.conflict.reveal, bcp.turn.order."""
-    h = OWING.owed(lk, state, (Step.REVEAL,), ev.player, "revealing")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.REVEAL,), ev.player, "revealing"):
+        return v
+    h = state.steps[0]
     if h.what is None:  # (every REVEAL step names what it shows)
         return None
     if (ev.to, ev.what) != (state.turn, h.what):

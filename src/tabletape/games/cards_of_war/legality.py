@@ -105,13 +105,13 @@ OWING: Owing[Lookups, State, Owed] = Owing(
 
 
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
-    if isinstance(v := OWING.owed(lk, state, DRAWS, ev.player, "draw"), Violation):
+    if v := OWING.refuse(lk, state, DRAWS, ev.player, "draw"):
         return v
     return _check_in_deck(state, ev.player, ev.card)
 
 
 def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | None:
-    if isinstance(v := OWING.owed(lk, state, (Step.RECON,), ev.player, "recon report"), Violation):
+    if v := OWING.refuse(lk, state, (Step.RECON,), ev.player, "recon report"):
         return v
     truth = theatre_counts(lk, state.hands[ev.player])
     said = {"air": ev.air, "sea": ev.sea, "ground": ev.ground, "intel": ev.intel}
@@ -123,7 +123,7 @@ def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | No
 
 def _check_discard(lk: Lookups, state: State, ev: CardDiscarded) -> Violation | None:
     # only Strategic Exhaustion owes a discard
-    if isinstance(v := OWING.owed(lk, state, (Step.DISCARD,), ev.player, "discard"), Violation):
+    if v := OWING.refuse(lk, state, (Step.DISCARD,), ev.player, "discard"):
         return v
     if ev.card not in state.hands[ev.player]:
         return Violation("cow.opt.exhaustion.discard", f"{ev.player} holds no {ev.card!r}")

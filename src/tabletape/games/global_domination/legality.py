@@ -88,9 +88,8 @@ def _check_stack(lk: Lookups, state: State, ev: ActionStackChosen) -> Violation 
 # START OF EACH GAME TURN
 
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.DRAW,), ev.player, "draw")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.DRAW,), ev.player, "draw"):
+        return v
     if ev.card not in state.decks[ev.player]:
         n = sum(state.decks[ev.player].values())
         return Violation("gd.draw.in-deck", f"{ev.card!r} is not in {ev.player}'s Draw Deck "

@@ -50,9 +50,9 @@ def _check_zone(lk: Lookups, state: State, player: str, area: str,
 def check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
     building = isinstance(ev, ForceBuilt)
     steps = (Step.BUILD, Step.LAND_MIX) if building else (Step.REDUCE, Step.LAND_MIX)
-    h = OWING.owed(lk, state, steps, ev.player, "Build" if building else "Reduction")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, steps, ev.player, "Build" if building else "Reduction"):
+        return v
+    h = state.steps[0]
     return check_spend(lk, state, h, ev.area, building)
 
 
@@ -83,9 +83,9 @@ def _build_rule(state: State, player: str, area: str) -> str:
 
 
 def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.REMOVE,), ev.player, "removal")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.REMOVE,), ev.player, "removal"):
+        return v
+    h = state.steps[0]
     rule = "gd.card.global-disruption" if h.must else "gd.card.surrender"
     v = _check_area(lk, ev.area)
     if v:
@@ -102,9 +102,8 @@ def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | Non
 
 
 def check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.SEIZE,), ev.player, "seizure")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.SEIZE,), ev.player, "seizure"):
+        return v
     v = _check_area(lk, ev.area)
     if v:
         return v
@@ -119,9 +118,9 @@ def check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
 
 
 def check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.TARGET,), ev.player, "target")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.TARGET,), ev.player, "target"):
+        return v
+    h = state.steps[0]
     if ev.target not in state.players or ev.target == ev.player:
         return Violation("gd.card.target", f"{h.card} is aimed at another player at the table, "
                          f"not {ev.target}")
@@ -129,9 +128,9 @@ def check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | N
 
 
 def check_chain(lk: Lookups, state: State, ev: ChainAnswered) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.CHAIN,), ev.player, "chain answer")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.CHAIN,), ev.player, "chain answer"):
+        return v
+    h = state.steps[0]
     if ev.joined and not q.reduce_areas(lk, state, ev.player, Restriction.ANY):
         return Violation("gd.card.bio-weapons.chain", f"{ev.player} has no opposing Force to "
                          f"Reduce, so can only decline {h.card}")

@@ -85,8 +85,7 @@ _DRAWN_AT = {step: kind for kind, step in _DRAW_STEP.items()}  # the event each 
 
 
 def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | None:
-    v = OWING.owed(lk, state, (Step.TURN_COUNTRY,), ev.player, "country card")
-    if isinstance(v, Violation):
+    if v := OWING.refuse(lk, state, (Step.TURN_COUNTRY,), ev.player, "country card"):
         return v
     if ev.country not in state.countries:
         return Violation("lib.country.turn", f"{ev.country!r} is not in the country deck "
@@ -97,8 +96,7 @@ def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | 
 def _check_draw(lk: Lookups, state: State,
                 ev: ForceCardDealt | ForceCardDrawn | TieBreakDrawn) -> Violation | None:
     step = _DRAW_STEP[type(ev)]
-    v = OWING.owed(lk, state, (step,), ev.player, step.value)
-    if isinstance(v, Violation):
+    if v := OWING.refuse(lk, state, (step,), ev.player, step.value):
         return v
     if ev.card not in state.deck:
         return Violation("lib.draw.in-deck", f"{ev.card!r} is not in the force deck "
@@ -141,9 +139,9 @@ def _check_owner(state: State, owner: str) -> Violation | None:
 
 
 def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation | None:
-    h = OWING.owed(lk, state, TURNING, ev.player, "turning of a card")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, TURNING, ev.player, "turning of a card"):
+        return v
+    h = state.steps[0]
     if v := _check_owner(state, ev.owner):
         return v
     row = state.played[ev.owner]
@@ -178,9 +176,9 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
 
 
 def _check_declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.TURN_OVER,), ev.player, "stop to a turn-over")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.TURN_OVER,), ev.player, "stop to a turn-over"):
+        return v
+    h = state.steps[0]
     if state.options.turn_over != "optional":
         return Violation("lib.ability.turn-over.compulsory", f"{ev.player} must turn a card with "
                          f"{h.card} while one can be turned (option turn_over="
@@ -189,8 +187,7 @@ def _check_declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> Violatio
 
 
 def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violation | None:
-    v = OWING.owed(lk, state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card")
-    if isinstance(v, Violation):
+    if v := OWING.refuse(lk, state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card"):
         return v
     if ev.card not in state.hands[ev.player]:
         return Violation("lib.ability.prevent", f"{ev.player} holds no {ev.card!r}")
@@ -200,9 +197,8 @@ def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violatio
 
 
 def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.TAKE,), ev.player, "trade")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.TAKE,), ev.player, "trade"):
+        return v
     if v := _check_owner(state, ev.owner):
         return v
     if ev.owner == ev.player:
@@ -214,9 +210,8 @@ def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | 
 
 
 def _check_swap(lk: Lookups, state: State, ev: HandsTraded) -> Violation | None:
-    h = OWING.owed(lk, state, (Step.SWAP,), ev.player, "hand trade")
-    if isinstance(h, Violation):
-        return h
+    if v := OWING.refuse(lk, state, (Step.SWAP,), ev.player, "hand trade"):
+        return v
     if v := _check_owner(state, ev.other):
         return v
     if ev.other == ev.player:
@@ -229,8 +224,7 @@ def _check_pass(lk: Lookups, state: State, ev: TurnPassed) -> Violation | None:
 
 
 def _check_accept(lk: Lookups, state: State, ev: TurnOverAccepted) -> Violation | None:
-    v = OWING.owed(lk, state, (Step.PREVENT,), ev.player, "acceptance of a turn-over")
-    return v if isinstance(v, Violation) else None
+    return OWING.refuse(lk, state, (Step.PREVENT,), ev.player, "acceptance of a turn-over")
 
 
 CHECK = by_event(_check_country, _check_draw, _check_play, _check_pass, _check_turned,
