@@ -15,7 +15,6 @@ order rule). `by_event` builds a game's check and apply tables from its function
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
-from dataclasses import dataclass
 from types import FunctionType
 from typing import Any, Generic, Protocol, Self, TypeVar, get_args
 
@@ -91,17 +90,21 @@ def _in_step(state: object, what: str) -> Violation | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
 class Owing(Generic[L, Q, Due]):
     """A game's word on its owed steps: its rule ids, its `pending` and how it names the one
     who owes; `refuse` checks an event against the step owed now, `not_now` refuses one."""
 
-    step_rule: str  # the rule an event breaks when it answers nothing owed now
-    order_rule: str  # the rule it breaks when another player owes the step
-    pending: Callable[[L, Q], Decision | None]  # the game's `pending` (lk, state)
-    order: Callable[[Due, str, str], str] = must  # (step owed, player, what) -> the refusal's words
-    # the game's refusal before any step is owed (its set-up phases), or None
-    before: Callable[[Q, str], Violation | None] = _in_step
+    __slots__ = ("step_rule", "order_rule", "pending", "order", "before")
+
+    def __init__(self, step_rule: str, order_rule: str,
+                 pending: Callable[[L, Q], Decision | None],
+                 order: Callable[[Due, str, str], str] = must,
+                 before: Callable[[Q, str], Violation | None] = _in_step) -> None:
+        self.step_rule = step_rule  # the rule an event breaks when it answers nothing owed now
+        self.order_rule = order_rule  # the rule it breaks when another player owes the step
+        self.pending = pending  # the game's `pending` (lk, state)
+        self.order = order  # (step owed, player, what) -> the order refusal's words
+        self.before = before  # the game's refusal before any step is owed (set-up), or None
 
     def not_now(self, lk: L, state: Q, what: str) -> Violation:
         """Returns the refusal of a `what` (an event's name: "draw") that answers nothing now."""
@@ -141,8 +144,8 @@ def _event_types(f: Callable[..., object]) -> tuple[type, ...]:
     """Returns the types `f`'s event parameter (its third) is annotated with."""
     assert isinstance(f, FunctionType), f
     hint = f.__annotations__[f.__code__.co_varnames[2]]
-    if isinstance(hint, str):  # (postponed annotations) read in f's module, as typing does;
-        hint = eval(hint, f.__globals__)  # only this one: the game's modules load faster
+    if isinstance(hint, str):  # postponed: "Drawn" or "Drawn | Dealt", names in f's module
+        return tuple(f.__globals__[name.strip()] for name in hint.split("|"))
     return get_args(hint) or (hint,)
 
 
