@@ -9,9 +9,10 @@ from click.testing import CliRunner
 
 from tabletape import engine
 from tabletape.cli import main
-from tabletape.engine import session, simulate
+from tabletape.engine import simulate
 from tabletape.games.cards_of_war.events import CardDrawn, OpeningCardDrawn, Options
 from tabletape.tape import log
+from tests import session
 
 COW = engine.get("cards-of-war")
 
@@ -69,7 +70,7 @@ __all__ = ["COW", "DRAW_ALICE", "lines", "new_log", "opening", "write", "os"]
 
 
 def session_log(path, seed: int, events: int) -> str:
-    """Writes a legal Cards of War session of `events` events (see tabletape.engine.session)."""
+    """Writes a legal Cards of War session of `events` events (see tests/session.py)."""
     rs = engine.get("cards-of-war")
     header = simulate.header_for(rs, ("alice", "bob"))
     tail = log.create(str(path), header, rs.codec)

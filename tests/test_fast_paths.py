@@ -228,6 +228,37 @@ COW_TABLES = [{}, {"theatres_of_war": True, "joint_deployment": True},
               {"length": "long", "strategic_exhaustion": True, "joint_deployment": True}]
 
 
+def _deploys_plain(lk, state, player):
+    """Every way to deploy a held card (or the top discard) that `check` accepts, in order
+    (Cards of War's `_legal_deploys`, plainly)."""
+    from itertools import product
+
+    from tabletape.games.cards_of_war import legality
+    from tabletape.games.cards_of_war.components import Theatre
+    from tabletape.games.cards_of_war.events import CardDeployed
+    from tabletape.games.cards_of_war.lookups import other, top_discard
+    opts = state.options
+    sources = [(name, False) for name in dict.fromkeys(state.hands[player])]
+    top = top_discard(state, player)
+    if top is not None and opts.alternative_reinforce:
+        sources.append((top, True))
+    theatres = (None, *Theatre) if opts.theatres_of_war else (None,)
+    for name, from_discard in sources:
+        c = lk.cards[name]
+        joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
+        for battle in range(1, 4):
+            victim = state.battles[battle - 1].piles[other(state, player)][-1:]
+            kills = ((False, None),)
+            if c.kill and victim:
+                kills += ((True, victim[0]),)
+            for theatre, (kill, target), joint in product(theatres, kills, joints):
+                ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
+                                  target=target, theatre=theatre, joint=joint,
+                                  from_discard=from_discard)
+                if legality.check(lk, state, ev) is None:
+                    yield ev
+
+
 @pytest.mark.parametrize("options", COW_TABLES)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
@@ -242,9 +273,29 @@ def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
     for _, state in simulate.play(RULESET, h, seed):
         for player in state.players:
             fast = list(legality._legal_deploys(rs.lk, state, player))
-            assert fast == list(legality._deploys_plain(rs.lk, state, player))
+            assert fast == list(_deploys_plain(rs.lk, state, player))
             deploys += bool(fast)
     assert deploys > 20
+
+
+def _plays_plain(lk, state):
+    """Every card play, Discard, end of turn and scoring pass that `check` accepts, in order
+    (Global Domination's `_legal_plays`, plainly)."""
+    from tabletape.games.global_domination import legality as g
+    from tabletape.games.global_domination.state import Phase
+    q = g.q
+    cands = []
+    for p in state.players:
+        for c in dict.fromkeys(state.hands[p]):
+            cands += [g.CardPlayed(player=p, card=c, use=u) for u in g.Use]
+    if state.phase is Phase.PLAY and state.current:
+        p = state.current
+        cands += [g.CardsDiscarded(player=p, cards=s, taken=k)
+                  for s in g._discard_sets(state.hands[p]) for k in state.stacks]
+        cands.append(g.TurnEnded(player=p))
+    if state.phase is Phase.SCORING and q.scorer(state):
+        cands.append(g.ScoringPassed(player=q.scorer(state) or ""))
+    yield from (e for e in cands if g.check(lk, state, e) is None)
 
 
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
@@ -262,7 +313,7 @@ def test_global_domination_plays_are_the_candidates_check_accepts(n, seed):
         if rs.over(state):  # `legal` yields nothing then, and `check` is not asked
             continue
         fast = list(legality._legal_plays(rs.lk, state))
-        assert fast == list(legality._plays_plain(rs.lk, state))
+        assert fast == list(_plays_plain(rs.lk, state))
         plays += any(isinstance(e, legality.CardsDiscarded) for e in fast)
         h = legality.q.head(state)
         if h is not None:

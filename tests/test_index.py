@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletape import engine
-from tabletape.engine import index, session, simulate
+from tabletape.engine import index, simulate
 from tabletape.tape import log, seal
 from tabletape.tape.events import Note, Undone
+from tests import session
 from tests.conftest import lines, write
 
 PLAYERS = ("alice", "bob", "carol")

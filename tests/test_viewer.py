@@ -18,8 +18,9 @@ import pytest
 from tabletape import engine
 from tabletape.app import pictures, viewer
 from tabletape.app.stepper import Stepper
-from tabletape.engine import session, simulate
+from tabletape.engine import simulate
 from tabletape.tape import log
+from tests import session
 
 REPLAYS = sorted(glob.glob("replays/*/*.jsonl"))
 KILL = "replays/cards-of-war/kill-dispute.jsonl"
