@@ -74,3 +74,32 @@ def test_the_changelog_ends_at_the_rules_version_and_names_real_rules(game):
     assert list(rs.changelog)[-1] == rs.version
     for version, changes in rs.changelog.items():
         assert set(changes) <= set(rs.catalogue()), (version, set(changes) - set(rs.catalogue()))
+
+
+CONTRACTS = {  # a planted module -> the import-linter contract it breaks
+    "games/cards_of_war/helpers.py": ("import rich\n", "rich only in the CLI and in each game's"),
+    "cli/planted.py": ("import tabletape.games.cards_of_war\n",
+                       "no particular game is named outside games/"),
+    "games/liberation/planted.py": ("from . import svg\n", "the rules never import the drawings"),
+}
+
+
+def test_each_import_contract_fails_on_a_planted_violation(tmp_path):
+    """The contracts have no blind spot: a game module of a new name importing rich, the CLI
+    naming a game, a rules module importing a drawing: each breaks its contract (and only it)."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    shutil.copytree(os.path.join(root, "src", "tabletape"), tmp_path / "src" / "tabletape",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(root, "pyproject.toml"), tmp_path)
+    for path, (code, _) in CONTRACTS.items():
+        (tmp_path / "src" / "tabletape" / path).write_text(code)
+    lint = os.path.join(os.path.dirname(sys.executable), "lint-imports")
+    out = subprocess.run([lint, "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path / "src")}).stdout
+    assert "Contracts: 3 kept, 3 broken." in out, out
+    for _, contract in CONTRACTS.values():
+        assert re.search(re.escape(contract) + r".*BROKEN", out), out
