@@ -24,7 +24,7 @@ from tabletape.engine import simulate
 from tabletape.tape import log
 from tabletape.tape.errors import ChainError, LogFormatError, UnknownGame
 from tabletape.tape.events import Undone, envelope
-from tests.registry import GAMES, REGISTER, template_registered  # noqa: F401  (a fixture)
+from tests.registry import GAMES, REGISTER
 
 pytestmark = pytest.mark.usefixtures("template_registered")
 SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,

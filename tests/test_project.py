@@ -11,6 +11,7 @@ import pytest
 
 from tabletape import engine
 from tabletape.cli.tools import schemas
+from tests.registry import GAMES
 
 
 def test_schemas_in_the_repository_are_not_stale():
@@ -32,7 +33,8 @@ def marked_rules(paths: list[str]) -> set[str]:
     return ids
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_every_rule_id_has_a_story_test(game):
     rs = engine.get(game)
     package = engine.GAMES[game].rsplit(".", 1)[1]
@@ -43,7 +45,8 @@ def test_every_rule_id_has_a_story_test(game):
     assert not unknown, f"tests of {game} marked with rules it does not have: {unknown}"
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_every_rule_cites_a_section_and_says_something(game):
     for rule_id, rule in engine.get(game).catalogue().items():
         assert re.fullmatch(r"[a-z0-9]+(\.[a-z0-9-]+)+", rule_id), rule_id
@@ -68,7 +71,8 @@ def test_no_module_uses_another_modules_private_names():
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_the_changelog_ends_at_the_rules_version_and_names_real_rules(game):
     rs = engine.get(game)
     assert list(rs.changelog)[-1] == rs.version

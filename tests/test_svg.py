@@ -16,7 +16,7 @@ from syrupy.extensions.image import SVGImageSnapshotExtension
 from tabletape import engine
 from tabletape.app import pictures
 from tabletape.engine.kit.turns import HIDDEN
-from tests.registry import BUNDLED, GAMES, template_registered  # noqa: F401  (a fixture)
+from tests.registry import BUNDLED, GAMES
 
 REPLAYS = sorted(glob.glob("replays/*/*.jsonl"))
 DISPUTED = {os.path.basename(os.path.dirname(p)): p for p in REPLAYS if "dispute" in p}
