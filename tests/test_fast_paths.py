@@ -174,7 +174,7 @@ def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
         f = r.fold
         return (msgspec.to_builtins(f.state), dict(f.retracted), set(f.core_seqs),
                 {s: e.rule for s, e in f.corrected.items()}, sorted(f.illegal), f.blocked,
-                [s for s, *_ in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
+                [e.seq for e in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
 
     fast = facts(reading.replay(path))
     feed = folding.Fold.feed

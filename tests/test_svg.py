@@ -58,7 +58,7 @@ def test_the_table_after_the_disputed_game(game, snapshot_svg, logs):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_table_halfway_as_the_second_player_sees_it(game, snapshot_svg, logs):
-    events = engine.replay(logs(game), rules=False).events
+    events = engine.read_chain(logs(game)).events
     r = engine.replay(logs(game), to=events // 2)
     player = r.header.players[1]
     assert snapshot_svg == pictures.draw(r.ruleset, r.state, player).svg()
