@@ -85,8 +85,9 @@ def test_adding_a_game_as_the_readme_says(tmp_path, monkeypatch, run):
         log = tmp_path / "game.jsonl"
         res = run("new", "take-away", log, "--players", "ann,bob", "--option", "pile=4")
         assert res.exit_code == 0, res.output
-        res = run("append", log, '{"type":"taken","player":"ann","count":3}',
-                  '{"type":"taken","player":"bob","count":1}')
+        res = run("append", log, '{"type":"rolled","count":1}',
+                  '{"type":"taken","player":"ann","count":3}',
+                  '{"type":"taken","player":"bob","count":2}')
         assert res.exit_code == 0, res.output
         res = run("append", log, '{"type":"taken","player":"ann","count":1}')
         assert res.exit_code == 1 and "[core.game.over]" in res.output, res.output  # refused

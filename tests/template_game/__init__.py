@@ -1,7 +1,7 @@
 """Take-away, the template game: every part a game declares (README "Adding a game").
 
-Two to four players take turns taking counters from one pile; whoever takes the last
-counter wins. Copy this package to `src/tabletape/games/take_away` (the registry finds it
+A die adds to the pile (chance decides, as the engine lets it); then two to four players
+take turns taking counters from it; whoever takes the last counter wins. Copy this package to `src/tabletape/games/take_away` (the registry finds it
 by its name: the game `take-away`), then make it your game: events.py, state.py,
 components.py, catalogue.py (rules and changelog), legality.py, reducer.py, lookups.py,
 text.py, render.py (the terminal) and svg.py (the picture). mypy checks every part against

@@ -5,6 +5,8 @@ from __future__ import annotations
 from tabletape.engine import Rule
 
 RULES = {
+    "take.setup.roll": Rule("Take-away, 1", "Before the first turn a die is rolled; its number "
+                                            "of counters is added to the pile."),
     "take.turn.order": Rule("Take-away, 1", "Players take their turns in seat order."),
     "take.take.count": Rule("Take-away, 2", "A turn takes one counter or more, up to the limit "
                                             "the components set."),

@@ -20,9 +20,15 @@ class Started(Header, tag="game_started", kw_only=True, frozen=True):
     components: Components = Components()
 
 
+class Rolled(Event, tag="rolled", kw_only=True, frozen=True):
+    """Chance's outcome: the die rolled before the first turn (take.setup.roll)."""
+
+    count: Annotated[int, msgspec.Meta(ge=1, le=6)]
+
+
 class Taken(Event, tag="taken", kw_only=True, frozen=True):
     player: Name
     count: Annotated[int, msgspec.Meta(ge=1, le=100)]
 
 
-EVENTS: tuple[type[Event], ...] = (Taken,)
+EVENTS: tuple[type[Event], ...] = (Rolled, Taken)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tabletape.engine import Decision, Violation
+from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.tape.events import Event
 
 from .components import Lookups
-from .events import Taken
+from .events import Rolled, Taken
 from .state import State
 
 
@@ -19,13 +19,19 @@ def over(state: State) -> bool:
 
 def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
+    if not state.rolled:  # chance decides too: the engine treats it as a player
+        return Decision(CHANCE, "roll", "chance rolls the die for the pile")
     return Decision(state.turn, "take", f"{state.turn} takes") if state.pile else None
 
 
 def check(lk: Lookups, state: State, event: Event) -> Violation | None:
     """Returns why the event is illegal in this state, or None."""
+    if not state.rolled:
+        if not isinstance(event, Rolled):
+            return Violation("take.setup.roll", "the die for the pile is rolled first")
+        return None
     if not isinstance(event, Taken):
-        return Violation("take.turn.order", "only `taken` is played")
+        return Violation("take.setup.roll", "the die is rolled once")
     if event.player != state.turn:
         return Violation("take.turn.order", f"it is {state.turn}'s turn")
     if event.count > lk.most:
@@ -36,13 +42,16 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
 
 
 def legal(lk: Lookups, state: State) -> Iterator[Event]:
-    """Yields every legal next event."""
+    """Yields every legal next event (chance's outcomes once each)."""
+    if not state.rolled:
+        yield from (Rolled(count=n) for n in range(1, 7))
+        return
     for n in range(1, min(lk.most, state.pile) + 1):
         yield Taken(player=state.turn, count=n)
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:
-    """Returns how many ways chance can produce this outcome (no chance here: 1)."""
+    """Returns how many ways chance can produce this outcome (a die: one way per face)."""
     return 1
 
 

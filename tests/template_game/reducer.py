@@ -9,7 +9,7 @@ from tabletape.engine.kit import turns
 from tabletape.tape.events import Event
 
 from .components import Lookups
-from .events import Started, Taken
+from .events import Rolled, Started, Taken
 from .state import State
 
 
@@ -20,6 +20,8 @@ def initial(lk: Lookups, header: Started) -> State:
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event."""
+    if isinstance(event, Rolled):
+        return replace(state, pile=state.pile + event.count, rolled=True)
     assert isinstance(event, Taken)
     return replace(state, pile=state.pile - event.count, last=event.player,
                    turn=turns.left_of(state.players, state.turn))

@@ -9,4 +9,5 @@ class State(msgspec.Struct, frozen=True):
     players: tuple[str, ...]
     turn: str
     pile: int
+    rolled: bool = False  # the die for the pile is rolled (take.setup.roll)
     last: str | None = None  # who took the last counters

@@ -8,15 +8,21 @@ from typing import Any
 from tabletape.tape.events import Event
 
 from .components import Lookups
-from .events import Taken
+from .events import Rolled, Taken
 
 
 def describe(event: Event) -> str:
-    return f"{event.player} takes {event.count}" if isinstance(event, Taken) else type(event).__name__
+    """Returns one plain sentence for a game event."""
+    if isinstance(event, Rolled):
+        return f"the die adds {event.count} to the pile"
+    return f"{event.player} takes {event.count}" if isinstance(event, Taken) else ""
 
 
 def governing(event: Event) -> tuple[str, ...]:
-    return ("take.turn.order", "take.take.count", "take.take.pile")
+    """Returns the ids of the rules that decide whether this kind of event is legal."""
+    if isinstance(event, Rolled):
+        return ("take.setup.roll",)
+    return ("take.setup.roll", "take.turn.order", "take.take.count", "take.take.pile")
 
 
 def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
