@@ -34,11 +34,14 @@ class Ruling(msgspec.Struct):
     rests_on: list[Reliance] | None = msgspec.field(default_factory=list)
 
 
-class Entry(msgspec.Struct):
+class Entry(msgspec.Struct, gc=False):
     """A game event on the undo stack: what an `undone` of it needs.
 
-    A Struct, not a NamedTuple: it is made once per event, and a NamedTuple's constructor
-    is a Python function (~0.25 us, against ~0.05 us for a Struct or a bare tuple)."""
+    A Struct, not a NamedTuple: one is made per game event, and a NamedTuple's constructor
+    is a Python function (~0.25 us, against ~0.05 us for a Struct or a bare tuple). Replaying
+    a 200,001-event log (half undos), best of five, shuffled, in one process: tuples 947 ms,
+    this 952, a NamedTuple 999. gc=False: an entry never takes part in a cycle (a state or
+    an event does not refer to the stack)."""
 
     seq: int
     before: Any  # the state before it (restored when an applied event is undone)
