@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
@@ -121,7 +122,8 @@ class drawn(Generic[M]):  # noqa: N801  (used as a declaration, like `property`)
     def resolve(self, owner: type) -> str:
         """Returns the module's absolute name, or raises ContractError when there is none."""
         where = owner.__module__
-        name = importlib.util.resolve_name(self.name, where) if self.name[0] == "." else self.name
+        package = getattr(sys.modules.get(where), "__package__", None) or where
+        name = importlib.util.resolve_name(self.name, package) if self.name[0] == "." else self.name
         try:
             found = importlib.util.find_spec(name)
         except ModuleNotFoundError:
