@@ -104,3 +104,12 @@ def test_adding_a_game_as_the_readme_says(tmp_path, monkeypatch, run):
     finally:
         for name in [m for m in sys.modules if m == "take_away" or m.startswith("take_away.")]:
             del sys.modules[name]
+
+
+def test_a_game_loads_its_drawings_only_when_drawn():
+    """The rules never import rich: a game's render module is imported when first read."""
+    code = ("import sys; import tabletape.games.cards_of_war as g\n"
+            "assert 'rich' not in sys.modules and g.__name__ + '.render' not in sys.modules\n"
+            "g.RULESET.render\n"
+            "assert 'rich' in sys.modules and g.__name__ + '.render' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

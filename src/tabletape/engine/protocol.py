@@ -94,7 +94,8 @@ class Ruleset(ABC, Generic[H, S, E]):
     describe an event. `bind(header)` returns it bound to one game's header (its
     players, options and components, prepared once), which is what the rules need:
     `initial`, `pending`, `check`, `apply`, `legal`, `outcome` and `view` are only
-    called on a bound ruleset. Drawing a state lives in the game's `render` module.
+    called on a bound ruleset. Drawing a state lives in the game's `render` and `svg`
+    modules, which a game names (`kit.contract.drawn`) and the rules never import.
     """
 
     id: ClassVar[str]

@@ -24,7 +24,10 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from tabletape.engine.protocol import Decision, Outcome, RenderModule, SvgModule, Violation
 
-__all__ = ["RenderModule", "SvgModule"]  # (declared beside Ruleset, which holds them)
+# RenderModule and SvgModule are declared beside Ruleset, which holds the drawings.
+__all__ = ["MEMBERS", "ComponentsModule", "ContractError", "LegalityModule", "LookupsModule",
+           "LookupsOf", "ReducerModule", "RenderModule", "SvgModule", "TextModule", "drawn",
+           "missing"]
 
 LK_contra = TypeVar("LK_contra", contravariant=True)
 LK_co = TypeVar("LK_co", covariant=True)
@@ -80,7 +83,7 @@ class ComponentsModule(Protocol[LK_co]):
 
     def default(self) -> Any: ...
     @property
-    def Lookups(self) -> LookupsOf[LK_co]: ...  # noqa: N802  (the class of that name)
+    def Lookups(self) -> LookupsOf[LK_co]: ...  # (the class of that name)
 
 
 # The functions each part must have, checked when a game class is made (a module that lost
@@ -103,7 +106,7 @@ class ContractError(TypeError):
 M = TypeVar("M")
 
 
-class drawn(Generic[M]):  # noqa: N801  (used as a declaration, like `property`)
+class drawn(Generic[M]):  # lower case: a declaration, like `property`
     """A part named, not imported: `render = drawn(".render")` in a game's class.
 
     The name (relative to the game's package) is checked with `find_spec` when the class is
