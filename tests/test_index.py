@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tabletape import engine
 from tabletape.engine import index, session, simulate
-from tabletape.tape import log
+from tabletape.tape import log, seal
 from tabletape.tape.events import Note, Undone
 from tests.conftest import lines, write
 from tests.registry import GAMES
@@ -114,13 +114,15 @@ def test_a_damaged_index_is_ignored_and_rebuilt(tmp_path, damage):
         mid = len(data) // 2
         data = data[:mid] + bytes([data[mid] ^ 0xFF]) + data[mid + 1:]
     else:  # two checkpoints' snapshots exchanged: each is intact, but not its line's
-        n = len(index.MAGIC) + 8
-        size = int.from_bytes(data[len(index.MAGIC):n], "little")
+        # (the table of contents sealed again with the key, as only tabletape could)
+        n = index.HEAD_SIZE
+        size = int.from_bytes(data[len(index.MAGIC):len(index.MAGIC) + 8], "little")
         toc = msgspec.msgpack.decode(data[n:n + size], type=index.IndexFile)
         a, b = toc.checkpoints[2], toc.checkpoints[5]
         (a.at, a.size), (b.at, b.size) = (b.at, b.size), (a.at, a.size)
         new = msgspec.msgpack.encode(toc)
-        data = index.MAGIC + len(new).to_bytes(8, "little") + new + data[n + size:]
+        data = index.MAGIC + len(new).to_bytes(8, "little") + seal.tag(new) + new + \
+            data[n + size:]
     write(ipath, data)
     for to in (40, 100, 199):
         same(index.state_at(path, to=to), engine.replay(path, to=to))
@@ -279,3 +281,85 @@ def test_a_torn_tail_or_a_cut_log_reads_as_without_the_index(tmp_path, run):
     write(path, b"".join(lines(path)[:40]))  # cut below the last checkpoints (not by tabletape)
     for to in (None, 20, 39, 120):
         same(index.state_at(path, to=to), engine.replay(path, to=to))
+
+
+# -- issue 22, 10: derived files never change a judgement ---------------------------------
+
+def forge(ipath: str, edit) -> None:
+    """Rewrites the index's last checkpoint with `edit(snapshot)`, recomputing every checksum
+    that can be computed without the user's key: the snapshot's (as the index of tabletape
+    0.x computed it, sha256 of the line hash and the snapshot) and, where the index has a
+    seal, the best a forger can put there (the table of contents' sha256)."""
+    import hashlib
+    data = open(ipath, "rb").read()
+    m = len(index.MAGIC)
+    size = int.from_bytes(data[m:m + 8], "little")
+    sealed = hasattr(index, "HEAD_SIZE")
+    n = index.HEAD_SIZE if sealed else m + 8
+    toc = msgspec.msgpack.decode(data[n:n + size], type=index.IndexFile)
+    base = n + size
+    cp = toc.checkpoints[-1]
+    snap = edit(data[base + cp.at:base + cp.at + cp.size])
+    cp.at, cp.size = len(data) - base, len(snap)
+    cp.check = hashlib.sha256(cp.digest.encode() + snap).hexdigest()
+    new = msgspec.msgpack.encode(toc)
+    guess = hashlib.sha256(new).digest() if sealed else b""
+    write(ipath, index.MAGIC + len(new).to_bytes(8, "little") + guess + new + data[base:] + snap)
+
+
+def phantom_illegal(snap: bytes) -> bytes:
+    """A snapshot that says an illegal event at seq 5 is in effect."""
+    bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(snap)
+    problems.append(["forged by hand", "cow.turn.order", "alice draws Tank", 6, 5])
+    return msgspec.msgpack.encode([bottom, stack, evicted, blocked, problems, core])
+
+
+def test_a_forged_index_does_not_change_replay_to(tmp_path, run):
+    path = session_log(tmp_path / "g.jsonl", events=100)
+    index.state_at(path)
+    assert run("validate", path).exit_code == 0
+    forge(index.index_path(path), phantom_illegal)
+    r = run("replay", path, "--to", 99, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["problems"] == [], r.stdout
+    same(index.state_at(path, to=99), engine.replay(path, to=99))
+    loaded = index.load(path, engine.get("cards-of-war"), lines_hash(path))
+    assert "forged" not in open(index.index_path(path), "rb").read().decode("latin-1")
+    assert [c.seq for c in loaded.checkpoints] == list(range(16, 100, 16))  # rebuilt whole
+
+
+def test_any_error_restoring_a_checkpoint_reads_from_line_1(tmp_path, run, monkeypatch):
+    path = session_log(tmp_path / "g.jsonl", events=100)
+    index.state_at(path)
+    for error in (IndexError, AttributeError, RecursionError, AssertionError):
+        def broken(*args, error=error):
+            raise error("a snapshot this code cannot restore")
+        monkeypatch.setattr(index, "restore", broken)
+        same(index.state_at(path, to=90), engine.replay(path, to=90))
+        assert run("replay", path, "--to", 90, "--json").exit_code == 0
+        index.state_at(path)  # written again for the next error
+
+
+def test_an_index_sealed_under_another_key_is_not_used(tmp_path, monkeypatch):
+    path = session_log(tmp_path / "g.jsonl", events=100)
+    monkeypatch.setenv("TABLETAPE_CACHE", str(tmp_path / "mine"))
+    index.state_at(path)
+    rs, head = engine.get("cards-of-war"), lines_hash(path)
+    assert index.load(path, rs, head).checkpoints
+    assert oct(os.stat(tmp_path / "mine" / seal.KEY_NAME).st_mode & 0o777) == "0o600"
+    monkeypatch.setenv("TABLETAPE_CACHE", str(tmp_path / "theirs"))  # another user's
+    assert not index.load(path, rs, head).checkpoints
+    monkeypatch.setenv("TABLETAPE_CACHE", str(tmp_path / "mine"))
+    assert index.load(path, rs, head).checkpoints
+
+
+def test_a_key_others_may_read_seals_nothing(tmp_path, monkeypatch):
+    path = session_log(tmp_path / "g.jsonl", events=100)
+    monkeypatch.setenv("TABLETAPE_CACHE", str(tmp_path / "shared"))
+    monkeypatch.setattr(seal, "_keys", {})
+    assert seal.key() is not None
+    os.chmod(tmp_path / "shared" / seal.KEY_NAME, 0o644)
+    monkeypatch.setattr(seal, "_keys", {})
+    assert seal.key() is None  # and it is not replaced either
+    index.state_at(path)
+    assert not os.path.exists(index.index_path(path))  # no key: no index, a full read each time
+    same(index.state_at(path, to=90), engine.replay(path, to=90))

@@ -500,10 +500,11 @@ def test_state_shows_the_table_and_state_all_every_field(game, run):
 
 
 def test_the_readme_session_is_what_record_prints(tmp_path):
-    # The README's transcript, replayed: its entries typed, every line it shows printed
+    # The manual's transcript (docs/recording.md), replayed: its entries typed, every line
+    # it shows printed
     import subprocess
-    readme = open("README.md", encoding="utf-8").read()
-    section = readme[readme.index("## Recording at the table"):]
+    page = open("docs/recording.md", encoding="utf-8").read()
+    section = page[page.index("# Recording at the table"):]
     block = re.search(r"```text\n(.*?)```", section, flags=re.S).group(1).splitlines()
     command, shown = block[0], block[1:]
     entries = [m.group(1) for line in shown if (m := re.match(r"\d+ [\w-]+> (.*)$", line))]

@@ -159,5 +159,6 @@ def test_svg_of_a_log_with_problems_says_so(run, game, tmp_path):
     assert res.exit_code == 1, res.output
     assert "the state shown is after seq 30, but the log breaks later" in res.stderr
     assert res.stdout == f"wrote {tmp_path / 'b.svg'}: the table after seq 30\n"
-    res = run("svg", broken, "--to", "30", "-o", tmp_path / "b.svg", "--json")
+    res = run("svg", broken, "--to", "30", "-o", tmp_path / "b.svg", "--force",
+              "--json")
     assert res.exit_code == 1 and '"problems":[{' in res.stdout

@@ -130,6 +130,25 @@ def test_an_early_byte_changed_in_place_is_never_trusted(indexed, run, keep_mtim
     assert run("replay", indexed, "--to", 90).exit_code == 1
 
 
+def test_an_edit_with_its_custody_record_rewritten_is_never_trusted(indexed):
+    """Issue 22, 10: the custody record is sealed with the user's key like the index; a
+    forger who edits the log and writes the record a stamp of the edited file (every field
+    of which anyone can read), keeping the epoch, is not believed."""
+    import hashlib
+    import time
+    cpath = log.custody_path(indexed)
+    old = open(cpath, "rb").read()
+    held = msgspec.msgpack.decode(old[-len(msgspec.msgpack.encode(log.read_custody(indexed))):],
+                                  type=log.Custody)
+    edit_in_place(indexed, 5)
+    time.sleep(0.05)  # the clock passes the edit: the stamp a reader takes is this one
+    body = msgspec.msgpack.encode(log.Custody(held.epoch, log.Stamp.of(os.stat(indexed))))
+    sealed = len(old) > len(body)  # the best guess at a seal without the key
+    write(cpath, (hashlib.sha256(b"custody" + body).digest() if sealed else b"") + body)
+    assert engine.replay(indexed).error.line == 6
+    agrees_with_a_full_read(indexed)
+
+
 def test_an_edit_right_after_an_append_is_never_trusted(indexed):
     log.append(indexed, [Note(text="again")], COW.codec, expect=None)
     edit_in_place(indexed, 5)  # in the same clock tick, as like as not

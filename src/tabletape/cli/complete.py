@@ -13,6 +13,8 @@ import click
 import msgspec
 from click.shell_completion import CompletionItem
 
+from tabletape.tape.log import MAX_LINE
+
 
 def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     from tabletape import engine
@@ -61,7 +63,7 @@ def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
         return []
     try:
         with open(path, "rb") as f:
-            header = msgspec.json.decode(f.readline(), type=dict[str, Any])
+            header = msgspec.json.decode(f.readline(MAX_LINE + 1), type=dict[str, Any])
         names = [p for p in header.get("players", []) if isinstance(p, str)]
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return []
