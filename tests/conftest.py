@@ -24,6 +24,13 @@ def _no_clock(monkeypatch):
 
 
 @pytest.fixture
+def template_registered(monkeypatch):
+    """Registers the template game (tests/registry.py) for one test, as a plugin would be."""
+    from tests.registry import TEMPLATE, TEMPLATE_MODULE
+    monkeypatch.setitem(engine.GAMES, TEMPLATE, TEMPLATE_MODULE)
+
+
+@pytest.fixture
 def run():
     """Runs the CLI; returns the click Result (exit_code, stdout, stderr)."""
     runner = CliRunner()

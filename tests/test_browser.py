@@ -25,7 +25,8 @@ import pytest
 from tabletape import engine
 from tabletape.app import viewer
 from tests.conftest import session_log
-from tests.test_svg import DISPUTED, GAMES
+from tests.registry import BUNDLED
+from tests.test_svg import DISPUTED
 
 SHOTS = "build/screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -98,7 +99,7 @@ def test_step_with_the_keys_and_the_buttons(page, kill_html):
     open_page(page, kill_html.as_uri())
     assert page.inner_text("#sentence").startswith("seq 0: cards-of-war 1.1 starts: alice, bob")
     assert page.inner_text("#verdict") == "valid"
-    assert engine.replay(KILL, rules=False).head in page.inner_text("#head")
+    assert engine.read_chain(KILL).head in page.inner_text("#head")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.input_value("#seq") == "2"
@@ -165,7 +166,7 @@ def test_seen_by_hides_the_other_hand(page, kill_html):
     assert "?" not in page.locator(alice).all_text_contents()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", BUNDLED)  # the games with a disputed replay
 def test_each_games_disputed_replay_in_the_viewer(page, game, tmp_path):
     path = DISPUTED[game]
     out = tmp_path / f"{game}.html"

@@ -21,6 +21,7 @@ from .test_games import GAMES, simulated
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_over_is_exactly_when_nothing_is_pending(game, seed):
     header, _, states = simulated(game, seed)
@@ -174,7 +175,7 @@ def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
         f = r.fold
         return (msgspec.to_builtins(f.state), dict(f.retracted), set(f.core_seqs),
                 {s: e.rule for s, e in f.corrected.items()}, sorted(f.illegal), f.blocked,
-                [s for s, *_ in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
+                [e.seq for e in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
 
     fast = facts(reading.replay(path))
     feed = folding.Fold.feed
@@ -207,6 +208,7 @@ def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 @pytest.mark.parametrize("seed", [1, 2])
 def test_weights_is_each_events_weight(game, seed):
     """A game's `weights` (what chance's outcomes share, worked out once) is `weight` per event."""

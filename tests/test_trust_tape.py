@@ -40,7 +40,7 @@ def test_a_log_recorded_under_other_rules_is_valid_and_says_so(tmp_path):
     log.create(str(path), header, COW.codec)
     r = engine.replay(str(path))
     assert r.ok and r.rules_versions == ("0.0-old", COW.version)
-    assert engine.replay(str(path), history=False).rules_versions == ("0.0-old", COW.version)
+    assert engine.state_at(str(path)).rules_versions == ("0.0-old", COW.version)
 
 
 def test_a_log_recorded_under_these_rules_has_no_rules_versions(game):
@@ -60,14 +60,14 @@ def small_index(monkeypatch):
 def indexed(tmp_path, small_index) -> str:
     """A 100-event log with its index written (checkpoints at 16, 32, ... 96)."""
     path = session_log(tmp_path / "g.jsonl", events=100)
-    index.replay(path)
+    index.state_at(path)
     assert index.load(path, COW, lines_hash(path)).checkpoints
     return path
 
 
 def from_checkpoint(path: str, **kw) -> tuple[engine.Replay, bool]:
-    """Returns `replay(path, history=False)` and whether it started from a checkpoint."""
-    r = engine.replay(path, history=False, **kw)
+    """Returns `state_at(path)` and whether it started from a checkpoint."""
+    r = engine.state_at(path, **kw)
     return r, bool(r.fold is not None and r.fold.partial)
 
 
@@ -206,7 +206,7 @@ def damaged(game, kind: str) -> bytes:
 
 
 def first_error(path):
-    r = engine.replay(str(path), rules=False)
+    r = engine.read_chain(str(path))
     assert r.error is not None
     return r.error
 

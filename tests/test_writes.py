@@ -129,7 +129,7 @@ def test_baseline_cache_index_and_custody_writers_ignore_planted_names(run, log,
         _planted(target, victim)
     r = run("corpus", "check", log, "--baseline", base, "--update")
     assert r.exit_code == 0, r.stderr
-    index.replay(str(log))  # writes the index and the custody stamp
+    index.state_at(str(log))  # writes the index and the custody stamp
     assert run("append", log, '{"type":"note","text":"x"}').exit_code in (0, 1)
     assert victim.read_bytes() == b"precious"
     assert os.path.getsize(base) > 0 and os.path.exists(index.index_path(str(log)))

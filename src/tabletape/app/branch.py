@@ -34,7 +34,7 @@ def branch(parent: str, seq: int, new: str) -> Shared:
     if seq < 0:
         raise UsageError(f"@{seq}: a seq is 0 (the header) or more", file=parent)
     files.check_target(new, reading=(parent,), exists=tapelog.NEVER_OVERWRITES)
-    result = engine.replay(parent, to=seq, rules=False, check_after=True)
+    result = engine.check_later(engine.read_chain(parent, to=seq), seq)
     if result.error is not None and (result.error.line is None or result.error.line <= seq + 1):
         raise result.error
     if result.tail is None or result.tail.seq < seq:

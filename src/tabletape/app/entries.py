@@ -117,7 +117,7 @@ def open_for_append(file: str, history: bool = False) -> engine.Replay:
     Starts from the log's checkpoint index when it has one, unless `history` is
     wanted (a dispute's ruling needs every earlier event's fate).
     """
-    result = engine.replay(file, history=history)
+    result = engine.replay(file) if history else engine.state_at(file)
     if result.error is not None:
         raise result.error
     if result.fold is None:

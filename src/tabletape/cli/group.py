@@ -407,7 +407,7 @@ def undo(file: str, by: str | None, as_json: bool) -> None:
     if v is not None:
         raise IllegalEvent(v.reason, rule=v.rule, file=file)
     signature = entries.last_signature(file)
-    target = next((e for s, _, _, e in reversed(fold.stack) if s == ev.target), None)
+    target = next((e.event for e in reversed(fold.stack) if e.seq == ev.target), None)
     entries.append_checked(file, [ev], result)
     report_appended(result, [ev], first, as_json)
     if signature is not None and result.ruleset is not None and not as_json:

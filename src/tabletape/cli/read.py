@@ -95,7 +95,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
         version_note,
     )
     try:
-        result = engine.replay(path, keep_going=keep_going)
+        result = engine.judge_all(path) if keep_going else engine.replay(path)
     except UsageError as e:
         if single:
             raise
@@ -165,9 +165,8 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
     if keys_dir is not None:
         from tabletape.cli import sign as cli_sign
         signed = cli_sign.signature_report(keys_dir)
-    result = engine.replay(file, rules=False,
-                           visit=(lambda j: signed.feed(j.seq, j.event)) if signed is not None
-                           else None)
+    result = engine.read_chain(file, visit=(lambda j: signed.feed(j.seq, j.event))
+                               if signed is not None else None)
     tail = result.tail
     head = tail.head if tail else None
     if expect_head and result.error is None and head and not head.startswith(expect_head):
@@ -179,7 +178,7 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
     if parent is not None:
         from tabletape.app.branch import shared
         _logs_only((parent,))
-        broken = engine.replay(parent, rules=False).error  # a broken parent certifies nothing
+        broken = engine.read_chain(parent).error  # a broken parent certifies nothing
         common = shared(parent, file) if broken is None else None
         if broken is not None and result.error is None:
             result.error = ChainError(f"not confirmed as a branch of {parent}, which is broken: "
@@ -383,7 +382,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.replay(file, to=seq, capture=seq)
+    result = engine.capture(file, seq)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -473,8 +472,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
     (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.replay(pa, to=ta, history=False, check_after=True)  # (writes their indexes)
-    rb = engine.replay(pb, to=tb, history=False, check_after=True)
+    ra = engine.state_at(pa, to=ta, check_after=True)  # (writes their indexes)
+    rb = engine.state_at(pb, to=tb, check_after=True)
     rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
     for point, r in ((a, ra), (b, rb)):  # a point past the end is no point of that log
         if point.seq is not None and point.seq >= r.events and r.error is None:

@@ -19,7 +19,7 @@ def replayed(file: str, to: int | None, as_player: str | None) -> tuple[engine.R
     """
     if to is not None and to < 0:
         raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
-    result = engine.replay(file, to=to, history=False, check_after=True)
+    result = engine.state_at(file, to=to, check_after=True)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)

@@ -153,7 +153,7 @@ def repair(file: str, as_json: bool) -> None:
                               "restored": [], "aside": None, "events": None, "error": None})
         echo(f"{file} has no torn last line; nothing to repair")
         return
-    result = engine.replay(file, rules=False)
+    result = engine.read_chain(file)
     if as_json:
         return emit_json({"file": file, "repaired": True, "moved_bytes": done.moved,
                           "restored": list(done.restored), "aside": done.aside,

@@ -241,27 +241,37 @@ def _open(path: str, to: int | None) -> _Opened | None:
     return _Opened(rs, header, head0, seen, old, start)
 
 
-# -- replay with the index -------------------------------------------------------------
+# -- the state at a seq, from the index -----------------------------------------------------
 
-def replay(path: str, *, to: int | None = None, visit: Visitor | None = None,
-           check_after: bool = False) -> Replay:
-    """Returns what `engine.replay(path, to=to, check_after=check_after)` returns, starting
-    from a checkpoint if one fits.
+def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
+             check_after: bool = False) -> Replay:
+    """Returns what `reading.replay(path, to=to)` returns, starting from a checkpoint if one
+    fits: for a caller that needs the state, the undo stack and the problems in effect but
+    not every earlier event's fate (rulings on old disputes). Extends or writes the index.
 
     The fold is `partial` when it starts from a checkpoint: its state, undo stack and
     problems are whole, its history for rulings (retracted, disputes) is not.
+    `check_after` also checks the lines after `to` for format and chain (`check_later`).
     """
     opened = _open(path, to)
     if opened is None:
         result = reading.replay(path, to=to, visit=visit)
     else:
-        result = _replay(path, opened, to, visit)
-    if check_after and to is not None and result.error is None and result.events > to:
-        result.later = later_break(path, opened)  # the index as found, not read again
+        result = _state_of(path, opened, to, visit)
+    if check_after:
+        check_later(result, to, opened)  # the index as found, not read again
     return result
 
 
-def _replay(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
+def check_later(result: Replay, to: int | None, opened: _Opened | None = None) -> Replay:
+    """Sets `result.later` to a format or chain error in the lines after `to`, if any (the
+    lines up to the index's last checkpoint vouched for by it: `later_break`); returns it."""
+    if to is not None and result.error is None and result.events > to:
+        result.later = later_break(result.file, opened)
+    return result
+
+
+def _state_of(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
     """Returns the replay of an opened log, from its checkpoint if any; extends the index."""
     rs, header, head0, seen, old, start = opened
     result = _resume(path, rs, header, old.base, start) if start is not None else None
@@ -376,32 +386,32 @@ def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
 
 def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     """Returns a format or chain error anywhere in a log, or None: what
-    `engine.replay(path, rules=False).error` returns.
+    `reading.read_chain(path).error` returns.
 
     The lines up to the index's last checkpoint are vouched for by the index, as they
     are for `replay --to` (same custody, same checks: the checkpoint's line must still
     hash as recorded); only the lines after it are read, for their format and chain.
     When those could hold two checkpoints' worth of events (or, without a usable index,
-    enough for one), they are folded with the rules instead (`replay`), so that the index
-    is extended (or written) and the next check is quick. `opened`: the log as `replay`
+    enough for one), they are folded with the rules instead (`state_at`), so that the index
+    is extended (or written) and the next check is quick. `opened`: the log as `state_at`
     found it just before (its index, custody and stamp), so as not to read them again.
     """
     if opened is None:
         opened = _open(path, None)
     if opened is None:
-        return reading.replay(path, rules=False).error
+        return reading.read_chain(path).error
     cp, size = opened.start, opened.seen.stamp.size
     last = opened.old.checkpoints[-1] if opened.old.checkpoints else None
-    if last is not None and last is not cp:  # `replay` checked the line of its own start only
+    if last is not None and last is not cp:  # `state_at` checked the line of its start only
         with tapelog.open_log(path) as f:
             cp = last if _holds(f, last) else None
     if cp is None:
         if size >= INDEX_MIN * MIN_LINE:  # it may be long enough to be indexed
-            return replay(path).error
-        return reading.replay(path, rules=False).error
+            return state_at(path).error
+        return reading.read_chain(path).error
     per_line = cp.offset / (cp.seq + 1)
     if size - cp.offset >= 2 * INDEX_EVERY * per_line:
-        return replay(path).error
+        return state_at(path).error
     resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), opened.rs.codec)
     records = tapelog.read_records(path, registry.codec_for, start=resume)
     return reading.walk(Replay(path), records, rules=False).error  # the one loop, no fold
