@@ -4,13 +4,14 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 TT     := $(VENV)/bin/tabletape
 DEMO   := replays/cards-of-war/kill-dispute.jsonl
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
-.PHONY: demo test stress lint schemas bench clean screenshots
+.PHONY: demo test stress lint schemas docs bench clean screenshots
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,view,dask]'
+	$(PY) -m pip install -q -e '.[dev,view,dask,docs]'
 	touch $@
 
 # The umpire's job on a bundled game: validate it (disputes get rulings), read it,
@@ -33,11 +34,17 @@ lint: $(VENV)/.installed
 schemas: $(VENV)/.installed
 	$(TT) schema -o schemas
 
+# The manual (docs/*.md, the README's introduction on its home page) as a site in build/site;
+# --strict: a broken link or anchor, or a page missing from mkdocs.yml's nav, fails it.
+docs: $(VENV)/.installed
+	$(MKDOCS)
+
 test: $(VENV)/.installed
 	$(PY) -m ruff check src tests
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(TT) schema --check schemas
+	$(MKDOCS)
 	$(PY) -m pytest
 
 # The benchmark (not part of `make test`): inputs cached in build/bench, BENCH_QUICK=1 for a
@@ -58,7 +65,8 @@ stress: $(VENV)/.installed
 	@echo; echo "figures (also in $(STRESS_FIGURES)):"
 	@$(PY) -m tests.reliability.figures $(STRESS_FIGURES)
 
-# The README's screenshots (docs/viewer-GAME.png), made again by the browser tests.
+# The manual's screenshots (docs/viewer-GAME.png, on docs/seeing.md), made again by the
+# browser tests.
 screenshots: $(VENV)/.installed
 	TABLETAPE_DOCS_SCREENSHOTS=1 $(PY) -m pytest tests/test_browser.py -k disputed_replay
 

@@ -33,6 +33,7 @@ STDIN = 500 if QUICK else 100_000  # events appended from stdin in one command
 CHESS_GAMES = 4 if QUICK else 500
 ES_EVENTS = 500 if QUICK else 100_000
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, ROOT)  # tests/session.py writes the long legal sessions (the inputs)
 BUILD = os.environ.get("BENCH_DIR") or os.path.join(ROOT, "build",
                                                     "bench-quick" if QUICK else "bench")
 PY = sys.executable
@@ -55,9 +56,11 @@ def path(name: str) -> str:
 # -- inputs ------------------------------------------------------------------------------
 
 def long_log(name: str, events: int, seed: int) -> str:
-    """Writes a legal Cards of War session of `events` events (see tabletape.engine.session)."""
+    """Writes a legal Cards of War session of `events` events (see tests/session.py)."""
+    from tests import session
+
     from tabletape import engine
-    from tabletape.engine import session, simulate
+    from tabletape.engine import simulate
     from tabletape.tape import log
     out = path(name)
     if os.path.exists(out):
@@ -137,9 +140,10 @@ def corpus() -> str:
 def stdin_events() -> str:
     """Writes STDIN legal events (game fields only) for one `append` to read from stdin."""
     import msgspec
+    from tests import session
 
     from tabletape import engine
-    from tabletape.engine import session, simulate
+    from tabletape.engine import simulate
     out = path(f"stdin-{STDIN}.jsonl")
     if os.path.exists(out):
         return out

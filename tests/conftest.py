@@ -9,9 +9,10 @@ from click.testing import CliRunner
 
 from tabletape import engine
 from tabletape.cli import main
-from tabletape.engine import session, simulate
+from tabletape.engine import simulate
 from tabletape.games.cards_of_war.events import CardDrawn, OpeningCardDrawn, Options
 from tabletape.tape import log
+from tests import session
 
 COW = engine.get("cards-of-war")
 
@@ -20,6 +21,13 @@ COW = engine.get("cards-of-war")
 def _no_clock(monkeypatch):
     monkeypatch.setenv("TABLETAPE_CLOCK", "off")
     monkeypatch.setenv("COLUMNS", "160")
+
+
+@pytest.fixture
+def template_registered(monkeypatch):
+    """Registers the template game (tests/registry.py) for one test, as a plugin would be."""
+    from tests.registry import TEMPLATE, TEMPLATE_MODULE
+    monkeypatch.setitem(engine.GAMES, TEMPLATE, TEMPLATE_MODULE)
 
 
 @pytest.fixture
@@ -69,7 +77,7 @@ __all__ = ["COW", "DRAW_ALICE", "lines", "new_log", "opening", "write", "os"]
 
 
 def session_log(path, seed: int, events: int) -> str:
-    """Writes a legal Cards of War session of `events` events (see tabletape.engine.session)."""
+    """Writes a legal Cards of War session of `events` events (see tests/session.py)."""
     rs = engine.get("cards-of-war")
     header = simulate.header_for(rs, ("alice", "bob"))
     tail = log.create(str(path), header, rs.codec)

@@ -25,7 +25,8 @@ import pytest
 from tabletape import engine
 from tabletape.app import viewer
 from tests.conftest import session_log
-from tests.test_svg import DISPUTED, GAMES
+from tests.registry import BUNDLED
+from tests.test_svg import DISPUTED
 
 SHOTS = "build/screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -98,7 +99,7 @@ def test_step_with_the_keys_and_the_buttons(page, kill_html):
     open_page(page, kill_html.as_uri())
     assert page.inner_text("#sentence").startswith("seq 0: cards-of-war 1.1 starts: alice, bob")
     assert page.inner_text("#verdict") == "valid"
-    assert engine.replay(KILL, rules=False).head in page.inner_text("#head")
+    assert engine.read_chain(KILL).head in page.inner_text("#head")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.input_value("#seq") == "2"
@@ -165,7 +166,7 @@ def test_seen_by_hides_the_other_hand(page, kill_html):
     assert "?" not in page.locator(alice).all_text_contents()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", BUNDLED)  # the games with a disputed replay
 def test_each_games_disputed_replay_in_the_viewer(page, game, tmp_path):
     path = DISPUTED[game]
     out = tmp_path / f"{game}.html"
@@ -230,23 +231,57 @@ def served(tmp_path):
         proc.wait(timeout=10)
 
 
+def watch_console(pg) -> list[str]:
+    """Returns the list the page's console errors and CSP violations will be put in."""
+    said: list[str] = []
+    pg.on("console", lambda m: said.append(m.text) if m.type in ("error", "warning") else None)
+    pg.add_init_script("document.addEventListener('securitypolicyviolation', e => "
+                       "console.error('CSP violation: ' + e.violatedDirective))")
+    return said
+
+
 def test_the_live_view_shows_an_append_within_2_seconds(page, served, tmp_path):
+    from playwright.sync_api import expect
     url, log_path, _ = served
+    said = watch_console(page)
     open_page(page, url)
+    assert page.inner_text("#verdict") == "valid"
     assert page.inner_text("#live") == "● live"
     assert page.input_value("#seq") == "91"  # the live view opens at the latest event
     before = sorted(os.listdir(tmp_path))
     subprocess.run([sys.executable, "-m", "tabletape", "note", str(log_path),
                     "the umpire is watching", "--by", "carol"], check=True, capture_output=True)
     appended = time.perf_counter()
-    page.wait_for_function("document.getElementById('sentence').textContent"
-                           ".includes('carol notes: the umpire is watching')", timeout=2000)
+    # waits by locators: the page's CSP forbids the eval that wait_for_function uses
+    expect(page.locator("#sentence")).to_contain_text("carol notes: the umpire is watching",
+                                                      timeout=2000)
     took = time.perf_counter() - appended
     print(f"live view: the appended note showed {took:.2f} s after the append returned")
     assert took < 2.0
     assert page.input_value("#seq") == "92"
     assert sorted(os.listdir(tmp_path)) == before  # nothing written beside the log
     shot(page, "live")
+    assert said == []  # the page runs under the server's CSP: nothing refused
+
+
+def test_the_live_view_says_when_the_log_cannot_be_read(page, served):
+    from playwright.sync_api import expect
+    url, log_path, _ = served
+    said = watch_console(page)
+    open_page(page, url)
+    kept = log_path.read_bytes()
+    log_path.unlink()
+    expect(page.locator("#verdict")).to_have_text(
+        "unreadable: the file is gone (deleted or moved)", timeout=3000)
+    assert page.inner_text("#head") == "nothing to show: the file cannot be read as a log"
+    assert page.locator("#table svg").count() == 0 and page.inner_text("#sentence") == ""
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("End")
+    shot(page, "live-unreadable")
+    log_path.write_bytes(kept)  # back: the game again, at its last event
+    expect(page.locator("#verdict")).to_have_text("valid", timeout=3000)
+    assert page.input_value("#seq") == "91" and page.locator("#table svg").count() == 1
+    assert said == []
 
 
 def test_the_live_view_is_read_only(served):

@@ -99,15 +99,35 @@ def test_append_is_all_or_nothing(run, game):
 def test_append_force_records_an_illegal_event_which_validate_reports(run, game):
     r = run("append", game, "--force", '{"type":"card_drawn","player":"bob","card":"Tank"}')
     assert r.exit_code == 0
+    # it says what it recorded: illegal, by which rule and why (issue 22, 8)
+    assert "recorded an illegal event: seq 3: [cow.turn.order] alice draws now, not bob" \
+        in r.stderr and "recorded an illegal" not in r.stdout
     r = run("validate", game)
     assert r.exit_code == 1 and "cow.turn.order" in r.stdout and "game.jsonl:4" in r.stdout
     # a blocked log takes no more game events until the illegal one is undone
     r = run("append", game, DRAW)
     assert r.exit_code == 1 and "undo it first" in r.stderr
+    # forced in while it is in effect: recorded, and said to be not judged
+    r = run("append", game, "--force", DRAW, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["illegal"] is None
+    assert "recorded seq 4 without judging: the illegal event at seq 3 is in effect" in r.stderr
+    assert run("undo", game).exit_code == 0
     assert run("undo", game).exit_code == 0
     assert run("append", game, DRAW).exit_code == 0
     r = run("validate", game)
     assert r.exit_code == 0 and "corrected: seq 3" in r.stdout
+
+
+def test_append_force_says_in_json_what_was_illegal(run, game):
+    r = run("append", game, "--force", "--json",
+            '{"type":"card_drawn","player":"bob","card":"Tank"}')
+    assert r.exit_code == 0
+    (entry,) = json.loads(r.stdout)
+    assert entry["illegal"] == {"rule": "cow.turn.order", "reason": "alice draws now, not bob"}
+    assert "recorded an illegal event: seq 3: [cow.turn.order]" in r.stderr
+    assert run("undo", game).exit_code == 0
+    r = run("append", game, DRAW, "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["illegal"] is None and not r.stderr
 
 
 @pytest.mark.parametrize("text, words", [
@@ -376,7 +396,7 @@ def test_an_os_error_is_one_line_with_exit_2(run, tmp_path):
     (tmp_path / "envelope.schema.json").mkdir()  # where schema would write a file
     r = run("schema", "-o", tmp_path)
     assert r.exit_code == 2
-    assert r.stderr == f"error: {tmp_path / '.envelope.schema.json.tmp'}: Is a directory\n"
+    assert r.stderr == f"error: cannot write {tmp_path / 'envelope.schema.json'}: it is a folder\n"
 
 
 def test_no_module_imports_another_modules_private_name():

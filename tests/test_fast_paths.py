@@ -21,6 +21,7 @@ from .test_games import GAMES, simulated
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_over_is_exactly_when_nothing_is_pending(game, seed):
     header, _, states = simulated(game, seed)
@@ -193,7 +194,7 @@ def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
         f = r.fold
         return (msgspec.to_builtins(f.state), dict(f.retracted), set(f.core_seqs),
                 {s: e.rule for s, e in f.corrected.items()}, sorted(f.illegal), f.blocked,
-                [s for s, *_ in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
+                [e.seq for e in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
 
     fast = facts(reading.replay(path))
     feed = folding.Fold.feed
@@ -226,6 +227,7 @@ def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 @pytest.mark.parametrize("seed", [1, 2])
 def test_weights_is_each_events_weight(game, seed):
     """A game's `weights` (what chance's outcomes share, worked out once) is `weight` per event."""
@@ -247,6 +249,37 @@ COW_TABLES = [{}, {"theatres_of_war": True, "joint_deployment": True},
               {"length": "long", "strategic_exhaustion": True, "joint_deployment": True}]
 
 
+def _deploys_plain(lk, state, player):
+    """Every way to deploy a held card (or the top discard) that `check` accepts, in order
+    (Cards of War's `_legal_deploys`, plainly)."""
+    from itertools import product
+
+    from tabletape.games.cards_of_war import legality
+    from tabletape.games.cards_of_war.components import Theatre
+    from tabletape.games.cards_of_war.events import CardDeployed
+    from tabletape.games.cards_of_war.lookups import other, top_discard
+    opts = state.options
+    sources = [(name, False) for name in dict.fromkeys(state.hands[player])]
+    top = top_discard(state, player)
+    if top is not None and opts.alternative_reinforce:
+        sources.append((top, True))
+    theatres = (None, *Theatre) if opts.theatres_of_war else (None,)
+    for name, from_discard in sources:
+        c = lk.cards[name]
+        joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
+        for battle in range(1, 4):
+            victim = state.battles[battle - 1].piles[other(state, player)][-1:]
+            kills = ((False, None),)
+            if c.kill and victim:
+                kills += ((True, victim[0]),)
+            for theatre, (kill, target), joint in product(theatres, kills, joints):
+                ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
+                                  target=target, theatre=theatre, joint=joint,
+                                  from_discard=from_discard)
+                if legality.check(lk, state, ev) is None:
+                    yield ev
+
+
 @pytest.mark.parametrize("options", COW_TABLES)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
@@ -261,9 +294,29 @@ def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
     for _, state in simulate.play(RULESET, h, seed):
         for player in state.players:
             fast = list(legality._legal_deploys(rs.lk, state, player))
-            assert fast == list(legality._deploys_plain(rs.lk, state, player))
+            assert fast == list(_deploys_plain(rs.lk, state, player))
             deploys += bool(fast)
     assert deploys > 20
+
+
+def _plays_plain(lk, state):
+    """Every card play, Discard, end of turn and scoring pass that `check` accepts, in order
+    (Global Domination's `_legal_plays`, plainly)."""
+    from tabletape.games.global_domination import legality as g
+    from tabletape.games.global_domination.state import Phase
+    q = g.q
+    cands = []
+    for p in state.players:
+        for c in dict.fromkeys(state.hands[p]):
+            cands += [g.CardPlayed(player=p, card=c, use=u) for u in g.Use]
+    if state.phase is Phase.PLAY and state.current:
+        p = state.current
+        cands += [g.CardsDiscarded(player=p, cards=s, taken=k)
+                  for s in g._discard_sets(state.hands[p]) for k in state.stacks]
+        cands.append(g.TurnEnded(player=p))
+    if state.phase is Phase.SCORING and q.scorer(state):
+        cands.append(g.ScoringPassed(player=q.scorer(state) or ""))
+    yield from (e for e in cands if g.check(lk, state, e) is None)
 
 
 @pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
@@ -281,7 +334,7 @@ def test_global_domination_plays_are_the_candidates_check_accepts(n, seed):
         if rs.over(state):  # `legal` yields nothing then, and `check` is not asked
             continue
         fast = list(legality._legal_plays(rs.lk, state))
-        assert fast == list(legality._plays_plain(rs.lk, state))
+        assert fast == list(_plays_plain(rs.lk, state))
         plays += any(isinstance(e, legality.CardsDiscarded) for e in fast)
         h = legality.q.head(state)
         if h is not None:

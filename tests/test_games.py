@@ -24,8 +24,9 @@ from tabletape.engine import simulate
 from tabletape.tape import log
 from tabletape.tape.errors import ChainError, LogFormatError, UnknownGame
 from tabletape.tape.events import Undone, envelope
+from tests.registry import GAMES, REGISTER
 
-GAMES = sorted(engine.GAMES)
+pytestmark = pytest.mark.usefixtures("template_registered")
 SETTINGS = settings(max_examples=30, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
@@ -145,7 +146,7 @@ def test_replay_is_deterministic_across_runs_and_processes(tmp_path, game):
     path = write_log(tmp_path, game, 3)
     first, second = engine.replay(path).state, engine.replay(path).state
     assert digest(first) == digest(second)
-    code = ("import hashlib,msgspec,sys;from tabletape import engine;"
+    code = (f"{REGISTER};import hashlib,msgspec,sys;from tabletape import engine;"
             "print(hashlib.sha256(msgspec.json.encode(engine.replay(sys.argv[1]).state)).hexdigest())")
     out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == digest(first)

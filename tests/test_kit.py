@@ -1,10 +1,13 @@
-"""The turn kit the games share: owed steps, the settle loop, seats, hidden hands."""
+"""The turn kit the games share: owed steps and who owes them, the event tables, the settle
+loop, seats, hidden hands, reshuffles."""
 
 from __future__ import annotations
 
 import msgspec
+import pytest
 
-from tabletape.engine.kit import turns
+from tabletape.engine import Decision, Violation
+from tabletape.engine.kit import multiset, turns
 
 
 class Table(msgspec.Struct, frozen=True):
@@ -38,3 +41,90 @@ def test_hidden_hands_show_only_their_size():
     hands = {"ann": ("Spy", "Tank"), "bob": ("Jet",)}
     assert turns.hide_hands(hands, "ann") == {"ann": ("Spy", "Tank"), "bob": ("?",)}
     assert turns.hide_deck({"Spy": 2, "Tank": 1}) == {"?": 3}
+
+
+class Owed(msgspec.Struct, frozen=True):
+    step: str
+    player: str
+
+
+class Queue(msgspec.Struct, frozen=True):
+    steps: tuple[Owed, ...] = ()
+    setup: bool = False
+
+
+def _pending(lk, q):
+    if not q.steps:
+        return None if not q.setup else Decision("chance", "deal", "chance deals")
+    h = q.steps[0]
+    return Decision(h.player, h.step, f"{h.player} must {h.step}")
+
+
+def _in_setup(q, what):
+    return Violation("toy.setup", f"no {what} before the deal") if q.setup else None
+
+
+OWING = turns.Owing("toy.turn.step", "toy.turn.order", _pending, before=_in_setup)
+
+
+def test_the_step_owed_now_is_answered_by_whoever_owes_it():
+    q = Queue((Owed("draw a card", "bob"), Owed("play", "ann")))
+    assert OWING.refuse(None, q, ("draw a card",), "bob", "draw") is None
+    assert OWING.refuse(None, q, ("draw a card",), "ann", "draw") == Violation(
+        "toy.turn.order", "bob must draw a card now, not ann")
+    assert OWING.refuse(None, q, ("play",), "ann", "play") == Violation(
+        "toy.turn.step", "no play now: bob must draw a card first")
+
+
+def test_out_of_step_names_the_game_s_rule_the_set_up_and_the_end():
+    assert OWING.refuse(None, Queue(setup=True), ("play",), "ann", "play") == Violation(
+        "toy.setup", "no play before the deal")
+    assert OWING.not_now(None, Queue(), "play") == Violation(
+        "core.game.over", "no play: the game is over")
+    words = turns.Owing("toy.turn.step", "toy.turn.order", _pending,
+                        lambda h, player, what: f"{h.player} {what}s now, not {player}")
+    assert words.refuse(None, Queue((Owed("draw", "bob"),)), ("draw",), "ann", "draw") == Violation(
+        "toy.turn.order", "bob draws now, not ann")
+
+
+class Drawn(msgspec.Struct, frozen=True):
+    card: str
+
+
+class Dealt(msgspec.Struct, frozen=True):
+    card: str
+
+
+class Passed(msgspec.Struct, frozen=True):
+    pass
+
+
+def test_event_tables_are_built_from_each_handler_s_event_annotation():
+    def _card(lk: None, q: Queue, ev: Drawn | Dealt) -> str:
+        return ev.card
+
+    def _pass(lk: None, q: Queue, ev: Passed) -> str:
+        return "pass"
+
+    table = turns.by_event(_card, _pass)
+    assert table == {Drawn: _card, Dealt: _card, Passed: _pass}
+    with pytest.raises(ValueError, match="Passed has two handlers"):
+        turns.by_event(_card, _pass, _pass)
+
+
+def test_a_discard_pile_is_reshuffled_into_its_own_deck():
+    decks, discards = {"ann": {"Jet": 1}, "bob": {}}, {"ann": ("Spy",), "bob": ("Tank", "Jet")}
+    assert multiset.reshuffle(decks, discards, "bob") == (
+        {"ann": {"Jet": 1}, "bob": {"Jet": 1, "Tank": 1}}, {"ann": ("Spy",), "bob": ()})
+    assert decks["bob"] == {} and discards["bob"] == ("Tank", "Jet")  # left alone
+
+
+@pytest.mark.parametrize("package", ["battlecards_pacific", "cards_of_war", "global_domination",
+                                     "liberation"])
+def test_every_event_of_a_game_has_its_check_and_its_apply(package):
+    """The tables `by_event` builds from the annotations cover exactly the game's events."""
+    import importlib
+    game = f"tabletape.games.{package}"
+    events = set(importlib.import_module(f"{game}.events").EVENTS)
+    assert set(importlib.import_module(f"{game}.legality").CHECK) == events
+    assert set(importlib.import_module(f"{game}.reducer").APPLY) == events

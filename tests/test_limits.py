@@ -2,8 +2,8 @@
 
 Each case writes what a user (or an opponent with an editor) would, runs the
 command a user would, and checks the whole message: exit code, file, line, byte
-offset and field. README's "Limits" table quotes these messages; a test keeps
-the two in step.
+offset and field. The "Limits" table of docs/format.md quotes these messages; a
+test keeps the two in step.
 """
 
 from __future__ import annotations
@@ -219,11 +219,12 @@ def test_undo_reaches_back_at_most_max_undo_depth_events(here, run, monkeypatch)
     assert r.exit_code == 1 and message(r) == LOWERED["undo depth"]
 
 
-def test_the_readme_quotes_every_message():
-    readme = open("README.md").read()
+def test_the_manual_quotes_every_message():
+    page = open("docs/format.md", encoding="utf-8").read()
+    limits = page[page.index("## Limits"):]
     quoted = [m for _, m in (*WRITE_CASES.values(), *READ_CASES.values())] + [*LOWERED.values()]
-    missing = [m for m in quoted if re.sub(r"^(error: |BROKEN )", "", m) not in readme]
-    assert not missing, f"README's Limits table lacks: {missing}"
+    missing = [m for m in quoted if re.sub(r"^(error: |BROKEN )", "", m) not in limits]
+    assert not missing, f"the Limits table of docs/format.md lacks: {missing}"
 
 
 def test_nesting_at_the_limit_is_judged_by_the_schema_and_past_it_by_depth_alone(here, run):

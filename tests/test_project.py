@@ -11,6 +11,7 @@ import pytest
 
 from tabletape import engine
 from tabletape.cli.tools import schemas
+from tests.registry import GAMES
 
 
 def test_schemas_in_the_repository_are_not_stale():
@@ -32,7 +33,8 @@ def marked_rules(paths: list[str]) -> set[str]:
     return ids
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_every_rule_id_has_a_story_test(game):
     rs = engine.get(game)
     package = engine.GAMES[game].rsplit(".", 1)[1]
@@ -43,7 +45,8 @@ def test_every_rule_id_has_a_story_test(game):
     assert not unknown, f"tests of {game} marked with rules it does not have: {unknown}"
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_every_rule_cites_a_section_and_says_something(game):
     for rule_id, rule in engine.get(game).catalogue().items():
         assert re.fullmatch(r"[a-z0-9]+(\.[a-z0-9-]+)+", rule_id), rule_id
@@ -68,9 +71,44 @@ def test_no_module_uses_another_modules_private_names():
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_the_changelog_ends_at_the_rules_version_and_names_real_rules(game):
     rs = engine.get(game)
     assert list(rs.changelog)[-1] == rs.version
     for version, changes in rs.changelog.items():
         assert set(changes) <= set(rs.catalogue()), (version, set(changes) - set(rs.catalogue()))
+
+
+CONTRACTS = {  # a planted module -> the import-linter contract it breaks
+    "games/cards_of_war/helpers.py": ("import rich\n", "rich only in the CLI and in each game's"),
+    "cli/planted.py": ("import tabletape.games.cards_of_war\n",
+                       "no particular game is named outside games/"),
+    "games/liberation/planted.py": ("from . import svg\n", "the rules never import the drawings"),
+    # appended to the module: the cycle that a function-level import used to hide
+    "engine/reading.py": ("\n\ndef _hidden():\n    from tabletape.engine import index\n",
+                          "no import cycle between the engine's modules"),
+}
+
+
+def test_each_import_contract_fails_on_a_planted_violation(tmp_path):
+    """The contracts have no blind spot: a game module of a new name importing rich, the CLI
+    naming a game, a rules module importing a drawing, the engine's modules importing each
+    other: each breaks its contract (and only it)."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    shutil.copytree(os.path.join(root, "src", "tabletape"), tmp_path / "src" / "tabletape",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(os.path.join(root, "pyproject.toml"), tmp_path)
+    for path, (code, _) in CONTRACTS.items():
+        with open(tmp_path / "src" / "tabletape" / path, "a") as f:
+            f.write(code)
+    lint = os.path.join(os.path.dirname(sys.executable), "lint-imports")
+    out = subprocess.run([lint, "--no-cache"], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path / "src")}).stdout
+    assert "Contracts: 3 kept, 4 broken." in out, out
+    for _, contract in CONTRACTS.values():
+        assert re.search(re.escape(contract) + r".*BROKEN", out), out

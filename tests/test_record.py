@@ -21,6 +21,7 @@ from tabletape.tape import log
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TornTail
 from tabletape.tape.events import Note, Undone
 from tests.conftest import COW, lines, new_log, opening
+from tests.registry import GAMES
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -61,7 +62,8 @@ def test_the_listing_groups_by_kind_and_shows_what_differs(game):
     assert {"Tank 1", "Tank 3", "Amphib 2"} <= {e.item for e in entries}
 
 
-@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_every_legal_event_has_a_unique_label_that_resolves_to_it(game_id):
     header = header_for(engine.get(game_id))
     rs = engine.get(game_id).bind(header)  # the rules are called on a bound ruleset
@@ -209,7 +211,8 @@ def test_commands_that_only_show_things(game):
     assert s.handle("").message
 
 
-@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_every_game_can_be_recorded_by_typing_labels(game_id, tmp_path):
     # Given a random legal game, entered by label, and the same events appended directly
     rs = engine.get(game_id)
@@ -497,10 +500,11 @@ def test_state_shows_the_table_and_state_all_every_field(game, run):
 
 
 def test_the_readme_session_is_what_record_prints(tmp_path):
-    # The README's transcript, replayed: its entries typed, every line it shows printed
+    # The manual's transcript (docs/recording.md), replayed: its entries typed, every line
+    # it shows printed
     import subprocess
-    readme = open("README.md", encoding="utf-8").read()
-    section = readme[readme.index("## Recording at the table"):]
+    page = open("docs/recording.md", encoding="utf-8").read()
+    section = page[page.index("# Recording at the table"):]
     block = re.search(r"```text\n(.*?)```", section, flags=re.S).group(1).splitlines()
     command, shown = block[0], block[1:]
     entries = [m.group(1) for line in shown if (m := re.match(r"\d+ [\w-]+> (.*)$", line))]

@@ -14,9 +14,10 @@ import msgspec
 import pytest
 
 from tabletape import engine
-from tabletape.engine import session, simulate
+from tabletape.engine import simulate
 from tabletape.tape import log
 from tabletape.tape.events import UNSAFE, Note
+from tests import session
 
 pytest_plugins = ["pytester"]
 

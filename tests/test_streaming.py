@@ -72,7 +72,7 @@ def test_log_from_and_to_show_the_same_rows_as_the_whole_log(long_log, run):
     --to: an undo after it is not known there)."""
     to = run("log", long_log, "--json", "--to", "30500")
     whole = [json.loads(x) for x in to.stdout.splitlines()]
-    index.replay(long_log)  # writes the index: --from starts from a checkpoint
+    index.state_at(long_log)  # writes the index: --from starts from a checkpoint
     part = run("log", long_log, "--json", "--from", "30000", "--to", "30500")
     rows = [json.loads(x) for x in part.stdout.splitlines()]
     assert len(whole) == 30_501 and rows == whole[30_000:]
@@ -102,15 +102,15 @@ def test_log_stops_quietly_when_its_reader_goes_away(long_log):
 
 def test_later_break_is_the_plain_read_s_error(long_log, tmp_path):
     """The fast path (vouched by the index up to its last checkpoint) against its definition."""
-    index.replay(long_log)
+    index.state_at(long_log)
     assert index.later_break(long_log) is None
-    assert reading.replay(long_log, rules=False).error is None
+    assert reading.read_chain(long_log).error is None
     broken = str(tmp_path / "broken.jsonl")
     ls = lines(long_log)
     ls[-3] = ls[-3][:-2] + b" }\n"  # not canonical, and the next line's prev no longer holds
     write(broken, b"".join(ls))
-    index.replay(broken)  # its own index, of the changed bytes
-    expected = reading.replay(broken, rules=False).error
+    index.state_at(broken)  # its own index, of the changed bytes
+    expected = reading.read_chain(broken).error
     assert expected is not None
     assert str(index.later_break(broken)) == str(expected)
 
@@ -144,9 +144,9 @@ def test_later_break_checks_the_chain_only_after_the_last_checkpoint(long_log, t
     ls[where] = ls[where][:-2] + b" }\n"  # not canonical
     broken = str(tmp_path / "broken.jsonl")
     write(broken, b"".join(ls))
-    index.replay(broken, to=indexed_to)  # an index up to there
+    index.state_at(broken, to=indexed_to)  # an index up to there
     before = _checkpoints(broken)
-    expected = reading.replay(broken, rules=False).error
+    expected = reading.read_chain(broken).error
     assert expected is not None and expected.line == len(ls) + where + 1
     assert str(index.later_break(broken)) == str(expected)
     after = _checkpoints(broken)
@@ -160,12 +160,12 @@ def test_later_break_without_an_index(long_log, tmp_path):
     """A log too small to be indexed is read from line 1 for its chain; a long one is folded
     from line 1 and its index written."""
     for path in (SHORT, long_log):
-        assert str(index.later_break(path)) == str(reading.replay(path, rules=False).error)
+        assert str(index.later_break(path)) == str(reading.read_chain(path).error)
     small = str(tmp_path / "small.jsonl")
     ls = lines(SHORT)
     ls[-2] = ls[-2][:-2] + b" }\n"
     write(small, b"".join(ls))
-    assert str(index.later_break(small)) == str(reading.replay(small, rules=False).error) != "None"
+    assert str(index.later_break(small)) == str(reading.read_chain(small).error) != "None"
     assert not os.path.exists(index.index_path(small))
     fresh = str(tmp_path / "long.jsonl")
     write(fresh, b"".join(lines(long_log)))

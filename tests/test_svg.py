@@ -16,10 +16,11 @@ from syrupy.extensions.image import SVGImageSnapshotExtension
 from tabletape import engine
 from tabletape.app import pictures
 from tabletape.engine.kit.turns import HIDDEN
+from tests.registry import BUNDLED, GAMES
 
 REPLAYS = sorted(glob.glob("replays/*/*.jsonl"))
 DISPUTED = {os.path.basename(os.path.dirname(p)): p for p in REPLAYS if "dispute" in p}
-GAMES = ("cards-of-war", "global-domination", "liberation", "battlecards-pacific")
+pytestmark = pytest.mark.usefixtures("template_registered")
 
 
 @pytest.fixture
@@ -27,22 +28,38 @@ def snapshot_svg(snapshot):
     return snapshot.use_extension(SVGImageSnapshotExtension)
 
 
-def test_every_game_has_a_disputed_replay_and_an_svg_module():
-    assert sorted(DISPUTED) == sorted(GAMES)
-    for rs in engine.all_games():
-        assert os.path.exists(f"src/tabletape/games/{rs.id.replace('-', '_')}/svg.py")
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    """Returns a game's log to draw: its disputed replay, or (a game with no replays yet, the
+    template) a simulated game written once."""
+    def log_of(game: str) -> str:
+        if game in DISPUTED:
+            return DISPUTED[game]
+        from tabletape.engine import simulate
+        from tabletape.tape import log
+        rs = engine.get(game)
+        header = simulate.header_for(rs, ("alice", "bob"))
+        path = str(tmp_path_factory.mktemp("sim") / f"{game}.jsonl")
+        tail = log.create(path, header, rs.codec)
+        log.append(path, [ev for ev, _ in simulate.play(rs, header, 1)], rs.codec, expect=tail)
+        return path
+    return log_of
+
+
+def test_every_bundled_game_has_a_disputed_replay():
+    assert sorted(DISPUTED) == BUNDLED
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_table_after_the_disputed_game(game, snapshot_svg):
-    r = engine.replay(DISPUTED[game])
+def test_the_table_after_the_disputed_game(game, snapshot_svg, logs):
+    r = engine.replay(logs(game))
     assert snapshot_svg == pictures.draw(r.ruleset, r.state).svg()
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_table_halfway_as_the_second_player_sees_it(game, snapshot_svg):
-    events = engine.replay(DISPUTED[game], rules=False).events
-    r = engine.replay(DISPUTED[game], to=events // 2)
+def test_the_table_halfway_as_the_second_player_sees_it(game, snapshot_svg, logs):
+    events = engine.read_chain(logs(game)).events
+    r = engine.replay(logs(game), to=events // 2)
     player = r.header.players[1]
     assert snapshot_svg == pictures.draw(r.ruleset, r.state, player).svg()
 
@@ -142,5 +159,6 @@ def test_svg_of_a_log_with_problems_says_so(run, game, tmp_path):
     assert res.exit_code == 1, res.output
     assert "the state shown is after seq 30, but the log breaks later" in res.stderr
     assert res.stdout == f"wrote {tmp_path / 'b.svg'}: the table after seq 30\n"
-    res = run("svg", broken, "--to", "30", "-o", tmp_path / "b.svg", "--json")
+    res = run("svg", broken, "--to", "30", "-o", tmp_path / "b.svg", "--force",
+              "--json")
     assert res.exit_code == 1 and '"problems":[{' in res.stdout

@@ -377,8 +377,9 @@ def test_the_other_commands_escape_what_they_are_handed_too(run, hostile, tmp_pa
 def marked(tmp_path):
     """A Cards of War game between players named like markup, with the hostile notes and a
     dispute raised under another such name."""
-    from tabletape.engine import session, simulate
+    from tabletape.engine import simulate
     from tabletape.tape.events import Note
+    from tests import session
     path = tmp_path / f"{MARKED_FILE}.jsonl"
     header = simulate.header_for(COW, (MARKUP[0], MARKUP[2]))
     tail = log.create(str(path), header, COW.codec)

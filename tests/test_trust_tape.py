@@ -40,7 +40,7 @@ def test_a_log_recorded_under_other_rules_is_valid_and_says_so(tmp_path):
     log.create(str(path), header, COW.codec)
     r = engine.replay(str(path))
     assert r.ok and r.rules_versions == ("0.0-old", COW.version)
-    assert engine.replay(str(path), history=False).rules_versions == ("0.0-old", COW.version)
+    assert engine.state_at(str(path)).rules_versions == ("0.0-old", COW.version)
 
 
 def test_a_log_recorded_under_these_rules_has_no_rules_versions(game):
@@ -60,14 +60,14 @@ def small_index(monkeypatch):
 def indexed(tmp_path, small_index) -> str:
     """A 100-event log with its index written (checkpoints at 16, 32, ... 96)."""
     path = session_log(tmp_path / "g.jsonl", events=100)
-    index.replay(path)
+    index.state_at(path)
     assert index.load(path, COW, lines_hash(path)).checkpoints
     return path
 
 
 def from_checkpoint(path: str, **kw) -> tuple[engine.Replay, bool]:
-    """Returns `replay(path, history=False)` and whether it started from a checkpoint."""
-    r = engine.replay(path, history=False, **kw)
+    """Returns `state_at(path)` and whether it started from a checkpoint."""
+    r = engine.state_at(path, **kw)
     return r, bool(r.fold is not None and r.fold.partial)
 
 
@@ -130,6 +130,25 @@ def test_an_early_byte_changed_in_place_is_never_trusted(indexed, run, keep_mtim
     assert run("replay", indexed, "--to", 90).exit_code == 1
 
 
+def test_an_edit_with_its_custody_record_rewritten_is_never_trusted(indexed):
+    """Issue 22, 10: the custody record is sealed with the user's key like the index; a
+    forger who edits the log and writes the record a stamp of the edited file (every field
+    of which anyone can read), keeping the epoch, is not believed."""
+    import hashlib
+    import time
+    cpath = log.custody_path(indexed)
+    old = open(cpath, "rb").read()
+    held = msgspec.msgpack.decode(old[-len(msgspec.msgpack.encode(log.read_custody(indexed))):],
+                                  type=log.Custody)
+    edit_in_place(indexed, 5)
+    time.sleep(0.05)  # the clock passes the edit: the stamp a reader takes is this one
+    body = msgspec.msgpack.encode(log.Custody(held.epoch, log.Stamp.of(os.stat(indexed))))
+    sealed = len(old) > len(body)  # the best guess at a seal without the key
+    write(cpath, (hashlib.sha256(b"custody" + body).digest() if sealed else b"") + body)
+    assert engine.replay(indexed).error.line == 6
+    agrees_with_a_full_read(indexed)
+
+
 def test_an_edit_right_after_an_append_is_never_trusted(indexed):
     log.append(indexed, [Note(text="again")], COW.codec, expect=None)
     edit_in_place(indexed, 5)  # in the same clock tick, as like as not
@@ -187,7 +206,7 @@ def damaged(game, kind: str) -> bytes:
 
 
 def first_error(path):
-    r = engine.replay(str(path), rules=False)
+    r = engine.read_chain(str(path))
     assert r.error is not None
     return r.error
 

@@ -18,8 +18,9 @@ import pytest
 from tabletape import engine
 from tabletape.app import pictures, viewer
 from tabletape.app.stepper import Stepper
-from tabletape.engine import session, simulate
+from tabletape.engine import simulate
 from tabletape.tape import log
+from tests import session
 
 REPLAYS = sorted(glob.glob("replays/*/*.jsonl"))
 KILL = "replays/cards-of-war/kill-dispute.jsonl"
@@ -73,7 +74,7 @@ def test_the_ruling_is_explains(run):
 def test_the_verdict_and_head(tmp_path):
     book = viewer.build(KILL)
     assert (book.ok, book.verdict) == (True, "valid")
-    assert book.head == engine.replay(KILL, rules=False).head
+    assert book.head == engine.read_chain(KILL).head
     lines = open(KILL, "rb").read().splitlines(keepends=True)
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(b"".join(lines[:10]) + lines[11].replace(b'"seq":11', b'"seq":12')

@@ -23,7 +23,7 @@ from tests.conftest import COW, new_log
 from tests.reliability import figures
 
 WRITERS = 8
-APPENDS = figures.budget(2000, 10_000)
+APPENDS = figures.budget(500, 10_000)
 
 
 def writer(path: str, me: int, report: int) -> None:

@@ -27,7 +27,7 @@ from tabletape.tape.events import Note
 from tests.conftest import COW, new_log
 from tests.reliability import figures, tapes
 
-KILLS = figures.budget(1000, 5000)
+KILLS = figures.budget(300, 5000)
 KILLS_PER_LOG = 25  # a fresh log now and then keeps each check quick
 MAX_DELAY = 0.012  # seconds between the fork and the kill
 

@@ -18,10 +18,11 @@ import pytest
 
 from tabletape import engine
 from tabletape.engine import simulate as sim
+from tests.registry import GAMES, REGISTER
 from tests.reliability import figures, tapes
 
 SEEDS = range(figures.budget(3, 25))
-REPLAY = """
+REPLAY = REGISTER + """
 import hashlib, json, sys
 import msgspec
 from tabletape import engine
@@ -41,7 +42,8 @@ def replayed(path: str) -> str:
     return state_digest(result.state)
 
 
-@pytest.mark.parametrize("game", sorted(engine.GAMES))
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
 def test_simulated_games_replay_to_identical_state_digests(tmp_path, game):
     rs = engine.get(game)
     played, paths = {}, []

@@ -22,7 +22,7 @@ from tests.reliability import figures, tapes
 
 GAMES = ["cards-of-war"] + (["global-domination", "liberation", "battlecards-pacific"]
                             if figures.STRESS else [])
-MAX_EVENTS = 200
+MAX_EVENTS = figures.budget(60, 200)  # `make test` cuts a 60-event game at every offset
 
 
 def starts(lines: list[bytes]) -> list[int]:

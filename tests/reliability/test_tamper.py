@@ -1,4 +1,5 @@
-"""Tampering: every change to a 1,000-event log is detected, at the line that was changed.
+"""Tampering: every change to a simulated log (250 events in `make test`, 1,000 in `make stress`)
+is detected, at the line that was changed.
 
 Which change per byte: one per position, a plausible forgery — a digit becomes
 the next digit, a letter the next letter of the same case, any other byte has
@@ -31,7 +32,7 @@ from tabletape.tape import log
 from tabletape.tape.errors import ChainError
 from tests.reliability import figures, tapes
 
-EVENTS = 1000
+EVENTS = figures.budget(250, 1000)  # `make test` tries every byte of 250 events
 GAME = "battlecards-pacific"  # runs long enough for 1,000 events
 
 
@@ -45,7 +46,7 @@ def forged(b: int) -> int:
 
 @pytest.fixture(scope="module")
 def tape(tmp_path_factory):
-    """A 1,000-event simulated game (BATTLECARDS Pacific runs long enough): its lines."""
+    """An EVENTS-event simulated game (BATTLECARDS Pacific runs long enough): its lines."""
     path = tmp_path_factory.mktemp("tamper") / "game.jsonl"
     lines = tapes.simulated(str(path), GAME, seed=2, events=EVENTS)
     assert len(lines) == EVENTS

@@ -8,12 +8,12 @@ equal lines before it too).
 
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
 from tabletape import engine
+from tabletape.tape import files
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import UsageError
+from tabletape.tape.errors import TornTail, UsageError
 
 
 class Shared(NamedTuple):
@@ -26,37 +26,33 @@ class Shared(NamedTuple):
 def branch(parent: str, seq: int, new: str) -> Shared:
     """Writes `new` holding `parent`'s lines 0..seq; never overwrites; returns the head at seq.
 
-    The parent is read (format and chain, not rules) up to seq: a parent broken there
-    is refused, since a branch would copy the break.
+    The parent is read whole (format and chain, not rules): a parent broken anywhere
+    is refused. Broken before seq, a branch would copy the break; broken after it, the
+    lines before the break may have been changed too (a break shows that the file was
+    edited, not where), and `verify --parent` could then certify a copy of an edit.
     """
     if seq < 0:
         raise UsageError(f"@{seq}: a seq is 0 (the header) or more", file=parent)
-    result = engine.replay(parent, to=seq, rules=False)
+    files.check_target(new, reading=(parent,), exists=tapelog.NEVER_OVERWRITES)
+    result = engine.check_later(engine.read_chain(parent, to=seq), seq)
     if result.error is not None and (result.error.line is None or result.error.line <= seq + 1):
         raise result.error
     if result.tail is None or result.tail.seq < seq:
         end = result.tail.seq if result.tail is not None else -1
         raise UsageError(f"{parent} has no seq {seq} (it ends at seq {end})", file=parent)
+    broken = result.error or result.later
+    if broken is not None:
+        why = ("" if isinstance(broken, TornTail) else  # its reason says `repair` already
+               " (a break shows that the log was changed, not where)")
+        raise type(broken)(f"{broken.reason}; no branch is made of a broken log{why}",
+                           file=broken.file, line=broken.line, seq=broken.seq,
+                           offset=broken.offset, field=broken.field)
     with open(parent, "rb") as f:
         lines = [f.readline() for _ in range(seq + 1)]
     data = b"".join(lines)
     head = tapelog.digest(lines[-1].rstrip(b"\n"))
     assert head == result.tail.head, "the parent changed while it was read"
-    directory = os.path.dirname(os.path.abspath(new))
-    tmp = os.path.join(directory, f".{os.path.basename(new)}.branch-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        try:
-            os.link(tmp, new)  # fails if `new` exists: a log is never overwritten
-        except FileExistsError:
-            raise UsageError(f"{new} already exists; tabletape never overwrites a log",
-                             file=new) from None
-    finally:
-        os.unlink(tmp)
+    files.write(new, data, reading=(parent,), exists=tapelog.NEVER_OVERWRITES)
     return Shared(seq, head)
 
 
@@ -66,7 +62,7 @@ def shared(a: str, b: str) -> Shared | None:
     with open(a, "rb") as fa, open(b, "rb") as fb:
         seq = 0
         while True:
-            la, lb = fa.readline(), fb.readline()
+            la, lb = fa.readline(tapelog.MAX_LINE + 1), fb.readline(tapelog.MAX_LINE + 1)
             if not la or la != lb or not la.endswith(b"\n"):
                 return last
             last = Shared(seq, tapelog.digest(la[:-1]))

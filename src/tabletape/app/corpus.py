@@ -27,6 +27,7 @@ import msgspec
 from tabletape import __version__, engine
 from tabletape.engine import registry
 from tabletape.engine.reading import Judged, Replay, walk
+from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import Header, visible
@@ -168,19 +169,83 @@ class _LegalCounts:
         return self.blocks
 
 
+Key = tuple[int, str, str]  # a log's size, the hash of its bytes, the rules that judge it
+
+
 def judge(path: str, components: dict[str, bytes] | None = None) -> Entry:
     """Replays one log (the engine's one loop) and returns what a baseline keeps of it.
 
     `components` replaces the component data of the named games' logs (a what-if for a
     rules maintainer). Never raises for a bad log: an unreadable one is `broken`.
     """
+    return judge_keyed(path, components)[0]
+
+
+def judge_keyed(path: str, components: dict[str, bytes] | None = None
+                ) -> tuple[Entry, Key | None]:
+    """Returns a log's entry and the cache key of the very bytes it judged (one read).
+
+    The file is read once: the bytes judged are the bytes hashed, even if the log is
+    replaced meanwhile. The key is None when the log names no game.
+    """
+    components = components or {}
+    try:
+        f = tapelog.open_log(path)
+    except TapeError as e:
+        return _broken(e, path), None
+    with f:
+        hashed = _Hashed(f)
+        entry = _judge(path, components, hashed)
+        hashed.finish()
+    if entry.game is None:
+        return entry, None
+    return entry, (hashed.size, hashed.h.hexdigest(),
+                   rules_fingerprint(entry.game, components.get(entry.game)))
+
+
+class _Hashed:
+    """A log file that hashes every byte read from it, in order (reading starts at 0)."""
+
+    def __init__(self, f) -> None:
+        self.f, self.h, self.size = f, hashlib.blake2b(), 0
+
+    def _eat(self, data: bytes) -> bytes:
+        self.h.update(data)
+        self.size += len(data)
+        return data
+
+    def read(self, n: int = -1) -> bytes:
+        return self._eat(self.f.read(n))
+
+    def readline(self, n: int = -1) -> bytes:
+        return self._eat(self.f.readline(n))
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if (offset, whence) != (self.size, 0):
+            raise OSError("a hashed log is read in order")
+        return self.f.seek(offset)
+
+    def fileno(self) -> int:
+        return self.f.fileno()
+
+    def finish(self) -> None:
+        """Reads (and hashes) what the judge left unread, a block at a time."""
+        while self.read(1 << 20):
+            pass
+
+
+def _broken(e: TapeError, path: str) -> Entry:
+    return Entry(game=None, rules_version=None, events=0, verdict=BROKEN,
+                 error=_reason(e, path), error_seq=e.seq)
+
+
+def _judge(path: str, components: dict[str, bytes], f: _Hashed) -> Entry:
     counts = _LegalCounts()
     try:
-        records = tapelog.read_records(path, registry.codec_for)
-        result = walk(Replay(path), _with_components(records, components or {}), visit=counts)
+        records = tapelog.read_records(path, registry.codec_for, opened=f)
+        result = walk(Replay(path), _with_components(records, components), visit=counts)
     except TapeError as e:
-        return Entry(game=None, rules_version=None, events=0, verdict=BROKEN,
-                     error=_reason(e, path), error_seq=e.seq)
+        return _broken(e, path)
     header, fold = result.header, result.fold
     illegal: dict[int, str] = {}
     if fold is not None:
@@ -253,18 +318,13 @@ def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
     Entries of logs that are gone are left out.
     """
     entries = {p: c for p, c in entries.items() if os.path.exists(p)}
-    target = os.path.join(cache_dir, CACHE_NAME)
-    tmp = f"{target}.{os.getpid()}.tmp"
     try:
         os.makedirs(cache_dir, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(msgspec.msgpack.encode(_CacheFile(CACHE_VERSION, entries)))
-        os.replace(tmp, target)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        files.write(os.path.join(cache_dir, CACHE_NAME),
+                    msgspec.msgpack.encode(_CacheFile(CACHE_VERSION, entries)), force=True,
+                    durable=False)
+    except (OSError, TapeError):
+        pass
 
 
 @functools.lru_cache(maxsize=64)
@@ -278,35 +338,42 @@ def rules_fingerprint(game: str, components: bytes | None) -> str:
     return h.hexdigest()
 
 
-def _log_key(path: str, components: dict[str, bytes]) -> tuple[int, str, str] | None:
-    """Returns (size, content hash, rules fingerprint) of a log, or None if it has none."""
+def _log_key(path: str, components: dict[str, bytes]) -> Key | None:
+    """Returns (size, content hash, rules fingerprint) of a log, or None if it has none.
+
+    Only to look the log up: an entry is cached under the key of the bytes it judged.
+    Reads a block at a time, and at most one line's bound of the header.
+    """
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            hashed = _Hashed(f)
+            first = hashed.readline(tapelog.MAX_LINE + 1)
+            hashed.finish()
     except OSError:
         return None
-    first, nl, _ = data.partition(b"\n")
-    if not nl:
+    if not first.endswith(b"\n"):
         return None
     try:
-        game = registry.ruleset_for(first, path).id
+        game = registry.ruleset_for(first[:-1], path).id
     except TapeError:
         return None
-    return len(data), hashlib.blake2b(data).hexdigest(), \
-        rules_fingerprint(game, components.get(game))
+    return hashed.size, hashed.h.hexdigest(), rules_fingerprint(game, components.get(game))
 
 
 # -- running many ----------------------------------------------------------------------------
 
-def _judge_batch(paths: Sequence[str], components: dict[str, bytes]) -> list[Entry]:
-    return [judge(p, components) for p in paths]
+Verdict = tuple[Entry, Key | None]  # an entry and the key of the bytes it judged
+
+
+def _judge_batch(paths: Sequence[str], components: dict[str, bytes]) -> list[Verdict]:
+    return [judge_keyed(p, components) for p in paths]
 
 
 def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int
-              ) -> Iterator[tuple[str, Entry]]:
-    """Yields (path, entry) for every log, judged in `jobs` processes."""
+              ) -> Iterator[tuple[str, Verdict]]:
+    """Yields (path, (entry, key)) for every log, judged in `jobs` processes."""
     from tabletape.app.parallel import pmap
-    results = pmap(functools.partial(judge, components=components), paths, jobs)
+    results = pmap(functools.partial(judge_keyed, components=components), paths, jobs)
     try:
         yield from zip(paths, results, strict=True)
     finally:
@@ -315,8 +382,8 @@ def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int
 
 def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
              workers: int = 2, processes: bool = True, batch: int = 16
-             ) -> Iterator[tuple[str, Entry]]:
-    """Yields (path, entry) for every log, judged on a Dask cluster (in the order done).
+             ) -> Iterator[tuple[str, Verdict]]:
+    """Yields (path, (entry, key)) for every log, judged on a Dask cluster (in the order done).
 
     `scheduler` is the address of a running scheduler (tcp://host:8786), or "local" for a
     LocalCluster of `workers` workers (processes, or threads when `processes` is False).
@@ -369,7 +436,7 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     names = names_of(logs, root)
     run = Run(root)
     cache = load_cache(cache_dir) if cache_dir is not None else {}
-    keys: dict[str, tuple[int, str, str] | None] = {}
+    keys: dict[str, Key | None] = {}
     todo: list[str] = []
     found: dict[str, Entry] = {}
     for p in logs:
@@ -388,8 +455,8 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
         progress(done, len(logs))
     results = run_dask(todo, components, dask, processes=dask_processes) if dask \
         else run_local(todo, components, jobs)
-    for p, entry in results:
-        found[p] = entry
+    for p, (entry, judged) in results:
+        found[p], keys[p] = entry, judged  # cached under the bytes it judged
         done += 1
         if progress:
             progress(done, len(logs))
@@ -429,17 +496,36 @@ def summary(run: Run) -> dict[str, Any]:
 
 # -- baselines -------------------------------------------------------------------------------
 
-def write_baseline(path: str, entries: dict[str, Entry]) -> None:
-    """Writes a baseline manifest: deterministic JSON, keys sorted, one log per line."""
+def write_baseline(path: str, entries: dict[str, Entry], reading: Iterable[str] = ()) -> None:
+    """Writes a baseline manifest: deterministic JSON, keys sorted, one log per line (over
+    the old one, never over a log in `reading`)."""
     enc = msgspec.json.Encoder(order="sorted")
     lines = [f"  {enc.encode(k).decode()}: {enc.encode(entries[k]).decode()}"
              for k in sorted(entries)]
     text = (f'{{\n "format": {BASELINE_FORMAT},\n "logs": {{\n' + ",\n".join(lines)
             + ("\n" if lines else "") + " }\n}\n")
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    old = _baseline_there(path)
+    files.write(path, text.encode(), force=old, reading=reading,
+                exists="it appeared while the baseline was written; nothing was replaced")
+
+
+_BASELINE_START = b'{\n "format": '  # how write_baseline begins every baseline
+
+
+def _baseline_there(path: str) -> bool:
+    """Returns True when `path` holds a baseline or nothing (to replace), False when there is
+    no file; raises UsageError for any other file: --update replaces a baseline, never a log."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(len(_BASELINE_START))
+    except FileNotFoundError:
+        return False
+    except OSError as e:
+        raise UsageError(f"cannot read the baseline: {e.strerror}", file=path) from None
+    if start not in (b"", _BASELINE_START):  # (an empty file holds nothing to lose)
+        raise UsageError(f"{path} is not a baseline manifest; --update replaces only a "
+                         "baseline; nothing was written", file=path)
+    return True
 
 
 class _Baseline(msgspec.Struct):

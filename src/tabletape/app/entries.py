@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -117,7 +117,7 @@ def open_for_append(file: str, history: bool = False) -> engine.Replay:
     Starts from the log's checkpoint index when it has one, unless `history` is
     wanted (a dispute's ruling needs every earlier event's fate).
     """
-    result = engine.replay(file, history=history)
+    result = engine.replay(file) if history else engine.state_at(file)
     if result.error is not None:
         raise result.error
     if result.fold is None:
@@ -144,16 +144,28 @@ def last_signature(file: str) -> tuple[int, str] | None:
     return int(body.get("seq", -1)), str(body.get("player", ""))
 
 
+class Appended(NamedTuple):
+    """What `append_checked` wrote: the new tail, and what `--force` let through."""
+
+    tail: tapelog.Tail
+    illegal: dict[int, IllegalEvent]  # seq -> its refusal: recorded anyway (--force)
+    unjudged: list[int]  # seqs recorded while an illegal event was in effect (--force)
+    in_effect: int | None  # the first illegal event in effect after the append, if any
+
+
 def append_checked(file: str, events: list[Event], result: engine.Replay,
-                   force: bool = False) -> tapelog.Tail:
+                   force: bool = False) -> Appended:
     """Checks events against the replayed state (folding them in), then appends all or none.
 
     A log blocked by an illegal event takes only core events, and an illegal event
-    is refused with the rule it breaks, unless `force`.
+    is refused with the rule it breaks, unless `force`: then it is written, and
+    returned with its refusal, so that the caller says what was recorded.
     """
     fold, rs, tail = result.fold, result.ruleset, result.tail
     assert fold is not None and rs is not None and tail is not None
     seq = tail.seq
+    illegal: dict[int, IllegalEvent] = {}
+    unjudged: list[int] = []
     for ev in events:
         seq += 1
         if fold.blocked and not force and not is_core(ev):
@@ -168,4 +180,10 @@ def append_checked(file: str, events: list[Event], result: engine.Replay,
             problem.reason += (f"; {hint}" if hint else "") + "; nothing was written"
             problem.line = None
             raise problem
-    return tapelog.append(file, events, rs.codec, expect=tail)
+        if problem is not None:
+            problem.line = None
+            illegal[seq] = problem
+        elif seq in fold.unjudged:
+            unjudged.append(seq)
+    written = tapelog.append(file, events, rs.codec, expect=tail)
+    return Appended(written, illegal, unjudged, min(fold.illegal) if fold.illegal else None)

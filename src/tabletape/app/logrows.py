@@ -53,7 +53,7 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     """Folds a log and hands `sink` a Row per event from seq `start` to seq `stop`, in order.
 
     Without `start`, the log is read from line 1 (every ruling whole); with it, the
-    fold starts from the checkpoint index (`engine.replay(history=False)`) when there
+    fold starts from the checkpoint index (`engine.state_at`) when there
     is one. With `stop`, the lines after it are still checked for format and chain
     (`check_after`); a break there is the returned replay's `later`.
     With `as_player`, an event that player could not see is shown by its type only
@@ -81,11 +81,14 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
             held.append(Row(seq, event.by, event.at, type(event).__struct_config__.tag, text,
                             j.problem, fold is not None and seq in fold.unjudged, None, hidden))
         # rows below the undo stack can no longer be retracted
-        floor = fold.stack[0][0] if fold is not None and fold.stack else seq + 1
+        floor = fold.stack[0].seq if fold is not None and fold.stack else seq + 1
         while held and (held[0].seq < floor or len(held) > HOLD):
             sink(held.popleft())
 
-    result = engine.replay(path, to=stop, history=start is None, visit=visit, check_after=True)
+    if start is None:  # every event's fate, from line 1
+        result = engine.check_later(engine.replay(path, to=stop, visit=visit), stop)
+    else:
+        result = engine.state_at(path, to=stop, visit=visit, check_after=True)
     while held:
         sink(held.popleft())
     return result
@@ -120,7 +123,7 @@ def hidden_from(rs: engine.Ruleset, before: Any, fold: Any, event: Any, player: 
     if event.by == player or getattr(event, "player", None) == player:
         return False
     seq = fold.last_seq
-    if not fold.stack or fold.stack[-1][0] != seq or fold.stack[-1][2] != "applied":
+    if not fold.stack or fold.stack[-1].seq != seq or fold.stack[-1].status != "applied":
         return False
     after = fold.state
     seen = rs.view(after, player)

@@ -1,12 +1,11 @@
 """A game's table as SVG: the game's own `svg` module, called with what comes next.
 
-Every game package has an `svg` module beside its `render` module; `draw` here is
+Every game declares an `svg` part beside its `render` part; `draw` here is
 what `tabletape svg`, `view` and `serve` call. Nothing here knows a particular game.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from tabletape import engine
@@ -25,7 +24,5 @@ def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None) -> Drawin
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
     components. What comes next is read from the whole state, as the terminal shows it.
     """
-    module = importlib.import_module(f"{type(rs).__module__}.svg")
     shown = state if as_player is None else rs.view(state, as_player)
-    drawing: Drawing = module.draw(rs, shown, next_text(rs, state))
-    return drawing
+    return rs.svg.draw(rs, shown, next_text(rs, state))

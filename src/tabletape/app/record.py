@@ -255,6 +255,7 @@ class RecordSession:
         self.ruleset, self.fold, self.tail = result.ruleset, result.fold, result.tail
         self.header = result.header
         self.shown = self.listing()
+        tapelog.check_writable(self.path)  # before the session starts, not at its first entry
 
     def last(self, n: int) -> list[tuple[int, str | None, str, int | None]]:
         """Returns the last n events: seq, who recorded it, its sentence, the undo's seq."""

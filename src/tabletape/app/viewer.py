@@ -31,6 +31,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import pictures, stepper
+from tabletape.tape import files
 from tabletape.tape.errors import ChainError, LogFormatError, TornTail, UsageError
 from tabletape.tape.events import Note, visible
 
@@ -55,8 +56,12 @@ class Book:
 
     @property
     def version(self) -> str:
-        """Returns what changes whenever the log does: the count of events and the head."""
-        return f"{self.events}-{self.head[:16]}"
+        """Returns what changes whenever the log does: the count of events and the head,
+        and the verdict of a log that is not valid (a torn tail repaired keeps the head)."""
+        version = f"{self.events}-{self.head[:16]}"
+        if self.ok:
+            return version
+        return f"{version}-{hashlib.blake2b(self.verdict.encode(), digest_size=4).hexdigest()}"
 
     def intern(self, part: str) -> int:
         n = self.index.get(part)
@@ -261,9 +266,14 @@ def html(book: Book, live: bool = False) -> str:
     DecompressionStream): neighbouring tables repeat each other, so this makes the page
     about ten times smaller. The bytes are the same for the same log.
     """
+    return html_packed(book, gzip.compress(data_json(book, live), compresslevel=9, mtime=0))
+
+
+def html_packed(book: Book, data_gz: bytes) -> str:
+    """Returns the viewer page around its data, given gzipped (`tabletape serve` packs it
+    once per version, at its own level)."""
     top, bottom = _page(book)
-    packed = base64.b64encode(gzip.compress(data_json(book, live), compresslevel=9, mtime=0))
-    return top + packed.decode() + bottom
+    return top + base64.b64encode(data_gz).decode() + bottom
 
 
 def _page(book: Book) -> tuple[str, str]:
@@ -437,33 +447,29 @@ class _Export(_Drawer):
             spool.close()
 
 
-def write(path: str, out: str) -> Book:
+def write(path: str, out: str, *, force: bool = False) -> Book:
     """Writes the viewer of the log at `path` to `out` (atomically); returns the book's
     summary (events, verdict, head: its frames and parts went to the file, not to memory).
+    An existing `out` is replaced only with `force`, and the log itself never.
 
     The page is `html(build(path))`, byte for byte, written as it is drawn: memory stays
     flat but for a digest per distinct part.
     """
+    files.check_target(out, force=force, reading=(path,))  # before the work, not after
     book = Book(path)
     export = _Export(os.path.dirname(os.path.abspath(out)))
-    tmp = out + ".tmp"
     try:
         fold = _fold(path, export, book)
         top, bottom = _page(book)
-        with open(tmp, "wb") as f:
+        with files.writing(out, force=force, reading=(path,)) as f:
             f.write(top.encode())
             packed = _Packed(f)
             export.data(packed, book, fold)
             packed.close()
             f.write(bottom.encode())
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
     finally:
         export.close()
     return book
 
 
-__all__ = ["Book", "build", "data_json", "html", "log_verdict", "write"]
+__all__ = ["Book", "build", "data_json", "html", "html_packed", "log_verdict", "write"]

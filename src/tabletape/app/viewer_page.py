@@ -83,10 +83,11 @@ const $ = id => document.getElementById(id);
 const last = () => D.frames.length - 1;
 
 function setup() {
-  $("title").textContent = D.title + " — " + D.file;
+  $("title").textContent = D.title ? D.title + " — " + D.file : D.file;
   $("verdict").textContent = D.verdict;
   $("verdict").className = D.ok ? "ok" : "bad";
-  $("head").textContent = "head " + (D.head || "—") + " · " + D.frames.length + " lines (seq 0–" + last() + ")";
+  $("head").textContent = D.frames.length ? "head " + (D.head || "—") + " · " + D.frames.length + " lines (seq 0–" + last() + ")"
+    : "nothing to show: the file cannot be read as a log";
   $("live").hidden = !D.live;
   const sel = $("viewer");
   if (sel.options.length !== D.players.length + 1) {
@@ -96,7 +97,7 @@ function setup() {
       sel.appendChild(o);
     });
   }
-  $("slider").max = String(last()); $("seq").max = String(last());
+  $("slider").max = String(Math.max(0, last())); $("seq").max = String(Math.max(0, last()));
   const ticks = $("ticks"); ticks.innerHTML = "";
   D.frames.forEach((f, i) => {
     if (!f.k) return;
@@ -108,6 +109,12 @@ function setup() {
 }
 
 function show(n, quiet) {
+  if (!D.frames.length) {  // the log cannot be read (live): nothing of what it was is shown
+    pos = 0;
+    for (const id of ["table", "where", "sentence", "ruling", "marks"]) $(id).textContent = "";
+    $("seq").value = ""; $("slider").value = "0";
+    return;
+  }
   pos = Math.max(0, Math.min(last(), n));
   const f = D.frames[pos];
   const pics = D.pics[pos][view];
@@ -133,6 +140,7 @@ function show(n, quiet) {
 
 function say(text) { $("message").textContent = text; }
 function step(by) {
+  if (!D.frames.length) return;
   const n = pos + by;
   if (n < 0) return say("this is the header (seq 0)");
   if (n > last()) return say("this is the last event");
@@ -203,7 +211,7 @@ function poll() {
     .then(r => r.status === 200 ? r.json() : null)
     .then(next => {
       if (next) {
-        const following = pos === last();
+        const following = !D.frames.length || pos === last();  // at the latest, or at nothing
         D = next; setup(); show(following ? last() : Math.min(pos, last()), true);
       }
     })

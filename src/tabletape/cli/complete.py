@@ -14,6 +14,7 @@ import msgspec
 from click.shell_completion import CompletionItem
 
 from tabletape.tape.events import visible
+from tabletape.tape.log import MAX_LINE
 
 
 def games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
@@ -63,7 +64,7 @@ def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
         return []
     try:
         with open(path, "rb") as f:
-            header = msgspec.json.decode(f.readline(), type=dict[str, Any])
+            header = msgspec.json.decode(f.readline(MAX_LINE + 1), type=dict[str, Any])
         # (a name the schema refuses is never offered: a shell would print or run it)
         names = [p for p in header.get("players", []) if isinstance(p, str) and p
                  and len(p) <= 64 and visible(p) == p]

@@ -27,7 +27,9 @@ def _game_file(ctx: click.Context, param: click.Parameter, values: tuple[str, ..
 def group() -> None:
     """Check an archive of logs as a whole: which games does a rules change affect?
 
-    Example: tabletape corpus check logs --baseline logs/baseline.json
+    \b
+    Example:
+      tabletape corpus check logs --baseline logs/baseline.json
     """
 
 
@@ -65,7 +67,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     log is invalid or broken; with one, exit 1 when anything changed.
 
     \b
-    Example:
+    Examples:
       tabletape corpus check logs --baseline logs/baseline.json --update
       tabletape corpus check logs --baseline logs/baseline.json --components cards-of-war=deck.json
     """
@@ -83,7 +85,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
         dask_processes=not dask_threads, components=parsed, cache_dir=cache,
         progress=progress))
     if baseline and update:
-        corpus.write_baseline(baseline, run.entries)
+        corpus.write_baseline(baseline, run.entries,
+                              reading=[os.path.join(root, k) for k in run.entries])
     changes = corpus.compare(old, run.entries) if old is not None else None
     if as_json:
         emit_json(corpus.report(run, changes))

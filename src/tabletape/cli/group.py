@@ -4,6 +4,7 @@ those it imports only when they run."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from typing import Any
 
@@ -39,6 +40,46 @@ def failure(e: TapeError | OSError) -> Failure:
     """Returns the Failure that reports an error of ours, or of the system, to a person."""
     from tabletape.cli.render import tape_error
     return Failure(tape_error(e))
+
+
+class Usage(click.UsageError):
+    """One of click's own errors (a bad option, a missing argument, an unknown command),
+    shown as ours are: `error: ...` first, then click's usage line and its hint."""
+
+    def __init__(self, e: click.ClickException) -> None:
+        message = e.format_message().strip()
+        if message[:1].isupper() and not message[1:2].isupper():  # "Missing argument" ...
+            message = message[0].lower() + message[1:]
+        # "No such option '--tp'. Did you mean '--to'?", as our suggestions read
+        message = re.sub(r"\. \(?Did you mean (?:one of: )?(.*?)\?\)?$",
+                         lambda m: f" (did you mean {m.group(1).replace(', ', ' or ')}?)",
+                         message)
+        super().__init__(message.removesuffix("."), getattr(e, "ctx", None))
+        self.code = e.exit_code
+
+    @property
+    def exit_code(self) -> int:  # type: ignore[override]  # click's is per class; ours per error
+        return self.code
+
+    def show(self, file: Any = None) -> None:
+        from tabletape.cli.render import show_error
+        show_error(UsageError(self.message))
+        ctx = self.ctx
+        if ctx is not None:
+            hint = ""
+            if ctx.command.get_help_option(ctx) is not None:
+                names = ctx.command.get_help_option_names(ctx)
+                hint = f"\nTry '{ctx.command_path} {max(names, key=len)}' for help."
+            click.echo(f"{ctx.get_usage()}{hint}", err=True, color=ctx.color)
+
+
+# `tabletape` alone, `tabletape corpus` alone: click shows the help page, not an error
+_SHOWN_AS_CLICK_DOES = (Failure, getattr(click.exceptions, "NoArgsIsHelpError", Failure))
+
+
+def ours(e: click.ClickException) -> click.ClickException:
+    """Returns a click error as one of ours: ours already are; click's become Usage."""
+    return e if isinstance(e, (Usage, *_SHOWN_AS_CLICK_DOES)) else Usage(e)
 
 
 def emit_json(data: Any) -> None:
@@ -90,9 +131,32 @@ class Tabletape(click.Group):
             return command
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Finds the command named first in `args`; an unknown name gets the closest ones."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            name = args[0]
+            if ctx.resilient_parsing or self.get_command(ctx, name) is not None or \
+                    name.startswith("-"):
+                raise
+            from tabletape.app.vocab import did_you_mean
+            raise click.UsageError(f"no such command {name!r}"
+                                   f"{did_you_mean(name, self.list_commands(ctx))}", ctx) from None
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as e:  # `tabletape --nope`
+            raise ours(e) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.ClickException as e:  # a command's own usage errors, in one style
+            raise ours(e) from None
         except (TapeError, OSError) as e:
             raise failure(e) from e
 
@@ -124,7 +188,9 @@ def _complete(what: str, ctx: click.Context, param: click.Parameter, incomplete:
 def games(as_json: bool) -> None:
     """List the rulesets, their versions, player counts and options.
 
-    Example: tabletape games
+    \b
+    Example:
+      tabletape games
     """
     rows: list[dict[str, Any]] = [
         {"id": rs.id, "title": rs.title, "version": rs.version, "players": list(rs.players),
@@ -160,7 +226,10 @@ def _show(v: Any) -> str:
 def rules(game: str, rule: str | None, as_json: bool) -> None:
     """Show a game's rule catalogue (or one RULE): rule id, rulebook section, our paraphrase.
 
-    Example: tabletape rules cards-of-war   |   tabletape rules cards-of-war cow.kill.type-match
+    \b
+    Examples:
+      tabletape rules cards-of-war
+      tabletape rules cards-of-war cow.kill.type-match
     """
     rs = engine.get(game)
     cat = rs.catalogue()
@@ -194,7 +263,9 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
         components: str | None, by: str | None, as_json: bool) -> None:
     """Start a new log: write its header (game, players, options, components).
 
-    Example: tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
+    \b
+    Example:
+      tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
     """
     rs = engine.get(game)
     header = rs.start(players, entries.options_for(rs, options),
@@ -217,20 +288,48 @@ def stdin_is_terminal() -> bool:
 
 
 def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
-                    as_json: bool) -> None:
-    """Prints what was appended, seq by seq, and what the game waits for next (or JSON)."""
+                    as_json: bool, appended: entries.Appended | None = None) -> None:
+    """Prints what was appended, seq by seq, and what the game waits for next (or JSON).
+
+    What `--force` let through is said too: each illegal event with its rule (on stderr,
+    and as `illegal` in JSON), and the events recorded while one is in effect.
+    """
     rs = result.ruleset
     assert rs is not None
+    illegal = appended.illegal if appended is not None else {}
     if as_json:
-        return emit_json([{"seq": first_seq + i, "event": msgspec.to_builtins(e),
-                           "text": engine.describe(rs, e)} for i, e in enumerate(events)])
-    for i, e in enumerate(events):
-        echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
-    fold = result.fold
-    if fold is not None:
-        d = rs.pending(fold.state)
-        o = rs.outcome(fold.state)
-        echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+        emit_json([{"seq": first_seq + i, "event": msgspec.to_builtins(e),
+                    "text": engine.describe(rs, e),
+                    "illegal": _illegal_json(illegal.get(first_seq + i))}
+                   for i, e in enumerate(events)])
+    else:
+        for i, e in enumerate(events):
+            echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
+        fold = result.fold
+        if fold is not None:
+            d = rs.pending(fold.state)
+            o = rs.outcome(fold.state)
+            echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+    if appended is not None:
+        forced_warnings(result.file, appended)
+
+
+def _illegal_json(e: IllegalEvent | None) -> dict[str, str] | None:
+    return None if e is None else {"rule": e.rule, "reason": e.reason}
+
+
+def forced_warnings(file: str, appended: entries.Appended) -> None:
+    """Says on stderr what `--force` recorded: each illegal event, and the events not judged."""
+    for seq, e in appended.illegal.items():
+        echo(f"recorded an illegal event: seq {seq}: [{e.rule}] {e.reason}", err=True)
+    if appended.unjudged:
+        seqs = ", ".join(map(str, appended.unjudged))
+        echo(f"recorded seq {seqs} without judging: the illegal event at seq "
+             f"{appended.in_effect} is in effect, and the rules judge nothing after it",
+             err=True)
+    if appended.in_effect is not None and (appended.illegal or appended.unjudged):
+        echo(f"validate reports {file} invalid until seq {appended.in_effect} is undone",
+             err=True)
 
 
 def _next_seq(result: engine.Replay) -> int:
@@ -275,8 +374,8 @@ def append(file: str, events: tuple[str, ...], force: bool, by: str | None, as_j
             any(isinstance(e, Note) and e.dispute for e in parsed):
         result = entries.open_for_append(file, history=True)
     first = _next_seq(result)
-    entries.append_checked(file, parsed, result, force)
-    report_appended(result, parsed, first, as_json)
+    appended = entries.append_checked(file, parsed, result, force)
+    report_appended(result, parsed, first, as_json, appended)
 
 
 @main.command()
@@ -289,7 +388,9 @@ def undo(file: str, by: str | None, as_json: bool) -> None:
     A signature cannot be undone: after one, undo retracts the game event before it
     (the signature still seals the log as it was) and says so.
 
-    Example: tabletape undo game.jsonl
+    \b
+    Example:
+      tabletape undo game.jsonl
     """
     result = entries.open_for_append(file)
     fold = result.fold
@@ -300,7 +401,7 @@ def undo(file: str, by: str | None, as_json: bool) -> None:
     if v is not None:
         raise IllegalEvent(v.reason, rule=v.rule, file=file)
     signature = entries.last_signature(file)
-    target = next((e for s, _, _, e in reversed(fold.stack) if s == ev.target), None)
+    target = next((e.event for e in reversed(fold.stack) if e.seq == ev.target), None)
     entries.append_checked(file, [ev], result)
     report_appended(result, [ev], first, as_json)
     if signature is not None and result.ruleset is not None and not as_json:
@@ -324,7 +425,9 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
          as_json: bool) -> None:
     """Append a note, or a dispute about an earlier event.
 
-    Example: tabletape note game.jsonl "Tanks cannot kill Marines" --about 41 --dispute --by alice
+    \b
+    Example:
+      tabletape note game.jsonl "Tanks cannot kill Marines" --about 41 --dispute --by alice
     """
     if dispute and about is None:
         raise UsageError("a dispute needs --about SEQ")

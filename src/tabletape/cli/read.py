@@ -48,7 +48,9 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
 
-    Example: tabletape validate --jobs 2 replays/cards-of-war/*.jsonl
+    \b
+    Example:
+      tabletape validate --jobs 2 replays/cards-of-war/*.jsonl
     """
     import functools
 
@@ -93,7 +95,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
         version_note,
     )
     try:
-        result = engine.replay(path, keep_going=keep_going)
+        result = engine.judge_all(path) if keep_going else engine.replay(path)
     except UsageError as e:
         if single:
             raise
@@ -153,16 +155,18 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
 
     With --keys DIR, also check the signatures and say what each player has not signed.
 
-    Example: tabletape verify game.jsonl --head 3f2a...   |   tabletape verify game.jsonl --keys keys
+    \b
+    Examples:
+      tabletape verify game.jsonl --head 3f2a9c0d1b7e4a55
+      tabletape verify game.jsonl --keys keys
     """
     _logs_only((file,))
     signed = None
     if keys_dir is not None:
         from tabletape.cli import sign as cli_sign
         signed = cli_sign.signature_report(keys_dir)
-    result = engine.replay(file, rules=False,
-                           visit=(lambda j: signed.feed(j.seq, j.event)) if signed is not None
-                           else None)
+    result = engine.read_chain(file, visit=(lambda j: signed.feed(j.seq, j.event))
+                               if signed is not None else None)
     tail = result.tail
     head = tail.head if tail else None
     if expect_head and result.error is None and head and not head.startswith(expect_head):
@@ -170,10 +174,16 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                                   "was changed or extended since", file=file,
                                   line=result.events, seq=result.events - 1)
     common = None
+    own_error = result.error  # the log's own; the rest is what --parent found
     if parent is not None:
         from tabletape.app.branch import shared
-        common = shared(parent, file)
-        if common is None and result.error is None:
+        _logs_only((parent,))
+        broken = engine.read_chain(parent).error  # a broken parent certifies nothing
+        common = shared(parent, file) if broken is None else None
+        if broken is not None and result.error is None:
+            result.error = ChainError(f"not confirmed as a branch of {parent}, which is broken: "
+                                      f"{broken}", file=file)
+        elif common is None and result.error is None:
             result.error = ChainError(f"not a branch of {parent}: the two logs differ from "
                                       "their first line", file=file, line=1, seq=0)
     if as_json:
@@ -199,6 +209,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
         elif result.error is None:
             console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {counted(result.events, 'event')}, "
                                         "chain intact"))
+        elif own_error is None:  # intact itself, but not confirmed as a branch of --parent
+            console.print(Text.assemble(("NOT CONFIRMED", "red"), f" {safe(str(result.error))}"))
+            console.print(f"{safe(file)} itself: {counted(result.events, 'event')}, chain intact",
+                          markup=False)
         elif isinstance(result.error, TornTail):
             console.print(Text.assemble(("TORN", "red"), f" {safe(str(result.error))}"))
             console.print(f"the first {result.events} events are intact")
@@ -240,7 +254,10 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
     With --to, the lines after SEQ are still read for their format and hash chain
     (not their rules): a log broken anywhere is reported, exit 1.
 
-    Example: tabletape replay game.jsonl --to 40 --as bob   |   tabletape replay game.jsonl --step
+    \b
+    Examples:
+      tabletape replay game.jsonl --to 40 --as bob
+      tabletape replay game.jsonl --step
     """
     if step:
         if as_json:
@@ -278,7 +295,10 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
             as_player: str | None, as_json: bool) -> None:
     """Show the events, one line each as they are read: seq, by, the sentence, its ruling.
 
-    Example: tabletape log game.jsonl --from 40 --to 60   |   tabletape log game.jsonl | head
+    \b
+    Examples:
+      tabletape log game.jsonl --from 40 --to 60
+      tabletape log game.jsonl | head
     """
     import sys
 
@@ -286,10 +306,22 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
     from tabletape.tape.events import visible, visible_json
     out = sys.stdout
 
+    shown = 0  # rows written: the table's heading goes before the first
+
+    def heading() -> None:
+        if not as_json:
+            out.write(f"{visible(file)}\n{'seq':>6}  {'by':<8}  event  — ruling\n")
+
     def as_json_line(row: logrows.Row) -> None:
+        nonlocal shown
+        shown += 1
         out.write(visible_json(row.to_dict(as_player is not None)) + "\n")
 
     def as_text(row: logrows.Row) -> None:
+        nonlocal shown
+        if not shown:
+            heading()
+        shown += 1
         mark = ""
         if row.illegal is not None:
             mark = f"illegal [{row.illegal.rule}]"
@@ -303,18 +335,22 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
     if stop is not None and start is not None and start > stop:
         raise UsageError(f"--from {start} is after --to {stop}")
     try:
-        if not as_json:
-            out.write(f"{visible(file)}\n{'seq':>6}  {'by':<8}  event  — ruling\n")
         result = logrows.stream(file, as_json_line if as_json else as_text, start=start,
                                 stop=stop, as_player=as_player)
         broken = result.error or result.later
+        if start is not None and start >= result.events and result.error is None:
+            raise UsageError(f"--from {start}: the log ends at seq {result.events - 1}",
+                             file=file)
+        if not shown:
+            heading()  # a log broken before --from: the table is empty, the break follows
         if broken:  # on stderr, as every error: stdout holds only the events
             from tabletape.cli.render import err_console, problem_line
             out.flush()
             err_console.print(problem_line(broken))
+            part = "" if shown == result.events else f"{shown} of "
             err_console.print(f"the {'lines' if as_json else 'table'} show"
-                              f"{'' if as_json else 's'} the {result.events} line(s) read before "
-                              "the log breaks; the rest cannot be read as recorded")
+                              f"{'' if as_json else 's'} {part}the {result.events} line(s) read "
+                              "before the log breaks; the rest cannot be read as recorded")
         out.flush()
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as `cat` does
         import os
@@ -334,13 +370,15 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     The whole log is read: when it breaks anywhere (format or chain), the event is
     still explained as it stands, the break is reported, and the exit status is 1.
 
-    Example: tabletape explain game.jsonl 41
+    \b
+    Example:
+      tabletape explain game.jsonl 41
     """
     from tabletape.cli.render import rules_versions
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.replay(file, to=seq, capture=seq)
+    result = engine.capture(file, seq)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -422,14 +460,22 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     Exit 1 when they differ, or when either log is broken or invalid (reported first;
     a broken log is compared up to its break). Logs of different games: exit 2.
 
-    Example: tabletape diff game.jsonl other.jsonl   |   tabletape diff game.jsonl@40 game.jsonl@41
+    \b
+    Examples:
+      tabletape diff game.jsonl other.jsonl
+      tabletape diff game.jsonl@40 game.jsonl@41
     """
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
     (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.replay(pa, to=ta, history=False, check_after=True)  # (writes their indexes)
-    rb = engine.replay(pb, to=tb, history=False, check_after=True)
+    ra = engine.state_at(pa, to=ta, check_after=True)  # (writes their indexes)
+    rb = engine.state_at(pb, to=tb, check_after=True)
     rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
+    for point, r in ((a, ra), (b, rb)):  # a point past the end is no point of that log
+        if point.seq is not None and point.seq >= r.events and r.error is None:
+            raise UsageError(f"{point.spec}: past the end of {point.path}, which ends at seq "
+                             f"{r.events - 1}",
+                             file=point.path)
     if rsa.id != rsb.id:
         raise UsageError(f"{a.spec} records {rsa.id} and {b.spec} records {rsb.id}: logs of "
                          "different games cannot be compared")

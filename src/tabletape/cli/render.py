@@ -58,16 +58,13 @@ err_console = SafeConsole(stderr=True, soft_wrap=True)
 
 
 def drawing(rs: Ruleset, state: Any) -> Any:
-    """Returns the game's own drawing of a state (its `render` module), with what comes next.
+    """Returns the game's own drawing of a state (its `render` part), with what comes next.
 
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
     components.
     """
-    import importlib
-
-    draw = importlib.import_module(f"{type(rs).__module__}.render").render
     d, o = rs.pending(state), rs.outcome(state)
-    return draw(rs, state, o.summary if o else d.detail if d else "nothing")
+    return rs.render.render(rs, state, o.summary if o else d.detail if d else "nothing")
 
 
 def plain(value: Any) -> str:

@@ -19,7 +19,7 @@ def replayed(file: str, to: int | None, as_player: str | None) -> tuple[engine.R
     """
     if to is not None and to < 0:
         raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
-    result = engine.replay(file, to=to, history=False, check_after=True)
+    result = engine.state_at(file, to=to, check_after=True)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -44,12 +44,28 @@ def show(file: str, to: int | None, as_player: str | None) -> int:
     assert rs is not None  # `replayed` refuses a log without one
     from tabletape.cli.render import console, drawing, safe, version_note
     console.print(drawing(rs, state))
-    console.print(f"after seq {result.events - 1}" + (f", as {safe(as_player)} sees it"
-                                                      if as_player else ""), markup=False)
+    point, why = drawn_at(result)
+    console.print(f"{point}" + (f", as {safe(as_player)} sees it" if as_player else "") + why,
+                  markup=False)
     note = version_note(result)
     if note is not None:
         console.print(note)
     return warn(result, to)
+
+
+def drawn_at(result: engine.Replay) -> tuple[str, str]:
+    """Returns which state a replay holds, in words: `after seq N`, or `before seq N` when
+    the illegal event at seq N is in effect (it is not applied, and what follows it is not
+    judged), with why (`: seq N is illegal [RULE], not applied`); `replay` and `svg` say it.
+    """
+    last = result.events - 1
+    fold = result.fold
+    if fold is None or not fold.blocked or not fold.illegal:
+        return f"after seq {last}", ""
+    first = min(fold.illegal)
+    later = "" if last == first else f", and the rules judge nothing after it to seq {last}"
+    return f"before seq {first}", (f": seq {first} is illegal [{fold.illegal[first].rule}], "
+                                   f"not applied{later}")
 
 
 def warn(result: engine.Replay, to: int | None) -> int:

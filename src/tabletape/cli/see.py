@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import logging
+import socket
 
 import click
 
 from tabletape.cli import complete
 from tabletape.cli.group import echo
-from tabletape.tape.errors import UsageError
+from tabletape.tape import files
+from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.events import visible
 
 
 @click.command()
@@ -19,18 +24,23 @@ from tabletape.tape.errors import UsageError
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The SVG file to write ('-' for stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
 @click.pass_context
 def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, out: str,
-        as_json: bool) -> None:
+        as_json: bool, force: bool) -> None:
     """Draw the table as SVG after the last event (or after --to SEQ).
 
     The log's problems go to stderr, as replay prints them (exit 1); with --to, the
     lines after SEQ are still read for their format and hash chain.
 
-    Example: tabletape svg game.jsonl --to 40 --as bob -o table.svg
+    \b
+    Example:
+      tabletape svg game.jsonl --to 40 --as bob -o table.svg
     """
     from tabletape.app import pictures
     from tabletape.cli import replaying
+    if out != "-":
+        files.check_target(out, force=force, reading=(file,))  # before the work, not after
     result, _ = replaying.replayed(file, to, as_player)  # refuses a seq or player it lacks
     assert result.ruleset is not None and result.fold is not None
     picture = pictures.draw(result.ruleset, result.fold.state, as_player).svg()
@@ -38,14 +48,14 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
     if out == "-":
         click.echo(picture, nl=False)
     else:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(picture)
+        files.write(out, picture.encode(), force=force, reading=(file,))
         if as_json:
             from tabletape.cli import emit_json
             emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player,
                        "problems": [e.to_dict() for e in result.problems]})
         else:
-            echo(f"wrote {out}: the table after seq {result.events - 1}{seen}")
+            point, why = replaying.drawn_at(result)
+            echo(f"wrote {out}: the table {point}{seen}{why}")
     # what replay says of the state it draws: a picture of a disputed log must not look clean
     ctx.exit(replaying.warn(result, to))
 
@@ -54,27 +64,35 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False),
               help="The HTML file to write.")
+@click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
-def view(file: str, out: str, as_json: bool) -> None:
+@click.pass_context
+def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool) -> None:
     """Write the whole game as one self-contained HTML page to step through.
 
     VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
     and a "seen by" choice. No network needed: mail it, or put it on a website.
+    A broken or invalid log is drawn as far as it reads, its verdict on the page;
+    exit 1, as `svg` and `validate`.
 
-    Example: tabletape view game.jsonl -o game.html
+    \b
+    Example:
+      tabletape view game.jsonl -o game.html
     """
     import os
 
     from tabletape.app import viewer
-    book = viewer.write(file, out)
+    book = viewer.write(file, out, force=force)
     size = os.path.getsize(out)
     if as_json:
         from tabletape.cli.group import emit_json
-        return emit_json({"file": out, "log": file, "lines": book.events,
-                          "verdict": book.verdict, "bytes": size})
-    echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
-    click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put it "
-               "on a website")
+        emit_json({"file": out, "log": file, "lines": book.events, "verdict": book.verdict,
+                   "bytes": size})
+    else:
+        echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
+        click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put "
+                   "it on a website")
+    ctx.exit(0 if book.ok else 1)  # the page is written either way; its log is not clean
 
 
 def _loopback(host: str) -> bool:
@@ -97,7 +115,10 @@ def serve(file: str, host: str, port: int) -> None:
     For a tablet or a projector beside the table. Needs the `view` extra
     (pip install 'tabletape[view]').
 
-    Example: tabletape serve game.jsonl   |   tabletape serve game.jsonl --host 0.0.0.0
+    \b
+    Examples:
+      tabletape serve game.jsonl
+      tabletape serve game.jsonl --host 0.0.0.0
     """
     try:
         import uvicorn
@@ -106,9 +127,61 @@ def serve(file: str, host: str, port: int) -> None:
     except ImportError as e:
         raise UsageError(f"serve needs the view extra ({e.name} is missing): "
                          "pip install 'tabletape[view]'") from None
-    app = live.app_for(file)
+    follower = live.Follower(file)
+    error = follower.look().error
+    if isinstance(error, TapeError):  # not a log: refused before listening
+        raise UsageError(error.reason, file=error.file, line=error.line, offset=error.offset,
+                         field=error.field)
+    if error is not None:
+        raise error
+    sock = _listen(host, port)
+    port = sock.getsockname()[1]
+    follower.told = told = _console
+    app = live.app_for(file, live.host_check(host, port), told, follower)
     if not _loopback(host):
-        click.echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
-                   "can watch this game (read-only, no password)", err=True)
-    echo(f"serving {file} at http://{host}:{port}/ (read-only; Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+        echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
+             "can watch this game (read-only, no password)", err=True)
+    name = f"[{host}]" if ":" in host else host
+    echo(f"serving {file} at http://{name}:{port}/ (read-only; Ctrl-C stops)")
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    _escape_logs()
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Returns a socket listening on host:port, or says why there is none (exit 2)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise UsageError(f"cannot listen on {where}: {getattr(e, 'strerror', e)}") from None
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        raise UsageError(f"cannot listen on {where}: {e.strerror or e}"
+                         + (" (another server? try --port)" if e.errno == errno.EADDRINUSE
+                            else "")) from None
+    return sock
+
+
+def _console(news: str) -> None:
+    """Prints the server's news (the log changed, a host refused) on stderr, escaped."""
+    echo(news, err=True)
+
+
+class _Escaped(logging.Filter):
+    """Escapes what uvicorn logs (a request's path, a peer's bytes) at the one door."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = visible(record.getMessage()), None
+        return True
+
+
+def _escape_logs() -> None:
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).addFilter(_Escaped())

@@ -29,7 +29,9 @@ def keygen(name: str, directory: str, as_json: bool) -> None:
     NAME.pub is the public key (one OpenSSH line): give it to the other players,
     who put it in the folder they pass to `verify --keys`.
 
-    Example: tabletape keygen alice --dir keys
+    \b
+    Example:
+      tabletape keygen alice --dir keys
     """
     from tabletape.tape import signing
     key_path, pub_path, fp = signing.keygen(name, directory)
@@ -52,7 +54,9 @@ def sign(file: str, key_path: str, player: str | None, as_json: bool) -> None:
 
     The signature (Ed25519) covers every line so far; `verify --keys DIR` checks it.
 
-    Example: tabletape sign game.jsonl --key keys/alice.key
+    \b
+    Example:
+      tabletape sign game.jsonl --key keys/alice.key
     """
     from tabletape.tape import signing
     name = signing.check_name(player or _stem(key_path))

@@ -15,6 +15,7 @@ from tabletape.app import entries
 from tabletape.app.vocab import counted
 from tabletape.cli import complete, params
 from tabletape.cli.group import echo, emit_json
+from tabletape.tape import files as tapefiles
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, Header
@@ -37,7 +38,9 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
              as_json: bool) -> None:
     """Play a whole game of random legal moves and record it (chance drawn by its odds).
 
-    Example: tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
+    \b
+    Example:
+      tabletape simulate cards-of-war --players 2 --seed 7 -o sim.jsonl
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
@@ -94,29 +97,28 @@ def _schema(t, title: str) -> bytes:
 def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> None:
     """Write the JSON Schemas of the envelope, every game's events and its components.
 
-    Example: tabletape schema -o schemas
+    \b
+    Example:
+      tabletape schema -o schemas
     """
-    files = schemas()
+    written = schemas()
     if check_dir and not os.path.isdir(check_dir):
         raise UsageError(f"--check {check_dir}: no such folder (`tabletape schema -o "
                          f"{check_dir}` writes the schemas there)")
     if check_dir:
-        stale = [n for n, data in files.items() if _read(os.path.join(check_dir, n)) != data]
-        extra = sorted(set(os.listdir(check_dir)) - set(files)) if os.path.isdir(check_dir) else []
+        stale = [n for n, data in written.items() if _read(os.path.join(check_dir, n)) != data]
+        extra = sorted(set(os.listdir(check_dir)) - set(written)) if os.path.isdir(check_dir) else []
         if stale or extra:
             echo(f"schemas in {check_dir} are stale: {', '.join(stale + extra)}; "
                        "run `make schemas`", err=True)
             ctx.exit(1)
-        echo(f"schemas in {check_dir} are up to date ({len(files)} files)")
+        echo(f"schemas in {check_dir} are up to date ({len(written)} files)")
         return
     if not output:
-        return emit_json({n: msgspec.json.decode(d) for n, d in files.items()})
+        return emit_json({n: msgspec.json.decode(d) for n, d in written.items()})
     os.makedirs(output, exist_ok=True)
-    for name, data in files.items():
-        tmp = os.path.join(output, f".{name}.tmp")
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, os.path.join(output, name))
+    for name, data in written.items():
+        tapefiles.write(os.path.join(output, name), data, force=True)  # they are generated
         echo(f"wrote {os.path.join(output, name)}")
 
 
@@ -137,9 +139,12 @@ def repair(file: str, as_json: bool) -> None:
     A torn last line goes to FILE.torn; Windows line endings, a byte-order mark,
     trailing empty lines and a missing final newline are undone only when every line
     then hashes to what the next one recorded (the original is kept as FILE.orig).
-    No recorded byte is lost.
+    No recorded byte is lost. A symlink is followed (the log it names is repaired, the
+    link kept); a file whose first line is not a log's header is refused.
 
-    Example: tabletape repair game.jsonl
+    \b
+    Example:
+      tabletape repair game.jsonl
     """
     done = tapelog.repair(file, engine.codec_for)
     if not done.moved and not done.restored:
@@ -148,7 +153,7 @@ def repair(file: str, as_json: bool) -> None:
                               "restored": [], "aside": None, "events": None, "error": None})
         echo(f"{file} has no torn last line; nothing to repair")
         return
-    result = engine.replay(file, rules=False)
+    result = engine.read_chain(file)
     if as_json:
         return emit_json({"file": file, "repaired": True, "moved_bytes": done.moved,
                           "restored": list(done.restored), "aside": done.aside,

@@ -10,6 +10,7 @@ from tabletape.app import vocab
 from tabletape.cli import complete
 from tabletape.cli.group import echo, emit_json
 from tabletape.cli.params import AT_SEQ, LogPoint
+from tabletape.tape import files
 
 
 @click.command()
@@ -21,7 +22,9 @@ def events(game: str, as_json: bool) -> None:
     The example is a line `append` takes as it stands (tabletape fills in seq, prev
     and at; `by` and `at` may be given).
 
-    Example: tabletape events cards-of-war
+    \b
+    Example:
+      tabletape events cards-of-war
     """
     rs = engine.get(game)
     kinds = vocab.vocabulary(rs)
@@ -46,14 +49,17 @@ def _json(value: object) -> str:
 @click.command()
 @click.argument("game", shell_complete=complete.games)
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write the template to this file (never overwritten) instead of stdout.")
-def components(game: str, output: str | None) -> None:
+              help="Write the template to this file instead of stdout.")
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+def components(game: str, output: str | None, force: bool) -> None:
     """Print a game's default component data as JSON: a template for --components.
 
     Every entry carries its provenance (rulebook, inferred, reconstructed); edit the
     values to match your box, then pass the file to `new` or `record` with --components.
 
-    Example: tabletape components cards-of-war > mine.json
+    \b
+    Example:
+      tabletape components cards-of-war > mine.json
     """
     rs = engine.get(game)
     data = msgspec.json.format(msgspec.json.encode(vocab.template(rs.default_components())),
@@ -61,8 +67,7 @@ def components(game: str, output: str | None) -> None:
     if output is None:
         click.echo(data.decode(), nl=False)
         return
-    with open(output, "xb") as f:  # never overwrites: FileExistsError is an OSError, exit 2
-        f.write(data)
+    files.write(output, data, force=force)
     echo(f"wrote {output}: the default {rs.id} components, every entry with its provenance; "
          f"edit it, then: tabletape new {rs.id} FILE --players ... --components {output}")
 
@@ -78,7 +83,9 @@ def branch(point: LogPoint, output: str, as_json: bool) -> None:
     Append to the new log like any other; `diff FILE NEW` shows where they part and
     `verify NEW --parent FILE` confirms the shared prefix.
 
-    Example: tabletape branch game.jsonl@40 -o what-if.jsonl
+    \b
+    Example:
+      tabletape branch game.jsonl@40 -o what-if.jsonl
     """
     from tabletape.app.branch import branch as make
     from tabletape.tape.errors import UsageError

@@ -5,6 +5,8 @@ it through `initial`, `pending`, `check`, `apply`, `legal` and `outcome`, and kn
 nothing else about it. Undo, notes and disputes are handled in the fold, once.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from tabletape.engine.fold import APPLIED, ILLEGAL, UNJUDGED, Fold, Ruling, describe
 from tabletape.engine.protocol import (
     CHANCE,
@@ -17,10 +19,31 @@ from tabletape.engine.protocol import (
     Violation,
 )
 from tabletape.engine.provenance import Reliance, phrase, rests_on, ruling_basis
-from tabletape.engine.reading import Judged, Replay, iter_records, replay
+from tabletape.engine.reading import (
+    Judged,
+    Replay,
+    capture,
+    iter_records,
+    judge_all,
+    read_chain,
+    replay,
+)
 from tabletape.engine.registry import GAMES, all_games, codec_for, get, ruleset_for
+
+if TYPE_CHECKING:
+    from tabletape.engine.index import check_later, state_at
+
+
+def __getattr__(name: str) -> Any:
+    """Imports the checkpoint index when a caller first asks for it (`state_at`,
+    `check_later`): commands that read every line (validate, log, explain) never load it."""
+    if name in ("state_at", "check_later"):
+        from tabletape.engine import index
+        return getattr(index, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["APPLIED", "CHANCE", "CORE_RULES", "GAMES", "ILLEGAL", "MAX_UNDO_DEPTH", "UNJUDGED",
            "Decision", "Fold", "Judged", "Outcome", "Reliance", "Replay", "Rule", "Ruleset", "Ruling",
-           "Violation", "all_games", "codec_for", "describe", "get", "iter_records", "phrase",
-           "replay", "rests_on", "ruleset_for", "ruling_basis"]
+           "Violation", "all_games", "capture", "check_later", "codec_for", "describe", "get",
+           "iter_records", "judge_all", "phrase", "read_chain", "replay", "rests_on",
+           "ruleset_for", "ruling_basis", "state_at"]

@@ -34,6 +34,21 @@ class Ruling(msgspec.Struct):
     rests_on: list[Reliance] | None = msgspec.field(default_factory=list)
 
 
+class Entry(msgspec.Struct, gc=False):
+    """A game event on the undo stack: what an `undone` of it needs.
+
+    A Struct, not a NamedTuple: one is made per game event, and a NamedTuple's constructor
+    is a Python function (~0.25 us, against ~0.05 us for a Struct or a bare tuple). Replaying
+    a 200,001-event log (half undos), best of five, shuffled, in one process: tuples 947 ms,
+    this 952, a NamedTuple 999. gc=False: an entry never takes part in a cycle (a state or
+    an event does not refer to the stack)."""
+
+    seq: int
+    before: Any  # the state before it (restored when an applied event is undone)
+    status: str  # APPLIED, ILLEGAL or UNJUDGED
+    event: Event
+
+
 class Fold:
     """Replay's accumulator: the game state plus what undo, notes and disputes need.
 
@@ -49,7 +64,7 @@ class Fold:
         self.file = file
         self.keep_going = keep_going
         self.state = self.ruleset.initial()
-        self.stack: deque[tuple[int, Any, str, Event]] = deque(maxlen=MAX_UNDO_DEPTH)
+        self.stack: deque[Entry] = deque(maxlen=MAX_UNDO_DEPTH)
         self.evicted = 0  # stack entries forgotten past MAX_UNDO_DEPTH
         self.blocked = 0  # illegal events on the stack
         self.illegal: dict[int, IllegalEvent] = {}  # in effect, not undone
@@ -71,17 +86,17 @@ class Fold:
         self.last_seq = seq
         if isinstance(event, _CORE):  # one test for the common case, a game event
             stack = self.stack
-            if type(event) is Undone and stack and event.target == stack[-1][0]:
+            if type(event) is Undone and stack and event.target == stack[-1].seq:
                 # the usual undo, inline: `_feed_core` -> `_undo` for the latest event
                 # (tests/test_fast_paths.py pins it to that path)
                 self.core_seqs.add(seq)
-                top, before, status, _ = stack.pop()
-                self.retracted[top] = seq
-                if status == APPLIED:
-                    self.state = before
-                elif status == ILLEGAL:
+                top = stack.pop()
+                self.retracted[top.seq] = seq
+                if top.status == APPLIED:
+                    self.state = top.before
+                elif top.status == ILLEGAL:
                     self.blocked -= 1
-                    self.corrected[top] = self.illegal.pop(top)
+                    self.corrected[top.seq] = self.illegal.pop(top.seq)
                 return None
             return self._feed_core(seq, event, line)
         if self.blocked and not self.keep_going:
@@ -131,7 +146,7 @@ class Fold:
 
     def latest(self) -> int:
         """Returns the seq an `undone` would retract now: the latest effective game event, or -1."""
-        return self.stack[-1][0] if self.stack else -1
+        return self.stack[-1].seq if self.stack else -1
 
     def judge(self, event: Event) -> Violation | None:
         """Returns the violation of a game event in the current state, or None."""
@@ -142,7 +157,7 @@ class Fold:
     def _push(self, seq: int, event: Event, status: str) -> None:
         if len(self.stack) == self.stack.maxlen:
             self.evicted += 1
-        self.stack.append((seq, self.state, status, event))
+        self.stack.append(Entry(seq, self.state, status, event))
 
     def _core(self, v: Violation | None, event: Event, seq: int,
               line: int | None) -> IllegalEvent | None:
@@ -157,17 +172,17 @@ class Fold:
         v = self._undo_violation(event)
         if v is not None:
             return v
-        top, before, status, _ = self.stack.pop()
-        self.retracted[top] = seq
-        if status == APPLIED:
-            self.state = before
-        elif status == ILLEGAL:
+        top = self.stack.pop()
+        self.retracted[top.seq] = seq
+        if top.status == APPLIED:
+            self.state = top.before
+        elif top.status == ILLEGAL:
             self.blocked -= 1
-            self.corrected[top] = self.illegal.pop(top)
+            self.corrected[top.seq] = self.illegal.pop(top.seq)
         return None
 
     def _undo_violation(self, event: Undone) -> Violation | None:
-        if self.stack and event.target == self.stack[-1][0]:
+        if self.stack and event.target == self.stack[-1].seq:
             return None  # the usual undo; the stack holds game events only, never a signature
         if event.target in self.signed:
             return Violation("core.sign.final", f"seq {event.target} is a signature, which "
@@ -177,7 +192,7 @@ class Fold:
                 return Violation("core.undo.depth",
                                  f"cannot reach back more than {MAX_UNDO_DEPTH} events")
             return Violation("core.undo.nothing", "there is no effective event left to undo")
-        top = self.stack[-1][0]
+        top = self.stack[-1].seq
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
 
@@ -204,7 +219,7 @@ class Fold:
         """Returns the ruling on the event a dispute note is about."""
         n = note.about if note.about is not None else -1
 
-        recent = {s: (before, ev) for s, before, _, ev in self.stack}
+        recent = {e.seq: (e.before, e.event) for e in self.stack}
 
         def ruling(verdict: str, rule: str | None, reason: str) -> Ruling:
             judged = self.refused.get(n) or recent.get(n)
@@ -266,8 +281,8 @@ def snapshot(fold: Fold) -> bytes | None:
     """
     if fold.keep_going or len(fold.illegal) + len(fold.core_problems) > MAX_PROBLEMS:
         return None
-    bottom = fold.stack[0][1] if fold.stack else fold.state
-    stack = [(seq, status, event) for seq, _, status, event in fold.stack]
+    bottom = fold.stack[0].before if fold.stack else fold.state
+    stack = [(e.seq, e.status, e.event) for e in fold.stack]
     problems = [_problem(e) for e in fold.illegal.values()]
     core = [_problem(e) for e in fold.core_problems]
     return msgspec.msgpack.encode((bottom, stack, fold.evicted, fold.blocked, problems, core))
@@ -287,7 +302,7 @@ def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> F
     bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(raw, type=snap)
     state = bottom
     for s, status, event in stack:  # the state before each event `undone` may retract
-        fold.stack.append((s, state, status, event))
+        fold.stack.append(Entry(s, state, status, event))
         if status == APPLIED:
             state = rs.apply(state, event)
     fold.state, fold.evicted, fold.blocked, fold.last_seq = state, evicted, blocked, seq

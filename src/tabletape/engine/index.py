@@ -5,8 +5,10 @@ INDEX_EVERY events, the offset of the next line, the hash of the line at the
 checkpoint, and the fold at that point (its state, and what `undone` can still
 reach: the state below the undo stack and the events on it). It is never required
 and never trusted blindly. Starting from a checkpoint skips the lines before it, so
-it is used only when it was built by this code, for this log's header, and the
-log's custody (tape.log: `watch`, `vouch`, `unchanged`) shows that nothing but
+it is used only when it is sealed with this user's key (tape.seal: its table of
+contents, and each snapshot with its checkpoint's place, so that no one without the
+key can edit it and recompute a checksum), was built by this code, for this log's
+header, and the log's custody (tape.log: `watch`, `vouch`, `unchanged`) shows that nothing but
 tabletape's appends has written the log since the index was written from what
 was read; the line at the checkpoint must also still hash to what it recorded.
 Reading then goes on from there with the usual checks. Anything else (missing,
@@ -29,6 +31,7 @@ from tabletape.engine import reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
 from tabletape.engine.reading import Judged, Replay, Visitor
+from tabletape.tape import files, seal
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
@@ -39,7 +42,8 @@ INDEX_MIN = 16_384  # shorter logs replay from line 1 in well under 100 ms; no f
 # a log smaller than INDEX_MIN * MIN_LINE bytes cannot hold enough events to be indexed.
 MIN_LINE = 90
 SUFFIX = ".tabletape-index"
-VERSION = 2  # 2: the custody epoch it was written under
+MAX_TOC = 16 << 20  # the table of contents of 10,000,000 events is about 1.3 MB
+VERSION = 3  # 2: the custody epoch it was written under; 3: sealed with the user's key
 
 
 def index_path(log_path: str) -> str:
@@ -63,11 +67,13 @@ class Checkpoint(msgspec.Struct, array_like=True):
     digest: str
     at: int  # where its snapshot lies among the snapshots, and its size
     size: int
-    check: str  # binds the snapshot to its line: a torn or shuffled index is caught
+    check: str  # seals the snapshot to its line and place: a torn, shuffled or forged one is caught
 
 
-def _check(digest: str, fold: bytes) -> str:
-    return hashlib.sha256(digest.encode() + bytes(fold)).hexdigest()
+def _check(seq: int, line_offset: int, offset: int, digest: str, fold: bytes) -> str | None:
+    """Returns the seal of a checkpoint's snapshot with its place in the log (None: no key)."""
+    tag = seal.tag(f"{seq} {line_offset} {offset} {digest}".encode(), bytes(fold))
+    return tag.hex() if tag is not None else None
 
 
 class IndexFile(msgspec.Struct, array_like=True):
@@ -85,7 +91,8 @@ class Loaded(NamedTuple):
     base: int  # the offset of the first snapshot in the file
 
 
-MAGIC = b"tabletape-index\n"
+MAGIC = b"tabletape-index\n"  # then the size of the table of contents (8 bytes), its seal, it
+HEAD_SIZE = len(MAGIC) + 8 + seal.TAG_SIZE
 
 
 # -- reading and writing the index -----------------------------------------------------
@@ -118,12 +125,15 @@ def load(path: str, rs: Ruleset, header_digest: str,
     none = Loaded([], 0)
     try:
         with open(index_path(path), "rb") as f:
-            head = f.read(len(MAGIC) + 8)
-            if len(head) != len(MAGIC) + 8 or not head.startswith(MAGIC):
+            head = f.read(HEAD_SIZE)
+            if len(head) != HEAD_SIZE or not head.startswith(MAGIC):
                 return none
-            size = int.from_bytes(head[len(MAGIC):], "little")
-            data = msgspec.msgpack.decode(f.read(size), type=IndexFile)
-    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+            size = int.from_bytes(head[len(MAGIC):len(MAGIC) + 8], "little")
+            toc = f.read(min(size, MAX_TOC))
+            if len(toc) != size or not seal.holds(head[len(MAGIC) + 8:], toc):
+                return none  # torn, or not written by this user's tabletape
+            data = msgspec.msgpack.decode(toc, type=IndexFile)
+    except Exception:  # noqa: BLE001 - whatever it holds, an index only ever costs speed
         return none
     if (data.version, data.code, data.header) != (VERSION, code_fingerprint(rs), header_digest):
         return none
@@ -131,7 +141,7 @@ def load(path: str, rs: Ruleset, header_digest: str,
         seen = tapelog.Watch(tapelog.Stamp.of(os.stat(path)), False, tapelog.read_custody(path))
     if not tapelog.unchanged(data.epoch, seen):
         return none
-    return Loaded(data.checkpoints, len(head) + size)
+    return Loaded(data.checkpoints, HEAD_SIZE + size)
 
 
 def _snapshot_of(path: str, base: int, cp: Checkpoint) -> bytes | None:
@@ -142,7 +152,10 @@ def _snapshot_of(path: str, base: int, cp: Checkpoint) -> bytes | None:
             snap = f.read(cp.size)
     except OSError:
         return None
-    return snap if len(snap) == cp.size and _check(cp.digest, snap) == cp.check else None
+    if len(snap) != cp.size:
+        return None
+    check = _check(cp.seq, cp.line_offset, cp.offset, cp.digest, snap)
+    return snap if check is not None and check == cp.check else None
 
 
 def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
@@ -153,7 +166,6 @@ def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
     `epoch` is the log's custody that vouches for the bytes the checkpoints were read from.
     """
     target = index_path(path)
-    tmp = f"{target}.{os.getpid()}.tmp"
     try:
         kept = b""
         if old.checkpoints:
@@ -171,15 +183,13 @@ def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
             blobs.append(snap)
         toc = msgspec.msgpack.encode(IndexFile(VERSION, code_fingerprint(rs), header_digest,
                                                epoch, checkpoints))
-        with open(tmp, "wb") as f:
-            f.write(MAGIC + len(toc).to_bytes(8, "little") + toc)
-            f.writelines(blobs)
-        os.replace(tmp, target)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        sealed = seal.tag(toc)
+        if sealed is None or len(toc) > MAX_TOC:  # no key: an index no one could trust
+            return
+        files.write(target, [MAGIC + len(toc).to_bytes(8, "little") + sealed + toc, *blobs],
+                    force=True, durable=False)
+    except (OSError, TapeError):
+        pass
 
 
 def _holds(f, cp: Checkpoint) -> bool:
@@ -231,27 +241,37 @@ def _open(path: str, to: int | None) -> _Opened | None:
     return _Opened(rs, header, head0, seen, old, start)
 
 
-# -- replay with the index -------------------------------------------------------------
+# -- the state at a seq, from the index -----------------------------------------------------
 
-def replay(path: str, *, to: int | None = None, visit: Visitor | None = None,
-           check_after: bool = False) -> Replay:
-    """Returns what `engine.replay(path, to=to, check_after=check_after)` returns, starting
-    from a checkpoint if one fits.
+def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
+             check_after: bool = False) -> Replay:
+    """Returns what `reading.replay(path, to=to)` returns, starting from a checkpoint if one
+    fits: for a caller that needs the state, the undo stack and the problems in effect but
+    not every earlier event's fate (rulings on old disputes). Extends or writes the index.
 
     The fold is `partial` when it starts from a checkpoint: its state, undo stack and
     problems are whole, its history for rulings (retracted, disputes) is not.
+    `check_after` also checks the lines after `to` for format and chain (`check_later`).
     """
     opened = _open(path, to)
     if opened is None:
         result = reading.replay(path, to=to, visit=visit)
     else:
-        result = _replay(path, opened, to, visit)
-    if check_after and to is not None and result.error is None and result.events > to:
-        result.later = later_break(path, opened)  # the index as found, not read again
+        result = _state_of(path, opened, to, visit)
+    if check_after:
+        check_later(result, to, opened)  # the index as found, not read again
     return result
 
 
-def _replay(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
+def check_later(result: Replay, to: int | None, opened: _Opened | None = None) -> Replay:
+    """Sets `result.later` to a format or chain error in the lines after `to`, if any (the
+    lines up to the index's last checkpoint vouched for by it: `later_break`); returns it."""
+    if to is not None and result.error is None and result.events > to:
+        result.later = later_break(result.file, opened)
+    return result
+
+
+def _state_of(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
     """Returns the replay of an opened log, from its checkpoint if any; extends the index."""
     rs, header, head0, seen, old, start = opened
     result = _resume(path, rs, header, old.base, start) if start is not None else None
@@ -278,7 +298,7 @@ def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> R
         return None
     try:
         f = restore(snap, rs, header, cp.seq, path)
-    except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError, KeyError):
+    except Exception:  # noqa: BLE001 - any error restoring it: read from line 1 instead
         return None
     return Replay(path, ruleset=f.ruleset, header=header, fold=f, head=cp.digest,
                   events=cp.seq + 1)
@@ -307,9 +327,11 @@ def _read_on(result: Replay, records: Iterator[tapelog.Record], old: Loaded, to:
         rec, seq = at_stop[0].record, at_stop[0].seq
         if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
             snap = snapshot(result.fold)
-            if snap is not None:
-                new.append((Checkpoint(seq, rec.offset, rec.offset + len(rec.raw) + 1, rec.digest,
-                                       0, len(snap), _check(rec.digest, snap)), snap))
+            offset = rec.offset + len(rec.raw) + 1
+            check = _check(seq, rec.offset, offset, rec.digest, snap) if snap is not None else None
+            if snap is not None and check is not None:
+                new.append((Checkpoint(seq, rec.offset, offset, rec.digest, 0, len(snap), check),
+                            snap))
                 last = seq
     return new
 
@@ -364,32 +386,32 @@ def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
 
 def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     """Returns a format or chain error anywhere in a log, or None: what
-    `engine.replay(path, rules=False).error` returns.
+    `reading.read_chain(path).error` returns.
 
     The lines up to the index's last checkpoint are vouched for by the index, as they
     are for `replay --to` (same custody, same checks: the checkpoint's line must still
     hash as recorded); only the lines after it are read, for their format and chain.
     When those could hold two checkpoints' worth of events (or, without a usable index,
-    enough for one), they are folded with the rules instead (`replay`), so that the index
-    is extended (or written) and the next check is quick. `opened`: the log as `replay`
+    enough for one), they are folded with the rules instead (`state_at`), so that the index
+    is extended (or written) and the next check is quick. `opened`: the log as `state_at`
     found it just before (its index, custody and stamp), so as not to read them again.
     """
     if opened is None:
         opened = _open(path, None)
     if opened is None:
-        return reading.replay(path, rules=False).error
+        return reading.read_chain(path).error
     cp, size = opened.start, opened.seen.stamp.size
     last = opened.old.checkpoints[-1] if opened.old.checkpoints else None
-    if last is not None and last is not cp:  # `replay` checked the line of its own start only
+    if last is not None and last is not cp:  # `state_at` checked the line of its start only
         with tapelog.open_log(path) as f:
             cp = last if _holds(f, last) else None
     if cp is None:
         if size >= INDEX_MIN * MIN_LINE:  # it may be long enough to be indexed
-            return replay(path).error
-        return reading.replay(path, rules=False).error
+            return state_at(path).error
+        return reading.read_chain(path).error
     per_line = cp.offset / (cp.seq + 1)
     if size - cp.offset >= 2 * INDEX_EVERY * per_line:
-        return replay(path).error
+        return state_at(path).error
     resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), opened.rs.codec)
     records = tapelog.read_records(path, registry.codec_for, start=resume)
     return reading.walk(Replay(path), records, rules=False).error  # the one loop, no fold

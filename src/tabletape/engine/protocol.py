@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import msgspec
 
@@ -13,6 +13,9 @@ from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
 from tabletape.tape.events import Header as AnyHeader  # (inside Ruleset, `Header` is the game's)
+
+if TYPE_CHECKING:
+    from tabletape.engine.kit.svg import Drawing
 
 CHANCE = "chance"  # the actor of every random outcome: chance is treated as a player
 MAX_UNDO_DEPTH = 1000  # how far back `undone` may reach; keeps replay memory bounded
@@ -64,6 +67,21 @@ CORE_RULES: dict[str, Rule] = {
 }
 
 
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class RenderModule(Protocol[S_contra]):
+    """render.py: the table in the terminal (a rich renderable); the only module with rich."""
+
+    def render(self, game: Any, state: S_contra, pending: str, /) -> Any: ...
+
+
+class SvgModule(Protocol[S_contra]):
+    """svg.py: the table as SVG (`engine.kit.svg.Drawing`)."""
+
+    def draw(self, game: Any, state: S_contra, pending: str, /) -> Drawing: ...
+
+
 H = TypeVar("H", bound=Header)  # the game's header type
 S = TypeVar("S")  # the game's state type
 E = TypeVar("E", bound=Event)  # the game's events (their union)
@@ -76,7 +94,8 @@ class Ruleset(ABC, Generic[H, S, E]):
     describe an event. `bind(header)` returns it bound to one game's header (its
     players, options and components, prepared once), which is what the rules need:
     `initial`, `pending`, `check`, `apply`, `legal`, `outcome` and `view` are only
-    called on a bound ruleset. Drawing a state lives in the game's `render` module.
+    called on a bound ruleset. Drawing a state lives in the game's `render` and `svg`
+    modules, which a game names (`kit.contract.drawn`) and the rules never import.
     """
 
     id: ClassVar[str]
@@ -93,6 +112,10 @@ class Ruleset(ABC, Generic[H, S, E]):
     RULES: ClassVar[dict[str, Rule]]
 
     header: H  # set on a bound ruleset only
+    # The drawings: the game's `render` and `svg` modules, named in its class (`kit.contract.drawn`)
+    # and imported the first time they are read, so that the rules never import them.
+    render: RenderModule[S]
+    svg: SvgModule[S]
     _codec: tapelog.Codec | None = None
 
     # -- what a log of this game holds ---------------------------------------------------

@@ -27,7 +27,7 @@ class Replay(msgspec.Struct):
     head: str | None = None  # the hash of the last line folded (the tail is built when asked for)
     events: int = 0
     error: TapeError | None = None  # format or chain: reading stopped here
-    later: TapeError | None = None  # format or chain past `to` (replay's check_after)
+    later: TapeError | None = None  # format or chain past `to` (`index.check_later`)
     captured: tuple[tapelog.Record, Any, IllegalEvent | None] | None = None
 
     @property
@@ -87,32 +87,37 @@ class Judged(msgspec.Struct):
 Visitor = Callable[[Judged], None]
 
 
-def replay(path: str, *, to: int | None = None, keep_going: bool = False,
-           capture: int | None = None, rules: bool = True, history: bool = True,
-           visit: Visitor | None = None, check_after: bool = False) -> Replay:
-    """Folds a log (to seq `to`, if given) and returns what it found: the one replay API.
+# The passes over a log, one function per what the caller needs (the loop is `walk`). A
+# pass that may start from a checkpoint is `index.state_at`: the index reads through this
+# module, never the other way round.
 
-    Never raises for a bad log: a format or chain error is kept in `Replay.error`
-    and everything before it is still folded. Missing files and unknown games raise.
-    `history=False` says the caller needs the state, the undo stack and the problems
-    but not every earlier event's fate (rulings on old disputes): a long log then
-    starts from its checkpoint index. With `capture=N`, the record of seq N, the
-    state before it and its ruling are kept, and the rest of the log is still read
-    for disputes about it. `visit` is called with every line folded, up to `to`.
-    `check_after` also checks the lines after `to` for format and chain (from the index's
-    last checkpoint: see `index.later_break`); a break there is `Replay.later`.
+def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
+    """Folds a log from line 1 (to seq `to`, if given), judging every event: the replay.
+
+    Never raises for a bad log: a format or chain error is kept in `Replay.error` and
+    everything before it is still folded. Missing files and unknown games raise. `visit` is
+    called with every line folded, up to `to`. The fold keeps every event's fate (rulings
+    on old disputes); a caller that needs the state only asks `index.state_at`.
     """
-    checkpoints = not history and rules and not keep_going and capture is None
-    after = check_after and to is not None
-    if checkpoints or after:
-        from tabletape.engine import index  # checkpoints: any seq of a long log, quickly
-    if checkpoints:
-        return index.replay(path, to=to, visit=visit, check_after=after)
-    result = walk(Replay(path), tapelog.read_records(path, codec_for), to=to,
-                  keep_going=keep_going, capture=capture, rules=rules, visit=visit)
-    if after and result.error is None and result.events > to:  # type: ignore[operator]
-        result.later = index.later_break(path)
-    return result
+    return walk(Replay(path), iter_records(path), to=to, visit=visit)
+
+
+def judge_all(path: str) -> Replay:
+    """Folds a log judging every game event, even after an illegal one that would block the
+    rest until undone (`validate`: every problem at once)."""
+    return walk(Replay(path), iter_records(path), keep_going=True)
+
+
+def read_chain(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
+    """Reads a log for its format and hash chain only (no rules): the header, the head and
+    how many events, or where it breaks."""
+    return walk(Replay(path), iter_records(path), to=to, rules=False, visit=visit)
+
+
+def capture(path: str, seq: int) -> Replay:
+    """Folds a log to `seq` and keeps that line's record, the state before it and its ruling
+    (`Replay.captured`); the rest of the log is read for disputes about it (`explain`)."""
+    return walk(Replay(path), iter_records(path), to=seq, capture=seq)
 
 
 def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = None,
@@ -121,7 +126,9 @@ def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = 
     """Folds `records` into `result` (from line 1, or on from a checkpoint's fold): the loop.
 
     Every reader of a log (validate, replay, explain, log, the index, the stepper,
-    the recorder) goes through here; see `replay` for the arguments.
+    the recorder) goes through here: `to` stops it after that seq; `keep_going` judges
+    past an illegal event; `capture` keeps that seq's record, state before and ruling;
+    `rules=False` reads format and chain only; `visit` sees every line folded.
     """
     fold = result.fold
     try:

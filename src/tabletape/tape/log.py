@@ -6,12 +6,14 @@ header line into the `Codec` (decoder and encoder) for that game's events.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import hashlib
 import operator
 import os
 import re
+import tempfile
 import time
 import types
 import typing
@@ -21,6 +23,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from tabletape.tape import files
 from tabletape.tape.errors import (
     ChainError,
     LogFormatError,
@@ -235,14 +238,16 @@ class Resume(NamedTuple):
 
 
 def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
-                 *, max_line: int = MAX_LINE, start: Resume | None = None) -> Iterator[Record]:
+                 *, max_line: int = MAX_LINE, start: Resume | None = None,
+                 opened: Any = None) -> Iterator[Record]:
     """Yields the log's records one line at a time, checking format, canonical form and chain.
 
     Raises at the first problem: LogFormatError (TornTail for an unterminated last
     line) or ChainError. Reads a block of lines at a time (never the whole file).
     With `start`, reading begins at a line whose predecessor's tail is known.
+    `opened`: the log, already open (a file object; the caller closes it).
     """
-    with open_log(path) as f:
+    with open_log(path) if opened is None else contextlib.nullcontext(opened) as f:
         at = _Cursor(0, 0, None, None) if start is None else \
             _Cursor(start.offset, start.tail.seq + 1, start.tail.head, start.codec)
         f.seek(at.offset)
@@ -520,28 +525,21 @@ def create(path: str, header: Event, codec: Codec) -> Tail:
     """Writes a new log holding only its header; never overwrites an existing file."""
     line = codec.encode(msgspec.structs.replace(header, seq=0, prev=None)) + b"\n"
     _check_bounds(line[:-1], 0, path, codec)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; tabletape never overwrites a log",
-                         file=path) from None
-    except OSError as e:
-        raise UsageError(f"cannot create {path}: {e.strerror}", file=path) from None
-    try:
-        _write_all(fd, line)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    _fsync_dir(path)
+    files.write(path, line, exists=NEVER_OVERWRITES)
     return Tail(0, digest(line[:-1]))
 
 
-def _fsync_dir(path: str) -> None:
-    dfd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+NEVER_OVERWRITES = "tabletape never overwrites a log"
+
+
+def check_writable(path: str) -> None:
+    """Raises UsageError naming the log when this process cannot append to it."""
     try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}; nothing can be recorded in it",
+                         file=path) from None
+    os.close(fd)
 
 
 def _check_bounds(body: bytes, seq: int, path: str, codec: Codec) -> None:
@@ -656,9 +654,14 @@ def repair(path: str, codec_for: Callable[[bytes, str], Codec] | None = None) ->
     line must also decode canonically. The original file is kept whole in FILE.orig
     (or .orig.N) and the log replaced atomically. Anything else is refused
     (UsageError, saying what does not chain) and nothing is changed.
+
+    A symlink is followed: the log it names is repaired, and the link kept. A file
+    whose first line is not a log's header is refused (UsageError) and left alone.
     """
+    path = os.path.realpath(path)
     fd = _open_locked(path, os.O_RDWR)
     try:
+        _is_a_log(fd, path, codec_for)
         size = os.lseek(fd, 0, os.SEEK_END)
         keep = _last_newline_end(fd, size)
         if _edited(fd, size, keep):
@@ -667,25 +670,62 @@ def repair(path: str, codec_for: Callable[[bytes, str], Codec] | None = None) ->
                 return done
         if keep == size:
             return Repaired(0, None)
-        torn = os.pread(fd, size - keep, keep)
-        aside = _set_aside(path + ".torn", torn)
+        aside = _set_aside(path + ".torn", _blocks(fd, keep, size))
         os.ftruncate(fd, keep)
         os.fsync(fd)
-        return Repaired(len(torn), aside)
+        return Repaired(size - keep, aside)
     finally:
         os.close(fd)
 
 
-def _set_aside(base: str, data: bytes) -> str:
+_HEADER_START = b'{"type":"game_started","seq":0,'  # how every canonical header begins
+
+
+class _HeaderProbe(msgspec.Struct):
+    type: str
+    seq: int = -1
+
+
+def _is_a_log(fd: int, path: str, codec_for: Callable[[bytes, str], Codec] | None) -> None:
+    """Raises UsageError unless the file's first line reads as a log's header (`game_started`,
+    seq 0, and with `codec_for` a game it names): `repair` changes nothing else."""
+    first = os.pread(fd, MAX_LINE + len(BOM) + 2, 0)
+    first = first.removeprefix(BOM)
+    cut = first.find(b"\n")
+    body = first[:cut].removesuffix(b"\r") if cut >= 0 else first
+    n = min(len(body), len(_HEADER_START))
+    if cut < 0 and body[:n] == _HEADER_START[:n]:
+        return  # empty, or a header torn as it was written: the tail to move aside
+    why = None
+    try:
+        probe = msgspec.json.decode(body, type=_HeaderProbe)
+        if (probe.type, probe.seq) != ("game_started", 0):
+            why = f"it is a {probe.type!r} event with seq {probe.seq}, not a log's header"
+        elif codec_for is not None:
+            codec_for(body, path)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        why = "it is not a JSON event"
+    except TapeError as e:
+        why = e.reason
+    if why is not None:
+        raise UsageError(f"not a tabletape log: line 1 does not read as a log's header ({why}); "
+                         "repair changes only logs; nothing was changed", file=path, line=1)
+
+
+def _blocks(fd: int, start: int, end: int) -> Iterator[bytes]:
+    """Yields the bytes from `start` to `end` of an open file, a block at a time."""
+    while start < end:
+        block = os.pread(fd, min(_BLOCK, end - start), start)
+        if not block:
+            raise OSError(f"the file ended at byte {start:,}, before byte {end:,}")
+        yield block
+        start += len(block)
+
+
+def _set_aside(base: str, data: Iterable[bytes]) -> str:
     """Writes bytes durably to a new file named after `base` (never overwriting one)."""
     aside = _free_name(base)
-    afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        _write_all(afd, data)
-        os.fsync(afd)
-    finally:
-        os.close(afd)
-    _fsync_dir(aside)
+    files.write(aside, data)
     return aside
 
 
@@ -731,6 +771,7 @@ class _Edits:
         self.crs = self.lines = self.blanks = 0
         self.newline = False
         self.last = b""  # the bytes after the last newline: a line to restore, or torn
+        self.overlong = 0  # instead, the length of a last line too long to be an event
 
     def named(self, counted: bool = True) -> list[str]:
         """Returns the damage undone, in words (`counted`: with how many lines it was on)."""
@@ -749,16 +790,25 @@ def _bodies(f, edits: _Edits) -> Iterator[bytes]:
     """Yields a log's lines without a BOM, CRs before newlines and empty lines at the end.
 
     Reads a block at a time. An empty line followed by others is yielded as it is
-    (the chain refuses it); what follows the last newline is left in `edits.last`.
+    (the chain refuses it); what follows the last newline is left in `edits.last`, or
+    counted in `edits.overlong` when longer than a line can be (it is never held whole;
+    such a line followed by others raises _TooLong).
     """
     rest, pending, first = b"", 0, True
     for block in iter(lambda: f.read(_BLOCK), b""):
+        if edits.overlong:
+            if b"\n" in block:
+                raise _TooLong(edits.lines + pending + 1)
+            edits.overlong += len(block)
+            continue
         if first and (rest + block).startswith(BOM):
             block, edits.bom = (rest + block)[len(BOM):], True
             rest = b""
         first = first and len(rest + block) < len(BOM)
         parts = (rest + block).split(b"\n")
         rest = parts.pop()
+        if len(rest) > MAX_LINE + 1:  # no event: its end is looked for, not kept
+            edits.overlong, rest = len(rest), b""
         for part in parts:
             if part in (b"", b"\r"):
                 pending += 1
@@ -769,7 +819,7 @@ def _bodies(f, edits: _Edits) -> Iterator[bytes]:
             edits.lines += pending + 1
             pending = 0
             yield part
-    if rest:  # empty lines before an unterminated one are inside the log
+    if rest or edits.overlong:  # empty lines before an unterminated one are in the log
         yield from (b"" for _ in range(pending))
         edits.lines += pending
         pending = 0
@@ -827,9 +877,9 @@ def _restore(path: str, fd: int, codec_for: Callable[[bytes, str], Codec] | None
     changed) when the result would not be provably what was recorded.
     """
     edits, prev, k, header = _Edits(), None, 0, b""
-    tmp = f"{path}.repair.{os.getpid()}.tmp"
     try:
-        with open(path, "rb") as f, open(tmp, "xb") as out:
+        with open(path, "rb") as f, \
+                files.writing(path, force=True, mode=os.fstat(fd).st_mode & 0o7777) as out:
             for body in _bodies(f, edits):
                 why = _break(body, k, prev)
                 if why is not None:
@@ -843,24 +893,34 @@ def _restore(path: str, fd: int, codec_for: Callable[[bytes, str], Codec] | None
                 out.write(last + b"\n")
                 edits.newline, edits.lines, k = True, edits.lines + 1, k + 1
             if not edits.named():
-                return None
+                raise _Undamaged
             if k == 0:
                 raise _refusal(path, edits, "no line is left", 1)
-            os.fchmod(out.fileno(), os.fstat(fd).st_mode & 0o7777)
             out.flush()
-            os.fsync(out.fileno())
-        what = ", ".join(edits.named())
-        if codec_for is not None:
-            _proves(tmp, path, what, codec_for)
-        aside = _copy_aside(path + ".orig", fd)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    _fsync_dir(path)
-    torn = [f"a torn last line of {len(last)} bytes (left out)"] if last and not edits.newline \
-        else []
+            what = ", ".join(edits.named())
+            if codec_for is not None:
+                _proves(out.name, path, what, codec_for)
+            aside = _set_aside(path + ".orig", _blocks(fd, 0, os.fstat(fd).st_size))
+    except _Undamaged:
+        return None
+    except _TooLong as e:
+        raise _refusal(path, edits, f"line {e.line} is longer than {MAX_LINE:,} bytes",
+                       e.line) from None
+    cut = len(last) or edits.overlong
+    torn = [f"a torn last line of {cut} bytes (left out)"] if cut and not edits.newline else []
     return Repaired(os.fstat(fd).st_size, aside, (*edits.named(), *torn))
+
+
+class _Undamaged(Exception):
+    """Raised inside `_restore`'s write when there is nothing to undo: nothing is written."""
+
+
+class _TooLong(Exception):
+    """Raised by `_bodies` at a line longer than any log holds (it is not read whole)."""
+
+    def __init__(self, line: int):
+        super().__init__(line)
+        self.line = line
 
 
 def _refusal(path: str, edits: _Edits, why: str, line: int) -> UsageError:
@@ -868,25 +928,6 @@ def _refusal(path: str, edits: _Edits, why: str, line: int) -> UsageError:
     return UsageError(f"cannot restore {path}: it has {what}, but {why}; a log is restored "
                       "only where its hash chain proves every line as recorded; nothing was "
                       "changed", file=path, line=line)
-
-
-def _copy_aside(base: str, fd: int) -> str:
-    """Copies a whole file durably to a new file named after `base` (never overwriting one)."""
-    aside = _free_name(base)
-    afd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        at, size = 0, os.fstat(fd).st_size
-        while at < size:
-            block = os.pread(fd, min(_BLOCK, size - at), at)
-            if not block:
-                break
-            _write_all(afd, block)
-            at += len(block)
-        os.fsync(afd)
-    finally:
-        os.close(afd)
-    _fsync_dir(aside)
-    return aside
 
 
 def _proves(tmp: str, path: str, what: str, codec_for: Callable[[bytes, str], Codec]) -> None:
@@ -970,10 +1011,17 @@ def custody_path(log_path: str) -> str:
 
 
 def read_custody(path: str) -> Custody | None:
-    """Returns the custody record of a log, or None when it is missing or unreadable."""
+    """Returns the custody record of a log, or None when it is missing, unreadable, or not
+    sealed with this user's key (tape.seal: a record anyone could rewrite vouches for nothing).
+    """
+    from tabletape.tape import seal
     try:
         with open(custody_path(path), "rb") as f:
-            return msgspec.msgpack.decode(f.read(256), type=Custody)
+            data = f.read(seal.TAG_SIZE + 256)
+        tag, body = data[:seal.TAG_SIZE], data[seal.TAG_SIZE:]
+        if not seal.holds(tag, b"custody", body):
+            return None
+        return msgspec.msgpack.decode(body, type=Custody)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
 
@@ -981,30 +1029,28 @@ def read_custody(path: str) -> Custody | None:
 def _write_custody(path: str, custody: Custody | None) -> bool:
     """Replaces the custody record atomically (None removes it); returns False on failure."""
     target = custody_path(path)
-    tmp = f"{target}.{os.getpid()}.tmp"
     try:
         if custody is None:
             os.unlink(target)
             return True
-        with open(tmp, "wb") as f:
-            f.write(msgspec.msgpack.encode(custody))
-        os.replace(tmp, target)
+        from tabletape.tape import seal
+        body = msgspec.msgpack.encode(custody)
+        tag = seal.tag(b"custody", body)
+        if tag is None:  # no key: a record no reader could trust
+            return False
+        files.write(target, tag + body, force=True, durable=False)
         return True
     except FileNotFoundError:
         return custody is None
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    except (OSError, TapeError):
         return False
 
 
 def _fs_now(path: str) -> int | None:
     """Returns the file system's clock beside a log: the mtime of a probe written there."""
-    probe = f"{custody_path(path)}.{os.getpid()}.probe"
-    try:
-        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    head, name = os.path.split(custody_path(path))
+    try:  # a fresh name (mkstemp): a planted file or symlink is never written through
+        fd, probe = tempfile.mkstemp(prefix=f"{name}.", suffix=".probe", dir=head or ".")
         try:
             os.write(fd, b"\n")
             return os.fstat(fd).st_mtime_ns

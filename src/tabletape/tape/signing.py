@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletape.tape import files
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Event, Signed
 
@@ -77,19 +78,8 @@ def keygen(name: str, directory: str) -> tuple[str, str, str]:
 
 
 def _create(path: str, data: bytes, mode: int) -> None:
-    """Writes a new file with `mode`; never overwrites."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; tabletape never overwrites a key",
-                         file=path) from None
-    try:
-        os.fchmod(fd, mode)  # the umask may only narrow it; say exactly what we mean
-        if os.write(fd, data) != len(data):
-            raise OSError(f"short write to {path}")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    """Writes a new file with exactly `mode` (the umask does not apply); never overwrites."""
+    files.write(path, data, mode=mode, exists="tabletape never overwrites a key")
 
 
 def _read_key_file(path: str, what: str) -> bytes:

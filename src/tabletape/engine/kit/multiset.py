@@ -6,6 +6,10 @@ Every function returns a new value and leaves its arguments alone.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+K = TypeVar("K")  # what a game keys its decks by: a player, a side, a theatre
+
 
 def without(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
     """Returns a hand with one `name` removed."""
@@ -33,3 +37,10 @@ def merge(deck: dict[str, int], cards: tuple[str, ...]) -> dict[str, int]:
     for name in cards:
         out[name] = out.get(name, 0) + 1
     return dict(sorted(out.items()))
+
+
+def reshuffle(decks: dict[K, dict[str, int]], discards: dict[K, tuple[str, ...]], key: K
+              ) -> tuple[dict[K, dict[str, int]], dict[K, tuple[str, ...]]]:
+    """Returns the decks and the discard piles (keyed by player, side or theatre) with `key`'s
+    pile shuffled back into its deck, the pile left empty."""
+    return {**decks, key: merge(decks[key], discards[key])}, {**discards, key: ()}

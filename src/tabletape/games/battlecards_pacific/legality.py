@@ -1,5 +1,5 @@
-"""BATTLECARDS Pacific legality: who decides next, `check` with rule ids, `legal`, and the
-firing arithmetic both of them (and the reducer) read.
+"""BATTLECARDS Pacific legality: who decides next, `check` with rule ids and `legal` (the
+firing arithmetic they read is in `fire`).
 
 Read alongside the rulebook's sections: To Set Up the Game, Playing the Game, If a
 BATTLECARD Is Drawn, Fighting a Battle, Game Phases, Firing a Unit, Stalemate,
@@ -9,18 +9,15 @@ game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Iterator
-from itertools import combinations
-from typing import Any, cast
+from collections.abc import Iterator
+from typing import cast
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.engine.kit.multiset import without
-from tabletape.engine.kit.turns import head
+from tabletape.engine.kit.turns import Owing, by_event, head
 from tabletape.tape.events import Event
 
 from . import lookups as q
-from .components import Lookups, Unit, targetable
+from .components import Lookups, targetable
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -35,6 +32,10 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
+from .fire import allocations, can_fire, kept_bonus, targets
+from .fire import can_hit as can_hit  # the firing arithmetic, read as legality's too
+from .fire import supporters as supporters
+from .fire import window as window
 from .state import WITHDRAWAL, Battle, Owed, State, Step
 
 DRAWS = (Step.DEAL, Step.DRAW_ARSENAL)
@@ -56,10 +57,6 @@ def over(state: State) -> bool:
 
 def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
-    return _pending(state)
-
-
-def _pending(state: State) -> Decision | None:
     if state.result is not None:
         return None
     b = state.battle
@@ -70,7 +67,7 @@ def _pending(state: State) -> Decision | None:
         if b.phase == WITHDRAWAL:
             return Decision(b.side, "withdraw", f"{b.side} may withdraw units from {b.card}")
         return Decision(b.side, "fire", f"{b.side} fires in phase {b.phase} of {b.card}")
-    h: Owed | None = head(state)
+    h = head(state)
     assert h is not None  # settle leaves a decision owed while the game goes on
     if h.step in DRAWS:
         return Decision(CHANCE, "draw", f"the Arsenal card {h.player} draws ({h.count} to go)")
@@ -84,125 +81,6 @@ def _pending(state: State) -> Decision | None:
     return Decision(h.player, h.step.name.lower(), f"{h.player} must {h.step}")
 
 
-# -- Firing a Unit: the arithmetic -------------------------------------------------------------
-
-# `targetable` (bcp.fire.target, bcp.fire.equal) is in components: `lk.reach` tabulates it
-# for every pair of units once per game, and these read the table (tests/test_fast_paths.py
-# pins the table and `targets` to `targetable`).
-
-def reach(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> frozenset[str]:
-    """Returns the enemy units (by name) that `player`'s `name` may fire at, in or out of the battle."""
-    enemy = q.opponent(battle, player)
-    return lk.reach[state.sides[player]][name][state.sides[enemy]]
-
-
-def targets(lk: Lookups, state: State, battle: Battle, player: str, name: str
-            ) -> tuple[str, ...]:
-    """Returns the distinct enemy units in the battle that `name` may fire at."""
-    r = reach(lk, state, battle, player, name)
-    return tuple(n for n in dict.fromkeys(battle.forces[q.opponent(battle, player)]) if n in r)
-
-
-def can_fire(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> bool:
-    """Returns whether `name` has any enemy unit in the battle to fire at."""
-    return not reach(lk, state, battle, player, name).isdisjoint(
-        battle.forces[q.opponent(battle, player)])
-
-
-def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
-           ) -> tuple[str, ...]:
-    """bcp.fire.phase: the player's engaged units that list this firing phase."""
-    units = lk.units[state.sides[player]]
-    return tuple(n for n in battle.forces[player] if phase in units[n].phases)
-
-
-def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str
-               ) -> tuple[str, ...]:
-    """The player's other engaged units that support `name`'s type (a sorted multiset)."""
-    units = lk.units[state.sides[player]]
-    kind = units[name].type
-    others = without(battle.forces[player], name) if name in battle.forces[player] else ()
-    return tuple(n for n in others if kind in units[n].supports)
-
-
-def support(lk: Lookups, state: State, battle: Battle, player: str, name: str,
-            allocated: tuple[str, ...] | None = None) -> int:
-    """bcp.fire.support: the bonus the player's other engaged units give `name` (all of
-    them); bcp.fire.support-allocated: the bonus of the units `allocated` to the shot."""
-    backing = supporters(lk, state, battle, player, name) if allocated is None else allocated
-    return sum(q.unit(lk, state, player, n).support for n in backing)
-
-
-def allocations(lk: Lookups, state: State, battle: Battle, player: str, name: str
-                ) -> Iterator[tuple[str, ...]]:
-    """bcp.fire.support-allocated: every distinct choice of supporters for `name`'s shot,
-    among those not yet allocated in this volley (with none first)."""
-    free = list(supporters(lk, state, battle, player, name))
-    for n in battle.backed:
-        if n in free:
-            free.remove(n)
-    seen: set[tuple[str, ...]] = set()
-    for k in range(len(free) + 1):
-        for pick in combinations(free, k):
-            if pick not in seen:
-                seen.add(pick)
-                yield pick
-
-
-def kept_bonus(lk: Lookups, kept: str, unit: Unit) -> int | None:
-    """Returns a Kept Card's bonus for this unit, or None when it cannot be played for it."""
-    c = q.card(lk, kept)
-    if not c.keep or not c.bonus:
-        return None
-    if c.bonus_types and unit.type not in c.bonus_types:
-        return None
-    return c.bonus
-
-
-def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
-           kept: str | None, allocated: tuple[str, ...] = ()) -> tuple[int, int]:
-    """Returns (above, upto): the target falls when above < Action Number <= upto.
-
-    With support="allocated" only the units `allocated` to the shot add their bonus."""
-    me = q.unit(lk, state, player, name)
-    them = q.unit(lk, state, q.opponent(battle, player), target)
-    above = them.defence.of(me.type) or 0
-    each = state.options.support == "every-shot"
-    upto = (me.attack.of(them.type) or 0) + support(lk, state, battle, player, name,
-                                                    None if each else allocated)
-    if kept is not None:
-        upto += kept_bonus(lk, kept, me) or 0
-    return above, upto
-
-
-def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
-    """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
-    with every supporter backing it (however support is allocated) and its best Kept Card."""
-    # `window(..., None, supporters(...))` for each target, with what does not depend on
-    # the target worked out once per unit, the targets read from `lk.reach`, and the Action
-    # Numbers (sorted) searched by bisection (tests/test_fast_paths.py pins it to that form)
-    side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
-    units, theirs, actions = lk.units[side], lk.units[enemy_side], lk.actions
-    enemy = tuple(dict.fromkeys(battle.forces[q.opponent(battle, player)]))
-    for name in dict.fromkeys(battle.forces[player]):
-        me = units[name]
-        reach = lk.reach[side][name][enemy_side]
-        if not me.phases or reach.isdisjoint(enemy):
-            continue
-        best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
-        bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
-        for target in enemy:
-            if target not in reach:
-                continue
-            them = theirs[target]
-            above = them.defence.of(me.type) or 0
-            upto = (me.attack.of(them.type) or 0) + bonus + best
-            i = bisect_right(actions, above)  # the first Action Number above `above`
-            if i < len(actions) and actions[i] <= upto:
-                return True
-    return False
-
-
 # -- check -----------------------------------------------------------------------------------
 
 def check(lk: Lookups, state: State, event: Event) -> Violation | None:
@@ -213,30 +91,16 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
     return judge(lk, state, event)
 
 
-def _not_now(state: State, what: str) -> Violation:
-    """Returns the refusal of an event that does not answer the pending decision."""
-    d = _pending(state)
-    assert d is not None  # the engine refuses every event once the game is over
-    return Violation("bcp.turn.step", f"no {what} now: {d.detail} first")
-
-
-def _owed(state: State, steps: tuple[Step, ...], player: str, what: str
-          ) -> tuple[Owed | None, Violation | None]:
-    """Returns the owed step an event answers, or why it answers none (bcp.turn.order)."""
-    h: Owed | None = head(state)
-    if h is None or h.step not in steps:
-        return None, _not_now(state, what)
-    if player != h.player:
-        return None, Violation("bcp.turn.order", f"{h.player} must {h.step} now, not {player}")
-    return h, None
+# the step owed now, by whom: "no firing now: ... first" (bcp.turn.step), "bob must ..., not
+# alice" (bcp.turn.order)
+OWING: Owing[Lookups, State, Owed] = Owing("bcp.turn.step", "bcp.turn.order", pending)
 
 
 # To Set Up the Game; Playing the Game
 
 def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | None:
     """bcp.setup.deal, bcp.conflict.draw, bcp.draw.in-deck."""
-    _, v = _owed(state, DRAWS, ev.player, "Arsenal draw")
-    if v:
+    if v := OWING.refuse(lk, state, DRAWS, ev.player, "Arsenal draw"):
         return v
     side = state.sides[ev.player]
     if ev.unit not in state.arsenal[side]:
@@ -247,8 +111,7 @@ def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | N
 
 def _check_deploy(lk: Lookups, state: State, ev: UnitDeployed) -> Violation | None:
     """bcp.setup.deploy, bcp.conflict.deploy, bcp.deploy.in-hand, bcp.deploy.stack."""
-    _, v = _owed(state, DEPLOYS, ev.player, "deployment")
-    if v:
+    if v := OWING.refuse(lk, state, DEPLOYS, ev.player, "deployment"):
         return v
     if ev.unit not in state.reserve[ev.player]:
         return Violation("bcp.deploy.in-hand", f"{ev.player}'s Reserve Hand holds no {ev.unit!r}")
@@ -261,17 +124,16 @@ def _check_deploy(lk: Lookups, state: State, ev: UnitDeployed) -> Violation | No
 
 def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> Violation | None:
     """bcp.setup.deploy: exactly three at set-up; bcp.conflict.deploy: up to the card's number."""
-    h: Owed | None = head(state)
+    h = head(state)
     if h is not None and h.step is Step.FIRST_DEPLOY:
         return Violation("bcp.setup.deploy", f"{h.player} must still deploy {h.count} more "
                          "at set-up")
-    _, v = _owed(state, (Step.DEPLOY,), ev.player, "end of deployment")
-    return v
+    return OWING.refuse(lk, state, (Step.DEPLOY,), ev.player, "end of deployment")
 
 
 def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
     """bcp.turn.order, bcp.emergency.turn, bcp.draw.in-deck."""
-    h: Owed | None = head(state)
+    h = head(state)
     if h is not None and h.step in (Step.CHOOSE, Step.DRAW_CONFLICT) and ev.player != h.player:
         # whoever's turn is over (an emergency deployment ends it too) draws no more
         return Violation("bcp.turn.order", f"it is {h.player}'s turn: {ev.player} may not "
@@ -279,8 +141,7 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     if h is not None and h.step is Step.CHOOSE:
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
                          "whether they emergency deploy it instead of drawing")
-    _, v = _owed(state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw")
-    if v:
+    if v := OWING.refuse(lk, state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
         return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck "
@@ -300,9 +161,11 @@ def shown(lk: Lookups, state: State, player: str, what: str) -> tuple[str, ...]:
 
 def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation | None:
     """bcp.conflict.reveal, bcp.turn.order."""
-    h, v = _owed(state, (Step.REVEAL,), ev.player, "revealing")
-    if v or h is None or h.what is None:
+    if v := OWING.refuse(lk, state, (Step.REVEAL,), ev.player, "revealing"):
         return v
+    h = state.steps[0]
+    if h.what is None:  # (every REVEAL step names what it shows)
+        return None
     if (ev.to, ev.what) != (state.turn, h.what):
         return Violation("bcp.conflict.reveal", f"the card shows {state.turn} {h.player}'s "
                          f"{REVEALED[h.what]}, not {ev.to} their {REVEALED[ev.what]}")
@@ -317,9 +180,9 @@ def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation |
 
 def _check_decide(lk: Lookups, state: State, ev: BattleDecided) -> Violation | None:
     """bcp.battle.decide, bcp.battle.aggressor-decides."""
-    h: Owed | None = head(state)
+    h = head(state)
     if h is None or h.step is not Step.DECIDE:
-        return _not_now(state, "battle decision")
+        return OWING.not_now(lk, state, "battle decision")
     if ev.player != h.player:
         return Violation("bcp.battle.aggressor-decides", f"{state.drawn} names "
                          f"{state.sides[h.player]} as aggressor: {h.player} decides, "
@@ -333,7 +196,7 @@ def _check_fire(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
     """bcp.battle.rounds, bcp.fire.phase, bcp.fire.each-phase, then the target and kept card."""
     b = state.battle
     if b is None or b.shot is not None or b.phase == WITHDRAWAL:
-        return _not_now(state, "firing")
+        return OWING.not_now(lk, state, "firing")
     if ev.player != b.side:
         return Violation("bcp.battle.rounds", f"{b.side} fires now in phase {b.phase}, "
                          f"not {ev.player}")
@@ -402,7 +265,7 @@ def _check_turned(lk: Lookups, state: State, ev: ConflictTurned) -> Violation | 
     """bcp.fire.hit (the window includes bcp.fire.support), bcp.draw.in-deck."""
     b = state.battle
     if b is None or b.shot is None:
-        return _not_now(state, "Conflict card for a shot")
+        return OWING.not_now(lk, state, "Conflict card for a shot")
     s = b.shot
     if (ev.player, ev.unit, ev.target) != (s.player, s.unit, s.target):
         return Violation("bcp.turn.step", f"the shot owed is {s.player}'s {s.unit} at {s.target}")
@@ -427,7 +290,7 @@ def _check_withdraw(lk: Lookups, state: State, ev: UnitWithdrawn | WithdrawalFin
     """bcp.withdraw.phase."""
     b = state.battle
     if b is None or b.shot is not None or b.phase != WITHDRAWAL:
-        return _not_now(state, "withdrawal")
+        return OWING.not_now(lk, state, "withdrawal")
     if ev.player != b.side:
         return Violation("bcp.withdraw.phase", f"{b.side} may withdraw now, not {ev.player}")
     if isinstance(ev, UnitWithdrawn) and ev.unit not in b.forces[ev.player]:
@@ -440,9 +303,9 @@ def _check_withdraw(lk: Lookups, state: State, ev: UnitWithdrawn | WithdrawalFin
 def _check_emergency(lk: Lookups, state: State, ev: EmergencyDeployed | EmergencyDeclined
                      ) -> Violation | None:
     """bcp.emergency.turn, bcp.emergency.homeland, bcp.emergency.all, bcp.turn.order."""
-    h: Owed | None = head(state)
+    h = head(state)
     if h is None or h.step not in EMERGENCY:
-        d = _pending(state)
+        d = pending(lk, state)
         return Violation("bcp.emergency.turn", "an emergency deployment is only possible at "
                          "the start of one's turn or when one's homeland is invaded; now "
                          + (d.detail if d else "nothing"))
@@ -454,20 +317,9 @@ def _check_emergency(lk: Lookups, state: State, ev: EmergencyDeployed | Emergenc
     return None
 
 
-CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
-    ArsenalDrawn: _check_arsenal,
-    UnitDeployed: _check_deploy,
-    DeploymentFinished: _check_finish_deploy,
-    EmergencyDeployed: _check_emergency,
-    EmergencyDeclined: _check_emergency,
-    ConflictDrawn: _check_conflict,
-    CardsRevealed: _check_revealed,
-    BattleDecided: _check_decide,
-    UnitFired: _check_fire,
-    ConflictTurned: _check_turned,
-    UnitWithdrawn: _check_withdraw,
-    WithdrawalFinished: _check_withdraw,
-}
+CHECK = by_event(_check_arsenal, _check_deploy, _check_finish_deploy, _check_emergency,
+                 _check_conflict, _check_revealed, _check_decide, _check_fire, _check_turned,
+                 _check_withdraw)
 
 
 # -- legal -----------------------------------------------------------------------------------
@@ -480,7 +332,7 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
     if b is not None:
         yield from _legal_battle(lk, state, b)
         return
-    h: Owed | None = head(state)
+    h = head(state)
     assert h is not None
     p = h.player
     match h.step:

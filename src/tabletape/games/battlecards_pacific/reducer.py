@@ -8,14 +8,12 @@ Every function that needs the card set takes the bound game's `Lookups` (`lk`) f
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
 from tabletape.tape.events import Event
 
 from . import lookups as q
@@ -35,7 +33,7 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
-from .legality import can_fire, can_hit, volley, window
+from .fire import can_fire, can_hit, volley, window
 from .state import Battle, Owed, Result, Shot, State, Step
 
 # -- To Set Up the Game ------------------------------------------------------------------------
@@ -88,13 +86,12 @@ def _reshuffle(state: State) -> State | None:
     before = state
     for side, deck in state.arsenal.items():
         if not deck and state.arsenal_discard[side]:
-            state = replace(state, arsenal={**state.arsenal, side: merge(
-                {}, state.arsenal_discard[side])}, arsenal_discard={
-                **state.arsenal_discard, side: ()})
+            arsenal, discards = reshuffle(state.arsenal, state.arsenal_discard, side)
+            state = replace(state, arsenal=arsenal, arsenal_discard=discards)
     for th, pile in state.conflict.items():
         if not pile and state.conflict_discard[th]:
-            state = replace(state, conflict={**state.conflict, th: merge(
-                {}, state.conflict_discard[th])}, conflict_discard={**state.conflict_discard, th: ()})
+            conflict, discards = reshuffle(state.conflict, state.conflict_discard, th)
+            state = replace(state, conflict=conflict, conflict_discard=discards)
     return None if state is before else state
 
 
@@ -261,20 +258,9 @@ def _withdrawal_finished(lk: Lookups, state: State, ev: WithdrawalFinished) -> S
     return _start_round(lk, replace(state, battle=replace(b, round=b.round + 1)))
 
 
-APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
-    ArsenalDrawn: _arsenal_drawn,
-    UnitDeployed: _unit_deployed,
-    DeploymentFinished: _deployment_finished,
-    EmergencyDeployed: _emergency_deployed,
-    EmergencyDeclined: _emergency_declined,
-    ConflictDrawn: _conflict_drawn,
-    CardsRevealed: _cards_revealed,
-    BattleDecided: _battle_decided,
-    UnitFired: _unit_fired,
-    ConflictTurned: _conflict_turned,
-    UnitWithdrawn: _unit_withdrawn,
-    WithdrawalFinished: _withdrawal_finished,
-}
+APPLY = turns.by_event(_arsenal_drawn, _unit_deployed, _deployment_finished, _emergency_deployed,
+                       _emergency_declined, _conflict_drawn, _cards_revealed, _battle_decided,
+                       _unit_fired, _conflict_turned, _unit_withdrawn, _withdrawal_finished)
 
 
 # -- Fighting a Battle: the flow -----------------------------------------------------------------

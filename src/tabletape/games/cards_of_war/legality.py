@@ -7,18 +7,18 @@ the deck takes the game's `Lookups` first (`lk`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import product
-from typing import Any
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import without
+from tabletape.engine.kit.turns import Owing, by_event, head
 from tabletape.tape.events import Event
 
 from .components import Lookups, Theatre
 from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
-from .lookups import deck_size, head, other, owner, theatre_counts, top_discard
+from .lookups import deck_size, other, owner, theatre_counts, top_discard
 from .state import COMMON, Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
@@ -87,31 +87,32 @@ def _check_in_deck(state: State, player: str, card: str) -> Violation | None:
     return None
 
 
-def _owed_first(lk: Lookups, state: State, what: str) -> Violation | None:
-    """Returns the refusal of an event that does not answer the pending decision."""
+def _before_play(state: State, what: str) -> Violation | None:
+    """Setup: nothing is owed before the first player is decided."""
     if state.phase is Phase.OPENING:
         return Violation("cow.setup.opening", f"no {what} before the first player is decided")
-    d = pending(lk, state)
-    if d is None:  # the engine refuses these first, but `check` answers on its own too
-        return Violation("core.game.over", f"no {what}: the game is over")
-    return Violation("cow.turn.step", f"no {what} now: {d.detail} first")
+    return None
+
+
+_DOES = {"draw": "draws now", "recon report": "answers the recon", "discard": "discards now"}
+
+# the step owed now, by whom: "no draw now: ... first" (cow.turn.step), "bob draws now, not
+# alice" (cow.turn.order); steps are owed only in play (the queue is empty before the
+# first player is decided, cow.setup.opening, and once the game is over)
+OWING: Owing[Lookups, State, Owed] = Owing(
+    "cow.turn.step", "cow.turn.order", pending,
+    lambda h, player, what: f"{h.player} {_DOES[what]}, not {player}", _before_play)
 
 
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
-    h = head(state)
-    if state.phase is not Phase.PLAY or h is None or h.step not in DRAWS:
-        return _owed_first(lk, state, "draw")
-    if ev.player != h.player:
-        return Violation("cow.turn.order", f"{h.player} draws now, not {ev.player}")
+    if v := OWING.refuse(lk, state, DRAWS, ev.player, "draw"):
+        return v
     return _check_in_deck(state, ev.player, ev.card)
 
 
 def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | None:
-    h = head(state)
-    if state.phase is not Phase.PLAY or h is None or h.step is not Step.RECON:
-        return _owed_first(lk, state, "recon report")
-    if ev.player != h.player:
-        return Violation("cow.turn.order", f"{h.player} answers the recon, not {ev.player}")
+    if v := OWING.refuse(lk, state, (Step.RECON,), ev.player, "recon report"):
+        return v
     truth = theatre_counts(lk, state.hands[ev.player])
     said = {"air": ev.air, "sea": ev.sea, "ground": ev.ground, "intel": ev.intel}
     if said != truth:
@@ -121,11 +122,9 @@ def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | No
 
 
 def _check_discard(lk: Lookups, state: State, ev: CardDiscarded) -> Violation | None:
-    h = head(state)
-    if state.phase is not Phase.PLAY or h is None or h.step is not Step.DISCARD:
-        return _owed_first(lk, state, "discard")  # only Strategic Exhaustion owes a discard
-    if ev.player != h.player:
-        return Violation("cow.turn.order", f"{h.player} discards now, not {ev.player}")
+    # only Strategic Exhaustion owes a discard
+    if v := OWING.refuse(lk, state, (Step.DISCARD,), ev.player, "discard"):
+        return v
     if ev.card not in state.hands[ev.player]:
         return Violation("cow.opt.exhaustion.discard", f"{ev.player} holds no {ev.card!r}")
     return None
@@ -139,7 +138,7 @@ def _check_deployer(lk: Lookups, state: State, player: str) -> Violation | None:
     """Returns why `player` may not deploy now at all (what no card or battle changes), or None."""
     h = head(state)
     if state.phase is not Phase.PLAY or (h is not None and h.step not in DEPLOYS):
-        return _owed_first(lk, state, "deployment")
+        return OWING.not_now(lk, state, "deployment")
     actor = h.player if h else state.turn
     if player != actor:
         return Violation("cow.turn.order", f"it is {actor}'s deployment, not {player}'s")
@@ -309,11 +308,7 @@ def _out_of_reach(state: State, ev: CardDeployed, opp: str, pile: tuple[str, ...
     return f"{opp} has no {ev.target} in battle {ev.battle}; the top card there is {pile[-1]}"
 
 
-# Which check rules on which event: a table keyed by the event's type rather than a `match`,
-# as it is looked up at every event and a `match` tries the class patterns one by one.
-CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
-    OpeningCardDrawn: _check_opening, CardDrawn: _check_draw, HandReported: _check_report,
-    CardDeployed: _check_deploy, CardDiscarded: _check_discard}
+CHECK = by_event(_check_opening, _check_draw, _check_report, _check_deploy, _check_discard)
 
 
 # -- legal and chance's odds ---------------------------------------------------------------
@@ -349,7 +344,7 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
     # `_check_source` (it reads only the card, its source and the player); the rest of
     # `_check_placement` per candidate, leaving out the theatres `_check_theatre` refuses
     # (a battle's theatre is named once, by its first card). tests/test_fast_paths.py pins
-    # it to `_deploys_plain`.
+    # it to the plain definition (every candidate through the whole `check`).
     if _check_deployer(lk, state, player) is not None:
         return
     h = head(state)
@@ -379,30 +374,6 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
                 if (_check_theatre(state, ev) or _check_joint(lk, state, ev, h)
                         or _check_partner(lk, state, ev, h) or _check_off_theatre(lk, state, ev)
                         or _check_kill(lk, state, ev)) is None:
-                    yield ev
-
-
-def _deploys_plain(lk: Lookups, state: State, player: str) -> Iterator[CardDeployed]:
-    """Every way to deploy a held card (or the top discard) that `check` accepts, in order."""
-    opts = state.options
-    sources = [(name, False) for name in dict.fromkeys(state.hands[player])]
-    top = top_discard(state, player)
-    if top is not None and opts.alternative_reinforce:
-        sources.append((top, True))
-    theatres: tuple[Theatre | None, ...] = (None, *Theatre) if opts.theatres_of_war else (None,)
-    for name, from_discard in sources:
-        c = lk.cards[name]
-        joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
-        for battle in range(1, 4):
-            victim = state.battles[battle - 1].piles[other(state, player)][-1:]
-            kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
-            if c.kill and victim:
-                kills += ((True, victim[0]),)
-            for theatre, (kill, target), joint in product(theatres, kills, joints):
-                ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
-                                  target=target, theatre=theatre, joint=joint,
-                                  from_discard=from_discard)
-                if check(lk, state, ev) is None:
                     yield ev
 
 

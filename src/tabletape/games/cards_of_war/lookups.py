@@ -6,20 +6,12 @@ The owed steps and hidden hands come from engine.kit.turns; card facts from `Loo
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import cast
-
 from msgspec.structs import replace
 
 from tabletape.engine.kit import turns
 
 from .components import Lookups
-from .state import COMMON, Battle, Owed, State
-
-# engine.kit.turns, typed for this game's State (the kit's own types are any state with
-# `steps`): the same functions, no wrapper around them.
-head = cast(Callable[[State], Owed | None], turns.head)  # the step owed now, or None
-done = cast(Callable[[State], State], turns.done)  # the state with the step owed now resolved
+from .state import COMMON, Battle, State
 
 
 def other(state: State, player: str) -> str:
@@ -91,7 +83,7 @@ def theatre_counts(lk: Lookups, hand: tuple[str, ...]) -> dict[str, int]:
 
 def view(state: State, player: str) -> State:
     """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""
-    drew = h.player if (h := head(state)) else state.turn
+    drew = h.player if (h := turns.head(state)) else state.turn
     secret = state.reinforce_card if drew == player else None  # the card just drawn
     return replace(state, hands=turns.hide_hands(state.hands, player),
                    decks={o: turns.hide_deck(d) for o, d in state.decks.items()},

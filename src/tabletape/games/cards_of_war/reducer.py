@@ -8,15 +8,13 @@ Round, Special Abilities, Winning a Battle, Winning a Round, Winning the Game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
 from tabletape.tape.events import Event
 
 from .components import Lookups
@@ -28,7 +26,7 @@ from .events import (
     HandReported,
     OpeningCardDrawn,
 )
-from .lookups import can_deploy, deck_size, done, fits, other, owner, top_discard, total
+from .lookups import can_deploy, deck_size, fits, other, owner, top_discard, total
 from .state import (
     COMMON,
     EXHAUSTED_HAND,
@@ -83,7 +81,7 @@ def _start_round(state: State, first: str) -> State:
 
 def _report(lk: Lookups, state: State, ev: HandReported) -> State:
     """The recon answer settles the RECON step; it changes nothing on the table."""
-    return done(state)
+    return turns.done(state)
 
 
 def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
@@ -151,11 +149,7 @@ def _put(battles: tuple[Battle, ...], i: int, battle: Battle) -> tuple[Battle, .
 
 # -- apply ---------------------------------------------------------------------------------
 
-# Which play handles which event: a table keyed by the event's type rather than a `match`,
-# as it is looked up at every event and a `match` tries the class patterns one by one.
-APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
-    OpeningCardDrawn: _opening, CardDrawn: _draw, HandReported: _report, CardDeployed: _deploy,
-    CardDiscarded: _discard}
+APPLY = turns.by_event(_opening, _draw, _report, _deploy, _discard)  # which play, which event
 
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
@@ -226,8 +220,8 @@ def _reshuffle(state: State) -> State:
     for own, deck in state.decks.items():
         # A deck holds no zero counts (multiset.take drops them): more than one kind is 2+ cards.
         if len(deck) <= 1 and sum(deck.values()) <= 1 and state.discards[own]:
-            state = replace(state, decks={**state.decks, own: merge(deck, state.discards[own])},
-                            discards={**state.discards, own: ()})
+            decks, discards = reshuffle(state.decks, state.discards, own)
+            state = replace(state, decks=decks, discards=discards)
     return state
 
 

@@ -10,18 +10,28 @@ reducer.py (what events do), legality.py (what may happen next) and lookups.py
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tabletape.engine import Outcome
+from tabletape.engine.kit.contract import drawn
 from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
 from .catalogue import CHANGELOG, RULES
+from .components import Lookups
 from .events import EVENTS, GdStarted, Options
 from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
 from .state import State
 
+if TYPE_CHECKING:  # mypy checks the drawings against the contract as it does the rules
+    from . import render as _render
+    from . import svg as _svg
+else:  # the rules never import them (nor rich): a name, checked when the class is made
+    _render, _svg = drawn(".render"), drawn(".svg")
 
-class GlobalDomination(Packaged[GdStarted, State, Event]):
+
+class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
     id = "global-domination"
     version = "1.1"
     changelog = CHANGELOG
@@ -32,7 +42,9 @@ class GlobalDomination(Packaged[GdStarted, State, Event]):
     Components = components.Components
     events = EVENTS
     RULES = RULES
+    # The parts (README "Adding a game"): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
+    render, svg = _render, _svg  # the drawings: named here, imported on first use
 
     def seats(self, options: TableOptions) -> tuple[int, int]:
         return (2, 6) if options.two_players else self.players  # gd.setup.two-players

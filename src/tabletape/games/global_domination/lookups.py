@@ -6,9 +6,6 @@ changes anything. Seats and hidden hands come from the shared turn machinery.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import cast
-
 from msgspec.structs import replace
 
 from tabletape.engine.kit import turns
@@ -16,10 +13,10 @@ from tabletape.engine.kit import turns
 from .components import Kind, Lookups, Restriction, Timing
 from .state import Owed, State, Step
 
-# engine.kit.turns, typed for this State (the same functions, no wrapper around them)
-head = cast(Callable[[State], Owed | None], turns.head)  # the step owed now, or None
-done = cast(Callable[[State], State], turns.done)  # the step owed now taken off the queue
-owe_first = cast(Callable[..., State], turns.owe_first)  # owed steps due before the rest
+# engine.kit.turns (generic over any state with `steps`: typed for this State as they are)
+head = turns.head  # the step owed now, or None
+done = turns.done  # the step owed now taken off the queue
+owe_first = turns.owe_first  # owed steps due before the rest
 
 
 # -- seats (Start of the Game: the First Player; turns pass to the left) ------------------

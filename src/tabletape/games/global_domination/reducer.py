@@ -10,15 +10,13 @@ function takes the game's `Lookups` (`lk`) first. Rule code reads a card's
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
 from tabletape.tape.events import Event
 
 from . import lookups as q
@@ -346,22 +344,9 @@ def _end_game_turn(lk: Lookups, state: State) -> State:
 
 # -- apply and settle -------------------------------------------------------------------------
 
-APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
-    FirstPlayerChosen: _first_chosen,
-    ActionStackChosen: _stack_chosen,
-    CardDrawn: _drawn,
-    CardPlayed: _played,
-    CardsDiscarded: _discarded,
-    ForceBuilt: _built,
-    ForceReduced: _reduced,
-    ForceRemoved: _removed,
-    ForceSeized: _seized,
-    PlayerTargeted: _targeted,
-    ChainAnswered: _chain_answered,
-    PointsForgone: _forgone,
-    TurnEnded: _turn_ended,
-    ScoringPassed: _scoring_passed,
-}
+APPLY = turns.by_event(_first_chosen, _stack_chosen, _drawn, _played, _discarded, _built,
+                       _reduced, _removed, _seized, _targeted, _chain_answered, _forgone,
+                       _turn_ended, _scoring_passed)
 
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
@@ -379,9 +364,8 @@ def resolve(lk: Lookups, state: State) -> State | None:
             if state.decks[h.player]:
                 return None
             if state.discards[h.player]:  # gd.draw.reshuffle: the pile becomes the Draw Deck
-                deck = merge({}, state.discards[h.player])
-                return replace(state, decks={**state.decks, h.player: deck},
-                               discards={**state.discards, h.player: ()})
+                decks, discards = reshuffle(state.decks, state.discards, h.player)
+                return replace(state, decks=decks, discards=discards)
             return q.done(state)  # gd.draw.exhausted
         if not q.possible(lk, state, h):  # gd.step.lapse
             return q.done(state)

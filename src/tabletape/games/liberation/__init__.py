@@ -8,17 +8,27 @@ text (its words), catalogue (the rules) and render (the drawing).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tabletape.engine import Outcome
+from tabletape.engine.kit.contract import drawn
 from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
 from .catalogue import CHANGELOG, RULES
+from .components import Lookups
 from .events import EVENTS, LiberationStarted, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
+if TYPE_CHECKING:  # mypy checks the drawings against the contract as it does the rules
+    from . import render as _render
+    from . import svg as _svg
+else:  # the rules never import them (nor rich): a name, checked when the class is made
+    _render, _svg = drawn(".render"), drawn(".svg")
 
-class Liberation(Packaged[LiberationStarted, State, Event]):
+
+class Liberation(Packaged[LiberationStarted, State, Event, Lookups]):
     id = "liberation"
     version = "1.1"
     changelog = CHANGELOG
@@ -29,7 +39,9 @@ class Liberation(Packaged[LiberationStarted, State, Event]):
     Components = components.Components
     events = EVENTS
     RULES = RULES
+    # The parts (README "Adding a game"): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
+    render, svg = _render, _svg  # the drawings: named here, imported on first use
 
     def check_header(self, header: LiberationStarted) -> str | None:
         lo, hi = self.players

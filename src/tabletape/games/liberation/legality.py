@@ -7,11 +7,10 @@ Further Explanations. Targets of abilities are separate decisions owed in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.engine.kit.turns import head
+from tabletape.engine.kit.turns import Owing, by_event, head
 from tabletape.tape.events import Event
 
 from . import lookups
@@ -75,21 +74,9 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
     return judge(lk, state, event)
 
 
-def _refuse_out_of_step(lk: Lookups, state: State, what: str) -> Violation:
-    """Returns the refusal of an event that does not answer the pending decision."""
-    d = pending(lk, state)
-    assert d is not None  # the engine refuses every event once the game is over
-    return Violation("lib.turn.step", f"no {what} now: {d.detail} first")
-
-
-def _owed(lk: Lookups, state: State, steps: tuple[Step, ...], player: str, what: str) -> Violation | None:
-    """Returns the refusal unless the head step is one of `steps` and owed by `player`."""
-    h = head(state)
-    if h is None or h.step not in steps:
-        return _refuse_out_of_step(lk, state, what)
-    if player != h.player:
-        return Violation("lib.turn.order", f"{h.player} must {h.step} now, not {player}")
-    return None
+# the step owed now, by whom: "no play now: ... first" (lib.turn.step), "bob must ..., not
+# alice" (lib.turn.order)
+OWING: Owing[Lookups, State, Owed] = Owing("lib.turn.step", "lib.turn.order", pending)
 
 
 # HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)
@@ -98,8 +85,7 @@ _DRAWN_AT = {step: kind for kind, step in _DRAW_STEP.items()}  # the event each 
 
 
 def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | None:
-    v = _owed(lk, state, (Step.TURN_COUNTRY,), ev.player, "country card")
-    if v:
+    if v := OWING.refuse(lk, state, (Step.TURN_COUNTRY,), ev.player, "country card"):
         return v
     if ev.country not in state.countries:
         return Violation("lib.country.turn", f"{ev.country!r} is not in the country deck "
@@ -110,8 +96,7 @@ def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | 
 def _check_draw(lk: Lookups, state: State,
                 ev: ForceCardDealt | ForceCardDrawn | TieBreakDrawn) -> Violation | None:
     step = _DRAW_STEP[type(ev)]
-    v = _owed(lk, state, (step,), ev.player, step.value)
-    if v:
+    if v := OWING.refuse(lk, state, (step,), ev.player, step.value):
         return v
     if ev.card not in state.deck:
         return Violation("lib.draw.in-deck", f"{ev.card!r} is not in the force deck "
@@ -125,7 +110,7 @@ def _check_turn(lk: Lookups, state: State, player: str, what: str) -> Violation 
     """A play or a pass belongs to the player whose turn it is (or who may play a second card)."""
     h = head(state)
     if h is not None and h.step is not Step.SECOND:
-        return _refuse_out_of_step(lk, state, what)
+        return OWING.not_now(lk, state, what)
     actor = h.player if h else state.turn
     if player != actor:
         return Violation("lib.turn.order", f"it is {actor}'s turn, not {player}'s")
@@ -154,10 +139,11 @@ def _check_owner(state: State, owner: str) -> Violation | None:
 
 
 def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation | None:
-    v = _owed(lk, state, TURNING, ev.player, "turning of a card") or _check_owner(state, ev.owner)
-    if v:
+    if v := OWING.refuse(lk, state, TURNING, ev.player, "turning of a card"):
         return v
     h = state.steps[0]
+    if v := _check_owner(state, ev.owner):
+        return v
     row = state.played[ev.owner]
     if not 0 <= ev.slot < len(row):
         return Violation("lib.ability.turn-over", f"{ev.owner} has no played card at slot {ev.slot}")
@@ -190,19 +176,18 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
 
 
 def _check_declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> Violation | None:
-    v = _owed(lk, state, (Step.TURN_OVER,), ev.player, "stop to a turn-over")
-    if v:
+    if v := OWING.refuse(lk, state, (Step.TURN_OVER,), ev.player, "stop to a turn-over"):
         return v
+    h = state.steps[0]
     if state.options.turn_over != "optional":
         return Violation("lib.ability.turn-over.compulsory", f"{ev.player} must turn a card with "
-                         f"{state.steps[0].card} while one can be turned (option turn_over="
+                         f"{h.card} while one can be turned (option turn_over="
                          "optional lets a player stop)")
     return None
 
 
 def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violation | None:
-    v = _owed(lk, state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card")
-    if v:
+    if v := OWING.refuse(lk, state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card"):
         return v
     if ev.card not in state.hands[ev.player]:
         return Violation("lib.ability.prevent", f"{ev.player} holds no {ev.card!r}")
@@ -212,8 +197,9 @@ def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violatio
 
 
 def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | None:
-    v = _owed(lk, state, (Step.TAKE,), ev.player, "trade") or _check_owner(state, ev.owner)
-    if v:
+    if v := OWING.refuse(lk, state, (Step.TAKE,), ev.player, "trade"):
+        return v
+    if v := _check_owner(state, ev.owner):
         return v
     if ev.owner == ev.player:
         return Violation("lib.ability.trade-card", "the trade takes another player's card")
@@ -224,8 +210,9 @@ def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | 
 
 
 def _check_swap(lk: Lookups, state: State, ev: HandsTraded) -> Violation | None:
-    v = _owed(lk, state, (Step.SWAP,), ev.player, "hand trade") or _check_owner(state, ev.other)
-    if v:
+    if v := OWING.refuse(lk, state, (Step.SWAP,), ev.player, "hand trade"):
+        return v
+    if v := _check_owner(state, ev.other):
         return v
     if ev.other == ev.player:
         return Violation("lib.ability.trade-hands", "a hand is traded with another player")
@@ -237,23 +224,11 @@ def _check_pass(lk: Lookups, state: State, ev: TurnPassed) -> Violation | None:
 
 
 def _check_accept(lk: Lookups, state: State, ev: TurnOverAccepted) -> Violation | None:
-    return _owed(lk, state, (Step.PREVENT,), ev.player, "acceptance of a turn-over")
+    return OWING.refuse(lk, state, (Step.PREVENT,), ev.player, "acceptance of a turn-over")
 
 
-CHECK: dict[type, Callable[[Lookups, State, Any], Violation | None]] = {
-    CountryTurned: _check_country,
-    ForceCardDealt: _check_draw,
-    ForceCardDrawn: _check_draw,
-    TieBreakDrawn: _check_draw,
-    ForceCardPlayed: _check_play,
-    TurnPassed: _check_pass,
-    PlayedCardTurned: _check_turned,
-    TurnOverPrevented: _check_prevent,
-    TurnOverAccepted: _check_accept,
-    TurnOverDeclined: _check_declined,
-    PlayedCardTaken: _check_taken,
-    HandsTraded: _check_swap,
-}
+CHECK = by_event(_check_country, _check_draw, _check_play, _check_pass, _check_turned,
+                 _check_prevent, _check_accept, _check_declined, _check_taken, _check_swap)
 
 
 # -- legal ---------------------------------------------------------------------------------

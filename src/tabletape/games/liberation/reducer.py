@@ -10,9 +10,7 @@ double-play country, the chance of a second card).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from msgspec.structs import replace
 
@@ -206,20 +204,8 @@ def _taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> State:
                    hands={**state.hands, ev.player: with_cards(state.hands[ev.player], got)})
 
 
-APPLY: dict[type, Callable[[Lookups, State, Any], State]] = {
-    CountryTurned: _country_turned,
-    ForceCardDealt: _card_to_hand,
-    ForceCardDrawn: _card_to_hand,
-    TieBreakDrawn: _tie_break_drawn,
-    ForceCardPlayed: _played,
-    TurnPassed: _passed,
-    PlayedCardTurned: _turned,
-    TurnOverPrevented: _prevented,
-    TurnOverAccepted: _accepted,
-    TurnOverDeclined: _declined,
-    PlayedCardTaken: _taken,
-    HandsTraded: _hands_traded,
-}
+APPLY = turns.by_event(_country_turned, _card_to_hand, _tie_break_drawn, _played, _passed,
+                       _turned, _prevented, _accepted, _declined, _taken, _hands_traded)
 
 
 # -- settling what needs no decision ---------------------------------------------------------

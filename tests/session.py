@@ -6,6 +6,7 @@ session here is what a table exploring a game would record: random legal play
 (as `simulate`), and whenever the game would end (or now and then at random) the
 table takes back a few moves with `undone` and plays on differently. Every event
 is legal, so the log validates; `undone` reaches back at most MAX_UNDO_DEPTH.
+Only the tests and bench/run.py use it: it lives with the tests, out of the package.
 """
 
 from __future__ import annotations

@@ -1,0 +1,152 @@
+"""The game contract: what each module of a game package provides, as Protocols mypy checks.
+
+A game in the package shape (`engine.kit.packaged.Packaged`) declares its parts in its
+class: `reducer = reducer` and so on. A module object is accepted where a Protocol is
+expected and mypy checks the module's functions against the Protocol's members, so a game
+whose `weight` lost a parameter fails `mypy` where it declares `legality`, not in the
+middle of `validate`. The Protocols are generic in the game's types: `LK` its lookup
+tables (`components.Lookups`), `H` its header, `S` its state, `E` its events.
+
+The drawings (`render`, `svg`) are declared with `drawn(".render")`: a name, checked when
+the game class is made and imported on first use, so that the rules never import rich or
+the drawing code (start-up, and the layers: only render modules import rich). mypy checks
+them all the same: the game imports them under `TYPE_CHECKING` (see the template game).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, Generic, Protocol, TypeVar
+
+from tabletape.engine.protocol import Decision, Outcome, RenderModule, SvgModule, Violation
+
+# RenderModule and SvgModule are declared beside Ruleset, which holds the drawings.
+__all__ = ["MEMBERS", "ComponentsModule", "ContractError", "LegalityModule", "LookupsModule",
+           "LookupsOf", "ReducerModule", "RenderModule", "SvgModule", "TextModule", "drawn",
+           "missing"]
+
+LK_contra = TypeVar("LK_contra", contravariant=True)
+LK_co = TypeVar("LK_co", covariant=True)
+H_contra = TypeVar("H_contra", contravariant=True)
+S_contra = TypeVar("S_contra", contravariant=True)
+E_contra = TypeVar("E_contra", contravariant=True)
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+class LegalityModule(Protocol[LK_contra, S_contra, E]):
+    """legality.py: what may happen next."""
+
+    def pending(self, lk: LK_contra, state: S_contra, /) -> Decision | None: ...
+    def over(self, state: S_contra, /) -> bool: ...
+    def check(self, lk: LK_contra, state: S_contra, event: E, /) -> Violation | None: ...
+    def legal(self, lk: LK_contra, state: S_contra, /) -> Iterable[E]: ...
+    def weight(self, lk: LK_contra, state: S_contra, event: E, /) -> int: ...
+    def weights(self, lk: LK_contra, state: S_contra, events: list[E], /) -> list[int]: ...
+
+
+class ReducerModule(Protocol[LK_contra, H_contra, S, E_contra]):
+    """reducer.py: what events do."""
+
+    def initial(self, lk: LK_contra, header: H_contra, /) -> S: ...
+    def apply(self, lk: LK_contra, state: S, event: E_contra, /) -> S: ...
+    def outcome(self, lk: LK_contra, state: S, /) -> Outcome | None: ...
+
+
+class LookupsModule(Protocol[S]):
+    """lookups.py: queries on the table; the engine asks only for a player's view."""
+
+    def view(self, state: S, player: str, /) -> S: ...
+
+
+class TextModule(Protocol[LK_contra, S_contra, E_contra]):
+    """text.py: the words (a sentence per event, the rules governing it, what it consulted)."""
+
+    def describe(self, event: E_contra, /) -> str: ...
+    def governing(self, event: E_contra, /) -> tuple[str, ...]: ...
+    def consulted(self, lk: LK_contra, state: S_contra, event: E_contra, /
+                  ) -> Iterable[tuple[str, Any, tuple[str, ...]]]: ...
+
+
+class LookupsOf(Protocol[LK_co]):
+    """components.Lookups: the tables built once per game from its components."""
+
+    def of(self, comp: Any, /) -> LK_co: ...
+
+
+class ComponentsModule(Protocol[LK_co]):
+    """components.py: the data a game is played with, and the tables built from it."""
+
+    def default(self) -> Any: ...
+    @property
+    def Lookups(self) -> LookupsOf[LK_co]: ...  # (the class of that name)
+
+
+# The functions each part must have, checked when a game class is made (a module that lost
+# one fails at import with the game's and the part's names, whatever mypy was run on).
+MEMBERS: dict[str, tuple[str, ...]] = {
+    "reducer": ("initial", "apply", "outcome"),
+    "legality": ("pending", "over", "check", "legal", "weight", "weights"),
+    "lookups": ("view",),
+    "text": ("describe", "governing", "consulted"),
+    "components": ("default", "Lookups"),
+    "render": ("render",),
+    "svg": ("draw",),
+}
+
+
+class ContractError(TypeError):
+    """A game class that does not declare a part, or a part that lacks a function."""
+
+
+M = TypeVar("M")
+
+
+class drawn(Generic[M]):  # lower case: a declaration, like `property`
+    """A part named, not imported: `render = drawn(".render")` in a game's class.
+
+    The name (relative to the game's package) is checked with `find_spec` when the class is
+    made; the module is imported the first time the part is read, and its functions checked
+    then. Under `TYPE_CHECKING` the game assigns the module itself, so mypy checks it.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.part = ""
+        self.module: ModuleType | None = None
+
+    def __set_name__(self, owner: type, part: str) -> None:
+        self.part = part
+
+    def resolve(self, owner: type) -> str:
+        """Returns the module's absolute name, or raises ContractError when there is none."""
+        where = owner.__module__
+        package = getattr(sys.modules.get(where), "__package__", None) or where
+        name = importlib.util.resolve_name(self.name, package) if self.name[0] == "." else self.name
+        try:
+            found = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            found = None
+        if found is None:
+            raise ContractError(f"game {owner.__name__} ({where}): its {self.part} part "
+                                f"{name!r} is not a module")
+        return name
+
+    def __get__(self, obj: object | None, owner: type) -> Any:
+        if self.module is None:
+            module = importlib.import_module(self.resolve(owner))
+            missing(owner, self.part, module)
+            self.module = module
+        return self.module
+
+
+def missing(owner: type, part: str, module: object) -> None:
+    """Raises ContractError when `module` lacks a function the `part` must have."""
+    for name in MEMBERS.get(part, ()):
+        if not callable(getattr(module, name, None)):
+            raise ContractError(f"game {owner.__name__} ({owner.__module__}): its {part} part "
+                                f"({getattr(module, '__name__', module)}) has no {name!r}")

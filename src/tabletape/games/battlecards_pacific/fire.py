@@ -1,0 +1,135 @@
+"""BATTLECARDS Pacific, Firing a Unit: the arithmetic (who may fire in a phase, at what, with
+which support and Kept Card, and the window a Conflict card's Action Number must fall in).
+
+Read alongside the rulebook's sections Game Phases, Firing a Unit and Stalemate: `check`
+and `legal` (legality) and the battle's flow (reducer) read these. Every function takes
+the bound game's `Lookups` (`lk`) first.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator
+from itertools import combinations
+
+from tabletape.engine.kit.multiset import without
+
+from . import lookups as q
+from .components import Lookups, Unit
+from .state import Battle, State
+
+# `targetable` (bcp.fire.target, bcp.fire.equal) is in components: `lk.reach` tabulates it
+# for every pair of units once per game, and these read the table (tests/test_fast_paths.py
+# pins the table and `targets` to `targetable`).
+
+def reach(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> frozenset[str]:
+    """Returns the enemy units (by name) that `player`'s `name` may fire at, in or out of the battle."""
+    enemy = q.opponent(battle, player)
+    return lk.reach[state.sides[player]][name][state.sides[enemy]]
+
+
+def targets(lk: Lookups, state: State, battle: Battle, player: str, name: str
+            ) -> tuple[str, ...]:
+    """Returns the distinct enemy units in the battle that `name` may fire at."""
+    r = reach(lk, state, battle, player, name)
+    return tuple(n for n in dict.fromkeys(battle.forces[q.opponent(battle, player)]) if n in r)
+
+
+def can_fire(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> bool:
+    """Returns whether `name` has any enemy unit in the battle to fire at."""
+    return not reach(lk, state, battle, player, name).isdisjoint(
+        battle.forces[q.opponent(battle, player)])
+
+
+def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
+           ) -> tuple[str, ...]:
+    """bcp.fire.phase: the player's engaged units that list this firing phase."""
+    units = lk.units[state.sides[player]]
+    return tuple(n for n in battle.forces[player] if phase in units[n].phases)
+
+
+def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str
+               ) -> tuple[str, ...]:
+    """The player's other engaged units that support `name`'s type (a sorted multiset)."""
+    units = lk.units[state.sides[player]]
+    kind = units[name].type
+    others = without(battle.forces[player], name) if name in battle.forces[player] else ()
+    return tuple(n for n in others if kind in units[n].supports)
+
+
+def support(lk: Lookups, state: State, battle: Battle, player: str, name: str,
+            allocated: tuple[str, ...] | None = None) -> int:
+    """bcp.fire.support: the bonus the player's other engaged units give `name` (all of
+    them); bcp.fire.support-allocated: the bonus of the units `allocated` to the shot."""
+    backing = supporters(lk, state, battle, player, name) if allocated is None else allocated
+    return sum(q.unit(lk, state, player, n).support for n in backing)
+
+
+def allocations(lk: Lookups, state: State, battle: Battle, player: str, name: str
+                ) -> Iterator[tuple[str, ...]]:
+    """bcp.fire.support-allocated: every distinct choice of supporters for `name`'s shot,
+    among those not yet allocated in this volley (with none first)."""
+    free = list(supporters(lk, state, battle, player, name))
+    for n in battle.backed:
+        if n in free:
+            free.remove(n)
+    seen: set[tuple[str, ...]] = set()
+    for k in range(len(free) + 1):
+        for pick in combinations(free, k):
+            if pick not in seen:
+                seen.add(pick)
+                yield pick
+
+
+def kept_bonus(lk: Lookups, kept: str, unit: Unit) -> int | None:
+    """Returns a Kept Card's bonus for this unit, or None when it cannot be played for it."""
+    c = q.card(lk, kept)
+    if not c.keep or not c.bonus:
+        return None
+    if c.bonus_types and unit.type not in c.bonus_types:
+        return None
+    return c.bonus
+
+
+def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
+           kept: str | None, allocated: tuple[str, ...] = ()) -> tuple[int, int]:
+    """Returns (above, upto): the target falls when above < Action Number <= upto.
+
+    With support="allocated" only the units `allocated` to the shot add their bonus."""
+    me = q.unit(lk, state, player, name)
+    them = q.unit(lk, state, q.opponent(battle, player), target)
+    above = them.defence.of(me.type) or 0
+    each = state.options.support == "every-shot"
+    upto = (me.attack.of(them.type) or 0) + support(lk, state, battle, player, name,
+                                                    None if each else allocated)
+    if kept is not None:
+        upto += kept_bonus(lk, kept, me) or 0
+    return above, upto
+
+
+def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
+    """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
+    with every supporter backing it (however support is allocated) and its best Kept Card."""
+    # `window(..., None, supporters(...))` for each target, with what does not depend on
+    # the target worked out once per unit, the targets read from `lk.reach`, and the Action
+    # Numbers (sorted) searched by bisection (tests/test_fast_paths.py pins it to that form)
+    side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
+    units, theirs, actions = lk.units[side], lk.units[enemy_side], lk.actions
+    enemy = tuple(dict.fromkeys(battle.forces[q.opponent(battle, player)]))
+    for name in dict.fromkeys(battle.forces[player]):
+        me = units[name]
+        reach = lk.reach[side][name][enemy_side]
+        if not me.phases or reach.isdisjoint(enemy):
+            continue
+        best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
+        bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
+        for target in enemy:
+            if target not in reach:
+                continue
+            them = theirs[target]
+            above = them.defence.of(me.type) or 0
+            upto = (me.attack.of(them.type) or 0) + bonus + best
+            i = bisect_right(actions, above)  # the first Action Number above `above`
+            if i < len(actions) and actions[i] <= upto:
+                return True
+    return False

@@ -1,0 +1,112 @@
+"""Global Domination, Each Game Turn and End of Each Game Turn: whose turn or say it is, card
+uses (Build, Reduce or text), the Discards, ending a turn and passing in the scoring step.
+
+Each check answers one event type (`legality.CHECK`); `legality._legal_plays` asks the
+parts a group of candidates shares once. Every function takes the game's `Lookups` (`lk`)
+first.
+"""
+
+from __future__ import annotations
+
+from tabletape.engine import Violation
+
+from . import lookups as q
+from .components import Effect, Lookups, Timing
+from .events import CardPlayed, CardsDiscarded, ScoringPassed, TurnEnded, Use
+from .state import Phase, State
+from .turn import OWING
+
+
+def check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Violation | None:
+    scoring = isinstance(ev, ScoringPassed)
+    phase = Phase.SCORING if scoring else Phase.PLAY
+    if state.phase is not phase or state.steps:
+        return OWING.not_now(lk, state, "scoring pass" if scoring else "end of turn")
+    who = q.scorer(state) if scoring else state.current
+    if ev.player != who:
+        return Violation("gd.play.order", f"it is {who}'s say, not {ev.player}'s")
+    return None
+
+
+def check_turn_level(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
+    """Refuses a card use while something else is owed or before play begins."""
+    if state.phase not in (Phase.PLAY, Phase.SCORING) or state.steps:
+        return OWING.not_now(lk, state, what)
+    if player not in state.players:
+        return Violation("gd.play.order", f"{player} is not at the table")
+    return None
+
+
+def check_play(lk: Lookups, state: State, ev: CardPlayed) -> Violation | None:
+    return check_turn_level(lk, state, ev.player, "card play") or check_use(lk, state, ev)
+
+
+def check_use(lk: Lookups, state: State, ev: CardPlayed) -> Violation | None:
+    """Returns why this card cannot be played for this use now, by a player at the table."""
+    if ev.card not in lk.cards or ev.card not in state.hands[ev.player]:
+        return Violation("gd.play.in-hand", f"{ev.player} holds no {ev.card!r}")
+    card = lk.cards[ev.card]
+    anytime = card.timing is Timing.ANY and ev.use is Use.TEXT
+    if state.phase is Phase.SCORING:
+        return _check_scoring_play(lk, state, ev, anytime)
+    if ev.player != state.current and not anytime:
+        return Violation("gd.play.order", f"it is {state.current}'s turn, not {ev.player}'s")
+    if ev.use is Use.TEXT:
+        if card.effect is Effect.NONE:
+            return Violation("gd.use.text-none", f"{ev.card} has no text to play on its own")
+        if card.timing is Timing.SCORING:
+            return Violation("gd.card.fog.timing", f"{ev.card}'s text is played only in the "
+                             "End of Game Turn scoring step")
+        return None
+    points = card.build if ev.use is Use.BUILD else card.reduce
+    if points == 0:
+        return Violation("gd.use.zero", f"{ev.card} has no {ev.use.value} points")
+    return None
+
+
+def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
+                        anytime: bool) -> Violation | None:
+    card = lk.cards[ev.card]
+    if anytime:
+        return None
+    if ev.use is not Use.TEXT or card.timing is not Timing.SCORING:
+        return Violation("gd.score.window", "in the scoring step only scoring cards and "
+                         f"any-time cards are played, for their text; not {ev.card} for {ev.use}")
+    if ev.player != q.scorer(state):
+        return Violation("gd.play.order", f"it is {q.scorer(state)}'s say in scoring, not {ev.player}'s")
+    return None
+
+
+def check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | None:
+    return (check_discarder(lk, state, ev.player) or check_held(state, ev.player, ev.cards)
+            or check_taken(lk, state, ev.player, ev.taken))
+
+
+def check_discarder(lk: Lookups, state: State, player: str) -> Violation | None:
+    """Returns why `player` may not make a Discard now at all, or None."""
+    v = check_turn_level(lk, state, player, "discard")
+    if v:
+        return v
+    if state.phase is not Phase.PLAY or player != state.current:
+        return Violation("gd.play.order", f"{player} may discard only on their own turn")
+    return None
+
+
+def check_held(state: State, player: str, cards: tuple[str, ...]) -> Violation | None:
+    if not q.holds(state.hands[player], cards):
+        return Violation("gd.play.in-hand", f"{player} does not hold {' and '.join(cards)}")
+    return None
+
+
+def check_taken(lk: Lookups, state: State, player: str, taken: str) -> Violation | None:
+    """Returns why a Discard cannot take the top card of the `taken` stack, or None."""
+    if taken not in state.stacks:
+        return Violation("gd.stack.in-use", f"{taken!r} is not one of the stacks in use")
+    if state.stacks[taken] == 0:
+        return Violation("gd.stack.empty", f"the {taken} stack is empty")
+    cost = lk.cards[taken].cost
+    lg = state.logistics[player]
+    if cost and lg - cost < lk.tracks.logistics.low:
+        return Violation("gd.cost.logistics", f"{taken} costs {cost} Logistical step, and "
+                         f"{player}'s marker is at {lg}, the track's left end")
+    return None

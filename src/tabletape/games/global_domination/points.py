@@ -1,0 +1,148 @@
+"""Global Domination, Game Terms and The Cards: spending owed points (Builds, Reductions,
+removals, Insurgent seizures), aiming a card at a player, answering a chain, forgoing.
+
+Each check answers one event type (`legality.CHECK`); every function takes the game's
+`Lookups` (`lk`) first.
+"""
+
+from __future__ import annotations
+
+from tabletape.engine import Violation
+
+from . import lookups as q
+from .components import Lookups, Restriction
+from .events import (
+    ChainAnswered,
+    ForceBuilt,
+    ForceReduced,
+    ForceRemoved,
+    ForceSeized,
+    PlayerTargeted,
+    PointsForgone,
+)
+from .state import Owed, State, Step
+from .turn import OWING, owed_text
+
+# the rule that places a restricted card's Builds and Reductions
+ZONE_RULE = {Restriction.LAND: "gd.card.airborne", Restriction.SEA: "gd.card.carrier",
+             Restriction.NEAR_OWN_SEA: "gd.card.amphibious",
+             Restriction.NEAR_OWN_LAND: "gd.card.helicopters"}
+ZONE_TEXT = {Restriction.LAND: "a Land Area", Restriction.SEA: "a Sea Area",
+             Restriction.NEAR_OWN_SEA: "a Land Area next to a Sea Area they control",
+             Restriction.NEAR_OWN_LAND: "a Land Area next to a Land Area they control"}
+FIXED = (Step.DRAW, Step.TARGET, Step.CHAIN)  # steps that cannot be forgone
+
+
+def _check_area(lk: Lookups, area: str) -> Violation | None:
+    if area not in lk.areas:
+        return Violation("gd.map.area", f"there is no area {area!r} on this map")
+    return None
+
+
+def _check_zone(lk: Lookups, state: State, player: str, area: str,
+                restriction: Restriction) -> Violation | None:
+    if q.in_zone(lk, state, player, area, restriction):
+        return None
+    return Violation(ZONE_RULE[restriction], f"these points must be spent in "
+                     f"{ZONE_TEXT[restriction]}, and {area} is not one for {player}")
+
+
+def check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
+    building = isinstance(ev, ForceBuilt)
+    steps = (Step.BUILD, Step.LAND_MIX) if building else (Step.REDUCE, Step.LAND_MIX)
+    if v := OWING.refuse(lk, state, steps, ev.player, "Build" if building else "Reduction"):
+        return v
+    h = state.steps[0]
+    return check_spend(lk, state, h, ev.area, building)
+
+
+def check_spend(lk: Lookups, state: State, h: Owed, area: str, building: bool
+                 ) -> Violation | None:
+    """Returns why the player owing `h` cannot spend a Build (or Reduction) in `area`, or None."""
+    player = h.player
+    v = _check_area(lk, area) or _check_zone(lk, state, player, area, h.restriction)
+    if v:
+        return v
+    if building:
+        why = q.build_problem(lk, state, player, area)
+        if why:
+            return Violation(_build_rule(state, player, area), why)
+        return None
+    why = q.reduce_problem(state, player, area, h.target)
+    if why:
+        return Violation("gd.card.megastorm" if h.target else "gd.reduce.opposing", why)
+    return None
+
+
+def _build_rule(state: State, player: str, area: str) -> str:
+    """Returns the rule a refused Build breaks: the Area is taken, Full, or no token is left."""
+    f = state.board.get(area)
+    if f is None:
+        return "gd.build.supply"
+    return "gd.build.empty" if f.owner != player else "gd.build.upgrade"
+
+
+def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | None:
+    if v := OWING.refuse(lk, state, (Step.REMOVE,), ev.player, "removal"):
+        return v
+    h = state.steps[0]
+    rule = "gd.card.global-disruption" if h.must else "gd.card.surrender"
+    v = _check_area(lk, ev.area)
+    if v:
+        return v
+    if lk.areas[ev.area].region != h.region:
+        return Violation(rule, f"this removal is in {h.region}, and {ev.area} is not")
+    f = state.board.get(ev.area)
+    if f is None:
+        return Violation(rule, f"{ev.area} holds no Force to remove")
+    if f.owner == ev.player and not h.own:
+        return Violation("gd.card.surrender.own", f"{ev.area} holds {ev.player}'s own Force; "
+                         "Surrender removes opposing Forces unless option surrender_own is set")
+    return None
+
+
+def check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
+    if v := OWING.refuse(lk, state, (Step.SEIZE,), ev.player, "seizure"):
+        return v
+    v = _check_area(lk, ev.area)
+    if v:
+        return v
+    f = state.board.get(ev.area)
+    if not q.is_land(lk, ev.area) or f is None or f.full:
+        return Violation("gd.card.insurgents", f"Insurgents take only Struggling Land Forces, "
+                         f"and {ev.area} holds none")
+    if f.owner != ev.player and q.supply(lk, state, ev.player) <= 0:
+        return Violation("gd.build.supply", f"{ev.player} has no Force token left in supply "
+                         f"to put in {ev.area}")
+    return None
+
+
+def check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | None:
+    if v := OWING.refuse(lk, state, (Step.TARGET,), ev.player, "target"):
+        return v
+    h = state.steps[0]
+    if ev.target not in state.players or ev.target == ev.player:
+        return Violation("gd.card.target", f"{h.card} is aimed at another player at the table, "
+                         f"not {ev.target}")
+    return None
+
+
+def check_chain(lk: Lookups, state: State, ev: ChainAnswered) -> Violation | None:
+    if v := OWING.refuse(lk, state, (Step.CHAIN,), ev.player, "chain answer"):
+        return v
+    h = state.steps[0]
+    if ev.joined and not q.reduce_areas(lk, state, ev.player, Restriction.ANY):
+        return Violation("gd.card.bio-weapons.chain", f"{ev.player} has no opposing Force to "
+                         f"Reduce, so can only decline {h.card}")
+    return None
+
+
+def check_forgo(lk: Lookups, state: State, ev: PointsForgone) -> Violation | None:
+    h = q.head(state)
+    if h is None or h.step in FIXED:
+        return OWING.not_now(lk, state, "forgoing")
+    if ev.player != h.player:
+        return Violation("gd.play.order", f"{h.player} decides now, not {ev.player}")
+    if h.must:
+        return Violation("gd.step.forgo", f"{owed_text(h)}, and these are not optional")
+    return None

@@ -1,0 +1,35 @@
+"""What events do: the state before the first event, after each one, and who won."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from tabletape.engine import Outcome
+from tabletape.engine.kit import turns
+from tabletape.tape.events import Event
+
+from .components import Lookups
+from .events import Rolled, Started, Taken
+from .state import State
+
+
+def initial(lk: Lookups, header: Started) -> State:
+    """Returns the table before the first turn."""
+    return State(header.players, header.players[0], header.options.pile)
+
+
+def apply(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state after a legal event."""
+    if isinstance(event, Rolled):
+        return replace(state, pile=state.pile + event.count, rolled=True)
+    assert isinstance(event, Taken)
+    return replace(state, pile=state.pile - event.count, last=event.player,
+                   turn=turns.left_of(state.players, state.turn))
+
+
+def outcome(lk: Lookups, state: State) -> Outcome | None:
+    """Returns the winner once the game is over (take.end.last)."""
+    if state.pile or state.last is None:
+        return None
+    return Outcome((state.last,), {p: int(p == state.last) for p in state.players},
+                   f"{state.last} took the last counter")

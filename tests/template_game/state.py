@@ -1,0 +1,13 @@
+"""The state: a frozen Struct; every event makes a new one."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class State(msgspec.Struct, frozen=True):
+    players: tuple[str, ...]
+    turn: str
+    pile: int
+    rolled: bool = False  # the die for the pile is rolled (take.setup.roll)
+    last: str | None = None  # who took the last counters
