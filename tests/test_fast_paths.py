@@ -69,10 +69,27 @@ def test_the_strict_decoder_differs_only_in_prev_and_names():
 
 def test_a_block_with_an_unsafe_character_takes_the_strict_path():
     from tabletape.tape import log
-    for text in ("\x1b[2K", "\u202e", "\u200b", "\x85", "a\nb", "\ufeff", "\x7f"):
+    for text in ("\x1b[2K", "\u202e", "\u200b", "\x85", "a\nb", "\ufeff", "\x7f", "\u2060",
+                 "\u00ad", "\ufe0f", "\u3164", "\uffff", "\U000e0001", "\U0010fffe"):
         line = msgspec.json.encode({"type": "note", "text": text})
         assert log._UNSAFE_BYTES.search(line), text
     assert not log._UNSAFE_BYTES.search(msgspec.json.encode({"player": "Zoë", "card": "Spy"}))
+
+
+def test_the_unsafe_bytes_are_the_unsafe_characters_for_every_code_point():
+    """`_UNSAFE_BYTES` finds a character in its canonical encoding exactly when UNSAFE names it.
+
+    (Surrogates cannot be in a decoded line: msgspec refuses a lone one, escaped or raw.)
+    """
+    import re
+
+    from tabletape.tape import log
+    from tabletape.tape.events import UNSAFE
+    char = re.compile(f"[{UNSAFE}]")
+    differ = [hex(c) for c in range(0x110000) if not 0xd800 <= c <= 0xdfff
+              and bool(log._UNSAFE_BYTES.search(msgspec.json.encode(chr(c))))
+              != bool(char.match(chr(c)))]
+    assert differ == []
 
 
 
@@ -91,7 +108,9 @@ def test_a_name_holding_an_unsafe_character_is_refused_by_the_block_reader_too(g
 
 _FRAGMENTS = [b"\\", b"\\u001b", b"\\u007f", b"\\n", b"\\\\", b"\\\"", b"\xc2", b"\xc2\x85",
               b"\xc2\xa0", b"\xd8", b"\xd8\x9c", b"\xe2\x80", b"\xe2\x80\x8b", b"\xe2\x80\x94",
-              b"\xe2\x81\xa6", b"\xef\xbb\xbf", b"\xef", b"a", b'"', b"\n", b"{}", b"\x00"]
+              b"\xe2\x81\xa6", b"\xef\xbb\xbf", b"\xef", b"\xe1\x85\x9f", b"\xe3\x85\xa4",
+              b"\xef\xbf\xbf", b"\xf3\xa0", b"\xf0\x9f\xbf\xbe", b"\xf0\x9f\x98\x80", b"\xcd\x8f",
+              b"\xe6\x97\xa5", b"a", b'"', b"\n", b"{}", b"\x00"]
 
 
 @given(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.binary(max_size=4)), max_size=12))

@@ -13,6 +13,7 @@ from tabletape.tape.events import UNSAFE
 from tests.conftest import COW, lines, new_log, opening, write
 from tests.reliability import figures
 
+pytest_plugins = ["pytester"]
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
 UNSAFE_RE = re.compile(f"[{UNSAFE}]")
 
@@ -25,16 +26,27 @@ HOSTILE = [
     "\u202eevil\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c",  # bidi
     "zero\u200bwidth\u200c\u200d\ufeff",
     "\u2028\u2029",
+    "[/]x[/] [link=https://evil.example/x]alice[/link] [i][/i]alice :skull:",  # rich markup
+    "\x1b]8;;https://evil.example/\x1b\\alice\x1b]8;;\x1b\\",  # an OSC 8 hyperlink
+    "\x1b]0;pwned\x07\x1b[2J",  # an OSC 0 window title, a cleared screen
+    "in\u00ad\u034f\u115f\u17b4\u180b\u2060\u3164\ufe0f\uffa0\ufff0\U0001bca0\U0001d173\U000e0001vis",
+    "\ufffe\uffff\ufdd0\U0001fffe\U0010ffff",  # noncharacters
     "x" * 4000 + "\x1b[31m",  # a long text that ends hostile
 ]
+# Player names a log may hold that look like rich markup: each must print as written
+# (every "zedN" in an output is the whole name), never as a link, italics or an error.
+MARKUP = ["[link=https://evil.example/x]zed1[/link]", "[i][/i]zed2", "zed3[/]",
+          "[bold red]zed4", ":skull:zed5"]
+MARKED_FILE = "[i]zed6 [bold]"  # a log's file name (no player holds zed6)
 NOTE = "".join(HOSTILE)[:4096]
-FILE_NAME = "g\x1b[32m\u202e\r.jsonl"
+FILE_NAME = "g\x1b[32m\u202e\r\udcff.jsonl"  # \udcff: the byte 0xff, not UTF-8
 # where else hostile strings go in: a player to view as, a player's name, a card's, a
 # missing file's, a --by, a `by` in an appended event
 ELSEWHERE = ["\x1b[31mzed", "bob" + FORGED, "Tank\u202e", "missing\x1b[31m.jsonl",
              "\u202eumpire", "\u001b[2K"]
 TRIED = [*HOSTILE, NOTE, FILE_NAME, *ELSEWHERE]
-TALLY: dict = {"commands": set(), "outputs": 0, "misleading": 0, "last": None}
+TALLY: dict = {"commands": set(), "outputs": 0, "misleading": 0, "last": None,
+               "terminal": 0, "plugin": 0, "tracebacks": 0}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -43,9 +55,12 @@ def _figure():
     yield
     if TALLY["outputs"]:
         from tabletape.cli import main
-        figures.record("trust: hostile strings through the CLI", strings=len(TRIED),
-                       commands=f"{len(TALLY['commands'])} of {len(main.list_commands(None))}",
-                       outputs=TALLY["outputs"], misleading=TALLY["misleading"])
+        figures.record("trust: hostile strings through the CLI", strings=len(TRIED) + len(MARKUP) + 1,
+                       commands=f"{len(TALLY['commands'] & set(main.list_commands(None)))} of "
+                       f"{len(main.list_commands(None))}",
+                       outputs=TALLY["outputs"], in_a_terminal=TALLY["terminal"],
+                       through_the_pytest_plugin=TALLY["plugin"],
+                       tracebacks=TALLY["tracebacks"], misleading=TALLY["misleading"])
 
 
 @pytest.fixture
@@ -63,16 +78,22 @@ def run():
 
 
 def clean(text: str) -> None:
-    """Asserts no control character but a newline, and no line that the log's text began;
-    counts the output (and a misleading one) for the figure."""
+    """Asserts no control character but a newline, no line that the log's text began, no
+    markup read as markup (every zedN is its whole name), no traceback; counts the output
+    (and a misleading one) for the figure."""
     bad = {hex(ord(c)) for c in UNSAFE_RE.findall(text.replace("\n", ""))}
     forged = [line for line in text.splitlines()
               if line.lstrip(" │┃|").startswith(("valid forged", "valid everything"))]
+    marked = [m for m in [*MARKUP, MARKED_FILE]
+              if text.count(m[m.index("zed"):][:4]) != text.count(m)]
     TALLY["outputs"] += 1
-    TALLY["misleading"] += bool(bad or forged)
+    TALLY["misleading"] += bool(bad or forged or marked)
+    TALLY["tracebacks"] += "Traceback" in text
     TALLY["commands"].add(TALLY["last"])
     assert not bad, f"unsafe characters in the output: {sorted(bad)}"
     assert not forged
+    assert not marked, f"read as markup: {marked}"
+    assert "Traceback" not in text
 
 
 def out(r) -> str:
@@ -349,3 +370,114 @@ def test_the_other_commands_escape_what_they_are_handed_too(run, hostile, tmp_pa
         assert r.exit_code in (0, 1, 2), (args, out(r))
         assert "Traceback" not in out(r)
         clean(out(r))
+
+
+# -- issue 22: names that look like markup, in a terminal too, and through the pytest plugin --
+@pytest.fixture
+def marked(tmp_path):
+    """A Cards of War game between players named like markup, with the hostile notes and a
+    dispute raised under another such name."""
+    from tabletape.engine import simulate
+    from tabletape.tape.events import Note
+    from tests import session
+    path = tmp_path / f"{MARKED_FILE}.jsonl"
+    header = simulate.header_for(COW, (MARKUP[0], MARKUP[2]))
+    tail = log.create(str(path), header, COW.codec)
+    tail = log.append(str(path), list(session.session(COW, header, 5, 30)), COW.codec, expect=tail)
+    log.append(str(path), [Note(text=t, by=MARKUP[3]) for t in HOSTILE[8:13]]
+               + [Note(text=MARKUP[4], about=3, dispute=True, by=MARKUP[1])],
+               COW.codec, expect=tail)
+    return path
+
+
+def marked_commands(path, tmp_path) -> list[tuple[tuple, str | None]]:
+    """Every command that prints what the log holds, with its input."""
+    folder = tmp_path / "archive"
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, folder / f"{MARKED_FILE}.jsonl")
+    return [(("validate", path), None), (("validate", path, "--json"), None),
+            (("verify", path), None), (("replay", path), None), (("replay", path, "--json"), None),
+            (("replay", path, "--to", 5), None), (("replay", path, "--as", MARKUP[0]), None),
+            (("replay", path, "--step"), "n\nn\nn\nq\n"), (("log", path), None),
+            (("log", path, "--json"), None), (("explain", path, 3), None),
+            (("explain", path, 1), None), (("explain", path, 33), None),
+            (("diff", f"{path}@3", path), None), (("record", path), "state\nlast 5\nquit\n"),
+            (("corpus", "check", folder, "--no-cache"), None),
+            (("svg", path, "-o", tmp_path / "m.svg"), None),
+            (("view", path, "-o", tmp_path / "m.html"), None),
+            (("branch", f"{path}@3", "-o", tmp_path / "b.jsonl"), None),
+            (("note", path, "x", "--about", 2, "--dispute", "--by", MARKUP[1]), None),
+            (("append", path, json.dumps({"type": "note", "text": MARKUP[2], "by": MARKUP[3]})),
+             None)]
+
+
+def test_markup_names_print_as_written_through_every_command(run, marked, tmp_path):
+    for args, stdin in marked_commands(marked, tmp_path):
+        r = run(*args, input=stdin)
+        assert r.exit_code in (0, 1), (args, out(r))
+        clean(out(r))
+    assert MARKUP[0] in run("replay", marked).stdout
+
+
+# What rich itself writes at a terminal: colours (SGR) and, for a progress bar, the cursor
+# hidden and shown, the line cleared, the cursor moved up a line.
+RICH_OWN = re.compile(r"\x1b\[[0-9;]*m|\x1b\[\?25[lh]|\r?\x1b\[2K|\r?\x1b\[1A")
+
+
+def test_hostile_strings_in_a_terminal(marked, tmp_path):
+    """The same commands in a pseudo-terminal (rich draws tables and colours there): only
+    rich's own colours and progress bar are escape sequences (RICH_OWN); never a link, a title
+    or a cleared screen."""
+    pexpect = pytest.importorskip("pexpect")
+    import os
+    import sys
+    env = {**os.environ, "COLUMNS": "200", "LINES": "50", "TERM": "xterm-256color",
+           "TABLETAPE_CLOCK": "off"}
+    env.pop("NO_COLOR", None)
+    interactive = ("record", "--step")
+    coloured = 0  # outputs with rich's colours: proof that rich saw a terminal
+    for args, stdin in marked_commands(marked, tmp_path / "pty"):
+        if args[0] in ("branch", "svg", "view", "note", "append"):
+            continue  # they print one line about a file written: run above
+        TALLY["last"] = args[0]
+        child = pexpect.spawn(sys.executable, ["-m", "tabletape", *map(str, args)], env=env,
+                              encoding="utf-8", codec_errors="surrogateescape",
+                              dimensions=(50, 200), timeout=60)
+        for line in (stdin or "").splitlines():
+            child.sendline(line)
+        child.expect(pexpect.EOF)
+        child.close()
+        text = child.before
+        assert "\x1b]" not in text and "\x07" not in text, args  # no OSC: link, title
+        TALLY["terminal"] += 1
+        coloured += "\x1b[" in text
+        if any(a in interactive for a in args):  # the line editor's own sequences: theirs
+            assert "Traceback" not in text
+            continue
+        clean(RICH_OWN.sub("", text.replace("\r\n", "\n")))
+    assert coloured >= 10
+
+
+def test_hostile_strings_through_the_pytest_plugin(pytester, marked):
+    """A hostile log (and a hostile file name) in a project's corpus: pytest's report holds
+    what it holds escaped."""
+    folder = pytester.path / "logs"
+    folder.mkdir()
+    target = folder / FILE_NAME
+    shutil.copy(marked, target)
+    pytester.makeini("[pytest]\ntabletape_corpus = logs\n")
+    assert pytester.runpytest_subprocess("-p", "tabletape", "--tabletape-update").ret == 0
+    data = lines(target)
+    for k, s in enumerate(HOSTILE[8:13]):  # unknown fields named by hostile strings, and notes
+        body = json.loads(data[4 + k])
+        body[s] = 1
+        data[4 + k] = json.dumps(body, separators=(",", ":")).encode() + b"\n"
+    write(target, b"".join(data))
+    for args in (("-p", "tabletape"), ("-p", "tabletape", "-v", "-rA")):
+        r = pytester.runpytest_subprocess(*args)
+        assert r.ret == 1
+        text = "\n".join(r.outlines + r.errlines)
+        assert "reading stopped" in text
+        TALLY["last"] = "pytest plugin"
+        TALLY["plugin"] += 1
+        clean(text)

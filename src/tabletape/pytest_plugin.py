@@ -66,7 +66,7 @@ class _Corpus:
         for spec in specs:
             game, sep, file = spec.partition("=")
             if not sep:
-                raise pytest.UsageError(f"tabletape components take GAME=FILE, got {spec!r}")
+                raise pytest.UsageError(_printable(f"tabletape components take GAME=FILE, got {spec!r}"))
             pairs.append((game.strip(), file.strip()))
         self.components = corpus.parse_components(pairs)
         self.expected: dict[str, Entry] | None = \
@@ -84,7 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         config.stash[_STATE] = _Corpus(config, paths)
     except TapeError as e:
-        raise pytest.UsageError(f"tabletape: {e}") from None
+        raise pytest.UsageError(_printable(f"tabletape: {e}")) from None
 
 
 def _wanted(config: pytest.Config) -> bool:
@@ -106,57 +106,74 @@ class CorpusFile(pytest.File):
     """The baseline manifest, as a collector: one item per log (and per log gone)."""
 
     def collect(self) -> list[pytest.Item]:
-        from tabletape.app.corpus import key_of
+        from tabletape.app.corpus import names_of
+        from tabletape.tape.errors import TapeError
         state = self.config.stash[_STATE]
-        names = {key_of(p, state.root): p for p in state.logs}
-        out: list[pytest.Item] = [LogItem.from_parent(self, name=n, log=p)
+        try:
+            names = names_of(state.logs, state.root)
+        except TapeError as e:
+            raise pytest.UsageError(_printable(f"tabletape: {e}")) from None
+        # A test's name is a log's name (what pytest prints): printable, as in a baseline;
+        # a baseline written by hand may hold any key, printed escaped.
+        out: list[pytest.Item] = [LogItem.from_parent(self, name=n, key=n, log=p)
                                   for n, p in names.items()]
         for gone in sorted(set(state.expected or {}) - set(names)):
-            out.append(LogItem.from_parent(self, name=gone, log=None))
+            out.append(LogItem.from_parent(self, name=_printable(gone), key=gone, log=None))
         return out
 
 
 class ChangedLog(AssertionError):
-    """A log whose result differs from the baseline: the lines that say how."""
+    """A log whose result differs from the baseline: the lines that say how (escaped)."""
+
+    def __init__(self, *lines: str) -> None:
+        super().__init__("\n".join(map(_printable, lines)))
+
+
+def _printable(text: str) -> str:
+    """Returns text as it may reach the terminal: what a log (or its name) holds, escaped
+    at the one door for printed strings (`tabletape.tape.events.visible`)."""
+    from tabletape.tape.events import visible
+    return visible(text)
 
 
 class LogItem(pytest.Item):
     """One log compared with its baseline entry."""
 
-    def __init__(self, *, log: str | None, **kw: Any) -> None:
+    def __init__(self, *, log: str | None, key: str, **kw: Any) -> None:
         super().__init__(**kw)
         self.log = log
+        self.key = key  # the log's key in the baseline (`name` is it escaped)
 
     def runtest(self) -> None:
         from tabletape.app import corpus
         state: _Corpus = self.config.stash[_STATE]
         where = os.path.relpath(state.baseline)
         if self.log is None:
-            state.gone.add(self.name)
+            state.gone.add(self.key)
             if not state.update:
-                raise ChangedLog(f"{self.name} is in the baseline {where} but not in the "
+                raise ChangedLog(f"{self.key} is in the baseline {where} but not in the "
                                  "archive (--tabletape-update removes it)")
             return
         entry = corpus.judge(self.log, state.components)
-        state.judged[self.name] = entry
+        state.judged[self.key] = entry
         if state.update:
             return
         if state.expected is None:
             raise ChangedLog(f"there is no baseline {where} yet (--tabletape-update writes it)")
-        old = state.expected.get(self.name)
+        old = state.expected.get(self.key)
         if old is None:
-            raise ChangedLog(f"{self.name} is not in the baseline {where} "
+            raise ChangedLog(f"{self.key} is not in the baseline {where} "
                              "(--tabletape-update adds it)")
-        change = corpus.difference(self.name, old, entry)
+        change = corpus.difference(self.key, old, entry)
         if change is not None:
-            lines = [f"{self.name} differs from the baseline {where}"
+            lines = [f"{self.key} differs from the baseline {where}"
                      + (f": the judgement first differs at seq {change.first_seq}"
                         if change.first_seq is not None else "")]
             lines += [f"  {w}" for w in change.what]
             if change.rules_changed:
                 lines.append(f"  rules changed since its version: {', '.join(change.rules_changed)}")
             lines.append("(--tabletape-update accepts it)")
-            raise ChangedLog("\n".join(lines))
+            raise ChangedLog(*lines)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:
@@ -182,5 +199,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is not None and state.update and (state.judged or state.gone):
-        terminalreporter.write_line(f"tabletape: wrote the baseline {state.baseline} "
-                                    f"({len(state.judged)} logs judged)")
+        terminalreporter.write_line(_printable(f"tabletape: wrote the baseline {state.baseline} "
+                                               f"({len(state.judged)} logs judged)"))

@@ -30,7 +30,7 @@ from tabletape.engine.reading import Judged, Replay, walk
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UsageError
-from tabletape.tape.events import Header
+from tabletape.tape.events import Header, visible
 
 CHECK_VERSION = 1  # what an Entry measures; a change invalidates every cache
 BLOCK = 64  # seqs per digest of legal-move counts: a change is located to its block
@@ -79,8 +79,23 @@ def find_logs(paths: Iterable[str]) -> list[str]:
 
 
 def key_of(path: str, root: str) -> str:
-    """Returns a log's name in a report or a baseline: its path from `root`, with `/`."""
-    return os.path.relpath(os.path.abspath(path), os.path.abspath(root)).replace(os.sep, "/")
+    """Returns a log's name in a report or a baseline: its path from `root`, with `/`,
+    printable (a file name holding a control character, or bytes that are not UTF-8, is
+    named with them escaped by `visible`: a baseline is JSON a terminal can show)."""
+    return visible(os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+                   .replace(os.sep, "/"))
+
+
+def names_of(logs: Iterable[str], root: str) -> dict[str, str]:
+    """Returns {name: path} (`key_of`); two logs whose names read alike are refused."""
+    out: dict[str, str] = {}
+    for p in logs:
+        k = key_of(p, root)
+        if k in out:
+            raise UsageError(f"two logs read alike as {k} (one file name holds a control "
+                             "character or bytes that are not UTF-8, shown escaped): rename it")
+        out[k] = p
+    return out
 
 
 # -- judging one log -----------------------------------------------------------------------
@@ -418,6 +433,7 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     """
     components = components or {}
     logs = find_logs(paths)
+    names = names_of(logs, root)
     run = Run(root)
     cache = load_cache(cache_dir) if cache_dir is not None else {}
     keys: dict[str, Key | None] = {}
@@ -446,11 +462,11 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
             progress(done, len(logs))
     if cache_dir is not None:
         for p in todo:
-            k = keys[p]
-            if k is not None:
-                cache[os.path.abspath(p)] = _Cached(*k, entry=found[p])
+            k, where = keys[p], os.path.abspath(p)
+            if k is not None and visible(where) == where:  # (else not UTF-8: judged each time)
+                cache[where] = _Cached(*k, entry=found[p])
         save_cache(cache_dir, cache)
-    run.entries = {key_of(p, root): found[p] for p in logs}
+    run.entries = {k: found[p] for k, p in names.items()}
     return run
 
 

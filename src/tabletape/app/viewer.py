@@ -33,7 +33,7 @@ from tabletape import engine
 from tabletape.app import pictures, stepper
 from tabletape.tape import files
 from tabletape.tape.errors import ChainError, LogFormatError, TornTail, UsageError
-from tabletape.tape.events import Note
+from tabletape.tape.events import Note, visible
 
 
 @dataclass
@@ -72,8 +72,10 @@ class Book:
 
     def data(self, live: bool = False) -> dict[str, Any]:
         """Returns what the page is given: plain data, JSON-ready."""
-        return {"file": os.path.basename(self.file), "game": self.game, "title": self.title,
-                "players": list(self.players), "verdict": self.verdict, "ok": self.ok,
+        # (what came from a file, its name or a reader's message, through the one door)
+        return {"file": visible(os.path.basename(self.file)), "game": self.game,
+                "title": self.title, "players": list(self.players),
+                "verdict": visible(self.verdict), "ok": self.ok,
                 "head": self.head, "version": self.version, "live": live,
                 "parts": self.parts, "frames": self.frames, "pics": self.pics}
 
@@ -278,7 +280,7 @@ def _page(book: Book) -> tuple[str, str]:
     """Returns the page around its data: what goes before it and what after."""
     from tabletape.app.viewer_page import PAGE
 
-    title = _esc(f"{book.title}: {os.path.basename(book.file)}")
+    title = _esc(visible(f"{book.title}: {os.path.basename(book.file)}"))
     top, bottom = PAGE.split("{{DATA}}")
     return top.replace("{{TITLE}}", title), bottom
 

@@ -13,6 +13,7 @@ import click
 import msgspec
 from click.shell_completion import CompletionItem
 
+from tabletape.tape.events import visible
 from tabletape.tape.log import MAX_LINE
 
 
@@ -64,7 +65,9 @@ def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
     try:
         with open(path, "rb") as f:
             header = msgspec.json.decode(f.readline(MAX_LINE + 1), type=dict[str, Any])
-        names = [p for p in header.get("players", []) if isinstance(p, str)]
+        # (a name the schema refuses is never offered: a shell would print or run it)
+        names = [p for p in header.get("players", []) if isinstance(p, str) and p
+                 and len(p) <= 64 and visible(p) == p]
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return []
     return [CompletionItem(p) for p in names if p.startswith(incomplete)]

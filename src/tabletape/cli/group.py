@@ -17,7 +17,7 @@ from tabletape.app.entries import now
 from tabletape.cli import params
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
-from tabletape.tape.events import UNSAFE, Event, Note, Undone, visible
+from tabletape.tape.events import Event, Note, Undone, visible, visible_json
 
 
 class Failure(click.ClickException):
@@ -82,15 +82,9 @@ def ours(e: click.ClickException) -> click.ClickException:
     return e if isinstance(e, (Usage, *_SHOWN_AS_CLICK_DOES)) else Usage(e)
 
 
-# JSON escapes C0 itself; DEL, C1, bidi and zero-width characters it would write raw. They can
-# only stand inside a JSON string, where `\uXXXX` means the same character: escaped, the
-# document is unchanged and a terminal showing it obeys none of them.
-_RAW_IN_JSON = re.compile(f"[{UNSAFE}]")
-
-
 def emit_json(data: Any) -> None:
-    text = msgspec.json.encode(data).decode()
-    click.echo(_RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+    """Prints data as JSON, every character a terminal would obey escaped (`visible_json`)."""
+    click.echo(visible_json(data))
 
 
 def echo(text: str, err: bool = False) -> None:

@@ -300,14 +300,11 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
       tabletape log game.jsonl --from 40 --to 60
       tabletape log game.jsonl | head
     """
-    import re
     import sys
 
     from tabletape.app import logrows
-    from tabletape.tape.events import UNSAFE, visible
-    raw_in_json = re.compile(f"[{UNSAFE}]")  # as emit_json escapes them
+    from tabletape.tape.events import visible, visible_json
     out = sys.stdout
-    encode = msgspec.json.Encoder().encode
 
     shown = 0  # rows written: the table's heading goes before the first
 
@@ -318,8 +315,7 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
     def as_json_line(row: logrows.Row) -> None:
         nonlocal shown
         shown += 1
-        text = encode(row.to_dict(as_player is not None)).decode()
-        out.write(raw_in_json.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+        out.write(visible_json(row.to_dict(as_player is not None)) + "\n")
 
     def as_text(row: logrows.Row) -> None:
         nonlocal shown

@@ -17,20 +17,27 @@ from tabletape.engine import Replay, Ruleset, Ruling, ruling_basis
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import UNSAFE, visible
 
-# Every string that came from a log, a components file or a file name is printed through
-# `safe`, where it enters the output; SafeConsole is the net under that: whatever a game's
-# drawing or a message holds, no control character reaches the terminal as one.
+# The one door for every printed string. Every string that came from a log, a components
+# file or a file name is escaped through `safe` (`tape.events.visible`) where it enters the
+# output; SafeConsole is the net under that: whatever a game's drawing or a message holds, no
+# control character reaches the terminal as one, and no string is read as rich markup (a
+# player named `[link=...]alice[/link]` or `x[/]` prints as written: markup=False is the
+# consoles' default, so a str passed to print, a table's cell or title, a panel, is text).
 safe = visible
 _UNSAFE_BUT_NEWLINE = re.compile(f"(?!\n)[{UNSAFE}]")
 
 
 class SafeConsole(Console):
-    """A Console whose text segments carry no control character but the newlines it lays out.
+    """A Console whose text segments carry no control character but the newlines it lays out,
+    and which reads no string as markup.
 
     Styling is not in a segment's text (rich writes it after rendering), and cursor
     movement is in control segments, which are left alone: what is escaped here can only
     have come from the strings printed.
     """
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**{"markup": False, "highlight": False, "emoji": False, **kw})
 
     def render(self, renderable: RenderableType, options: ConsoleOptions | None = None
                ) -> Iterable[Segment]:
@@ -46,8 +53,8 @@ def _escape(m: re.Match[str]) -> str:
 
 # emoji=False: nothing of ours writes emoji codes, and a name from a log that looks like one
 # (":skull:") is shown as written; rich's table of codes is then never loaded (a few ms).
-console = SafeConsole(highlight=False, soft_wrap=True, emoji=False)
-err_console = SafeConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+console = SafeConsole(soft_wrap=True)
+err_console = SafeConsole(stderr=True, soft_wrap=True)
 
 
 def drawing(rs: Ruleset, state: Any) -> Any:

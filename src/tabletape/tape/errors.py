@@ -10,6 +10,7 @@ class TapeError(Exception):
 
     def __init__(self, reason: str, *, file: str | None = None, line: int | None = None,
                  seq: int | None = None, offset: int | None = None, field: str | None = None):
+        reason = readable(reason)
         super().__init__(reason)
         self.reason = reason
         self.file = file
@@ -86,3 +87,10 @@ class UsageError(TapeError):
 
 class UnknownGame(UsageError):
     """No ruleset is registered under that id."""
+
+
+def readable(reason: str) -> str:
+    """Returns msgspec's words for a refused name without the pattern (a hundred escapes)."""
+    from tabletape.tape.events import NAME, NAME_REFUSED
+    return reason.replace(f"`str` matching regex {NAME!r}", f"`str` {NAME_REFUSED}")
+

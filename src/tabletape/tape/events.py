@@ -20,20 +20,41 @@ MAX_EVENTS = 10_000_000  # events per log, so seq < MAX_EVENTS; the reader and a
 Seq = Annotated[int, Meta(ge=0, le=MAX_EVENTS - 1)]
 Count = Annotated[int, Meta(ge=0, le=1_000_000)]
 # Characters a terminal obeys rather than shows: C0 (with \t, \n, \r), DEL, C1, the bidi
-# controls (U+061C, U+200E/F, U+202A-E, U+2066-9), zero-width ones (U+200B-D, U+FEFF) and the
-# line/paragraph separators. A name may hold none (the schema's pattern); every other string
-# from a log, a components file or a file name is printed through `visible`.
-UNSAFE = (r"\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e"
-          r"\u2066-\u2069\ufeff")
+# controls (U+061C, U+200E/F, U+202A-E, U+2066-9) and the line/paragraph separators; those
+# that print as nothing (Unicode's Default_Ignorable_Code_Point: the zero-width ones, the soft
+# hyphen, the Hangul fillers, the variation selectors, the tags...), so that two names never
+# print alike; and those XML refuses or Unicode keeps out of text (surrogates, U+FDD0-FDEF,
+# the last two code points of every plane), so that a drawing is always a valid SVG. A name,
+# and every free-text header field, may hold none (the schema's pattern); every other string
+# from a log, a components file or a file name is printed through `visible`. tape/log.py's
+# `_UNSAFE_BYTES` is this set as a line's bytes (tests/test_fast_paths.py pins the two).
+_PLANE_ENDS = "".join(f"\\U{p << 16 | 0xfffe:08x}\\U{p << 16 | 0xffff:08x}" for p in range(1, 17))
+UNSAFE = (r"\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+          r"\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ud800-\udfff\ufdd0-\ufdef"
+          r"\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\ufffe\uffff\U0001bca0-\U0001bca3"
+          r"\U0001d173-\U0001d17a\U000e0000-\U000e0fff" + _PLANE_ENDS)
 _UNSAFE = re.compile(f"[{UNSAFE}]")
 NAME = f"^[^{UNSAFE}]*$"
+# What an error says for NAME (errors.readable), instead of the pattern.
+NAME_REFUSED = "without a control, bidi, invisible or noncharacter code point"
 # As with `Digest` below: the schema carries the pattern and the strict decoder checks it,
 # while the block decoder does not run a regex per name (~2 us a field, as much as a whole
 # decode). It need not: log.py sends every block holding any of these characters, raw or
 # escaped, to the line-by-line path, which decodes with StrictName and names the field.
+# The schema files write the code points past U+FFFF as themselves: `\U0001bca0` is Python's
+# syntax only, while a literal character reads the same in Python and ECMA-262 (with `u`).
+_SCHEMA_NAME = re.sub(r"\\U([0-9a-f]{8})", lambda m: chr(int(m.group(1), 16)), NAME)
 Name = Annotated[str, Meta(min_length=1, max_length=64,
-                           extra_json_schema={"type": "string", "pattern": NAME})]
-StrictName = Annotated[str, Meta(min_length=1, max_length=64, pattern=NAME)]
+                           extra_json_schema={"type": "string", "pattern": _SCHEMA_NAME})]
+StrictName = Annotated[str, Meta(min_length=1, max_length=64, pattern=NAME,
+                                 extra_json_schema={"pattern": _SCHEMA_NAME})]
+
+# Free-text fields of a header (a deck's name, a box's title, a card type's label) hold none
+# of the characters a name refuses either. Read once per log (in the header): checked.
+Title = Annotated[str, Meta(max_length=128, pattern=NAME,
+                            extra_json_schema={"pattern": _SCHEMA_NAME})]
+Label = Annotated[str, Meta(max_length=64, pattern=NAME,
+                            extra_json_schema={"pattern": _SCHEMA_NAME})]
 Text = Annotated[str, Meta(max_length=4096)]
 DIGEST = "^[0-9a-f]{64}$"
 # `prev` is only ever read by the chain check, which compares it with the SHA-256 hex of the
@@ -50,7 +71,13 @@ Timestamp = Annotated[str, Meta(
 
 
 def visible(text: str) -> str:
-    """Returns text with every UNSAFE character shown as an escape (`\\x1b`, `\\u202e`)."""
+    """Returns text with every UNSAFE character shown as an escape (`\\x1b`, `\\u202e`).
+
+    The one door for printed strings: the CLI's consoles, the games' drawings (SVG), the
+    pytest plugin and the server's log lines escape through it.
+    """
+    if text.isascii() and text.isprintable():  # the common case, without the regex
+        return text
     if not _UNSAFE.search(text):
         return text
     return _UNSAFE.sub(_escape, text)
@@ -58,7 +85,32 @@ def visible(text: str) -> str:
 
 def _escape(m: re.Match[str]) -> str:
     c = ord(m.group())
-    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" if c < 0x10000 else f"\\U{c:08x}"
+
+
+def visible_json(data: object) -> str:
+    """Returns data as compact JSON with every UNSAFE character written as a JSON escape.
+
+    The same door for `--json`: escaped inside a string, a character means the same, so the
+    document is unchanged, and a terminal showing it obeys none of them. A string holding a
+    surrogate (a file name that is not UTF-8) cannot be UTF-8: it is written as its escape.
+    """
+    try:
+        text = msgspec.json.encode(data).decode()
+    except UnicodeEncodeError:
+        import json
+        text = json.dumps(msgspec.to_builtins(data), ensure_ascii=False, separators=(",", ":"))
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNSAFE.sub(_json_escape, text)
+
+
+def _json_escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    if c < 0x10000:
+        return f"\\u{c:04x}"
+    c -= 0x10000  # past U+FFFF, JSON writes the UTF-16 surrogate pair
+    return f"\\u{0xd800 | c >> 10:04x}\\u{0xdc00 | c & 0x3ff:04x}"
 
 
 UNSET_SEQ = -1  # events built by rules code; the log fills in the real seq
@@ -82,7 +134,7 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
 
     format: Annotated[int, Meta(ge=1, le=1)]  # required, so that it is always written
     game: Name
-    rules_version: Annotated[str, Meta(max_length=32)]
+    rules_version: Name  # free text: the bounds of a name (README "Limits")
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]
 
 

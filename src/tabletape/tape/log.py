@@ -310,18 +310,30 @@ def _chunks(f, max_line: int) -> Iterator[bytes]:
 
 # The characters `events.UNSAFE` names, as a canonical line can hold them: C0 as JSON
 # escapes (DEL too, when a line was written by hand), the others (DEL as msgspec writes it,
-# C1, bidi, zero-width, separators, BOM) as raw UTF-8.
-_UNSAFE_BYTES = re.compile(rb"\\(?:u00[01][0-9a-f]|u007f|[bfnrt])|\x7f|\xc2[\x80-\x9f]|\xd8\x9c"
-                           rb"|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf")
+# C1, the soft hyphen, bidi, the default-ignorables, separators, BOM, noncharacters) as raw
+# UTF-8. Escaped forms of the others are not canonical (msgspec writes them raw), so a block
+# holding one fails the re-encoding check and goes to the strict decoder too; a lone
+# surrogate cannot be decoded at all. tests/test_fast_paths.py checks this against UNSAFE
+# for every code point.
+_UNSAFE_BYTES = re.compile(
+    rb"\\(?:u00[01][0-9a-f]|u007f|[bfnrt])|\x7f|\xc2[\x80-\x9f\xad]|\xcd\x8f|\xd8\x9c"
+    rb"|\xe1(?:\x85[\x9f\xa0]|\x9e[\xb4\xb5]|\xa0[\x8b-\x8f])"
+    rb"|\xe2(?:\x80[\x8b-\x8f\xa8-\xae]|\x81[\xa0-\xaf])|\xe3\x85\xa4"
+    rb"|\xef(?:\xb7[\x90-\xaf]|\xb8[\x80-\x8f]|\xbb\xbf|\xbe\xa0|\xbf[\xb0-\xb8\xbe\xbf])"
+    rb"|\xf0(?:\x9b\xb2[\xa0-\xa3]|\x9d\x85[\xb3-\xba])|\xf3\xa0"
+    rb"|[\xf0-\xf4][\x8f\x9f\xaf\xbf]\xbf[\xbe\xbf]")
 # Every match of `_UNSAFE_BYTES` begins with one of these bytes. Looking for each with
 # `in` (memchr) costs ~0.01 µs a line; the regex tries every position (~0.6 µs a line, a
 # third of reading). A block holding none of them cannot match; one that does is searched.
-_UNSAFE_LEADS = (b"\\", b"\x7f", b"\xc2", b"\xd8", b"\xe2", b"\xef")
+# An ASCII block (`isascii`, faster still) can only hold the first two.
+_UNSAFE_LEADS = (b"\\", b"\x7f", b"\xc2", b"\xcd", b"\xd8", b"\xe1", b"\xe2", b"\xe3", b"\xef",
+                 b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
+_ASCII_LEADS = _UNSAFE_LEADS[:2]
 
 
 def _unsafe(chunk: bytes) -> bool:
     """Returns whether a block holds a character `events.UNSAFE` names (`_UNSAFE_BYTES`)."""
-    for lead in _UNSAFE_LEADS:
+    for lead in _ASCII_LEADS if chunk.isascii() else _UNSAFE_LEADS:
         if lead in chunk:
             return _UNSAFE_BYTES.search(chunk) is not None
     return False

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tabletape.tape.events import visible
+
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK, FAINT, PAPER, CARD, BACK = "#222", "#777", "#f6f3ea", "#fffdf7", "#5b6b8c"
 # one colour per seat, in seat order (chance and nobody are grey)
@@ -19,8 +21,9 @@ WIN, LOSS, GOLD = "#2e8b57", "#b03a2e", "#d4a017"
 
 
 def esc(text: object) -> str:
-    """Returns text safe inside an SVG element or attribute."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Returns text safe inside an SVG element or attribute: markup-escaped, and what XML
+    refuses or a reader cannot see shown as an escape (`visible`, the one door)."""
+    return (visible(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 
 

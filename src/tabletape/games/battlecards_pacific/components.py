@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
-from tabletape.tape.events import Text
+from tabletape.tape.events import Text, Title
 
 # rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
 Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
@@ -129,7 +129,7 @@ class Numbers(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
 class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Both Arsenal decks and the Conflict deck, as embedded in a log's header."""
 
-    title: Annotated[str, Meta(max_length=128)]
+    title: Title
     theatre: Name  # whose Conflict deck this is (sets of other theatres bring their own)
     rules: Numbers
     sides: Annotated[tuple[SideSpec, ...], Meta(min_length=2, max_length=8)]

@@ -12,8 +12,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from tabletape.tape.events import Label, Text, Title
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
-from tabletape.tape.events import Text
 
 # rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
 Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
@@ -46,7 +46,7 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
 
 class TypeSymbol(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     symbol: Symbol
-    label: Annotated[str, Meta(max_length=64)]
+    label: Label
 
 
 class Pair(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -61,7 +61,7 @@ class Pair(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
 class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """A whole deck as embedded in a log's header."""
 
-    deck_name: Annotated[str, Meta(max_length=128)]
+    deck_name: Title
     theatres: Annotated[tuple[Theatre, ...], Meta(max_length=len(Theatre))]
     types: Annotated[tuple[TypeSymbol, ...], Meta(max_length=32)]
     cards: Annotated[tuple[Card, ...], Meta(min_length=1, max_length=200)]

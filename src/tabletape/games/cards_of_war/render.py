@@ -24,13 +24,13 @@ def render(game: CardsOfWar, state: State, pending: str) -> Group:
         head = f"battle {no}" + (f" ({b.theatre})" if b.theatre else "")
         battles.add_column(head)
     for p in state.players:
-        cells = []
+        cells: list[str | Text] = []
         for b in state.battles:
             if b.closed:
                 cells.append(f"won ({b.points})" if b.winner == p else "—" if b.winner else "drawn")
             else:
                 pile = ", ".join(b.piles[p]) or "·"
-                cells.append(f"{pile}\n[bold]{total(lk, state, b, p)}[/bold] pts")
+                cells.append(Text.assemble(f"{pile}\n", (str(total(lk, state, b, p)), "bold"), " pts"))
         battles.add_row(p, *cells)
     people = Table(show_header=True)
     for col in ("player", "hand", "cards / hand size", "rounds won", "face down"):

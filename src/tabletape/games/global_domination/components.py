@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
-from tabletape.tape.events import Text
+from tabletape.tape.events import Text, Title
 
 # rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
 Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
@@ -152,7 +152,7 @@ class Tracks(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
 class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """A whole box as embedded in a log's header."""
 
-    box: Annotated[str, Meta(max_length=128)]
+    box: Title
     regions: Annotated[tuple[Region, ...], Meta(min_length=1, max_length=12)]
     resources: Annotated[tuple[Resource, ...], Meta(min_length=1, max_length=12)]
     areas: Annotated[tuple[Area, ...], Meta(min_length=1, max_length=64)]

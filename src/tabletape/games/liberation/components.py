@@ -15,7 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
-from tabletape.tape.events import Text
+from tabletape.tape.events import Text, Title
 
 # rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
 Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
@@ -91,7 +91,7 @@ class ForceCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
 class Components(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The country deck and the force deck as embedded in a log's header."""
 
-    deck_name: Annotated[str, Meta(max_length=128)]
+    deck_name: Title
     countries: Annotated[tuple[Country, ...], Meta(min_length=1, max_length=20)]
     cards: Annotated[tuple[ForceCard, ...], Meta(min_length=1, max_length=100)]
     notes: Text | None = None
