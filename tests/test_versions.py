@@ -1,0 +1,119 @@
+"""Records never rot (issue 24): every released rules version stays judgeable.
+
+The bundled replays as they were under rules 1.0 (commit a1c9666) live byte-exact in
+tests/fixtures/rules-1.0/, with the verdicts that commit's code gave them in
+verdicts.json. Each must be judged so today under its recorded version, and under the
+latest version differ only where the changelog says a rule changed.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+
+import msgspec
+import pytest
+
+from tabletape import engine
+from tabletape.engine.versions import changed_between, resolve
+from tabletape.tape.errors import UsageError
+
+FIXTURES = "tests/fixtures/rules-1.0"
+EXPECTED = json.load(open(os.path.join(FIXTURES, "verdicts.json")))["logs"]
+LOGS = sorted(os.path.relpath(p, FIXTURES) for p in glob.glob(f"{FIXTURES}/*/*.jsonl"))
+
+
+def verdict(result: engine.Replay) -> dict:
+    """Returns what verdicts.json pins for one log (validate --json's fields)."""
+    fold, rs = result.fold, result.ruleset
+    assert fold is not None and rs is not None
+    o = rs.outcome(fold.state)
+    return {
+        "valid": result.ok, "events": result.events,
+        "outcome": None if o is None else {"winners": list(o.winners), "scores": o.scores,
+                                           "summary": o.summary},
+        "problems": [e.to_dict() for e in result.problems],
+        "corrected": [{"seq": s, "rule": e.rule, "undone_at": fold.retracted[s]}
+                      for s, e in fold.corrected.items()],
+        "disputes": [{k: v for k, v in msgspec.structs.asdict(r).items()
+                      if k in ("dispute_seq", "about", "verdict", "rule", "reason")}
+                     for r in fold.disputes],
+    }
+
+
+def rule_ids(v: dict) -> set[str]:
+    return ({p["rule"] for p in v["problems"] if p.get("rule")}
+            | {c["rule"] for c in v["corrected"]}
+            | {d["rule"] for d in v["disputes"] if d["verdict"] == "illegal"})
+
+
+def test_the_fixtures_are_the_bundled_replays_of_rules_1_0():
+    assert len(LOGS) == 30 and set(LOGS) == set(EXPECTED)
+    for log in LOGS:
+        with open(os.path.join(FIXTURES, log), "rb") as f:
+            assert json.loads(f.readline())["rules_version"] == "1.0"
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_a_log_is_judged_by_its_recorded_version_as_that_release_judged_it(log):
+    result = engine.replay(os.path.join(FIXTURES, log))
+    assert result.judged_by == "1.0" and result.rules_versions is None
+    got, want = verdict(result), dict(EXPECTED[log])
+    assert want.pop("exit") == (0 if got["valid"] else 1)
+    # a legal ruling lists the rules that govern the event: the words, not the verdict
+    for d in (*got["disputes"], *want["disputes"]):
+        if d["verdict"] == "legal":
+            d.pop("rule")
+    assert got == want
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_under_the_latest_version_a_verdict_differs_only_by_rules_the_changelog_names(log):
+    path = os.path.join(FIXTURES, log)
+    old, new = engine.replay(path), engine.replay(path, version="latest")
+    rs = new.ruleset
+    assert rs is not None and new.judged_by == rs.version
+    assert new.rules_versions == ("1.0", rs.version)
+    changed = {rule for entries in changed_between(rs.changelog, "1.0", rs.version).values()
+               for rule in entries}
+    before, after = verdict(old), verdict(new)
+    if before["valid"] == after["valid"] and rule_ids(before) == rule_ids(after):
+        return
+    assert rule_ids(after) - rule_ids(before) <= changed, (
+        f"{log}: judged differently under {rs.version} by rules no changelog entry names: "
+        f"{sorted(rule_ids(after) - rule_ids(before) - changed)}")
+    assert not after["valid"] and after["problems"][0]["rule"] in changed
+
+
+def test_a_1_0_kill_is_a_legal_1_1_kill_the_target_read_from_the_table():
+    # the six Cards of War logs refused at 1.1 with [cow.kill.target] before upcasting
+    for log in ("abilities-normal", "joint-adjacent", "sim-long-exhaustion", "sim-normal",
+                "tactical-two-decks"):
+        result = engine.replay(f"{FIXTURES}/cards-of-war/{log}.jsonl", version="1.1")
+        assert result.ok, (log, result.problems)
+
+
+def test_theatres_of_war_as_1_0_played_them_is_refused_by_1_1_by_its_rule_id():
+    path = f"{FIXTURES}/cards-of-war/alt-reinforce-theatres-joint.jsonl"
+    assert engine.replay(path).ok
+    [first, *_] = engine.replay(path, version="1.1").problems
+    assert (first.seq, first.rule) == (21, "cow.opt.theatres.off-theatre")
+
+
+def test_an_unknown_version_is_a_usage_error_naming_the_versions():
+    path = f"{FIXTURES}/cards-of-war/sim-normal.jsonl"
+    with pytest.raises(UsageError, match=r"no rules version '0\.9'; its versions: 1\.0, 1\.1"):
+        engine.replay(path, version="0.9")
+
+
+def test_a_log_naming_a_version_this_code_lacks_is_judged_by_the_latest():
+    e = resolve("g", {"1.0": {}, "1.1": {"g.x": "y"}}, "2.0")
+    assert (e.judging, e.recorded, e.differs) == ("1.1", "2.0", True)
+    assert not e.upcasts("1.1")  # nothing is known of 2.0's vocabulary
+
+
+def test_the_current_replays_are_judged_by_their_own_version():
+    for path in sorted(glob.glob("replays/*/*.jsonl")):
+        result = engine.replay(path)
+        assert result.rules_versions is None and result.judged_by == result.header.rules_version
