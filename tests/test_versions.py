@@ -117,3 +117,40 @@ def test_the_current_replays_are_judged_by_their_own_version():
     for path in sorted(glob.glob("replays/*/*.jsonl")):
         result = engine.replay(path)
         assert result.rules_versions is None and result.judged_by == result.header.rules_version
+
+
+# Each switch, shown on a bundled 1.1 replay that plays the change: judged under 1.0, the
+# first refusal is where 1.0's rule differs (the changelog's rule id, or what follows it).
+@pytest.mark.parametrize("log,first", [
+    ("cards-of-war/sim-normal", (40, "cow.kill.target")),  # 1.0 names no KILL target
+    ("global-domination/simulated-3-players", (36, "gd.use.discard2")),  # alphabetical
+    ("liberation/iraq-abilities", (26, "lib.ability.turn-over")),  # never turned back up
+    ("liberation/four-players-won-at-nine", (22, "lib.turn.step")),  # a turn-over turns one
+    ("battlecards-pacific/stalemate-after-casualty", (26, "bcp.emergency.turn")),  # no
+    # stalemate after a shot under 1.0: the battle goes on, so the next draw is out of turn
+])
+def test_a_1_1_replay_under_rules_1_0_is_refused_where_1_0_differs(log, first):
+    path = f"replays/{log}.jsonl"
+    assert engine.replay(path).ok
+    old = engine.replay(path, version="1.0")
+    assert old.judged_by == "1.0" and old.rules_versions == ("1.1", "1.0")
+    assert (old.problems[0].seq, old.problems[0].rule) == first
+
+
+def test_global_domination_1_0_had_no_token_supply():
+    from tabletape.games.global_domination import RULESET as GD
+    from tabletape.games.global_domination.lookups import UNLIMITED, supply
+    header = GD.start(("a", "b", "c"), GD.Options(), GD.default_components())
+    old, new = GD.bind(header, "1.0"), GD.bind(header)
+    state = new.initial()
+    assert supply(old.lk, state, "a") == UNLIMITED
+    assert supply(new.lk, state, "a") == new.lk.tracks.force_tokens
+
+
+def test_a_switch_or_upcaster_naming_no_changelog_entry_fails_when_the_class_is_made():
+    from tabletape.engine.kit.contract import ContractError
+    from tabletape.games.cards_of_war import CardsOfWar
+    with pytest.raises(ContractError, match="changelog does not list"):
+        type("Bad", (CardsOfWar,), {"__module__": CardsOfWar.__module__,
+                                    "changelog": CardsOfWar.changelog,
+                                    "switches": {"kill_target": ("1.1", "cow.kill.nope")}})
