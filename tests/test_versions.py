@@ -154,3 +154,77 @@ def test_a_switch_or_upcaster_naming_no_changelog_entry_fails_when_the_class_is_
         type("Bad", (CardsOfWar,), {"__module__": CardsOfWar.__module__,
                                     "changelog": CardsOfWar.changelog,
                                     "switches": {"kill_target": ("1.1", "cow.kill.nope")}})
+
+
+# -- the commands: --rules VERSION|latest, and which rules judged ------------------------
+
+SIM = f"{FIXTURES}/cards-of-war/sim-normal.jsonl"
+THEATRES = f"{FIXTURES}/cards-of-war/alt-reinforce-theatres-joint.jsonl"
+
+
+def test_validate_says_which_rules_judged_by_default_the_recorded(run):
+    r = run("validate", SIM)
+    assert r.exit_code == 0 and "cards-of-war rules 1.0, 143 events" in r.stdout
+    assert "note:" not in r.stdout
+    d = json.loads(run("validate", "--json", SIM).stdout)
+    assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.0"}
+
+
+def test_validate_rules_latest_names_both_versions_and_the_rules_changed(run):
+    r = run("validate", "--rules", "latest", THEATRES)
+    assert r.exit_code == 1
+    assert "cards-of-war rules 1.1, 186 events" in r.stdout
+    assert ("note: recorded under cards-of-war rules 1.0, judged by rules 1.1; rules changed "
+            "between them: cow.battle.stalemate") in r.stdout
+    assert "[cow.opt.theatres.off-theatre]" in r.stdout
+    d = json.loads(run("validate", "--json", "--rules", "1.1", THEATRES).stdout)
+    assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
+    assert d["problems"][0]["rule"] == "cow.opt.theatres.off-theatre"
+
+
+def test_an_unknown_rules_version_is_a_usage_error_listing_the_versions(run):
+    for args in (("validate", SIM), ("replay", SIM), ("explain", SIM, "40"), ("log", SIM)):
+        r = run(*args[:1], "--rules", "2.7", *args[1:])
+        assert r.exit_code == 2, args
+        assert "cards-of-war has no rules version '2.7'; its versions: 1.0, 1.1" in r.stderr
+
+
+def test_explain_replay_log_diff_take_rules(run, tmp_path):
+    r = run("explain", "--json", "--rules", "latest", THEATRES, "21")
+    d = json.loads(r.stdout)
+    assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
+    assert json.loads(run("explain", "--json", THEATRES, "21").stdout)["rules_version"] == {
+        "recorded": "1.0", "judged_by": "1.0"}
+    r = run("replay", "--json", "--rules", "1.1", THEATRES)
+    assert r.exit_code == 1 and json.loads(r.stdout)["rules_version"]["judged_by"] == "1.1"
+    assert run("replay", "--json", THEATRES).exit_code == 0
+    r = run("log", "--rules", "1.1", THEATRES)
+    assert "illegal [cow.opt.theatres.off-theatre]" in r.stdout and "judged by rules 1.1" in r.stderr
+    assert run("diff", "--rules", "1.1", THEATRES, SIM).exit_code == 1
+    r = run("svg", "--json", "--rules", "1.1", THEATRES, "-o", tmp_path / "t.svg")
+    assert json.loads(r.stdout)["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
+    r = run("view", "--json", "--rules", "1.1", THEATRES, "-o", tmp_path / "t.html")
+    d = json.loads(r.stdout)
+    assert r.exit_code == 1 and d["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
+    assert d["verdict"].startswith("invalid at seq 21 [cow.opt.theatres.off-theatre]")
+
+
+def test_corpus_check_takes_rules(run, tmp_path):
+    r = run("corpus", "check", "--no-cache", "--json", f"{FIXTURES}/cards-of-war")
+    assert r.exit_code == 0
+    r = run("corpus", "check", "--no-cache", "--json", "--rules", "latest",
+            f"{FIXTURES}/cards-of-war")
+    assert r.exit_code == 1
+
+
+def test_append_judges_by_the_recorded_version_and_its_vocabulary(run, tmp_path):
+    # a 1.0 game in progress, up to the KILL at seq 40 (1.0 names no target)
+    lines = open(SIM, "rb").read().splitlines(keepends=True)
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(b"".join(lines[:40]))
+    kill = json.loads(lines[40])
+    assert kill["kill"] is True and "target" not in kill
+    game = {k: v for k, v in kill.items() if k not in ("type", "seq", "prev", "at", "by")}
+    r = run("append", path, json.dumps({"type": kill["type"], **game}))
+    assert r.exit_code == 0, r.stderr
+    assert open(path, "rb").read() == b"".join(lines[:41])

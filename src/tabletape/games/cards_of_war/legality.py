@@ -272,9 +272,6 @@ def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None
     killer = lk.cards[ev.card]
     opp = other(state, ev.player)
     pile = state.battles[ev.battle - 1].piles[opp]
-    if not lk.kill_target and ev.target is not None:  # rules 1.0: a KILL names no card
-        return Violation("cow.kill.target", "rules 1.0 name no KILL target: the KILL "
-                         "takes the opponent's top card (rules 1.1 name it)")
     if not ev.kill:
         if ev.target is not None:
             return Violation("cow.kill.target", "a target is named only with a KILL")
@@ -286,10 +283,14 @@ def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None
         return Violation("cow.kill.ability", f"{ev.card} has no KILL ability")
     if not pile:
         return Violation("cow.kill.top-only", f"{opp} has no card in battle {ev.battle} to kill")
-    if ev.target is None and lk.kill_target:
-        return Violation("cow.kill.target", f"name the card {ev.card} kills ({opp}'s top card "
-                         f"in battle {ev.battle})")
-    if ev.target is not None and ev.target != pile[-1]:
+    if ev.target is None:
+        if lk.kill_target:
+            return Violation("cow.kill.target", f"name the card {ev.card} kills ({opp}'s top "
+                             f"card in battle {ev.battle})")
+    elif not lk.kill_target:  # rules 1.0: a KILL takes the top card and names none
+        return Violation("cow.kill.target", "rules 1.0 name no KILL target: the KILL takes "
+                         "the opponent's top card (rules 1.1 name it)")
+    elif ev.target != pile[-1]:
         return Violation("cow.kill.top-only", _out_of_reach(state, ev, opp, pile))
     victim = lk.cards[pile[-1]]
     if not set(killer.kill) & set(victim.types):
