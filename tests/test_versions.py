@@ -228,3 +228,77 @@ def test_append_judges_by_the_recorded_version_and_its_vocabulary(run, tmp_path)
     r = run("append", path, json.dumps({"type": kill["type"], **game}))
     assert r.exit_code == 0, r.stderr
     assert open(path, "rb").read() == b"".join(lines[:41])
+
+
+# -- a rules change cannot ship without a version (item 8) ----------------------------------
+
+JUDGEMENTS = "tests/fixtures/judgements.json"
+BUNDLED = sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES}/*/*.jsonl"))
+
+
+def judgements() -> dict[str, dict[str, dict]]:
+    """Returns each bundled log's judgement (corpus check's entry: verdict, illegal events,
+    outcome, final state and legal moves by block) under every version of its game."""
+    from tabletape.app import corpus
+    out: dict[str, dict[str, dict]] = {}
+    for path in BUNDLED:
+        game = engine.get(json.loads(open(path, "rb").readline())["game"])
+        out[path] = {v: json.loads(msgspec.json.encode(corpus.judge(path, rules=v)))
+                     for v in game.versions}
+    return out
+
+
+def test_every_bundled_log_is_judged_under_every_version_as_the_snapshot_says():
+    now = judgements()
+    if os.environ.get("TABLETAPE_UPDATE_JUDGEMENTS"):
+        with open(JUDGEMENTS, "w") as f:
+            json.dump(now, f, indent=0, sort_keys=True)
+            f.write("\n")
+    with open(JUDGEMENTS) as f:
+        pinned = json.load(f)
+    assert set(now) == set(pinned), "a bundled log was added or removed: update the snapshot " \
+        "(TABLETAPE_UPDATE_JUDGEMENTS=1 pytest tests/test_versions.py)"
+    for path, by_version in now.items():
+        for version, entry in by_version.items():
+            if version in pinned[path]:
+                assert entry == pinned[path][version], (
+                    f"{path} is judged differently under {entry['game']} rules {version} than "
+                    f"the snapshot says: a released version's behaviour never changes. A "
+                    f"change of the rules needs a new version: add its entry by rule id to "
+                    f"the game's CHANGELOG (catalogue.py), put the change behind a switch "
+                    f"(docs/adding-a-game.md, Rules versions), and update the snapshot "
+                    f"(TABLETAPE_UPDATE_JUDGEMENTS=1)")
+            else:
+                assert os.environ.get("TABLETAPE_UPDATE_JUDGEMENTS"), (
+                    f"{path}: no snapshot under rules {version}: a new version's judgements "
+                    "are pinned with TABLETAPE_UPDATE_JUDGEMENTS=1")
+
+
+def test_every_changelog_entry_names_a_rule_of_the_catalogue():
+    for rs in engine.all_games():
+        for version, entries in rs.changelog.items():
+            assert set(entries) <= set(rs.catalogue()), (rs.id, version)
+
+
+# -- upcasting (item 3): one function per change, beside the event types -----------------
+
+def test_the_kill_target_upcaster_fills_the_top_card_and_leaves_1_1_events_alone():
+    from tabletape.games.cards_of_war.upcast import UPCASTERS, kill_target
+    assert [(u.version, u.rule) for u in UPCASTERS] == [("1.1", "cow.kill.target")]
+    seen = []
+
+    def look(j):
+        if j.seq == 40:
+            seen.append((j.before, j.event, j.fold.ruleset))
+    engine.replay(SIM, visit=look)
+    [(state, ev, rs)] = seen
+    assert ev.kill and ev.target is None  # as 1.0 recorded it
+    filled = kill_target(rs.lk, state, ev)
+    top = state.battles[ev.battle - 1].piles["alice"][-1]
+    assert filled.target == top and msgspec.structs.replace(filled, target=None) == ev
+    assert kill_target(rs.lk, state, filled) is filled  # a 1.1 event: nothing to fill
+    assert rs.upcast(state, ev) is ev  # judged by its own 1.0: read as written
+    latest = engine.get("cards-of-war").bind(engine.replay(SIM).header, "latest")
+    assert latest.upcast(state, ev) == filled  # under 1.1: read as 1.1 records it
+    assert latest.check(state, ev) is None and latest.check(state, filled) is None
+    assert rs.check(state, filled).rule == "cow.kill.target"  # 1.0 names no target
