@@ -302,3 +302,44 @@ def test_the_kill_target_upcaster_fills_the_top_card_and_leaves_1_1_events_alone
     assert latest.upcast(state, ev) == filled  # under 1.1: read as 1.1 records it
     assert latest.check(state, ev) is None and latest.check(state, filled) is None
     assert rs.check(state, filled).rule == "cow.kill.target"  # 1.0 names no target
+
+
+# -- migrate (item 5) ----------------------------------------------------------------------
+
+def test_migrate_writes_the_same_plays_under_the_latest_rules(run, tmp_path):
+    out = tmp_path / "new.jsonl"
+    before = open(SIM, "rb").read()
+    r = run("migrate", SIM, "-o", out, "--json")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert (d["recorded"], d["rules_version"], d["events"]) == ("1.0", "1.1", 143)
+    assert open(SIM, "rb").read() == before  # the source is never touched
+    header = json.loads(open(out, "rb").readline())
+    assert header["rules_version"] == "1.1"
+    assert header["migrated_from"] == d["source_head"] == engine.replay(SIM).head
+    new = engine.replay(str(out))
+    assert new.ok and new.rules_versions is None and new.head == d["head"]
+    old = engine.replay(SIM)
+    assert new.ruleset.outcome(new.state) == old.ruleset.outcome(old.state)
+    kill = json.loads(open(out, "rb").read().splitlines()[40])
+    assert kill["kill"] and kill["target"]  # upcast: 1.1 names the card a KILL takes
+
+
+def test_migrate_refuses_where_a_play_breaks_the_new_rules_and_writes_nothing(run, tmp_path):
+    out = tmp_path / "new.jsonl"
+    r = run("migrate", THEATRES, "-o", out, "--rules", "1.1")
+    assert r.exit_code == 1 and not out.exists()
+    assert "at seq 21 [cow.opt.theatres.off-theatre]; nothing written" in r.stderr
+    d = json.loads(run("migrate", THEATRES, "-o", out, "--json").stdout)
+    assert d["out"] is None and d["refused"]["seq"] == 21
+    assert d["refused"]["rule"] == "cow.opt.theatres.off-theatre"
+
+
+def test_migrate_never_writes_over_a_file_or_its_source(run, tmp_path):
+    out = tmp_path / "new.jsonl"
+    out.write_bytes(b"mine")
+    r = run("migrate", SIM, "-o", out)
+    assert r.exit_code == 2 and out.read_bytes() == b"mine"
+    assert run("migrate", SIM, "-o", SIM).exit_code == 2
+    assert run("migrate", SIM, "-o", tmp_path / "x.jsonl", "--rules", "0.1").exit_code == 2
+    assert not (tmp_path / "x.jsonl").exists()

@@ -120,6 +120,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "events": "tabletape.cli.vocab:events",
     "components": "tabletape.cli.vocab:components",
     "branch": "tabletape.cli.vocab:branch",
+    "migrate": "tabletape.cli.migrate:migrate",
 }
 
 

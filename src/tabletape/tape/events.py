@@ -84,6 +84,8 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
     game: Name
     rules_version: Annotated[str, Meta(max_length=32)]
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]
+    # `migrate`: the head of the log whose plays this one holds under newer rules
+    migrated_from: Digest | None = None
 
 
 class Undone(Event, tag="undone", kw_only=True, frozen=True):
