@@ -406,8 +406,10 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     verdict, rule = _verdict(result, seq, err)
     cat = rs.catalogue()
     cited = [rule] if rule else list(rs.governing(rec.event))
-    rested = (engine.rests_on(rs, before, rec.event)
-              if verdict in ("legal", "illegal") and seq not in result.fold.core_seqs else [])
+    judged = verdict in ("legal", "illegal") and seq not in result.fold.core_seqs
+    rested = engine.rests_on(rs, before, rec.event) if judged else []
+    derived = rs.derive(before, rec.event) if judged else None
+    undone_at = result.fold.retracted.get(seq)
     if as_json:
         emit_json({
             "seq": seq, "event": msgspec.to_builtins(rec.event),
@@ -417,6 +419,8 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
             "state_before": _state_json(before),
             "pending_before": msgspec.to_builtins(rs.pending(before)),
             "rests_on": rested,
+            "derivation": msgspec.to_builtins(derived),
+            "undone_at": undone_at,
             "disputes": [msgspec.structs.asdict(d) for d in disputes],
             "rules_version": rules_versions(result),
             "problems": [result.error.to_dict()] if result.error else []})
@@ -441,8 +445,10 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     for r in cited:
         if r in cat:
             console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
-    if rested:
-        console.print(Text(f"  {engine.phrase(rested)}", style="yellow"))
+    for line in engine.ruling_lines(derived, rested):
+        console.print(Text(f"  {line}", style="yellow"))
+    if undone_at is not None:
+        console.print(f"  undone at seq {undone_at}: it no longer counts in the game")
     if disputes:
         console.print(ruling_table(disputes, rs))
     note = version_note(result)

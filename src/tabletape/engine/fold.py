@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
-from tabletape.engine.provenance import Reliance, rests_on
+from tabletape.engine.provenance import Derivation, Reliance, rests_on
 from tabletape.tape.errors import IllegalEvent
 from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone, visible
 from tabletape.tape.seqs import SeqMap, SeqSet
@@ -32,6 +32,8 @@ class Ruling(msgspec.Struct):
     # the component values the verdict read whose provenance is not `rulebook`; None when
     # they are not known (the event was read before a checkpoint, or past the undo depth)
     rests_on: list[Reliance] | None = msgspec.field(default_factory=list)
+    # the arithmetic the verdict computed (a shot's window, a score), when it computed one
+    derivation: Derivation | None = None
 
 
 class Entry(msgspec.Struct, gc=False):
@@ -198,6 +200,20 @@ class Fold:
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
 
+    def undo_after(self, seq: int, event: Event, about: int) -> None:
+        """Notes, on a log read past the seq the fold stopped at (`explain`), the `undone`
+        that retracts `about` when one does: the game events after it are not judged, but
+        each undone in turn first, as the fold would."""
+        later = self.__dict__.setdefault("_later", [])  # the game events read past it
+        if type(event) is Undone:
+            if later and event.target == later[-1]:
+                later.pop()
+            elif not later and event.target == about and about not in self.retracted \
+                    and about not in self.core_seqs:
+                self.retracted[about] = seq
+        elif not isinstance(event, _CORE):
+            later.append(seq)
+
     def dispute_after(self, seq: int, event: Note) -> None:
         """Rules on a dispute read past the seq the fold stopped at (`explain` reads on for them)."""
         if event.dispute:
@@ -226,7 +242,8 @@ class Fold:
         def ruling(verdict: str, rule: str | None, reason: str) -> Ruling:
             judged = self.refused.get(n) or recent.get(n)
             rested = rests_on(self.ruleset, *judged) if judged is not None else None
-            return Ruling(seq, n, verdict, rule, reason, note.text, note.by, rested)
+            derived = self.ruleset.derive(*judged) if judged is not None else None
+            return Ruling(seq, n, verdict, rule, reason, note.text, note.by, rested, derived)
 
         if n in self.core_seqs:
             return Ruling(seq, n, "not a game event", None,

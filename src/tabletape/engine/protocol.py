@@ -260,6 +260,17 @@ class Ruleset(ABC, Generic[H, S, E]):
         reads each field's provenance from the entry (`engine.provenance`)."""
         return ()
 
+    def reads(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
+        """Returns what `check` read of the components judging `event` in `state`, recorded
+        as it ran (`engine.provenance.recording`); none for a game that records nothing."""
+        return ()
+
+    def derive(self, state: S, event: E) -> Any:
+        """Returns the arithmetic behind the ruling on `event` in `state` (an
+        `engine.provenance.Derivation`: the value computed and its terms), or None when the
+        ruling computes nothing. Called only to explain a ruling, never to judge a log."""
+        return None
+
     def catalogue(self) -> dict[str, Rule]:
         """Returns the game's rule catalogue followed by the core rules."""
         return {**self.RULES, **CORE_RULES}

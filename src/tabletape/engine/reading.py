@@ -150,6 +150,8 @@ def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = 
                     break
                 if fold is not None and isinstance(rec.event, Note):
                     fold.dispute_after(seq, rec.event)  # a later ruling on the captured event
+                elif fold is not None:
+                    fold.undo_after(seq, rec.event, capture)  # its undo, if one comes
                 continue
             err = before = None
             if seq == 0:

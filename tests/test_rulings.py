@@ -1,0 +1,96 @@
+"""Issue 25: rulings an umpire can check by hand: the arithmetic shown (a derivation from
+the numbers the check used), exactly the values a ruling rests on, the undo shown."""
+
+from __future__ import annotations
+
+import glob
+import json
+
+from tabletape import engine
+
+BCP = "replays/battlecards-pacific/battle-withdrawal-dispute.jsonl"
+KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
+LIB = "replays/liberation/disputed-play.jsonl"
+SUM = ("needs 4-8: attack 6 (A6M Zero, air) + support 1 (Shokaku Carrier) "
+       "+ Radar Advantage 1 = 8")
+
+
+def _at(path: str, seq: int):
+    result = engine.capture(path, seq)
+    rec, before, _ = result.captured
+    return result.ruleset, before, rec.event
+
+
+# -- item 1: the arithmetic shown --------------------------------------------------------
+
+def test_explain_shows_the_window_as_its_terms(run):
+    r = run("explain", BCP, 27)
+    assert r.exit_code == 0
+    assert f"  {SUM}" in r.stdout.splitlines()
+    data = json.loads(run("explain", BCP, 27, "--json").stdout)
+    d = data["derivation"]
+    assert (d["what"], d["result"]) == ("needs 4-8", 8)
+    assert d["terms"] == [
+        {"term": "attack", "value": 6, "source": "components: A6M Zero.attack",
+         "provenance": "reconstructed", "detail": "A6M Zero, air"},
+        {"term": "support", "value": 1, "source": "components: Shokaku Carrier.support",
+         "provenance": "reconstructed", "detail": "Shokaku Carrier"},
+        {"term": "Radar Advantage", "value": 1, "source": "components: Radar Advantage.bonus",
+         "provenance": "reconstructed"}]
+
+
+def test_the_dispute_ruling_carries_the_derivation_too(run):
+    report = json.loads(run("validate", BCP, "--json").stdout)
+    ruling = next(d for d in report["disputes"] if d["about"] == 27)
+    assert ruling["derivation"]["result"] == 8
+
+
+def test_every_window_derived_is_the_window_the_check_used():
+    # the sentence's numbers and the check's are one computation: they agree on every shot
+    seen: list = []
+
+    def visit(j: engine.Judged) -> None:
+        if j.before is None or j.fold is None or type(j.event).__name__ != "ConflictTurned":
+            return
+        d = j.fold.ruleset.derive(j.before, j.event)
+        shot = j.before.battle.shot
+        assert d is not None and d.result == shot.upto == sum(t.value for t in d.terms)
+        assert d.what.startswith(f"needs {shot.above + 1}-") or "cannot hit" in d.what
+        seen.append(d)
+    for path in sorted(glob.glob("replays/battlecards-pacific/*.jsonl")):
+        engine.replay(path, visit=visit)
+    assert len(seen) > 5
+
+
+# -- item 2: rests on exactly what the check read --------------------------------------
+
+def test_the_window_rests_on_every_term_it_summed():
+    rs, before, event = _at(BCP, 27)
+    rested = {(r.entry, r.field) for r in engine.rests_on(rs, before, event)}
+    assert {("A6M Zero", "attack"), ("Shokaku Carrier", "support"),
+            ("Radar Advantage", "bonus"), ("F4U Corsair", "defence"),
+            ("Supply Lines Stretched", "action")} <= rested
+    assert "bcp.fire.kept" in rs.governing(event)
+
+
+def test_a_turn_order_refusal_rests_on_no_card_value(run):
+    rs, before, event = _at(LIB, 14)
+    assert rs.check(before, event).rule == "lib.turn.order"
+    assert list(rs.reads(before, event)) == []
+    assert engine.rests_on(rs, before, event) == []
+    assert "rests on" not in run("explain", LIB, 14).stdout
+
+
+def test_what_a_check_reads_is_recorded_as_it_reads():
+    rs, before, event = _at(KILL_LOG, 21)
+    read = {(n, f) for n, _, fs in rs.reads(before, event) for f in fs}
+    assert {("Anti-Tank Gun", "kill"), ("Torpedo Bomber", "types")} <= read
+
+
+# -- item 4 (the issue's): the undo shown -------------------------------------------------
+
+def test_explain_says_the_event_was_undone(run):
+    r = run("explain", KILL_LOG, 21)
+    assert "  undone at seq 23: it no longer counts in the game" in r.stdout.splitlines()
+    assert json.loads(run("explain", KILL_LOG, 21, "--json").stdout)["undone_at"] == 23
+    assert json.loads(run("explain", KILL_LOG, 20, "--json").stdout)["undone_at"] is None
