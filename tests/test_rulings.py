@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import json
+import shutil
 
 from tabletape import engine
 
@@ -94,3 +95,52 @@ def test_explain_says_the_event_was_undone(run):
     assert "  undone at seq 23: it no longer counts in the game" in r.stdout.splitlines()
     assert json.loads(run("explain", KILL_LOG, 21, "--json").stdout)["undone_at"] == 23
     assert json.loads(run("explain", KILL_LOG, 20, "--json").stdout)["undone_at"] is None
+
+
+# -- item 5 (the issue's): provenance everywhere, through one function -------------------
+
+def test_replay_step_shows_the_dispute_ruling_with_its_sum_and_basis(run):
+    r = run("replay", BCP, "--step", input="g 27\nq\n")
+    assert r.exit_code == 0
+    assert SUM in r.output
+    assert "rests on values not from the rulebook: Supply Lines Stretched's action" in r.output
+
+
+def test_the_viewer_marks_carry_the_same_lines():
+    from tabletape.app import viewer
+    marks = viewer.build(BCP).frames[27]["m"]
+    assert SUM in marks
+    assert any(m.startswith("rests on values not from the rulebook") for m in marks)
+
+
+def test_record_dispute_shows_what_its_ruling_rests_on(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    shutil.copy(BCP, path)
+    r = run("record", path, input="dispute 27 @bob was that right?\n")
+    lines = r.output.splitlines()
+    assert any(x.startswith("ruling on seq 27: legal") for x in lines)
+    assert f"  {SUM}" in lines
+    assert any(x.startswith("  rests on values not from the rulebook: ") for x in lines)
+
+
+def test_note_dispute_shows_the_sum(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    shutil.copy(BCP, path)
+    r = run("note", path, "the Shokaku should not count", "--about", 27, "--dispute",
+            "--by", "bob")
+    assert f"  {SUM}" in r.output.splitlines()
+
+
+# -- item 6 (the issue's): no sentence names a cause that did not occur ------------------
+
+def test_a_dispute_about_an_undone_event_says_it_was_undone(run, tmp_path):
+    # a legal event undone, then disputed: the state before it is gone, for that reason only
+    path = tmp_path / "g.jsonl"
+    shutil.copy(BCP, path)
+    assert "undoes seq 38" in run("record", path, input="undo\n").output
+    r = run("note", path, "was that draw fair?", "--about", 38, "--dispute", "--by", "bob")
+    assert r.exit_code == 0
+    assert "before a checkpoint" not in r.output and "undo depth" not in r.output
+    assert ("the component values it rests on are not known here (the event was undone at "
+            "seq 39, before this dispute, and the state before an undone event is not kept)"
+            ) in " ".join(r.output.split())

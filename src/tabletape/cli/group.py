@@ -455,9 +455,7 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
                            "ruling": msgspec.structs.asdict(ruling) if ruling else None}])
     report_appended(result, [ev], first, False)
     if ruling is not None:
-        r = ruling
-        echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
-                   + f" — {r.reason}")
-        basis = engine.ruling_basis(r.rests_on)
-        if basis is not None:
-            echo(f"  {basis}")
+        head, *lines = ruling.said(f"ruling on seq {ruling.about}")
+        echo(head)
+        for line in lines:  # its arithmetic and what it rests on, as every ruling shows them
+            echo(f"  {line}")

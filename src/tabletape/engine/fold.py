@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
-from tabletape.engine.provenance import Derivation, Reliance, rests_on
+from tabletape.engine.provenance import Derivation, Reliance, rests_on, ruling_lines
 from tabletape.tape.errors import IllegalEvent
 from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone, visible
 from tabletape.tape.seqs import SeqMap, SeqSet
@@ -34,6 +34,18 @@ class Ruling(msgspec.Struct):
     rests_on: list[Reliance] | None = msgspec.field(default_factory=list)
     # the arithmetic the verdict computed (a shot's window, a score), when it computed one
     derivation: Derivation | None = None
+    unknown: str | None = None  # why `rests_on` is not known here, when it is not
+
+    def lines(self) -> list[str]:
+        """Returns the lines shown under this ruling wherever it is shown: its arithmetic,
+        what it rests on (`engine.provenance.ruling_lines`)."""
+        return ruling_lines(self.derivation, self.rests_on, self.unknown)
+
+    def said(self, head: str) -> list[str]:
+        """Returns the ruling as every command prints it: `head` ("ruling on seq 21"), the
+        verdict, the rule and the reason on one line, then its `lines`."""
+        return [f"{head}: {self.verdict}" + (f" [{self.rule}]" if self.rule else "")
+                + f" — {visible(self.reason)}", *self.lines()]
 
 
 class Entry(msgspec.Struct, gc=False):
@@ -227,6 +239,15 @@ class Fold:
             self.disputes.append(self.rule_on(seq, event))
         return None
 
+    def _unknown(self, n: int) -> str:
+        """Returns why the state before event `n` is not held for a ruling on it."""
+        if n in self.retracted:
+            return (f"the event was undone at seq {self.retracted[n]}, before this dispute, "
+                    "and the state before an undone event is not kept")
+        if self.partial:
+            return "the event was read before a checkpoint"
+        return f"the event lies more than {MAX_UNDO_DEPTH} events back"
+
     def _note_violation(self, seq: int, event: Note) -> Violation | None:
         if event.about is not None and event.about >= seq:
             return Violation("core.note.about", f"a note at seq {seq} cannot be about "
@@ -241,9 +262,11 @@ class Fold:
 
         def ruling(verdict: str, rule: str | None, reason: str) -> Ruling:
             judged = self.refused.get(n) or recent.get(n)
-            rested = rests_on(self.ruleset, *judged) if judged is not None else None
-            derived = self.ruleset.derive(*judged) if judged is not None else None
-            return Ruling(seq, n, verdict, rule, reason, note.text, note.by, rested, derived)
+            if judged is None:  # say why, of the three causes, it is not known here
+                return Ruling(seq, n, verdict, rule, reason, note.text, note.by, None,
+                              unknown=self._unknown(n))
+            return Ruling(seq, n, verdict, rule, reason, note.text, note.by,
+                          rests_on(self.ruleset, *judged), self.ruleset.derive(*judged))
 
         if n in self.core_seqs:
             return Ruling(seq, n, "not a game event", None,

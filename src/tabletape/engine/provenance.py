@@ -193,11 +193,17 @@ UNKNOWN = ("the component values it rests on are not known here (the event was r
            "before a checkpoint or lies past the undo depth): `tabletape explain` names them")
 
 
-def ruling_basis(relied: list[Reliance] | None) -> str | None:
+def unknown(why: str) -> str:
+    """Returns the sentence for a ruling whose values are not known here, saying why."""
+    return (f"the component values it rests on are not known here ({why}): "
+            "`tabletape explain` names them")
+
+
+def ruling_basis(relied: list[Reliance] | None, why: str | None = None) -> str | None:
     """Returns what a ruling's verdict rests on, to print under it, or None when it rests on
-    rulebook values only (or on none)."""
+    rulebook values only (or on none). `why` says why they are not known (`relied` None)."""
     if relied is None:
-        return UNKNOWN
+        return UNKNOWN if why is None else unknown(why)
     return phrase(relied) if relied else None
 
 
@@ -209,10 +215,11 @@ def phrase(relied: list[Reliance]) -> str:
     return visible("rests on values not from the rulebook: " + ", ".join(parts))
 
 
-def ruling_lines(derivation: Derivation | None, relied: list[Reliance] | None) -> list[str]:
+def ruling_lines(derivation: Derivation | None, relied: list[Reliance] | None,
+                 why: str | None = None) -> list[str]:
     """Returns the lines printed under a ruling, wherever it is shown (`explain`, `validate`,
     `note --dispute`, `record`'s `dispute`, `replay --step`, the viewer): its arithmetic,
     then what it rests on. Escaped: they name component data."""
     lines = [] if derivation is None else [derivation.sum()]
-    basis = ruling_basis(relied)
+    basis = ruling_basis(relied, why)
     return [*lines, basis] if basis is not None else lines
