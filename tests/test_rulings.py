@@ -144,3 +144,22 @@ def test_a_dispute_about_an_undone_event_says_it_was_undone(run, tmp_path):
     assert ("the component values it rests on are not known here (the event was undone at "
             "seq 39, before this dispute, and the state before an undone event is not kept)"
             ) in " ".join(r.output.split())
+
+
+def _first(path: str, kind: str):
+    found = []
+
+    def visit(j: engine.Judged) -> None:
+        if not found and j.before is not None and type(j.event).__name__ == kind:
+            found.append((j.fold.ruleset, j.before, j.event))
+    engine.replay(path, visit=visit)
+    return found[0]
+
+
+def test_a_card_dealt_to_the_wrong_player_says_who_is_dealt_to():
+    import msgspec
+    rs, before, event = _first(LIB, "ForceCardDealt")
+    other = next(p for p in before.players if p != event.player)
+    v = rs.check(before, msgspec.structs.replace(event, player=other))
+    assert v.rule == "lib.turn.order"  # the verdict and its rule stay
+    assert v.reason == f"the force card dealt now goes to {event.player}, not {other}"
