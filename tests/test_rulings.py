@@ -163,3 +163,59 @@ def test_a_card_dealt_to_the_wrong_player_says_who_is_dealt_to():
     v = rs.check(before, msgspec.structs.replace(event, player=other))
     assert v.rule == "lib.turn.order"  # the verdict and its rule stay
     assert v.reason == f"the force card dealt now goes to {event.player}, not {other}"
+
+
+# -- item 3 (the issue's): the real box's values --------------------------------------------
+
+def _box(tmp_path, bonus: int):
+    header = json.loads(open(BCP).readline())
+    comp = header["components"]
+    for card in comp["conflict"]:
+        if card["name"] == "Radar Advantage":
+            card["bonus"] = bonus
+    path = tmp_path / "box.json"
+    path.write_text(json.dumps(comp))
+    return path
+
+
+NOTE = ("judged with the components in {}, not the log's header (1 value differs from the "
+        "header's: Radar Advantage's bonus: 1 → 2); the log is unchanged")
+
+
+def test_explain_redoes_the_ruling_with_the_box_values(run, tmp_path):
+    box = _box(tmp_path, 2)
+    before = open(BCP, "rb").read()
+    r = run("explain", BCP, 27, "--components", box)
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0] == NOTE.format(box)
+    assert "ruling: illegal — this shot needs more than 3 and at most 9, not 3-8" in lines
+    assert ("  needs 4-9: attack 6 (A6M Zero, air) + support 1 (Shokaku Carrier) "
+            "+ Radar Advantage 2 = 9") in lines
+    data = json.loads(run("explain", BCP, 27, "--components", box, "--json").stdout)
+    assert (data["verdict"], data["rule"]) == ("illegal", "bcp.fire.hit")
+    assert data["components"] == {"file": str(box),
+                                  "differs": ["Radar Advantage's bonus: 1 → 2"]}
+    assert open(BCP, "rb").read() == before  # the log is only read
+
+
+def test_validate_judges_with_the_box_values_and_says_so(run, tmp_path):
+    box = _box(tmp_path, 2)
+    r = run("validate", BCP, "--components", box)
+    assert r.exit_code == 1
+    assert f"  {NOTE.format(box)}" in r.stdout.splitlines()
+    assert "[bcp.fire.hit]" in r.stdout
+    same = _box(tmp_path, 1)
+    r = run("validate", BCP, "--components", same, "--json")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["components"]["differs"] == []
+
+
+def test_components_that_do_not_fit_are_a_usage_error(run, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"sides": 3}')
+    r = run("explain", BCP, 27, "--components", bad)
+    assert r.exit_code == 2 and "components do not fit the battlecards-pacific schema" in r.output
+    r = run("validate", BCP, "--components", tmp_path / "none.json")
+    assert r.exit_code == 2 and "cannot read components file" in r.output
+    assert "Traceback" not in r.output

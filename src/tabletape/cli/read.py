@@ -11,7 +11,7 @@ from tabletape import engine
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
 from tabletape.cli.group import emit_json
-from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, rules_option
+from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, components_option, rules_option
 from tabletape.tape.errors import ChainError, IllegalEvent, TornTail, UsageError
 
 
@@ -43,9 +43,10 @@ def _logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
               help="Validate this many files at once, each in its own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
 @rules_option
+@components_option
 @click.pass_context
 def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool,
-             rules: str | None) -> None:
+             rules: str | None, components: str | None) -> None:
     """Check format, chain and rules; report every problem with line, seq and rule id.
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
@@ -59,7 +60,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     from tabletape.cli.render import console
     files = _logs_only(files)
     check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
-                              single=len(files) == 1, rules=rules)
+                              single=len(files) == 1, rules=rules, components=components)
     from tabletape.app.parallel import pmap
     results = pmap(check, files, jobs)
     reports, bad = [], 0
@@ -80,7 +81,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
 
 
 def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
-                  rules: str | None = None) -> tuple[bool, Any]:
+                  rules: str | None = None, components: str | None = None) -> tuple[bool, Any]:
     """Returns whether one log is valid, and its report: a JSON dict, or the rendered text.
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
@@ -96,9 +97,12 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
         summary,
         version_note,
     )
+    whatif = None
     try:
-        result = (engine.judge_all(path, rules) if keep_going
-                  else engine.replay(path, version=rules))
+        whatif = whatif_for(path, components)
+        data = whatif.data if whatif else None
+        result = (engine.judge_all(path, rules, data) if keep_going
+                  else engine.replay(path, version=rules, components=data))
     except UsageError as e:
         if single:
             raise
@@ -106,10 +110,13 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
     signatures = len(result.fold.signed) if result.fold is not None else 0  # no visitor per line
     if as_json:
         return result.ok, {**result_dict(result), "signatures": signatures,
-                           "signatures_checked": False}
+                           "signatures_checked": False,
+                           **({"components": whatif.to_dict()} if whatif else {})}
     with console.capture() as out:
         ok = ("valid", "green") if result.ok else ("INVALID", "red")
         console.print(Text.assemble(ok, f" {summary(result)}"))
+        if whatif is not None:
+            console.print(Text(f"  {whatif.note()}", style="yellow"))
         note = version_note(result)
         if note is not None:
             console.print(note)
@@ -376,8 +383,10 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
 @click.argument("seq", type=int, shell_complete=complete.seqs)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rules_option
+@components_option
 @click.pass_context
-def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str | None) -> None:
+def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str | None,
+            components: str | None) -> None:
     """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
 
     The whole log is read: when it breaks anywhere (format or chain), the event is
@@ -391,7 +400,8 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.capture(file, seq, rules)
+    whatif = whatif_for(file, components)
+    result = engine.capture(file, seq, rules, whatif.data if whatif else None)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -423,6 +433,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
             "undone_at": undone_at,
             "disputes": [msgspec.structs.asdict(d) for d in disputes],
             "rules_version": rules_versions(result),
+            **({"components": whatif.to_dict()} if whatif else {}),
             "problems": [result.error.to_dict()] if result.error else []})
         ctx.exit(1 if result.error else 0)
     from rich.panel import Panel
@@ -436,6 +447,8 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
         safe,
         version_note,
     )
+    if whatif is not None:
+        console.print(Text(whatif.note(), style="yellow"))
     console.print(Panel(drawing(rs, before), title=f"the state before seq {seq}"))
     console.print(f"seq {seq}: {engine.describe(rs, rec.event)}", markup=False)
     console.print(f"  {safe(rec.raw.decode())}", markup=False)
@@ -460,6 +473,14 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
                       "a broken log may have been changed anywhere before the break (validate "
                       "reports the same break)")
     ctx.exit(1 if result.error else 0)
+
+
+def whatif_for(log: str, components: str | None) -> Any:
+    """Returns the component data `--components` names for this log (`app.whatif`), or None."""
+    if components is None:
+        return None
+    from tabletape.app.whatif import components_for
+    return components_for(log, components)
 
 
 def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
