@@ -219,3 +219,15 @@ def test_components_that_do_not_fit_are_a_usage_error(run, tmp_path):
     r = run("validate", BCP, "--components", tmp_path / "none.json")
     assert r.exit_code == 2 and "cannot read components file" in r.output
     assert "Traceback" not in r.output
+
+
+def test_an_illegal_event_shows_its_basis_in_step_and_the_viewer(run, tmp_path):
+    # the kill log cut after the illegal kill: no dispute about it, its own ruling only
+    from tabletape.app import viewer
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"".join(open(KILL_LOG, "rb").readlines()[:22]))
+    rests = ("rests on values not from the rulebook: Anti-Tank Gun's kill (T; reconstructed), "
+             "Torpedo Bomber's types (B; rulebook-name)")
+    assert rests in viewer.build(str(path)).frames[21]["m"]
+    r = run("replay", path, "--step", input="g 21\nq\n")
+    assert rests in " ".join(r.output.split())

@@ -136,6 +136,7 @@ def marks_at(fold: engine.Fold, f: Frame) -> list[str]:
     if f.problem is not None:
         out.append(f"illegal [{f.problem.rule}] {f.problem.reason}"
                    + ("" if f.seq in fold.core_seqs else "; the state shown is the one before it"))
+        out.extend(fold.refusal_lines(f.seq))  # as every ruling shows them
     elif f.seq in fold.unjudged:
         out.append("not judged: an earlier illegal event is still in effect")
     for r in fold.disputes:

@@ -212,6 +212,14 @@ class Fold:
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
 
+    def refusal_lines(self, seq: int) -> list[str]:
+        """Returns the lines shown under the refusal of the game event at `seq` (its
+        arithmetic, what it rests on: `Ruling.lines`), or none when it was not refused."""
+        judged = self.refused.get(seq)
+        if judged is None:
+            return []
+        return ruling_lines(self.ruleset.derive(*judged), rests_on(self.ruleset, *judged))
+
     def undo_after(self, seq: int, event: Event, about: int) -> None:
         """Notes, on a log read past the seq the fold stopped at (`explain`), the `undone`
         that retracts `about` when one does: the game events after it are not judged, but
