@@ -251,3 +251,21 @@ def test_the_recording_lookups_judge_as_the_real_ones(path):
         assert all(f not in ("name", "provenance") for _, _, f in log)
     engine.replay(path, visit=visit, version="latest")
     engine.replay(path, visit=visit)
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob("replays/*/*.jsonl")))
+def test_a_refusal_for_the_wrong_player_names_the_player_who_acted(path):
+    # every bundled event a player makes, made by another player instead: its refusal's
+    # sentence names that player (the one who acted), whatever the rule
+    import msgspec
+
+    def visit(j: engine.Judged) -> None:
+        if j.before is None or j.fold is None or j.seq in j.fold.core_seqs or j.problem:
+            return
+        if not hasattr(j.event, "player"):
+            return
+        for other in j.before.players:
+            if other != j.event.player:
+                v = j.fold.ruleset.check(j.before, msgspec.structs.replace(j.event, player=other))
+                assert v is None or other in v.reason, (j.seq, other, v)
+    engine.replay(path, visit=visit)
