@@ -269,3 +269,15 @@ def test_a_refusal_for_the_wrong_player_names_the_player_who_acted(path):
                 v = j.fold.ruleset.check(j.before, msgspec.structs.replace(j.event, player=other))
                 assert v is None or other in v.reason, (j.seq, other, v)
     engine.replay(path, visit=visit)
+
+
+def test_a_shot_that_cannot_be_aimed_has_no_derivation_and_explains_without_error():
+    import msgspec
+    rs, before, event = _at(BCP, 26)
+    assert rs.derive(before, event).what == "needs 4-8"
+    for bad in (msgspec.structs.replace(event, support=("Nobody",)),
+                msgspec.structs.replace(event, kept="No Such Card"),
+                msgspec.structs.replace(event, target="Nobody")):
+        assert rs.check(before, bad) is not None
+        assert rs.derive(before, bad) is None
+        engine.rests_on(rs, before, bad)  # no error
