@@ -255,9 +255,12 @@ class Ruleset(ABC, Generic[H, S, E]):
         """Returns the ids of the rules that decide whether this kind of event is legal."""
 
     def consulted(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
-        """Yields, for a game event in `state` (the state before it), the component entries
-        its governing rules read: (the entry's name, the entry, the fields read). The engine
-        reads each field's provenance from the entry (`engine.provenance`)."""
+        """Yields, for a game event in `state` (the state before it), the component values its
+        ruling rests on that `check` does not read as it runs, because the state carries them
+        from an earlier read (a deck filled from the cards' counts, a table built from the
+        units' types): (the entry's name, the entry, the fields). What `check` reads itself
+        is recorded (`reads`). The engine reads each field's provenance from the entry
+        (`engine.provenance`)."""
         return ()
 
     def reads(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
