@@ -281,3 +281,18 @@ def test_a_shot_that_cannot_be_aimed_has_no_derivation_and_explains_without_erro
         assert rs.check(before, bad) is not None
         assert rs.derive(before, bad) is None
         engine.rests_on(rs, before, bad)  # no error
+
+
+def test_a_lookup_in_a_tabulated_table_is_a_read_of_the_field_it_came_from():
+    # Global Domination tabulates each area's neighbours (`Lookups.DERIVED`): a check that
+    # looks them up rests on that area's `adjacent`
+    found = []
+
+    def visit(j: engine.Judged) -> None:
+        if j.before is None or j.fold is None or j.seq in j.fold.core_seqs:
+            return
+        found.extend(f for _, _, fs in j.fold.ruleset.reads(j.before, j.event) for f in fs
+                     if f == "adjacent")
+    for path in sorted(glob.glob("replays/global-domination/*.jsonl")):
+        engine.replay(path, visit=visit)
+    assert found

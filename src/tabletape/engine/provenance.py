@@ -92,15 +92,37 @@ def _entries(table: Any, log: list[Read]) -> Any:
     return table
 
 
+class _Derived(dict[Any, Any]):
+    """A table tabulated from one field of the entries (name -> that field, reshaped): a
+    lookup of `name` is a read of `entries[name].field`."""
+
+    def __init__(self, table: dict[Any, Any], entries: dict[Any, Any], field: str,
+                 log: list[Read]):
+        super().__init__(table)
+        self._source, self._field, self._log = entries, field, log
+
+    def __getitem__(self, key: Any) -> Any:
+        if key in self._source:
+            self._log.append((str(key), self._source[key], self._field))
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+
 def recording(lk: Any, log: list[Read]) -> Any:
     """Returns a copy of a game's lookup tables whose component entries write down every
-    field the rules read into `log` (for a ruling, never on the path that judges a log)."""
+    field the rules read into `log` (for a ruling, never on the path that judges a log).
+    A table the game tabulates from one field of its entries (`Lookups.DERIVED`: table ->
+    (entries, field)) records a lookup in it as a read of that field."""
     changes = {}
     for f in lk.__struct_fields__:
         table = getattr(lk, f)
         recorded = _entries(table, log)
         if recorded is not table:
             changes[f] = recorded
+    for f, (entries, field) in getattr(lk, "DERIVED", {}).items():
+        changes[f] = _Derived(getattr(lk, f), getattr(lk, entries), field, log)
     return msgspec.structs.replace(lk, **changes)
 
 

@@ -110,6 +110,11 @@ def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, ta
             how.read(who, unit, f)
         how.term("attack", upto, name, me, "attack", f"{name}, {_kind(them.type)}")
     each = state.options.support == "every-shot"
+    if how is not None and each:  # whether each other engaged unit supports it: read too
+        units = lk.units[state.sides[player]]
+        for n in dict.fromkeys(without(battle.forces[player], name)
+                               if name in battle.forces[player] else battle.forces[player]):
+            how.read(n, units[n], "supports")
     for n in supporters(lk, state, battle, player, name) if each else allocated:
         backer = q.unit(lk, state, player, n)
         upto += backer.support

@@ -115,8 +115,8 @@ def consulted(lk: Lookups, state: Any, event: Event) -> Consulted:
             yield from unit(p, u, "count")
         case ConflictDrawn(card=c) if c in lk.cards:
             yield c, lk.cards[c], ("count",)
-        case UnitFired(player=p, unit=u, target=t):
-            yield from unit(p, u, "type")
+        case UnitFired(player=p, unit=u, target=t):  # the volley was drawn up from phases
+            yield from unit(p, u, "type", "phases")
             yield from unit(p, t, "type", enemy=True)
 
 
