@@ -296,3 +296,21 @@ def test_a_lookup_in_a_tabulated_table_is_a_read_of_the_field_it_came_from():
     for path in sorted(glob.glob("replays/global-domination/*.jsonl")):
         engine.replay(path, visit=visit)
     assert found
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_window_derived_agrees_under_allocated_support(run, tmp_path, seed):
+    path = tmp_path / "g.jsonl"
+    r = run("simulate", "battlecards-pacific", "--seed", seed, "--option", "support=allocated",
+            "-o", path)
+    assert r.exit_code in (0, 1), r.output
+    seen = []
+
+    def visit(j: engine.Judged) -> None:
+        if j.before is None or j.fold is None or type(j.event).__name__ != "ConflictTurned":
+            return
+        d = j.fold.ruleset.derive(j.before, j.event)
+        assert d.result == j.before.battle.shot.upto == sum(t.value for t in d.terms)
+        seen.append(d)
+    engine.replay(str(path), visit=visit)
+    assert seen
