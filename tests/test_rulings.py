@@ -314,3 +314,13 @@ def test_the_window_derived_agrees_under_allocated_support(run, tmp_path, seed):
         seen.append(d)
     engine.replay(str(path), visit=visit)
     assert seen
+
+
+def test_undone_at_follows_the_undo_stack_past_the_explained_event(run, tmp_path):
+    path = tmp_path / "g.jsonl"
+    shutil.copy(BCP, path)
+    out = run("record", path, input="undo\nundo\n").output
+    assert "seq 39: undoes seq 38" in out and "seq 40: undoes seq 37" in out
+    assert json.loads(run("explain", path, 38, "--json").stdout)["undone_at"] == 39
+    assert json.loads(run("explain", path, 37, "--json").stdout)["undone_at"] == 40
+    assert json.loads(run("explain", path, 36, "--json").stdout)["undone_at"] is None

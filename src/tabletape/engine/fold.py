@@ -96,6 +96,7 @@ class Fold:
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
         self.partial = False  # resumed from a checkpoint: no history for rulings before it
+        self.later: list[int] = []  # `undo_after`: game events read past the fold's end
 
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
@@ -224,7 +225,7 @@ class Fold:
         """Notes, on a log read past the seq the fold stopped at (`explain`), the `undone`
         that retracts `about` when one does: the game events after it are not judged, but
         each undone in turn first, as the fold would."""
-        later = self.__dict__.setdefault("_later", [])  # the game events read past it
+        later = self.later  # the game events read past it, not undone yet
         if type(event) is Undone:
             if later and event.target == later[-1]:
                 later.pop()
