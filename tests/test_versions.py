@@ -103,7 +103,7 @@ def test_theatres_of_war_as_1_0_played_them_is_refused_by_1_1_by_its_rule_id():
 
 def test_an_unknown_version_is_a_usage_error_naming_the_versions():
     path = f"{FIXTURES}/cards-of-war/sim-normal.jsonl"
-    with pytest.raises(UsageError, match=r"no rules version '0\.9'; its versions: 1\.0, 1\.1"):
+    with pytest.raises(UsageError, match=r"no rules version '0\.9'; its versions: 1\.0, 1\.1, 1\.2"):
         engine.replay(path, version="0.9")
 
 
@@ -135,6 +135,24 @@ def test_a_1_1_replay_under_rules_1_0_is_refused_where_1_0_differs(log, first):
     old = engine.replay(path, version="1.0")
     assert old.judged_by == "1.0" and old.rules_versions == ("1.1", "1.0")
     assert (old.problems[0].seq, old.problems[0].rule) == first
+
+
+ROUND_END = "tests/fixtures/rules-1.1/cards-of-war/recon-ends-the-round.jsonl"
+
+
+def test_a_1_1_log_whose_recon_card_ended_the_round_is_judged_as_1_1_judged_it():
+    # bob's Spy ends round 1 at seq 65 (tests/games/cards_of_war/make_replays.py): 1.1 owed
+    # no report, so the log goes straight on to the refills and is valid under 1.1
+    result = engine.replay(ROUND_END)
+    assert result.ok and result.judged_by == "1.1" and result.rules_versions is None
+    # 1.2 (cow.ability.round-end) owes alice's report first: the refill is out of turn
+    new = engine.replay(ROUND_END, version="latest")
+    assert new.rules_versions == ("1.1", "1.2")
+    first = new.problems[0]
+    assert (first.seq, first.rule) == (66, "cow.turn.step")
+    assert "alice reports their hand's theatres first" in first.reason
+    assert set(new.ruleset.changelog["1.2"]) == {"cow.ability.round-end",
+                                                 "cow.reinforce.round-end"}
 
 
 def test_global_domination_1_0_had_no_token_supply():
@@ -173,9 +191,9 @@ def test_validate_says_which_rules_judged_by_default_the_recorded(run):
 def test_validate_rules_latest_names_both_versions_and_the_rules_changed(run):
     r = run("validate", "--rules", "latest", THEATRES)
     assert r.exit_code == 1
-    assert "cards-of-war rules 1.1, 186 events" in r.stdout
-    assert ("note: recorded under cards-of-war rules 1.0, judged by rules 1.1; rules changed "
-            "between them: cow.battle.stalemate") in r.stdout
+    assert "cards-of-war rules 1.2, 186 events" in r.stdout
+    assert ("note: recorded under cards-of-war rules 1.0, judged by rules 1.2; rules changed "
+            "between them: cow.ability.round-end, cow.battle.stalemate") in r.stdout
     assert "[cow.opt.theatres.off-theatre]" in r.stdout
     d = json.loads(run("validate", "--json", "--rules", "1.1", THEATRES).stdout)
     assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
@@ -186,13 +204,13 @@ def test_an_unknown_rules_version_is_a_usage_error_listing_the_versions(run):
     for args in (("validate", SIM), ("replay", SIM), ("explain", SIM, "40"), ("log", SIM)):
         r = run(*args[:1], "--rules", "2.7", *args[1:])
         assert r.exit_code == 2, args
-        assert "cards-of-war has no rules version '2.7'; its versions: 1.0, 1.1" in r.stderr
+        assert "cards-of-war has no rules version '2.7'; its versions: 1.0, 1.1, 1.2" in r.stderr
 
 
 def test_explain_replay_log_diff_take_rules(run, tmp_path):
     r = run("explain", "--json", "--rules", "latest", THEATRES, "21")
     d = json.loads(r.stdout)
-    assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
+    assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.2"}
     assert json.loads(run("explain", "--json", THEATRES, "21").stdout)["rules_version"] == {
         "recorded": "1.0", "judged_by": "1.0"}
     r = run("replay", "--json", "--rules", "1.1", THEATRES)
@@ -233,7 +251,8 @@ def test_append_judges_by_the_recorded_version_and_its_vocabulary(run, tmp_path)
 # -- a rules change cannot ship without a version (item 8) ----------------------------------
 
 JUDGEMENTS = "tests/fixtures/judgements.json"
-BUNDLED = sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES}/*/*.jsonl"))
+BUNDLED = (sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES}/*/*.jsonl"))
+           + sorted(glob.glob("tests/fixtures/rules-1.1/*/*.jsonl")))
 
 
 def judgements() -> dict[str, dict[str, dict]]:
@@ -312,10 +331,10 @@ def test_migrate_writes_the_same_plays_under_the_latest_rules(run, tmp_path):
     r = run("migrate", SIM, "-o", out, "--json")
     assert r.exit_code == 0, r.stderr
     d = json.loads(r.stdout)
-    assert (d["recorded"], d["rules_version"], d["events"]) == ("1.0", "1.1", 143)
+    assert (d["recorded"], d["rules_version"], d["events"]) == ("1.0", "1.2", 143)
     assert open(SIM, "rb").read() == before  # the source is never touched
     header = json.loads(open(out, "rb").readline())
-    assert header["rules_version"] == "1.1"
+    assert header["rules_version"] == "1.2"
     assert header["migrated_from"] == d["source_head"] == engine.replay(SIM).head
     new = engine.replay(str(out))
     assert new.ok and new.rules_versions is None and new.head == d["head"]
@@ -343,3 +362,10 @@ def test_migrate_never_writes_over_a_file_or_its_source(run, tmp_path):
     assert run("migrate", SIM, "-o", SIM).exit_code == 2
     assert run("migrate", SIM, "-o", tmp_path / "x.jsonl", "--rules", "0.1").exit_code == 2
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_the_1_1_fixture_is_regenerated_byte_for_byte(tmp_path):
+    from tests.games.cards_of_war.make_replays import recon_ends_the_round
+    recon_ends_the_round(str(tmp_path))
+    made = (tmp_path / "recon-ends-the-round.jsonl").read_bytes()
+    assert made == open(ROUND_END, "rb").read()

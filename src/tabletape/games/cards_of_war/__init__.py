@@ -33,7 +33,7 @@ class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
     """Cards of War: unbound, what the game is and its words; bound, the rules of one game."""
 
     id = "cards-of-war"
-    version = "1.1"
+    version = "1.2"
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
     upcasters = UPCASTERS  # older events read under newer rules (upcast.py)
