@@ -126,23 +126,7 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     battle = replace(battle, piles=piles, theatre=battle.theatre or ev.theatre)
     state = replace(state, hands=hands, discards=discards, reinforce_card=None,
                     battles=_put(state.battles, i, battle))
-    if total(lk, state, battle, me) >= WIN_POINTS:
-        state = _win_battle(lk, state, i, me)
-        if all(b.closed for b in state.battles):  # only a win closes a battle
-            state = _end_round(lk, state)
-            if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
-                return _abilities_past_the_round(
-                    state, _granted(lk, ev, me, opp) + (owed_before or ()))
-            return state
-    if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
-        owed_before = (Owed(Step.REFILL, me), Owed(Step.PASS, me))
-    return replace(state, steps=_granted(lk, ev, me, opp) + owed_before)
-
-
-def _granted(lk: Lookups, ev: CardDeployed, me: str, opp: str) -> tuple[Owed, ...]:
-    """Returns the steps a deployed card owes, in order: its joint partner, the RECON answer,
-    the reinforcement's draw and second deployment (Special Abilities, cow.opt.joint)."""
-    card = lk.cards[ev.card]
+    card = lk.cards[ev.card]  # what it owes: its partner, the RECON answer, the reinforcement
     owed: tuple[Owed, ...] = ()
     if ev.joint:
         owed += (Owed(Step.PARTNER, me, battle=ev.battle, card=ev.card),)
@@ -150,7 +134,16 @@ def _granted(lk: Lookups, ev: CardDeployed, me: str, opp: str) -> tuple[Owed, ..
         owed += (Owed(Step.RECON, opp),)
     if card.reinforce:
         owed += (Owed(Step.REINFORCE_DRAW, me), Owed(Step.REINFORCE_DEPLOY, me))
-    return owed
+    if total(lk, state, battle, me) >= WIN_POINTS:
+        state = _win_battle(lk, state, i, me)
+        if all(b.closed for b in state.battles):  # only a win closes a battle
+            state = _end_round(lk, state)
+            if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
+                return _abilities_past_the_round(state, owed + (owed_before or ()))
+            return state
+    if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
+        owed_before = (Owed(Step.REFILL, me), Owed(Step.PASS, me))
+    return replace(state, steps=owed + owed_before)
 
 
 def _abilities_past_the_round(state: State, owed: tuple[Owed, ...]) -> State:
