@@ -172,6 +172,10 @@ def test_a_switch_or_upcaster_naming_no_changelog_entry_fails_when_the_class_is_
         type("Bad", (CardsOfWar,), {"__module__": CardsOfWar.__module__,
                                     "changelog": CardsOfWar.changelog,
                                     "switches": {"kill_target": ("1.1", "cow.kill.nope")}})
+    with pytest.raises(ContractError, match="option 'x' is new in '1.1' by 'cow.nope'"):
+        type("Bad", (CardsOfWar,), {"__module__": CardsOfWar.__module__,
+                                    "changelog": CardsOfWar.changelog,
+                                    "options_since": {"x": ("1.1", "cow.nope")}})
 
 
 # -- the commands: --rules VERSION|latest, and which rules judged ------------------------
@@ -369,3 +373,60 @@ def test_the_1_1_fixture_is_regenerated_byte_for_byte(tmp_path):
     recon_ends_the_round(str(tmp_path))
     made = (tmp_path / "recon-ends-the-round.jsonl").read_bytes()
     assert made == open(ROUND_END, "rb").read()
+
+
+# -- options a later version added (item 2's gap) -------------------------------------------
+
+AUTO = "replays/cards-of-war/sim-automatic-kill-no-reshuffle.jsonl"  # automatic_kill (1.1)
+
+
+@pytest.mark.parametrize("game,option", [(rs.id, o) for rs in engine.all_games()
+                                         for o in rs.options_since])
+def test_an_option_a_later_version_added_is_not_in_the_versions_before(game, option):
+    from tabletape.engine.versions import option_problem
+    rs = engine.get(game)
+    version, rule = rs.options_since[option]
+    name, _, value = option.partition("=")
+    field = {f.name: f for f in msgspec.structs.fields(rs.Options)}[name]
+    options = rs.Options(**{name: value or (not field.default)})
+    before = rs.versions[rs.versions.index(version) - 1]
+    for v in rs.versions:
+        problem = option_problem(options, rs.options_since, resolve(game, rs.changelog, v, v))
+        if rs.versions.index(v) >= rs.versions.index(version):
+            assert problem is None, (v, problem)
+        elif v == before:
+            assert problem == (f"option {option} is not in {game} rules {v}: rules {version} "
+                               f"added it ({rule})")
+    assert option_problem(rs.Options(), rs.options_since,
+                          resolve(game, rs.changelog, rs.versions[0], None)) is None
+
+
+def test_a_log_setting_an_option_its_judging_version_lacks_is_refused_naming_both(run, tmp_path):
+    assert engine.replay(AUTO).ok
+    r = run("validate", "--rules", "1.0", AUTO)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert (f"{AUTO}:1 (seq 0, byte 0): cannot be judged by rules 1.0: option automatic_kill "
+            "is not in cards-of-war rules 1.0: rules 1.1 added it (cow.kill.automatic)") in r.stdout
+    d = json.loads(run("validate", "--json", "--rules", "1.0", AUTO).stdout)
+    assert d["rules_version"] == {"recorded": "1.1", "judged_by": "1.0"}
+    assert "option automatic_kill" in d["problems"][0]["reason"]
+    for args in (("explain", AUTO, "5"), ("replay", AUTO), ("log", AUTO)):
+        r = run(args[0], "--rules", "1.0", *args[1:])
+        assert "Traceback" not in r.output and "option automatic_kill" in r.output, args
+    out = tmp_path / "old.jsonl"
+    r = run("migrate", AUTO, "-o", out, "--rules", "1.0")
+    assert r.exit_code == 1 and not out.exists()
+    assert "breaks cards-of-war rules 1.0 at seq 0; nothing written" in r.stderr
+
+
+def test_a_log_recorded_under_a_version_without_its_option_has_a_bad_header(run, tmp_path):
+    from tests.test_signing import rechain
+    path = tmp_path / "forged.jsonl"
+    data = open(AUTO, "rb").read().replace(b'"rules_version":"1.1"', b'"rules_version":"1.0"', 1)
+    path.write_bytes(data)
+    rechain(path)
+    r = run("validate", path)
+    assert r.exit_code == 1
+    assert ("bad header: option automatic_kill is not in cards-of-war rules 1.0: rules 1.1 "
+            "added it (cow.kill.automatic)") in r.stdout
+    assert run("validate", "--rules", "1.1", path).exit_code == 0  # a 1.1 game, recorded as 1.0

@@ -215,3 +215,11 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "exhaustion_discard": ("1.1", "cow.opt.exhaustion.discard"),
     "round_end_abilities": ("1.2", "cow.ability.round-end"),
 }
+
+# The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A
+# log setting one is refused by an older version, naming the option (engine.versions).
+OPTIONS_SINCE: dict[str, tuple[str, str]] = {
+    "automatic_kill": ("1.1", "cow.kill.automatic"),
+    "no_reshuffle_between_rounds": ("1.1", "cow.round.no-reshuffle"),
+    "reinforce_draw_at_round_end": ("1.2", "cow.reinforce.round-end"),
+}
