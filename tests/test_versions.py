@@ -430,3 +430,21 @@ def test_a_log_recorded_under_a_version_without_its_option_has_a_bad_header(run,
     assert ("bad header: option automatic_kill is not in cards-of-war rules 1.0: rules 1.1 "
             "added it (cow.kill.automatic)") in r.stdout
     assert run("validate", "--rules", "1.1", path).exit_code == 0  # a 1.1 game, recorded as 1.0
+
+
+# -- BATTLECARDS' first side (bcp.turn.first-side, 1.1) -------------------------------------
+
+def test_battlecards_1_0_followed_the_card_files_order_1_1_starts_the_named_side():
+    from tabletape.games.battlecards_pacific import RULESET as BCP
+    comp = BCP.default_components()
+    us_first = msgspec.structs.replace(comp, sides=tuple(reversed(comp.sides)))
+    assert [s.id for s in us_first.sides] == ["US", "Japan"]
+    header = BCP.start(("alice", "bob"), BCP.Options(), us_first)  # alice: Japan
+    new, old = BCP.bind(header), BCP.bind(msgspec.structs.replace(header, rules_version="1.0"))
+    assert old.edition.judging == "1.0" and not old.lk.first_side_named
+    assert new.initial().order == ("alice", "bob")  # Japan starts, whatever the file says
+    assert old.initial().order == ("bob", "alice")  # 1.0: the file's first side (US) starts
+    # with the bundled file (Japan listed first) the two agree: the 1.0 fixtures keep their
+    # verdicts (test_a_log_is_judged_by_its_recorded_version_as_that_release_judged_it)
+    plain = BCP.start(("alice", "bob"), BCP.Options(), comp)
+    assert BCP.bind(plain, "1.0").initial() == BCP.bind(plain).initial()
