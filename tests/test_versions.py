@@ -448,3 +448,13 @@ def test_battlecards_1_0_followed_the_card_files_order_1_1_starts_the_named_side
     # verdicts (test_a_log_is_judged_by_its_recorded_version_as_that_release_judged_it)
     plain = BCP.start(("alice", "bob"), BCP.Options(), comp)
     assert BCP.bind(plain, "1.0").initial() == BCP.bind(plain).initial()
+
+
+def test_log_json_carries_the_judging_version_on_every_line(run):
+    rows = [json.loads(line) for line in run("log", "--json", SIM).stdout.splitlines()]
+    assert len(rows) == 143 and {r["judged_by"] for r in rows} == {"1.0"}
+    assert rows[0]["text"].startswith("cards-of-war 1.0 starts")  # the version recorded
+    r = run("log", "--json", "--rules", "latest", "--from", "40", "--to", "41", SIM)
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [(x["seq"], x["judged_by"]) for x in rows] == [(40, "1.2"), (41, "1.2")]
+    assert "judged by rules 1.2" in r.stderr
