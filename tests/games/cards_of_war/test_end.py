@@ -446,3 +446,22 @@ def test_special_abilities_a_round_that_ends_the_game_ends_its_abilities():
                   battles=[won(A), won(B), battle(alice=["Tank"], bob=["Battleship", "Tank"])])
     state = rs.apply(state, deploy(B, "Spy", 3))
     assert state.phase is Phase.OVER and rs.pending(state) is None
+
+
+@pytest.mark.rule("cow.reinforce.round-end", "cow.opt.joint.abilities")
+def test_special_abilities_2_a_pairs_reinforcement_lapses_when_its_partner_ends_the_round():
+    # alice's Amphib (REINFORCE) takes battle 2 and names its partner; Marines takes battle 3
+    # and the round (a sweep): Amphib's reinforcement, owed after the partner, lapses with it
+    hand = ("Infantry", "Spy", "Decoy", "Resistance", "Saboteur", "Codebreakers", "Marines",
+            "Amphib")
+    for option, owed in ((False, []), (True, [(Step.REINFORCE_DRAW, A)])):
+        rs = RULESET.bind(header(joint_deployment=True, reinforce_draw_at_round_end=option))
+        state = table(hands={A: hand, B: HAND_B}, joint_deployment=True,
+                      reinforce_draw_at_round_end=option,
+                      battles=[won(A), battle(alice=["Aircraft Carrier", "Tank"]),
+                               battle(alice=["Long Range Bomber", "Dive Bomber"])])
+        for ev in (deploy(A, "Amphib", 2, joint=True), deploy(A, "Marines", 3)):
+            assert rs.check(state, ev) is None
+            state = rs.apply(state, ev)
+        assert state.round_winners == (A,) and state.round == 2
+        assert steps(state) == [*owed, (Step.REFILL, A), (Step.REFILL, B)]
