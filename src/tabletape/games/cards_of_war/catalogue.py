@@ -202,7 +202,7 @@ CHANGELOG: dict[str, dict[str, str]] = {
     },
     "1.2": {
         "cow.ability.round-end": "new: a card whose deployment ends the round keeps its abilities (a RECON is still answered); 1.1 dropped them",
-        "cow.reinforce.round-end": "new: a REINFORCE that ends the round lapses; new option reinforce_draw_at_round_end draws its extra card at once",
+        "cow.reinforce.round-end": "new: the decision that a REINFORCE ending the round lapses (as 1.1 played it); new option reinforce_draw_at_round_end draws its extra card at once",
     },
 }
 
