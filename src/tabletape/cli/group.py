@@ -82,9 +82,10 @@ def ours(e: click.ClickException) -> click.ClickException:
     return e if isinstance(e, (Usage, *_SHOWN_AS_CLICK_DOES)) else Usage(e)
 
 
-def emit_json(data: Any) -> None:
-    """Prints data as JSON, every character a terminal would obey escaped (`visible_json`)."""
-    click.echo(visible_json(data))
+def emit_json(result: Any) -> None:
+    """Prints a command's result (a Struct, or a list of them) as JSON: `msgspec.to_builtins`
+    of it, every character a terminal would obey escaped (`visible_json`)."""
+    click.echo(visible_json(msgspec.to_builtins(result)))
 
 
 def echo(text: str, err: bool = False) -> None:
