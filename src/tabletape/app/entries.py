@@ -75,6 +75,24 @@ def load_components(ruleset: engine.Ruleset, path: str | None) -> Any:
                          file=path) from None
 
 
+def start_log(path: str, ruleset: engine.Ruleset, players: tuple[str, ...],
+              options: Iterable[tuple[str, Any]] = (), components: str | None = None, *,
+              at: str | None = None, by: str | None = None) -> tuple[Any, tapelog.Tail]:
+    """Writes the header of a new log (never over an existing file): the game's start for
+    these players, options (`KEY=VALUE` pairs) and components file; returns it and the tail.
+
+    Every command that starts a log (`new`, `record`, `simulate`) starts it here.
+    """
+    header = ruleset.start(players, options_for(ruleset, options),
+                           load_components(ruleset, components))
+    header = msgspec.structs.replace(header, at=at, by=by)
+    try:
+        ruleset.codec.strict.decode(ruleset.codec.encode(header))  # the schema's bounds hold
+    except msgspec.ValidationError as e:
+        raise UsageError(f"the header would not be valid: {e}", file=path) from None
+    return header, tapelog.create(path, header, ruleset.codec)
+
+
 # -- events ------------------------------------------------------------------------------
 
 def event_from(ruleset: engine.Ruleset, text: str, source: str, by: str | None,

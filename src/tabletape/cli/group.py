@@ -15,7 +15,6 @@ from tabletape import engine
 from tabletape.app import entries
 from tabletape.app.entries import now
 from tabletape.cli import params
-from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
 from tabletape.tape.events import Event, Note, Undone, visible, visible_json
 
@@ -268,20 +267,12 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
     Example:
       tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
     """
-    rs = engine.get(game)
-    header = rs.start(players, entries.options_for(rs, options),
-                      entries.load_components(rs, components))
-    header = msgspec.structs.replace(header, at=now(), by=by)
-    try:
-        rs.codec.strict.decode(rs.codec.encode(header))  # the schema's bounds hold
-    except msgspec.ValidationError as e:
-        raise UsageError(f"the header would not be valid: {e}", file=file) from None
-    tail = tapelog.create(file, header, rs.codec)
+    from tabletape.app import making
+    started = making.new(game, file, players, options, components, at=now(), by=by)
     if as_json:
-        return emit_json({"file": file, "game": rs.id, "rules_version": rs.version,
-                          "players": list(players), "options": msgspec.to_builtins(header.options),
-                          "head": tail.head})
-    echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
+        return emit_json(started)
+    rs = engine.get(game)
+    echo(f"started {file}: {rs.title} for {', '.join(players)}; head {started.head[:16]}")
 
 
 def stdin_is_terminal() -> bool:
