@@ -128,3 +128,19 @@ def _schema(t: Any, title: str) -> bytes:
 def schema_documents() -> dict[str, Any]:
     """Returns every schema as data, by file name (`schema` without `-o`)."""
     return {n: msgspec.json.decode(d) for n, d in schemas().items()}
+
+
+class Keys(Struct, frozen=True):
+    """`keygen --json`: the key pair written and its fingerprint."""
+
+    name: str
+    private: str
+    public: str
+    fingerprint: str
+
+
+def keygen(name: str, directory: str) -> Keys:
+    """Makes an Ed25519 key pair NAME.key/NAME.pub in `directory` (never over a key)."""
+    from tabletape.tape import signing
+    key_path, pub_path, fp = signing.keygen(name, directory)
+    return Keys(name, key_path, pub_path, fp)

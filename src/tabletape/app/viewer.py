@@ -472,4 +472,22 @@ def write(path: str, out: str, *, force: bool = False) -> Book:
     return book
 
 
-__all__ = ["Book", "build", "data_json", "html", "html_packed", "log_verdict", "write"]
+class Page(msgspec.Struct, frozen=True):
+    """`view --json`: the page written, its log, the lines drawn, the verdict, its size."""
+
+    file: str
+    log: str
+    lines: int
+    verdict: str
+    bytes: int
+
+
+def view(path: str, out: str, *, force: bool = False) -> tuple[Page, bool]:
+    """Writes the viewer of the log at `path` to `out`; returns what was written, and
+    whether the log is clean (the page is written either way)."""
+    book = write(path, out, force=force)
+    return Page(out, path, book.events, book.verdict, os.path.getsize(out)), book.ok
+
+
+__all__ = ["Book", "Page", "build", "data_json", "html", "html_packed", "log_verdict", "view",
+           "write"]

@@ -33,13 +33,12 @@ def keygen(name: str, directory: str, as_json: bool) -> None:
     Example:
       tabletape keygen alice --dir keys
     """
-    from tabletape.tape import signing
-    key_path, pub_path, fp = signing.keygen(name, directory)
+    from tabletape.app.making import keygen as make
+    keys = make(name, directory)
     if as_json:
-        return emit_json({"name": name, "private": key_path, "public": pub_path,
-                          "fingerprint": fp})
-    echo(f"wrote {key_path} (private: keep it secret) and {pub_path} (public: share it)")
-    echo(f"fingerprint {fp}")
+        return emit_json(keys)
+    echo(f"wrote {keys.private} (private: keep it secret) and {keys.public} (public: share it)")
+    echo(f"fingerprint {keys.fingerprint}")
 
 
 @click.command()
