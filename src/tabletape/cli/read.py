@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+import msgspec
 
 from tabletape.app import reading
 from tabletape.app.vocab import counted
@@ -252,7 +253,7 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
     def as_json_line(row: logrows.Row) -> None:
         nonlocal shown
         shown += 1
-        out.write(visible_json(row.to_dict(as_player is not None)) + "\n")
+        out.write(visible_json(msgspec.to_builtins(row.line(as_player is not None))) + "\n")
 
     def as_text(row: logrows.Row) -> None:
         nonlocal shown
