@@ -29,7 +29,7 @@ from tabletape.engine import registry
 from tabletape.engine.reading import Judged, Replay, walk
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header, visible
 
 CHECK_VERSION = 1  # what an Entry measures; a change invalidates every cache
@@ -43,6 +43,7 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     game: str | None
     rules_version: str | None  # the version the log was recorded under (its header)
+    judged_by: str | None = None  # the version that judged it, when not the recorded one
     events: int
     verdict: str  # valid | invalid | broken
     illegal: list[tuple[int, str]] = []  # (seq, rule) of every illegal event, even if undone
@@ -172,17 +173,19 @@ class _LegalCounts:
 Key = tuple[int, str, str]  # a log's size, the hash of its bytes, the rules that judge it
 
 
-def judge(path: str, components: dict[str, bytes] | None = None) -> Entry:
+def judge(path: str, components: dict[str, bytes] | None = None, rules: str | None = None
+          ) -> Entry:
     """Replays one log (the engine's one loop) and returns what a baseline keeps of it.
 
     `components` replaces the component data of the named games' logs (a what-if for a
-    rules maintainer). Never raises for a bad log: an unreadable one is `broken`.
+    rules maintainer). `rules` judges by another rules version than the recorded one.
+    Never raises for a bad log: an unreadable one is `broken`.
     """
-    return judge_keyed(path, components)[0]
+    return judge_keyed(path, components, rules)[0]
 
 
-def judge_keyed(path: str, components: dict[str, bytes] | None = None
-                ) -> tuple[Entry, Key | None]:
+def judge_keyed(path: str, components: dict[str, bytes] | None = None,
+                rules: str | None = None) -> tuple[Entry, Key | None]:
     """Returns a log's entry and the cache key of the very bytes it judged (one read).
 
     The file is read once: the bytes judged are the bytes hashed, even if the log is
@@ -195,12 +198,12 @@ def judge_keyed(path: str, components: dict[str, bytes] | None = None
         return _broken(e, path), None
     with f:
         hashed = _Hashed(f)
-        entry = _judge(path, components, hashed)
+        entry = _judge(path, components, hashed, rules)
         hashed.finish()
     if entry.game is None:
         return entry, None
     return entry, (hashed.size, hashed.h.hexdigest(),
-                   rules_fingerprint(entry.game, components.get(entry.game)))
+                   rules_fingerprint(entry.game, components.get(entry.game), rules))
 
 
 class _Hashed:
@@ -239,12 +242,16 @@ def _broken(e: TapeError, path: str) -> Entry:
                  error=_reason(e, path), error_seq=e.seq)
 
 
-def _judge(path: str, components: dict[str, bytes], f: _Hashed) -> Entry:
+def _judge(path: str, components: dict[str, bytes], f: _Hashed, rules: str | None = None
+           ) -> Entry:
     counts = _LegalCounts()
     try:
         records = tapelog.read_records(path, registry.codec_for, opened=f)
-        result = walk(Replay(path), _with_components(records, components), visit=counts)
+        result = walk(Replay(path, version=rules), _with_components(records, components),
+                      visit=counts)
     except TapeError as e:
+        if rules is not None and isinstance(e, UsageError) and not isinstance(e, UnknownGame):
+            raise  # a rules version the game never had: the command's usage, not this log's
         return _broken(e, path)
     header, fold = result.header, result.fold
     illegal: dict[int, str] = {}
@@ -264,8 +271,10 @@ def _judge(path: str, components: dict[str, bytes], f: _Hashed) -> Entry:
             state.pop("components", None)  # (in the header; an override shows in its effects)
         out["state"] = digest(state)
     stop = result.error
-    return Entry(game=getattr(header, "game", None),
-                 rules_version=getattr(header, "rules_version", None), events=result.events,
+    recorded = getattr(header, "rules_version", None)
+    judged = result.judged_by
+    return Entry(game=getattr(header, "game", None), rules_version=recorded,
+                 judged_by=judged if judged != recorded else None, events=result.events,
                  verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
                  illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
                  error_seq=stop.seq if stop else None, legal=counts.done(result.events), **out)
@@ -328,17 +337,18 @@ def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
 
 
 @functools.lru_cache(maxsize=64)
-def rules_fingerprint(game: str, components: bytes | None) -> str:
+def rules_fingerprint(game: str, components: bytes | None, rules: str | None = None) -> str:
     """Returns a fingerprint of what judges a game's logs: its rules code, the engine's,
     this module's measures, and the component data that replaces the headers' (if any)."""
     from tabletape.engine.index import code_fingerprint
     h = hashlib.sha256(f"{__version__} {CHECK_VERSION} {BLOCK}".encode())
     h.update(code_fingerprint(engine.get(game)).encode())
     h.update(hashlib.sha256(components).digest() if components is not None else b"header")
+    h.update(f" rules {rules or 'recorded'}".encode())
     return h.hexdigest()
 
 
-def _log_key(path: str, components: dict[str, bytes]) -> Key | None:
+def _log_key(path: str, components: dict[str, bytes], rules: str | None = None) -> Key | None:
     """Returns (size, content hash, rules fingerprint) of a log, or None if it has none.
 
     Only to look the log up: an entry is cached under the key of the bytes it judged.
@@ -357,7 +367,7 @@ def _log_key(path: str, components: dict[str, bytes]) -> Key | None:
         game = registry.ruleset_for(first[:-1], path).id
     except TapeError:
         return None
-    return hashed.size, hashed.h.hexdigest(), rules_fingerprint(game, components.get(game))
+    return hashed.size, hashed.h.hexdigest(), rules_fingerprint(game, components.get(game), rules)
 
 
 # -- running many ----------------------------------------------------------------------------
@@ -365,15 +375,17 @@ def _log_key(path: str, components: dict[str, bytes]) -> Key | None:
 Verdict = tuple[Entry, Key | None]  # an entry and the key of the bytes it judged
 
 
-def _judge_batch(paths: Sequence[str], components: dict[str, bytes]) -> list[Verdict]:
-    return [judge_keyed(p, components) for p in paths]
+def _judge_batch(paths: Sequence[str], components: dict[str, bytes], rules: str | None = None
+                 ) -> list[Verdict]:
+    return [judge_keyed(p, components, rules) for p in paths]
 
 
-def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int
-              ) -> Iterator[tuple[str, Verdict]]:
+def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
+              rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged in `jobs` processes."""
     from tabletape.app.parallel import pmap
-    results = pmap(functools.partial(judge_keyed, components=components), paths, jobs)
+    results = pmap(functools.partial(judge_keyed, components=components, rules=rules), paths,
+                   jobs)
     try:
         yield from zip(paths, results, strict=True)
     finally:
@@ -381,8 +393,8 @@ def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int
 
 
 def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
-             workers: int = 2, processes: bool = True, batch: int = 16
-             ) -> Iterator[tuple[str, Verdict]]:
+             workers: int = 2, processes: bool = True, batch: int = 16,
+             rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged on a Dask cluster (in the order done).
 
     `scheduler` is the address of a running scheduler (tcp://host:8786), or "local" for a
@@ -402,7 +414,8 @@ def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
         client = Client(scheduler)
     try:
         batches = [list(paths[i:i + batch]) for i in range(0, len(paths), batch)]
-        futures = client.map(_judge_batch, batches, components=components, pure=False)
+        futures = client.map(_judge_batch, batches, components=components, rules=rules,
+                             pure=False)
         index = {f.key: b for f, b in zip(futures, batches, strict=True)}
         for fut in as_completed(futures):
             yield from zip(index[fut.key], fut.result(), strict=True)
@@ -424,12 +437,13 @@ class Run:
 def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | None = None,
           dask_processes: bool = True, components: dict[str, bytes] | None = None,
           cache_dir: str | None = None,
-          progress: Callable[[int, int], None] | None = None) -> Run:
+          progress: Callable[[int, int], None] | None = None, rules: str | None = None) -> Run:
     """Judges every log under `paths` and returns the entries named from `root`.
 
     With `cache_dir`, an entry whose log bytes and rules fingerprint are unchanged is
     taken from the cache, and the cache is rewritten with this run's entries.
-    `progress(done, total)` is called as logs are judged.
+    `progress(done, total)` is called as logs are judged. `rules` judges every log by
+    that rules version (or `latest`) instead of the one it was recorded under.
     """
     components = components or {}
     logs = find_logs(paths)
@@ -443,7 +457,7 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
         if cache_dir is None:
             todo.append(p)
             continue
-        k = keys[p] = _log_key(p, components)
+        k = keys[p] = _log_key(p, components, rules)
         hit = cache.get(os.path.abspath(p))
         if k is not None and hit is not None and (hit.size, hit.content, hit.rules) == k:
             found[p] = hit.entry
@@ -453,8 +467,8 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     done = len(found)
     if progress:
         progress(done, len(logs))
-    results = run_dask(todo, components, dask, processes=dask_processes) if dask \
-        else run_local(todo, components, jobs)
+    results = run_dask(todo, components, dask, processes=dask_processes, rules=rules) if dask \
+        else run_local(todo, components, jobs, rules)
     for p, (entry, judged) in results:
         found[p], keys[p] = entry, judged  # cached under the bytes it judged
         done += 1

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
+from tabletape.app.reading import RulesVersion, rules_version
 from tabletape.engine.kit.svg import Drawing
 
 
@@ -37,10 +38,12 @@ class Drawn(msgspec.Struct, frozen=True, kw_only=True):
     log: str
     seq: int
     as_player: str | None = msgspec.field(name="as")
+    rules_version: RulesVersion
     problems: list[dict[str, Any]]
 
 
 def drawn(out: str, result: engine.Replay, as_player: str | None) -> Drawn:
     """Returns what `svg` wrote to `out`: the table of a replay, as `as_player` sees it."""
     return Drawn(file=out, log=result.file, seq=result.events - 1, as_player=as_player,
+                 rules_version=rules_version(result),
                  problems=[e.to_dict() for e in result.problems])

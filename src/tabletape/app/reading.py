@@ -30,8 +30,7 @@ class RulesVersion(Struct, frozen=True):
 
 def rules_version(result: engine.Replay) -> RulesVersion:
     """Returns which rules a log was recorded under and which judged it."""
-    return RulesVersion(getattr(result.header, "rules_version", None),
-                        result.ruleset.version if result.ruleset else None)
+    return RulesVersion(getattr(result.header, "rules_version", None), result.judged_by)
 
 
 def problems(errors: list[TapeError]) -> list[Problem]:
@@ -84,11 +83,14 @@ class Validation(Struct, frozen=True, kw_only=True):
     signatures_checked: bool = False
 
 
-def judged(path: str, *, keep_going: bool, single: bool) -> engine.Replay:
-    """Returns a log judged to its end (past illegal events with `keep_going`); a log that
-    cannot be opened is a finding when it is one of several, an error when it is alone."""
+def judged(path: str, *, keep_going: bool, single: bool, rules: str | None = None
+           ) -> engine.Replay:
+    """Returns a log judged to its end (past illegal events with `keep_going`) by the rules
+    version `rules` (None: the recorded one); a log that cannot be opened is a finding when
+    it is one of several, an error when it is alone."""
     try:
-        return engine.judge_all(path) if keep_going else engine.replay(path)
+        return (engine.judge_all(path, rules) if keep_going
+                else engine.replay(path, version=rules))
     except UsageError as e:
         if single:
             raise
@@ -284,17 +286,17 @@ class Explained(NamedTuple):
     cited: list[str]  # the rule ids the ruling cites
 
 
-def explain(file: str, seq: int) -> Explained:
+def explain(file: str, seq: int, rules: str | None = None) -> Explained:
     """Rules on the event at `seq`: the state before it, its verdict and rule, the disputes.
 
     The whole log is read; a break anywhere is in `problems`, and the event is still
-    explained as it stands.
+    explained as it stands. `rules` judges by another rules version than the recorded one.
     """
     from tabletape.app.stepper import verdict
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.capture(file, seq)
+    result = engine.capture(file, seq, rules)
     rs, fold = result.ruleset, result.fold
     if rs is None or fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -363,14 +365,14 @@ def ruleset_of(result: engine.Replay) -> engine.Ruleset:
     return result.ruleset
 
 
-def diff(a: Any, b: Any) -> Compared:
+def diff(a: Any, b: Any, rules: str | None = None) -> Compared:
     """Compares two log points (`params.LogPoint`: spec, path, seq): the first divergent
     event and the state diff; each side's problems, a broken side compared up to its break."""
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
     (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.state_at(pa, to=ta, check_after=True)  # (writes their indexes)
-    rb = engine.state_at(pb, to=tb, check_after=True)
+    ra = engine.state_at(pa, to=ta, check_after=True, version=rules)  # (writes their indexes)
+    rb = engine.state_at(pb, to=tb, check_after=True, version=rules)
     rsa, rsb = ruleset_of(ra), ruleset_of(rb)
     for point, r in ((a, ra), (b, rb)):  # a point past the end is no point of that log
         if point.seq is not None and point.seq >= r.events and r.error is None:

@@ -31,6 +31,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import pictures, stepper
+from tabletape.app.reading import RulesVersion
 from tabletape.tape import files
 from tabletape.tape.errors import ChainError, LogFormatError, TornTail, UsageError
 from tabletape.tape.events import Note, visible
@@ -53,6 +54,9 @@ class Book:
     frames: list[dict[str, Any]] = field(default_factory=list)
     pics: list[list[list[int]]] = field(default_factory=list)  # seq -> view -> part numbers
     digests: list[str] = field(default_factory=list)  # seq -> its line's hash (for reuse)
+    rules: str | None = None  # the rules version asked for (None: the one recorded)
+    recorded: str = ""  # the rules version the log was recorded under
+    judged_by: str = ""  # the rules version that judged it
 
     @property
     def version(self) -> str:
@@ -195,24 +199,26 @@ class _BookDrawer(_Drawer):
 
 def _fold(path: str, drawer: _Drawer, book: Book) -> engine.Fold:
     """Folds the log through `drawer`; fills in `book`'s summary; returns the final fold."""
-    result = engine.replay(path, visit=drawer)
+    result = engine.replay(path, visit=drawer, version=book.rules)
     fold, rs = result.fold, result.ruleset
     if fold is None or rs is None:
         raise result.error or UsageError("unreadable log", file=path)
     book.game, book.title, book.players = rs.id, rs.title, tuple(fold.header.players)
+    book.recorded, book.judged_by = fold.header.rules_version, result.judged_by or ""
     book.head, book.events = result.head or "", result.events
     book.ok, book.verdict = log_verdict(result)
     return fold
 
 
-def build(path: str, before: Book | None = None) -> Book:
+def build(path: str, before: Book | None = None, rules: str | None = None) -> Book:
     """Folds the log at `path` and draws every seq's tables; reuses `before`'s drawings for
     the seqs whose lines are unchanged (the table after a seq depends on the lines up to
     it only), so that following a growing log draws only what is new.
 
     The Book holds the whole page, so it grows with the log; `write` streams it instead.
+    `rules` judges by another rules version than the recorded one.
     """
-    book = Book(path)
+    book = Book(path, rules=rules)
     fold = _fold(path, _BookDrawer(book, before), book)
     for seq in _amended(fold):
         book.frames[seq]["m"].extend(stepper.marks_after(fold, seq))
@@ -447,7 +453,7 @@ class _Export(_Drawer):
             spool.close()
 
 
-def write(path: str, out: str, *, force: bool = False) -> Book:
+def write(path: str, out: str, *, force: bool = False, rules: str | None = None) -> Book:
     """Writes the viewer of the log at `path` to `out` (atomically); returns the book's
     summary (events, verdict, head: its frames and parts went to the file, not to memory).
     An existing `out` is replaced only with `force`, and the log itself never.
@@ -456,7 +462,7 @@ def write(path: str, out: str, *, force: bool = False) -> Book:
     flat but for a digest per distinct part.
     """
     files.check_target(out, force=force, reading=(path,))  # before the work, not after
-    book = Book(path)
+    book = Book(path, rules=rules)
     export = _Export(os.path.dirname(os.path.abspath(out)))
     try:
         fold = _fold(path, export, book)
@@ -473,20 +479,25 @@ def write(path: str, out: str, *, force: bool = False) -> Book:
 
 
 class Page(msgspec.Struct, frozen=True):
-    """`view --json`: the page written, its log, the lines drawn, the verdict, its size."""
+    """`view --json`: the page written, its log, the lines drawn, the verdict, the rules
+    versions (recorded, judged by), its size."""
 
     file: str
     log: str
     lines: int
     verdict: str
+    rules_version: RulesVersion
     bytes: int
 
 
-def view(path: str, out: str, *, force: bool = False) -> tuple[Page, bool]:
-    """Writes the viewer of the log at `path` to `out`; returns what was written, and
-    whether the log is clean (the page is written either way)."""
-    book = write(path, out, force=force)
-    return Page(out, path, book.events, book.verdict, os.path.getsize(out)), book.ok
+def view(path: str, out: str, *, force: bool = False, rules: str | None = None
+         ) -> tuple[Page, bool]:
+    """Writes the viewer of the log at `path` to `out` (judged by the rules version `rules`,
+    None: the recorded one); returns what was written, and whether the log is clean (the
+    page is written either way)."""
+    book = write(path, out, force=force, rules=rules)
+    return Page(out, path, book.events, book.verdict,
+                RulesVersion(book.recorded, book.judged_by), os.path.getsize(out)), book.ok
 
 
 __all__ = ["Book", "Page", "build", "data_json", "html", "html_packed", "log_verdict", "view",

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 from msgspec import inspect as mi
 
 from tabletape import engine
@@ -359,9 +360,20 @@ def games() -> list[Game]:
                  len(rs.RULES)) for rs in engine.all_games()]
 
 
-def rules(game: str, rule: str | None = None) -> tuple[engine.Ruleset, dict[str, engine.Rule]]:
+class RuleEntry(msgspec.Struct, frozen=True):
+    """`rules --json`, by rule id: the rulebook section, our paraphrase, and what each rules
+    version changed in it (only for a rule the changelog names)."""
+
+    section: str
+    text: str
+    changes: dict[str, str] | UnsetType = UNSET
+
+
+def rules(game: str, rule: str | None = None
+          ) -> tuple[engine.Ruleset, dict[str, RuleEntry], list[tuple[str, str, str]]]:
     """Returns a game's rule catalogue (or only `rule`, refused with the closest ids when
-    the game has no such rule)."""
+    the game has no such rule), and its changelog's entries for those rules (version, rule
+    id, what changed)."""
     rs = engine.get(game)
     cat = rs.catalogue()
     if rule is not None:
@@ -369,4 +381,10 @@ def rules(game: str, rule: str | None = None) -> tuple[engine.Ruleset, dict[str,
             raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
                              f"`tabletape rules {rs.id}` lists them")
         cat = {rule: cat[rule]}
-    return rs, cat
+    changes = [(v, rule_id, what) for v, entries in rs.changelog.items()
+               for rule_id, what in entries.items() if rule_id in cat]
+    by_rule: dict[str, dict[str, str]] = {}
+    for v, rule_id, what in changes:
+        by_rule.setdefault(rule_id, {})[v] = what
+    return rs, {k: RuleEntry(r.section, r.text, by_rule.get(k, UNSET))
+                for k, r in cat.items()}, changes

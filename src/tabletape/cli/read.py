@@ -11,7 +11,7 @@ from tabletape.app import reading
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
 from tabletape.cli.group import emit_json
-from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
+from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, rules_option
 from tabletape.tape.errors import IllegalEvent, TornTail, UsageError
 
 
@@ -32,8 +32,10 @@ def _progress(items, label: str, total: int):
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Validate this many files at once, each in its own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
+@rules_option
 @click.pass_context
-def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool) -> None:
+def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool,
+             rules: str | None) -> None:
     """Check format, chain and rules; report every problem with line, seq and rule id.
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
@@ -47,7 +49,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     from tabletape.cli.render import console
     files = reading.logs_only(files)
     check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
-                              single=len(files) == 1)
+                              single=len(files) == 1, rules=rules)
     from tabletape.app.parallel import pmap
     results = pmap(check, files, jobs)
     reports, bad = [], 0
@@ -67,8 +69,8 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     ctx.exit(1 if bad else 0)
 
 
-def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
-                  ) -> tuple[bool, Any]:
+def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
+                  rules: str | None = None) -> tuple[bool, Any]:
     """Returns whether one log is valid, and its report: a Validation, or the rendered text.
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
@@ -83,7 +85,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
         summary,
         version_note,
     )
-    result = reading.judged(path, keep_going=keep_going, single=single)
+    result = reading.judged(path, keep_going=keep_going, single=single, rules=rules)
     if as_json:
         return result.ok, reading.validation(result)
     signatures = reading.signatures(result)
@@ -194,8 +196,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
+@rules_option
 @click.pass_context
-def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
+def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool,
+           step: bool, rules: str | None) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
     With --to, the lines after SEQ are still read for their format and hash chain
@@ -211,11 +215,11 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
             raise UsageError("--step is interactive; it does not print --json")
         from tabletape.app.stepper import Stepper
         from tabletape.cli import step as stepping
-        return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
+        return stepping.run(Stepper(file, as_player=as_player, at=to or 0, rules=rules))
     from tabletape.cli import replaying
     if not as_json:
-        ctx.exit(replaying.show(file, to, as_player))
-    report = reading.state_report(*replaying.replayed(file, to, as_player))
+        ctx.exit(replaying.show(file, to, as_player, rules))
+    report = reading.state_report(*replaying.replayed(file, to, as_player, rules))
     emit_json(report)
     ctx.exit(1 if report.problems else 0)
 
@@ -228,9 +232,10 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
               help="Stop after this seq (the lines after it are still checked for their chain).")
 @click.option("--as", "as_player", help="Hide what this player could not see (others' draws).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines, one per event.")
+@rules_option
 @click.pass_context
 def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
-            as_player: str | None, as_json: bool) -> None:
+            as_player: str | None, as_json: bool, rules: str | None) -> None:
     """Show the events, one line each as they are read: seq, by, the sentence, its ruling.
 
     \b
@@ -274,13 +279,19 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
         raise UsageError(f"--from {start} is after --to {stop}")
     try:
         result = logrows.stream(file, as_json_line if as_json else as_text, start=start,
-                                stop=stop, as_player=as_player)
+                                stop=stop, as_player=as_player, rules=rules)
         broken = result.error or result.later
         if start is not None and start >= result.events and result.error is None:
             raise UsageError(f"--from {start}: the log ends at seq {result.events - 1}",
                              file=file)
         if not shown:
             heading()  # a log broken before --from: the table is empty, the break follows
+        from tabletape.cli.render import version_note
+        note = version_note(result)
+        if note is not None:  # on stderr: stdout holds only the events
+            from tabletape.cli.render import err_console
+            out.flush()
+            err_console.print(note)
         if broken:  # on stderr, as every error: stdout holds only the events
             from tabletape.cli.render import err_console, problem_line
             out.flush()
@@ -301,8 +312,9 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("seq", type=int, shell_complete=complete.seqs)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rules_option
 @click.pass_context
-def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
+def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str | None) -> None:
     """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
 
     The whole log is read: when it breaks anywhere (format or chain), the event is
@@ -312,7 +324,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     Example:
       tabletape explain game.jsonl 41
     """
-    found = reading.explain(file, seq)
+    found = reading.explain(file, seq, rules)
     report, result, rs, before = found.report, found.result, found.ruleset, found.before
     if as_json:
         emit_json(report)
@@ -359,8 +371,9 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
 @click.argument("a", type=AT_SEQ)
 @click.argument("b", type=AT_SEQ)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rules_option
 @click.pass_context
-def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
+def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str | None) -> None:
     """Compare two logs (or two points of one, FILE@SEQ): first divergent event, state diff.
 
     Exit 1 when they differ, or when either log is broken or invalid (reported first;
@@ -371,7 +384,7 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
       tabletape diff game.jsonl other.jsonl
       tabletape diff game.jsonl@40 game.jsonl@41
     """
-    found = reading.diff(a, b)
+    found = reading.diff(a, b, rules)
     report = found.report
     if as_json:
         emit_json(report)
