@@ -487,7 +487,8 @@ def test_replay_without_click_prints_what_the_click_command_prints(logs, args, q
 
 def test_replay_to_imports_only_what_drawing_needs(logs):
     """`python -m tabletape replay FILE --to SEQ` (the console script's path too) draws the
-    table with the engine, the game and rich; not click, the other commands, or rich's emoji."""
+    table with the engine, the game and rich; not click, the other commands, rich's emoji, or
+    the log's writer and repair (the engine reads through tape.reader, not the tape.log facade)."""
     env = {**os.environ, "PYTHONPATH": _SRC}
     p = subprocess.run([sys.executable, "-X", "importtime", "-m", "tabletape", "replay",
                         logs["long"], "--to", "1500"], capture_output=True, env=env, timeout=120)
@@ -497,7 +498,8 @@ def test_replay_to_imports_only_what_drawing_needs(logs):
     assert {"tabletape.cli.entry", "tabletape.cli.replaying", "tabletape.engine.index",
             "rich.table"} <= imported
     assert not imported & {"click", "prompt_toolkit", "tabletape.cli.group", "tabletape.cli.read",
-                           "tabletape.cli.params", "rich._emoji_codes", "secrets", "difflib"}
+                           "tabletape.cli.params", "rich._emoji_codes", "secrets", "difflib",
+                           "tabletape.tape.writer", "tabletape.tape.repair", "tabletape.tape.log"}
 
 
 def test_the_console_script_is_the_entry_that_knows_the_quick_path():
