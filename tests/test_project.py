@@ -80,6 +80,15 @@ def test_the_changelog_ends_at_the_rules_version_and_names_real_rules(game):
         assert set(changes) <= set(rs.catalogue()), (version, set(changes) - set(rs.catalogue()))
 
 
+MAX_MODULE_LINES = 600  # a module a reader can hold in mind; a longer one is split by what it holds
+
+
+def test_no_module_in_src_is_longer_than_a_reader_can_hold():
+    long = {path: n for path in glob.glob("src/tabletape/**/*.py", recursive=True)
+            if (n := sum(1 for _ in open(path, encoding="utf-8"))) > MAX_MODULE_LINES}
+    assert not long, f"over {MAX_MODULE_LINES} lines: {long}"
+
+
 CONTRACTS = {  # a planted module -> the import-linter contract it breaks
     "games/cards_of_war/helpers.py": ("import rich\n", "rich only in the CLI and in each game's"),
     "cli/planted.py": ("import tabletape.games.cards_of_war\n",
