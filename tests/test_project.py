@@ -89,6 +89,24 @@ def test_no_module_in_src_is_longer_than_a_reader_can_hold():
     assert not long, f"over {MAX_MODULE_LINES} lines: {long}"
 
 
+def test_every_function_in_src_is_used_in_src():
+    """Test-only code lives in tests/: every top-level function or class of src/ is named
+    somewhere else in src/ (pytest's hooks in the plugin are called by pytest)."""
+    texts = {p: open(p, encoding="utf-8").read()
+             for p in glob.glob("src/tabletape/**/*.py", recursive=True)}
+    unused = []
+    for path, text in texts.items():
+        for node in ast.parse(text, path).body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    or node.name.startswith("pytest_"):
+                continue
+            named = re.compile(rf"\b{node.name}\b")
+            if len(named.findall(text)) == 1 and not any(
+                    named.search(t) for p, t in texts.items() if p != path):
+                unused.append(f"{path}: {node.name}")
+    assert not unused, "\n".join(unused)
+
+
 CONTRACTS = {  # a planted module -> the import-linter contract it breaks
     "games/cards_of_war/helpers.py": ("import rich\n", "rich only in the CLI and in each game's"),
     "cli/planted.py": ("import tabletape.games.cards_of_war\n",
