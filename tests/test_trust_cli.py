@@ -365,6 +365,8 @@ def test_the_other_commands_escape_what_they_are_handed_too(run, hostile, tmp_pa
                  ("branch", f"{hostile}@3", "-o", tmp_path / ("b\u202e\r.jsonl")),
                  ("new", "cards-of-war", tmp_path / "n.jsonl", "--players",
                   "alice," + ELSEWHERE[0]),
+                 ("migrate", hostile, "-o", tmp_path / ("m\u202e.jsonl")),
+                 ("migrate", hostile, "-o", tmp_path / "m10.jsonl", "--rules", "1.0"),
                  ("serve", hostile, "--host", "0.0.0.0\x1b[2K")):
         r = run(*args)
         assert r.exit_code in (0, 1, 2), (args, out(r))
@@ -406,6 +408,7 @@ def marked_commands(path, tmp_path) -> list[tuple[tuple, str | None]]:
             (("svg", path, "-o", tmp_path / "m.svg"), None),
             (("view", path, "-o", tmp_path / "m.html"), None),
             (("branch", f"{path}@3", "-o", tmp_path / "b.jsonl"), None),
+            (("migrate", path, "-o", tmp_path / "mig.jsonl", "--rules", "1.0"), None),
             (("note", path, "x", "--about", 2, "--dispute", "--by", MARKUP[1]), None),
             (("append", path, json.dumps({"type": "note", "text": MARKUP[2], "by": MARKUP[3]})),
              None)]

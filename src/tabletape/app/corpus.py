@@ -151,7 +151,7 @@ def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
         pass
 
 
-def _log_key(path: str, components: dict[str, bytes]) -> Key | None:
+def _log_key(path: str, components: dict[str, bytes], rules: str | None = None) -> Key | None:
     """Returns (size, content hash, rules fingerprint) of a log, or None if it has none.
 
     Only to look the log up: an entry is cached under the key of the bytes it judged.
@@ -170,7 +170,7 @@ def _log_key(path: str, components: dict[str, bytes]) -> Key | None:
         game = registry.ruleset_for(first[:-1], path).id
     except TapeError:
         return None
-    return hashed.size, hashed.h.hexdigest(), rules_fingerprint(game, components.get(game))
+    return hashed.size, hashed.h.hexdigest(), rules_fingerprint(game, components.get(game), rules)
 
 
 # -- running many ----------------------------------------------------------------------------
@@ -178,15 +178,17 @@ def _log_key(path: str, components: dict[str, bytes]) -> Key | None:
 Verdict = tuple[Entry, Key | None]  # an entry and the key of the bytes it judged
 
 
-def _judge_batch(paths: Sequence[str], components: dict[str, bytes]) -> list[Verdict]:
-    return [judge_keyed(p, components) for p in paths]
+def _judge_batch(paths: Sequence[str], components: dict[str, bytes], rules: str | None = None
+                 ) -> list[Verdict]:
+    return [judge_keyed(p, components, rules) for p in paths]
 
 
-def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int
-              ) -> Iterator[tuple[str, Verdict]]:
+def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
+              rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged in `jobs` processes."""
     from tabletape.app.parallel import pmap
-    results = pmap(functools.partial(judge_keyed, components=components), paths, jobs)
+    results = pmap(functools.partial(judge_keyed, components=components, rules=rules), paths,
+                   jobs)
     try:
         yield from zip(paths, results, strict=True)
     finally:
@@ -194,8 +196,8 @@ def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int
 
 
 def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
-             workers: int = 2, processes: bool = True, batch: int = 16
-             ) -> Iterator[tuple[str, Verdict]]:
+             workers: int = 2, processes: bool = True, batch: int = 16,
+             rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged on a Dask cluster (in the order done).
 
     `scheduler` is the address of a running scheduler (tcp://host:8786), or "local" for a
@@ -215,7 +217,8 @@ def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
         client = Client(scheduler)
     try:
         batches = [list(paths[i:i + batch]) for i in range(0, len(paths), batch)]
-        futures = client.map(_judge_batch, batches, components=components, pure=False)
+        futures = client.map(_judge_batch, batches, components=components, rules=rules,
+                             pure=False)
         index = {f.key: b for f, b in zip(futures, batches, strict=True)}
         for fut in as_completed(futures):
             yield from zip(index[fut.key], fut.result(), strict=True)
@@ -237,12 +240,13 @@ class Run:
 def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | None = None,
           dask_processes: bool = True, components: dict[str, bytes] | None = None,
           cache_dir: str | None = None,
-          progress: Callable[[int, int], None] | None = None) -> Run:
+          progress: Callable[[int, int], None] | None = None, rules: str | None = None) -> Run:
     """Judges every log under `paths` and returns the entries named from `root`.
 
     With `cache_dir`, an entry whose log bytes and rules fingerprint are unchanged is
     taken from the cache, and the cache is rewritten with this run's entries.
-    `progress(done, total)` is called as logs are judged.
+    `progress(done, total)` is called as logs are judged. `rules` judges every log by
+    that rules version (or `latest`) instead of the one it was recorded under.
     """
     components = components or {}
     logs = find_logs(paths)
@@ -256,7 +260,7 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
         if cache_dir is None:
             todo.append(p)
             continue
-        k = keys[p] = _log_key(p, components)
+        k = keys[p] = _log_key(p, components, rules)
         hit = cache.get(os.path.abspath(p))
         if k is not None and hit is not None and (hit.size, hit.content, hit.rules) == k:
             found[p] = hit.entry
@@ -266,8 +270,8 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     done = len(found)
     if progress:
         progress(done, len(logs))
-    results = run_dask(todo, components, dask, processes=dask_processes) if dask \
-        else run_local(todo, components, jobs)
+    results = run_dask(todo, components, dask, processes=dask_processes, rules=rules) if dask \
+        else run_local(todo, components, jobs, rules)
     for p, (entry, judged) in results:
         found[p], keys[p] = entry, judged  # cached under the bytes it judged
         done += 1

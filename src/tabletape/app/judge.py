@@ -20,7 +20,7 @@ from tabletape import __version__, engine
 from tabletape.engine import registry
 from tabletape.engine.reading import Judged, Replay, walk
 from tabletape.tape.codec import MAX_LINE
-from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
 from tabletape.tape.reader import Record, open_log, read_records
 
@@ -34,6 +34,7 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     game: str | None
     rules_version: str | None  # the version the log was recorded under (its header)
+    judged_by: str | None = None  # the version that judged it, when not the recorded one
     events: int
     verdict: str  # valid | invalid | broken
     illegal: list[tuple[int, str]] = []  # (seq, rule) of every illegal event, even if undone
@@ -121,17 +122,19 @@ class _LegalCounts:
 Key = tuple[int, str, str]  # a log's size, the hash of its bytes, the rules that judge it
 
 
-def judge(path: str, components: dict[str, bytes] | None = None) -> Entry:
+def judge(path: str, components: dict[str, bytes] | None = None, rules: str | None = None
+          ) -> Entry:
     """Replays one log (the engine's one loop) and returns what a baseline keeps of it.
 
     `components` replaces the component data of the named games' logs (a what-if for a
-    rules maintainer). Never raises for a bad log: an unreadable one is `broken`.
+    rules maintainer). `rules` judges by another rules version than the recorded one.
+    Never raises for a bad log: an unreadable one is `broken`.
     """
-    return judge_keyed(path, components)[0]
+    return judge_keyed(path, components, rules)[0]
 
 
-def judge_keyed(path: str, components: dict[str, bytes] | None = None
-                ) -> tuple[Entry, Key | None]:
+def judge_keyed(path: str, components: dict[str, bytes] | None = None,
+                rules: str | None = None) -> tuple[Entry, Key | None]:
     """Returns a log's entry and the cache key of the very bytes it judged (one read).
 
     The file is read once: the bytes judged are the bytes hashed, even if the log is
@@ -144,12 +147,12 @@ def judge_keyed(path: str, components: dict[str, bytes] | None = None
         return _broken(e, path), None
     with f:
         hashed = Hashed(f)
-        entry = _judge(path, components, hashed)
+        entry = _judge(path, components, hashed, rules)
         hashed.finish()
     if entry.game is None:
         return entry, None
     return entry, (hashed.size, hashed.h.hexdigest(),
-                   rules_fingerprint(entry.game, components.get(entry.game)))
+                   rules_fingerprint(entry.game, components.get(entry.game), rules))
 
 
 class Hashed:
@@ -188,12 +191,16 @@ def _broken(e: TapeError, path: str) -> Entry:
                  error=_reason(e, path), error_seq=e.seq)
 
 
-def _judge(path: str, components: dict[str, bytes], f: Hashed) -> Entry:
+def _judge(path: str, components: dict[str, bytes], f: Hashed, rules: str | None = None
+           ) -> Entry:
     counts = _LegalCounts()
     try:
         records = read_records(path, registry.codec_for, opened=f)
-        result = walk(Replay(path), _with_components(records, components), visit=counts)
+        result = walk(Replay(path, version=rules), _with_components(records, components),
+                      visit=counts)
     except TapeError as e:
+        if rules is not None and isinstance(e, UsageError) and not isinstance(e, UnknownGame):
+            raise  # a rules version the game never had: the command's usage, not this log's
         return _broken(e, path)
     header, fold = result.header, result.fold
     illegal: dict[int, str] = {}
@@ -213,8 +220,10 @@ def _judge(path: str, components: dict[str, bytes], f: Hashed) -> Entry:
             state.pop("components", None)  # (in the header; an override shows in its effects)
         out["state"] = digest(state)
     stop = result.error
-    return Entry(game=getattr(header, "game", None),
-                 rules_version=getattr(header, "rules_version", None), events=result.events,
+    recorded = getattr(header, "rules_version", None)
+    judged = result.judged_by
+    return Entry(game=getattr(header, "game", None), rules_version=recorded,
+                 judged_by=judged if judged != recorded else None, events=result.events,
                  verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
                  illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
                  error_seq=stop.seq if stop else None, legal=counts.done(result.events), **out)
@@ -225,13 +234,13 @@ def _reason(e: TapeError, path: str) -> str:
     return e.reason.replace(path, "<log>")
 
 
-
 @functools.lru_cache(maxsize=64)
-def rules_fingerprint(game: str, components: bytes | None) -> str:
+def rules_fingerprint(game: str, components: bytes | None, rules: str | None = None) -> str:
     """Returns a fingerprint of what judges a game's logs: its rules code, the engine's,
     this module's measures, and the component data that replaces the headers' (if any)."""
     from tabletape.engine.index import code_fingerprint
     h = hashlib.sha256(f"{__version__} {CHECK_VERSION} {BLOCK}".encode())
     h.update(code_fingerprint(engine.get(game)).encode())
     h.update(hashlib.sha256(components).digest() if components is not None else b"header")
+    h.update(f" rules {rules or 'recorded'}".encode())
     return h.hexdigest()

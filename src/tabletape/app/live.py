@@ -143,8 +143,10 @@ class Follower:
     event loop. `told` hears each change of the log's state, one line, for the console.
     """
 
-    def __init__(self, path: str, told: Callable[[str], None] | None = None):
+    def __init__(self, path: str, told: Callable[[str], None] | None = None,
+                 rules: str | None = None):
         self.path = path
+        self.rules = rules  # the rules version judging (None: the recorded one)
         self.told = told
         self.shown: Shown | None = None
         self.drawn: viewer.Book | None = None  # the last book read: its drawings are reused
@@ -180,7 +182,7 @@ class Follower:
         except OSError as e:
             return Shown(unreadable(path, _why(e)), error=e)
         try:
-            book = viewer.build(path, self.drawn)
+            book = viewer.build(path, self.drawn, self.rules)
         except (TapeError, OSError, RecursionError, ValueError) as e:
             # a broken header, an empty file, or a file that is not a log: shown as such
             return Shown(unreadable(path, _why(e)), stamp, settled, tail, e)

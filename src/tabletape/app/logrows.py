@@ -49,7 +49,7 @@ Sink = Callable[[Row], None]
 
 
 def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None = None,
-           as_player: str | None = None) -> engine.Replay:
+           as_player: str | None = None, rules: str | None = None) -> engine.Replay:
     """Folds a log and hands `sink` a Row per event from seq `start` to seq `stop`, in order.
 
     Without `start`, the log is read from line 1 (every ruling whole); with it, the
@@ -57,7 +57,8 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     is one. With `stop`, the lines after it are still checked for format and chain
     (`check_after`); a break there is the returned replay's `later`.
     With `as_player`, an event that player could not see is shown by its type only
-    (`hidden`; see `hidden_from`). Returns the replay; memory stays bounded.
+    (`hidden`; see `hidden_from`). `rules` judges by another rules version than the
+    recorded one. Returns the replay; memory stays bounded.
     """
     if as_player is not None:
         _check_player(path, as_player)
@@ -86,9 +87,10 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
             sink(held.popleft())
 
     if start is None:  # every event's fate, from line 1
-        result = engine.check_later(engine.replay(path, to=stop, visit=visit), stop)
+        result = engine.check_later(engine.replay(path, to=stop, visit=visit, version=rules),
+                                    stop)
     else:
-        result = engine.state_at(path, to=stop, visit=visit, check_after=True)
+        result = engine.state_at(path, to=stop, visit=visit, check_after=True, version=rules)
     while held:
         sink(held.popleft())
     return result

@@ -30,8 +30,10 @@ class Frame(NamedTuple):
 class Stepper:
     """A folded log, positioned at one seq; moves return a message when they cannot move."""
 
-    def __init__(self, path: str, *, as_player: str | None = None, at: int = 0):
+    def __init__(self, path: str, *, as_player: str | None = None, at: int = 0,
+                 rules: str | None = None):
         self.path = path
+        self.rules = rules  # the rules version judging (None: the recorded one)
         self.frames: list[Frame] = []
         self.states: list[Any] = []
         self.error: TapeError | None = None
@@ -53,7 +55,7 @@ class Stepper:
             if j.seq < STATES_KEPT:
                 self.states.append(j.fold.state)
 
-        result = engine.replay(path, visit=frame)
+        result = engine.replay(path, visit=frame, version=self.rules)
         if result.fold is None:
             raise result.error or UsageError("unreadable log", file=path)
         self.error = result.error  # step through what could be read; say where reading stopped
@@ -73,7 +75,7 @@ class Stepper:
         if self.pos < len(self.states):
             state = self.states[self.pos]
         else:
-            state = engine.replay(self.path, to=self.pos).state
+            state = engine.replay(self.path, to=self.pos, version=self.rules).state
         return state if self.as_player is None else self.ruleset.view(state, self.as_player)
 
     def marks(self) -> list[str]:

@@ -53,6 +53,9 @@ class Book:
     frames: list[dict[str, Any]] = field(default_factory=list)
     pics: list[list[list[int]]] = field(default_factory=list)  # seq -> view -> part numbers
     digests: list[str] = field(default_factory=list)  # seq -> its line's hash (for reuse)
+    rules: str | None = None  # the rules version asked for (None: the one recorded)
+    recorded: str = ""  # the rules version the log was recorded under
+    judged_by: str = ""  # the rules version that judged it
 
     @property
     def version(self) -> str:
@@ -195,24 +198,26 @@ class _BookDrawer(_Drawer):
 
 def _fold(path: str, drawer: _Drawer, book: Book) -> engine.Fold:
     """Folds the log through `drawer`; fills in `book`'s summary; returns the final fold."""
-    result = engine.replay(path, visit=drawer)
+    result = engine.replay(path, visit=drawer, version=book.rules)
     fold, rs = result.fold, result.ruleset
     if fold is None or rs is None:
         raise result.error or UsageError("unreadable log", file=path)
     book.game, book.title, book.players = rs.id, rs.title, tuple(fold.header.players)
+    book.recorded, book.judged_by = fold.header.rules_version, result.judged_by or ""
     book.head, book.events = result.head or "", result.events
     book.ok, book.verdict = log_verdict(result)
     return fold
 
 
-def build(path: str, before: Book | None = None) -> Book:
+def build(path: str, before: Book | None = None, rules: str | None = None) -> Book:
     """Folds the log at `path` and draws every seq's tables; reuses `before`'s drawings for
     the seqs whose lines are unchanged (the table after a seq depends on the lines up to
     it only), so that following a growing log draws only what is new.
 
     The Book holds the whole page, so it grows with the log; `write` streams it instead.
+    `rules` judges by another rules version than the recorded one.
     """
-    book = Book(path)
+    book = Book(path, rules=rules)
     fold = _fold(path, _BookDrawer(book, before), book)
     for seq in _amended(fold):
         book.frames[seq]["m"].extend(stepper.marks_after(fold, seq))
@@ -447,7 +452,7 @@ class _Export(_Drawer):
             spool.close()
 
 
-def write(path: str, out: str, *, force: bool = False) -> Book:
+def write(path: str, out: str, *, force: bool = False, rules: str | None = None) -> Book:
     """Writes the viewer of the log at `path` to `out` (atomically); returns the book's
     summary (events, verdict, head: its frames and parts went to the file, not to memory).
     An existing `out` is replaced only with `force`, and the log itself never.
@@ -456,7 +461,7 @@ def write(path: str, out: str, *, force: bool = False) -> Book:
     flat but for a digest per distinct part.
     """
     files.check_target(out, force=force, reading=(path,))  # before the work, not after
-    book = Book(path)
+    book = Book(path, rules=rules)
     export = _Export(os.path.dirname(os.path.abspath(out)))
     try:
         fold = _fold(path, export, book)

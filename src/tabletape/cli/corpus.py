@@ -9,6 +9,7 @@ import click
 
 from tabletape.app import corpus
 from tabletape.cli.group import emit_json
+from tabletape.cli.params import rules_option
 from tabletape.tape.errors import UsageError
 
 
@@ -55,10 +56,12 @@ def group() -> None:
               help="Where the cache lives.  [default: $TABLETAPE_CACHE, else "
                    "$XDG_CACHE_HOME/tabletape, else ~/.cache/tabletape]")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@rules_option
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, update: bool,
           components: list[tuple[str, str]], jobs: int | None, dask: str | None,
-          dask_threads: bool, no_cache: bool, cache_dir: str | None, as_json: bool) -> None:
+          dask_threads: bool, no_cache: bool, cache_dir: str | None, as_json: bool,
+          rules: str | None) -> None:
     """Validate every log under PATHS (any game) and summarise, by game and rules version.
 
     With --baseline FILE, print every log whose result differs from the manifest (verdict,
@@ -83,7 +86,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     run = _with_progress(err_console, lambda progress: corpus.check(
         paths, root=root, jobs=jobs or os.cpu_count() or 1, dask=dask,
         dask_processes=not dask_threads, components=parsed, cache_dir=cache,
-        progress=progress))
+        progress=progress, rules=rules))
     if baseline and update:
         corpus.write_baseline(baseline, run.entries,
                               reading=[os.path.join(root, k) for k in run.entries])

@@ -114,6 +114,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "events": "tabletape.cli.vocab:events",
     "components": "tabletape.cli.vocab:components",
     "branch": "tabletape.cli.vocab:branch",
+    "migrate": "tabletape.cli.migrate:migrate",
 }
 
 
@@ -224,7 +225,8 @@ def _show(v: Any) -> str:
 @click.argument("rule", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def rules(game: str, rule: str | None, as_json: bool) -> None:
-    """Show a game's rule catalogue (or one RULE): rule id, rulebook section, our paraphrase.
+    """Show a game's rule catalogue (or one RULE): rule id, rulebook section, our paraphrase;
+    then its changelog: what changed in each rules version, by rule id.
 
     \b
     Examples:
@@ -239,11 +241,20 @@ def rules(game: str, rule: str | None, as_json: bool) -> None:
             raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
                              f"`tabletape rules {rs.id}` lists them")
         cat = {rule: cat[rule]}
-    if as_json:
-        return emit_json({k: {"section": r.section, "text": r.text} for k, r in cat.items()})
+    changes = [(v, rule_id, what) for v, entries in rs.changelog.items()
+               for rule_id, what in entries.items() if rule_id in cat]
+    if as_json:  # each rule's changes by version: the changelog, by rule id
+        return emit_json({k: {"section": r.section, "text": r.text,
+                              **({"changes": {v: what for v, rid, what in changes if rid == k}}
+                                 if any(rid == k for _, rid, _ in changes) else {})}
+                          for k, r in cat.items()})
     from tabletape.cli.render import listing
     listing(f"{rs.title} — rules", ["rule", "section", "what it says (our words)"],
             [[rule_id, r.section, r.text] for rule_id, r in cat.items()])
+    if changes:
+        listing(f"{rs.title} — changelog (rules {', '.join(rs.versions)}; judged by the "
+                "version a log was recorded under)", ["version", "rule", "what changed"],
+                [[v, rule_id, what] for v, rule_id, what in changes], keys=2)
 
 
 # -- writing ---------------------------------------------------------------------------

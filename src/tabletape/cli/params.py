@@ -112,3 +112,10 @@ PLAYERS_OR_COUNT = Players(counts=True)
 GAME_OPTION = GameOption()
 AT_SEQ = AtSeq()
 HEAD = Head()
+
+
+def rules_option(f: Any) -> Any:
+    """`--rules VERSION|latest`: the rules version that judges a log (default: the recorded one)."""
+    return click.option("--rules", "rules", metavar="VERSION|latest", default=None,
+                        help="Judge by this rules version, or latest (default: the version "
+                        "the log was recorded under).")(f)

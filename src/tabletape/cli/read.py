@@ -11,7 +11,7 @@ from tabletape import engine
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
 from tabletape.cli.group import emit_json
-from tabletape.cli.params import AT_SEQ, HEAD, LogPoint
+from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, rules_option
 from tabletape.tape.errors import ChainError, IllegalEvent, TornTail, UsageError
 
 
@@ -42,8 +42,10 @@ def _logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Validate this many files at once, each in its own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
+@rules_option
 @click.pass_context
-def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool) -> None:
+def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool,
+             rules: str | None) -> None:
     """Check format, chain and rules; report every problem with line, seq and rule id.
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
@@ -57,7 +59,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     from tabletape.cli.render import console
     files = _logs_only(files)
     check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
-                              single=len(files) == 1)
+                              single=len(files) == 1, rules=rules)
     from tabletape.app.parallel import pmap
     results = pmap(check, files, jobs)
     reports, bad = [], 0
@@ -77,8 +79,8 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     ctx.exit(1 if bad else 0)
 
 
-def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
-                  ) -> tuple[bool, Any]:
+def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
+                  rules: str | None = None) -> tuple[bool, Any]:
     """Returns whether one log is valid, and its report: a JSON dict, or the rendered text.
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
@@ -95,7 +97,8 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool
         version_note,
     )
     try:
-        result = engine.judge_all(path) if keep_going else engine.replay(path)
+        result = (engine.judge_all(path, rules) if keep_going
+                  else engine.replay(path, version=rules))
     except UsageError as e:
         if single:
             raise
@@ -247,8 +250,10 @@ def _state_json(state: Any) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
+@rules_option
 @click.pass_context
-def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool, step: bool) -> None:
+def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool,
+           step: bool, rules: str | None) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
     With --to, the lines after SEQ are still read for their format and hash chain
@@ -264,12 +269,12 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
             raise UsageError("--step is interactive; it does not print --json")
         from tabletape.app.stepper import Stepper
         from tabletape.cli import step as stepping
-        return stepping.run(Stepper(file, as_player=as_player, at=to or 0))
+        return stepping.run(Stepper(file, as_player=as_player, at=to or 0, rules=rules))
     from tabletape.cli import replaying
     if not as_json:
-        ctx.exit(replaying.show(file, to, as_player))
+        ctx.exit(replaying.show(file, to, as_player, rules))
     from tabletape.cli.render import rules_versions
-    result, state = replaying.replayed(file, to, as_player)
+    result, state = replaying.replayed(file, to, as_player, rules)
     rs = result.ruleset
     assert rs is not None
     problems = result.problems
@@ -290,9 +295,10 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
               help="Stop after this seq (the lines after it are still checked for their chain).")
 @click.option("--as", "as_player", help="Hide what this player could not see (others' draws).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines, one per event.")
+@rules_option
 @click.pass_context
 def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
-            as_player: str | None, as_json: bool) -> None:
+            as_player: str | None, as_json: bool, rules: str | None) -> None:
     """Show the events, one line each as they are read: seq, by, the sentence, its ruling.
 
     \b
@@ -336,13 +342,19 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
         raise UsageError(f"--from {start} is after --to {stop}")
     try:
         result = logrows.stream(file, as_json_line if as_json else as_text, start=start,
-                                stop=stop, as_player=as_player)
+                                stop=stop, as_player=as_player, rules=rules)
         broken = result.error or result.later
         if start is not None and start >= result.events and result.error is None:
             raise UsageError(f"--from {start}: the log ends at seq {result.events - 1}",
                              file=file)
         if not shown:
             heading()  # a log broken before --from: the table is empty, the break follows
+        from tabletape.cli.render import version_note
+        note = version_note(result)
+        if note is not None:  # on stderr: stdout holds only the events
+            from tabletape.cli.render import err_console
+            out.flush()
+            err_console.print(note)
         if broken:  # on stderr, as every error: stdout holds only the events
             from tabletape.cli.render import err_console, problem_line
             out.flush()
@@ -363,8 +375,9 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.argument("seq", type=int, shell_complete=complete.seqs)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rules_option
 @click.pass_context
-def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
+def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str | None) -> None:
     """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
 
     The whole log is read: when it breaks anywhere (format or chain), the event is
@@ -378,7 +391,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool) -> None:
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.capture(file, seq)
+    result = engine.capture(file, seq, rules)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -453,8 +466,9 @@ def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
 @click.argument("a", type=AT_SEQ)
 @click.argument("b", type=AT_SEQ)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rules_option
 @click.pass_context
-def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
+def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str | None) -> None:
     """Compare two logs (or two points of one, FILE@SEQ): first divergent event, state diff.
 
     Exit 1 when they differ, or when either log is broken or invalid (reported first;
@@ -468,8 +482,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool) -> None:
     from tabletape.engine import diff as tdiff
     from tabletape.engine import index
     (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.state_at(pa, to=ta, check_after=True)  # (writes their indexes)
-    rb = engine.state_at(pb, to=tb, check_after=True)
+    ra = engine.state_at(pa, to=ta, check_after=True, version=rules)  # (writes their indexes)
+    rb = engine.state_at(pb, to=tb, check_after=True, version=rules)
     rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
     for point, r in ((a, ra), (b, rb)):  # a point past the end is no point of that log
         if point.seq is not None and point.seq >= r.events and r.error is None:

@@ -118,7 +118,8 @@ def summary(result: Replay) -> str:
     """Returns one sentence on a replayed log: events, problems, outcome."""
     if result.ruleset is None:
         return f"{safe(result.file)}: unreadable"
-    parts = [f"{safe(result.file)}: {result.ruleset.id}, {counted(result.events, 'event')}"]
+    judged = f" rules {result.judged_by}" if result.judged_by else ""
+    parts = [f"{safe(result.file)}: {result.ruleset.id}{judged}, {counted(result.events, 'event')}"]
     if result.fold is not None:
         o = result.ruleset.outcome(result.state)
         if o is not None:
@@ -136,7 +137,7 @@ def summary(result: Replay) -> str:
 def rules_versions(result: Replay) -> dict[str, str | None]:
     """Returns the rules version a log was recorded under and the one judging it (for --json)."""
     return {"recorded": getattr(result.header, "rules_version", None),
-            "judged_by": result.ruleset.version if result.ruleset else None}
+            "judged_by": result.judged_by}
 
 
 def version_note(result: Replay) -> Text | None:
@@ -145,9 +146,17 @@ def version_note(result: Replay) -> Text | None:
     if differ is None or result.ruleset is None:
         return None
     recorded, judging = differ
-    return Text(safe(f"note: recorded under {result.ruleset.id} rules {recorded}, judged by "
-                     f"rules {judging}: a ruling may differ from the rules played"),
-                style="yellow")
+    rs = result.ruleset
+    if recorded not in rs.versions:
+        why = f"which this tabletape does not have (its versions: {', '.join(rs.versions)})"
+    else:
+        from tabletape.engine.versions import changed_between
+        changed = sorted({r for entries in changed_between(rs.changelog, recorded, judging).values()
+                          for r in entries})
+        why = (f"rules changed between them: {', '.join(changed)}" if changed
+               else "no rule changed between them")
+    return Text(safe(f"note: recorded under {rs.id} rules {recorded}, judged by rules "
+                     f"{judging}; {why}"), style="yellow")
 
 
 def result_dict(result: Replay) -> dict:

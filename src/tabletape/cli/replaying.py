@@ -13,13 +13,14 @@ from tabletape import engine
 from tabletape.tape.errors import UsageError
 
 
-def replayed(file: str, to: int | None, as_player: str | None) -> tuple[engine.Replay, Any]:
+def replayed(file: str, to: int | None, as_player: str | None, rules: str | None = None
+             ) -> tuple[engine.Replay, Any]:
     """Returns a log's replay after seq `to` (checked to its end for format and chain), and
     its state as `as_player` sees it; raises UsageError for a seq or a player it does not have.
     """
     if to is not None and to < 0:
         raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
-    result = engine.state_at(file, to=to, check_after=True)
+    result = engine.state_at(file, to=to, check_after=True, version=rules)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -36,10 +37,10 @@ def replayed(file: str, to: int | None, as_player: str | None) -> tuple[engine.R
     return result, state
 
 
-def show(file: str, to: int | None, as_player: str | None) -> int:
+def show(file: str, to: int | None, as_player: str | None, rules: str | None = None) -> int:
     """Draws the table after seq `to` (as `as_player` sees it), the problems on stderr;
     returns the exit code: 1 when the log has problems, else 0."""
-    result, state = replayed(file, to, as_player)
+    result, state = replayed(file, to, as_player, rules)
     rs = result.ruleset
     assert rs is not None  # `replayed` refuses a log without one
     from tabletape.cli.render import console, drawing, safe, version_note

@@ -11,6 +11,7 @@ import click
 
 from tabletape.cli import complete
 from tabletape.cli.group import echo
+from tabletape.cli.params import rules_option
 from tabletape.tape import files
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import visible
@@ -25,9 +26,10 @@ from tabletape.tape.events import visible
               help="The SVG file to write ('-' for stdout).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
+@rules_option
 @click.pass_context
 def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, out: str,
-        as_json: bool, force: bool) -> None:
+        as_json: bool, force: bool, rules: str | None) -> None:
     """Draw the table as SVG after the last event (or after --to SEQ).
 
     The log's problems go to stderr, as replay prints them (exit 1); with --to, the
@@ -41,7 +43,7 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
     from tabletape.cli import replaying
     if out != "-":
         files.check_target(out, force=force, reading=(file,))  # before the work, not after
-    result, _ = replaying.replayed(file, to, as_player)  # refuses a seq or player it lacks
+    result, _ = replaying.replayed(file, to, as_player, rules)  # refuses a seq or player it lacks
     assert result.ruleset is not None and result.fold is not None
     picture = pictures.draw(result.ruleset, result.fold.state, as_player).svg()
     seen = f", as {as_player} sees it" if as_player else ""
@@ -51,11 +53,17 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
         files.write(out, picture.encode(), force=force, reading=(file,))
         if as_json:
             from tabletape.cli import emit_json
+            from tabletape.cli.render import rules_versions
             emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player,
+                       "rules_version": rules_versions(result),
                        "problems": [e.to_dict() for e in result.problems]})
         else:
             point, why = replaying.drawn_at(result)
             echo(f"wrote {out}: the table {point}{seen}{why}")
+            from tabletape.cli.render import console, version_note
+            note = version_note(result)
+            if note is not None:
+                console.print(note)
     # what replay says of the state it draws: a picture of a disputed log must not look clean
     ctx.exit(replaying.warn(result, to))
 
@@ -66,8 +74,10 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
               help="The HTML file to write.")
 @click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@rules_option
 @click.pass_context
-def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool) -> None:
+def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool,
+         rules: str | None) -> None:
     """Write the whole game as one self-contained HTML page to step through.
 
     VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
@@ -82,14 +92,17 @@ def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool) ->
     import os
 
     from tabletape.app import viewer
-    book = viewer.write(file, out, force=force)
+    book = viewer.write(file, out, force=force, rules=rules)
     size = os.path.getsize(out)
     if as_json:
         from tabletape.cli.group import emit_json
         emit_json({"file": out, "log": file, "lines": book.events, "verdict": book.verdict,
+                   "rules_version": {"recorded": book.recorded, "judged_by": book.judged_by},
                    "bytes": size})
     else:
-        echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}")
+        echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}"
+             + ("" if book.recorded == book.judged_by else
+                f" by rules {book.judged_by} (recorded under {book.recorded})"))
         click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put "
                    "it on a website")
     ctx.exit(0 if book.ok else 1)  # the page is written either way; its log is not clean
@@ -109,7 +122,8 @@ def _loopback(host: str) -> bool:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; anything but localhost shares the game.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-def serve(file: str, host: str, port: int) -> None:
+@rules_option
+def serve(file: str, host: str, port: int, rules: str | None) -> None:
     """Show the game in a browser and follow it live as events are appended (read-only).
 
     For a tablet or a projector beside the table. Needs the `view` extra
@@ -127,7 +141,7 @@ def serve(file: str, host: str, port: int) -> None:
     except ImportError as e:
         raise UsageError(f"serve needs the view extra ({e.name} is missing): "
                          "pip install 'tabletape[view]'") from None
-    follower = live.Follower(file)
+    follower = live.Follower(file, rules=rules)
     error = follower.look().error
     if isinstance(error, TapeError):  # not a log: refused before listening
         raise UsageError(error.reason, file=error.file, line=error.line, offset=error.offset,

@@ -58,8 +58,10 @@ class Fold:
     """
 
     def __init__(self, ruleset: Ruleset, header: Any, *, keep_going: bool = False,
-                 file: str | None = None):
-        self.ruleset = ruleset.bind(header)  # the rules of this game: its components prepared once
+                 file: str | None = None, version: str | None = None):
+        # the rules of this game, under `version` (default: the recorded one): its components
+        # prepared once
+        self.ruleset = ruleset.bind(header, version)
         self.header = header
         self.file = file
         self.keep_going = keep_going

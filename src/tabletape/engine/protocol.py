@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 import msgspec
 
+from tabletape.engine.versions import Edition, Upcaster, resolve, versions_of
 from tabletape.tape.codec import Codec
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
@@ -103,6 +104,10 @@ class Ruleset(ABC, Generic[H, S, E]):
     # The rules' history: version -> {rule id: what changed in that version}; the current
     # version is a key. `corpus check` names the rules changed since a log's version.
     changelog: ClassVar[dict[str, dict[str, str]]] = {}
+    # The changes the rules read (engine.versions): a flag on the game's lookup tables ->
+    # (the version, the changelog's rule id); and the vocabulary changes read into old events.
+    switches: ClassVar[dict[str, tuple[str, str]]] = {}
+    upcasters: ClassVar[tuple[Upcaster, ...]] = ()
     title: ClassVar[str]
     players: ClassVar[tuple[int, int]]  # fewest and most players
     Header: ClassVar[type[Header]]
@@ -112,6 +117,7 @@ class Ruleset(ABC, Generic[H, S, E]):
     RULES: ClassVar[dict[str, Rule]]
 
     header: H  # set on a bound ruleset only
+    edition: Edition  # set on a bound ruleset only: the version judging, the version recorded
     # The drawings: the game's `render` and `svg` modules, named in its class (`kit.contract.drawn`)
     # and imported the first time they are read, so that the rules never import them.
     render: RenderModule[S]
@@ -175,11 +181,28 @@ class Ruleset(ABC, Generic[H, S, E]):
         """Returns why this game cannot start from the header (option mix, components), or None."""
         return None
 
-    def bind(self, header: H) -> Self:
-        """Returns this ruleset bound to one game's header; games prepare lookup tables here."""
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """Returns the game's released rules versions, oldest first (its changelog's order)."""
+        return versions_of(self.changelog) or (self.version,)
+
+    def edition_for(self, header: AnyHeader, rules: str | None = None) -> Edition:
+        """Returns the rules version judging a log with this header: `rules` (a version or
+        `latest`) or by default the one it was recorded under; UsageError for an unknown one."""
+        return resolve(self.id, self.changelog or {self.version: {}}, header.rules_version, rules)
+
+    def bind(self, header: H, rules: str | None = None) -> Self:
+        """Returns this ruleset bound to one game's header, judging by the version `rules`
+        (default: the version the header records); games prepare lookup tables here."""
         bound = copy.copy(self)
         bound.header = header
+        bound.edition = self.edition_for(header, rules)
         return bound
+
+    def upcast(self, state: S, event: E) -> E:
+        """Returns the event as the judging version reads it (a bound ruleset's upcasters
+        fill the fields its version added that the state implies); usually the event itself."""
+        return event
 
     # -- the rules: called on a bound ruleset --------------------------------------------
     @abstractmethod

@@ -29,6 +29,7 @@ class Replay(msgspec.Struct):
     error: TapeError | None = None  # format or chain: reading stopped here
     later: TapeError | None = None  # format or chain past `to` (`index.check_later`)
     captured: tuple[Record, Any, IllegalEvent | None] | None = None
+    version: str | None = None  # the rules version asked for (None: the one recorded; `latest`)
 
     @property
     def state(self) -> Any:
@@ -66,8 +67,16 @@ class Replay(msgspec.Struct):
         """
         if self.header is None or self.ruleset is None:
             return None
-        recorded, judging = self.header.rules_version, self.ruleset.version
+        recorded = self.header.rules_version
+        edition = getattr(self.ruleset, "edition", None)  # None: read without rules
+        judging = edition.judging if edition else self.ruleset.version
         return (recorded, judging) if recorded != judging else None
+
+    @property
+    def judged_by(self) -> str | None:
+        """Returns the rules version that judged the log (None: read without rules)."""
+        edition = getattr(self.ruleset, "edition", None) if self.fold else None
+        return edition.judging if edition else None
 
 
 class Judged(msgspec.Struct):
@@ -91,21 +100,23 @@ Visitor = Callable[[Judged], None]
 # pass that may start from a checkpoint is `index.state_at`: the index reads through this
 # module, never the other way round.
 
-def replay(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
+def replay(path: str, *, to: int | None = None, visit: Visitor | None = None,
+           version: str | None = None) -> Replay:
     """Folds a log from line 1 (to seq `to`, if given), judging every event: the replay.
 
     Never raises for a bad log: a format or chain error is kept in `Replay.error` and
     everything before it is still folded. Missing files and unknown games raise. `visit` is
     called with every line folded, up to `to`. The fold keeps every event's fate (rulings
-    on old disputes); a caller that needs the state only asks `index.state_at`.
+    on old disputes); a caller that needs the state only asks `index.state_at`. `version`
+    judges by another rules version than the recorded one (a version, or `latest`).
     """
-    return walk(Replay(path), iter_records(path), to=to, visit=visit)
+    return walk(Replay(path, version=version), iter_records(path), to=to, visit=visit)
 
 
-def judge_all(path: str) -> Replay:
+def judge_all(path: str, version: str | None = None) -> Replay:
     """Folds a log judging every game event, even after an illegal one that would block the
     rest until undone (`validate`: every problem at once)."""
-    return walk(Replay(path), iter_records(path), keep_going=True)
+    return walk(Replay(path, version=version), iter_records(path), keep_going=True)
 
 
 def read_chain(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
@@ -114,10 +125,10 @@ def read_chain(path: str, *, to: int | None = None, visit: Visitor | None = None
     return walk(Replay(path), iter_records(path), to=to, rules=False, visit=visit)
 
 
-def capture(path: str, seq: int) -> Replay:
+def capture(path: str, seq: int, version: str | None = None) -> Replay:
     """Folds a log to `seq` and keeps that line's record, the state before it and its ruling
     (`Replay.captured`); the rest of the log is read for disputes about it (`explain`)."""
-    return walk(Replay(path), iter_records(path), to=seq, capture=seq)
+    return walk(Replay(path, version=version), iter_records(path), to=seq, capture=seq)
 
 
 def walk(result: Replay, records: Iterable[Record], *, to: int | None = None,
@@ -166,7 +177,8 @@ def _start(result: Replay, rec: Record, keep_going: bool, rules: bool) -> Fold |
     assert isinstance(header, Header)  # the reader decodes line 1 with the header's type
     check_header(result.ruleset, header, result.file)
     if rules:
-        result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file)
+        result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file,
+                           version=result.version)
         result.ruleset = result.fold.ruleset  # bound to this game
     return result.fold
 

@@ -136,6 +136,8 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
     game: Name
     rules_version: Name  # free text: the bounds of a name (README "Limits")
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]
+    # `migrate`: the head of the log whose plays this one holds under newer rules
+    migrated_from: Digest | None = None
 
 
 class Undone(Event, tag="undone", kw_only=True, frozen=True):

@@ -12,9 +12,11 @@ the game writes only what is its own (`check_header`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any, Generic, Self, TypeVar
+
+import msgspec
 
 from tabletape.engine.kit.contract import (
     MEMBERS,
@@ -28,8 +30,29 @@ from tabletape.engine.kit.contract import (
     missing,
 )
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
+from tabletape.engine.versions import Upcaster, check_switches, check_upcasters
 
 LK = TypeVar("LK")  # the game's lookup tables (`components.Lookups`)
+
+
+def _upcaster(lk: Any, ups: list[Upcaster]) -> Callable[[Any, Any], Any]:
+    """Returns a function reading an event as the judging version does (each upcaster whose
+    change the log's version predates, in the changelog's order)."""
+    by_type: dict[type, list[Upcaster]] = {}
+    for u in ups:
+        by_type.setdefault(u.event, []).append(u)
+
+    def upcast(state: Any, event: Any) -> Any:
+        for u in by_type.get(type(event), ()):
+            event = u.fill(lk, state, event)
+        return event
+    return upcast
+
+
+def _upcasting(rule: Callable[..., Any], lk: Any, upcast: Callable[[Any, Any], Any]
+               ) -> Callable[[Any, Any], Any]:
+    """Returns `rule` (check or apply) over `lk` reading each event through `upcast`."""
+    return lambda state, event: rule(lk, state, upcast(state, event))
 
 
 class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
@@ -58,23 +81,50 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
         if cls.version not in cls.__dict__.get("changelog", {}):
             raise ContractError(f"game {cls.__name__} ({cls.__module__}) declares no "
                                 f"'changelog' part with its version {cls.version!r}")
+        if list(cls.changelog)[-1] != cls.version:
+            raise ContractError(f"game {cls.__name__} ({cls.__module__}): its version "
+                                f"{cls.version!r} is not the changelog's last")
+        problem = (check_switches(cls.__name__, cls.changelog, cls.switches)
+                   or check_upcasters(cls.__name__, cls.changelog, cls.upcasters))
+        if problem:
+            raise ContractError(problem)
 
     def default_components(self) -> Any:
         return self.components.default()
 
-    def bind(self, header: H) -> Self:
-        bound = super().bind(header)
+    def bind(self, header: H, rules: str | None = None) -> Self:
+        bound = super().bind(header, rules)
         comp: Any = header  # the game's header types `components`
-        lk = bound.lk = self.components.Lookups.of(comp.components)
-        rules, reducer = self.legality, self.reducer
+        lk = self.components.Lookups.of(comp.components)
+        edition = bound.edition
+        # The changelog's entries the judging version does not have: their switches off, set
+        # once here (a bool on the tables), so the rules pay nothing per event for versions.
+        off = {flag: False for flag, (version, _) in self.switches.items()
+               if not edition.since(version)}
+        if off:
+            lk = msgspec.structs.replace(lk, **off)  # type: ignore[type-var]
+        bound.lk = lk
+        legality, reducer = self.legality, self.reducer
         # The engine calls over, check and apply once per event: on the bound ruleset they
         # are the rule functions themselves (partials over `lk`), so no frame of ours runs.
         # `simulate` asks pending, legal and weights once per event as well.
-        vars(bound).update(over=rules.over, check=partial(rules.check, lk),
-                           apply=partial(reducer.apply, lk), pending=partial(rules.pending, lk),
-                           legal=partial(rules.legal, lk), weight=partial(rules.weight, lk),
-                           weights=partial(rules.weights, lk))
+        check: Callable[..., Any] = partial(legality.check, lk)
+        apply: Callable[..., Any] = partial(reducer.apply, lk)
+        ups = [u for u in self.upcasters if edition.upcasts(u.version)]
+        if ups:  # an older log read under newer rules: its events as the newer rules read them
+            upcast = _upcaster(lk, ups)
+            check = _upcasting(legality.check, lk, upcast)
+            apply = _upcasting(reducer.apply, lk, upcast)
+            vars(bound)["upcast"] = upcast
+        vars(bound).update(over=legality.over, check=check, apply=apply,
+                           pending=partial(legality.pending, lk),
+                           legal=partial(legality.legal, lk),
+                           weight=partial(legality.weight, lk),
+                           weights=partial(legality.weights, lk))
         return bound
+
+    def upcast(self, state: S, event: E) -> E:
+        return event
 
     # -- the rules (the same functions as bound above, for the unbound type's sake) --------
     def initial(self) -> S:

@@ -14,7 +14,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import CHANGELOG, RULES
+from .catalogue import CHANGELOG, RULES, SWITCHES
 from .components import Lookups
 from .events import EVENTS, BcpStarted, Options
 from .state import State
@@ -30,6 +30,7 @@ class BattlecardsPacific(Packaged[BcpStarted, State, Event, Lookups]):
     id = "battlecards-pacific"
     version = "1.1"
     changelog = CHANGELOG
+    switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
     title = "BATTLECARDS Pacific Theater"
     players = (2, 2)
     Header = BcpStarted

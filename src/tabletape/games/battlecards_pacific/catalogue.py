@@ -172,3 +172,9 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "bcp.conflict.reveal-recorded": "new: what was shown, to whom, is an event",
     },
 }
+
+# The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
+# Under a version before the change the flag is off (engine.versions; docs/adding-a-game.md).
+SWITCHES: dict[str, tuple[str, str]] = {
+    "stalemate_every_shot": ("1.1", "bcp.stalemate.test"),
+}

@@ -216,6 +216,8 @@ class Lookups(msgspec.Struct, frozen=True):
     rules: Numbers
     # side -> unit -> enemy side -> the enemy units it may fire at (`targetable`, tabulated)
     reach: dict[str, dict[str, dict[str, frozenset[str]]]]
+    # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
+    stalemate_every_shot: bool = True  # 1.1 bcp.stalemate.test: also after shots, withdrawals
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

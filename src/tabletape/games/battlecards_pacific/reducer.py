@@ -219,7 +219,7 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
     state = to_discard(lk, take_conflict(lk, state, ev.card), ev.card)
     b = replace(b, shot=None)
     if not ev.hit:  # a miss may still have spent the Kept Card that made a hit possible
-        return _stalemate(lk, replace(state, battle=b))
+        return _stalemate_again(lk, replace(state, battle=b))
     enemy = q.opponent(b, shot.player)
     side = state.sides[enemy]
     b = replace(b, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
@@ -233,7 +233,7 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
             q.unit(lk, state, enemy, n).type == special for n in b.forces[enemy]):
         return _finish(lk, state, shot.player,
                        f"special victory: the last enemy {special} unit fell", special=True)
-    return _stalemate(lk, state)
+    return _stalemate_again(lk, state)
 
 
 def _unit_withdrawn(lk: Lookups, state: State, ev: UnitWithdrawn) -> State:
@@ -246,7 +246,7 @@ def _unit_withdrawn(lk: Lookups, state: State, ev: UnitWithdrawn) -> State:
     state = replace(state, battle=b)
     if not b.forces[player]:
         return _finish(lk, state, q.opponent(b, player), f"{player} withdrew every unit")
-    return _stalemate(lk, state)
+    return _stalemate_again(lk, state)
 
 
 def _withdrawal_finished(lk: Lookups, state: State, ev: WithdrawalFinished) -> State:
@@ -287,6 +287,12 @@ def _begin(lk: Lookups, state: State) -> State:
     battle = Battle(card=name, aggressor=aggressor, defender=defender, forces=forces,
                     withdrawn={aggressor: (), defender: ()})
     return _start_round(lk, replace(state, stacks=stacks, battle=battle))
+
+
+def _stalemate_again(lk: Lookups, state: State) -> State:
+    """bcp.stalemate.test (1.1): the test again after a shot or a withdrawal; rules 1.0
+    tested only as a combat round opened."""
+    return _stalemate(lk, state) if lk.stalemate_every_shot else state
 
 
 def _stalemate(lk: Lookups, state: State) -> State:

@@ -16,10 +16,11 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import CHANGELOG, RULES
+from .catalogue import CHANGELOG, RULES, SWITCHES
 from .components import Lookups
 from .events import EVENTS, CowStarted, Options
 from .state import State
+from .upcast import UPCASTERS
 
 if TYPE_CHECKING:  # mypy checks the drawings against the contract as it does the rules
     from . import render as _render
@@ -34,6 +35,8 @@ class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
     id = "cards-of-war"
     version = "1.1"
     changelog = CHANGELOG
+    switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
+    upcasters = UPCASTERS  # older events read under newer rules (upcast.py)
     title = "Cards of War"
     players = (2, 2)
     Header = CowStarted

@@ -187,3 +187,12 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "cow.opt.exhaustion.discard": "new: the loser of a round under Strategic Exhaustion discards down to the new hand size",
     },
 }
+
+# The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
+# Under a version before the change the flag is off (engine.versions; docs/adding-a-game.md).
+SWITCHES: dict[str, tuple[str, str]] = {
+    "kill_target": ("1.1", "cow.kill.target"),
+    "off_theatre": ("1.1", "cow.opt.theatres.off-theatre"),
+    "no_fit": ("1.1", "cow.opt.theatres.no-fit"),
+    "exhaustion_discard": ("1.1", "cow.opt.exhaustion.discard"),
+}

@@ -105,6 +105,11 @@ class Lookups(msgspec.Struct, frozen=True):
     cards: dict[str, Card]
     full_deck: dict[str, int]  # name -> count, sorted by name
     partners: dict[str, tuple[str, ...]]  # the cards that may be jointly deployed with a card
+    # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
+    kill_target: bool = True  # 1.1 cow.kill.target: a KILL names its victim
+    off_theatre: bool = True  # 1.1 cow.opt.theatres.off-theatre: off-theatre cards only kill
+    no_fit: bool = True  # 1.1 cow.opt.theatres.no-fit: a player with no card that fits passes
+    exhaustion_discard: bool = True  # 1.1 cow.opt.exhaustion.discard: the loser discards
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

@@ -196,7 +196,7 @@ def _check_theatre(state: State, ev: CardDeployed) -> Violation | None:
 
 def _check_off_theatre(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
     """Theatres of War: a card of another theatre goes into a battle only to kill there."""
-    if not state.options.theatres_of_war:
+    if not state.options.theatres_of_war or not lk.off_theatre:  # 1.0: any card anywhere
         return None
     battle = state.battles[ev.battle - 1]
     own = lk.cards[ev.card].theatre
@@ -284,9 +284,13 @@ def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None
     if not pile:
         return Violation("cow.kill.top-only", f"{opp} has no card in battle {ev.battle} to kill")
     if ev.target is None:
-        return Violation("cow.kill.target", f"name the card {ev.card} kills ({opp}'s top card "
-                         f"in battle {ev.battle})")
-    if ev.target != pile[-1]:
+        if lk.kill_target:
+            return Violation("cow.kill.target", f"name the card {ev.card} kills ({opp}'s top "
+                             f"card in battle {ev.battle})")
+    elif not lk.kill_target:  # rules 1.0: a KILL takes the top card and names none
+        return Violation("cow.kill.target", "rules 1.0 name no KILL target: the KILL takes "
+                         "the opponent's top card (rules 1.1 name it)")
+    elif ev.target != pile[-1]:
         return Violation("cow.kill.top-only", _out_of_reach(state, ev, opp, pile))
     victim = lk.cards[pile[-1]]
     if not set(killer.kill) & set(victim.types):
@@ -366,7 +370,7 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
         for battle, victim, theatres in open_battles:
             kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
             if c.kill and victim:
-                kills += ((True, victim[0]),)
+                kills += ((True, victim[0] if lk.kill_target else None),)
             for theatre, (kill, target), joint in product(theatres, kills, joints):
                 ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
                                   target=target, theatre=theatre, joint=joint,

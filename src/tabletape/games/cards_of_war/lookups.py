@@ -48,8 +48,8 @@ def total(lk: Lookups, state: State, battle: Battle, player: str) -> int:
 
 def fits(lk: Lookups, state: State, player: str, card: str) -> bool:
     """Returns whether `card` may go into some open battle: always, except under Theatres of
-    War, where a card of another theatre goes only where its KILL has a target."""
-    if not state.options.theatres_of_war:
+    War, where a card of another theatre goes only where its KILL has a target (1.1)."""
+    if not state.options.theatres_of_war or not lk.no_fit:
         return True
     c = lk.cards[card]
     opp = other(state, player)
@@ -67,7 +67,7 @@ def fits(lk: Lookups, state: State, player: str, card: str) -> bool:
 def can_deploy(lk: Lookups, state: State, player: str) -> bool:
     """Returns whether `player` holds a card they may deploy now (cow.opt.theatres.no-fit)."""
     hand = state.hands[player]
-    if not state.options.theatres_of_war:
+    if not state.options.theatres_of_war or not lk.no_fit:
         return bool(hand)
     return any(fits(lk, state, player, card) for card in dict.fromkeys(hand))
 

@@ -129,7 +129,7 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     if total(lk, state, battle, me) >= WIN_POINTS:
         state = _win_battle(lk, state, i, me)
         if all(b.closed for b in state.battles):  # only a win closes a battle
-            return _end_round(state)
+            return _end_round(lk, state)
     card = lk.cards[ev.card]
     owed: tuple[Owed, ...] = ()
     if ev.joint:
@@ -268,12 +268,12 @@ def _stalemate(lk: Lookups, state: State) -> State:
             continue
         ta, tb = total(lk, state, battle, a), total(lk, state, battle, b)
         state = _win_battle(lk, state, i, a if ta > tb else b if tb > ta else None)
-    return _end_round(state)
+    return _end_round(lk, state)
 
 
 # -- Winning a Round -----------------------------------------------------------------------
 
-def _end_round(state: State) -> State:
+def _end_round(lk: Lookups, state: State) -> State:
     """Winning a Round, then the options that follow from it and Winning the Game."""
     won = {p: sum(b.winner == p for b in state.battles) for p in state.players}
     a, b = state.players
@@ -297,7 +297,8 @@ def _end_round(state: State) -> State:
         return replace(state, phase=Phase.OVER, winner=champion)
     first = winner or other(state, state.first or a)  # cow.round.drawn
     state = _start_round(replace(state, round=state.round + 1), first)
-    if exhausted:  # cow.opt.exhaustion.discard: the smaller hand first, then the refills
+    if exhausted and lk.exhaustion_discard:  # cow.opt.exhaustion.discard (1.1): the smaller
+        # hand first, then the refills; under 1.0 the hand shrinks only as it is played
         state = replace(state, steps=(Owed(Step.DISCARD, exhausted), *state.steps))
     return state
 

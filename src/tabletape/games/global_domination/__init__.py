@@ -18,7 +18,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import CHANGELOG, RULES
+from .catalogue import CHANGELOG, RULES, SWITCHES
 from .components import Lookups
 from .events import EVENTS, GdStarted, Options
 from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
@@ -35,6 +35,7 @@ class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
     id = "global-domination"
     version = "1.1"
     changelog = CHANGELOG
+    switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
     title = "Global Domination"
     players = (3, 6)  # the default table (gd.setup.players); two with option two_players
     Header = GdStarted

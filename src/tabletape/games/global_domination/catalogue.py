@@ -216,3 +216,10 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "gd.setup.two-players": "new option two_players",
     },
 }
+
+# The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
+# Under a version before the change the flag is off (engine.versions; docs/adding-a-game.md).
+SWITCHES: dict[str, tuple[str, str]] = {
+    "token_supply": ("1.1", "gd.build.supply"),
+    "discard_any_order": ("1.1", "gd.use.discard2"),
+}

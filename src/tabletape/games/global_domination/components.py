@@ -238,6 +238,9 @@ class Lookups(msgspec.Struct, frozen=True):
     resources: tuple[str, ...]
     in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
     with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
+    # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
+    token_supply: bool = True  # 1.1 gd.build.supply: a new Force needs a token from supply
+    discard_any_order: bool = True  # 1.1 gd.use.discard2: the two cards in either order
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

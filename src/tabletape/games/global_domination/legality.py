@@ -191,7 +191,7 @@ def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
         p = state.current
         if check_discarder(lk, state, p) is None:
             taken = [k for k in state.stacks if check_taken(lk, state, p, k) is None]
-            for cards in _discard_sets(state.hands[p]) if taken else ():
+            for cards in _discard_sets(state.hands[p], lk.discard_any_order) if taken else ():
                 if check_held(state, p, cards) is None:
                     for k in taken:
                         yield CardsDiscarded(player=p, cards=cards, taken=k)
@@ -204,12 +204,14 @@ def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
             yield passed
 
 
-def _discard_sets(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
+def _discard_sets(hand: tuple[str, ...], any_order: bool = True) -> list[tuple[str, ...]]:
     """Returns the cards a Discard may name from this hand: one, or two of them."""
     kinds = list(dict.fromkeys(hand))
     sets: list[tuple[str, ...]] = [(a,) for a in kinds]
-    # gd.use.discard2: the two cards in either order (a pair of one kind has one spelling)
-    sets += [(a, b) for a in kinds for b in kinds if a != b or hand.count(a) > 1]
+    # gd.use.discard2: the two cards in either order (a pair of one kind has one spelling);
+    # under rules 1.0 in alphabetical order only
+    sets += [(a, b) for a in kinds for b in kinds
+             if (a != b or hand.count(a) > 1) and (any_order or a <= b)]
     return sets
 
 

@@ -63,12 +63,18 @@ def in_zone(lk: Lookups, state: State, player: str, area: str, restriction: Rest
     return land and any(owner(state, n) == player and is_land(lk, n) for n in near)
 
 
+UNLIMITED = 1 << 30  # the supply under rules 1.0
+
+
 def supply(lk: Lookups, state: State, player: str) -> int:
     """Returns how many of `player`'s Force tokens are off the map (gd.build.supply).
 
     A Force is one token whatever its strength, and every Force taken off the map goes
-    back to its owner, so the supply is the set less the Forces on the map.
+    back to its owner, so the supply is the set less the Forces on the map. Rules 1.0 had
+    no limit (gd.build.supply is new in 1.1): the supply never runs out.
     """
+    if not lk.token_supply:
+        return UNLIMITED
     return lk.tracks.force_tokens - sum(1 for f in state.board.values() if f.owner == player)
 
 

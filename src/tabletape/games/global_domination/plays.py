@@ -79,7 +79,15 @@ def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
 
 def check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | None:
     return (check_discarder(lk, state, ev.player) or check_held(state, ev.player, ev.cards)
-            or check_taken(lk, state, ev.player, ev.taken))
+            or check_order(lk, ev.cards) or check_taken(lk, state, ev.player, ev.taken))
+
+
+def check_order(lk: Lookups, cards: tuple[str, ...]) -> Violation | None:
+    """gd.use.discard2 under rules 1.0: the two cards in alphabetical order (1.1: either)."""
+    if not lk.discard_any_order and list(cards) != sorted(cards):
+        return Violation("gd.use.discard2", "the two discarded cards are listed in "
+                         "alphabetical order (rules 1.0)")
+    return None
 
 
 def check_discarder(lk: Lookups, state: State, player: str) -> Violation | None:

@@ -190,3 +190,10 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "lib.opt.tie-one-card": "new option double_play_tie=one_card",
     },
 }
+
+# The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
+# Under a version before the change the flag is off (engine.versions; docs/adding-a-game.md).
+SWITCHES: dict[str, tuple[str, str]] = {
+    "turn_back_up": ("1.1", "lib.ability.turn-over"),
+    "turn_count": ("1.1", "lib.ability.turn-over.count"),
+}

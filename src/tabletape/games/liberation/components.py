@@ -138,6 +138,9 @@ class Lookups(msgspec.Struct, frozen=True):
     countries: dict[str, Country]
     full_deck: dict[str, int]
     country_names: tuple[str, ...]
+    # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
+    turn_back_up: bool = True  # 1.1 lib.ability.turn-over: a turn-over may turn a card back up
+    turn_count: bool = True  # 1.1 lib.ability.turn-over.count: as many cards as its `turns`
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

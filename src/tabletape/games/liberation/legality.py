@@ -151,6 +151,9 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
     if (ev.owner, ev.slot) in h.spent:
         return Violation("lib.ability.turn-over.count", f"this {h.card} has already turned "
                          f"{ev.owner}'s {name} at slot {ev.slot}")
+    if h.step is Step.TURN_OVER and ev.face_up and not lk.turn_back_up:  # rules 1.0
+        return Violation("lib.ability.turn-over", f"{h.card} turns a card face down; under "
+                         "rules 1.0 a turn-over never turns one back up")
     if h.step in (Step.TURN_OVER, Step.TURN_UP) and ev.face_up:  # lib.ability.turn-up
         if row[ev.slot].up:
             return Violation("lib.ability.turn-up", f"{ev.owner}'s {name} at slot {ev.slot} "

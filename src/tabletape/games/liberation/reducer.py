@@ -126,7 +126,7 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
         state = replace(state, played={**state.played, me: state.played[me] + (Played(ev.card),)})
     match c.ability:
         case Ability.TURN_OVER:  # lib.ability.turn-over.count: one step per card it turns
-            owed += [Owed(Step.TURN_OVER, me, card=ev.card)] * c.turns
+            owed += [Owed(Step.TURN_OVER, me, card=ev.card)] * (c.turns if lk.turn_count else 1)
         case Ability.TURN_UP:
             owed.append(Owed(Step.TURN_UP, me, card=ev.card))
         case Ability.ALL_TURN_DOWN:

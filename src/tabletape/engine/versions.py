@@ -1,0 +1,112 @@
+"""Rules versions: which released rules judge a log, and what changed between two of them.
+
+A game's `changelog` (version -> {rule id: what changed}) lists its released versions in
+order, oldest first. A log records the version it was played under (`rules_version` in
+its header) and is judged by that version unless asked otherwise (`--rules`). The
+changelog is the single source of a version's behaviour: a rule whose behaviour changed in
+version V reads a switch (`Switch`: a bool on the game's lookup tables, set once when the
+ruleset is bound), and a newer version's field that an older event implies is filled in
+when the event is read (`Upcaster`). See docs/adding-a-game.md, "Rules versions".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from tabletape.tape.errors import UsageError
+
+LATEST = "latest"
+
+
+class Edition(msgspec.Struct, frozen=True):
+    """The rules version judging one log, beside the version the log was recorded under."""
+
+    game: str
+    judging: str  # a released version of the game
+    recorded: str  # the header's `rules_version` (it may name no version this code knows)
+    versions: tuple[str, ...]  # the game's released versions, oldest first
+
+    def since(self, version: str) -> bool:
+        """Returns whether the judging version includes the changes made in `version`."""
+        return self.versions.index(self.judging) >= self.versions.index(version)
+
+    @property
+    def differs(self) -> bool:
+        return self.judging != self.recorded
+
+    def upcasts(self, version: str) -> bool:
+        """Returns whether events recorded under this log's version are read as `version`'s:
+        the change came after the recorded version and is in force in the judging one."""
+        if self.recorded not in self.versions:
+            return False
+        at = self.versions.index
+        return at(self.recorded) < at(version) <= at(self.judging)
+
+
+class Upcaster(msgspec.Struct, frozen=True):
+    """One change of vocabulary: an event recorded before `version` lacks a field that
+    `version`'s rule `rule` needs and the state implies; `fill(lk, state, event)` returns the
+    event as `version` would have recorded it (unchanged when there is nothing to fill)."""
+
+    version: str
+    rule: str
+    event: type
+    fill: Callable[[Any, Any, Any], Any]
+
+
+def versions_of(changelog: dict[str, dict[str, str]]) -> tuple[str, ...]:
+    """Returns a game's released versions, oldest first (the changelog's order)."""
+    return tuple(changelog)
+
+
+def resolve(game: str, changelog: dict[str, dict[str, str]], recorded: str,
+            asked: str | None = None) -> Edition:
+    """Returns the edition judging a log recorded under `recorded` when `asked` is requested:
+    None for the recorded version (the latest when the log names a version this code does
+    not have), `latest`, or a released version; raises UsageError for any other."""
+    versions = versions_of(changelog)
+    latest = versions[-1]
+    if asked is None:
+        judging = recorded if recorded in versions else latest
+    elif asked == LATEST:
+        judging = latest
+    elif asked in versions:
+        judging = asked
+    else:
+        raise UsageError(f"{game} has no rules version {asked!r}; its versions: "
+                         f"{', '.join(versions)} (or {LATEST})")
+    return Edition(game, judging, recorded, versions)
+
+
+def changed_between(changelog: dict[str, dict[str, str]], older: str, newer: str
+                    ) -> dict[str, dict[str, str]]:
+    """Returns the changelog entries of the versions after `older` up to `newer` (either
+    order: the rules that differ between them); {} when either is not a released version."""
+    versions = versions_of(changelog)
+    if older not in versions or newer not in versions:
+        return {}
+    a, b = sorted((versions.index(older), versions.index(newer)))
+    return {v: changelog[v] for v in versions[a + 1:b + 1] if changelog[v]}
+
+
+def check_switches(game: str, changelog: dict[str, dict[str, str]],
+                   switches: dict[str, tuple[str, str]]) -> str | None:
+    """Returns why a game's switches do not name its changelog's entries, or None."""
+    for flag, (version, rule) in switches.items():
+        if rule not in changelog.get(version, {}):
+            return (f"game {game}: switch {flag!r} reads {rule!r} of version {version!r}, "
+                    f"which its changelog does not list: add the entry")
+    return None
+
+
+def check_upcasters(game: str, changelog: dict[str, dict[str, str]],
+                    upcasters: tuple[Upcaster, ...]) -> str | None:
+    """Returns why a game's upcasters do not name its changelog's entries, or None."""
+    for u in upcasters:
+        if u.rule not in changelog.get(u.version, {}):
+            return (f"game {game}: an upcaster for {u.rule!r} of version {u.version!r}, "
+                    f"which its changelog does not list: add the entry")
+    return None
