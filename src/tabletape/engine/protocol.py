@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 import msgspec
 
 from tabletape.engine.versions import Edition, Upcaster, resolve, versions_of
-from tabletape.tape import log as tapelog
+from tabletape.tape.codec import Codec
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
 from tabletape.tape.events import Header as AnyHeader  # (inside Ruleset, `Header` is the game's)
@@ -122,14 +122,14 @@ class Ruleset(ABC, Generic[H, S, E]):
     # and imported the first time they are read, so that the rules never import them.
     render: RenderModule[S]
     svg: SvgModule[S]
-    _codec: tapelog.Codec | None = None
+    _codec: Codec | None = None
 
     # -- what a log of this game holds ---------------------------------------------------
     @property
-    def codec(self) -> tapelog.Codec:
+    def codec(self) -> Codec:
         """Returns the decoder/encoder for this game's lines (header, core and game events)."""
         if self._codec is None:
-            type(self)._codec = tapelog.Codec(self.union())
+            type(self)._codec = Codec(self.union())
         assert self._codec is not None
         return self._codec
 
