@@ -62,7 +62,7 @@ CORE_RULES: dict[str, Rule] = {
     "core.undo.depth": Rule("DESIGN: reliability",
                             f"`undone` reaches back at most {MAX_UNDO_DEPTH} events."),
     "core.note.about": Rule("DESIGN: core events", "A note may only be about an earlier event."),
-    "core.sign.final": Rule("README: signed heads",
+    "core.sign.final": Rule("docs/umpire.md: signed heads",
                             "A `signed` event seals every line before it; it changes no game "
                             "state, no game rule judges it, and it cannot be undone."),
 }

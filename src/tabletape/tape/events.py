@@ -15,7 +15,7 @@ from msgspec import Meta
 
 FORMAT = 1  # the log format this tabletape reads and writes (every header says which)
 
-# Bounds shared by every schema: a log may come from an opponent. README "Limits" lists them.
+# Bounds shared by every schema: a log may come from an opponent. docs/format.md "Limits" lists them.
 MAX_EVENTS = 10_000_000  # events per log, so seq < MAX_EVENTS; the reader and append enforce it
 Seq = Annotated[int, Meta(ge=0, le=MAX_EVENTS - 1)]
 Count = Annotated[int, Meta(ge=0, le=1_000_000)]
@@ -134,7 +134,7 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
 
     format: Annotated[int, Meta(ge=1, le=1)]  # required, so that it is always written
     game: Name
-    rules_version: Name  # free text: the bounds of a name (README "Limits")
+    rules_version: Name  # free text: the bounds of a name (docs/format.md "Limits")
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]
     # `migrate`: the head of the log whose plays this one holds under newer rules
     migrated_from: Digest | None = None
@@ -157,7 +157,7 @@ class Note(Event, tag="note", kw_only=True, frozen=True):
 class Signed(Event, tag="signed", kw_only=True, frozen=True):
     """`player` seals the log: an Ed25519 signature over the head before this line (`prev`).
 
-    What is signed is `signing.message(prev)`; see the README's "Signed heads".
+    What is signed is `signing.message(prev)`; see "Signed heads" in docs/umpire.md.
     """
 
     player: Name
