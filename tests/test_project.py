@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tabletape import engine
-from tabletape.cli.tools import schemas
+from tabletape.app.making import schemas
 from tests.registry import GAMES
 
 

@@ -19,7 +19,6 @@ import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
@@ -289,16 +288,34 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
 
 # -- the report ----------------------------------------------------------------------------
 
-def tally(entries: Iterable[Entry]) -> dict[str, int]:
-    out = {"logs": 0, "events": 0, VALID: 0, INVALID: 0, BROKEN: 0}
+class Tally(msgspec.Struct):
+    """How many logs and events, and how many logs of each verdict."""
+
+    logs: int = 0
+    events: int = 0
+    valid: int = 0
+    invalid: int = 0
+    broken: int = 0
+
+
+def tally(entries: Iterable[Entry]) -> Tally:
+    out = Tally()
     for e in entries:
-        out["logs"] += 1
-        out["events"] += e.events
-        out[e.verdict] += 1
+        out.logs += 1
+        out.events += e.events
+        setattr(out, e.verdict, getattr(out, e.verdict) + 1)  # valid, invalid or broken
     return out
 
 
-def summary(run: Run) -> dict[str, Any]:
+class Summary(msgspec.Struct, frozen=True, kw_only=True):
+    """The totals, by game and by `GAME VERSION` (the rules version recorded under)."""
+
+    total: Tally
+    by_game: dict[str, Tally]
+    by_version: dict[str, Tally]
+
+
+def summary(run: Run) -> Summary:
     """Returns the totals, by game and by (game, rules version recorded under)."""
     by_game: dict[str, list[Entry]] = {}
     by_version: dict[str, list[Entry]] = {}
@@ -306,17 +323,26 @@ def summary(run: Run) -> dict[str, Any]:
         g = e.game or "(unreadable)"
         by_game.setdefault(g, []).append(e)
         by_version.setdefault(f"{g} {e.rules_version or '?'}", []).append(e)
-    return {"total": tally(run.entries.values()),
-            "by_game": {g: tally(v) for g, v in sorted(by_game.items())},
-            "by_version": {g: tally(v) for g, v in sorted(by_version.items())}}
+    return Summary(total=tally(run.entries.values()),
+                   by_game={g: tally(v) for g, v in sorted(by_game.items())},
+                   by_version={g: tally(v) for g, v in sorted(by_version.items())})
 
 
 # -- baselines -------------------------------------------------------------------------------
 
-def report(run: Run, changes: list[Change] | None) -> dict[str, Any]:
-    """Returns the whole report as plain data (what --json prints)."""
-    out: dict[str, Any] = {**summary(run),
-                           "logs": {k: msgspec.to_builtins(v) for k, v in run.entries.items()}}
-    if changes is not None:
-        out["changes"] = [msgspec.to_builtins(c) for c in changes]
-    return out
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """`corpus check --json`: the totals, every log's entry, and (with a baseline) the
+    logs whose judgement changed."""
+
+    total: Tally
+    by_game: dict[str, Tally]
+    by_version: dict[str, Tally]
+    logs: dict[str, Entry]
+    changes: list[Change] | msgspec.UnsetType = msgspec.UNSET
+
+
+def report(run: Run, changes: list[Change] | None) -> Report:
+    """Returns the whole report (what --json prints)."""
+    s = summary(run)
+    return Report(total=s.total, by_game=s.by_game, by_version=s.by_version,
+                  logs=dict(run.entries), changes=msgspec.UNSET if changes is None else changes)
