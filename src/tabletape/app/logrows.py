@@ -14,6 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+from msgspec import UNSET, UnsetType
+
 from tabletape import engine
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
 from tabletape.tape.errors import IllegalEvent, UsageError
@@ -37,13 +40,26 @@ class Row:
     hidden: bool = False  # --as PLAYER: the event is one that player could not see
     judged_by: str | None = None  # the rules version judging it (None: no rules, a broken header)
 
-    def to_dict(self, as_player: bool = False) -> dict[str, Any]:
-        out = {"seq": self.seq, "by": self.by, "at": self.at, "type": self.type,
-               "text": self.text, "illegal": self.illegal.to_dict() if self.illegal else None,
-               "undone_at": self.undone_at, "judged_by": self.judged_by}
-        if as_player:
-            out["hidden"] = self.hidden
-        return out
+    def line(self, as_player: bool = False) -> Line:
+        """Returns the row as `log --json` prints it (`hidden` only with --as)."""
+        return Line(seq=self.seq, by=self.by, at=self.at, type=self.type, text=self.text,
+                    illegal=self.illegal.to_dict() if self.illegal else None,
+                    undone_at=self.undone_at, judged_by=self.judged_by,
+                    hidden=self.hidden if as_player else UNSET)
+
+
+class Line(msgspec.Struct, frozen=True, kw_only=True):
+    """`log --json`, one per event: who recorded it, when, its sentence and its fate."""
+
+    seq: int
+    by: str | None
+    at: Any
+    type: str
+    text: str
+    illegal: dict[str, Any] | None
+    undone_at: int | None
+    judged_by: str | None  # the rules version judging it, the same on every line
+    hidden: bool | UnsetType = UNSET
 
 
 Sink = Callable[[Row], None]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 import msgspec
 
 from tabletape.engine.versions import Edition, Upcaster, option_problem, resolve, versions_of
-from tabletape.tape import log as tapelog
+from tabletape.tape.codec import Codec
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
 from tabletape.tape.events import Header as AnyHeader  # (inside Ruleset, `Header` is the game's)
@@ -62,7 +62,7 @@ CORE_RULES: dict[str, Rule] = {
     "core.undo.depth": Rule("DESIGN: reliability",
                             f"`undone` reaches back at most {MAX_UNDO_DEPTH} events."),
     "core.note.about": Rule("DESIGN: core events", "A note may only be about an earlier event."),
-    "core.sign.final": Rule("README: signed heads",
+    "core.sign.final": Rule("docs/umpire.md: signed heads",
                             "A `signed` event seals every line before it; it changes no game "
                             "state, no game rule judges it, and it cannot be undone."),
 }
@@ -125,14 +125,14 @@ class Ruleset(ABC, Generic[H, S, E]):
     # and imported the first time they are read, so that the rules never import them.
     render: RenderModule[S]
     svg: SvgModule[S]
-    _codec: tapelog.Codec | None = None
+    _codec: Codec | None = None
 
     # -- what a log of this game holds ---------------------------------------------------
     @property
-    def codec(self) -> tapelog.Codec:
+    def codec(self) -> Codec:
         """Returns the decoder/encoder for this game's lines (header, core and game events)."""
         if self._codec is None:
-            type(self)._codec = tapelog.Codec(self.union())
+            type(self)._codec = Codec(self.union())
         assert self._codec is not None
         return self._codec
 

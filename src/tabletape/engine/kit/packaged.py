@@ -1,4 +1,4 @@
-"""A game in the one package shape (README "Adding a game"): its rules are its modules' functions.
+"""A game in the one package shape (docs/adding-a-game.md): its rules are its modules' functions.
 
 Every bundled game keeps its rules in the same modules: `reducer` (initial, apply,
 outcome), `legality` (pending, over, check, legal, weight, weights), `lookups` (view and
@@ -73,7 +73,7 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
             declared = next((k.__dict__[part] for k in cls.__mro__ if part in k.__dict__), None)
             if declared is None:
                 raise ContractError(f"game {cls.__name__} ({cls.__module__}) declares no "
-                                    f"{part!r} part (README \"Adding a game\")")
+                                    f"{part!r} part (docs/adding-a-game.md)")
             if isinstance(declared, drawn):
                 declared.resolve(cls)  # a name: checked now, imported on first use
             else:

@@ -45,7 +45,7 @@ class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
     Components = components.Components
     events = EVENTS
     RULES = RULES
-    # The parts (README "Adding a game"): mypy checks each against engine.kit.contract.
+    # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     render, svg = _render, _svg  # the drawings: named here, imported on first use
 
