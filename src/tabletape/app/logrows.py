@@ -38,12 +38,14 @@ class Row:
     unjudged: bool
     undone_at: int | None = None
     hidden: bool = False  # --as PLAYER: the event is one that player could not see
+    judged_by: str | None = None  # the rules version judging it (None: no rules, a broken header)
 
     def line(self, as_player: bool = False) -> Line:
         """Returns the row as `log --json` prints it (`hidden` only with --as)."""
         return Line(seq=self.seq, by=self.by, at=self.at, type=self.type, text=self.text,
                     illegal=self.illegal.to_dict() if self.illegal else None,
-                    undone_at=self.undone_at, hidden=self.hidden if as_player else UNSET)
+                    undone_at=self.undone_at, judged_by=self.judged_by,
+                    hidden=self.hidden if as_player else UNSET)
 
 
 class Line(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,6 +58,7 @@ class Line(msgspec.Struct, frozen=True, kw_only=True):
     text: str
     illegal: dict[str, Any] | None
     undone_at: int | None
+    judged_by: str | None  # the rules version judging it, the same on every line
     hidden: bool | UnsetType = UNSET
 
 
@@ -94,7 +97,8 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
                     f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
                     if hidden else engine.describe(rs, event) if rs is not None else "")
             held.append(Row(seq, event.by, event.at, type(event).__struct_config__.tag, text,
-                            j.problem, fold is not None and seq in fold.unjudged, None, hidden))
+                            j.problem, fold is not None and seq in fold.unjudged, None, hidden,
+                            rs.edition.judging if rs is not None else None))
         # rows below the undo stack can no longer be retracted
         floor = fold.stack[0].seq if fold is not None and fold.stack else seq + 1
         while held and (held[0].seq < floor or len(held) > HOLD):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 import msgspec
 
-from tabletape.engine.versions import Edition, Upcaster, resolve, versions_of
+from tabletape.engine.versions import Edition, Upcaster, option_problem, resolve, versions_of
 from tabletape.tape.codec import Codec
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
@@ -108,6 +108,9 @@ class Ruleset(ABC, Generic[H, S, E]):
     # (the version, the changelog's rule id); and the vocabulary changes read into old events.
     switches: ClassVar[dict[str, tuple[str, str]]] = {}
     upcasters: ClassVar[tuple[Upcaster, ...]] = ()
+    # The options a version added: `name` (any value but the default) or `name=value` ->
+    # (the version, the changelog's rule id); a log naming one is not a game of an older version.
+    options_since: ClassVar[dict[str, tuple[str, str]]] = {}
     title: ClassVar[str]
     players: ClassVar[tuple[int, int]]  # fewest and most players
     Header: ClassVar[type[Header]]
@@ -190,6 +193,12 @@ class Ruleset(ABC, Generic[H, S, E]):
         """Returns the rules version judging a log with this header: `rules` (a version or
         `latest`) or by default the one it was recorded under; UsageError for an unknown one."""
         return resolve(self.id, self.changelog or {self.version: {}}, header.rules_version, rules)
+
+    def version_problem(self, header: AnyHeader, edition: Edition) -> str | None:
+        """Returns why the judging version cannot play this header's game (an option a later
+        version added), or None."""
+        return option_problem(header.options, self.options_since,  # type: ignore[attr-defined]
+                              edition)
 
     def bind(self, header: H, rules: str | None = None) -> Self:
         """Returns this ruleset bound to one game's header, judging by the version `rules`

@@ -10,7 +10,7 @@ import msgspec
 from tabletape.engine.fold import Fold
 from tabletape.engine.protocol import Ruleset
 from tabletape.engine.registry import check_header, codec_for, ruleset_for
-from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+from tabletape.tape.errors import IllegalEvent, LogFormatError, TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header, Note
 from tabletape.tape.reader import Record, Tail, read_records
 
@@ -180,7 +180,20 @@ def _start(result: Replay, rec: Record, keep_going: bool, rules: bool) -> Fold |
         result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file,
                            version=result.version)
         result.ruleset = result.fold.ruleset  # bound to this game
+        _check_version(result.ruleset, header, result.file)
     return result.fold
+
+
+def _check_version(rs: Ruleset, header: Header, file: str) -> None:
+    """Raises LogFormatError at line 1 when the judging version (of the bound `rs`) cannot
+    play this header's game: it sets an option a later version added
+    (engine.versions.option_problem)."""
+    edition = rs.edition
+    problem = rs.version_problem(header, edition)
+    if problem:
+        why = (f"cannot be judged by rules {edition.judging}: {problem}" if edition.differs
+               else f"bad header: {problem}")
+        raise LogFormatError(why, file=file, line=1, seq=0, offset=0)
 
 
 def iter_records(path: str) -> Iterator[Record]:

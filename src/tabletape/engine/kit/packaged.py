@@ -30,7 +30,7 @@ from tabletape.engine.kit.contract import (
     missing,
 )
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
-from tabletape.engine.versions import Upcaster, check_switches, check_upcasters
+from tabletape.engine.versions import Upcaster, check_options, check_switches, check_upcasters
 
 LK = TypeVar("LK")  # the game's lookup tables (`components.Lookups`)
 
@@ -85,7 +85,8 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
             raise ContractError(f"game {cls.__name__} ({cls.__module__}): its version "
                                 f"{cls.version!r} is not the changelog's last")
         problem = (check_switches(cls.__name__, cls.changelog, cls.switches)
-                   or check_upcasters(cls.__name__, cls.changelog, cls.upcasters))
+                   or check_upcasters(cls.__name__, cls.changelog, cls.upcasters)
+                   or check_options(cls.__name__, cls.changelog, cls.options_since))
         if problem:
             raise ContractError(problem)
 
