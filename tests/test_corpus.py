@@ -70,7 +70,8 @@ def test_check_summarises_by_game_and_rules_version(run, logs):
     assert report["by_game"]["cards-of-war"]["invalid"] >= 1
     assert report["logs"][os.path.relpath(cut)]["illegal"] == [[21, "cow.kill.type-match"]]
     assert report["logs"][os.path.relpath(cut)]["verdict"] == "invalid"
-    assert set(report["by_version"]) == {f"{g} {engine.get(g).version}" for g in report["by_game"]}
+    assert set(report["by_version"]) == {f"{e['game']} {e['rules_version']}"
+                                         for e in report["logs"].values()}  # as recorded
     kill = report["logs"][os.path.relpath(kill)]
     assert kill["verdict"] == "valid"  # the illegal kill was undone (a ruling, then a fix)
     assert kill["illegal"] == [[21, "cow.kill.type-match"]]

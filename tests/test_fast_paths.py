@@ -68,12 +68,12 @@ def test_the_strict_decoder_differs_only_in_prev_and_names():
 
 
 def test_a_block_with_an_unsafe_character_takes_the_strict_path():
-    from tabletape.tape import log
+    from tabletape.tape import reader
     for text in ("\x1b[2K", "\u202e", "\u200b", "\x85", "a\nb", "\ufeff", "\x7f", "\u2060",
                  "\u00ad", "\ufe0f", "\u3164", "\uffff", "\U000e0001", "\U0010fffe"):
         line = msgspec.json.encode({"type": "note", "text": text})
-        assert log._UNSAFE_BYTES.search(line), text
-    assert not log._UNSAFE_BYTES.search(msgspec.json.encode({"player": "Zoë", "card": "Spy"}))
+        assert reader._UNSAFE_BYTES.search(line), text
+    assert not reader._UNSAFE_BYTES.search(msgspec.json.encode({"player": "Zoë", "card": "Spy"}))
 
 
 def test_the_unsafe_bytes_are_the_unsafe_characters_for_every_code_point():
@@ -83,11 +83,11 @@ def test_the_unsafe_bytes_are_the_unsafe_characters_for_every_code_point():
     """
     import re
 
-    from tabletape.tape import log
+    from tabletape.tape import reader
     from tabletape.tape.events import UNSAFE
     char = re.compile(f"[{UNSAFE}]")
     differ = [hex(c) for c in range(0x110000) if not 0xd800 <= c <= 0xdfff
-              and bool(log._UNSAFE_BYTES.search(msgspec.json.encode(chr(c))))
+              and bool(reader._UNSAFE_BYTES.search(msgspec.json.encode(chr(c))))
               != bool(char.match(chr(c)))]
     assert differ == []
 
@@ -117,9 +117,9 @@ _FRAGMENTS = [b"\\", b"\\u001b", b"\\u007f", b"\\n", b"\\\\", b"\\\"", b"\xc2", 
 @settings(max_examples=400, deadline=None, derandomize=True)
 def test_the_unsafe_prefilter_is_the_regex(parts):
     """`_unsafe` looks for the bytes every match begins with before searching: same answer."""
-    from tabletape.tape import log
+    from tabletape.tape import reader
     chunk = b"".join(parts)
-    assert log._unsafe(chunk) == (log._UNSAFE_BYTES.search(chunk) is not None)
+    assert reader._unsafe(chunk) == (reader._UNSAFE_BYTES.search(chunk) is not None)
 
 
 def _engaged(seed):
@@ -487,7 +487,8 @@ def test_replay_without_click_prints_what_the_click_command_prints(logs, args, q
 
 def test_replay_to_imports_only_what_drawing_needs(logs):
     """`python -m tabletape replay FILE --to SEQ` (the console script's path too) draws the
-    table with the engine, the game and rich; not click, the other commands, or rich's emoji."""
+    table with the engine, the game and rich; not click, the other commands, rich's emoji, or
+    the log's writer and repair (the engine reads through tape.reader, not the tape.log facade)."""
     env = {**os.environ, "PYTHONPATH": _SRC}
     p = subprocess.run([sys.executable, "-X", "importtime", "-m", "tabletape", "replay",
                         logs["long"], "--to", "1500"], capture_output=True, env=env, timeout=120)
@@ -497,7 +498,8 @@ def test_replay_to_imports_only_what_drawing_needs(logs):
     assert {"tabletape.cli.entry", "tabletape.cli.replaying", "tabletape.engine.index",
             "rich.table"} <= imported
     assert not imported & {"click", "prompt_toolkit", "tabletape.cli.group", "tabletape.cli.read",
-                           "tabletape.cli.params", "rich._emoji_codes", "secrets", "difflib"}
+                           "tabletape.cli.params", "rich._emoji_codes", "secrets", "difflib",
+                           "tabletape.tape.writer", "tabletape.tape.repair", "tabletape.tape.log"}
 
 
 def test_the_console_script_is_the_entry_that_knows_the_quick_path():

@@ -16,7 +16,7 @@ class Table(msgspec.Struct, frozen=True):
 
 
 def test_owed_steps_resolve_from_the_front():
-    t = turns.owe_last(turns.owe_first(Table(("b",)), "a"), "c")
+    t = turns.owe_first(Table(("b", "c")), "a")
     assert t.steps == ("a", "b", "c") and turns.head(t) == "a"
     assert turns.head(turns.done(t)) == "b" and turns.head(Table()) is None
 

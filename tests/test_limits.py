@@ -194,8 +194,11 @@ LOWERED = {
 
 
 def test_a_log_holds_at_most_max_events(here, run, monkeypatch):
-    # the real bound, 10,000,000 events, lowered to 4 so the test writes 4 lines, not 10 million
-    monkeypatch.setattr(tapelog, "MAX_EVENTS", 4)
+    # the real bound, 10,000,000 events, lowered to 4 so the test writes 4 lines, not 10 million,
+    # where it is enforced: by the reader and by append
+    from tabletape.tape import reader, writer
+    for enforcer in (reader, writer):
+        monkeypatch.setattr(enforcer, "MAX_EVENTS", 4)
     assert run("note", GAME, "the fourth event").exit_code == 0
     r = run("note", GAME, "a fifth")
     assert r.exit_code == 2 and message(r) == LOWERED["log full"]

@@ -218,7 +218,7 @@ def test_every_game_can_be_recorded_by_typing_labels(game_id, tmp_path):
     rs = engine.get(game_id)
     header = header_for(rs)
     mine, ref = tmp_path / "mine.jsonl", tmp_path / "ref.jsonl"
-    record.start(str(mine), header, rs)
+    log.create(str(mine), header, rs.codec)
     tail = log.create(str(ref), header, rs.codec)
     s = RecordSession(str(mine))
     events = [ev for ev, _ in simulate.play(rs, header, 1, max_events=120)]

@@ -318,14 +318,14 @@ def test_a_log_of_another_rules_version_is_judged_with_a_note(run, tmp_path):
     write(path, b"".join(data))
     from tests.test_signing import rechain
     rechain(path)
-    note = "note: recorded under cards-of-war rules 0.9, judged by rules 1.1"
+    note = "note: recorded under cards-of-war rules 0.9, judged by rules 1.2"
     for args in (("validate", path), ("explain", path, 21), ("replay", path)):
         r = run(*args)
         assert note in r.stdout, args
     for args in (("validate", path, "--json"), ("explain", path, 21, "--json"),
                  ("replay", path, "--json")):
         v = json.loads(run(*args).stdout)["rules_version"]
-        assert v == {"recorded": "0.9", "judged_by": "1.1"}, args
+        assert v == {"recorded": "0.9", "judged_by": "1.2"}, args
     assert "note: recorded under" not in run("validate", KILL_LOG).stdout
 
 

@@ -133,7 +133,7 @@ def test_a_path_is_said_once_and_one_is_singular(run, game, tmp_path):
     assert r.stderr == f"error: {game} already exists; tabletape never overwrites a log\n"
     path = tmp_path / "one.jsonl"
     run("new", "cards-of-war", path, "--players", "alice,bob")
-    assert ": cards-of-war rules 1.1, 1 event;" in run("validate", path).stdout
+    assert ": cards-of-war rules 1.2, 1 event;" in run("validate", path).stdout
     assert "1 event," in run("verify", path).stdout
 
 

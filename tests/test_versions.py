@@ -103,7 +103,7 @@ def test_theatres_of_war_as_1_0_played_them_is_refused_by_1_1_by_its_rule_id():
 
 def test_an_unknown_version_is_a_usage_error_naming_the_versions():
     path = f"{FIXTURES}/cards-of-war/sim-normal.jsonl"
-    with pytest.raises(UsageError, match=r"no rules version '0\.9'; its versions: 1\.0, 1\.1"):
+    with pytest.raises(UsageError, match=r"no rules version '0\.9'; its versions: 1\.0, 1\.1, 1\.2"):
         engine.replay(path, version="0.9")
 
 
@@ -137,6 +137,24 @@ def test_a_1_1_replay_under_rules_1_0_is_refused_where_1_0_differs(log, first):
     assert (old.problems[0].seq, old.problems[0].rule) == first
 
 
+ROUND_END = "tests/fixtures/rules-1.1/cards-of-war/recon-ends-the-round.jsonl"
+
+
+def test_a_1_1_log_whose_recon_card_ended_the_round_is_judged_as_1_1_judged_it():
+    # bob's Spy ends round 1 at seq 65 (tests/games/cards_of_war/make_replays.py): 1.1 owed
+    # no report, so the log goes straight on to the refills and is valid under 1.1
+    result = engine.replay(ROUND_END)
+    assert result.ok and result.judged_by == "1.1" and result.rules_versions is None
+    # 1.2 (cow.ability.round-end) owes alice's report first: the refill is out of turn
+    new = engine.replay(ROUND_END, version="latest")
+    assert new.rules_versions == ("1.1", "1.2")
+    first = new.problems[0]
+    assert (first.seq, first.rule) == (66, "cow.turn.step")
+    assert "alice reports their hand's theatres first" in first.reason
+    assert set(new.ruleset.changelog["1.2"]) == {"cow.ability.round-end",
+                                                 "cow.reinforce.round-end"}
+
+
 def test_global_domination_1_0_had_no_token_supply():
     from tabletape.games.global_domination import RULESET as GD
     from tabletape.games.global_domination.lookups import UNLIMITED, supply
@@ -154,6 +172,10 @@ def test_a_switch_or_upcaster_naming_no_changelog_entry_fails_when_the_class_is_
         type("Bad", (CardsOfWar,), {"__module__": CardsOfWar.__module__,
                                     "changelog": CardsOfWar.changelog,
                                     "switches": {"kill_target": ("1.1", "cow.kill.nope")}})
+    with pytest.raises(ContractError, match="option 'x' is new in '1.1' by 'cow.nope'"):
+        type("Bad", (CardsOfWar,), {"__module__": CardsOfWar.__module__,
+                                    "changelog": CardsOfWar.changelog,
+                                    "options_since": {"x": ("1.1", "cow.nope")}})
 
 
 # -- the commands: --rules VERSION|latest, and which rules judged ------------------------
@@ -173,9 +195,9 @@ def test_validate_says_which_rules_judged_by_default_the_recorded(run):
 def test_validate_rules_latest_names_both_versions_and_the_rules_changed(run):
     r = run("validate", "--rules", "latest", THEATRES)
     assert r.exit_code == 1
-    assert "cards-of-war rules 1.1, 186 events" in r.stdout
-    assert ("note: recorded under cards-of-war rules 1.0, judged by rules 1.1; rules changed "
-            "between them: cow.battle.stalemate") in r.stdout
+    assert "cards-of-war rules 1.2, 186 events" in r.stdout
+    assert ("note: recorded under cards-of-war rules 1.0, judged by rules 1.2; rules changed "
+            "between them: cow.ability.round-end, cow.battle.stalemate") in r.stdout
     assert "[cow.opt.theatres.off-theatre]" in r.stdout
     d = json.loads(run("validate", "--json", "--rules", "1.1", THEATRES).stdout)
     assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
@@ -186,13 +208,13 @@ def test_an_unknown_rules_version_is_a_usage_error_listing_the_versions(run):
     for args in (("validate", SIM), ("replay", SIM), ("explain", SIM, "40"), ("log", SIM)):
         r = run(*args[:1], "--rules", "2.7", *args[1:])
         assert r.exit_code == 2, args
-        assert "cards-of-war has no rules version '2.7'; its versions: 1.0, 1.1" in r.stderr
+        assert "cards-of-war has no rules version '2.7'; its versions: 1.0, 1.1, 1.2" in r.stderr
 
 
 def test_explain_replay_log_diff_take_rules(run, tmp_path):
     r = run("explain", "--json", "--rules", "latest", THEATRES, "21")
     d = json.loads(r.stdout)
-    assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.1"}
+    assert d["rules_version"] == {"recorded": "1.0", "judged_by": "1.2"}
     assert json.loads(run("explain", "--json", THEATRES, "21").stdout)["rules_version"] == {
         "recorded": "1.0", "judged_by": "1.0"}
     r = run("replay", "--json", "--rules", "1.1", THEATRES)
@@ -233,7 +255,8 @@ def test_append_judges_by_the_recorded_version_and_its_vocabulary(run, tmp_path)
 # -- a rules change cannot ship without a version (item 8) ----------------------------------
 
 JUDGEMENTS = "tests/fixtures/judgements.json"
-BUNDLED = sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES}/*/*.jsonl"))
+BUNDLED = (sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES}/*/*.jsonl"))
+           + sorted(glob.glob("tests/fixtures/rules-1.1/*/*.jsonl")))
 
 
 def judgements() -> dict[str, dict[str, dict]]:
@@ -312,10 +335,10 @@ def test_migrate_writes_the_same_plays_under_the_latest_rules(run, tmp_path):
     r = run("migrate", SIM, "-o", out, "--json")
     assert r.exit_code == 0, r.stderr
     d = json.loads(r.stdout)
-    assert (d["recorded"], d["rules_version"], d["events"]) == ("1.0", "1.1", 143)
+    assert (d["recorded"], d["rules_version"], d["events"]) == ("1.0", "1.2", 143)
     assert open(SIM, "rb").read() == before  # the source is never touched
     header = json.loads(open(out, "rb").readline())
-    assert header["rules_version"] == "1.1"
+    assert header["rules_version"] == "1.2"
     assert header["migrated_from"] == d["source_head"] == engine.replay(SIM).head
     new = engine.replay(str(out))
     assert new.ok and new.rules_versions is None and new.head == d["head"]
@@ -343,3 +366,95 @@ def test_migrate_never_writes_over_a_file_or_its_source(run, tmp_path):
     assert run("migrate", SIM, "-o", SIM).exit_code == 2
     assert run("migrate", SIM, "-o", tmp_path / "x.jsonl", "--rules", "0.1").exit_code == 2
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_the_1_1_fixture_is_regenerated_byte_for_byte(tmp_path):
+    from tests.games.cards_of_war.make_replays import recon_ends_the_round
+    recon_ends_the_round(str(tmp_path))
+    made = (tmp_path / "recon-ends-the-round.jsonl").read_bytes()
+    assert made == open(ROUND_END, "rb").read()
+
+
+# -- options a later version added (item 2's gap) -------------------------------------------
+
+AUTO = "replays/cards-of-war/sim-automatic-kill-no-reshuffle.jsonl"  # automatic_kill (1.1)
+
+
+@pytest.mark.parametrize("game,option", [(rs.id, o) for rs in engine.all_games()
+                                         for o in rs.options_since])
+def test_an_option_a_later_version_added_is_not_in_the_versions_before(game, option):
+    from tabletape.engine.versions import option_problem
+    rs = engine.get(game)
+    version, rule = rs.options_since[option]
+    name, _, value = option.partition("=")
+    field = {f.name: f for f in msgspec.structs.fields(rs.Options)}[name]
+    options = rs.Options(**{name: value or (not field.default)})
+    before = rs.versions[rs.versions.index(version) - 1]
+    for v in rs.versions:
+        problem = option_problem(options, rs.options_since, resolve(game, rs.changelog, v, v))
+        if rs.versions.index(v) >= rs.versions.index(version):
+            assert problem is None, (v, problem)
+        elif v == before:
+            assert problem == (f"option {option} is not in {game} rules {v}: rules {version} "
+                               f"added it ({rule})")
+    assert option_problem(rs.Options(), rs.options_since,
+                          resolve(game, rs.changelog, rs.versions[0], None)) is None
+
+
+def test_a_log_setting_an_option_its_judging_version_lacks_is_refused_naming_both(run, tmp_path):
+    assert engine.replay(AUTO).ok
+    r = run("validate", "--rules", "1.0", AUTO)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert (f"{AUTO}:1 (seq 0, byte 0): cannot be judged by rules 1.0: option automatic_kill "
+            "is not in cards-of-war rules 1.0: rules 1.1 added it (cow.kill.automatic)") in r.stdout
+    d = json.loads(run("validate", "--json", "--rules", "1.0", AUTO).stdout)
+    assert d["rules_version"] == {"recorded": "1.1", "judged_by": "1.0"}
+    assert "option automatic_kill" in d["problems"][0]["reason"]
+    for args in (("explain", AUTO, "5"), ("replay", AUTO), ("log", AUTO)):
+        r = run(args[0], "--rules", "1.0", *args[1:])
+        assert "Traceback" not in r.output and "option automatic_kill" in r.output, args
+    out = tmp_path / "old.jsonl"
+    r = run("migrate", AUTO, "-o", out, "--rules", "1.0")
+    assert r.exit_code == 1 and not out.exists()
+    assert "breaks cards-of-war rules 1.0 at seq 0; nothing written" in r.stderr
+
+
+def test_a_log_recorded_under_a_version_without_its_option_has_a_bad_header(run, tmp_path):
+    from tests.test_signing import rechain
+    path = tmp_path / "forged.jsonl"
+    data = open(AUTO, "rb").read().replace(b'"rules_version":"1.1"', b'"rules_version":"1.0"', 1)
+    path.write_bytes(data)
+    rechain(path)
+    r = run("validate", path)
+    assert r.exit_code == 1
+    assert ("bad header: option automatic_kill is not in cards-of-war rules 1.0: rules 1.1 "
+            "added it (cow.kill.automatic)") in r.stdout
+    assert run("validate", "--rules", "1.1", path).exit_code == 0  # a 1.1 game, recorded as 1.0
+
+
+# -- BATTLECARDS' first side (bcp.turn.first-side, 1.1) -------------------------------------
+
+def test_battlecards_1_0_followed_the_card_files_order_1_1_starts_the_named_side():
+    from tabletape.games.battlecards_pacific import RULESET as BCP
+    comp = BCP.default_components()
+    us_first = msgspec.structs.replace(comp, sides=tuple(reversed(comp.sides)))
+    assert [s.id for s in us_first.sides] == ["US", "Japan"]
+    header = BCP.start(("alice", "bob"), BCP.Options(), us_first)  # alice: Japan
+    new, old = BCP.bind(header), BCP.bind(msgspec.structs.replace(header, rules_version="1.0"))
+    assert old.edition.judging == "1.0" and not old.lk.first_side_named
+    assert new.initial().order == ("alice", "bob")  # Japan starts, whatever the file says
+    assert old.initial().order == ("bob", "alice")  # 1.0: the file's first side (US) starts
+    # with the bundled file (Japan listed first) the two agree: the 1.0 fixtures keep their
+    # verdicts (test_a_log_is_judged_by_its_recorded_version_as_that_release_judged_it)
+    plain = BCP.start(("alice", "bob"), BCP.Options(), comp)
+    assert BCP.bind(plain, "1.0").initial() == BCP.bind(plain).initial()
+
+
+def test_log_json_carries_the_judging_version_on_every_line(run):
+    rows = [json.loads(line) for line in run("log", "--json", SIM).stdout.splitlines()]
+    assert len(rows) == 143 and {r["judged_by"] for r in rows} == {"1.0"}
+    assert rows[0]["text"].startswith("cards-of-war 1.0 starts")  # the version recorded
+    r = run("log", "--json", "--rules", "latest", "--from", "40", "--to", "41", SIM)
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [(x["seq"], x["judged_by"]) for x in rows] == [(40, "1.2"), (41, "1.2")]
+    assert "judged by rules 1.2" in r.stderr

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import msgspec
+
 from tabletape import engine
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
@@ -67,3 +69,20 @@ def shared(a: str, b: str) -> Shared | None:
                 return last
             last = Shared(seq, tapelog.digest(la[:-1]))
             seq += 1
+
+
+class Branched(msgspec.Struct, frozen=True):
+    """`branch --json`: the new log, its parent, the seq they share to and its head."""
+
+    file: str
+    parent: str
+    seq: int
+    head: str
+
+
+def branched(parent: str, seq: int | None, spec: str, new: str) -> Branched:
+    """Writes `new` as a branch of `parent` at `seq` (`spec` names the point: FILE@SEQ)."""
+    if seq is None:
+        raise UsageError(f"{spec}: name the point to branch at, FILE@SEQ")
+    done = branch(parent, seq, new)
+    return Branched(new, parent, done.seq, done.head)

@@ -16,47 +16,47 @@ Nothing here prints: the command line (tabletape.cli.corpus) and the pytest plug
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
-from tabletape import __version__, engine
+from tabletape.app.baseline import (
+    Change,
+    compare,
+    difference,
+    read_baseline,
+    rules_changed_since,
+    write_baseline,
+)
+from tabletape.app.judge import (
+    BROKEN,
+    INVALID,
+    VALID,
+    Entry,
+    Hashed,
+    Key,
+    judge,
+    judge_keyed,
+    parse_components,
+    rules_fingerprint,
+)
 from tabletape.engine import registry
-from tabletape.engine.reading import Judged, Replay, walk
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
-from tabletape.tape.errors import TapeError, UnknownGame, UsageError
-from tabletape.tape.events import Header, visible
+from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.events import visible
 
-CHECK_VERSION = 1  # what an Entry measures; a change invalidates every cache
-BLOCK = 64  # seqs per digest of legal-move counts: a change is located to its block
-BASELINE_FORMAT = 1
-VALID, INVALID, BROKEN = "valid", "invalid", "broken"
-
-
-class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """What judging one log found: what a baseline keeps, and what the cache keeps."""
-
-    game: str | None
-    rules_version: str | None  # the version the log was recorded under (its header)
-    judged_by: str | None = None  # the version that judged it, when not the recorded one
-    events: int
-    verdict: str  # valid | invalid | broken
-    illegal: list[tuple[int, str]] = []  # (seq, rule) of every illegal event, even if undone
-    error: str | None = None  # why reading stopped (broken), without the file name
-    error_seq: int | None = None
-    winners: list[str] | None = None
-    scores: dict[str, int] | None = None
-    state: str | None = None  # digest of the final state
-    legal: list[str] = []  # digest of the legal-move counts, one per BLOCK seqs
-
-    @property
-    def first_illegal(self) -> tuple[int, str] | None:
-        return self.illegal[0] if self.illegal else None
+# The names callers use, from the modules that hold them: judging one log (app.judge) and
+# baselines (app.baseline). This module finds logs, keeps the cache and runs many.
+__all__ = [
+    "BROKEN", "CACHE_NAME", "INVALID", "VALID", "Change",
+    "Entry", "Run", "check", "compare", "default_cache_dir", "difference", "find_logs",
+    "judge", "judge_keyed", "key_of", "load_cache", "names_of", "parse_components",
+    "read_baseline", "report", "rules_changed_since", "rules_fingerprint", "run_dask",
+    "run_local", "save_cache", "summary", "tally", "write_baseline",
+]
 
 
 # -- finding logs --------------------------------------------------------------------------
@@ -97,192 +97,6 @@ def names_of(logs: Iterable[str], root: str) -> dict[str, str]:
                              "character or bytes that are not UTF-8, shown escaped): rename it")
         out[k] = p
     return out
-
-
-# -- judging one log -----------------------------------------------------------------------
-
-def parse_components(specs: Iterable[tuple[str, str]]) -> dict[str, bytes]:
-    """Returns {game: component JSON} for `--components GAME=FILE`, each checked against
-    the game's schema; raises UsageError for an unknown game or data that does not fit."""
-    out: dict[str, bytes] = {}
-    for game, path in specs:
-        rs = engine.get(game)
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(tapelog.MAX_LINE + 1)
-        except OSError as e:
-            raise UsageError(f"cannot read components file: {e.strerror}", file=path) from None
-        try:
-            msgspec.json.decode(raw, type=rs.Components)
-        except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            raise UsageError(f"components do not fit the {game} schema: {e}", file=path) from None
-        out[game] = raw
-    return out
-
-
-@functools.lru_cache(maxsize=16)
-def _decoded(game: str, raw: bytes) -> Any:
-    return msgspec.json.decode(raw, type=engine.get(game).Components)
-
-
-def _with_components(records: Iterator[tapelog.Record], components: dict[str, bytes]
-                     ) -> Iterator[tapelog.Record]:
-    """Yields the records, the header's component data replaced by the given game's own."""
-    for rec in records:
-        if rec.line == 1 and isinstance(rec.event, Header) and rec.event.game in components:
-            data = _decoded(rec.event.game, components[rec.event.game])
-            rec = msgspec.structs.replace(rec, event=msgspec.structs.replace(rec.event,
-                                                                              components=data))
-        yield rec
-
-
-def digest(data: Any) -> str:
-    """Returns a short, stable digest of plain data (dict keys sorted)."""
-    return hashlib.sha256(msgspec.json.encode(data, order="sorted")).hexdigest()[:16]
-
-
-class _LegalCounts:
-    """A visitor: the number of legal next events after every seq, digested per BLOCK seqs."""
-
-    def __init__(self) -> None:
-        self.blocks: list[str] = []
-        self._h = hashlib.blake2b(digest_size=4)
-        self._block = 0
-
-    def __call__(self, j: Judged) -> None:
-        fold = j.fold
-        if fold is None:
-            return
-        if j.seq // BLOCK != self._block:
-            self._close()
-            self._block = j.seq // BLOCK
-        rs, state = fold.ruleset, fold.state
-        n = 0 if rs.over(state) else sum(1 for _ in rs.legal(state))
-        self._h.update(b"%d:%d;" % (j.seq, n))
-
-    def _close(self) -> None:
-        self.blocks.append(self._h.hexdigest())
-        self._h = hashlib.blake2b(digest_size=4)
-
-    def done(self, events: int) -> list[str]:
-        if events:
-            self._close()
-        return self.blocks
-
-
-Key = tuple[int, str, str]  # a log's size, the hash of its bytes, the rules that judge it
-
-
-def judge(path: str, components: dict[str, bytes] | None = None, rules: str | None = None
-          ) -> Entry:
-    """Replays one log (the engine's one loop) and returns what a baseline keeps of it.
-
-    `components` replaces the component data of the named games' logs (a what-if for a
-    rules maintainer). `rules` judges by another rules version than the recorded one.
-    Never raises for a bad log: an unreadable one is `broken`.
-    """
-    return judge_keyed(path, components, rules)[0]
-
-
-def judge_keyed(path: str, components: dict[str, bytes] | None = None,
-                rules: str | None = None) -> tuple[Entry, Key | None]:
-    """Returns a log's entry and the cache key of the very bytes it judged (one read).
-
-    The file is read once: the bytes judged are the bytes hashed, even if the log is
-    replaced meanwhile. The key is None when the log names no game.
-    """
-    components = components or {}
-    try:
-        f = tapelog.open_log(path)
-    except TapeError as e:
-        return _broken(e, path), None
-    with f:
-        hashed = _Hashed(f)
-        entry = _judge(path, components, hashed, rules)
-        hashed.finish()
-    if entry.game is None:
-        return entry, None
-    return entry, (hashed.size, hashed.h.hexdigest(),
-                   rules_fingerprint(entry.game, components.get(entry.game), rules))
-
-
-class _Hashed:
-    """A log file that hashes every byte read from it, in order (reading starts at 0)."""
-
-    def __init__(self, f) -> None:
-        self.f, self.h, self.size = f, hashlib.blake2b(), 0
-
-    def _eat(self, data: bytes) -> bytes:
-        self.h.update(data)
-        self.size += len(data)
-        return data
-
-    def read(self, n: int = -1) -> bytes:
-        return self._eat(self.f.read(n))
-
-    def readline(self, n: int = -1) -> bytes:
-        return self._eat(self.f.readline(n))
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        if (offset, whence) != (self.size, 0):
-            raise OSError("a hashed log is read in order")
-        return self.f.seek(offset)
-
-    def fileno(self) -> int:
-        return self.f.fileno()
-
-    def finish(self) -> None:
-        """Reads (and hashes) what the judge left unread, a block at a time."""
-        while self.read(1 << 20):
-            pass
-
-
-def _broken(e: TapeError, path: str) -> Entry:
-    return Entry(game=None, rules_version=None, events=0, verdict=BROKEN,
-                 error=_reason(e, path), error_seq=e.seq)
-
-
-def _judge(path: str, components: dict[str, bytes], f: _Hashed, rules: str | None = None
-           ) -> Entry:
-    counts = _LegalCounts()
-    try:
-        records = tapelog.read_records(path, registry.codec_for, opened=f)
-        result = walk(Replay(path, version=rules), _with_components(records, components),
-                      visit=counts)
-    except TapeError as e:
-        if rules is not None and isinstance(e, UsageError) and not isinstance(e, UnknownGame):
-            raise  # a rules version the game never had: the command's usage, not this log's
-        return _broken(e, path)
-    header, fold = result.header, result.fold
-    illegal: dict[int, str] = {}
-    if fold is not None:
-        for s, err in fold.corrected.items():
-            illegal[s] = err.rule or ""
-    for problem in result.problems:
-        if problem is not result.error and problem.seq is not None:
-            illegal[problem.seq] = getattr(problem, "rule", None) or ""
-    out: dict[str, Any] = {}
-    if fold is not None and result.ruleset is not None:
-        o = result.ruleset.outcome(fold.state)
-        if o is not None:
-            out = {"winners": list(o.winners), "scores": dict(o.scores)}
-        state = msgspec.to_builtins(fold.state)
-        if isinstance(state, dict):
-            state.pop("components", None)  # (in the header; an override shows in its effects)
-        out["state"] = digest(state)
-    stop = result.error
-    recorded = getattr(header, "rules_version", None)
-    judged = result.judged_by
-    return Entry(game=getattr(header, "game", None), rules_version=recorded,
-                 judged_by=judged if judged != recorded else None, events=result.events,
-                 verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
-                 illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
-                 error_seq=stop.seq if stop else None, legal=counts.done(result.events), **out)
-
-
-def _reason(e: TapeError, path: str) -> str:
-    """Returns why reading stopped, the log's path left out (a baseline names logs its way)."""
-    return e.reason.replace(path, "<log>")
 
 
 # -- the cache -----------------------------------------------------------------------------
@@ -336,18 +150,6 @@ def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
         pass
 
 
-@functools.lru_cache(maxsize=64)
-def rules_fingerprint(game: str, components: bytes | None, rules: str | None = None) -> str:
-    """Returns a fingerprint of what judges a game's logs: its rules code, the engine's,
-    this module's measures, and the component data that replaces the headers' (if any)."""
-    from tabletape.engine.index import code_fingerprint
-    h = hashlib.sha256(f"{__version__} {CHECK_VERSION} {BLOCK}".encode())
-    h.update(code_fingerprint(engine.get(game)).encode())
-    h.update(hashlib.sha256(components).digest() if components is not None else b"header")
-    h.update(f" rules {rules or 'recorded'}".encode())
-    return h.hexdigest()
-
-
 def _log_key(path: str, components: dict[str, bytes], rules: str | None = None) -> Key | None:
     """Returns (size, content hash, rules fingerprint) of a log, or None if it has none.
 
@@ -356,7 +158,7 @@ def _log_key(path: str, components: dict[str, bytes], rules: str | None = None) 
     """
     try:
         with open(path, "rb") as f:
-            hashed = _Hashed(f)
+            hashed = Hashed(f)
             first = hashed.readline(tapelog.MAX_LINE + 1)
             hashed.finish()
     except OSError:
@@ -486,16 +288,34 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
 
 # -- the report ----------------------------------------------------------------------------
 
-def tally(entries: Iterable[Entry]) -> dict[str, int]:
-    out = {"logs": 0, "events": 0, VALID: 0, INVALID: 0, BROKEN: 0}
+class Tally(msgspec.Struct):
+    """How many logs and events, and how many logs of each verdict."""
+
+    logs: int = 0
+    events: int = 0
+    valid: int = 0
+    invalid: int = 0
+    broken: int = 0
+
+
+def tally(entries: Iterable[Entry]) -> Tally:
+    out = Tally()
     for e in entries:
-        out["logs"] += 1
-        out["events"] += e.events
-        out[e.verdict] += 1
+        out.logs += 1
+        out.events += e.events
+        setattr(out, e.verdict, getattr(out, e.verdict) + 1)  # valid, invalid or broken
     return out
 
 
-def summary(run: Run) -> dict[str, Any]:
+class Summary(msgspec.Struct, frozen=True, kw_only=True):
+    """The totals, by game and by `GAME VERSION` (the rules version recorded under)."""
+
+    total: Tally
+    by_game: dict[str, Tally]
+    by_version: dict[str, Tally]
+
+
+def summary(run: Run) -> Summary:
     """Returns the totals, by game and by (game, rules version recorded under)."""
     by_game: dict[str, list[Entry]] = {}
     by_version: dict[str, list[Entry]] = {}
@@ -503,157 +323,26 @@ def summary(run: Run) -> dict[str, Any]:
         g = e.game or "(unreadable)"
         by_game.setdefault(g, []).append(e)
         by_version.setdefault(f"{g} {e.rules_version or '?'}", []).append(e)
-    return {"total": tally(run.entries.values()),
-            "by_game": {g: tally(v) for g, v in sorted(by_game.items())},
-            "by_version": {g: tally(v) for g, v in sorted(by_version.items())}}
+    return Summary(total=tally(run.entries.values()),
+                   by_game={g: tally(v) for g, v in sorted(by_game.items())},
+                   by_version={g: tally(v) for g, v in sorted(by_version.items())})
 
 
 # -- baselines -------------------------------------------------------------------------------
 
-def write_baseline(path: str, entries: dict[str, Entry], reading: Iterable[str] = ()) -> None:
-    """Writes a baseline manifest: deterministic JSON, keys sorted, one log per line (over
-    the old one, never over a log in `reading`)."""
-    enc = msgspec.json.Encoder(order="sorted")
-    lines = [f"  {enc.encode(k).decode()}: {enc.encode(entries[k]).decode()}"
-             for k in sorted(entries)]
-    text = (f'{{\n "format": {BASELINE_FORMAT},\n "logs": {{\n' + ",\n".join(lines)
-            + ("\n" if lines else "") + " }\n}\n")
-    old = _baseline_there(path)
-    files.write(path, text.encode(), force=old, reading=reading,
-                exists="it appeared while the baseline was written; nothing was replaced")
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """`corpus check --json`: the totals, every log's entry, and (with a baseline) the
+    logs whose judgement changed."""
 
-
-_BASELINE_START = b'{\n "format": '  # how write_baseline begins every baseline
-
-
-def _baseline_there(path: str) -> bool:
-    """Returns True when `path` holds a baseline or nothing (to replace), False when there is
-    no file; raises UsageError for any other file: --update replaces a baseline, never a log."""
-    try:
-        with open(path, "rb") as f:
-            start = f.read(len(_BASELINE_START))
-    except FileNotFoundError:
-        return False
-    except OSError as e:
-        raise UsageError(f"cannot read the baseline: {e.strerror}", file=path) from None
-    if start not in (b"", _BASELINE_START):  # (an empty file holds nothing to lose)
-        raise UsageError(f"{path} is not a baseline manifest; --update replaces only a "
-                         "baseline; nothing was written", file=path)
-    return True
-
-
-class _Baseline(msgspec.Struct):
-    format: int
+    total: Tally
+    by_game: dict[str, Tally]
+    by_version: dict[str, Tally]
     logs: dict[str, Entry]
+    changes: list[Change] | msgspec.UnsetType = msgspec.UNSET
 
 
-def read_baseline(path: str) -> dict[str, Entry]:
-    """Returns a baseline's entries by log name; raises UsageError when it cannot be read."""
-    try:
-        with open(path, "rb") as f:
-            data = msgspec.json.decode(f.read(), type=_Baseline)
-    except OSError as e:
-        raise UsageError(f"cannot read the baseline: {e.strerror}", file=path) from None
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise UsageError(f"not a baseline manifest: {e}", file=path) from None
-    if data.format != BASELINE_FORMAT:
-        raise UsageError(f"baseline format {data.format} is not supported", file=path)
-    return data.logs
-
-
-class Change(msgspec.Struct, frozen=True):
-    """How one log's result differs from its baseline."""
-
-    log: str
-    kind: str  # changed | added | removed
-    what: list[str]  # one sentence per aspect that changed
-    first_seq: int | None = None  # the first seq judged differently (legal or not; None: none)
-    rules_changed: list[str] = []  # the rule ids changed since the log's rules version
-
-
-def rules_changed_since(game: str | None, version: str | None) -> list[str]:
-    """Returns the ids of the rules a game's changelog lists after `version` (sorted)."""
-    if game is None or version is None:
-        return []
-    try:
-        rs = engine.get(game)
-    except TapeError:
-        return []
-    ids: set[str] = set()
-    for v, rules in rs.changelog.items():
-        if _version_key(v) > _version_key(version):
-            ids.update(rules)
-    return sorted(ids)
-
-
-def _version_key(v: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in v.split("."))
-
-
-def _illegal_text(i: tuple[int, str] | None) -> str:
-    return "none" if i is None else f"seq {i[0]} [{i[1]}]"
-
-
-def _outcome_text(e: Entry) -> str:
-    if e.winners is None:
-        return "not over"
-    scores = ", ".join(f"{p} {s}" for p, s in (e.scores or {}).items())
-    return f"won by {', '.join(e.winners) or 'nobody'}" + (f" ({scores})" if scores else "")
-
-
-def difference(log: str, old: Entry, new: Entry) -> Change | None:
-    """Returns how `new` differs from `old` (the baseline), or None when it does not."""
-    if old == new:
-        return None
-    what: list[str] = []
-    firsts: list[int] = []
-    if old.verdict != new.verdict:
-        what.append(f"verdict: {old.verdict} -> {new.verdict}")
-    if old.illegal != new.illegal:
-        what.append(f"first illegal: {_illegal_text(old.first_illegal)} -> "
-                    f"{_illegal_text(new.first_illegal)}")
-        # Every seq before the first that differs was judged alike (the fold is the same).
-        firsts.append(min(set(old.illegal) ^ set(new.illegal))[0])
-    if (old.error, old.error_seq) != (new.error, new.error_seq):
-        what.append(f"reading stopped: {old.error or 'no'} -> {new.error or 'no'}")
-        firsts += [s for s in (old.error_seq, new.error_seq) if s is not None]
-    if (old.winners, old.scores) != (new.winners, new.scores):
-        what.append(f"outcome: {_outcome_text(old)} -> {_outcome_text(new)}")
-    if old.legal != new.legal:
-        block = next((i for i, (a, b) in enumerate(zip(old.legal, new.legal, strict=False)) if a != b),
-                     min(len(old.legal), len(new.legal)))
-        what.append(f"legal next events first differ in seqs {block * BLOCK}-"
-                    f"{(block + 1) * BLOCK - 1}")
-    if old.state != new.state:
-        what.append("final state differs")
-    if old.events != new.events:
-        what.append(f"events: {old.events} -> {new.events}")
-    if (old.game, old.rules_version) != (new.game, new.rules_version):
-        what.append(f"recorded as: {old.game} {old.rules_version} -> "
-                    f"{new.game} {new.rules_version}")
-    return Change(log, "changed", what, min(firsts) if firsts else None,
-                  rules_changed_since(new.game, new.rules_version))
-
-
-def compare(baseline: dict[str, Entry], entries: dict[str, Entry]) -> list[Change]:
-    """Returns every log whose result differs from the baseline, and those added or removed."""
-    out: list[Change] = []
-    for log in sorted({*baseline, *entries}):
-        if log not in baseline:
-            out.append(Change(log, "added", ["not in the baseline"]))
-        elif log not in entries:
-            out.append(Change(log, "removed", ["in the baseline, not in the archive"]))
-        else:
-            c = difference(log, baseline[log], entries[log])
-            if c is not None:
-                out.append(c)
-    return out
-
-
-def report(run: Run, changes: list[Change] | None) -> dict[str, Any]:
-    """Returns the whole report as plain data (what --json prints)."""
-    out: dict[str, Any] = {**summary(run),
-                           "logs": {k: msgspec.to_builtins(v) for k, v in run.entries.items()}}
-    if changes is not None:
-        out["changes"] = [msgspec.to_builtins(c) for c in changes]
-    return out
+def report(run: Run, changes: list[Change] | None) -> Report:
+    """Returns the whole report (what --json prints)."""
+    s = summary(run)
+    return Report(total=s.total, by_game=s.by_game, by_version=s.by_version,
+                  logs=dict(run.entries), changes=msgspec.UNSET if changes is None else changes)

@@ -15,9 +15,11 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import engine
+from tabletape.engine.fold import Ruling
+from tabletape.engine.protocol import Violation
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
-from tabletape.tape.events import Event, Signed, is_core
+from tabletape.tape.events import Event, Note, Signed, Undone, is_core
 
 
 def now() -> str | None:
@@ -73,6 +75,24 @@ def load_components(ruleset: engine.Ruleset, path: str | None) -> Any:
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise UsageError(f"components do not fit the {ruleset.id} schema: {e}",
                          file=path) from None
+
+
+def start_log(path: str, ruleset: engine.Ruleset, players: tuple[str, ...],
+              options: Iterable[tuple[str, Any]] = (), components: str | None = None, *,
+              at: str | None = None, by: str | None = None) -> tuple[Any, tapelog.Tail]:
+    """Writes the header of a new log (never over an existing file): the game's start for
+    these players, options (`KEY=VALUE` pairs) and components file; returns it and the tail.
+
+    Every command that starts a log (`new`, `record`, `simulate`) starts it here.
+    """
+    header = ruleset.start(players, options_for(ruleset, options),
+                           load_components(ruleset, components))
+    header = msgspec.structs.replace(header, at=at, by=by)
+    try:
+        ruleset.codec.strict.decode(ruleset.codec.encode(header))  # the schema's bounds hold
+    except msgspec.ValidationError as e:
+        raise UsageError(f"the header would not be valid: {e}", file=path) from None
+    return header, tapelog.create(path, header, ruleset.codec)
 
 
 # -- events ------------------------------------------------------------------------------
@@ -187,3 +207,82 @@ def append_checked(file: str, events: list[Event], result: engine.Replay,
             unjudged.append(seq)
     written = tapelog.append(file, events, rs.codec, expect=tail)
     return Appended(written, illegal, unjudged, min(fold.illegal) if fold.illegal else None)
+
+
+# -- what was written, as the commands report it ---------------------------------------------
+
+class Written(msgspec.Struct, frozen=True, kw_only=True):
+    """`append/undo/sign --json`, one per event: its seq, the event, its sentence, and the
+    refusal `--force` recorded it despite (None: it was legal)."""
+
+    seq: int
+    event: Event
+    text: str
+    illegal: Violation | None = None
+
+
+class Noted(msgspec.Struct, frozen=True, kw_only=True):
+    """`note --json`: the note written, and the ruling on the dispute it raises (or None)."""
+
+    seq: int
+    event: Event
+    text: str
+    ruling: Ruling | None
+
+
+def written(result: engine.Replay, events: list[Event], first_seq: int,
+            appended: Appended | None = None) -> list[Written]:
+    """Returns each event appended after `result` as the commands report it."""
+    rs = result.ruleset
+    assert rs is not None
+    illegal = appended.illegal if appended is not None else {}
+    out = []
+    for seq, e in enumerate(events, first_seq):
+        refused = illegal.get(seq)
+        out.append(Written(seq=seq, event=e, text=engine.describe(rs, e),
+                           illegal=None if refused is None
+                           else Violation(refused.rule, refused.reason)))
+    return out
+
+
+class Undid(NamedTuple):
+    """What `undo` wrote, and what its text says of a signature it could not retract."""
+
+    result: engine.Replay  # the log before the undo
+    event: Undone
+    seq: int
+    signature: tuple[int, str] | None  # the seq and signer when the last line is `signed`
+    target: Event | None  # the event retracted
+
+
+def undo(file: str, *, at: str | None, by: str | None) -> Undid:
+    """Appends `undone` for the latest effective event (a signature is never the target)."""
+    result = open_for_append(file)
+    fold = result.fold
+    assert fold is not None and result.tail is not None
+    first = result.tail.seq + 1
+    ev = Undone(target=fold.latest(), at=at, by=by)
+    v = fold.violation(first, ev)
+    if v is not None:
+        raise IllegalEvent(v.reason, rule=v.rule, file=file)
+    signature = last_signature(file)
+    target = next((e.event for e in reversed(fold.stack) if e.seq == ev.target), None)
+    append_checked(file, [ev], result)
+    return Undid(result, ev, first, signature, target)
+
+
+def note(file: str, text: str, *, about: int | None, dispute: bool, at: str | None,
+         by: str | None) -> tuple[engine.Replay, Noted]:
+    """Appends a note (a dispute about seq `about` when `dispute`); returns the log as it
+    was before it, and the note with the dispute's ruling."""
+    if dispute and about is None:
+        raise UsageError("a dispute needs --about SEQ")
+    result = open_for_append(file, history=dispute)
+    ev = Note(text=text, about=about, dispute=dispute, at=at, by=by)
+    assert result.tail is not None and result.ruleset is not None
+    first = result.tail.seq + 1
+    append_checked(file, [ev], result)
+    ruling = result.fold.disputes[-1] if dispute and result.fold is not None and \
+        result.fold.disputes else None
+    return result, Noted(seq=first, event=ev, text=engine.describe(result.ruleset, ev),
+                         ruling=ruling)

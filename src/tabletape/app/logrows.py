@@ -14,6 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+from msgspec import UNSET, UnsetType
+
 from tabletape import engine
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
 from tabletape.tape.errors import IllegalEvent, UsageError
@@ -35,14 +38,28 @@ class Row:
     unjudged: bool
     undone_at: int | None = None
     hidden: bool = False  # --as PLAYER: the event is one that player could not see
+    judged_by: str | None = None  # the rules version judging it (None: no rules, a broken header)
 
-    def to_dict(self, as_player: bool = False) -> dict[str, Any]:
-        out = {"seq": self.seq, "by": self.by, "at": self.at, "type": self.type,
-               "text": self.text, "illegal": self.illegal.to_dict() if self.illegal else None,
-               "undone_at": self.undone_at}
-        if as_player:
-            out["hidden"] = self.hidden
-        return out
+    def line(self, as_player: bool = False) -> Line:
+        """Returns the row as `log --json` prints it (`hidden` only with --as)."""
+        return Line(seq=self.seq, by=self.by, at=self.at, type=self.type, text=self.text,
+                    illegal=self.illegal.to_dict() if self.illegal else None,
+                    undone_at=self.undone_at, judged_by=self.judged_by,
+                    hidden=self.hidden if as_player else UNSET)
+
+
+class Line(msgspec.Struct, frozen=True, kw_only=True):
+    """`log --json`, one per event: who recorded it, when, its sentence and its fate."""
+
+    seq: int
+    by: str | None
+    at: Any
+    type: str
+    text: str
+    illegal: dict[str, Any] | None
+    undone_at: int | None
+    judged_by: str | None  # the rules version judging it, the same on every line
+    hidden: bool | UnsetType = UNSET
 
 
 Sink = Callable[[Row], None]
@@ -80,7 +97,8 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
                     f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
                     if hidden else engine.describe(rs, event) if rs is not None else "")
             held.append(Row(seq, event.by, event.at, type(event).__struct_config__.tag, text,
-                            j.problem, fold is not None and seq in fold.unjudged, None, hidden))
+                            j.problem, fold is not None and seq in fold.unjudged, None, hidden,
+                            rs.edition.judging if rs is not None else None))
         # rows below the undo stack can no longer be retracted
         floor = fold.stack[0].seq if fold is not None and fold.stack else seq + 1
         while held and (held[0].seq < floor or len(held) > HOLD):

@@ -36,6 +36,28 @@ class Migrated(msgspec.Struct):
     source_head: str | None
     refused: IllegalEvent | TapeError | None = None  # the first play the target rules refuse
 
+    def report(self) -> Migration:
+        """Returns what was done as `migrate --json` prints it."""
+        return Migration(file=self.source, out=self.out if self.head else None, game=self.game,
+                         recorded=self.recorded, rules_version=self.target, events=self.events,
+                         head=self.head, source_head=self.source_head,
+                         refused=self.refused.to_dict() if self.refused is not None else None)
+
+
+class Migration(msgspec.Struct, frozen=True, kw_only=True):
+    """`migrate --json`: the source, the new log (None: refused), the versions, the heads,
+    and the first play the target rules refuse."""
+
+    file: str
+    out: str | None
+    game: str
+    recorded: str
+    rules_version: str
+    events: int
+    head: str | None
+    source_head: str | None
+    refused: dict[str, Any] | None
+
 
 def migrate(source: str, out: str, rules: str | None = None) -> Migrated:
     """Writes `source`'s plays to `out` under `rules` (default: latest); returns what it did.

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from tabletape import engine
+from tabletape.app.reading import RulesVersion, rules_version
 from tabletape.engine.kit.svg import Drawing
 
 
@@ -26,3 +29,21 @@ def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None) -> Drawin
     """
     shown = state if as_player is None else rs.view(state, as_player)
     return rs.svg.draw(rs, shown, next_text(rs, state))
+
+
+class Drawn(msgspec.Struct, frozen=True, kw_only=True):
+    """`svg --json`: the picture written, the log, the seq drawn, for whom, the problems."""
+
+    file: str
+    log: str
+    seq: int
+    as_player: str | None = msgspec.field(name="as")
+    rules_version: RulesVersion
+    problems: list[dict[str, Any]]
+
+
+def drawn(out: str, result: engine.Replay, as_player: str | None) -> Drawn:
+    """Returns what `svg` wrote to `out`: the table of a replay, as `as_player` sees it."""
+    return Drawn(file=out, log=result.file, seq=result.events - 1, as_player=as_player,
+                 rules_version=rules_version(result),
+                 problems=[e.to_dict() for e in result.problems])

@@ -22,7 +22,7 @@ from tabletape.app import entries
 from tabletape.engine import CHANCE, Decision, Ruling
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Header, Note, Signed, Undone, event_type
+from tabletape.tape.events import Event, Note, Signed, Undone, event_type
 
 MAX_LIST = 40  # entries shown at once; the rest are reached by typing a few characters
 LAST_KEPT = 100  # recent events kept for the `last` command
@@ -442,12 +442,3 @@ def _by(text: str) -> tuple[str | None, str]:
         name, _, rest = text[1:].partition(" ")
         return (name or None), rest.strip()
     return None, text
-
-
-def start(path: str, header: Header, ruleset: engine.Ruleset) -> tapelog.Tail:
-    """Writes the header of a new log (never over an existing file)."""
-    try:
-        ruleset.codec.strict.decode(ruleset.codec.encode(header))  # the schema's bounds hold
-    except msgspec.ValidationError as e:
-        raise UsageError(f"the header would not be valid: {e}") from None
-    return tapelog.create(path, header, ruleset.codec)

@@ -31,6 +31,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import pictures, stepper
+from tabletape.app.reading import RulesVersion
 from tabletape.tape import files
 from tabletape.tape.errors import ChainError, LogFormatError, TornTail, UsageError
 from tabletape.tape.events import Note, visible
@@ -477,4 +478,27 @@ def write(path: str, out: str, *, force: bool = False, rules: str | None = None)
     return book
 
 
-__all__ = ["Book", "build", "data_json", "html", "html_packed", "log_verdict", "write"]
+class Page(msgspec.Struct, frozen=True):
+    """`view --json`: the page written, its log, the lines drawn, the verdict, the rules
+    versions (recorded, judged by), its size."""
+
+    file: str
+    log: str
+    lines: int
+    verdict: str
+    rules_version: RulesVersion
+    bytes: int
+
+
+def view(path: str, out: str, *, force: bool = False, rules: str | None = None
+         ) -> tuple[Page, bool]:
+    """Writes the viewer of the log at `path` to `out` (judged by the rules version `rules`,
+    None: the recorded one); returns what was written, and whether the log is clean (the
+    page is written either way)."""
+    book = write(path, out, force=force, rules=rules)
+    return Page(out, path, book.events, book.verdict,
+                RulesVersion(book.recorded, book.judged_by), os.path.getsize(out)), book.ok
+
+
+__all__ = ["Book", "Page", "build", "data_json", "html", "html_packed", "log_verdict", "view",
+           "write"]

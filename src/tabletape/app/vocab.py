@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 from msgspec import inspect as mi
 
 from tabletape import engine
@@ -147,7 +148,25 @@ def _bounds(lo: Any, hi: Any, unit: str = "") -> str:
     return f" {lo if lo is not None else 0}..{hi}{unit}"
 
 
-def fields_of(cls: type) -> list[dict[str, Any]]:
+class Field(msgspec.Struct, frozen=True):
+    """One field of an event type: its name, its type in words, whether it must be given."""
+
+    name: str
+    type: str
+    required: bool
+    default: Any
+
+
+class EventKind(msgspec.Struct, frozen=True):
+    """`events --json`, one per event type: its tag, doc line, fields and one example."""
+
+    type: str
+    about: str
+    fields: list[Field]
+    example: dict[str, Any] | None
+
+
+def fields_of(cls: type) -> list[Field]:
     """Returns a Struct's fields (the envelope left out): name, type, required, default."""
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
@@ -157,8 +176,7 @@ def fields_of(cls: type) -> list[dict[str, Any]]:
             continue
         default = None if f.required or f.default is msgspec.NODEFAULT else \
             msgspec.to_builtins(f.default)
-        out.append({"name": f.name, "type": describe(f.type), "required": f.required,
-                    "default": default})
+        out.append(Field(f.name, describe(f.type), f.required, default))
     return out
 
 
@@ -241,7 +259,7 @@ def _sample(name: str, t: mi.Type) -> Any:
     return None
 
 
-def vocabulary(ruleset: engine.Ruleset) -> list[dict[str, Any]]:
+def vocabulary(ruleset: engine.Ruleset) -> list[EventKind]:
     """Returns each event type with its doc line, fields and one example (for `events`)."""
     ex = examples(ruleset)
     out = []
@@ -249,8 +267,7 @@ def vocabulary(ruleset: engine.Ruleset) -> list[dict[str, Any]]:
         if tag == "signed":
             continue  # written by `sign` only
         doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        out.append({"type": tag, "about": " ".join(doc.split()), "fields": fields_of(cls),
-                    "example": ex.get(tag)})
+        out.append(EventKind(tag, " ".join(doc.split()), fields_of(cls), ex.get(tag)))
     return out
 
 
@@ -313,3 +330,61 @@ def template(value: Any) -> Any:
 def counted(n: int, noun: str) -> str:
     """Returns `1 event`, `2 events`: a count with its noun in the right number."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+# -- the games and their rules ---------------------------------------------------------------
+
+class Game(msgspec.Struct, frozen=True):
+    """`games --json`, one per ruleset: its id, title, version, player counts, options (with
+    their defaults) and how many rules its catalogue holds."""
+
+    id: str
+    title: str
+    version: str
+    players: tuple[int, int]
+    options: dict[str, Any]
+    rules: int
+
+
+def option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
+    """Returns every option of a game with its default value (as plain data)."""
+    default = rs.Options()
+    plain = msgspec.to_builtins(default)
+    return {f.name: plain.get(f.name, getattr(default, f.name))
+            for f in msgspec.structs.fields(default)}
+
+
+def games() -> list[Game]:
+    """Returns every registered ruleset as `games` lists it."""
+    return [Game(rs.id, rs.title, rs.version, rs.players, option_defaults(rs),
+                 len(rs.RULES)) for rs in engine.all_games()]
+
+
+class RuleEntry(msgspec.Struct, frozen=True):
+    """`rules --json`, by rule id: the rulebook section, our paraphrase, and what each rules
+    version changed in it (only for a rule the changelog names)."""
+
+    section: str
+    text: str
+    changes: dict[str, str] | UnsetType = UNSET
+
+
+def rules(game: str, rule: str | None = None
+          ) -> tuple[engine.Ruleset, dict[str, RuleEntry], list[tuple[str, str, str]]]:
+    """Returns a game's rule catalogue (or only `rule`, refused with the closest ids when
+    the game has no such rule), and its changelog's entries for those rules (version, rule
+    id, what changed)."""
+    rs = engine.get(game)
+    cat = rs.catalogue()
+    if rule is not None:
+        if rule not in cat:
+            raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
+                             f"`tabletape rules {rs.id}` lists them")
+        cat = {rule: cat[rule]}
+    changes = [(v, rule_id, what) for v, entries in rs.changelog.items()
+               for rule_id, what in entries.items() if rule_id in cat]
+    by_rule: dict[str, dict[str, str]] = {}
+    for v, rule_id, what in changes:
+        by_rule.setdefault(rule_id, {})[v] = what
+    return rs, {k: RuleEntry(r.section, r.text, by_rule.get(k, UNSET))
+                for k, r in cat.items()}, changes

@@ -14,6 +14,13 @@ from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import Header, visible
 
 
+class Rejudged(msgspec.Struct, frozen=True):
+    """`--json`'s `components`: the file judged with, and each value that differs."""
+
+    file: str
+    differs: list[str]
+
+
 class Whatif(msgspec.Struct, frozen=True):
     """Component data read from `file` to judge a log with, and how it differs from the
     header's: one "Radar Advantage's bonus: 1 → 2" per value."""
@@ -30,8 +37,9 @@ class Whatif(msgspec.Struct, frozen=True):
         return visible(f"judged with the components in {self.file}, not the log's header "
                        f"({said}); the log is unchanged")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "differs": list(self.differs)}
+    def report(self) -> Rejudged:
+        """Returns what `--json` says of it (`components`)."""
+        return Rejudged(self.file, list(self.differs))
 
 
 def components_for(log: str, file: str) -> Whatif:

@@ -100,7 +100,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     if changes is not None:
         ctx.exit(1 if changes else 0)
     total = corpus.tally(run.entries.values())
-    ctx.exit(1 if total[corpus.INVALID] or total[corpus.BROKEN] else 0)
+    ctx.exit(1 if total.invalid or total.broken else 0)
 
 
 def _with_progress(err_console: Any, work: Any) -> corpus.Run:
@@ -122,17 +122,17 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
     from rich.table import Table
     from rich.text import Text
     s = corpus.summary(run)
-    table = Table(title=f"{s['total']['logs']} logs" + (f" ({run.cached} from the cache)"
+    table = Table(title=f"{s.total.logs} logs" + (f" ({run.cached} from the cache)"
                                                         if run.cached else ""),
                   title_justify="left")
     for col in ("game", "rules", "logs", "events", "valid", "invalid", "broken"):
         table.add_column(col, justify="left" if col in ("game", "rules") else "right")
-    for key, t in s["by_version"].items():
+    for key, t in s.by_version.items():
         game, _, version = key.rpartition(" ")
-        table.add_row(game, version, *(f"{t[c]:,}" for c in
+        table.add_row(game, version, *(f"{getattr(t, c):,}" for c in
                                        ("logs", "events", "valid", "invalid", "broken")))
-    t = s["total"]
-    table.add_row("all", "", *(f"{t[c]:,}" for c in
+    t = s.total
+    table.add_row("all", "", *(f"{getattr(t, c):,}" for c in
                                ("logs", "events", "valid", "invalid", "broken")), style="bold")
     console.print(table)
     if changes is None:

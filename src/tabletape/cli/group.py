@@ -15,9 +15,8 @@ from tabletape import engine
 from tabletape.app import entries
 from tabletape.app.entries import now
 from tabletape.cli import params
-from tabletape.tape import log as tapelog
-from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, visible, visible_json
+from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.events import Event, Note, visible, visible_json
 
 
 class Failure(click.ClickException):
@@ -82,9 +81,10 @@ def ours(e: click.ClickException) -> click.ClickException:
     return e if isinstance(e, (Usage, *_SHOWN_AS_CLICK_DOES)) else Usage(e)
 
 
-def emit_json(data: Any) -> None:
-    """Prints data as JSON, every character a terminal would obey escaped (`visible_json`)."""
-    click.echo(visible_json(data))
+def emit_json(result: Any) -> None:
+    """Prints a command's result (a Struct, or a list of them) as JSON: `msgspec.to_builtins`
+    of it, every character a terminal would obey escaped (`visible_json`)."""
+    click.echo(visible_json(msgspec.to_builtins(result)))
 
 
 def echo(text: str, err: bool = False) -> None:
@@ -193,27 +193,18 @@ def games(as_json: bool) -> None:
     Example:
       tabletape games
     """
-    rows: list[dict[str, Any]] = [
-        {"id": rs.id, "title": rs.title, "version": rs.version, "players": list(rs.players),
-         "options": _option_defaults(rs), "rules": len(rs.RULES)} for rs in engine.all_games()]
+    from tabletape.app.vocab import games as listed
+    rows = listed()
     if as_json:
         return emit_json(rows)
     from tabletape.cli.render import listing
     listing("games", ["id", "title", "version", "players", "rules", "options (default)"],
-            [[r["id"], r["title"], r["version"], _count(*r["players"]), str(r["rules"]),
-              "\n".join(f"{k}={_show(v)}" for k, v in r["options"].items())] for r in rows])
+            [[r.id, r.title, r.version, _count(*r.players), str(r.rules),
+              "\n".join(f"{k}={_show(v)}" for k, v in r.options.items())] for r in rows])
 
 
 def _count(lo: int, hi: int) -> str:
     return f"{lo}" if lo == hi else f"{lo}-{hi}"
-
-
-def _option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
-    """Returns every option of a game with its default value (as plain data)."""
-    default = rs.Options()
-    plain = msgspec.to_builtins(default)
-    return {f.name: plain.get(f.name, getattr(default, f.name))
-            for f in msgspec.structs.fields(default)}
 
 
 def _show(v: Any) -> str:
@@ -233,21 +224,10 @@ def rules(game: str, rule: str | None, as_json: bool) -> None:
       tabletape rules cards-of-war
       tabletape rules cards-of-war cow.kill.type-match
     """
-    rs = engine.get(game)
-    cat = rs.catalogue()
-    if rule is not None:
-        if rule not in cat:
-            from tabletape.app.vocab import did_you_mean
-            raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
-                             f"`tabletape rules {rs.id}` lists them")
-        cat = {rule: cat[rule]}
-    changes = [(v, rule_id, what) for v, entries in rs.changelog.items()
-               for rule_id, what in entries.items() if rule_id in cat]
+    from tabletape.app.vocab import rules as catalogue
+    rs, cat, changes = catalogue(game, rule)
     if as_json:  # each rule's changes by version: the changelog, by rule id
-        return emit_json({k: {"section": r.section, "text": r.text,
-                              **({"changes": {v: what for v, rid, what in changes if rid == k}}
-                                 if any(rid == k for _, rid, _ in changes) else {})}
-                          for k, r in cat.items()})
+        return emit_json(cat)
     from tabletape.cli.render import listing
     listing(f"{rs.title} — rules", ["rule", "section", "what it says (our words)"],
             [[rule_id, r.section, r.text] for rule_id, r in cat.items()])
@@ -278,20 +258,12 @@ def new(game: str, file: str, players: tuple[str, ...], options: tuple[tuple[str
     Example:
       tabletape new cards-of-war game.jsonl --players alice,bob --option length=short
     """
-    rs = engine.get(game)
-    header = rs.start(players, entries.options_for(rs, options),
-                      entries.load_components(rs, components))
-    header = msgspec.structs.replace(header, at=now(), by=by)
-    try:
-        rs.codec.strict.decode(rs.codec.encode(header))  # the schema's bounds hold
-    except msgspec.ValidationError as e:
-        raise UsageError(f"the header would not be valid: {e}", file=file) from None
-    tail = tapelog.create(file, header, rs.codec)
+    from tabletape.app import making
+    started = making.new(game, file, players, options, components, at=now(), by=by)
     if as_json:
-        return emit_json({"file": file, "game": rs.id, "rules_version": rs.version,
-                          "players": list(players), "options": msgspec.to_builtins(header.options),
-                          "head": tail.head})
-    echo(f"started {file}: {rs.title} for {', '.join(players)}; head {tail.head[:16]}")
+        return emit_json(started)
+    rs = engine.get(game)
+    echo(f"started {file}: {rs.title} for {', '.join(players)}; head {started.head[:16]}")
 
 
 def stdin_is_terminal() -> bool:
@@ -307,15 +279,12 @@ def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
     """
     rs = result.ruleset
     assert rs is not None
-    illegal = appended.illegal if appended is not None else {}
+    rows = entries.written(result, events, first_seq, appended)
     if as_json:
-        emit_json([{"seq": first_seq + i, "event": msgspec.to_builtins(e),
-                    "text": engine.describe(rs, e),
-                    "illegal": _illegal_json(illegal.get(first_seq + i))}
-                   for i, e in enumerate(events)])
+        emit_json(rows)
     else:
-        for i, e in enumerate(events):
-            echo(f"seq {first_seq + i}: {engine.describe(rs, e)}")
+        for row in rows:
+            echo(f"seq {row.seq}: {row.text}")
         fold = result.fold
         if fold is not None:
             d = rs.pending(fold.state)
@@ -323,10 +292,6 @@ def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
             echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
     if appended is not None:
         forced_warnings(result.file, appended)
-
-
-def _illegal_json(e: IllegalEvent | None) -> dict[str, str] | None:
-    return None if e is None else {"rule": e.rule, "reason": e.reason}
 
 
 def forced_warnings(file: str, appended: entries.Appended) -> None:
@@ -403,21 +368,13 @@ def undo(file: str, by: str | None, as_json: bool) -> None:
     Example:
       tabletape undo game.jsonl
     """
-    result = entries.open_for_append(file)
-    fold = result.fold
-    assert fold is not None
-    first = _next_seq(result)
-    ev = Undone(target=fold.latest(), at=now(), by=by)
-    v = fold.violation(first, ev)
-    if v is not None:
-        raise IllegalEvent(v.reason, rule=v.rule, file=file)
-    signature = entries.last_signature(file)
-    target = next((e.event for e in reversed(fold.stack) if e.seq == ev.target), None)
-    entries.append_checked(file, [ev], result)
-    report_appended(result, [ev], first, as_json)
-    if signature is not None and result.ruleset is not None and not as_json:
-        seq, player = signature
-        what = engine.describe(result.ruleset, target) if target is not None else "an event"
+    done = entries.undo(file, at=now(), by=by)
+    result, ev = done.result, done.event
+    report_appended(result, [ev], done.seq, as_json)
+    if done.signature is not None and result.ruleset is not None and not as_json:
+        seq, player = done.signature
+        what = (engine.describe(result.ruleset, done.target) if done.target is not None
+                else "an event")
         echo(f"  the latest line, seq {seq}, is {player}'s signature, which cannot be undone; "
              f"this undo retracts seq {ev.target}: {what} (the signature still seals the log "
              f"through seq {seq - 1})")
@@ -440,22 +397,12 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
     Example:
       tabletape note game.jsonl "Tanks cannot kill Marines" --about 41 --dispute --by alice
     """
-    if dispute and about is None:
-        raise UsageError("a dispute needs --about SEQ")
-    result = entries.open_for_append(file, history=dispute)
-    ev = Note(text=text, about=about, dispute=dispute, at=now(), by=by)
-    first = _next_seq(result)
-    entries.append_checked(file, [ev], result)
-    ruling = result.fold.disputes[-1] if dispute and result.fold is not None and \
-        result.fold.disputes else None
+    result, noted = entries.note(file, text, about=about, dispute=dispute, at=now(), by=by)
     if as_json:
-        assert result.ruleset is not None
-        return emit_json([{"seq": first, "event": msgspec.to_builtins(ev),
-                           "text": engine.describe(result.ruleset, ev),
-                           "ruling": msgspec.structs.asdict(ruling) if ruling else None}])
-    report_appended(result, [ev], first, False)
-    if ruling is not None:
-        head, *lines = ruling.said(f"ruling on seq {ruling.about}")
+        return emit_json([noted])
+    report_appended(result, [noted.event], noted.seq, False)
+    if noted.ruling is not None:
+        head, *lines = noted.ruling.said(f"ruling on seq {noted.ruling.about}")
         echo(head)
         for line in lines:  # its arithmetic and what it rests on, as every ruling shows them
             echo(f"  {line}")

@@ -30,10 +30,7 @@ def migrate(ctx: click.Context, file: str, out: str, rules: str | None, as_json:
     done = run(file, out, rules)
     bad = done.refused
     if as_json:
-        emit_json({"file": file, "out": out if done.head else None, "game": done.game,
-                   "recorded": done.recorded, "rules_version": done.target,
-                   "events": done.events, "head": done.head, "source_head": done.source_head,
-                   "refused": bad.to_dict() if bad is not None else None})
+        emit_json(done.report())
     elif bad is not None:
         from tabletape.cli.render import err_console, problem_line
         err_console.print(problem_line(bad))

@@ -7,12 +7,12 @@ from typing import Any
 import click
 import msgspec
 
-from tabletape import engine
+from tabletape.app import reading
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
 from tabletape.cli.group import emit_json
 from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, components_option, rules_option
-from tabletape.tape.errors import ChainError, IllegalEvent, TornTail, UsageError
+from tabletape.tape.errors import IllegalEvent, TornTail, UsageError
 
 
 def _progress(items, label: str, total: int):
@@ -23,16 +23,6 @@ def _progress(items, label: str, total: int):
         return
     from rich.progress import track
     yield from track(items, description=label, total=total, console=err_console, transient=True)
-
-
-def _logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
-    """Returns the files that are not checkpoint indexes (a glob over a folder may catch them)."""
-    from tabletape.engine.index import is_index
-    logs = tuple(f for f in files if not is_index(f))
-    if not logs:
-        raise UsageError(f"{files[0]} is a checkpoint index, not a log; name the log itself",
-                         file=files[0])
-    return logs
 
 
 @click.command()
@@ -58,7 +48,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     import functools
 
     from tabletape.cli.render import console
-    files = _logs_only(files)
+    files = reading.logs_only(files)
     check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
                               single=len(files) == 1, rules=rules, components=components)
     from tabletape.app.parallel import pmap
@@ -82,7 +72,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
 
 def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
                   rules: str | None = None, components: str | None = None) -> tuple[bool, Any]:
-    """Returns whether one log is valid, and its report: a JSON dict, or the rendered text.
+    """Returns whether one log is valid, and its report: a Validation, or the rendered text.
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
     """
@@ -91,27 +81,24 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
     from tabletape.cli.render import (
         console,
         problem_line,
-        result_dict,
         ruling_table,
         safe,
         summary,
         version_note,
     )
-    whatif = None
     try:
-        whatif = whatif_for(path, components)
-        data = whatif.data if whatif else None
-        result = (engine.judge_all(path, rules, data) if keep_going
-                  else engine.replay(path, version=rules, components=data))
+        whatif = _whatif(path, components)
     except UsageError as e:
         if single:
             raise
-        result = engine.Replay(path, error=e)
-    signatures = len(result.fold.signed) if result.fold is not None else 0  # no visitor per line
+        from tabletape import engine
+        whatif, result = None, engine.Replay(path, error=e)
+    else:
+        result = reading.judged(path, keep_going=keep_going, single=single, rules=rules,
+                                components=whatif)
     if as_json:
-        return result.ok, {**result_dict(result), "signatures": signatures,
-                           "signatures_checked": False,
-                           **({"components": whatif.to_dict()} if whatif else {})}
+        return result.ok, reading.validation(result, whatif)
+    signatures = reading.signatures(result)
     with console.capture() as out:
         ok = ("valid", "green") if result.ok else ("INVALID", "red")
         console.print(Text.assemble(ok, f" {summary(result)}"))
@@ -170,82 +157,46 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
       tabletape verify game.jsonl --head 3f2a9c0d1b7e4a55
       tabletape verify game.jsonl --keys keys
     """
-    _logs_only((file,))
-    signed = None
-    if keys_dir is not None:
-        from tabletape.cli import sign as cli_sign
-        signed = cli_sign.signature_report(keys_dir)
-    result = engine.read_chain(file, visit=(lambda j: signed.feed(j.seq, j.event))
-                               if signed is not None else None)
-    tail = result.tail
-    head = tail.head if tail else None
-    if expect_head and result.error is None and head and not head.startswith(expect_head):
-        result.error = ChainError(f"the head is {head}, not the agreed {expect_head}: the log "
-                                  "was changed or extended since", file=file,
-                                  line=result.events, seq=result.events - 1)
-    common = None
-    own_error = result.error  # the log's own; the rest is what --parent found
-    if parent is not None:
-        from tabletape.app.branch import shared
-        _logs_only((parent,))
-        broken = engine.read_chain(parent).error  # a broken parent certifies nothing
-        common = shared(parent, file) if broken is None else None
-        if broken is not None and result.error is None:
-            result.error = ChainError(f"not confirmed as a branch of {parent}, which is broken: "
-                                      f"{broken}", file=file)
-        elif common is None and result.error is None:
-            result.error = ChainError(f"not a branch of {parent}: the two logs differ from "
-                                      "their first line", file=file, line=1, seq=0)
+    found = reading.verify(file, expect_head=expect_head, keys_dir=keys_dir, parent=parent)
+    report, signed = found.report, found.signed
     if as_json:
-        emit_json({"file": file, "events": result.events, "head": head,
-                   **({"parent": {"file": parent, "shared_to": common.seq if common else None,
-                                  "head": common.head if common else None}}
-                      if parent is not None else {}),
-                   "ok": result.error is None and (signed is None or signed.ok),
-                   "torn": isinstance(result.error, TornTail),
-                   "error": result.error.to_dict() if result.error else None,
-                   **(cli_sign.report_json(signed, result.header) if signed is not None else {})})
+        emit_json(report)
     else:
         from rich.text import Text
 
         from tabletape.cli.render import console, safe
-        if result.error is None and signed is not None and not signed.ok:
+        error, events = found.error, report.events
+        if error is None and signed is not None and not signed.ok:
             bad = [s for s in signed.seals if s.status != "valid"]
             console.print(Text.assemble(
                 ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {len(signed.seals)} "
                 "signature(s) do not hold (" + ", ".join(
                     f"seq {s.seq} by {safe(s.player)}: {s.status}" for s in bad)
-                + f"); the chain of {counted(result.events, 'event')} is intact"))
-        elif result.error is None:
-            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {counted(result.events, 'event')}, "
+                + f"); the chain of {counted(events, 'event')} is intact"))
+        elif error is None:
+            console.print(Text.assemble(("ok", "green"), f" {safe(file)}: {counted(events, 'event')}, "
                                         "chain intact"))
-        elif own_error is None:  # intact itself, but not confirmed as a branch of --parent
-            console.print(Text.assemble(("NOT CONFIRMED", "red"), f" {safe(str(result.error))}"))
-            console.print(f"{safe(file)} itself: {counted(result.events, 'event')}, chain intact",
+        elif found.own_error is None:  # intact itself, but not confirmed as a branch of --parent
+            console.print(Text.assemble(("NOT CONFIRMED", "red"), f" {safe(str(error))}"))
+            console.print(f"{safe(file)} itself: {counted(events, 'event')}, chain intact",
                           markup=False)
-        elif isinstance(result.error, TornTail):
-            console.print(Text.assemble(("TORN", "red"), f" {safe(str(result.error))}"))
-            console.print(f"the first {result.events} events are intact")
+        elif isinstance(error, TornTail):
+            console.print(Text.assemble(("TORN", "red"), f" {safe(str(error))}"))
+            console.print(f"the first {events} events are intact")
         else:
-            console.print(Text.assemble(("BROKEN", "red"), f" {safe(str(result.error))}"))
-            console.print(f"the first {result.events} events read correctly")
-        if tail is not None:
-            console.print(f"head (seq {tail.seq}): {tail.head}")
-        if common is not None:
-            console.print(f"branch of {safe(str(parent))}: seq 0..{common.seq} are its lines "
-                          f"byte for byte (its head at seq {common.seq}: {common.head})",
-                          markup=False)
+            console.print(Text.assemble(("BROKEN", "red"), f" {safe(str(error))}"))
+            console.print(f"the first {events} events read correctly")
+        if found.tail_seq is not None:
+            console.print(f"head (seq {found.tail_seq}): {report.head}")
+        common = report.parent or None
+        if common is not None and common.shared_to is not None:
+            console.print(f"branch of {safe(str(parent))}: seq 0..{common.shared_to} are its "
+                          f"lines byte for byte (its head at seq {common.shared_to}: "
+                          f"{common.head})", markup=False)
         if signed is not None:
-            cli_sign.print_report(signed, result.header)
-    ctx.exit(0 if result.error is None and (signed is None or signed.ok) else 1)
-
-
-def _state_json(state: Any) -> Any:
-    """Returns a state as plain data for JSON, without the header's component data."""
-    data = msgspec.to_builtins(state)
-    if isinstance(data, dict):
-        data.pop("components", None)
-    return data
+            from tabletape.cli import sign as cli_sign
+            cli_sign.print_report(signed, found.header)
+    ctx.exit(0 if report.ok else 1)
 
 
 @click.command()
@@ -280,18 +231,9 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
     from tabletape.cli import replaying
     if not as_json:
         ctx.exit(replaying.show(file, to, as_player, rules))
-    from tabletape.cli.render import rules_versions
-    result, state = replaying.replayed(file, to, as_player, rules)
-    rs = result.ruleset
-    assert rs is not None
-    problems = result.problems
-    d, o = rs.pending(result.state), rs.outcome(result.state)
-    emit_json({"file": file, "seq": result.events - 1, "state": _state_json(state),
-               "pending": msgspec.to_builtins(d) if d else None,
-               "outcome": msgspec.to_builtins(o) if o else None,
-               "rules_version": rules_versions(result),
-               "problems": [e.to_dict() for e in problems]})
-    ctx.exit(1 if problems else 0)
+    report = reading.state_report(*replaying.replayed(file, to, as_player, rules))
+    emit_json(report)
+    ctx.exit(1 if report.problems else 0)
 
 
 @click.command()
@@ -328,7 +270,7 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
     def as_json_line(row: logrows.Row) -> None:
         nonlocal shown
         shown += 1
-        out.write(visible_json(row.to_dict(as_player is not None)) + "\n")
+        out.write(visible_json(msgspec.to_builtins(row.line(as_player is not None))) + "\n")
 
     def as_text(row: logrows.Row) -> None:
         nonlocal shown
@@ -396,46 +338,11 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     Example:
       tabletape explain game.jsonl 41
     """
-    from tabletape.cli.render import rules_versions
-    if seq < 0:
-        raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
-                         "seq 1 or later", file=file)
-    whatif = whatif_for(file, components)
-    result = engine.capture(file, seq, rules, whatif.data if whatif else None)
-    rs = result.ruleset
-    if rs is None or result.fold is None:
-        raise result.error or UsageError("unreadable log", file=file)
-    if result.captured is None:
-        if seq == 0:
-            raise UsageError("seq 0 is the header; explain a later event", file=file)
-        if result.error is not None:
-            raise result.error
-        raise UsageError(f"the log has no seq {seq} (it ends at seq {result.events - 1})", file=file)
-    rec, before, err = result.captured
-    disputes = [r for r in result.fold.disputes if r.about == seq]
-    verdict, rule = _verdict(result, seq, err)
-    cat = rs.catalogue()
-    cited = [rule] if rule else list(rs.governing(rec.event))
-    judged = verdict in ("legal", "illegal") and seq not in result.fold.core_seqs
-    rested = engine.rests_on(rs, before, rec.event) if judged else []
-    derived = rs.derive(before, rec.event) if judged else None
-    undone_at = result.fold.retracted.get(seq)
+    found = reading.explain(file, seq, rules, _whatif(file, components))
+    report, result, rs, before = found.report, found.result, found.ruleset, found.before
     if as_json:
-        emit_json({
-            "seq": seq, "event": msgspec.to_builtins(rec.event),
-            "text": engine.describe(rs, rec.event), "verdict": verdict,
-            "rule": rule, "reason": err.reason if err else None,
-            "rules": {r: msgspec.to_builtins(cat[r]) for r in cited if r in cat},
-            "state_before": _state_json(before),
-            "pending_before": msgspec.to_builtins(rs.pending(before)),
-            "rests_on": rested,
-            "derivation": msgspec.to_builtins(derived),
-            "undone_at": undone_at,
-            "disputes": [msgspec.structs.asdict(d) for d in disputes],
-            "rules_version": rules_versions(result),
-            **({"components": whatif.to_dict()} if whatif else {}),
-            "problems": [result.error.to_dict()] if result.error else []})
-        ctx.exit(1 if result.error else 0)
+        emit_json(report)
+        ctx.exit(1 if report.problems else 0)
     from rich.panel import Panel
     from rich.text import Text
 
@@ -447,23 +354,26 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
         safe,
         version_note,
     )
-    if whatif is not None:
-        console.print(Text(whatif.note(), style="yellow"))
+    if found.components is not None:
+        console.print(Text(found.components.note(), style="yellow"))
     console.print(Panel(drawing(rs, before), title=f"the state before seq {seq}"))
-    console.print(f"seq {seq}: {engine.describe(rs, rec.event)}", markup=False)
-    console.print(f"  {safe(rec.raw.decode())}", markup=False)
+    console.print(f"seq {seq}: {report.text}", markup=False)
+    console.print(f"  {safe(found.raw.decode())}", markup=False)
+    verdict = report.verdict
     style = "green" if verdict == "legal" else "red" if verdict == "illegal" else "yellow"
     console.print(Text.assemble("ruling: ", (verdict, style),
-                                f" — {safe(err.reason)}" if err else ""))
-    for r in cited:
-        if r in cat:
-            console.print(f"  {r} ({cat[r].section}): {cat[r].text}", markup=False)
-    for line in engine.ruling_lines(derived, rested):
+                                f" — {safe(report.reason)}" if report.reason is not None else ""))
+    for r in found.cited:
+        if r in report.rules:
+            console.print(f"  {r} ({report.rules[r].section}): {report.rules[r].text}",
+                          markup=False)
+    from tabletape import engine
+    for line in engine.ruling_lines(report.derivation, report.rests_on):
         console.print(Text(f"  {line}", style="yellow"))
-    if undone_at is not None:
-        console.print(f"  undone at seq {undone_at}: it no longer counts in the game")
-    if disputes:
-        console.print(ruling_table(disputes, rs))
+    if report.undone_at is not None:
+        console.print(f"  undone at seq {report.undone_at}: it no longer counts in the game")
+    if report.disputes:
+        console.print(ruling_table(report.disputes, rs))
     note = version_note(result)
     if note is not None:
         console.print(note)
@@ -475,18 +385,12 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     ctx.exit(1 if result.error else 0)
 
 
-def whatif_for(log: str, components: str | None) -> Any:
+def _whatif(log: str, components: str | None) -> Any:
     """Returns the component data `--components` names for this log (`app.whatif`), or None."""
     if components is None:
         return None
     from tabletape.app.whatif import components_for
     return components_for(log, components)
-
-
-def _verdict(result: engine.Replay, seq: int, err) -> tuple[str, str | None]:
-    from tabletape.app.stepper import verdict
-    assert result.fold is not None
-    return verdict(result.fold, seq, err)
 
 
 @click.command()
@@ -506,45 +410,16 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str
       tabletape diff game.jsonl other.jsonl
       tabletape diff game.jsonl@40 game.jsonl@41
     """
-    from tabletape.engine import diff as tdiff
-    from tabletape.engine import index
-    (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.state_at(pa, to=ta, check_after=True, version=rules)  # (writes their indexes)
-    rb = engine.state_at(pb, to=tb, check_after=True, version=rules)
-    rsa, rsb = _ruleset_of(ra), _ruleset_of(rb)
-    for point, r in ((a, ra), (b, rb)):  # a point past the end is no point of that log
-        if point.seq is not None and point.seq >= r.events and r.error is None:
-            raise UsageError(f"{point.spec}: past the end of {point.path}, which ends at seq "
-                             f"{r.events - 1}",
-                             file=point.path)
-    if rsa.id != rsb.id:
-        raise UsageError(f"{a.spec} records {rsa.id} and {b.spec} records {rsb.id}: logs of "
-                         "different games cannot be compared")
-    # each side as judged: its own problems, and a break after a FILE@SEQ point too
-    found = [("A", a.spec, ra.problems), ("B", b.spec, rb.problems)]
-    # a broken side is compared up to its break: the lines read before it
-    cut_a = ra.events - 1 if ra.error is not None else ta
-    cut_b = rb.events - 1 if rb.error is not None else tb
-    div = tdiff.first_divergence(pa, pb, cut_a, cut_b,
-                                 start=index.common_start(pa, pb, cut_a, cut_b))
-    changes = tdiff.state_diff(_state_json(ra.state), _state_json(rb.state))
-    same = div is None and not changes
-    bad = any(problems for _, _, problems in found)
+    found = reading.diff(a, b, rules)
+    report = found.report
     if as_json:
-        emit_json({"same": same and not bad,
-                   "problems": {side: [p.to_dict() for p in problems]
-                                for side, _, problems in found},
-                   "first_divergence": None if div is None else {
-            "seq": div.seq,
-            "a": msgspec.to_builtins(div.a) if div.a else None,
-            "b": msgspec.to_builtins(div.b) if div.b else None},
-            "changes": [{"path": c.path, "a": c.old, "b": c.new} for c in changes]})
-        ctx.exit(0 if same and not bad else 1)
+        emit_json(report)
+        ctx.exit(0 if report.same else 1)
     from rich.table import Table
     from rich.text import Text
 
     from tabletape.cli.render import console, plain, problem_line, safe
-    for side, spec, problems in found:
+    for side, spec, problems in found.found:
         if problems:
             broken = any(not isinstance(p, IllegalEvent) for p in problems)
             console.print(Text.assemble(("BROKEN" if broken else "INVALID", "red"),
@@ -552,13 +427,16 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str
                                         + (": compared up to its break" if broken else "")))
             for p in problems:
                 console.print(problem_line(p))
-    if same:
+    div, changes = report.first_divergence, report.changes
+    if div is None and not changes:
+        bad = not report.same
         console.print(f"{safe(a.spec)} and {safe(b.spec)} record the same game"
                       + (" as far as both could be read" if bad else ""), markup=False)
         ctx.exit(1 if bad else 0)
     if div is not None:
+        from tabletape import engine
         console.print(f"first divergence at seq {div.seq}:")
-        for side, ev, rs in (("A", div.a, rsa), ("B", div.b, rsb)):
+        for side, ev, rs in (("A", div.a, found.rulesets[0]), ("B", div.b, found.rulesets[1])):
             console.print(f"  {side}: " + (engine.describe(rs, ev) if ev else "(log ends)"),
                           markup=False)
     else:
@@ -569,16 +447,8 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str
     table.add_column("A", ratio=1, overflow="fold")
     table.add_column("B", ratio=1, overflow="fold")
     for c in changes[:200]:
-        table.add_row(Text(safe(c.path)), Text(plain(c.old)), Text(plain(c.new)))
+        table.add_row(Text(safe(c.path)), Text(plain(c.a)), Text(plain(c.b)))
     console.print(table)
     if len(changes) > 200:
         console.print(f"... and {len(changes) - 200} more (use --json)")
     ctx.exit(1)
-
-
-
-def _ruleset_of(result: engine.Replay) -> engine.Ruleset:
-    """Returns the ruleset of a replayed log, or raises why the log could not be read."""
-    if result.ruleset is None:
-        raise result.error or UsageError("unreadable log", file=result.file)
-    return result.ruleset

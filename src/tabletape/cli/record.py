@@ -59,15 +59,13 @@ def record(file: str, game: str | None, players: tuple[str, ...] | None,
     Example:
       tabletape record game.jsonl --game cards-of-war --players alice,bob --option length=short
     """
-    from tabletape.app.record import RecordSession, start
+    from tabletape.app.record import RecordSession
     from tabletape.cli.render import console
     if not os.path.exists(file):
         if not game or players is None:
             raise UsageError(f"{file} does not exist; start it with --game GAME --players a,b")
         rs = engine.get(game)
-        header = rs.start(players, entries.options_for(rs, options),
-                          entries.load_components(rs, components))
-        tail = start(file, msgspec.structs.replace(header, at=now(), by=by), rs)
+        _, tail = entries.start_log(file, rs, players, options, components, at=now(), by=by)
         console.print(visible(f"started {file}: {rs.title} for {', '.join(players)}; "
                               f"head {tail.head[:16]}"), markup=False)
     session = RecordSession(file, by=by, auto_chance=auto_chance, clock=now)

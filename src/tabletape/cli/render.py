@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-import msgspec
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.table import Table
@@ -133,12 +132,6 @@ def summary(result: Replay) -> str:
     return "; ".join(parts)
 
 
-def rules_versions(result: Replay) -> dict[str, str | None]:
-    """Returns the rules version a log was recorded under and the one judging it (for --json)."""
-    return {"recorded": getattr(result.header, "rules_version", None),
-            "judged_by": result.judged_by}
-
-
 def version_note(result: Replay) -> Text | None:
     """Returns a warning when the log was recorded under other rules than the ones judging it."""
     differ = result.rules_versions
@@ -156,29 +149,6 @@ def version_note(result: Replay) -> Text | None:
                else "no rule changed between them")
     return Text(safe(f"note: recorded under {rs.id} rules {recorded}, judged by rules "
                      f"{judging}; {why}"), style="yellow")
-
-
-def result_dict(result: Replay) -> dict:
-    """Returns a replay's findings as plain data for --json."""
-    fold = result.fold
-    out: dict[str, Any] = {
-        "file": result.file,
-        "game": result.ruleset.id if result.ruleset else None,
-        "events": result.events,
-        "head": result.tail.head if result.tail else None,
-        "valid": result.ok,
-        "rules_version": rules_versions(result),
-        "problems": [e.to_dict() for e in result.problems],
-    }
-    if fold is not None and result.ruleset is not None:
-        o = result.ruleset.outcome(fold.state)
-        out["outcome"] = None if o is None else {"winners": list(o.winners), "scores": o.scores,
-                                                 "summary": o.summary}
-        out["corrected"] = [{"seq": s, "rule": e.rule, "undone_at": fold.retracted[s]}
-                            for s, e in fold.corrected.items()]
-        out["not_judged"] = len(fold.unjudged)
-        out["disputes"] = [msgspec.structs.asdict(r) for r in fold.disputes]
-    return out
 
 
 def listing(title: str, columns: list[str], rows: list[list[str]], keys: int = 1) -> None:

@@ -53,10 +53,7 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
         files.write(out, picture.encode(), force=force, reading=(file,))
         if as_json:
             from tabletape.cli import emit_json
-            from tabletape.cli.render import rules_versions
-            emit_json({"file": out, "log": file, "seq": result.events - 1, "as": as_player,
-                       "rules_version": rules_versions(result),
-                       "problems": [e.to_dict() for e in result.problems]})
+            emit_json(pictures.drawn(out, result, as_player))
         else:
             point, why = replaying.drawn_at(result)
             echo(f"wrote {out}: the table {point}{seen}{why}")
@@ -89,23 +86,20 @@ def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool,
     Example:
       tabletape view game.jsonl -o game.html
     """
-    import os
 
     from tabletape.app import viewer
-    book = viewer.write(file, out, force=force, rules=rules)
-    size = os.path.getsize(out)
+    page, ok = viewer.view(file, out, force=force, rules=rules)
     if as_json:
         from tabletape.cli.group import emit_json
-        emit_json({"file": out, "log": file, "lines": book.events, "verdict": book.verdict,
-                   "rules_version": {"recorded": book.recorded, "judged_by": book.judged_by},
-                   "bytes": size})
+        emit_json(page)
     else:
-        echo(f"wrote {out}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}"
-             + ("" if book.recorded == book.judged_by else
-                f" by rules {book.judged_by} (recorded under {book.recorded})"))
-        click.echo(f"{size / 1000:.0f} kB, self-contained: open it in a browser, mail it, or put "
-                   "it on a website")
-    ctx.exit(0 if book.ok else 1)  # the page is written either way; its log is not clean
+        versions = page.rules_version
+        echo(f"wrote {out}: {page.lines} lines (seq 0-{page.lines - 1}), {page.verdict}"
+             + ("" if versions.recorded == versions.judged_by else
+                f" by rules {versions.judged_by} (recorded under {versions.recorded})"))
+        click.echo(f"{page.bytes / 1000:.0f} kB, self-contained: open it in a browser, mail it, "
+                   "or put it on a website")
+    ctx.exit(0 if ok else 1)  # the page is written either way; its log is not clean
 
 
 def _loopback(host: str) -> bool:

@@ -33,13 +33,12 @@ def keygen(name: str, directory: str, as_json: bool) -> None:
     Example:
       tabletape keygen alice --dir keys
     """
-    from tabletape.tape import signing
-    key_path, pub_path, fp = signing.keygen(name, directory)
+    from tabletape.app.making import keygen as make
+    keys = make(name, directory)
     if as_json:
-        return emit_json({"name": name, "private": key_path, "public": pub_path,
-                          "fingerprint": fp})
-    echo(f"wrote {key_path} (private: keep it secret) and {pub_path} (public: share it)")
-    echo(f"fingerprint {fp}")
+        return emit_json(keys)
+    echo(f"wrote {keys.private} (private: keep it secret) and {keys.public} (public: share it)")
+    echo(f"fingerprint {keys.fingerprint}")
 
 
 @click.command()
@@ -80,30 +79,6 @@ def _with_prev(event: Any, head: str) -> Any:
 
 
 # -- verify --keys -------------------------------------------------------------------------
-def signature_report(keys_dir: str) -> Any:
-    """Returns an empty signature report over the public keys in `keys_dir` (exit 2 if bad)."""
-    from tabletape.tape import signing
-    return signing.Report(signing.load_keys(keys_dir))
-
-
-def _players(report: Any, header: Any) -> list[str]:
-    """Returns the header's players, then anyone else who signed."""
-    seats = list(header.players) if header is not None else []
-    return seats + [p for p in report.signers() if p not in seats]
-
-
-def report_json(report: Any, header: Any) -> dict:
-    """Returns the signatures and each player's unsigned events, for `verify --json`."""
-    rows = []
-    for p in _players(report, header):
-        gap = report.unsigned(p)
-        rows.append({"player": p, "signed_through": report.signed_through(p),
-                     "unsigned": None if gap is None else {"from": gap[0], "to": gap[1],
-                                                           "events": gap[1] - gap[0] + 1}})
-    return {"signatures": [{"seq": s.seq, "player": s.player, "head": s.head,
-                            "covers": [0, s.seq - 1], "status": s.status} for s in report.seals],
-            "players": rows, "keys": sorted(report.keys), "signatures_ok": report.ok}
-
 
 def print_report(report: Any, header: Any) -> None:
     """Prints who signed what, and what each player has not signed."""
@@ -123,12 +98,12 @@ def print_report(report: Any, header: Any) -> None:
             table.add_row(safe(s.player), str(s.seq), s.head[:16] + "…", f"seq 0-{s.seq - 1}",
                           Text(s.status, style=style))
         console.print(table)
-    for p in _players(report, header):
-        gap = report.unsigned(p)
+    from tabletape.app.reading import signers
+    for row in signers(report, header):
+        p, gap = row.player, row.unsigned
         if gap is None:
             console.print(Text(safe(f"{p}: signed every event")))
         else:
-            n = gap[1] - gap[0] + 1
-            seqs = f"seq {gap[0]}" if n == 1 else f"seq {gap[0]}-{gap[1]} ({n} events)"
+            seqs = (f"seq {gap.first}" if gap.events == 1
+                    else f"seq {gap.first}-{gap.to} ({gap.events} events)")
             console.print(Text(safe(f"{p}: {seqs} not signed by {p}")))
-

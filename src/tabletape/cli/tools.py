@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import functools
-import operator
 import os
 from typing import Any
 
 import click
-import msgspec
 
-from tabletape import engine
-from tabletape.app import entries
+from tabletape.app import making
 from tabletape.app.vocab import counted
 from tabletape.cli import complete, params
 from tabletape.cli.group import echo, emit_json
 from tabletape.tape import files as tapefiles
-from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
-from tabletape.tape.events import CORE_EVENTS, Header
 
 
 @click.command()
@@ -45,48 +39,15 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
     from tabletape.cli.render import err_console
-    from tabletape.engine import simulate as sim
-    rs = engine.get(game)
-    header = rs.start(players, entries.options_for(rs, options),
-                      entries.load_components(rs, components))
-    tail = tapelog.create(output, header, rs.codec)
-    batch, state = [], None
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=err_console,
                   transient=True, disable=not err_console.is_terminal) as bar:
         task = bar.add_task("simulating", total=None)
-        for n, step in enumerate(sim.play(rs, header, seed, max_events=max_events), 1):
-            event, state = step
-            batch.append(event)
-            if len(batch) == 1000:
-                tail = tapelog.append(output, batch, rs.codec, expect=tail, durable=False)
-                batch = []
-                bar.update(task, description=f"simulating: {n} events")
-        tail = tapelog.append(output, batch, rs.codec, expect=tail)
-    o = rs.bind(header).outcome(state) if state is not None else None
+        done = making.simulate(game, players, seed, output, options, components, max_events,
+                               lambda n: bar.update(task, description=f"simulating: {n} events"))
     if as_json:
-        return emit_json({"file": output, "game": rs.id, "events": tail.seq + 1,
-                          "head": tail.head, "finished": o is not None,
-                          "outcome": None if o is None else {
-                              "winners": list(o.winners), "scores": o.scores,
-                              "summary": o.summary}})
-    echo(f"wrote {output}: {counted(tail.seq + 1, 'event')}; "
-         + (o.summary if o else f"unfinished after {max_events} events"))
-
-
-def schemas() -> dict[str, bytes]:
-    """Returns every JSON Schema file tabletape ships, by file name."""
-    envelope = functools.reduce(operator.or_, CORE_EVENTS, Header)
-    out = {"envelope.schema.json": _schema(envelope, "format-1 envelope")}
-    for rs in engine.all_games():
-        out[f"{rs.id}.schema.json"] = _schema(rs.union(), f"{rs.title} {rs.version} events")
-        out[f"{rs.id}.components.schema.json"] = _schema(rs.Components, f"{rs.title} components")
-    return out
-
-
-def _schema(t, title: str) -> bytes:
-    body = msgspec.json.schema(t)
-    body = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **body}
-    return msgspec.json.format(msgspec.json.encode(body), indent=2) + b"\n"
+        return emit_json(done)
+    echo(f"wrote {output}: {counted(done.events, 'event')}; "
+         + (done.outcome.summary if done.outcome else f"unfinished after {max_events} events"))
 
 
 @click.command()
@@ -101,7 +62,7 @@ def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> Non
     Example:
       tabletape schema -o schemas
     """
-    written = schemas()
+    written = making.schemas()
     if check_dir and not os.path.isdir(check_dir):
         raise UsageError(f"--check {check_dir}: no such folder (`tabletape schema -o "
                          f"{check_dir}` writes the schemas there)")
@@ -115,7 +76,7 @@ def schema(ctx: click.Context, output: str | None, check_dir: str | None) -> Non
         echo(f"schemas in {check_dir} are up to date ({len(written)} files)")
         return
     if not output:
-        return emit_json({n: msgspec.json.decode(d) for n, d in written.items()})
+        return emit_json(making.schema_documents())
     os.makedirs(output, exist_ok=True)
     for name, data in written.items():
         tapefiles.write(os.path.join(output, name), data, force=True)  # they are generated
@@ -146,25 +107,17 @@ def repair(file: str, as_json: bool) -> None:
     Example:
       tabletape repair game.jsonl
     """
-    done = tapelog.repair(file, engine.codec_for)
-    if not done.moved and not done.restored:
-        if as_json:
-            return emit_json({"file": file, "repaired": False, "moved_bytes": 0,
-                              "restored": [], "aside": None, "events": None, "error": None})
+    done, error = making.repair(file)
+    if as_json:
+        return emit_json(done)
+    if not done.repaired:
         echo(f"{file} has no torn last line; nothing to repair")
         return
-    result = engine.read_chain(file)
-    if as_json:
-        return emit_json({"file": file, "repaired": True, "moved_bytes": done.moved,
-                          "restored": list(done.restored), "aside": done.aside,
-                          "events": result.events,
-                          "error": result.error.to_dict() if result.error else None})
-    but = f" (but: {result.error})" if result.error else ""
+    but = f" (but: {error})" if error else ""
     if done.restored:
         echo(f"restored {file}: undid {'; '.join(done.restored)}; the hash chain proves every "
              f"line as recorded; the original file is in {done.aside}; {file} keeps "
-             f"{result.events} complete event(s){but}")
+             f"{done.events} complete event(s){but}")
         return
-    echo(f"moved {done.moved} torn byte(s) to {done.aside}; {file} keeps {result.events} "
+    echo(f"moved {done.moved_bytes} torn byte(s) to {done.aside}; {file} keeps {done.events} "
          f"complete event(s){but}")
-

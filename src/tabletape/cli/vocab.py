@@ -34,12 +34,12 @@ def events(game: str, as_json: bool) -> None:
     echo(f"{rs.title} ({rs.id}): {len(kinds)} event types; tabletape fills in seq, prev and at")
     for k in kinds:
         echo("")
-        echo(f"{k['type']} — {k['about']}")
-        width = max((len(f["name"]) for f in k["fields"]), default=0)
-        for f in k["fields"]:
-            default = "" if f["required"] else f"  (default {_json(f['default'])})"
-            echo(f"  {f['name']:<{width}}  {f['type']}{default}")
-        echo(f"  example: {_json(k['example'])}")
+        echo(f"{k.type} — {k.about}")
+        width = max((len(f.name) for f in k.fields), default=0)
+        for f in k.fields:
+            default = "" if f.required else f"  (default {_json(f.default)})"
+            echo(f"  {f.name:<{width}}  {f.type}{default}")
+        echo(f"  example: {_json(k.example)}")
 
 
 def _json(value: object) -> str:
@@ -87,13 +87,9 @@ def branch(point: LogPoint, output: str, as_json: bool) -> None:
     Example:
       tabletape branch game.jsonl@40 -o what-if.jsonl
     """
-    from tabletape.app.branch import branch as make
-    from tabletape.tape.errors import UsageError
-    if point.seq is None:
-        raise UsageError(f"{point.spec}: name the point to branch at, FILE@SEQ")
-    done = make(point.path, point.seq, output)
+    from tabletape.app.branch import branched
+    done = branched(point.path, point.seq, point.spec, output)
     if as_json:
-        return emit_json({"file": output, "parent": point.path, "seq": done.seq,
-                          "head": done.head})
+        return emit_json(done)
     echo(f"wrote {output}: {point.path}'s seq 0..{done.seq}, head {done.head[:16]}; "
          "append to it like any log")

@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.tape import log as tapelog
 from tabletape.tape.events import Event, envelope
+from tabletape.tape.reader import Resume, read_records
 
 
 @dataclass
@@ -23,15 +23,15 @@ class Divergence:
 
 
 def first_divergence(a: str, b: str, a_to: int | None = None, b_to: int | None = None,
-                     start: tuple[tapelog.Resume, tapelog.Resume] | None = None
+                     start: tuple[Resume, Resume] | None = None
                      ) -> Divergence | None:
     """Returns the first seq where the logs differ in content (not in `at`, `by` or `prev`).
 
     `start` skips a prefix known to be the same in both (see index.common_start).
     """
     sa, sb = start or (None, None)
-    ra = _upto(tapelog.read_records(a, engine.codec_for, start=sa), a_to)
-    rb = _upto(tapelog.read_records(b, engine.codec_for, start=sb), b_to)
+    ra = _upto(read_records(a, engine.codec_for, start=sa), a_to)
+    rb = _upto(read_records(b, engine.codec_for, start=sb), b_to)
     first = sa.tail.seq + 1 if sa else 0
     for seq, (x, y) in enumerate(zip_longest(ra, rb), first):
         ex = envelope(x.event) if x is not None else None

@@ -8,7 +8,7 @@ and never trusted blindly. Starting from a checkpoint skips the lines before it,
 it is used only when it is sealed with this user's key (tape.seal: its table of
 contents, and each snapshot with its checkpoint's place, so that no one without the
 key can edit it and recompute a checksum), was built by this code, for this log's
-header, and the log's custody (tape.log: `watch`, `vouch`, `unchanged`) shows that nothing but
+header, and the log's custody (tape.custody: `watch`, `vouch`, `unchanged`) shows that nothing but
 tabletape's appends has written the log since the index was written from what
 was read; the line at the checkpoint must also still hash to what it recorded.
 Reading then goes on from there with the usual checks. Anything else (missing,
@@ -31,8 +31,7 @@ from tabletape.engine import reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
 from tabletape.engine.reading import Judged, Replay, Visitor
-from tabletape.tape import files, seal
-from tabletape.tape import log as tapelog
+from tabletape.tape import codec, custody, files, reader, seal
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
 
@@ -55,7 +54,7 @@ def index_path(log_path: str) -> str:
 def is_index(path: str) -> bool:
     """Returns True for an index or custody file (so that a glob does not take it for a log)."""
     name = os.path.basename(path)
-    return name.startswith(".") and name.endswith((SUFFIX, tapelog.CUSTODY_SUFFIX))
+    return name.startswith(".") and name.endswith((SUFFIX, custody.CUSTODY_SUFFIX))
 
 
 class Checkpoint(msgspec.Struct, array_like=True):
@@ -116,7 +115,7 @@ def code_fingerprint(rs: Ruleset) -> str:
 
 
 def load(path: str, rs: Ruleset, header_digest: str,
-         seen: tapelog.Watch | None = None) -> Loaded:
+         seen: custody.Watch | None = None) -> Loaded:
     """Returns the checkpoints of a log's index; none when it is missing, torn or stale.
 
     Stale includes a log changed since the index was written by anything but
@@ -138,8 +137,8 @@ def load(path: str, rs: Ruleset, header_digest: str,
     if (data.version, data.code, data.header) != (VERSION, code_fingerprint(rs), header_digest):
         return none
     if seen is None:
-        seen = tapelog.Watch(tapelog.Stamp.of(os.stat(path)), False, tapelog.read_custody(path))
-    if not tapelog.unchanged(data.epoch, seen):
+        seen = custody.Watch(custody.Stamp.of(os.stat(path)), False, custody.read_custody(path))
+    if not custody.unchanged(data.epoch, seen):
         return none
     return Loaded(data.checkpoints, HEAD_SIZE + size)
 
@@ -195,11 +194,11 @@ def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
 def _holds(f, cp: Checkpoint) -> bool:
     """Returns True when the log still has, at the checkpoint's offset, the line it recorded."""
     size = cp.offset - cp.line_offset
-    if not 0 < size <= tapelog.MAX_LINE + 1:
+    if not 0 < size <= codec.MAX_LINE + 1:
         return False
     f.seek(cp.line_offset)
     raw = f.read(size)
-    return raw.endswith(b"\n") and tapelog.digest(raw[:-1]) == cp.digest
+    return raw.endswith(b"\n") and codec.digest(raw[:-1]) == cp.digest
 
 
 class _Opened(NamedTuple):
@@ -208,7 +207,7 @@ class _Opened(NamedTuple):
     rs: Ruleset
     header: Any
     head0: str  # the hash of line 1
-    seen: tapelog.Watch  # before anything is read: what the index may rely on
+    seen: custody.Watch  # before anything is read: what the index may rely on
     old: Loaded  # the index's checkpoints, if it may be trusted
     start: Checkpoint | None  # the last usable one (up to `to`), its line checked
 
@@ -216,23 +215,23 @@ class _Opened(NamedTuple):
 def _open(path: str, to: int | None) -> _Opened | None:
     """Returns a log's header and the checkpoint to start from; None when line 1 does not
     read (the plain read from line 1 reports what is wrong)."""
-    with tapelog.open_log(path) as f:
-        first = f.readline(tapelog.MAX_LINE + 1)
+    with reader.open_log(path) as f:
+        first = f.readline(codec.MAX_LINE + 1)
         if not first.endswith(b"\n"):
             return None
         try:
             rs = registry.ruleset_for(first[:-1], path)
             # The header's own codec accepts what the game's does on line 1, and is quicker
             # to build; a line it refuses is read again from line 1, which names the error.
-            header = tapelog.Codec(rs.Header).decode(first[:-1], path, 1, 0)
+            header = codec.Codec(rs.Header).decode(first[:-1], path, 1, 0)
             assert isinstance(header, Header)  # line 1 decodes as the game's header
             registry.check_header(rs, header, path)
         except (UnknownGame, UsageError):
             raise
         except TapeError:
             return None
-        head0 = tapelog.digest(first[:-1])
-        seen = tapelog.watch(f.fileno(), path)
+        head0 = codec.digest(first[:-1])
+        seen = custody.watch(f.fileno(), path)
         old = load(path, rs, head0, seen)
         usable = [c for c in old.checkpoints if to is None or c.seq <= to]
         start = usable[-1] if usable else None
@@ -281,13 +280,13 @@ def _state_of(path: str, opened: _Opened, to: int | None, visit: Visitor | None)
         if start is not None:
             old = Loaded([], 0)  # a torn or foreign snapshot: rebuild the index
         result = Replay(path)
-        records = tapelog.read_records(path, registry.codec_for)
+        records = reader.read_records(path, registry.codec_for)
     else:
-        resume = tapelog.Resume(start.offset, tapelog.Tail(start.seq, start.digest), rs.codec)
-        records = tapelog.read_records(path, registry.codec_for, start=resume)
+        resume = reader.Resume(start.offset, reader.Tail(start.seq, start.digest), rs.codec)
+        records = reader.read_records(path, registry.codec_for, start=resume)
     new = _read_on(result, iter(records), old, to, visit)
     if new and result.events >= INDEX_MIN:
-        epoch = tapelog.vouch(path, seen)
+        epoch = custody.vouch(path, seen)
         if epoch is not None:  # else the log changed while it was read: no index from it
             save(path, rs, head0, old, new, epoch)
     return result
@@ -306,7 +305,7 @@ def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> R
                   events=cp.seq + 1)
 
 
-def _read_on(result: Replay, records: Iterator[tapelog.Record], old: Loaded, to: int | None,
+def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, to: int | None,
              visit: Visitor | None) -> list[tuple[Checkpoint, bytes]]:
     """Folds on (the engine's one loop, a checkpoint's worth at a time) up to `to`.
 
@@ -348,7 +347,7 @@ def _both(first: Visitor, then: Visitor | None) -> Visitor:
 
 
 def common_start(a: str, b: str, a_to: int | None = None,
-                 b_to: int | None = None) -> tuple[tapelog.Resume, tapelog.Resume] | None:
+                 b_to: int | None = None) -> tuple[reader.Resume, reader.Resume] | None:
     """Returns where to start comparing two logs: after their last common checkpoint, if any.
 
     Two checkpoints with the same line hash mean byte-identical logs up to that line.
@@ -370,18 +369,18 @@ def common_start(a: str, b: str, a_to: int | None = None,
         with open(p, "rb") as f:
             if not _holds(f, cp):
                 return None
-    resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), ia[0].codec)
+    resume = reader.Resume(cp.offset, reader.Tail(cp.seq, cp.digest), ia[0].codec)
     return resume, resume
 
 
 def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
     """Returns a log's ruleset and the checkpoints of its index (unverified), if it has one."""
-    with tapelog.open_log(path) as f:
-        first = f.readline(tapelog.MAX_LINE + 1)
+    with reader.open_log(path) as f:
+        first = f.readline(codec.MAX_LINE + 1)
     if not first.endswith(b"\n"):
         return None
     rs = registry.ruleset_for(first[:-1], path)
-    return rs, load(path, rs, tapelog.digest(first[:-1]))
+    return rs, load(path, rs, codec.digest(first[:-1]))
 
 
 # -- the chain after a point -----------------------------------------------------------------
@@ -405,7 +404,7 @@ def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     cp, size = opened.start, opened.seen.stamp.size
     last = opened.old.checkpoints[-1] if opened.old.checkpoints else None
     if last is not None and last is not cp:  # `state_at` checked the line of its start only
-        with tapelog.open_log(path) as f:
+        with reader.open_log(path) as f:
             cp = last if _holds(f, last) else None
     if cp is None:
         if size >= INDEX_MIN * MIN_LINE:  # it may be long enough to be indexed
@@ -414,6 +413,6 @@ def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     per_line = cp.offset / (cp.seq + 1)
     if size - cp.offset >= 2 * INDEX_EVERY * per_line:
         return state_at(path).error
-    resume = tapelog.Resume(cp.offset, tapelog.Tail(cp.seq, cp.digest), opened.rs.codec)
-    records = tapelog.read_records(path, registry.codec_for, start=resume)
+    resume = reader.Resume(cp.offset, reader.Tail(cp.seq, cp.digest), opened.rs.codec)
+    records = reader.read_records(path, registry.codec_for, start=resume)
     return reading.walk(Replay(path), records, rules=False).error  # the one loop, no fold

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 import msgspec
 
-from tabletape.engine.versions import Edition, Upcaster, resolve, versions_of
-from tabletape.tape import log as tapelog
+from tabletape.engine.versions import Edition, Upcaster, option_problem, resolve, versions_of
+from tabletape.tape.codec import Codec
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
 from tabletape.tape.events import Header as AnyHeader  # (inside Ruleset, `Header` is the game's)
@@ -62,7 +62,7 @@ CORE_RULES: dict[str, Rule] = {
     "core.undo.depth": Rule("DESIGN: reliability",
                             f"`undone` reaches back at most {MAX_UNDO_DEPTH} events."),
     "core.note.about": Rule("DESIGN: core events", "A note may only be about an earlier event."),
-    "core.sign.final": Rule("README: signed heads",
+    "core.sign.final": Rule("docs/umpire.md: signed heads",
                             "A `signed` event seals every line before it; it changes no game "
                             "state, no game rule judges it, and it cannot be undone."),
 }
@@ -108,6 +108,9 @@ class Ruleset(ABC, Generic[H, S, E]):
     # (the version, the changelog's rule id); and the vocabulary changes read into old events.
     switches: ClassVar[dict[str, tuple[str, str]]] = {}
     upcasters: ClassVar[tuple[Upcaster, ...]] = ()
+    # The options a version added: `name` (any value but the default) or `name=value` ->
+    # (the version, the changelog's rule id); a log naming one is not a game of an older version.
+    options_since: ClassVar[dict[str, tuple[str, str]]] = {}
     title: ClassVar[str]
     players: ClassVar[tuple[int, int]]  # fewest and most players
     Header: ClassVar[type[Header]]
@@ -122,14 +125,14 @@ class Ruleset(ABC, Generic[H, S, E]):
     # and imported the first time they are read, so that the rules never import them.
     render: RenderModule[S]
     svg: SvgModule[S]
-    _codec: tapelog.Codec | None = None
+    _codec: Codec | None = None
 
     # -- what a log of this game holds ---------------------------------------------------
     @property
-    def codec(self) -> tapelog.Codec:
+    def codec(self) -> Codec:
         """Returns the decoder/encoder for this game's lines (header, core and game events)."""
         if self._codec is None:
-            type(self)._codec = tapelog.Codec(self.union())
+            type(self)._codec = Codec(self.union())
         assert self._codec is not None
         return self._codec
 
@@ -190,6 +193,12 @@ class Ruleset(ABC, Generic[H, S, E]):
         """Returns the rules version judging a log with this header: `rules` (a version or
         `latest`) or by default the one it was recorded under; UsageError for an unknown one."""
         return resolve(self.id, self.changelog or {self.version: {}}, header.rules_version, rules)
+
+    def version_problem(self, header: AnyHeader, edition: Edition) -> str | None:
+        """Returns why the judging version cannot play this header's game (an option a later
+        version added), or None."""
+        return option_problem(header.options, self.options_since,  # type: ignore[attr-defined]
+                              edition)
 
     def bind(self, header: H, rules: str | None = None) -> Self:
         """Returns this ruleset bound to one game's header, judging by the version `rules`

@@ -10,9 +10,9 @@ import msgspec
 from tabletape.engine.fold import Fold
 from tabletape.engine.protocol import Ruleset
 from tabletape.engine.registry import check_header, codec_for, ruleset_for
-from tabletape.tape import log as tapelog
-from tabletape.tape.errors import IllegalEvent, TapeError, UnknownGame, UsageError
+from tabletape.tape.errors import IllegalEvent, LogFormatError, TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header, Note
+from tabletape.tape.reader import Record, Tail, read_records
 
 
 # Structs, not dataclasses: a dataclass is built by generated code when its module is
@@ -28,7 +28,7 @@ class Replay(msgspec.Struct):
     events: int = 0
     error: TapeError | None = None  # format or chain: reading stopped here
     later: TapeError | None = None  # format or chain past `to` (`index.check_later`)
-    captured: tuple[tapelog.Record, Any, IllegalEvent | None] | None = None
+    captured: tuple[Record, Any, IllegalEvent | None] | None = None
     version: str | None = None  # the rules version asked for (None: the one recorded; `latest`)
 
     @property
@@ -36,9 +36,9 @@ class Replay(msgspec.Struct):
         return self.fold.state if self.fold else None
 
     @property
-    def tail(self) -> tapelog.Tail | None:
+    def tail(self) -> Tail | None:
         """Returns the last seq folded and its hash: where a writer expects the log to end."""
-        return tapelog.Tail(self.events - 1, self.head) if self.head is not None else None
+        return Tail(self.events - 1, self.head) if self.head is not None else None
 
     @property
     def problems(self) -> list[TapeError]:
@@ -82,7 +82,7 @@ class Replay(msgspec.Struct):
 class Judged(msgspec.Struct):
     """One line as the loop folded it, as a visitor sees it."""
 
-    record: tapelog.Record
+    record: Record
     seq: int
     problem: IllegalEvent | None  # its refusal, if any (None: legal, core, or not judged)
     before: Any  # the state before it (None for the header or without rules)
@@ -133,13 +133,13 @@ def capture(path: str, seq: int, version: str | None = None, components: Any = N
                 capture=seq)
 
 
-def _records(path: str, components: Any) -> Iterator[tapelog.Record]:
+def _records(path: str, components: Any) -> Iterator[Record]:
     records = iter_records(path)
     return records if components is None else with_components(records, components)
 
 
-def with_components(records: Iterator[tapelog.Record], components: Any
-                    ) -> Iterator[tapelog.Record]:
+def with_components(records: Iterator[Record], components: Any
+                    ) -> Iterator[Record]:
     """Yields the records, the header's component data replaced by `components` (decoded by
     the game's schema): the log judged with another box's values. The bytes read, and so
     the chain, are the file's own: nothing is written."""
@@ -150,7 +150,7 @@ def with_components(records: Iterator[tapelog.Record], components: Any
         yield rec
 
 
-def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = None,
+def walk(result: Replay, records: Iterable[Record], *, to: int | None = None,
          keep_going: bool = False, capture: int | None = None, rules: bool = True,
          visit: Visitor | None = None) -> Replay:
     """Folds `records` into `result` (from line 1, or on from a checkpoint's fold): the loop.
@@ -191,7 +191,7 @@ def walk(result: Replay, records: Iterable[tapelog.Record], *, to: int | None = 
     return result
 
 
-def _start(result: Replay, rec: tapelog.Record, keep_going: bool, rules: bool) -> Fold | None:
+def _start(result: Replay, rec: Record, keep_going: bool, rules: bool) -> Fold | None:
     """Opens a game from its header line: the ruleset it names, checked as `new` would."""
     result.ruleset = ruleset_for(rec.raw, result.file)
     result.header = header = rec.event
@@ -201,9 +201,22 @@ def _start(result: Replay, rec: tapelog.Record, keep_going: bool, rules: bool) -
         result.fold = Fold(result.ruleset, rec.event, keep_going=keep_going, file=result.file,
                            version=result.version)
         result.ruleset = result.fold.ruleset  # bound to this game
+        _check_version(result.ruleset, header, result.file)
     return result.fold
 
 
-def iter_records(path: str) -> Iterator[tapelog.Record]:
+def _check_version(rs: Ruleset, header: Header, file: str) -> None:
+    """Raises LogFormatError at line 1 when the judging version (of the bound `rs`) cannot
+    play this header's game: it sets an option a later version added
+    (engine.versions.option_problem)."""
+    edition = rs.edition
+    problem = rs.version_problem(header, edition)
+    if problem:
+        why = (f"cannot be judged by rules {edition.judging}: {problem}" if edition.differs
+               else f"bad header: {problem}")
+        raise LogFormatError(why, file=file, line=1, seq=0, offset=0)
+
+
+def iter_records(path: str) -> Iterator[Record]:
     """Yields a log's records (format and chain checked, no rules)."""
-    return tapelog.read_records(path, codec_for)
+    return read_records(path, codec_for)

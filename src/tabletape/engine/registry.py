@@ -10,7 +10,7 @@ import pkgutil
 import msgspec
 
 from tabletape.engine.protocol import Ruleset
-from tabletape.tape import log as tapelog
+from tabletape.tape.codec import Codec
 from tabletape.tape.errors import LogFormatError, UnknownGame
 from tabletape.tape.events import FORMAT, Header
 
@@ -66,15 +66,15 @@ class _HeaderProbe(msgspec.Struct):
     format: int = 0
 
 
-def codec_for(body: bytes, file: str) -> tapelog.Codec:
+def codec_for(body: bytes, file: str) -> Codec:
     """Returns the codec of the game named in a header line (line 1 of every log)."""
     return ruleset_for(body, file).codec
 
 
 @functools.cache
-def _header_codec() -> tapelog.Codec:
+def _header_codec() -> Codec:
     """Returns the codec of a bare header, which names the precise error in an unreadable one."""
-    return tapelog.Codec(Header)
+    return Codec(Header)
 
 
 def ruleset_for(body: bytes, file: str) -> Ruleset:

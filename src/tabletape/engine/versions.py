@@ -110,3 +110,32 @@ def check_upcasters(game: str, changelog: dict[str, dict[str, str]],
             return (f"game {game}: an upcaster for {u.rule!r} of version {u.version!r}, "
                     f"which its changelog does not list: add the entry")
     return None
+
+
+def check_options(game: str, changelog: dict[str, dict[str, str]],
+                  options_since: dict[str, tuple[str, str]]) -> str | None:
+    """Returns why a game's versioned options do not name its changelog's entries, or None."""
+    for option, (version, rule) in options_since.items():
+        if rule not in changelog.get(version, {}):
+            return (f"game {game}: option {option!r} is new in {version!r} by {rule!r}, "
+                    f"which its changelog does not list: add the entry")
+    return None
+
+
+def option_problem(options: Any, options_since: dict[str, tuple[str, str]],
+                   edition: Edition) -> str | None:
+    """Returns why the judging version does not have an option the header sets (the first
+    whose version came after it: `name` set to anything but its default, or `name=value`),
+    or None. Read once per log, when the rules are bound."""
+    if not options_since or edition.judging not in edition.versions:
+        return None
+    default = type(options)()
+    for option, (version, rule) in options_since.items():
+        if edition.since(version) or version not in edition.versions:
+            continue
+        name, _, value = option.partition("=")
+        got = getattr(options, name, None)
+        if (str(got) == value) if value else (got != getattr(default, name, None)):
+            return (f"option {option if value else name} is not in {edition.game} rules "
+                    f"{edition.judging}: rules {version} added it ({rule})")
+    return None

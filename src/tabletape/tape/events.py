@@ -15,7 +15,7 @@ from msgspec import Meta
 
 FORMAT = 1  # the log format this tabletape reads and writes (every header says which)
 
-# Bounds shared by every schema: a log may come from an opponent. README "Limits" lists them.
+# Bounds shared by every schema: a log may come from an opponent. docs/format.md "Limits" lists them.
 MAX_EVENTS = 10_000_000  # events per log, so seq < MAX_EVENTS; the reader and append enforce it
 Seq = Annotated[int, Meta(ge=0, le=MAX_EVENTS - 1)]
 Count = Annotated[int, Meta(ge=0, le=1_000_000)]
@@ -26,7 +26,7 @@ Count = Annotated[int, Meta(ge=0, le=1_000_000)]
 # print alike; and those XML refuses or Unicode keeps out of text (surrogates, U+FDD0-FDEF,
 # the last two code points of every plane), so that a drawing is always a valid SVG. A name,
 # and every free-text header field, may hold none (the schema's pattern); every other string
-# from a log, a components file or a file name is printed through `visible`. tape/log.py's
+# from a log, a components file or a file name is printed through `visible`. tape/reader.py's
 # `_UNSAFE_BYTES` is this set as a line's bytes (tests/test_fast_paths.py pins the two).
 _PLANE_ENDS = "".join(f"\\U{p << 16 | 0xfffe:08x}\\U{p << 16 | 0xffff:08x}" for p in range(1, 17))
 UNSAFE = (r"\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
@@ -39,7 +39,7 @@ NAME = f"^[^{UNSAFE}]*$"
 NAME_REFUSED = "without a control, bidi, invisible or noncharacter code point"
 # As with `Digest` below: the schema carries the pattern and the strict decoder checks it,
 # while the block decoder does not run a regex per name (~2 us a field, as much as a whole
-# decode). It need not: log.py sends every block holding any of these characters, raw or
+# decode). It need not: reader.py sends every block holding any of these characters, raw or
 # escaped, to the line-by-line path, which decodes with StrictName and names the field.
 # The schema files write the code points past U+FFFF as themselves: `\U0001bca0` is Python's
 # syntax only, while a literal character reads the same in Python and ECMA-262 (with `u`).
@@ -134,7 +134,7 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
 
     format: Annotated[int, Meta(ge=1, le=1)]  # required, so that it is always written
     game: Name
-    rules_version: Name  # free text: the bounds of a name (README "Limits")
+    rules_version: Name  # free text: the bounds of a name (docs/format.md "Limits")
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]
     # `migrate`: the head of the log whose plays this one holds under newer rules
     migrated_from: Digest | None = None
@@ -157,7 +157,7 @@ class Note(Event, tag="note", kw_only=True, frozen=True):
 class Signed(Event, tag="signed", kw_only=True, frozen=True):
     """`player` seals the log: an Ed25519 signature over the head before this line (`prev`).
 
-    What is signed is `signing.message(prev)`; see the README's "Signed heads".
+    What is signed is `signing.message(prev)`; see "Signed heads" in docs/umpire.md.
     """
 
     player: Name

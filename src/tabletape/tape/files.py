@@ -6,7 +6,7 @@ the temporary file is removed and the error names the target, not the temporary
 file. An existing target is kept unless the caller forces it, and a log being read
 is never a target, forced or not, whatever name (or symlink) reaches it.
 
-Appends to a log are not whole-file writes: they go through tape/log.py's lock.
+Appends to a log are not whole-file writes: they go through tape/writer.py's lock.
 """
 
 from __future__ import annotations

@@ -99,8 +99,8 @@ def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
 
 
 def discards(state: State) -> tuple[str, ...]:
-    """Returns the Conflict discard pile."""
-    return lookups.discard_pile(LK, state)
+    """Returns the Conflict discard pile in play."""
+    return state.conflict_discard[LK.theatre]
 
 
 def draw(state: State, card: str, rs=RS) -> State:

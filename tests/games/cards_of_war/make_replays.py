@@ -14,6 +14,8 @@ import os
 import random
 from collections.abc import Callable
 
+from msgspec.structs import replace
+
 from tabletape import engine
 from tabletape.engine import simulate
 from tabletape.games.cards_of_war import CardsOfWar
@@ -23,6 +25,7 @@ from tabletape.tape import log
 from tabletape.tape.events import Note, Undone
 
 RS = engine.get("cards-of-war")
+RECORDED = "1.1"  # the bundled replays were recorded under rules 1.1 and stay so (issue 24)
 OUT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays",
                                     "cards-of-war"))
 PLAYERS = ("alice", "bob")
@@ -31,11 +34,13 @@ PLAYERS = ("alice", "bob")
 class Scribe:
     """Writes one log event by event, checking each against the rules like `append` does."""
 
-    def __init__(self, out: str, name: str, options: Options, seed: int):
+    def __init__(self, out: str, name: str, options: Options, seed: int,
+                 rules: str = RECORDED):
         self.path = os.path.join(out, name)
         if os.path.exists(self.path):
             os.remove(self.path)
-        self.header = RS.start(PLAYERS, options, RS.default_components())
+        self.header = replace(RS.start(PLAYERS, options, RS.default_components()),
+                              rules_version=rules)
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
         self.rs: CardsOfWar = self.fold.ruleset  # bound to this game's header
@@ -152,9 +157,27 @@ def simulated(out: str, name: str, options: Options, seed: int) -> None:
     path = os.path.join(out, name)
     if os.path.exists(path):
         os.remove(path)
-    header = simulate.header_for(RS, PLAYERS, options)
+    header = replace(simulate.header_for(RS, PLAYERS, options), rules_version=RECORDED)
     tail = log.create(path, header, RS.codec)
     log.append(path, [e for e, _ in simulate.play(RS, header, seed)], RS.codec, expect=tail)
+
+
+def recon_first(rs: CardsOfWar):
+    def prefer(e) -> int:
+        return 2 * rs.lk.cards[e.card].recon if isinstance(e, CardDeployed) else 0
+    return prefer
+
+
+FIXTURES = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "fixtures",
+                                         "rules-1.1", "cards-of-war"))
+
+
+def recon_ends_the_round(out: str = FIXTURES) -> None:
+    """A 1.1 game (a test fixture, not a bundled replay) in which a RECON card's deployment
+    ends round 1 (seq 65): 1.1 dropped the recon answer, 1.2 owes it (cow.ability.round-end)."""
+    os.makedirs(out, exist_ok=True)
+    s = Scribe(out, "recon-ends-the-round.jsonl", Options(), 33, rules="1.1")
+    s.play(recon_first(s.rs))
 
 
 def main(out: str = OUT) -> None:

@@ -9,6 +9,7 @@ from tabletape.games.cards_of_war.lookups import total
 from tests.games.cards_of_war.helpers import (
     COMMON,
     RS,
+    RULESET,
     A,
     B,
     Battle,
@@ -20,6 +21,7 @@ from tests.games.cards_of_war.helpers import (
     deploy,
     draw,
     feed,
+    header,
     refused,
     table,
 )
@@ -369,3 +371,97 @@ def test_nothing_is_played_after_the_game():
     assert refused(state, deploy(B, "Spy", 1)) == "core.game.over"
     assert refused(state, draw(A, "Spy")) == "core.game.over"
     assert refused(state, HandReported(player=B)) == "core.game.over"
+
+
+# -- Special Abilities on a card that ends the round (rules 1.2) ----------------------------
+
+SPIES_B = ("Infantry", "Spy", "Decoy", "Transport Plane", "Gliders", "Resistance", "Saboteur",
+           "Codebreakers")
+
+
+def round_won_by(card: str, rules: str | None = None, **options):
+    """Returns the table after bob's `card` brings battle 3 to exactly 15 (on Battleship and
+    Tank, or two Battleships for the one-point Codebreakers) and wins round 1 of a normal
+    game, alice having taken battle 1 and bob battle 2; judged by `rules` (default: latest)."""
+    rs = RULESET.bind(header(**options), rules)
+    pile = ["Battleship", "Battleship" if card == "Codebreakers" else "Tank"]
+    state = table(hands={A: HAND_A, B: SPIES_B}, turn=B, **options,
+                  battles=[won(A), won(B), battle(alice=["Tank"], bob=pile)])
+    ev = deploy(B, card, 3)
+    assert rs.check(state, ev) is None
+    state = rs.apply(state, ev)
+    assert state.round_winners == (B,) and state.round == 2 and state.phase is Phase.PLAY
+    return rs, state
+
+
+@pytest.mark.rule("cow.ability.round-end", "cow.recon.report")
+def test_special_abilities_3_a_recon_card_that_ends_the_round_is_still_answered():
+    # bob's Spy (RECON) wins battle 3 with exactly 15, and with it the round: alice still
+    # tells him her hand's theatres (she keeps that hand into round 2), before the refills
+    rs, state = round_won_by("Spy")
+    assert steps(state) == [(Step.RECON, A), (Step.REFILL, B), (Step.REFILL, A)]
+    assert rs.check(state, draw(B, "Flak")).rule == "cow.turn.step"
+    answer = HandReported(player=A, air=1, sea=1, ground=2, intel=4)  # HAND_A's theatres
+    assert rs.check(state, answer) is None
+    state = rs.apply(state, answer)
+    assert steps(state) == [(Step.REFILL, B), (Step.REFILL, A)]
+
+
+@pytest.mark.rule("cow.ability.round-end")
+def test_special_abilities_3_rules_1_1_dropped_the_recon_of_a_round_ending_card():
+    rs, state = round_won_by("Spy", rules="1.1")
+    assert steps(state) == [(Step.REFILL, B), (Step.REFILL, A)]
+    answer = HandReported(player=A, air=1, sea=1, ground=2, intel=4)
+    assert rs.check(state, answer).rule == "cow.turn.step"
+
+
+@pytest.mark.rule("cow.reinforce.round-end")
+def test_special_abilities_2_a_reinforce_card_that_ends_the_round_lapses():
+    # bob's Transport Plane (REINFORCE) ends the round: no second deployment, no extra
+    # draw; the next round's refill fills his hand as usual
+    rs, state = round_won_by("Transport Plane")
+    assert steps(state) == [(Step.REFILL, B), (Step.REFILL, A)]
+    state = rs.apply(state, draw(B, "Flak"))
+    assert len(state.hands[B]) == 8 and state.reinforce_card is None
+    # Codebreakers (RECON and REINFORCE): the recon is answered, the reinforcement lapses
+    rs, state = round_won_by("Codebreakers")
+    assert steps(state) == [(Step.RECON, A), (Step.REFILL, B), (Step.REFILL, A)]
+
+
+@pytest.mark.rule("cow.reinforce.round-end")
+def test_special_abilities_2_reinforce_draw_at_round_end_option_draws_at_once_and_keeps_it():
+    rs, state = round_won_by("Codebreakers", reinforce_draw_at_round_end=True)
+    assert steps(state) == [(Step.RECON, A), (Step.REINFORCE_DRAW, B), (Step.REFILL, B),
+                            (Step.REFILL, A)]
+    state = rs.apply(state, HandReported(player=A, air=1, sea=1, ground=2, intel=4))
+    state = rs.apply(state, draw(B, "Flak"))  # the extra card, kept: his hand is full again
+    assert len(state.hands[B]) == 8 and state.reinforce_card == "Flak"
+    assert steps(state) == [] and state.turn == B  # both hands full: bob opens round 2
+
+
+@pytest.mark.rule("cow.ability.round-end")
+def test_special_abilities_a_round_that_ends_the_game_ends_its_abilities():
+    rs = RULESET.bind(header(length="short"))
+    state = table(hands={A: HAND_A, B: SPIES_B}, turn=B, length="short",
+                  battles=[won(A), won(B), battle(alice=["Tank"], bob=["Battleship", "Tank"])])
+    state = rs.apply(state, deploy(B, "Spy", 3))
+    assert state.phase is Phase.OVER and rs.pending(state) is None
+
+
+@pytest.mark.rule("cow.reinforce.round-end", "cow.opt.joint.abilities")
+def test_special_abilities_2_a_pairs_reinforcement_lapses_when_its_partner_ends_the_round():
+    # alice's Amphib (REINFORCE) takes battle 2 and names its partner; Marines takes battle 3
+    # and the round (a sweep): Amphib's reinforcement, owed after the partner, lapses with it
+    hand = ("Infantry", "Spy", "Decoy", "Resistance", "Saboteur", "Codebreakers", "Marines",
+            "Amphib")
+    for option, owed in ((False, []), (True, [(Step.REINFORCE_DRAW, A)])):
+        rs = RULESET.bind(header(joint_deployment=True, reinforce_draw_at_round_end=option))
+        state = table(hands={A: hand, B: HAND_B}, joint_deployment=True,
+                      reinforce_draw_at_round_end=option,
+                      battles=[won(A), battle(alice=["Aircraft Carrier", "Tank"]),
+                               battle(alice=["Long Range Bomber", "Dive Bomber"])])
+        for ev in (deploy(A, "Amphib", 2, joint=True), deploy(A, "Marines", 3)):
+            assert rs.check(state, ev) is None
+            state = rs.apply(state, ev)
+        assert state.round_winners == (A,) and state.round == 2
+        assert steps(state) == [*owed, (Step.REFILL, A), (Step.REFILL, B)]

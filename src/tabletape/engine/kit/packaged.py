@@ -1,4 +1,4 @@
-"""A game in the one package shape (README "Adding a game"): its rules are its modules' functions.
+"""A game in the one package shape (docs/adding-a-game.md): its rules are its modules' functions.
 
 Every bundled game keeps its rules in the same modules: `reducer` (initial, apply,
 outcome), `legality` (pending, over, check, legal, weight, weights), `lookups` (view and
@@ -31,7 +31,7 @@ from tabletape.engine.kit.contract import (
 )
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
 from tabletape.engine.provenance import Derivation, Read, grouped, recording
-from tabletape.engine.versions import Upcaster, check_switches, check_upcasters
+from tabletape.engine.versions import Upcaster, check_options, check_switches, check_upcasters
 
 LK = TypeVar("LK")  # the game's lookup tables (`components.Lookups`)
 
@@ -74,7 +74,7 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
             declared = next((k.__dict__[part] for k in cls.__mro__ if part in k.__dict__), None)
             if declared is None:
                 raise ContractError(f"game {cls.__name__} ({cls.__module__}) declares no "
-                                    f"{part!r} part (README \"Adding a game\")")
+                                    f"{part!r} part (docs/adding-a-game.md)")
             if isinstance(declared, drawn):
                 declared.resolve(cls)  # a name: checked now, imported on first use
             else:
@@ -86,7 +86,8 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
             raise ContractError(f"game {cls.__name__} ({cls.__module__}): its version "
                                 f"{cls.version!r} is not the changelog's last")
         problem = (check_switches(cls.__name__, cls.changelog, cls.switches)
-                   or check_upcasters(cls.__name__, cls.changelog, cls.upcasters))
+                   or check_upcasters(cls.__name__, cls.changelog, cls.upcasters)
+                   or check_options(cls.__name__, cls.changelog, cls.options_since))
         if problem:
             raise ContractError(problem)
 

@@ -66,11 +66,6 @@ def owe_first(state: Q, *owed: object) -> Q:
     return state.__replace__(steps=(*owed, *state.steps))
 
 
-def owe_last(state: Q, *owed: object) -> Q:
-    """Returns the state with `owed` due after everything already owed."""
-    return state.__replace__(steps=(*state.steps, *owed))
-
-
 # -- the step owed now, by whom: one refusal for every game --------------------------------
 
 def out_of_step(rule: str, what: str, now: Decision | None) -> Violation:

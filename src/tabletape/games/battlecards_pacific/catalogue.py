@@ -177,4 +177,11 @@ CHANGELOG: dict[str, dict[str, str]] = {
 # Under a version before the change the flag is off (engine.versions; docs/adding-a-game.md).
 SWITCHES: dict[str, tuple[str, str]] = {
     "stalemate_every_shot": ("1.1", "bcp.stalemate.test"),
+    "first_side_named": ("1.1", "bcp.turn.first-side"),
+}
+
+# The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A
+# log setting one is refused by an older version, naming the option (engine.versions).
+OPTIONS_SINCE: dict[str, tuple[str, str]] = {
+    "support=allocated": ("1.1", "bcp.fire.support-allocated"),
 }

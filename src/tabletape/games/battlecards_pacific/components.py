@@ -190,11 +190,14 @@ def problems(comp: Components) -> str | None:
     return None
 
 
-def turn_order(comp: Components) -> tuple[str, ...]:
+def turn_order(comp: Components, first_side_named: bool = True) -> tuple[str, ...]:
     """bcp.turn.order: the side named by `rules.first_turn` (Japan) first, whatever the
-    order of the sides in the file; the others follow in the file's order."""
-    first = comp.rules.first_turn
+    order of the sides in the file; the others follow in the file's order. Rules 1.0
+    (`first_side_named` off, bcp.turn.first-side) followed the file's order alone."""
     ids = tuple(s.id for s in comp.sides)
+    if not first_side_named:
+        return ids
+    first = comp.rules.first_turn
     return tuple(i for i in ids if i == first) + tuple(i for i in ids if i != first)
 
 
@@ -207,6 +210,7 @@ class Lookups(msgspec.Struct, frozen=True):
 
     theatre: str  # whose Conflict deck this game draws from
     sides: tuple[str, ...]  # in turn order: the first turn's side, then the file's order
+    file_sides: tuple[str, ...]  # in the card file's order: the turn order of rules 1.0
     units: dict[str, dict[str, Unit]]  # side -> Arsenal card name -> card
     arsenal: dict[str, dict[str, int]]  # side -> its full Arsenal deck (name -> copies, sorted)
     cards: dict[str, ConflictCard]  # Conflict card name -> card
@@ -218,6 +222,7 @@ class Lookups(msgspec.Struct, frozen=True):
     reach: dict[str, dict[str, dict[str, frozenset[str]]]]
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     stalemate_every_shot: bool = True  # 1.1 bcp.stalemate.test: also after shots, withdrawals
+    first_side_named: bool = True  # 1.1 bcp.turn.first-side: the named side starts (1.0: the file's first)
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:
@@ -225,6 +230,7 @@ class Lookups(msgspec.Struct, frozen=True):
         return cls(
             theatre=comp.theatre,
             sides=turn_order(comp),
+            file_sides=turn_order(comp, first_side_named=False),
             units={s.id: {u.name: u for u in s.arsenal} for s in comp.sides},
             arsenal={s.id: {u.name: u.count for u in sorted(s.arsenal, key=lambda u: u.name)}
                      for s in comp.sides},

@@ -20,11 +20,6 @@ def unit(lk: Lookups, state: State, player: str, name: str) -> Unit:
     return lk.units[state.sides[player]][name]
 
 
-def has_unit(lk: Lookups, state: State, player: str, name: str) -> bool:
-    """Returns whether `player`'s side has an Arsenal card called `name`."""
-    return name in lk.units[state.sides[player]]
-
-
 def card(lk: Lookups, name: str) -> ConflictCard:
     """Returns the Conflict card `name`."""
     return lk.cards[name]
@@ -40,11 +35,6 @@ def battlecard(lk: Lookups, name: str) -> Battlecard:
 def deck(lk: Lookups, state: State) -> dict[str, int]:
     """Returns the Conflict deck in play (the theatre's)."""
     return state.conflict[lk.theatre]
-
-
-def discard_pile(lk: Lookups, state: State) -> tuple[str, ...]:
-    """Returns the Conflict discard pile in play."""
-    return state.conflict_discard[lk.theatre]
 
 
 # -- the sides (bcp.setup.players) ------------------------------------------------------------

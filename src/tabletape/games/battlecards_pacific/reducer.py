@@ -47,16 +47,18 @@ def assign_sides(players: tuple[str, ...], sides: tuple[str, ...], first: str) -
 def initial(lk: Lookups, header: BcpStarted) -> State:
     """Returns the table after shuffling, before the deal (To Set Up the Game)."""
     players = tuple(header.players)
-    sides = assign_sides(players, lk.sides, header.options.first_side)
-    # bcp.turn.order: lk.sides puts the first-turn side (Japan) first, whatever the file says
-    order = tuple(sorted(players, key=lambda p: lk.sides.index(sides[p])))
+    # bcp.turn.order: lk.sides puts the first-turn side (Japan) first, whatever the file
+    # says; under rules 1.0 the file's order alone (bcp.turn.first-side, a switch)
+    in_turn = lk.sides if lk.first_side_named else lk.file_sides
+    sides = assign_sides(players, in_turn, header.options.first_side)
+    order = tuple(sorted(players, key=lambda p: in_turn.index(sides[p])))
     numbers = lk.rules
     steps = tuple(Owed(Step.DEAL, p, numbers.reserve_hand) for p in order) + tuple(
         Owed(Step.FIRST_DEPLOY, p, numbers.first_deployment) for p in order)
     state = State(
         players=players, sides=sides, order=order, options=header.options,
         arsenal={s: dict(d) for s, d in lk.arsenal.items()},
-        arsenal_discard={s: () for s in lk.sides}, conflict={lk.theatre: dict(lk.conflict)},
+        arsenal_discard={s: () for s in in_turn}, conflict={lk.theatre: dict(lk.conflict)},
         conflict_discard={lk.theatre: ()}, reserve={p: () for p in players},
         stacks={p: {k.value: () for k in UnitType} for p in players},
         kept={p: () for p in players}, won={p: () for p in players}, vp={p: 0 for p in players},

@@ -130,10 +130,10 @@ def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
             s = b.shot
             player, unit, target, kept, support = s.player, s.unit, s.target, s.kept, s.support
         case UnitFired(player=player, unit=unit, target=target, kept=kept, support=support):
+            own = lk.units.get(state.sides.get(player, ""), {})
             if b is None or player not in b.forces or not (
-                    q.has_unit(lk, state, player, unit)
-                    and target in b.forces.get(q.opponent(b, player), ())
-                    and all(q.has_unit(lk, state, player, n) for n in support)
+                    unit in own and target in b.forces.get(q.opponent(b, player), ())
+                    and all(n in own for n in support)
                     and (kept is None or kept in lk.cards)):
                 return None  # a shot the rules cannot even aim: no window to show
         case _:

@@ -16,7 +16,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import CHANGELOG, RULES, SWITCHES
+from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, SWITCHES
 from .components import Lookups
 from .events import EVENTS, CowStarted, Options
 from .state import State
@@ -33,9 +33,10 @@ class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
     """Cards of War: unbound, what the game is and its words; bound, the rules of one game."""
 
     id = "cards-of-war"
-    version = "1.1"
+    version = "1.2"
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
+    options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)
     upcasters = UPCASTERS  # older events read under newer rules (upcast.py)
     title = "Cards of War"
     players = (2, 2)
@@ -44,7 +45,7 @@ class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
     Components = components.Components
     events = EVENTS
     RULES = RULES
-    # The parts (README "Adding a game"): mypy checks each against engine.kit.contract.
+    # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     render, svg = _render, _svg  # the drawings: named here, imported on first use
 

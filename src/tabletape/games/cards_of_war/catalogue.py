@@ -77,6 +77,20 @@ RULES: dict[str, Rule] = {
                                "their hand; that second card's own ability works too."),
     "cow.recon.report": Rule("Special Abilities 3 (RECON)", "When a recon card is deployed, the "
                              "opponent states truthfully how many cards of each theatre they hold."),
+    "cow.ability.round-end": Rule("Special Abilities 3 (RECON)", "A card keeps its abilities "
+                                  "when its deployment ends the round: the section puts no "
+                                  "condition on RECON, nothing in Winning a Battle or Winning a "
+                                  "Round takes an ability away, and hands carry into the next "
+                                  "round, so the opponent still answers the recon, at once, "
+                                  "before that round's discards and refills. When the round's "
+                                  "end also ends the game, its abilities end with it."),
+    "cow.reinforce.round-end": Rule(DECISION, "A REINFORCE card that ends the round cannot be "
+                                    "followed by a second deployment (no battle of the round is "
+                                    "left), so the reinforcement lapses, its extra draw too: the "
+                                    "next round's refill fills the hand to the same size. The "
+                                    "option reinforce_draw_at_round_end plays the other reading: "
+                                    "the extra card is drawn at once, before the next round's "
+                                    "refills, and kept. A joint partner still owed lapses too."),
     # WINNING
     "cow.battle.score": Rule("Winning a Battle", "A pile scores the values of its cards still on "
                              "the table (killed cards are gone)."),
@@ -186,6 +200,10 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "cow.round.no-reshuffle": "new option no_reshuffle_between_rounds",
         "cow.opt.exhaustion.discard": "new: the loser of a round under Strategic Exhaustion discards down to the new hand size",
     },
+    "1.2": {
+        "cow.ability.round-end": "new: a card whose deployment ends the round keeps its abilities (a RECON is still answered); 1.1 dropped them",
+        "cow.reinforce.round-end": "new: the decision that a REINFORCE ending the round lapses (as 1.1 played it); new option reinforce_draw_at_round_end draws its extra card at once",
+    },
 }
 
 # The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
@@ -195,4 +213,13 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "off_theatre": ("1.1", "cow.opt.theatres.off-theatre"),
     "no_fit": ("1.1", "cow.opt.theatres.no-fit"),
     "exhaustion_discard": ("1.1", "cow.opt.exhaustion.discard"),
+    "round_end_abilities": ("1.2", "cow.ability.round-end"),
+}
+
+# The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A
+# log setting one is refused by an older version, naming the option (engine.versions).
+OPTIONS_SINCE: dict[str, tuple[str, str]] = {
+    "automatic_kill": ("1.1", "cow.kill.automatic"),
+    "no_reshuffle_between_rounds": ("1.1", "cow.round.no-reshuffle"),
+    "reinforce_draw_at_round_end": ("1.2", "cow.reinforce.round-end"),
 }

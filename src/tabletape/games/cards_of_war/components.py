@@ -110,6 +110,7 @@ class Lookups(msgspec.Struct, frozen=True):
     off_theatre: bool = True  # 1.1 cow.opt.theatres.off-theatre: off-theatre cards only kill
     no_fit: bool = True  # 1.1 cow.opt.theatres.no-fit: a player with no card that fits passes
     exhaustion_discard: bool = True  # 1.1 cow.opt.exhaustion.discard: the loser discards
+    round_end_abilities: bool = True  # 1.2 cow.ability.round-end: a round-ending card's abilities
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

@@ -28,6 +28,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     two_decks: bool = False
     automatic_kill: bool = False  # cow.kill.automatic: a matching KILL always happens
     no_reshuffle_between_rounds: bool = False  # cow.round.no-reshuffle
+    reinforce_draw_at_round_end: bool = False  # cow.reinforce.round-end (rules 1.2)
 
 
 class CowStarted(Header, tag="game_started", kw_only=True, frozen=True):

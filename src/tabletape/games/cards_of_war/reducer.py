@@ -126,11 +126,7 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     battle = replace(battle, piles=piles, theatre=battle.theatre or ev.theatre)
     state = replace(state, hands=hands, discards=discards, reinforce_card=None,
                     battles=_put(state.battles, i, battle))
-    if total(lk, state, battle, me) >= WIN_POINTS:
-        state = _win_battle(lk, state, i, me)
-        if all(b.closed for b in state.battles):  # only a win closes a battle
-            return _end_round(lk, state)
-    card = lk.cards[ev.card]
+    card = lk.cards[ev.card]  # what it owes: its partner, the RECON answer, the reinforcement
     owed: tuple[Owed, ...] = ()
     if ev.joint:
         owed += (Owed(Step.PARTNER, me, battle=ev.battle, card=ev.card),)
@@ -138,9 +134,27 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
         owed += (Owed(Step.RECON, opp),)
     if card.reinforce:
         owed += (Owed(Step.REINFORCE_DRAW, me), Owed(Step.REINFORCE_DEPLOY, me))
+    if total(lk, state, battle, me) >= WIN_POINTS:
+        state = _win_battle(lk, state, i, me)
+        if all(b.closed for b in state.battles):  # only a win closes a battle
+            state = _end_round(lk, state)
+            if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
+                return _abilities_past_the_round(state, owed + (owed_before or ()))
+            return state
     if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
         owed_before = (Owed(Step.REFILL, me), Owed(Step.PASS, me))
     return replace(state, steps=owed + owed_before)
+
+
+def _abilities_past_the_round(state: State, owed: tuple[Owed, ...]) -> State:
+    """cow.ability.round-end (rules 1.2): what a deployment that ended the round still owes,
+    settled first in the next round: the RECON answer; a second deployment, a joint partner
+    and the turn's refill lapse with the round (the next round's refills follow), and so
+    does the reinforcement's extra draw unless reinforce_draw_at_round_end draws it now
+    (cow.reinforce.round-end)."""
+    draw = state.options.reinforce_draw_at_round_end
+    kept = tuple(o for o in owed if o.step is _RECON or (draw and o.step is _REINFORCE_DRAW))
+    return replace(state, steps=kept + state.steps) if kept else state
 
 
 def _put(battles: tuple[Battle, ...], i: int, battle: Battle) -> tuple[Battle, ...]:
@@ -201,8 +215,8 @@ def _skipped(lk: Lookups, state: State, h: Owed) -> bool:
 
 
 _PLAY = Phase.PLAY
-_PASS, _REFILL, _REINFORCE_DRAW, _DISCARD, _REINFORCE_DEPLOY = (
-    Step.PASS, Step.REFILL, Step.REINFORCE_DRAW, Step.DISCARD, Step.REINFORCE_DEPLOY)
+_PASS, _REFILL, _REINFORCE_DRAW, _DISCARD, _REINFORCE_DEPLOY, _RECON = (
+    Step.PASS, Step.REFILL, Step.REINFORCE_DRAW, Step.DISCARD, Step.REINFORCE_DEPLOY, Step.RECON)
 
 
 def _can_redeploy(lk: Lookups, state: State, player: str) -> bool:

@@ -18,7 +18,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import CHANGELOG, RULES, SWITCHES
+from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, SWITCHES
 from .components import Lookups
 from .events import EVENTS, GdStarted, Options
 from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
@@ -36,6 +36,7 @@ class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
     version = "1.1"
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
+    options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)
     title = "Global Domination"
     players = (3, 6)  # the default table (gd.setup.players); two with option two_players
     Header = GdStarted
@@ -43,7 +44,7 @@ class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
     Components = components.Components
     events = EVENTS
     RULES = RULES
-    # The parts (README "Adding a game"): mypy checks each against engine.kit.contract.
+    # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     render, svg = _render, _svg  # the drawings: named here, imported on first use
 

@@ -223,3 +223,9 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "token_supply": ("1.1", "gd.build.supply"),
     "discard_any_order": ("1.1", "gd.use.discard2"),
 }
+
+# The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A
+# log setting one is refused by an older version, naming the option (engine.versions).
+OPTIONS_SINCE: dict[str, tuple[str, str]] = {
+    "two_players": ("1.1", "gd.setup.two-players"),
+}

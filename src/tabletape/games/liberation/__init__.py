@@ -16,7 +16,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, text
-from .catalogue import CHANGELOG, RULES, SWITCHES
+from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, SWITCHES
 from .components import Lookups
 from .events import EVENTS, LiberationStarted, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
@@ -33,6 +33,7 @@ class Liberation(Packaged[LiberationStarted, State, Event, Lookups]):
     version = "1.1"
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
+    options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)
     title = "Liberation"
     players = (MIN_PLAYERS, MAX_PLAYERS)
     Header = LiberationStarted
@@ -40,7 +41,7 @@ class Liberation(Packaged[LiberationStarted, State, Event, Lookups]):
     Components = components.Components
     events = EVENTS
     RULES = RULES
-    # The parts (README "Adding a game"): mypy checks each against engine.kit.contract.
+    # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     render, svg = _render, _svg  # the drawings: named here, imported on first use
 

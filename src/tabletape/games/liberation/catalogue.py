@@ -197,3 +197,10 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "turn_back_up": ("1.1", "lib.ability.turn-over"),
     "turn_count": ("1.1", "lib.ability.turn-over.count"),
 }
+
+# The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A
+# log setting one is refused by an older version, naming the option (engine.versions).
+OPTIONS_SINCE: dict[str, tuple[str, str]] = {
+    "turn_over=optional": ("1.1", "lib.opt.turn-over-optional"),
+    "double_play_tie=one_card": ("1.1", "lib.opt.tie-one-card"),
+}
