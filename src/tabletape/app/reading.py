@@ -13,8 +13,10 @@ import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
 from tabletape import engine
+from tabletape.app.whatif import Rejudged, Whatif
 from tabletape.engine.fold import Ruling
 from tabletape.engine.protocol import Decision, Outcome, Rule
+from tabletape.engine.provenance import Derivation
 from tabletape.tape.errors import ChainError, TapeError, TornTail, UsageError
 from tabletape.tape.events import Event
 
@@ -81,16 +83,19 @@ class Validation(Struct, frozen=True, kw_only=True):
     disputes: list[Ruling] | UnsetType = UNSET
     signatures: int = 0
     signatures_checked: bool = False
+    components: Rejudged | UnsetType = UNSET  # judged with other component data
 
 
-def judged(path: str, *, keep_going: bool, single: bool, rules: str | None = None
-           ) -> engine.Replay:
+def judged(path: str, *, keep_going: bool, single: bool, rules: str | None = None,
+           components: Whatif | None = None) -> engine.Replay:
     """Returns a log judged to its end (past illegal events with `keep_going`) by the rules
-    version `rules` (None: the recorded one); a log that cannot be opened is a finding when
-    it is one of several, an error when it is alone."""
+    version `rules` (None: the recorded one), with the component data of `components`
+    instead of the header's when given; a log that cannot be opened is a finding when it
+    is one of several, an error when it is alone."""
+    data = components.data if components is not None else None
     try:
-        return (engine.judge_all(path, rules) if keep_going
-                else engine.replay(path, version=rules))
+        return (engine.judge_all(path, rules, data) if keep_going
+                else engine.replay(path, version=rules, components=data))
     except UsageError as e:
         if single:
             raise
@@ -102,8 +107,8 @@ def signatures(result: engine.Replay) -> int:
     return len(result.fold.signed) if result.fold is not None else 0
 
 
-def validation(result: engine.Replay) -> Validation:
-    """Returns a judged log's findings (`validate --json`)."""
+def validation(result: engine.Replay, components: Whatif | None = None) -> Validation:
+    """Returns a judged log's findings (`validate --json`); `components`: judged with them."""
     fold, rs = result.fold, result.ruleset
     more: dict[str, Any] = {}
     if fold is not None and rs is not None:
@@ -114,7 +119,8 @@ def validation(result: engine.Replay) -> Validation:
     return Validation(file=result.file, game=rs.id if rs else None, events=result.events,
                       head=result.tail.head if result.tail else None, valid=result.ok,
                       rules_version=rules_version(result), problems=problems(result.problems),
-                      signatures=signatures(result), **more)
+                      signatures=signatures(result),
+                      components=components.report() if components else UNSET, **more)
 
 
 # -- verify --------------------------------------------------------------------------------
@@ -270,8 +276,11 @@ class Explanation(Struct, frozen=True, kw_only=True):
     state_before: Any
     pending_before: Decision | None
     rests_on: list[Any]
+    derivation: Derivation | None  # the arithmetic the ruling computed, term by term
+    undone_at: int | None  # the seq of the `undone` that retracted it, if one did
     disputes: list[Ruling]
     rules_version: RulesVersion
+    components: Rejudged | UnsetType = UNSET  # judged with other component data
     problems: list[Problem]
 
 
@@ -284,9 +293,11 @@ class Explained(NamedTuple):
     before: Any  # the state before the event
     raw: bytes  # the event's line as recorded
     cited: list[str]  # the rule ids the ruling cites
+    components: Whatif | None = None  # the component data judged with, when not the header's
 
 
-def explain(file: str, seq: int, rules: str | None = None) -> Explained:
+def explain(file: str, seq: int, rules: str | None = None, components: Whatif | None = None
+            ) -> Explained:
     """Rules on the event at `seq`: the state before it, its verdict and rule, the disputes.
 
     The whole log is read; a break anywhere is in `problems`, and the event is still
@@ -296,7 +307,7 @@ def explain(file: str, seq: int, rules: str | None = None) -> Explained:
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.capture(file, seq, rules)
+    result = engine.capture(file, seq, rules, components.data if components else None)
     rs, fold = result.ruleset, result.fold
     if rs is None or fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -310,17 +321,20 @@ def explain(file: str, seq: int, rules: str | None = None) -> Explained:
     ruled, rule = verdict(fold, seq, err)
     cat = rs.catalogue()
     cited = [rule] if rule else list(rs.governing(rec.event))
-    rested = (engine.rests_on(rs, before, rec.event)
-              if ruled in ("legal", "illegal") and seq not in fold.core_seqs else [])
+    judge = ruled in ("legal", "illegal") and seq not in fold.core_seqs
+    rested = engine.rests_on(rs, before, rec.event) if judge else []
+    derived = rs.derive(before, rec.event) if judge else None
     report = Explanation(
         seq=seq, event=rec.event, text=engine.describe(rs, rec.event), verdict=ruled,
         rule=rule, reason=err.reason if err else None,
         rules={r: cat[r] for r in cited if r in cat}, state_before=state_data(before),
-        pending_before=rs.pending(before), rests_on=rested,
+        pending_before=rs.pending(before), rests_on=rested, derivation=derived,
+        undone_at=fold.retracted.get(seq),
         disputes=[r for r in fold.disputes if r.about == seq],
         rules_version=rules_version(result),
+        components=components.report() if components else UNSET,
         problems=[result.error.to_dict()] if result.error else [])
-    return Explained(report, result, rs, before, rec.raw, cited)
+    return Explained(report, result, rs, before, rec.raw, cited, components)
 
 
 # -- diff ----------------------------------------------------------------------------------

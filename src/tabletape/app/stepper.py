@@ -136,12 +136,12 @@ def marks_at(fold: engine.Fold, f: Frame) -> list[str]:
     if f.problem is not None:
         out.append(f"illegal [{f.problem.rule}] {f.problem.reason}"
                    + ("" if f.seq in fold.core_seqs else "; the state shown is the one before it"))
+        out.extend(fold.refusal_lines(f.seq))  # as every ruling shows them
     elif f.seq in fold.unjudged:
         out.append("not judged: an earlier illegal event is still in effect")
     for r in fold.disputes:
-        if r.dispute_seq == f.seq:
-            out.append(f"ruling on seq {r.about}: {r.verdict}"
-                       + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
+        if r.dispute_seq == f.seq:  # with its arithmetic and what it rests on, as everywhere
+            out.extend(r.said(f"ruling on seq {r.about}"))
     return out
 
 
@@ -156,8 +156,7 @@ def marks_after(fold: engine.Fold, seq: int) -> list[str]:
         out.append(f"undone at seq {fold.retracted[seq]}")
     for r in fold.disputes:
         if r.about == seq:
-            out.append(f"disputed at seq {r.dispute_seq}: {r.verdict}"
-                       + (f" [{r.rule}]" if r.rule else "") + f" — {r.reason}")
+            out.extend(r.said(f"disputed at seq {r.dispute_seq}"))
     return out
 
 

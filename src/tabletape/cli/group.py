@@ -402,9 +402,7 @@ def note(file: str, text: str, about: int | None, dispute: bool, by: str | None,
         return emit_json([noted])
     report_appended(result, [noted.event], noted.seq, False)
     if noted.ruling is not None:
-        r = noted.ruling
-        echo(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule else "")
-                   + f" — {r.reason}")
-        basis = engine.ruling_basis(r.rests_on)
-        if basis is not None:
-            echo(f"  {basis}")
+        head, *lines = noted.ruling.said(f"ruling on seq {noted.ruling.about}")
+        echo(head)
+        for line in lines:  # its arithmetic and what it rests on, as every ruling shows them
+            echo(f"  {line}")

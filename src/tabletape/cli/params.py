@@ -119,3 +119,12 @@ def rules_option(f: Any) -> Any:
     return click.option("--rules", "rules", metavar="VERSION|latest", default=None,
                         help="Judge by this rules version, or latest (default: the version "
                         "the log was recorded under).")(f)
+
+
+def components_option(f: Any) -> Any:
+    """`--components FILE`: judge with this component data instead of the log's header's."""
+    return click.option("--components", "components", metavar="FILE", default=None,
+                        type=click.Path(dir_okay=False),
+                        help="Judge with the component data in FILE (the real box's values) "
+                        "instead of the log's header's; the output says which values "
+                        "differ. The log is not changed.")(f)

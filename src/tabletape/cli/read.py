@@ -11,7 +11,7 @@ from tabletape.app import reading
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
 from tabletape.cli.group import emit_json
-from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, rules_option
+from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, components_option, rules_option
 from tabletape.tape.errors import IllegalEvent, TornTail, UsageError
 
 
@@ -33,9 +33,10 @@ def _progress(items, label: str, total: int):
               help="Validate this many files at once, each in its own process.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report per file.")
 @rules_option
+@components_option
 @click.pass_context
 def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs: int, as_json: bool,
-             rules: str | None) -> None:
+             rules: str | None, components: str | None) -> None:
     """Check format, chain and rules; report every problem with line, seq and rule id.
 
     Disputed events get a ruling. Exit 1 when any file is invalid.
@@ -49,7 +50,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
     from tabletape.cli.render import console
     files = reading.logs_only(files)
     check = functools.partial(_validate_one, keep_going=keep_going, as_json=as_json,
-                              single=len(files) == 1, rules=rules)
+                              single=len(files) == 1, rules=rules, components=components)
     from tabletape.app.parallel import pmap
     results = pmap(check, files, jobs)
     reports, bad = [], 0
@@ -70,7 +71,7 @@ def validate(ctx: click.Context, files: tuple[str, ...], keep_going: bool, jobs:
 
 
 def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
-                  rules: str | None = None) -> tuple[bool, Any]:
+                  rules: str | None = None, components: str | None = None) -> tuple[bool, Any]:
     """Returns whether one log is valid, and its report: a Validation, or the rendered text.
 
     Runs alike in this process or in a worker (--jobs), so the output is the same.
@@ -85,13 +86,24 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
         summary,
         version_note,
     )
-    result = reading.judged(path, keep_going=keep_going, single=single, rules=rules)
+    try:
+        whatif = _whatif(path, components)
+    except UsageError as e:
+        if single:
+            raise
+        from tabletape import engine
+        whatif, result = None, engine.Replay(path, error=e)
+    else:
+        result = reading.judged(path, keep_going=keep_going, single=single, rules=rules,
+                                components=whatif)
     if as_json:
-        return result.ok, reading.validation(result)
+        return result.ok, reading.validation(result, whatif)
     signatures = reading.signatures(result)
     with console.capture() as out:
         ok = ("valid", "green") if result.ok else ("INVALID", "red")
         console.print(Text.assemble(ok, f" {summary(result)}"))
+        if whatif is not None:
+            console.print(Text(f"  {whatif.note()}", style="yellow"))
         note = version_note(result)
         if note is not None:
             console.print(note)
@@ -313,8 +325,10 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
 @click.argument("seq", type=int, shell_complete=complete.seqs)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @rules_option
+@components_option
 @click.pass_context
-def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str | None) -> None:
+def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str | None,
+            components: str | None) -> None:
     """Rule on one event: the state before it, the event, the verdict and its rule, disputes.
 
     The whole log is read: when it breaks anywhere (format or chain), the event is
@@ -324,7 +338,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     Example:
       tabletape explain game.jsonl 41
     """
-    found = reading.explain(file, seq, rules)
+    found = reading.explain(file, seq, rules, _whatif(file, components))
     report, result, rs, before = found.report, found.result, found.ruleset, found.before
     if as_json:
         emit_json(report)
@@ -340,6 +354,8 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
         safe,
         version_note,
     )
+    if found.components is not None:
+        console.print(Text(found.components.note(), style="yellow"))
     console.print(Panel(drawing(rs, before), title=f"the state before seq {seq}"))
     console.print(f"seq {seq}: {report.text}", markup=False)
     console.print(f"  {safe(found.raw.decode())}", markup=False)
@@ -351,9 +367,11 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
         if r in report.rules:
             console.print(f"  {r} ({report.rules[r].section}): {report.rules[r].text}",
                           markup=False)
-    if report.rests_on:
-        from tabletape import engine
-        console.print(Text(f"  {engine.phrase(report.rests_on)}", style="yellow"))
+    from tabletape import engine
+    for line in engine.ruling_lines(report.derivation, report.rests_on):
+        console.print(Text(f"  {line}", style="yellow"))
+    if report.undone_at is not None:
+        console.print(f"  undone at seq {report.undone_at}: it no longer counts in the game")
     if report.disputes:
         console.print(ruling_table(report.disputes, rs))
     note = version_note(result)
@@ -365,6 +383,14 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
                       "a broken log may have been changed anywhere before the break (validate "
                       "reports the same break)")
     ctx.exit(1 if result.error else 0)
+
+
+def _whatif(log: str, components: str | None) -> Any:
+    """Returns the component data `--components` names for this log (`app.whatif`), or None."""
+    if components is None:
+        return None
+    from tabletape.app.whatif import components_for
+    return components_for(log, components)
 
 
 @click.command()

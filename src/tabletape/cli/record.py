@@ -276,9 +276,10 @@ def show_reply(session: RecordSession, reply: Reply) -> None:
         console.print(Text(f"seq {seq}: {engine.describe(rs, ev)}"
                            + (" (drawn by the tool)" if tool else ""), style="green"))
     if reply.ruling is not None:
-        r = reply.ruling
-        console.print(Text(f"ruling on seq {r.about}: {r.verdict}" + (f" [{r.rule}]" if r.rule
-                                                                     else "") + f" — {visible(r.reason)}"))
+        head, *lines = reply.ruling.said(f"ruling on seq {reply.ruling.about}")
+        console.print(Text(head))
+        for line in lines:  # its arithmetic and what it rests on, as every ruling shows them
+            console.print(Text(f"  {line}", style="yellow"))
     if reply.refusal is not None:
         e = reply.refusal
         event, rule = getattr(e, "event", None), getattr(e, "rule", None)

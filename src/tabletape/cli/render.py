@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tabletape.app.vocab import counted
-from tabletape.engine import Replay, Ruleset, Ruling, ruling_basis
+from tabletape.engine import Replay, Ruleset, Ruling
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import UNSAFE, visible
 
@@ -105,9 +105,8 @@ def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
             if entry:
                 rule = f"{r.rule}\n({entry.section})"
         why = Text(safe(r.reason))
-        basis = ruling_basis(r.rests_on)  # escaped already: it names component data
-        if basis is not None:
-            why.append(f"\n{basis}", style="yellow")
+        for line in r.lines():  # escaped already: they name component data
+            why.append(f"\n{line}", style="yellow")
         table.add_row(f"seq {r.dispute_seq}", f"seq {r.about}", safe(r.by or "—"),
                       Text(r.verdict, style=style), Text(rule), why)
     return table

@@ -18,7 +18,15 @@ from tabletape.engine.protocol import (
     Ruleset,
     Violation,
 )
-from tabletape.engine.provenance import Reliance, phrase, rests_on, ruling_basis
+from tabletape.engine.provenance import (
+    Derivation,
+    Reliance,
+    Term,
+    phrase,
+    rests_on,
+    ruling_basis,
+    ruling_lines,
+)
 from tabletape.engine.reading import (
     Judged,
     Replay,
@@ -45,5 +53,5 @@ def __getattr__(name: str) -> Any:
 __all__ = ["APPLIED", "CHANCE", "CORE_RULES", "GAMES", "ILLEGAL", "MAX_UNDO_DEPTH", "UNJUDGED",
            "Decision", "Fold", "Judged", "Outcome", "Reliance", "Replay", "Rule", "Ruleset", "Ruling",
            "Violation", "all_games", "capture", "check_later", "codec_for", "describe", "get",
-           "iter_records", "judge_all", "phrase", "read_chain", "replay", "rests_on",
+           "iter_records", "judge_all", "phrase", "ruling_lines", "Derivation", "Term", "read_chain", "replay", "rests_on",
            "ruleset_for", "ruling_basis", "state_at"]

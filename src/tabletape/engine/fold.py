@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
-from tabletape.engine.provenance import Reliance, rests_on
+from tabletape.engine.provenance import Derivation, Reliance, rests_on, ruling_lines
 from tabletape.tape.errors import IllegalEvent
 from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone, visible
 from tabletape.tape.seqs import SeqMap, SeqSet
@@ -32,6 +32,20 @@ class Ruling(msgspec.Struct):
     # the component values the verdict read whose provenance is not `rulebook`; None when
     # they are not known (the event was read before a checkpoint, or past the undo depth)
     rests_on: list[Reliance] | None = msgspec.field(default_factory=list)
+    # the arithmetic the verdict computed (a shot's window, a score), when it computed one
+    derivation: Derivation | None = None
+    unknown: str | None = None  # why `rests_on` is not known here, when it is not
+
+    def lines(self) -> list[str]:
+        """Returns the lines shown under this ruling wherever it is shown: its arithmetic,
+        what it rests on (`engine.provenance.ruling_lines`)."""
+        return ruling_lines(self.derivation, self.rests_on, self.unknown)
+
+    def said(self, head: str) -> list[str]:
+        """Returns the ruling as every command prints it: `head` ("ruling on seq 21"), the
+        verdict, the rule and the reason on one line, then its `lines`."""
+        return [f"{head}: {self.verdict}" + (f" [{self.rule}]" if self.rule else "")
+                + f" — {visible(self.reason)}", *self.lines()]
 
 
 class Entry(msgspec.Struct, gc=False):
@@ -82,6 +96,7 @@ class Fold:
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
         self.partial = False  # resumed from a checkpoint: no history for rulings before it
+        self.later: list[int] = []  # `undo_after`: game events read past the fold's end
 
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
@@ -198,6 +213,28 @@ class Fold:
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
 
+    def refusal_lines(self, seq: int) -> list[str]:
+        """Returns the lines shown under the refusal of the game event at `seq` (its
+        arithmetic, what it rests on: `Ruling.lines`), or none when it was not refused."""
+        judged = self.refused.get(seq)
+        if judged is None:
+            return []
+        return ruling_lines(self.ruleset.derive(*judged), rests_on(self.ruleset, *judged))
+
+    def undo_after(self, seq: int, event: Event, about: int) -> None:
+        """Notes, on a log read past the seq the fold stopped at (`explain`), the `undone`
+        that retracts `about` when one does: the game events after it are not judged, but
+        each undone in turn first, as the fold would."""
+        later = self.later  # the game events read past it, not undone yet
+        if type(event) is Undone:
+            if later and event.target == later[-1]:
+                later.pop()
+            elif not later and event.target == about and about not in self.retracted \
+                    and about not in self.core_seqs:
+                self.retracted[about] = seq
+        elif not isinstance(event, _CORE):
+            later.append(seq)
+
     def dispute_after(self, seq: int, event: Note) -> None:
         """Rules on a dispute read past the seq the fold stopped at (`explain` reads on for them)."""
         if event.dispute:
@@ -210,6 +247,15 @@ class Fold:
         if event.dispute and event.about is not None:
             self.disputes.append(self.rule_on(seq, event))
         return None
+
+    def _unknown(self, n: int) -> str:
+        """Returns why the state before event `n` is not held for a ruling on it."""
+        if n in self.retracted:
+            return (f"the event was undone at seq {self.retracted[n]}, before this dispute, "
+                    "and the state before an undone event is not kept")
+        if self.partial:
+            return "the event was read before a checkpoint"
+        return f"the event lies more than {MAX_UNDO_DEPTH} events back"
 
     def _note_violation(self, seq: int, event: Note) -> Violation | None:
         if event.about is not None and event.about >= seq:
@@ -225,8 +271,11 @@ class Fold:
 
         def ruling(verdict: str, rule: str | None, reason: str) -> Ruling:
             judged = self.refused.get(n) or recent.get(n)
-            rested = rests_on(self.ruleset, *judged) if judged is not None else None
-            return Ruling(seq, n, verdict, rule, reason, note.text, note.by, rested)
+            if judged is None:  # say why, of the three causes, it is not known here
+                return Ruling(seq, n, verdict, rule, reason, note.text, note.by, None,
+                              unknown=self._unknown(n))
+            return Ruling(seq, n, verdict, rule, reason, note.text, note.by,
+                          rests_on(self.ruleset, *judged), self.ruleset.derive(*judged))
 
         if n in self.core_seqs:
             return Ruling(seq, n, "not a game event", None,

@@ -264,10 +264,24 @@ class Ruleset(ABC, Generic[H, S, E]):
         """Returns the ids of the rules that decide whether this kind of event is legal."""
 
     def consulted(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
-        """Yields, for a game event in `state` (the state before it), the component entries
-        its governing rules read: (the entry's name, the entry, the fields read). The engine
-        reads each field's provenance from the entry (`engine.provenance`)."""
+        """Yields, for a game event in `state` (the state before it), the component values its
+        ruling rests on that `check` does not read as it runs, because the state carries them
+        from an earlier read (a deck filled from the cards' counts, a table built from the
+        units' types): (the entry's name, the entry, the fields). What `check` reads itself
+        is recorded (`reads`). The engine reads each field's provenance from the entry
+        (`engine.provenance`)."""
         return ()
+
+    def reads(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
+        """Returns what `check` read of the components judging `event` in `state`, recorded
+        as it ran (`engine.provenance.recording`); none for a game that records nothing."""
+        return ()
+
+    def derive(self, state: S, event: E) -> Any:
+        """Returns the arithmetic behind the ruling on `event` in `state` (an
+        `engine.provenance.Derivation`: the value computed and its terms), or None when the
+        ruling computes nothing. Called only to explain a ruling, never to judge a log."""
+        return None
 
     def catalogue(self) -> dict[str, Rule]:
         """Returns the game's rule catalogue followed by the core rules."""

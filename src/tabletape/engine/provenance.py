@@ -27,15 +27,168 @@ class Reliance(msgspec.Struct, frozen=True):
 
 
 def rests_on(ruleset: Any, state: Any, event: Any) -> list[Reliance]:
-    """Returns the component values the rules consult on `event` in `state` (the state before
-    it) whose provenance is not `rulebook`, in the order the game names them."""
+    """Returns the component values the ruling on `event` in `state` (the state before it)
+    read whose provenance is not `rulebook`, each once, in the order they were read: those
+    its check read as it ran (`Ruleset.reads`, recorded by the lookups), then those the
+    state carries from earlier reads (`Ruleset.consulted`: a deck's counts, a shot's
+    window) and the terms of its derivation (`Ruleset.derive`)."""
     out: list[Reliance] = []
-    for name, entry, fields in ruleset.consulted(state, event):
+    seen: set[tuple[str, str]] = set()
+    derived = ruleset.derive(state, event)
+    later = [(n, e, (f,)) for n, e, f in getattr(derived, "reads", ())]
+    for name, entry, fields in (*ruleset.reads(state, event),
+                                *ruleset.consulted(state, event), *later):
         for f in fields:
+            if (name, f) in seen:
+                continue
+            seen.add((name, f))
             prov = provenance_of(entry, f)
             if prov != RULEBOOK:
                 out.append(Reliance(name, f, _value(getattr(entry, f, None)), prov))
     return out
+
+
+# -- what a check reads: the lookups record it as it happens -------------------------------
+
+Read = tuple[str, Any, str]  # (the entry's name, the entry, the field read)
+
+
+_NOT_VALUES = frozenset({"name", "provenance"})  # an entry's key and its label: not values
+
+
+class Recorded:
+    """A component entry whose field reads are written down (name, entry, field) as the
+    rules make them; everything else it answers as the entry does."""
+
+    __slots__ = ("_entry", "_log", "_name")
+
+    def __init__(self, entry: Any, name: str, log: list[Read]):
+        self._entry, self._name, self._log = entry, name, log
+
+    def __getattr__(self, field: str) -> Any:
+        value = getattr(self._entry, field)
+        if field not in _NOT_VALUES:
+            self._log.append((self._name, self._entry, field))
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        return self._entry == (other._entry if isinstance(other, Recorded) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._entry)
+
+
+def _entries(table: Any, log: list[Read]) -> Any:
+    """Returns `table` (name -> entry, or a dict of such) with each entry `Recorded`, or
+    `table` itself when it holds no component entries."""
+    if not isinstance(table, dict) or not table:
+        return table
+    values = list(table.values())
+    if all(isinstance(v, msgspec.Struct) for v in values):
+        return {k: Recorded(v, str(k), log) for k, v in table.items()}
+    if all(isinstance(v, dict) for v in values):
+        inner = {k: _entries(v, log) for k, v in table.items()}
+        return table if all(inner[k] is table[k] for k in table) else inner
+    return table
+
+
+class _Derived(dict[Any, Any]):
+    """A table tabulated from one field of the entries (name -> that field, reshaped): a
+    lookup of `name` is a read of `entries[name].field`."""
+
+    def __init__(self, table: dict[Any, Any], entries: dict[Any, Any], field: str,
+                 log: list[Read]):
+        super().__init__(table)
+        self._source, self._field, self._log = entries, field, log
+
+    def __getitem__(self, key: Any) -> Any:
+        if key in self._source:
+            self._log.append((str(key), self._source[key], self._field))
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+
+def recording(lk: Any, log: list[Read]) -> Any:
+    """Returns a copy of a game's lookup tables whose component entries write down every
+    field the rules read into `log` (for a ruling, never on the path that judges a log).
+    A table the game tabulates from one field of its entries (`Lookups.DERIVED`: table ->
+    (entries, field)) records a lookup in it as a read of that field."""
+    changes = {}
+    for f in lk.__struct_fields__:
+        table = getattr(lk, f)
+        recorded = _entries(table, log)
+        if recorded is not table:
+            changes[f] = recorded
+    for f, (entries, field) in getattr(lk, "DERIVED", {}).items():
+        changes[f] = _Derived(getattr(lk, f), getattr(lk, entries), field, log)
+    return msgspec.structs.replace(lk, **changes)
+
+
+def grouped(log: list[Read]) -> list[tuple[str, Any, tuple[str, ...]]]:
+    """Returns recorded reads as `consulted` yields them: per entry, its fields, in order."""
+    order: dict[tuple[str, int], tuple[str, Any, list[str]]] = {}
+    for name, entry, f in log:
+        _, _, fields = order.setdefault((name, id(entry)), (name, entry, []))
+        if f not in fields:
+            fields.append(f)
+    return [(n, e, tuple(fs)) for n, e, fs in order.values()]
+
+
+# -- the arithmetic of a ruling: a computed value with its terms ---------------------------
+
+class Term(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One term of a computed value: what it is, its value, where it comes from (a card's
+    value in the components, an ability, a rule) and that source's provenance."""
+
+    term: str
+    value: int
+    source: str
+    provenance: str
+    detail: str = ""  # what the term is of, e.g. "A6M Zero, air"
+
+
+class Derivation(msgspec.Struct, dict=True):
+    """A value a check computed, e.g. a shot's window, and the terms it summed; `reads`
+    (not encoded) holds the component values the computation read, for `rests_on`."""
+
+    what: str  # e.g. "needs 4-8"
+    result: int
+    terms: tuple[Term, ...]
+
+    def sum(self) -> str:
+        """Returns the sum as a person checks it: "attack 6 (A6M Zero, air) + ... = 8"."""
+        parts = [f"{t.term} {t.value}" + (f" ({t.detail})" if t.detail else "")
+                 for t in self.terms]
+        return visible(f"{self.what}: {' + '.join(parts) or 'nothing'} = {self.result}")
+
+
+class Deriving:
+    """Writes down the terms of a computation as the rules make it (`window(..., how=d)`)."""
+
+    def __init__(self) -> None:
+        self.terms: list[Term] = []
+        self.reads: list[Read] = []
+
+    def read(self, name: str, entry: Any, field: str) -> Any:
+        """Returns `entry.field`, noting that the computation read it."""
+        self.reads.append((name, entry, field))
+        return getattr(entry, field)
+
+    def term(self, term: str, value: int, name: str, entry: Any, field: str,
+             detail: str = "") -> int:
+        """Notes a term that is (part of) `name`'s `field` (so read); returns `value`."""
+        self.reads.append((name, entry, field))
+        self.terms.append(Term(term, value, f"components: {name}.{field}",
+                               provenance_of(entry, field), detail))
+        return value
+
+    def done(self, what: str, result: int) -> Derivation:
+        """Returns the derivation of `result`, described as `what`, from the terms noted."""
+        d = Derivation(what, result, tuple(self.terms))
+        vars(d)["reads"] = tuple(self.reads)  # not a field: never encoded
+        return d
 
 
 def provenance_of(entry: Any, field: str) -> str:
@@ -62,11 +215,17 @@ UNKNOWN = ("the component values it rests on are not known here (the event was r
            "before a checkpoint or lies past the undo depth): `tabletape explain` names them")
 
 
-def ruling_basis(relied: list[Reliance] | None) -> str | None:
+def unknown(why: str) -> str:
+    """Returns the sentence for a ruling whose values are not known here, saying why."""
+    return (f"the component values it rests on are not known here ({why}): "
+            "`tabletape explain` names them")
+
+
+def ruling_basis(relied: list[Reliance] | None, why: str | None = None) -> str | None:
     """Returns what a ruling's verdict rests on, to print under it, or None when it rests on
-    rulebook values only (or on none)."""
+    rulebook values only (or on none). `why` says why they are not known (`relied` None)."""
     if relied is None:
-        return UNKNOWN
+        return UNKNOWN if why is None else unknown(why)
     return phrase(relied) if relied else None
 
 
@@ -76,3 +235,13 @@ def phrase(relied: list[Reliance]) -> str:
     from a components file)."""
     parts = [f"{r.entry}'s {r.field} ({r.value}; {r.provenance})" for r in relied]
     return visible("rests on values not from the rulebook: " + ", ".join(parts))
+
+
+def ruling_lines(derivation: Derivation | None, relied: list[Reliance] | None,
+                 why: str | None = None) -> list[str]:
+    """Returns the lines printed under a ruling, wherever it is shown (`explain`, `validate`,
+    `note --dispute`, `record`'s `dispute`, `replay --step`, the viewer): its arithmetic,
+    then what it rests on. Escaped: they name component data."""
+    lines = [] if derivation is None else [derivation.sum()]
+    basis = ruling_basis(relied, why)
+    return [*lines, basis] if basis is not None else lines

@@ -101,7 +101,7 @@ Visitor = Callable[[Judged], None]
 # module, never the other way round.
 
 def replay(path: str, *, to: int | None = None, visit: Visitor | None = None,
-           version: str | None = None) -> Replay:
+           version: str | None = None, components: Any = None) -> Replay:
     """Folds a log from line 1 (to seq `to`, if given), judging every event: the replay.
 
     Never raises for a bad log: a format or chain error is kept in `Replay.error` and
@@ -110,13 +110,13 @@ def replay(path: str, *, to: int | None = None, visit: Visitor | None = None,
     on old disputes); a caller that needs the state only asks `index.state_at`. `version`
     judges by another rules version than the recorded one (a version, or `latest`).
     """
-    return walk(Replay(path, version=version), iter_records(path), to=to, visit=visit)
+    return walk(Replay(path, version=version), _records(path, components), to=to, visit=visit)
 
 
-def judge_all(path: str, version: str | None = None) -> Replay:
+def judge_all(path: str, version: str | None = None, components: Any = None) -> Replay:
     """Folds a log judging every game event, even after an illegal one that would block the
     rest until undone (`validate`: every problem at once)."""
-    return walk(Replay(path, version=version), iter_records(path), keep_going=True)
+    return walk(Replay(path, version=version), _records(path, components), keep_going=True)
 
 
 def read_chain(path: str, *, to: int | None = None, visit: Visitor | None = None) -> Replay:
@@ -125,10 +125,29 @@ def read_chain(path: str, *, to: int | None = None, visit: Visitor | None = None
     return walk(Replay(path), iter_records(path), to=to, rules=False, visit=visit)
 
 
-def capture(path: str, seq: int, version: str | None = None) -> Replay:
+def capture(path: str, seq: int, version: str | None = None, components: Any = None
+            ) -> Replay:
     """Folds a log to `seq` and keeps that line's record, the state before it and its ruling
     (`Replay.captured`); the rest of the log is read for disputes about it (`explain`)."""
-    return walk(Replay(path, version=version), iter_records(path), to=seq, capture=seq)
+    return walk(Replay(path, version=version), _records(path, components), to=seq,
+                capture=seq)
+
+
+def _records(path: str, components: Any) -> Iterator[Record]:
+    records = iter_records(path)
+    return records if components is None else with_components(records, components)
+
+
+def with_components(records: Iterator[Record], components: Any
+                    ) -> Iterator[Record]:
+    """Yields the records, the header's component data replaced by `components` (decoded by
+    the game's schema): the log judged with another box's values. The bytes read, and so
+    the chain, are the file's own: nothing is written."""
+    for rec in records:
+        if rec.line == 1 and isinstance(rec.event, Header):
+            rec = msgspec.structs.replace(rec, event=msgspec.structs.replace(
+                rec.event, components=components))
+        yield rec
 
 
 def walk(result: Replay, records: Iterable[Record], *, to: int | None = None,
@@ -150,6 +169,8 @@ def walk(result: Replay, records: Iterable[Record], *, to: int | None = None,
                     break
                 if fold is not None and isinstance(rec.event, Note):
                     fold.dispute_after(seq, rec.event)  # a later ruling on the captured event
+                elif fold is not None:
+                    fold.undo_after(seq, rec.event, capture)  # its undo, if one comes
                 continue
             err = before = None
             if seq == 0:

@@ -30,6 +30,7 @@ from tabletape.engine.kit.contract import (
     missing,
 )
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
+from tabletape.engine.provenance import Derivation, Read, grouped, recording
 from tabletape.engine.versions import Upcaster, check_options, check_switches, check_upcasters
 
 LK = TypeVar("LK")  # the game's lookup tables (`components.Lookups`)
@@ -167,3 +168,12 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
 
     def consulted(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
         return self.text.consulted(self.lk, state, event)
+
+    def reads(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
+        log: list[Read] = []
+        self.legality.check(recording(self.lk, log), state, self.upcast(state, event))
+        return grouped(log)
+
+    def derive(self, state: S, event: E) -> Derivation | None:
+        derive = getattr(self.text, "derive", None)  # a game whose rulings compute
+        return None if derive is None else derive(self.lk, state, event)

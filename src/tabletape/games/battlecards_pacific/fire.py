@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from tabletape.engine.kit.multiset import without
+from tabletape.engine.provenance import Deriving
 
 from . import lookups as q
 from .components import Lookups, Unit
@@ -92,19 +93,47 @@ def kept_bonus(lk: Lookups, kept: str, unit: Unit) -> int | None:
 
 
 def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
-           kept: str | None, allocated: tuple[str, ...] = ()) -> tuple[int, int]:
+           kept: str | None, allocated: tuple[str, ...] = (), how: Deriving | None = None
+           ) -> tuple[int, int]:
     """Returns (above, upto): the target falls when above < Action Number <= upto.
 
-    With support="allocated" only the units `allocated` to the shot add their bonus."""
+    With support="allocated" only the units `allocated` to the shot add their bonus
+    (bcp.fire.support-allocated), else every supporter does (bcp.fire.support). With `how`,
+    each term of `upto` is written down as it is added, and each value read (to explain a
+    ruling: the sentence and the check then use the same numbers)."""
     me = q.unit(lk, state, player, name)
     them = q.unit(lk, state, q.opponent(battle, player), target)
     above = them.defence.of(me.type) or 0
+    upto = me.attack.of(them.type) or 0
+    if how is not None:
+        for who, unit, f in ((target, them, "defence"), (target, them, "type"), (name, me, "type")):
+            how.read(who, unit, f)
+        how.term("attack", upto, name, me, "attack", f"{name}, {_kind(them.type)}")
     each = state.options.support == "every-shot"
-    upto = (me.attack.of(them.type) or 0) + support(lk, state, battle, player, name,
-                                                    None if each else allocated)
+    if how is not None and each:  # whether each other engaged unit supports it: read too
+        units = lk.units[state.sides[player]]
+        for n in dict.fromkeys(without(battle.forces[player], name)
+                               if name in battle.forces[player] else battle.forces[player]):
+            how.read(n, units[n], "supports")
+    for n in supporters(lk, state, battle, player, name) if each else allocated:
+        backer = q.unit(lk, state, player, n)
+        upto += backer.support
+        if how is not None:
+            how.read(n, backer, "supports")
+            how.term("support", backer.support, n, backer, "support", n)
     if kept is not None:
-        upto += kept_bonus(lk, kept, me) or 0
+        bonus = kept_bonus(lk, kept, me) or 0
+        upto += bonus
+        if how is not None:
+            c = q.card(lk, kept)
+            for f in ("keep", "bonus_types"):
+                how.read(kept, c, f)
+            how.term(kept, bonus, kept, c, "bonus")
     return above, upto
+
+
+def _kind(kind: object) -> str:
+    return str(getattr(kind, "value", kind)).lower()
 
 
 def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:

@@ -268,7 +268,8 @@ def _check_turned(lk: Lookups, state: State, ev: ConflictTurned) -> Violation | 
         return OWING.not_now(lk, state, "Conflict card for a shot")
     s = b.shot
     if (ev.player, ev.unit, ev.target) != (s.player, s.unit, s.target):
-        return Violation("bcp.turn.step", f"the shot owed is {s.player}'s {s.unit} at {s.target}")
+        return Violation("bcp.turn.step", f"the shot owed is {s.player}'s {s.unit} at "
+                         f"{s.target}, not {ev.player}'s {ev.unit} at {ev.target}")
     if ev.card not in q.deck(lk, state):
         return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck")
     action = q.card(lk, ev.card).action

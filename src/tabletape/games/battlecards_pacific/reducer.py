@@ -208,7 +208,7 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
         state = to_discard(lk, replace(state, kept={
             **state.kept, player: without(state.kept[player], ev.kept)}), ev.kept)
     b = replace(b, to_fire=without(b.to_fire, name), backed=with_cards(b.backed, *ev.support),
-                shot=Shot(player, name, ev.target, above, upto))
+                shot=Shot(player, name, ev.target, above, upto, ev.kept, ev.support))
     return replace(state, battle=b)
 
 

@@ -47,6 +47,8 @@ class Shot(msgspec.Struct, frozen=True, omit_defaults=True):
     target: str
     above: int  # the target's defence against the attacker
     upto: int  # attack plus every bonus
+    kept: str | None = None  # the Kept Card played for it (its bonus is in `upto`)
+    support: tuple[str, ...] = ()  # the supporters allocated to it (support=allocated)
 
 
 class Battle(msgspec.Struct, frozen=True, omit_defaults=True):

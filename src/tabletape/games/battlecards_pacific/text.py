@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tabletape.engine.provenance import Derivation, Deriving
 from tabletape.tape.events import Event
 
+from . import lookups as q
 from .components import Lookups
 from .events import (
     ArsenalDrawn,
@@ -23,6 +25,7 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
+from .fire import window
 
 
 def describe(event: Event) -> str:
@@ -85,7 +88,7 @@ def governing(event: Event) -> tuple[str, ...]:
                     "bcp.fire.support-allocated")
         case ConflictTurned():
             return ("bcp.fire.hit", "bcp.fire.support", "bcp.fire.support-allocated",
-                    "bcp.draw.in-deck")
+                    "bcp.fire.kept", "bcp.draw.in-deck")
         case UnitWithdrawn() | WithdrawalFinished():
             return ("bcp.withdraw.phase",)
     return ()
@@ -95,11 +98,11 @@ Consulted = Iterator[tuple[str, Any, tuple[str, ...]]]
 
 
 def consulted(lk: Lookups, state: Any, event: Event) -> Consulted:
-    """Yields the cards the governing rules read for this event, and which of their values:
-    a draw reads how many the deck holds; a deployment the unit's type; a shot the firing
-    unit's type, attack and phases, its target's type and defence, a kept card's bonus and
-    the supporters' support; a turned Conflict card its Action Number against the window
-    the shot's units and the shooter's other units (their support) set."""
+    """Yields the card values the ruling on this event rests on that the check does not
+    read itself as it runs (that is recorded: `Ruleset.reads`): a draw reads how many the
+    deck holds, filled from the cards' counts; a shot's target is read from the table of
+    who may fire at whom, built from both units' types. A turned card's window is the
+    shot's derivation (`derive`)."""
     def unit(player: str, name: str | None, *fields: str, enemy: bool = False) -> Consulted:
         own = state.sides.get(player)
         for side, units in lk.units.items():
@@ -107,26 +110,35 @@ def consulted(lk: Lookups, state: Any, event: Event) -> Consulted:
                 yield str(name), units[name], fields
                 return
 
-    def card(name: str | None, *fields: str) -> Consulted:
-        if name is not None and name in lk.cards:
-            yield name, lk.cards[name], fields
     match event:
         case ArsenalDrawn(player=p, unit=u):
             yield from unit(p, u, "count")
-        case UnitDeployed(player=p, unit=u):
-            yield from unit(p, u, "type")
-        case ConflictDrawn(card=c):
-            yield from card(c, "count")
-        case UnitFired(player=p, unit=u, target=t):
-            yield from unit(p, u, "type", "attack", "phases")
-            yield from unit(p, t, "type", "defence", enemy=True)
-            yield from card(event.kept, "bonus", "bonus_types")
-            for s in event.support:
-                yield from unit(p, s, "support", "supports")
-        case ConflictTurned(player=p, unit=u, target=t, card=c):
-            yield from card(c, "action")
-            yield from unit(p, u, "type", "attack")
-            yield from unit(p, t, "type", "defence", enemy=True)
-            b = state.battle  # the window counts the support of the shooter's other units
-            for s in sorted(set(b.forces.get(p, ())) - {u}) if b is not None else ():
-                yield from unit(p, s, "support", "supports")
+        case ConflictDrawn(card=c) if c in lk.cards:
+            yield c, lk.cards[c], ("count",)
+        case UnitFired(player=p, unit=u, target=t):  # the volley was drawn up from phases
+            yield from unit(p, u, "type", "phases")
+            yield from unit(p, t, "type", enemy=True)
+
+
+def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
+    """Returns the window of a shot (bcp.fire.hit) as its terms: for a Conflict card turned,
+    the shot's; for a unit firing, the one it would have. None for other events, or when no
+    such shot is in the state."""
+    b = state.battle
+    match event:
+        case ConflictTurned() if b is not None and b.shot is not None:
+            s = b.shot
+            player, unit, target, kept, support = s.player, s.unit, s.target, s.kept, s.support
+        case UnitFired(player=player, unit=unit, target=target, kept=kept, support=support):
+            own = lk.units.get(state.sides.get(player, ""), {})
+            if b is None or player not in b.forces or not (
+                    unit in own and target in b.forces.get(q.opponent(b, player), ())
+                    and all(n in own for n in support)
+                    and (kept is None or kept in lk.cards)):
+                return None  # a shot the rules cannot even aim: no window to show
+        case _:
+            return None
+    how = Deriving()
+    above, upto = window(lk, state, b, player, unit, target, kept, support, how)
+    needs = f"needs {above + 1}-{upto}" if upto > above else f"cannot hit (defence {above})"
+    return how.done(needs, upto)

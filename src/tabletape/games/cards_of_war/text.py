@@ -64,21 +64,10 @@ def governing(event: Event) -> tuple[str, ...]:
 
 
 def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
-    """Yields the cards the governing rules read for this event, and which of their values:
-    a draw reads how many the deck holds; a deployment its card's theatre (Theatres of War)
-    and KILL symbols, and its victim's types; a recon report the theatres of the hand."""
-    def card(name: str | None, *fields: str) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
-        if name is not None and name in lk.cards and fields:
-            yield name, lk.cards[name], fields
+    """Yields the card values the ruling on this event rests on that the state carries from
+    earlier reads (what the check reads as it runs is recorded: `Ruleset.reads`): a draw
+    reads how many the deck holds, and the deck was filled from the cards' counts."""
     match event:
         case OpeningCardDrawn(card=c) | CardDrawn(card=c):
-            yield from card(c, "count")
-        case HandReported(player=p):
-            for name in sorted(set(state.hands.get(p, ()))):
-                yield from card(name, "theatre")
-        case CardDeployed(card=c):
-            opts = state.options
-            kills = event.kill or event.target is not None or opts.automatic_kill
-            yield from card(c, *(("theatre",) if opts.theatres_of_war else ()),
-                            *(("kill",) if kills else ()))
-            yield from card(event.target, "types")
+            if c in lk.cards:
+                yield c, lk.cards[c], ("count",)

@@ -8,7 +8,7 @@ components.json). `Lookups` holds the tables the rules read, built once per game
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -238,6 +238,9 @@ class Lookups(msgspec.Struct, frozen=True):
     resources: tuple[str, ...]
     in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
     with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
+    # the tables tabulated from one field of the entries: a lookup in one reads that field
+    # (engine.provenance.recording: what a ruling rests on)
+    DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"adjacent": ("areas", "adjacent")}
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     token_supply: bool = True  # 1.1 gd.build.supply: a new Force needs a token from supply
     discard_any_order: bool = True  # 1.1 gd.use.discard2: the two cards in either order

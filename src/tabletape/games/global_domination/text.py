@@ -111,28 +111,11 @@ def governing(event: Event) -> tuple[str, ...]:
 
 
 def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
-    """Yields the cards, areas and tracks the governing rules read for this event, and which
-    of their values: a play reads its card's points or text and timing; a Build or Reduction
-    its area's kind and neighbours (and a Build the Force tokens in a set); a removal its
-    area's Region; a discard the taken card's cost against the Logistical track's left end."""
-    def area(name: str, *fields: str) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
-        if name in lk.areas:
-            yield name, lk.areas[name], fields
+    """Yields the track values the ruling on this event rests on (the cards and areas the
+    check reads as it runs are recorded: `Ruleset.reads`): a Build or a seizure the Force
+    tokens in a set; a discard of a card with a cost the Logistical track's left end."""
     match event:
-        case CardPlayed(card=c, use=use) if c in lk.cards:
-            points = {Use.BUILD: "build", Use.ATTACK: "reduce"}.get(use, "effect")
-            yield c, lk.cards[c], (points, "timing")
-        case ForceBuilt(area=a):
-            yield from area(a, "kind", "adjacent")
+        case ForceBuilt() | ForceSeized():
             yield "the set of Forces", lk.tracks, ("force_tokens",)
-        case ForceReduced(area=a):
-            yield from area(a, "kind", "adjacent")
-        case ForceRemoved(area=a):
-            yield from area(a, "region")
-        case ForceSeized(area=a):
-            yield from area(a, "kind")
-            yield "the set of Forces", lk.tracks, ("force_tokens",)
-        case CardsDiscarded(taken=t) if t in lk.cards:
-            yield t, lk.cards[t], ("cost",)
-            if lk.cards[t].cost:
-                yield "the Logistical track", lk.tracks.logistics, ("low",)
+        case CardsDiscarded(taken=t) if t in lk.cards and lk.cards[t].cost:
+            yield "the Logistical track", lk.tracks.logistics, ("low",)

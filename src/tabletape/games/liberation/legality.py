@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.engine.kit.turns import Owing, by_event, head
+from tabletape.engine.kit.turns import Owing, by_event, head, must
 from tabletape.tape.events import Event
 
 from . import lookups
@@ -76,7 +76,15 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
 
 # the step owed now, by whom: "no play now: ... first" (lib.turn.step), "bob must ..., not
 # alice" (lib.turn.order)
-OWING: Owing[Lookups, State, Owed] = Owing("lib.turn.step", "lib.turn.order", pending)
+def _order(h: Owed, player: str, what: str) -> str:
+    """The words of an order refusal, naming who acts: a force card is dealt *to* a player
+    (the dealer is chance), so "the force card dealt now goes to bob, not ann"."""
+    if h.step is Step.DEAL:
+        return f"the force card dealt now goes to {h.player}, not {player}"
+    return must(h, player, what)
+
+
+OWING: Owing[Lookups, State, Owed] = Owing("lib.turn.step", "lib.turn.order", pending, _order)
 
 
 # HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)

@@ -93,23 +93,10 @@ def governing(event: Event) -> tuple[str, ...]:
 
 
 def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
-    """Yields the cards the governing rules read for this event, and which of their values:
-    a draw reads how many the deck holds; a play its card's type against the instruction
-    of the country fought over; a turn-over whether the card turned is protected; a
-    prevention the card's ability."""
-    def card(name: str | None, *fields: str) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
-        if name is not None and name in lk.cards:
-            yield name, lk.cards[name], fields
+    """Yields the card values the ruling on this event rests on that the state carries from
+    earlier reads (what the check reads as it runs is recorded: `Ruleset.reads`): a draw
+    reads how many the deck holds, and the deck was filled from the cards' counts."""
     match event:
         case ForceCardDealt(card=c) | ForceCardDrawn(card=c) | TieBreakDrawn(card=c):
-            yield from card(c, "count")
-        case ForceCardPlayed(card=c):
-            yield from card(c, "type")
-            if state.country is not None and state.country in lk.countries:
-                yield state.country, lk.countries[state.country], ("trigger", "card_type")
-        case PlayedCardTurned(owner=o, slot=i):
-            row = state.played.get(o, ())
-            if 0 <= i < len(row):
-                yield from card(row[i].card, "protected")
-        case TurnOverPrevented(card=c):
-            yield from card(c, "ability")
+            if c in lk.cards:
+                yield c, lk.cards[c], ("count",)
