@@ -1,0 +1,293 @@
+"""`tabletape serve FILE --play` (issue 27): each player's page and writes, on a real server
+on loopback (uvicorn in a thread, as in test_serve.py); the pages in Chromium are in
+test_browser.py."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+
+import msgspec
+import pytest
+
+from tabletape import engine
+from tests.test_serve import Served
+
+uvicorn = pytest.importorskip("uvicorn", reason="serve --play needs the view extra")
+
+SIM = "replays/cards-of-war/sim-normal.jsonl"
+
+
+def cut(src: str, dst, lines: int) -> None:
+    """Writes the first `lines` lines of a log (a valid log: a prefix of the chain)."""
+    with open(src, "rb") as f:
+        dst.write_bytes(b"".join(f.readlines()[:lines]))
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A Cards of War game at seq 20 (bob deploys next), served for play with an umpire."""
+    from tabletape.app import live, play
+    path = tmp_path / "game.jsonl"
+    cut(SIM, path, 21)
+    t = play.Table(str(path))
+    seats = play.Seats(("alice", "bob"), umpire=True)
+    told: list[str] = []
+    served = Served(live.play_app(t, seats, told=told.append))
+    links = {seat.name: p for seat, p in seats.links()}
+    yield path, served, links, told
+    served.close()
+
+
+def post(served: Served, path: str, body: object, origin: str | None = "same",
+         content_type: str = "application/json") -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    host = f"127.0.0.1:{served.port}"
+    headers = {"Host": host, "Content-Type": content_type}
+    if origin is not None:
+        headers["Origin"] = f"http://{host}" if origin == "same" else origin
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    try:
+        conn.request("POST", path, body=raw, headers=headers)
+        r = conn.getresponse()
+        text = r.read()
+        try:
+            return r.status, json.loads(text)
+        except ValueError:
+            return r.status, {"raw": text.decode()}
+    finally:
+        conn.close()
+
+
+def state(served: Served, link: str) -> dict:
+    status, _, body = served.get(f"{link}/state")
+    assert status == 200, body
+    return json.loads(body)
+
+
+def replayed(path) -> engine.Replay:
+    result = engine.replay(str(path))
+    assert result.error is None and not result.problems
+    return result
+
+
+def hidden_from(path, who: str) -> set[str]:
+    """Returns the card names in other hands that `who` cannot see anywhere on the table."""
+    result = replayed(path)
+    rs, state = result.ruleset, result.fold.state
+    seen = msgspec.json.encode(rs.view(state, who)).decode()
+    return {c for p, hand in state.hands.items() if p != who for c in hand
+            if f'"{c}"' not in seen}
+
+
+# -- item 1: the links ---------------------------------------------------------------------
+
+@pytest.fixture
+def no_server(monkeypatch):
+    calls = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: calls.append(1))
+    return calls
+
+
+def test_play_prints_the_shared_link_and_a_secret_link_and_qr_per_player(run, no_server):
+    res = run("serve", SIM, "--play", "--umpire", "--port", "0")
+    assert res.exit_code == 0, res.stderr
+    lines = res.stdout.splitlines()
+    m = re.fullmatch(rf"serving {SIM} for play at (http://127\.0\.0\.1:\d+)/ \(the shared "
+                     r"table: public; Ctrl-C stops\)", lines[0])
+    assert m, lines[0]
+    links = [line for line in lines if re.match(r"(alice|bob|umpire): http", line)]
+    assert [line.split(":")[0] for line in links] == ["alice", "bob", "umpire"]
+    tokens = [re.fullmatch(rf"\w+: {m[1]}/p/([A-Za-z0-9_-]{{24}})", line)[1] for line in links]
+    assert len(set(tokens)) == 3
+    assert sum("█" in line for line in lines) > 30  # a QR code under each link
+    assert res.stderr == ""
+    again = run("serve", SIM, "--play", "--port", "0")
+    assert not set(tokens) & set(re.findall(r"/p/([A-Za-z0-9_-]+)", again.stdout))  # per session
+    assert "umpire" not in again.stdout
+
+
+def test_play_on_the_network_warns(run, no_server):
+    res = run("serve", SIM, "--play", "--host", "0.0.0.0", "--port", "0")
+    assert res.exit_code == 0
+    assert res.stderr.startswith("warning: --host 0.0.0.0: anyone who can reach this machine")
+    assert "only the links below (keep them secret) can write to it" in res.stderr
+
+
+def test_umpire_needs_play(run, no_server):
+    res = run("serve", SIM, "--umpire", "--port", "0")
+    assert (res.exit_code, res.stderr) == (2, "error: --umpire goes with --play\n")
+    assert no_server == []
+
+
+# -- item 2: what each page is sent; the writes ------------------------------------------
+
+def test_each_page_is_sent_only_what_its_seat_may_see(table):
+    path, served, links, _ = table
+    for who in ("alice", "bob"):
+        secret = hidden_from(path, who)
+        assert secret  # the other hand has cards this player cannot see
+        for link in (links[who] + "/state", links[who]):
+            status, _, body = served.get(link)
+            assert status == 200
+            assert not {c for c in secret if c in body.decode()}, (who, link)
+    public = state(served, "")
+    both = hidden_from(path, "alice") | hidden_from(path, "bob")
+    assert not {c for c in both if c in json.dumps(public)}
+    assert public["groups"] == [] and public["verdict"] == "valid"
+    umpire = state(served, links["umpire"])
+    result = replayed(path)
+    from tabletape.app import pictures
+    assert umpire["svg"] == pictures.draw(result.ruleset, result.fold.state).svg()  # everything
+
+
+def test_only_the_player_waited_on_gets_buttons(table):
+    _, served, links, _ = table
+    alice, bob = state(served, links["alice"]), state(served, links["bob"])
+    assert alice["groups"] == [] and alice["waiting"] == "bob deploys a card"
+    kinds = {g["group"] for g in bob["groups"]}
+    assert kinds and all(k.startswith("deploy card") for k in kinds)
+    assert state(served, links["umpire"])["groups"] == bob["groups"]
+
+
+def test_a_pressed_event_is_appended_through_the_checked_path(table):
+    path, served, links, told = table
+    bob = state(served, links["bob"])
+    event = bob["groups"][0]["events"][0]["event"]
+    status, said = post(served, links["bob"] + "/event", {"event": event, "after": bob["version"]})
+    assert status == 200, said
+    assert said["message"].startswith("recorded seq 21: bob deploys")
+    result = replayed(path)
+    assert result.events == 22 and result.fold.header.players == ("alice", "bob")
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert (last["by"], last["type"]) == ("bob", "card_deployed")
+    assert told[-1].startswith("bob: recorded seq 21")
+    # the same press again, from the page as it was: refused, with the rule, nothing written
+    status, said = post(served, links["bob"] + "/event", {"event": event, "after": bob["version"]})
+    assert status == 409
+    assert said["message"].startswith("the table moved on since your page was drawn (the log "
+                                      "ends at seq 21): now ")
+    assert said["rule"]
+    assert replayed(path).events == 22
+
+
+def test_bad_writes_write_nothing(table):
+    path, served, links, _ = table
+    before = path.read_bytes()
+    bob = state(served, links["bob"])
+    event = bob["groups"][0]["events"][0]["event"]
+    body = {"event": event, "after": bob["version"]}
+    cases = [
+        (("/p/wrong-token/event", body), 404, "no such seat"),
+        ((links["bob"][:-1] + "/event", body), 404, "no such seat"),
+        (("/event", body), (404, 405), None),  # the shared page writes nothing
+        ((links["alice"] + "/event", body), 403, "that is not an event this seat may enter"),
+        ((links["bob"] + "/event", {"event": event, "after": "0-x"}), 409, "the table moved on"),
+        ((links["bob"] + "/event", {"event": {"type": "nope"}}), 400, "not a valid"),
+        ((links["bob"] + "/event", [1, 2]), 400, "a write is one JSON object"),
+        ((links["bob"] + "/event", b"{"), 400, "a write is one JSON object"),
+        ((links["bob"] + "/event", {"event": 3}), 400, "expected"),
+        ((links["bob"] + "/note", {"text": "x" * 5000}), 413, "a write is at most"),
+        ((links["bob"] + "/note", {"text": " "}), 400, "a note needs some text"),
+    ]
+    for (where, what), code, says in cases:
+        status, said = post(served, where, what)
+        assert status == code if isinstance(code, int) else status in code, (where, said)
+        if says:
+            assert says in said["message"], said
+    for origin in (None, "http://evil.example", "null", f"https://127.0.0.1:{served.port}"):
+        status, said = post(served, links["bob"] + "/event", body, origin=origin)
+        assert (status, said["message"]) == (403, "a write must come from this server's own "
+                                                  "page (Origin); nothing was written")
+    status, said = post(served, links["bob"] + "/event", body, content_type="text/plain")
+    assert status == 415
+    status, _, _ = served.get(links["bob"] + "/event")
+    assert status == 405
+    assert path.read_bytes() == before
+
+
+def test_writes_are_rate_limited(table):
+    _, served, links, _ = table
+    codes = [post(served, links["alice"] + "/note", {"text": " "})[0] for _ in range(10)]
+    assert codes[:8] == [400] * 8 and codes[8:] == [429, 429]
+    assert post(served, links["bob"] + "/note", {"text": " "})[0] == 400  # per seat
+
+
+def test_a_note_and_a_dispute_from_a_page(table):
+    path, served, links, _ = table
+    v = state(served, links["alice"])["version"]
+    status, said = post(served, links["alice"] + "/note", {"text": "bob took long", "after": v})
+    assert (status, said["message"]) == (200, "recorded seq 21: note")
+    v = state(served, links["alice"])["version"]
+    status, said = post(served, links["alice"] + "/note",
+                        {"text": "that draw was seen", "dispute": True, "after": v})
+    assert (status, said["message"]) == (200, "recorded seq 22: dispute")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[-1]["about"] == 20 and lines[-1]["dispute"] and lines[-1]["by"] == "alice"
+    replayed(path)
+
+
+def test_undo_needs_another_players_confirmation(table):
+    path, served, links, _ = table
+    before = path.read_bytes()
+    v = state(served, links["alice"])["version"]
+    status, said = post(served, links["alice"] + "/undo", {"after": v})
+    assert (status, said["message"]) == (200, "asked to undo seq 20; another player confirms "
+                                               "it from their page")
+    assert path.read_bytes() == before
+    bob = state(served, links["bob"])
+    assert bob["undo"] == {"target": 20, "asked_by": "alice", "may_confirm": True,
+                           "may_ask": False}
+    assert state(served, links["alice"])["undo"]["may_confirm"] is False
+    status, said = post(served, links["alice"] + "/undo", {"after": bob["version"]})
+    assert (status, said["message"]) == (409, "you asked already: another player confirms it")
+    assert path.read_bytes() == before
+    status, said = post(served, links["bob"] + "/undo", {"after": bob["version"]})
+    assert (status, said["message"]) == (200, "recorded seq 21: undid seq 20 (seq 22: confirmed)")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[-2]["type"] == "undone" and lines[-2]["target"] == 20
+    assert lines[-2]["by"] == "alice" and lines[-1]["by"] == "bob"
+    assert replayed(path).fold.latest() == 19
+
+
+def test_the_umpire_undoes_at_once(table):
+    path, served, links, _ = table
+    v = state(served, links["umpire"])["version"]
+    status, said = post(served, links["umpire"] + "/undo", {"after": v})
+    assert (status, said["message"]) == (200, "recorded seq 21: undid seq 20")
+    assert json.loads(path.read_text().splitlines()[-1])["by"] == "umpire"
+    replayed(path)
+
+
+def test_a_shell_append_beside_the_server_keeps_one_chain(table, run):
+    path, served, links, _ = table
+    bob = state(served, links["bob"])
+    event = bob["groups"][0]["events"][0]["event"]
+    res = run("append", path, json.dumps(event), "--by", "bob")
+    assert res.exit_code == 0, res.stderr
+    after = state(served, links["bob"])
+    assert after["version"] != bob["version"] and after["seq"] == 21
+    status, said = post(served, links["bob"] + "/event", {"event": event, "after": bob["version"]})
+    assert status == 409  # the page was drawn before the shell's append
+    assert after["waiting"].startswith("the card bob draws")  # only bob sees it: his buttons
+    assert state(served, links["alice"])["groups"] == []
+    pressed = after["groups"][0]["events"][0]["event"]
+    status, said = post(served, links["bob"] + "/event",
+                        {"event": pressed, "after": after["version"]})
+    assert status == 200, said
+    assert replayed(path).events == 23
+
+
+def test_play_pages_carry_the_csp_and_the_viewers_data_is_not_served(table):
+    from tabletape.app import live, play_page
+    _, served, links, _ = table
+    for where in ("/", links["alice"], links["alice"] + "/state", "/state"):
+        status, headers, _ = served.get(where)
+        assert status == 200
+        assert headers["content-security-policy"] == live.policy(play_page.PAGE)
+    script = re.search(r"<script>(.*?)</script>", play_page.PAGE, re.S)[1]
+    assert f"script-src {live._sha256(script)};" in live.policy(play_page.PAGE)
+    assert not re.search(r"\son[a-z]+=", play_page.PAGE)  # no inline event handlers
+    assert served.get("/data?v=x")[0] == 404  # every view at once: never served in play
+    assert served.get("/", host="evil.example")[0] == 400
