@@ -39,7 +39,7 @@ from tabletape.tape.events import Event, Note, Undone, visible
 
 UMPIRE = "umpire"  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
-RATE = (8, 10.0)  # at most 8 writes per seat in 10 seconds
+RATE = (30, 10.0)  # at most 30 writes per seat in 10 seconds (a hand of draws is 8)
 
 
 @dataclass(frozen=True)

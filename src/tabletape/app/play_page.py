@@ -41,10 +41,11 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 #tools { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
 #tools textarea { width: 100%; box-sizing: border-box; font-size: 16px; min-height: 3em; }
 #undo-state { color: #8a6d00; }
-@media (max-width: 600px) {
+@media (max-width: 600px) {  /* a phone: the table at a readable size (scrolled sideways),
+                               the panel below it */
   main { display: block; padding: 6px; }
-  #table { overflow-x: auto; }
-  #table svg { max-width: none; width: 100%; min-width: 360px; }
+  #table { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+  #table svg { max-width: none; }
   #panel { margin-top: 10px; }
 }
 </style>
@@ -52,7 +53,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 <body>
 <header>
   <h1 id="title">tabletape</h1> <span id="verdict"></span>
-  <div>seat: <span id="you"></span></div>
+  <div>seat: <span id="you"></span> · <span id="seq"></span></div>
 </header>
 <main>
   <div id="table"></div>
@@ -80,6 +81,7 @@ const $ = id => document.getElementById(id);
 const m = location.pathname.match(/^\/p\/([A-Za-z0-9_-]+)\/?$/);
 const base = m ? "/p/" + m[1] + "/" : "/";
 let S = null, chosen = null;
+const NARROW = window.matchMedia("(max-width: 600px)");
 
 function say(text, good) {
   $("message").textContent = text;
@@ -90,9 +92,14 @@ function draw() {
   $("title").textContent = S.title || "tabletape";
   $("verdict").textContent = S.verdict;
   $("verdict").className = S.ok ? "ok" : "bad";
+  $("seq").textContent = S.seq === undefined ? "" : "after seq " + S.seq;
   $("you").textContent = S.you ? S.you + (S.umpire ? " (sees everything)" : "")
                                 : "everyone (public)";
   $("table").innerHTML = S.svg;  // drawn by the server: the same SVG as `tabletape svg`
+  const svg = $("table").querySelector("svg");
+  if (svg && NARROW.matches) {  // its smallest text (9 units) at 10 CSS px, never less
+    svg.style.width = Math.ceil(svg.viewBox.baseVal.width * 10 / 9) + "px";
+  }
   const mine = S.groups.length > 0;
   $("waiting").textContent = S.waiting ? (mine ? "Your move: " : "Waiting: ") + S.waiting : "";
   const groups = $("groups");
