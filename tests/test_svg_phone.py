@@ -48,3 +48,27 @@ def test_a_finished_cards_of_war_game_keeps_its_results():
     assert "game over — winner: alice" in shown
     assert "round 1: bob, round 2: alice, round 3: alice; rounds won: alice 2, bob 1" in shown
     assert not any(t.startswith("battle ") for t in shown)  # not three empty battles
+
+
+def test_liberation_shows_the_slot_numbers_and_whole_hands():
+    path = sorted(glob.glob("replays/liberation/*.jsonl"))[0]
+    result = engine.replay(path, to=25)
+    state = result.fold.state
+    shown = texts(pictures.draw(result.ruleset, state).svg())
+    for p in state.players:
+        assert f"{len(state.hands[p])} cards in hand:" in shown
+        for card in state.hands[p]:
+            assert any(card in t for t in shown), card
+    rows = max(len(r) for r in state.played.values())
+    assert rows and shown.count("slot 0") == sum(1 for r in state.played.values() if r)
+    assert f"slot {rows - 1}" in shown
+    assert not any("…" in t for t in shown)
+
+
+def test_global_domination_lists_every_action_stack():
+    result = engine.replay("replays/global-domination/cards-builds-and-scoring.jsonl")
+    svg = pictures.draw(result.ruleset, result.fold.state).svg()
+    joined = " ".join(texts(svg))
+    for name in result.fold.state.stacks:
+        assert name in joined
+    assert "…" not in joined

@@ -123,7 +123,7 @@ def card(x: float, y: float, w: float, h: float, name: str, sub: str = "", *,
                width=2 if top else 1)
     chars = max(3, int(w / 6.2))
     names = wrap(name, chars)  # the whole name, on as many lines as it takes
-    room = max(1, int((h - (11 if sub else 0) - 3) // 10))
+    room = max(1, int((h - (11 if sub else 0) - 15) // 11) + 1)  # lines 11 apart from 12
     size = 10 if len(names) <= room and all(len(word) <= chars for word in name.split()) else 9
     if size == 9:  # smaller, rather than cut or broken inside a word
         names = wrap(name, int(w / 5.4))
