@@ -210,3 +210,19 @@ def test_the_phone_page_reads_at_390_px(phones, playing):
             t => parseFloat(t.getAttribute('font-size')) * scale)); }""")
     assert table >= 9.99  # the table's smallest text, as drawn on the phone
     shot(alice, "play-phone-390")
+
+
+def test_the_viewer_on_a_phone_keeps_the_table_readable(browser, tmp_path):  # noqa: F811
+    """`view` and `serve` pages at 390 px: the table at its own size, not shrunk."""
+    from tabletape.app import viewer
+    out = tmp_path / "kill.html"
+    viewer.write("replays/cards-of-war/kill-dispute.jsonl", str(out))
+    context = browser.new_context(**PHONE)
+    pg = context.new_page()
+    pg.goto(out.as_uri())
+    pg.wait_for_selector("#table svg")
+    scale = pg.evaluate("""() => { const svg = document.querySelector('#table svg');
+        return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }""")
+    assert scale >= 0.99
+    shot(pg, "view-phone-390")
+    context.close()
