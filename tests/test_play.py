@@ -292,3 +292,18 @@ def test_play_pages_carry_the_csp_and_the_viewers_data_is_not_served(table):
     assert not re.search(r"\son[a-z]+=", play_page.PAGE)  # no inline event handlers
     assert served.get("/data?v=x")[0] == 404  # every view at once: never served in play
     assert served.get("/", host="evil.example")[0] == 400
+
+
+def test_a_log_that_breaks_under_the_server_is_said_not_raised(table):
+    path, served, links, _ = table
+    kept = path.read_bytes()
+    path.write_bytes(kept + b'{"type": "note", "broken\n')
+    data = state(served, links["alice"])
+    assert data["ok"] is False and data["verdict"].startswith("unreadable: ")
+    assert data["svg"] == "" and data["groups"] == []
+    status, said = post(served, links["alice"] + "/note", {"text": "hello", "after": "x"})
+    assert status == 409 and said["message"].startswith("the log cannot take a write (line 22")
+    assert said["message"].endswith("; nothing was written")
+    assert path.read_bytes() == kept + b'{"type": "note", "broken\n'
+    path.unlink()
+    assert state(served, links["bob"])["verdict"].startswith("unreadable: ")

@@ -456,7 +456,11 @@ def play_app(table: Any, seats: Any, allowed: Callable[[str], bool] | None = Non
         seat = seat_of(request)
         if seat is None:
             return PlainTextResponse("no such seat", status_code=404)
-        version, body = await run_in_threadpool(shown, seat)
+        try:
+            version, body = await run_in_threadpool(shown, seat)
+        except Exception as e:  # a fault of ours: said on the page, never a traceback
+            return refused(500, f"tabletape failed to draw the table ({type(e).__name__}); "
+                                "please report this")
         if request.query_params.get("v") == version:
             return Response(status_code=204, headers={"Cache-Control": "no-store"})
         return Response(body, media_type="application/json",

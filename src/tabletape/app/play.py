@@ -122,6 +122,18 @@ class Table:
             raise UsageError("the log has no header", file=self.path)
         return result
 
+    def writable(self) -> engine.Replay:
+        """Returns the log replayed for a write, or refuses (409) one that cannot be read."""
+        try:
+            return self.replayed()
+        except TapeError as e:
+            where = f"line {e.line}: " if e.line is not None else ""
+            raise Refused(409, f"the log cannot take a write ({where}{e.reason}); nothing was "
+                               "written") from None
+        except OSError as e:
+            raise Refused(409, f"the log cannot be read ({e.strerror or e}); nothing was "
+                               "written") from None
+
     def shown(self, seat: Seat) -> dict[str, Any]:
         """Returns what `seat`'s page shows now: JSON-ready, never another's hidden cards."""
         try:
@@ -230,7 +242,7 @@ class Table:
         if not isinstance(raw, dict):
             raise Refused(400, "expected {\"event\": {...}, \"after\": VERSION}")
         with self._writing:
-            result = self.replayed()
+            result = self.writable()
             rs = result.ruleset
             assert rs is not None
             try:
@@ -255,7 +267,7 @@ class Table:
             raise Refused(400, "a note needs some text")
         dispute = bool(body.get("dispute"))
         with self._writing:
-            result = self.replayed()
+            result = self.writable()
             assert result.fold is not None
             self._stale(result, body.get("after"), None)
             latest = result.fold.latest()
@@ -270,7 +282,7 @@ class Table:
     def undo(self, seat: Seat, body: dict[str, Any]) -> str:
         """The umpire undoes the latest event; a player asks, and another player confirms."""
         with self._writing:
-            result = self.replayed()
+            result = self.writable()
             fold, tail = result.fold, result.tail
             assert fold is not None and tail is not None
             self._stale(result, body.get("after"), None)
