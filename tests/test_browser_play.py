@@ -141,6 +141,7 @@ def test_two_phones_play_and_each_sees_only_its_own_hand(phones, playing):
         assert not {c for c in secret if c in dom}, (me, "the DOM")
         assert not {c for c in secret if c in sent[-1]}, (me, "what it fetched last")
         assert all(c in pg.inner_text("#table") or c in dom for c in now[me])
+        assert pg.inner_text("#hand") == f"Your hand ({len(now[me])}): " + ", ".join(now[me])
     secret = (set(now["alice"]) ^ set(now["bob"]))
     assert not {c for c in secret if c in table.content()}
     assert not {c for c in secret for body in table_sent if c in body}  # never, all along

@@ -132,10 +132,13 @@ def test_each_page_is_sent_only_what_its_seat_may_see(table):
             status, _, body = served.get(link)
             assert status == 200
             assert not {c for c in secret if c in body.decode()}, (who, link)
+    result = replayed(path)
+    for who in ("alice", "bob"):
+        assert state(served, links[who])["hand"] == list(result.fold.state.hands[who])
     public = state(served, "")
     both = hidden_from(path, "alice") | hidden_from(path, "bob")
     assert not {c for c in both if c in json.dumps(public)}
-    assert public["groups"] == [] and public["verdict"] == "valid"
+    assert public["groups"] == [] and public["verdict"] == "valid" and public["hand"] == []
     umpire = state(served, links["umpire"])
     result = replayed(path)
     from tabletape.app import pictures

@@ -162,7 +162,10 @@ class Table:
                     "may_confirm": bool(asked and seat.name and asked.by != seat.name),
                     "may_ask": bool(seat.name) and asked is None}
         outcome = rs.outcome(state)
+        hands = getattr(state, "hands", None)  # a player's own hand, listed on the page too
+        hand = list(hands.get(seat.player, ())) if seat.player and isinstance(hands, dict) else []
         return {
+            "hand": hand,
             "version": version, "ok": ok, "verdict": verdict, "seq": tail.seq,
             "title": rs.title, "you": seat.name, "umpire": seat.umpire,
             "players": list(fold.header.players),

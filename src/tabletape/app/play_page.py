@@ -28,6 +28,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 #panel { flex: 1 1 300px; background: #fff; border: 1px solid #ccc; border-radius: 6px;
          padding: 10px 12px; min-width: 0; }
 #waiting { font-weight: bold; margin-bottom: 8px; }
+#hand { margin-bottom: 8px; padding-bottom: 6px; border-bottom: 1px solid #ddd; }
 .group h2 { font-size: 15px; margin: 10px 0 4px; color: #555; }
 .group button, #confirm button, #tools button { font-size: 16px; margin: 3px 4px 3px 0;
   padding: 8px 10px; min-height: 40px; border-radius: 6px; border: 1px solid #999;
@@ -58,6 +59,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 <main>
   <div id="table"></div>
   <section id="panel" aria-live="polite">
+    <div id="hand" hidden></div>
     <div id="waiting"></div>
     <div id="groups"></div>
     <div id="confirm" hidden>
@@ -100,6 +102,9 @@ function draw() {
   if (svg && NARROW.matches) {  // its smallest text (9 units) at 10 CSS px, never less
     svg.style.width = Math.ceil(svg.viewBox.baseVal.width * 10 / 9) + "px";
   }
+  $("hand").hidden = !S.hand || !S.hand.length;
+  $("hand").textContent = S.hand && S.hand.length
+    ? "Your hand (" + S.hand.length + "): " + S.hand.join(", ") : "";
   const mine = S.groups.length > 0;
   $("waiting").textContent = S.waiting ? (mine ? "Your move: " : "Waiting: ") + S.waiting : "";
   const groups = $("groups");
