@@ -483,8 +483,8 @@ def play_app(table: Any, seats: Any, allowed: Callable[[str], bool] | None = Non
             except Exception as e:  # a fault of ours: said, never a traceback to the page
                 return refused(500, f"tabletape failed ({type(e).__name__}); nothing may "
                                     "have been written: reload the page")
-            if told is not None:
-                told(f"{seat.name}: {said}")
+            if told is not None:  # the seq, not the sentence: a drawn card is the player's
+                told(f"{seat.name}: {said.partition(':')[0]}")
             return JSONResponse({"message": said}, headers={"Cache-Control": "no-store"})
         return endpoint
 
