@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import random
 import re
 
 import msgspec
@@ -310,3 +311,60 @@ def test_a_log_that_breaks_under_the_server_is_said_not_raised(table):
     assert path.read_bytes() == kept + b'{"type": "note", "broken\n'
     path.unlink()
     assert state(served, links["bob"])["verdict"].startswith("unreadable: ")
+
+
+# -- done when: a whole game from the pages ------------------------------------------------
+
+def play_from_pages(path, players: tuple[str, ...], most: int, monkeypatch) -> int:
+    """Plays by pressing, on whichever page has buttons, its first event; returns how many
+    were pressed (until the game is over or `most`)."""
+    from tabletape.app import live, play
+    monkeypatch.setattr(play, "RATE", (10**6, 1.0))
+    t = play.Table(str(path))
+    seats = play.Seats(players)
+    served = Served(live.play_app(t, seats))
+    links = {seat.name: p for seat, p in seats.links()}
+    pressed = 0
+    rng = random.Random(27)
+    try:
+        while pressed < most:
+            pages = {p: state(served, links[p]) for p in players}
+            ready = [(p, s) for p, s in pages.items() if s["groups"]]
+            if not ready:
+                assert next(iter(pages.values()))["actor"] is None  # over, not stuck
+                break
+            if len(ready) > 1:  # chance's public outcomes (no player named): anyone's
+                assert ready[0][1]["actor"] == "chance"
+                assert all(s["groups"] == ready[0][1]["groups"] for _, s in ready)
+            who, page = ready[0]
+            event = rng.choice([e for g in page["groups"] for e in g["events"]])["event"]
+            status, said = post(served, links[who] + "/event",
+                                {"event": event, "after": page["version"]})
+            assert status == 200, said
+            pressed += 1
+    finally:
+        served.close()
+    replayed(path)
+    return pressed
+
+
+def test_a_whole_short_game_of_cards_of_war_from_two_pages(tmp_path, run, monkeypatch):
+    path = tmp_path / "game.jsonl"
+    assert run("new", "cards-of-war", path, "--players", "alice,bob", "--option",
+               "length=short").exit_code == 0
+    pressed = play_from_pages(path, ("alice", "bob"), 1000, monkeypatch)
+    result = replayed(path)
+    assert result.ruleset.outcome(result.fold.state) is not None  # played to the end
+    assert pressed == result.events - 1
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("liberation", "ann,bob", ()),
+    ("battlecards-pacific", "ann,bob", ()),
+    ("global-domination", "ann,bob,cat", ()),
+])
+def test_a_few_turns_of_each_other_game_from_the_pages(tmp_path, run, monkeypatch, game,
+                                                         players, options):
+    path = tmp_path / "game.jsonl"
+    assert run("new", game, path, "--players", players, *options).exit_code == 0
+    assert play_from_pages(path, tuple(players.split(",")), 30, monkeypatch) == 30

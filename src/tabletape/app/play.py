@@ -183,8 +183,9 @@ class Table:
     @staticmethod
     def offered(result: engine.Replay, seat: Seat) -> list[Event]:
         """Returns the legal next events `seat` may enter: the umpire all; a player those of
-        their own decisions, and chance's draws that name them (only they see the card) or
-        that name no player (everyone sees them); the shared page none."""
+        their own decisions, and chance's outcomes when they all name that player (a card
+        they draw, which only they see) or not one player (public: the first player chosen,
+        a stack picked, which anyone at the table may enter); the shared page none."""
         fold, rs = result.fold, result.ruleset
         assert fold is not None and rs is not None
         if not seat.name or fold.blocked:
@@ -195,8 +196,9 @@ class Table:
         events = list(rs.legal(fold.state))
         if seat.umpire or decision.actor == seat.name:
             return events
-        if decision.actor == CHANCE:
-            return [e for e in events if getattr(e, "player", seat.name) == seat.name]
+        if decision.actor == CHANCE:  # a draw that names one player is theirs to enter
+            named = {getattr(e, "player", None) for e in events}
+            return events if named in ({seat.name}, {None}) or len(named) > 1 else []
         return []
 
     # -- the writes ------------------------------------------------------------------------
