@@ -227,3 +227,35 @@ def test_the_viewer_on_a_phone_keeps_the_table_readable(browser, tmp_path):  # n
     assert scale >= 0.99
     shot(pg, "view-phone-390")
     context.close()
+
+
+GAMES = {"cards-of-war": "replays/cards-of-war/kill-dispute.jsonl",
+         "liberation": sorted(__import__("glob").glob("replays/liberation/*.jsonl"))[0],
+         "global-domination": "replays/global-domination/cards-builds-and-scoring.jsonl",
+         "battlecards-pacific": "replays/battlecards-pacific/stalemate.jsonl"}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_games_player_page_at_phone_and_desktop_size(phones, game, tmp_path):
+    """Halfway through each game, the first player's page at 390x844 and 1280x900
+    (build/screenshots/play-GAME-390.png, -1280.png): no console error, no CSP violation."""
+    from tabletape.app import live, play
+    from tests.test_serve import Served
+    with open(GAMES[game], "rb") as f:
+        rows = f.readlines()
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b"".join(rows[:len(rows) // 2]))
+    result = engine.replay(str(path))
+    first = result.fold.header.players[0]
+    seats = play.Seats(tuple(result.fold.header.players))
+    served = Served(live.play_app(play.Table(str(path)), seats))
+    try:
+        link = dict((s.name, p) for s, p in seats.links())[first]
+        url = f"http://127.0.0.1:{served.port}{link}"
+        for size, name in ((PHONE, "390"), ({"viewport": {"width": 1280, "height": 900}},
+                                            "1280")):
+            pg, _ = phones(url, size)
+            assert pg.inner_text("#you") == first
+            shot(pg, f"play-{game}-{name}")
+    finally:
+        served.close()
