@@ -92,7 +92,8 @@ def press(pg, item: str | None, log_path) -> None:
     lines = len(log_path.read_text().splitlines())
     expect(pg.locator("#seq")).to_have_text(f"after seq {lines - 1}", timeout=3000)
     buttons = pg.locator("#groups button")
-    (buttons if item is None else buttons.filter(has_text=item)).first.click()
+    exact = re.compile("^" + re.escape(item) + r"(\s|$)") if item else None  # Tank, not Anti-Tank
+    (buttons if exact is None else buttons.filter(has_text=exact)).first.click()
     expect(pg.locator("#confirm")).to_be_visible()
     pg.click("#confirm-yes")
     expect(pg.locator("#message")).to_contain_text(f"recorded seq {lines}", timeout=3000)
@@ -101,6 +102,12 @@ def press(pg, item: str | None, log_path) -> None:
 def pending(path) -> engine.Decision | None:
     result = engine.replay(str(path))
     return result.ruleset.pending(result.fold.state)
+
+
+def in_deck(path) -> str:
+    """Returns the name of a card the next draw may be (the first legal draw)."""
+    result = engine.replay(str(path))
+    return next(iter(result.ruleset.legal(result.fold.state))).card
 
 
 def hands(path) -> dict[str, tuple[str, ...]]:
@@ -129,7 +136,7 @@ def test_two_phones_play_and_each_sees_only_its_own_hand(phones, playing):
         pg = alice if who == "alice" else bob
         expect(pg.locator("#waiting")).to_contain_text(f"Your move: the card {who} draws",
                                                        timeout=3000)
-        press(pg, None, log_path)
+        press(pg, in_deck(log_path), log_path)  # the card drawn: one the deck holds
     now = hands(log_path)
     assert now["alice"] and now["bob"]
     expect(alice.locator("#waiting")).to_contain_text("Your move: alice", timeout=3000)

@@ -277,9 +277,12 @@ def test_a_shell_append_beside_the_server_keeps_one_chain(table, run):
     assert status == 409  # the page was drawn before the shell's append
     assert after["waiting"].startswith("the card bob draws")  # only bob sees it: his buttons
     assert state(served, links["alice"])["groups"] == []
-    pressed = after["groups"][0]["events"][0]["event"]
-    status, said = post(served, links["bob"] + "/event",
-                        {"event": pressed, "after": after["version"]})
+    for choice in after["groups"][0]["events"]:  # the first card that is in the deck
+        status, said = post(served, links["bob"] + "/event",
+                            {"event": choice["event"], "after": after["version"]})
+        if status == 200:
+            break
+        assert (status, said["rule"]) == (409, "cow.draw.in-deck"), said
     assert status == 200, said
     assert replayed(path).events == 23
 
@@ -337,9 +340,14 @@ def play_from_pages(path, players: tuple[str, ...], most: int, monkeypatch) -> i
                 assert ready[0][1]["actor"] == "chance"
                 assert all(s["groups"] == ready[0][1]["groups"] for _, s in ready)
             who, page = ready[0]
-            event = rng.choice([e for g in page["groups"] for e in g["events"]])["event"]
-            status, said = post(served, links[who] + "/event",
-                                {"event": event, "after": page["version"]})
+            choices = [e["event"] for g in page["groups"] for e in g["events"]]
+            rng.shuffle(choices)
+            for event in choices:  # a card named that is not in the deck is refused
+                status, said = post(served, links[who] + "/event",
+                                    {"event": event, "after": page["version"]})
+                if status != 409:
+                    break
+                assert said["rule"], said
             assert status == 200, said
             pressed += 1
     finally:
@@ -368,3 +376,35 @@ def test_a_few_turns_of_each_other_game_from_the_pages(tmp_path, run, monkeypatc
     path = tmp_path / "game.jsonl"
     assert run("new", game, path, "--players", players, *options).exit_code == 0
     assert play_from_pages(path, tuple(players.split(",")), 30, monkeypatch) == 30
+
+
+def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
+    """The cards a player may say they drew: those in the deck and those in the other
+    hands, sorted (a name missing would say who holds its last copies); one not in the
+    deck is refused with its rule, and nothing is written."""
+    from tabletape.app import live, play
+    path = tmp_path / "game.jsonl"
+    cut(SIM, path, 20)  # alice deployed at seq 19; she draws next
+    result = replayed(path)
+    state = result.fold.state
+    deck = {c for c, n in state.decks[next(iter(state.decks))].items() if n}
+    bobs = set(state.hands["bob"])
+    t = play.Table(str(path))
+    seats = play.Seats(("alice", "bob"))
+    served = Served(live.play_app(t, seats))
+    try:
+        links = {seat.name: p for seat, p in seats.links()}
+        alice = json.loads(served.get(links["alice"] + "/state")[2])
+        [group] = alice["groups"]
+        items = [e["item"] for e in group["events"]]
+        assert items == sorted(deck | bobs)
+        only_bobs = sorted(bobs - deck)
+        assert only_bobs  # this cut has one: the test would say nothing otherwise
+        [pressed] = [e["event"] for e in group["events"] if e["item"] == only_bobs[0]]
+        before = path.read_bytes()
+        status, said = post(served, links["alice"] + "/event",
+                            {"event": pressed, "after": alice["version"]})
+        assert status == 409 and said["rule"] == "cow.draw.in-deck", said
+        assert path.read_bytes() == before
+    finally:
+        served.close()

@@ -198,8 +198,25 @@ class Table:
             return events
         if decision.actor == CHANCE:  # a draw that names one player is theirs to enter
             named = {getattr(e, "player", None) for e in events}
-            return events if named in ({seat.name}, {None}) or len(named) > 1 else []
+            if named == {seat.name}:
+                return Table.unrevealing(fold.state, seat.name, events)
+            return events if named == {None} or len(named) > 1 else []
         return []
+
+    @staticmethod
+    def unrevealing(state: Any, player: str, draws: list[Event]) -> list[Event]:
+        """Returns a player's possible draws as names that tell nothing hidden: the cards
+        left in the deck, and the names in the other hands (else a name missing from the
+        list would say that another player holds its last copies), sorted by name. The
+        player enters the card they hold; one not in the deck is refused as illegal."""
+        hands = getattr(state, "hands", None)
+        if not isinstance(hands, dict) or len({type(e) for e in draws}) != 1 \
+                or not all(isinstance(getattr(e, "card", None), str) for e in draws):
+            return draws
+        have = {e.card for e in draws}  # type: ignore[attr-defined]
+        others = {c for p, hand in hands.items() if p != player for c in hand} - have
+        more = [msgspec.structs.replace(draws[0], card=c) for c in others]
+        return sorted([*draws, *more], key=lambda e: e.card)  # type: ignore[attr-defined]
 
     # -- the writes ------------------------------------------------------------------------
     def limit(self, seat: Seat) -> None:
