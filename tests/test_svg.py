@@ -109,7 +109,10 @@ def test_what_each_table_shows():
     assert "BATTLECARD Pearl Harbor" in svg and "Ground stack" in svg and "casualties" in svg
     r = engine.replay(DISPUTED["cards-of-war"])
     svg = pictures.draw(r.ruleset, r.state).svg()
-    assert "battle 3" in svg and "rounds won" in svg and "game" in svg
+    assert "game over — winner" in svg and "rounds won" in svg  # over: the results, no
+    assert "battle 3" not in svg  # empty battles (issue 27)
+    r = engine.replay(DISPUTED["cards-of-war"], to=30)
+    assert "battle 3" in pictures.draw(r.ruleset, r.state).svg()
 
 
 def test_svg_command(run, tmp_path):

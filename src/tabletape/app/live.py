@@ -24,6 +24,7 @@ import base64
 import gzip
 import hashlib
 import ipaddress
+import json
 import os
 import re
 import socket
@@ -31,13 +32,14 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -205,13 +207,16 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def policy() -> str:
+def policy(page: str | None = None) -> str:
     """Returns the page's Content-Security-Policy: its own inline script and style by hash,
-    `data` from this server, nothing else (no frames, forms, plug-ins or base URL)."""
-    from tabletape.app.viewer_page import PAGE
+    `data` from this server, nothing else (no frames, forms, plug-ins or base URL).
 
-    scripts = re.findall(r"<script>(.*?)</script>", PAGE, re.S)  # the inline scripts that run
-    styles = re.findall(r"<style>(.*?)</style>", PAGE, re.S)
+    `page` is the page served (default: the viewer's; `serve --play` serves its own)."""
+    if page is None:
+        from tabletape.app.viewer_page import PAGE
+        page = PAGE
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)  # the inline scripts that run
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
     assert scripts and "{{" not in "".join(scripts + styles)  # the same bytes on every page
     return "; ".join([
         "default-src 'none'",
@@ -224,9 +229,9 @@ def policy() -> str:
     ])
 
 
-def _headers() -> list[tuple[bytes, bytes]]:
+def _headers(page: str | None = None) -> list[tuple[bytes, bytes]]:
     return [(k.encode(), v.encode()) for k, v in (
-        ("content-security-policy", policy()),
+        ("content-security-policy", policy(page)),
         ("x-content-type-options", "nosniff"),
         ("x-frame-options", "DENY"),
         ("referrer-policy", "no-referrer"),
@@ -240,9 +245,9 @@ class Guard:
     security headers to every response."""
 
     def __init__(self, app: ASGIApp, allowed: Callable[[str], bool],
-                 refused: Callable[[str], None] | None = None):
+                 refused: Callable[[str], None] | None = None, page: str | None = None):
         self.app, self.allowed, self.refused = app, allowed, refused
-        self.headers = _headers()
+        self.headers = _headers(page)
         self.told: set[str] = set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -368,3 +373,131 @@ def app_for(path: str, allowed: Callable[[str], bool] | None = None,
     return Starlette(routes=[Route("/", page), Route("/data", data)],
                      middleware=[Middleware(Guard, allowed=allowed or host_check("localhost"),
                                             refused=refused)])
+
+
+# -- `serve --play`: each seat's page and its writes -------------------------------------
+
+def _origin_ok(request: Request) -> bool:
+    """Returns True when a write comes from this server's own page: its `Origin` names the
+    `Host` the request was sent to (which the Guard checked), over http."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "")
+    return origin is not None and origin == f"http://{host}"
+
+
+async def _body(request: Request) -> dict:
+    """Returns a write's JSON object, or raises play.Refused (400, 413, 415)."""
+    from tabletape.app.play import MAX_BODY, Refused
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise Refused(415, "a write is JSON (Content-Type: application/json)")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise Refused(413, f"a write is at most {MAX_BODY} bytes")
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "a write is one JSON object") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "a write is one JSON object")
+    return body
+
+
+def play_app(table: Any, seats: Any, allowed: Callable[[str], bool] | None = None,
+             told: Callable[[str], None] | None = None) -> Starlette:
+    """Returns the web application of `serve --play`: the shared page at `/`, each seat's
+    page at `/p/TOKEN`, and its writes (POST `/p/TOKEN/event`, `note`, `undo`).
+
+    `table` is a `play.Table`, `seats` its `play.Seats`. An unknown token is a 404 and
+    writes nothing; a write from another origin is a 403.
+    """
+    from tabletape.app import play, play_page
+
+    page_bytes = play_page.PAGE.encode()
+    cached: dict[tuple[str, str], tuple[str, bytes]] = {}  # (seat, log stamp) -> data
+    guard = threading.Lock()
+
+    def shown(seat: play.Seat) -> tuple[str, bytes]:
+        try:
+            stamp = _stat(table.path)
+            key = (seat.name, f"{stamp}-{table.asked}")
+        except OSError:
+            key = None
+        with guard:
+            if key is not None and key in cached:
+                return cached[key]
+        data = table.shown(seat)
+        out = (data["version"], json.dumps(data).encode())
+        if key is not None and (time.time_ns() - stamp.ctime_ns) >= SETTLE_NS:
+            with guard:
+                if len(cached) > 64:
+                    cached.clear()
+                cached[key] = out
+        return out
+
+    def seat_of(request: Request) -> play.Seat | None:
+        token = request.path_params.get("token")
+        if token is None:
+            return play.PUBLIC
+        return seats.find(token)
+
+    def refused(status: int, message: str, rule: str | None = None) -> Response:
+        return JSONResponse({"message": message, "rule": rule}, status_code=status,
+                            headers={"Cache-Control": "no-store"})
+
+    async def page(request: Request) -> Response:
+        if seat_of(request) is None:
+            return PlainTextResponse("no such seat", status_code=404)
+        return Response(page_bytes, media_type="text/html; charset=utf-8",
+                        headers={"Cache-Control": "no-store"})
+
+    async def state(request: Request) -> Response:
+        seat = seat_of(request)
+        if seat is None:
+            return PlainTextResponse("no such seat", status_code=404)
+        try:
+            version, body = await run_in_threadpool(shown, seat)
+        except Exception as e:  # a fault of ours: said on the page, never a traceback
+            return refused(500, f"tabletape failed to draw the table ({type(e).__name__}); "
+                                "please report this")
+        if request.query_params.get("v") == version:
+            return Response(status_code=204, headers={"Cache-Control": "no-store"})
+        return Response(body, media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    def write(act: Callable[[play.Table, play.Seat, dict], str]) -> Callable:
+        async def endpoint(request: Request) -> Response:
+            seat = seat_of(request)
+            if seat is None or seat is play.PUBLIC:
+                return refused(404, "no such seat; nothing was written")
+            if not _origin_ok(request):
+                return refused(403, "a write must come from this server's own page "
+                                    "(Origin); nothing was written")
+            try:
+                table.limit(seat)
+                body = await _body(request)
+                said = await run_in_threadpool(act, table, seat, body)
+            except play.Refused as e:
+                return refused(e.status, e.message, e.rule)
+            except Exception as e:  # a fault of ours: said, never a traceback to the page
+                return refused(500, f"tabletape failed ({type(e).__name__}); nothing may "
+                                    "have been written: reload the page")
+            if told is not None:  # the seq, not the sentence: a drawn card is the player's
+                told(f"{seat.name}: {said.partition(':')[0]}")
+            return JSONResponse({"message": said}, headers={"Cache-Control": "no-store"})
+        return endpoint
+
+    def host_refused(host: str) -> None:
+        if told is not None:
+            told(f"refused a request for Host {host!r}: not a name of this server")
+
+    routes = [Route("/", page), Route("/state", state),
+              Route("/p/{token}", page), Route("/p/{token}/", page),
+              Route("/p/{token}/state", state),
+              Route("/p/{token}/event", write(play.Table.enter), methods=["POST"]),
+              Route("/p/{token}/note", write(play.Table.note), methods=["POST"]),
+              Route("/p/{token}/undo", write(play.Table.undo), methods=["POST"])]
+    return Starlette(routes=routes,
+                     middleware=[Middleware(Guard, allowed=allowed or host_check("localhost"),
+                                            refused=host_refused, page=play_page.PAGE)])

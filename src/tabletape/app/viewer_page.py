@@ -42,6 +42,11 @@ aside { flex: 1 1 280px; background: #fff; border: 1px solid #ccc; border-radius
 #message { color: #8a6d00; min-height: 1.4em; font-size: 13px; }
 footer { padding: 6px 14px 14px; color: #666; font-size: 12px; }
 kbd { border: 1px solid #bbb; border-radius: 3px; padding: 0 3px; background: #fff; }
+@media (max-width: 600px) {  /* a phone: the table at its own size, scrolled sideways */
+  main { padding: 6px; }
+  #table { overflow-x: auto; flex-basis: 100%; }
+  #table svg { max-width: none; }
+}
 </style>
 </head>
 <body>

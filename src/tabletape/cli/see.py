@@ -116,8 +116,14 @@ def _loopback(host: str) -> bool:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; anything but localhost shares the game.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--play", is_flag=True,
+              help="Let each player enter their own plays from their phone: prints a link "
+                   "(and a QR code) per player, each with a secret.")
+@click.option("--umpire", is_flag=True,
+              help="With --play: a link too for an umpire, who sees everything and may undo.")
 @rules_option
-def serve(file: str, host: str, port: int, rules: str | None) -> None:
+def serve(file: str, host: str, port: int, play: bool, umpire: bool,
+          rules: str | None) -> None:
     """Show the game in a browser and follow it live as events are appended (read-only).
 
     For a tablet or a projector beside the table. Needs the `view` extra
@@ -127,6 +133,7 @@ def serve(file: str, host: str, port: int, rules: str | None) -> None:
     Examples:
       tabletape serve game.jsonl
       tabletape serve game.jsonl --host 0.0.0.0
+      tabletape serve game.jsonl --play --umpire --host 0.0.0.0
     """
     try:
         import uvicorn
@@ -145,12 +152,45 @@ def serve(file: str, host: str, port: int, rules: str | None) -> None:
     sock = _listen(host, port)
     port = sock.getsockname()[1]
     follower.told = told = _console
+    if umpire and not play:
+        raise UsageError("--umpire goes with --play")
+    if play:
+        return _play(file, sock, host, port, umpire, rules)
     app = live.app_for(file, live.host_check(host, port), told, follower)
     if not _loopback(host):
         echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
              "can watch this game (read-only, no password)", err=True)
     name = f"[{host}]" if ":" in host else host
     echo(f"serving {file} at http://{name}:{port}/ (read-only; Ctrl-C stops)")
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    _escape_logs()
+    with sock:
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+def _play(file: str, sock: socket.socket, host: str, port: int, umpire: bool,
+          rules: str | None) -> None:
+    """Serves the log for play at the table: prints the shared link and each seat's."""
+    import uvicorn
+
+    from tabletape.app import live, play
+    table = play.Table(file, rules)
+    header = table.replayed().fold.header  # type: ignore[union-attr]
+    seats = play.Seats(tuple(header.players), umpire)
+    shown = play.lan_address() if host in ("0.0.0.0", "::") else host
+    base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+    app = live.play_app(table, seats, live.host_check(host, port, named=(shown,)), _console)
+    if not _loopback(host):
+        echo(f"warning: --host {host}: anyone who can reach this machine on port {port} can "
+             "watch this game; only the links below (keep them secret) can write to it",
+             err=True)
+    echo(f"serving {file} for play at {base}/ (the shared table: public; Ctrl-C stops)")
+    for seat, path in seats.links():
+        echo(f"{'umpire' if seat.umpire else seat.name}: {base}{path}")
+        for line in play.qr_lines(base + path) or ():
+            echo(line)
+    if play.qr_lines("") is None:
+        echo("(no QR codes: pip install 'tabletape[view]' brings segno)")
     config = uvicorn.Config(app, log_level="warning", lifespan="off")
     _escape_logs()
     with sock:

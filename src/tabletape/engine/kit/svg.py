@@ -71,6 +71,41 @@ def clip(s: str, chars: int) -> str:
     return s if len(s) <= chars else s[:max(1, chars - 1)] + "…"
 
 
+def wrap(s: str, chars: int) -> list[str]:
+    """Returns `s` in lines of at most `chars` characters, broken between words (a word
+    longer than a line is broken inside it): every character kept, never cut."""
+    chars = max(1, chars)
+    out: list[str] = []
+    line_ = ""
+    for word in s.split():
+        while len(word) > chars:  # a word longer than a line: broken, nothing lost
+            if line_:
+                out.append(line_)
+                line_ = ""
+            out.append(word[:chars])
+            word = word[chars:]
+        if not line_:
+            line_ = word
+        elif len(line_) + 1 + len(word) <= chars:
+            line_ += " " + word
+        else:
+            out.append(line_)
+            line_ = word
+    if line_ or not out:
+        out.append(line_)
+    return out
+
+
+def lines(x: float, y: float, s: str, chars: int, *, size: int = 12, leading: float = 0,
+          **kw: str) -> tuple[str, int]:
+    """Returns `s` wrapped (`wrap`) as one `<text>` per line from baseline `y`, and how
+    many lines it took; `leading` is the distance between baselines (default 1.2 x size)."""
+    step = leading or round(size * 1.2)
+    rows = wrap(s, chars)
+    return "".join(text(x, y + i * step, r, size=size, **kw)
+                   for i, r in enumerate(rows)), len(rows)
+
+
 def group(*items: str, label: str = "") -> str:
     """Returns one part: a `<g>` of items (labelled for tests and screen readers)."""
     attr = f' data-part="{esc(label)}"' if label else ""
@@ -87,10 +122,16 @@ def card(x: float, y: float, w: float, h: float, name: str, sub: str = "", *,
     out = rect(x, y, w, h, fill="#eee" if faded else CARD, stroke=INK if top else colour,
                width=2 if top else 1)
     chars = max(3, int(w / 6.2))
-    out += text(x + 4, y + 13, clip(name, chars), size=10, weight="bold" if top else "normal",
-                fill=FAINT if faded else INK)
+    names = wrap(name, chars)  # the whole name, on as many lines as it takes
+    room = max(1, int((h - (11 if sub else 0) - 15) // 11) + 1)  # lines 11 apart from 12
+    size = 10 if len(names) <= room and all(len(word) <= chars for word in name.split()) else 9
+    if size == 9:  # smaller, rather than cut or broken inside a word
+        names = wrap(name, int(w / 5.4))
+    for i, row in enumerate(names):
+        out += text(x + 4, y + 12 + i * (size + 1), row, size=size,
+                    weight="bold" if top else "normal", fill=FAINT if faded else INK)
     if sub:
-        out += text(x + 4, y + h - 5, clip(sub, chars), size=9, fill=FAINT)
+        out += text(x + 4, y + h - 4, clip(sub, int(w / 5.8)), size=9, fill=FAINT)
     return out
 
 

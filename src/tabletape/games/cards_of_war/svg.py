@@ -14,8 +14,8 @@ from tabletape.engine.kit.svg import (
     Drawing,
     card,
     circle,
-    clip,
     group,
+    lines,
     rect,
     seat_colour,
     text,
@@ -23,12 +23,14 @@ from tabletape.engine.kit.svg import (
 from tabletape.engine.kit.turns import HIDDEN
 
 from . import CardsOfWar
+from .components import Card
 from .lookups import owner, total
 from .state import Phase, State
 
 W = 900
 COL = 284  # a battle's column
 CARD_H = 22
+ROW = 70  # a player's row: the hand's cards, each with its value and abilities
 
 
 def draw(game: CardsOfWar, state: State, pending: str) -> Drawing:
@@ -43,7 +45,8 @@ def draw(game: CardsOfWar, state: State, pending: str) -> Drawing:
                    text(W - 16, 26, f"turn: {state.turn or '—'}", size=12, anchor="end",
                         fill=seat_colour(players, state.turn)), label="title")]
     top = 40
-    for no, b in enumerate(state.battles, 1):
+    over = state.phase is Phase.OVER  # the battles were cleared: the results stand instead
+    for no, b in enumerate(() if over else state.battles, 1):
         x = 16 + (no - 1) * (COL + 8)
         h = 24 + len(players) * pile_h
         head = f"battle {no}" + (f" — {b.theatre.value}" if b.theatre else "")
@@ -68,7 +71,7 @@ def draw(game: CardsOfWar, state: State, pending: str) -> Drawing:
                 items.append(card(x + 8, y + 20 + k * (CARD_H + 2), COL - 16, CARD_H, name,
                                   "", top=k == len(pile) - 1, colour=colour,
                                   faded=b.closed))
-                items.append(text(x + COL - 12, y + 20 + k * (CARD_H + 2) + 15, sub, size=9,
+                items.append(text(x + COL - 12, y + 20 + k * (CARD_H + 2) + 15, sub, size=10,
                                   anchor="end", fill=FAINT))
             if not pile:
                 items.append(text(x + 8, y + 36, "no cards", size=10, fill=FAINT))
@@ -78,9 +81,13 @@ def draw(game: CardsOfWar, state: State, pending: str) -> Drawing:
                                   weight="bold", fill=colour))
         parts.append(group(*items, label=f"battle {no}"))
     y = top + 24 + len(players) * pile_h + 16
+    if over:
+        y = top + 16
+        parts.append(_results(state, y))
+        y += 50
     for p in players:
         parts.append(_player(game, state, p, y))
-        y += 62
+        y += ROW + 8
     parts.append(_footer(state, y, pending))
     return Drawing(W, y + 70, f"{title}; next: {pending}", parts)
 
@@ -89,23 +96,52 @@ def _player(game: CardsOfWar, state: State, p: str, y: int) -> str:
     players = state.players
     colour = seat_colour(players, p)
     won = state.rounds_won.get(p, 0)
-    items = [rect(16, y, W - 32, 54, fill="#fbf8ef", stroke=colour),
-             text(26, y + 18, p, size=14, weight="bold", fill=colour),
-             text(26, y + 36, f"hand {state.hand_size[p]} · face down {len(state.face_down[p])}",
-                  size=10, fill=FAINT)]
-    for k in range(won):
-        items.append(circle(30 + k * 14, y + 46, 5, fill=GOLD, stroke=GOLD))
-    items.append(text(26 + won * 14, y + 50, f"rounds won {won}", size=10, fill=FAINT))
     hand = state.hands[p]
+    items = [rect(16, y, W - 32, ROW, fill="#fbf8ef", stroke=colour),
+             text(26, y + 18, p, size=14, weight="bold", fill=colour),
+             text(26, y + 36, f"{len(hand)} cards / hand size {state.hand_size[p]}",
+                  size=10, fill=FAINT),
+             text(26, y + 50, f"face down {len(state.face_down[p])}", size=10, fill=FAINT)]
+    for k in range(won):
+        items.append(circle(30 + k * 14, y + 60, 5, fill=GOLD, stroke=GOLD))
+    items.append(text(26 + won * 14, y + 64, f"rounds won {won}", size=10, fill=FAINT))
     for k, name in enumerate(hand[:9]):
         c = game.lk.cards.get(name)
-        items.append(card(170 + k * 76, y + 8, 72, 38, name, f"{c.value} pts" if c else "",
+        items.append(card(170 + k * 78, y + 6, 74, ROW - 12, name, f"{c.value} pts" if c else "",
                           hidden=name == HIDDEN, colour=colour))
+        if c is not None and name != HIDDEN:
+            items.append(lines(174 + k * 78, y + 41, _abilities(c), 14, size=9, leading=9,
+                               fill=FAINT)[0])
     if len(hand) > 9:
         items.append(text(W - 22, y + 32, f"+{len(hand) - 9}", size=11, anchor="end"))
     if not hand:
         items.append(text(170, y + 32, "empty hand", size=11, fill=FAINT))
     return group(*items, label=f"player {p}")
+
+
+def _abilities(c: Card) -> str:
+    """Returns a card's abilities in a few words (`kill T S`, `reinforce`, `recon`), or
+    its theatre when it has none."""
+    out = []
+    if c.kill:
+        out.append("kill " + " ".join(c.kill))
+    if c.reinforce:
+        out.append("reinforce")
+    if c.recon:
+        out.append("recon")
+    return " · ".join(out) or c.theatre.value
+
+
+def _results(state: State, y: int) -> str:
+    """Returns the finished game's results: each round's winner and the winner."""
+    rounds = ", ".join(f"round {i}: {w or 'drawn'}"
+                       for i, w in enumerate(state.round_winners, 1)) or "no round finished"
+    won = ", ".join(f"{p} {state.rounds_won.get(p, 0)}" for p in state.players)
+    items = [rect(16, y - 8, W - 32, 42, fill="#fbf8ef", stroke=GOLD, width=2),
+             text(26, y + 10, f"game over — winner: {state.winner or 'none (drawn)'}",
+                  size=14, weight="bold", fill=seat_colour(state.players, state.winner)),
+             text(26, y + 27, f"{rounds}; rounds won: {won}", size=11)]
+    return group(*items, label="results")
 
 
 def _footer(state: State, y: int, pending: str) -> str:
@@ -122,5 +158,5 @@ def _footer(state: State, y: int, pending: str) -> str:
                                         if o in mine) or "no decks", size=12),
              text(16, y + 32, f"{opts.length} game" + (f"; options: {', '.join(on)}" if on
                                                         else "; no options"), size=12),
-             text(16, y + 52, clip(f"next: {pending}", 130), size=12, weight="bold")]
+             lines(16, y + 52, f"next: {pending}", 130, size=12, weight="bold")[0]]
     return group(*items, label="footer")

@@ -21,6 +21,7 @@ from tabletape.engine.kit.svg import (
     clip,
     group,
     line,
+    lines,
     rect,
     seat_colour,
     text,
@@ -91,8 +92,10 @@ def draw(game: GlobalDomination, state: State, pending: str) -> Drawing:
         parts.append(_player(game, state, p, y))
         y += 52
     stacks = ", ".join(f"{c} ({n})" for c, n in state.stacks.items()) or "not chosen yet"
-    parts.append(group(text(16, y + 16, clip(f"Action stacks: {stacks}", 150), size=11),
-                       text(16, y + 36, clip(f"next: {pending}", 130), size=12, weight="bold"),
+    listed, n = lines(16, y + 16, f"Action stacks: {stacks}", 150, size=11)  # whole
+    y += (n - 1) * 13
+    parts.append(group(listed,
+                       lines(16, y + 36, f"next: {pending}", 130, size=12, weight="bold")[0],
                        label="footer"))
     return Drawing(W, y + 52, f"{title}; next: {pending}", parts)
 

@@ -20,6 +20,7 @@ from tabletape.engine.kit.svg import (
     clip,
     group,
     line,
+    lines,
     rect,
     seat_colour,
     text,
@@ -32,6 +33,7 @@ from .components import Country
 from .state import Phase, State
 
 W = 960
+ROW = 104  # a player's row: cards on the table with their slots, and the hand
 
 
 def instruction(land: Country) -> str:
@@ -64,12 +66,12 @@ def draw(game: Liberation, state: State, pending: str) -> Drawing:
     y += 40
     for p in players:
         parts.append(_player(game, state, p, y))
-        y += 98
+        y += ROW + 8
     parts.append(group(
         text(16, y + 16, f"countries left {len(state.countries)}; force deck "
              f"{t.deck_size(state)}; discards {len(state.discards)}"
              + (f"; failed: {', '.join(state.failed)}" if state.failed else ""), size=12),
-        text(16, y + 36, clip(f"next: {pending}", 130), size=12, weight="bold"),
+        lines(16, y + 36, f"next: {pending}", 130, size=12, weight="bold")[0],
         label="footer"))
     return Drawing(W, y + 52, f"{title}; next: {pending}", parts)
 
@@ -103,12 +105,12 @@ def _countries(game: Liberation, state: State) -> str:
             elif name in state.countries:
                 items.append(text(x + w / 2, y + 96, "to come", size=10, anchor="middle",
                                   fill=FAINT))
-        items.append(text(x + w / 2, y + 20, clip(name, int(w / 6.5)), size=11,
-                          anchor="middle", weight="bold"))
+        items.append(lines(x + w / 2, y + 20, name, int(w / 6.5), size=11, leading=11,
+                           anchor="middle", weight="bold")[0])
         items.append(text(x + w / 2, y + 48, f"{c.vp} VP", size=18, anchor="middle",
                           weight="bold", fill=GOLD))
-        items.append(text(x + w / 2, y + 70, clip(instruction(c), int(w / 5)), size=9,
-                          anchor="middle", fill=FAINT))
+        items.append(lines(x + w / 2, y + 66, instruction(c), int(w / 5.2), size=9,
+                           leading=10, anchor="middle", fill=FAINT)[0])  # inside its box
     return group(*items, label="countries")
 
 
@@ -116,12 +118,12 @@ def _player(game: Liberation, state: State, p: str, y: float) -> str:
     lk = game.lk
     colour = seat_colour(state.players, p)
     mark = " ▶" if p == state.turn else ""
-    items = [rect(16, y, W - 32, 90, fill="#fbf8ef", stroke=colour, width=2 if mark else 1),
+    items = [rect(16, y, W - 32, ROW, fill="#fbf8ef", stroke=colour, width=2 if mark else 1),
              text(26, y + 20, p + mark, size=14, weight="bold", fill=colour),
              text(26, y + 40, f"total {t.total(lk, state, p)}", size=12, weight="bold"),
              text(26, y + 58, f"{t.vp(lk, state, p)} VP", size=12, fill=GOLD, weight="bold"),
-             text(26, y + 76, clip("liberated: " + (", ".join(state.liberated[p]) or "—"), 26),
-                  size=9, fill=FAINT)]
+             lines(26, y + 76, "liberated: " + (", ".join(state.liberated[p]) or "—"), 28,
+                   size=9, leading=10, fill=FAINT)[0]]
     for k, played in enumerate(state.played[p][:9]):
         x = 190 + k * 76
         if played.up:
@@ -129,8 +131,11 @@ def _player(game: Liberation, state: State, p: str, y: float) -> str:
                               f"{t.points(lk, state, played.card)} pts", colour=colour))
         else:
             items.append(rect(x, y + 8, 72, 44, fill=BACK, stroke=INK)
-                         + text(x + 4, y + 22, clip(played.card, 11), size=9, fill="#fff")
-                         + text(x + 4, y + 46, "face down", size=9, fill="#fff"))
+                         + lines(x + 4, y + 20, played.card, 13, size=9, leading=9,
+                                 fill="#fff")[0]
+                         + text(x + 4, y + 48, "face down", size=9, fill="#fff"))
+        items.append(text(x + 36, y + 64, f"slot {k}", size=10, anchor="middle",
+                          fill=FAINT))  # the number an event names (turn over, trade)
     if not state.played[p]:
         items.append(text(190, y + 34, "no cards on the table", size=11, fill=FAINT))
     ties = state.tie_cards.get(p, ())
@@ -138,7 +143,8 @@ def _player(game: Liberation, state: State, p: str, y: float) -> str:
         items.append(text(W - 26, y + 20, clip("tie-break: " + ", ".join(ties), 40), size=10,
                           anchor="end"))
     hand = state.hands[p]
-    items.append(text(190, y + 70, f"hand {len(hand)}:", size=10, fill=FAINT))
+    items.append(text(190, y + 84, f"{len(hand)} cards in hand:", size=10, fill=FAINT))
     shown = "" if all(c == HIDDEN for c in hand) else ", ".join(hand)
-    items.append(text(250, y + 70, clip(shown or ("?" * min(len(hand), 12)), 110), size=10))
+    items.append(lines(300, y + 84, shown or ("?" * min(len(hand), 12)), 95, size=10,
+                       leading=11)[0])  # every card named, on a second line if need be
     return group(*items, label=f"player {p}")

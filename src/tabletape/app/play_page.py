@@ -1,0 +1,186 @@
+"""The page of `tabletape serve --play`: a seat's table and the events it may enter.
+
+Static bytes (the same on every page, so the CSP allows its script by hash): the script
+reads the seat's token from its own path, polls `state`, and POSTs what is pressed.
+No inline event handlers, nothing fetched but this server's own paths.
+"""
+
+PAGE = r"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="tabletape serve --play">
+<meta name="referrer" content="no-referrer">
+<title>tabletape: at the table</title>
+<style>
+body { margin: 0; font: 16px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif;
+       background: #ece8dc; color: #222; }
+header { padding: 8px 12px; background: #fff; border-bottom: 1px solid #ccc; }
+header h1 { font-size: 18px; margin: 0 8px 0 0; display: inline; }
+#verdict { font-weight: bold; padding: 1px 8px; border-radius: 9px; color: #fff; }
+#verdict.ok { background: #2e8b57; } #verdict.bad { background: #b03a2e; }
+#you { color: #2e6fb7; font-weight: bold; }
+main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-items: flex-start; }
+#table { flex: 3 1 560px; min-width: 0; overflow-x: auto; }
+#table svg { display: block; max-width: 100%; height: auto; background: #f6f3ea;
+             box-shadow: 0 1px 3px rgba(0,0,0,.25); }
+#panel { flex: 1 1 300px; background: #fff; border: 1px solid #ccc; border-radius: 6px;
+         padding: 10px 12px; min-width: 0; }
+#waiting { font-weight: bold; margin-bottom: 8px; }
+#hand { margin-bottom: 8px; padding-bottom: 6px; border-bottom: 1px solid #ddd; }
+.group h2 { font-size: 15px; margin: 10px 0 4px; color: #555; }
+.group button, #confirm button, #tools button { font-size: 16px; margin: 3px 4px 3px 0;
+  padding: 8px 10px; min-height: 40px; border-radius: 6px; border: 1px solid #999;
+  background: #f7f5ef; cursor: pointer; }
+#confirm { border: 2px solid #d4a017; border-radius: 6px; padding: 8px; margin: 8px 0;
+           background: #fff8e1; }
+#confirm .sentence { font-weight: bold; margin-bottom: 6px; }
+#confirm .yes { background: #2e8b57; color: #fff; border-color: #2e8b57; }
+#message { min-height: 1.4em; margin: 8px 0; }
+#message.bad { color: #b03a2e; font-weight: bold; } #message.good { color: #2e8b57; }
+#tools { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
+#tools textarea { width: 100%; box-sizing: border-box; font-size: 16px; min-height: 3em; }
+#undo-state { color: #8a6d00; }
+@media (max-width: 600px) {  /* a phone: the table at a readable size (scrolled sideways),
+                               the panel below it */
+  main { display: block; padding: 6px; }
+  #table { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+  #table svg { max-width: none; }
+  #panel { margin-top: 10px; }
+}
+</style>
+</head>
+<body>
+<header>
+  <h1 id="title">tabletape</h1> <span id="verdict"></span>
+  <div>seat: <span id="you"></span> · <span id="seq"></span></div>
+</header>
+<main>
+  <div id="table"></div>
+  <section id="panel" aria-live="polite">
+    <div id="hand" hidden></div>
+    <div id="waiting"></div>
+    <div id="groups"></div>
+    <div id="confirm" hidden>
+      <div class="sentence" id="confirm-sentence"></div>
+      <button class="yes" id="confirm-yes">Confirm</button>
+      <button id="confirm-no">Cancel</button>
+    </div>
+    <div id="message"></div>
+    <div id="tools" hidden>
+      <div id="undo-state"></div>
+      <button id="undo">ask to undo the last event</button>
+      <textarea id="note-text" maxlength="1000" placeholder="a note, or why you dispute the last event"></textarea>
+      <button id="note">add note</button>
+      <button id="dispute">dispute the last event</button>
+    </div>
+  </section>
+</main>
+<script>
+"use strict";
+const $ = id => document.getElementById(id);
+const m = location.pathname.match(/^\/p\/([A-Za-z0-9_-]+)\/?$/);
+const base = m ? "/p/" + m[1] + "/" : "/";
+let S = null, chosen = null;
+const NARROW = window.matchMedia("(max-width: 600px)");
+
+function say(text, good) {
+  $("message").textContent = text;
+  $("message").className = good ? "good" : "bad";
+}
+
+function draw() {
+  $("title").textContent = S.title || "tabletape";
+  $("verdict").textContent = S.verdict;
+  $("verdict").className = S.ok ? "ok" : "bad";
+  $("seq").textContent = S.seq === undefined ? "" : "after seq " + S.seq;
+  $("you").textContent = S.you ? S.you + (S.umpire ? " (sees everything)" : "")
+                                : "everyone (public)";
+  $("table").innerHTML = S.svg;  // drawn by the server: the same SVG as `tabletape svg`
+  const svg = $("table").querySelector("svg");
+  if (svg && NARROW.matches) {  // its smallest text (9 units) at 10 CSS px, never less
+    svg.style.width = Math.ceil(svg.viewBox.baseVal.width * 10 / 9) + "px";
+  }
+  $("hand").hidden = !S.hand || !S.hand.length;
+  $("hand").textContent = S.hand && S.hand.length
+    ? "Your hand (" + S.hand.length + "): " + S.hand.join(", ") : "";
+  const mine = S.groups.length > 0;
+  $("waiting").textContent = S.waiting ? (mine ? "Your move: " : "Waiting: ") + S.waiting : "";
+  const groups = $("groups");
+  groups.textContent = "";
+  for (const g of S.groups) {
+    const div = document.createElement("div");
+    div.className = "group";
+    const h = document.createElement("h2");
+    h.textContent = g.group;
+    div.appendChild(h);
+    for (const e of g.events) {
+      const b = document.createElement("button");
+      b.textContent = e.item;
+      b.title = e.sentence;
+      b.addEventListener("click", () => ask(e));
+      div.appendChild(b);
+    }
+    groups.appendChild(div);
+  }
+  $("tools").hidden = !S.you;
+  const u = S.undo;
+  $("undo").hidden = !u || !(S.umpire || u.may_ask || u.may_confirm);
+  $("undo").textContent = !u ? "" : S.umpire ? "undo seq " + u.target
+    : u.may_confirm ? "confirm the undo of seq " + u.target : "ask to undo seq " + u.target;
+  $("undo-state").textContent = u && u.asked_by
+    ? u.asked_by + " asks to undo seq " + u.target + (u.may_confirm ? "" : " (another player confirms)") : "";
+  $("dispute").hidden = !u;
+}
+
+function ask(e) {
+  chosen = { event: e.event, after: S.version };  // refused if the table moves on meanwhile
+  $("confirm-sentence").textContent = "Confirm: " + e.sentence;
+  $("confirm").hidden = false;
+  $("confirm-yes").focus();
+}
+
+async function post(what, body) {
+  if (!body.after) body.after = S.version;
+  let r;
+  try {
+    r = await fetch(base + what, { method: "POST", cache: "no-store",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  } catch (err) { say("not sent: the server cannot be reached", false); return; }
+  const j = await r.json().catch(() => ({ message: "the server said " + r.status }));
+  say((j.rule ? "[" + j.rule + "] " : "") + j.message, r.ok);
+  poll(true);
+}
+
+$("confirm-yes").addEventListener("click", () => {
+  $("confirm").hidden = true;
+  if (chosen) post("event", chosen);
+  chosen = null;
+});
+$("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; chosen = null; });
+$("undo").addEventListener("click", () => post("undo", {}));
+$("note").addEventListener("click", () => {
+  post("note", { text: $("note-text").value, dispute: false });
+  $("note-text").value = "";
+});
+$("dispute").addEventListener("click", () => {
+  post("note", { text: $("note-text").value || "disputed from the table", dispute: true });
+  $("note-text").value = "";
+});
+
+let polling = null;
+function poll(now) {
+  if (polling) clearTimeout(polling);
+  const v = S ? S.version : "";
+  fetch(base + "state?v=" + encodeURIComponent(v), { cache: "no-store" })
+    .then(r => r.status === 200 ? r.json() : null)
+    .then(j => { if (j) { S = j; draw(); } })
+    .catch(() => {})
+    .finally(() => { polling = setTimeout(poll, 1000); });
+}
+poll(true);
+</script>
+</body>
+</html>
+"""
