@@ -250,16 +250,63 @@ def test_usage_errors(run, logs):
     assert r.exit_code == 2 and "no such file or folder" in r.stderr
 
 
-def test_changed_rules_code_judges_that_games_logs_again(logs, tmp_path, monkeypatch):
-    cache = str(tmp_path / "c")
-    corpus.check([str(logs)], root=str(logs), cache_dir=cache)
-    from tabletape.engine import index
-    real = index.code_fingerprint
-    monkeypatch.setattr(index, "code_fingerprint",  # as if liberation's code were edited
-                        lambda rs: real(rs) + ("edited" if rs.id == "liberation" else ""))
-    corpus.rules_fingerprint.cache_clear()
-    try:
-        run = corpus.check([str(logs)], root=str(logs), cache_dir=cache)
-    finally:
-        corpus.rules_fingerprint.cache_clear()
-    assert run.cached == N - len(glob.glob("replays/liberation/*.jsonl"))
+def _checked_by_a_copy(src, logs, cache) -> int:
+    """Runs `corpus check` with the tabletape in `src` (a copy of the package tree) and
+    returns how many logs came from the cache."""
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    r = subprocess.run([sys.executable, "-m", "tabletape", "corpus", "check", str(logs),
+                        "--json", "--jobs", "1", "--cache-dir", str(cache)],
+                       capture_output=True, text=True, env=env, cwd=str(src.parent))
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    return report["cached"]
+
+
+def test_an_edit_anywhere_that_judges_misses_the_cache(logs, tmp_path):
+    """Stale green: an edit in engine/kit (any depth), tape, app, a game's code or data,
+    even one of the same size with its mtime kept, judges the logs again; an edit of one
+    game's package re-judges only that game's logs."""
+    src = tmp_path / "src"
+    shutil.copytree(os.path.dirname(os.path.dirname(corpus.__file__)), src / "tabletape",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    pkg, cache = src / "tabletape", tmp_path / "c"
+    for game in ("global-domination", "battlecards-pacific"):
+        shutil.rmtree(logs / game)
+    n = len(glob.glob(f"{logs}/*/*.jsonl"))
+    lib = len(glob.glob(f"{logs}/liberation/*.jsonl"))
+    assert _checked_by_a_copy(src, logs, cache) == 0
+    assert _checked_by_a_copy(src, logs, cache) == n
+
+    def edit(rel: str, old: bytes, new: bytes) -> None:  # the same size, the mtime kept
+        f = pkg / rel
+        st = f.stat()
+        data = f.read_bytes()
+        assert len(old) == len(new) and old in data
+        f.write_bytes(data.replace(old, new, 1))
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+    edit("engine/kit/turns.py", b"Turn machinery", b"Turn Machinery")
+    assert _checked_by_a_copy(src, logs, cache) == 0
+    for rel in ("tape/log.py", "engine/reading.py", "app/corpus.py", "games/__init__.py"):
+        with open(pkg / rel, "a") as f:
+            f.write("# edited\n")
+        assert _checked_by_a_copy(src, logs, cache) == 0, rel
+    with open(pkg / "games/liberation/reducer.py", "a") as f:
+        f.write("# edited\n")
+    assert _checked_by_a_copy(src, logs, cache) == n - lib
+    with open(pkg / "games/cards_of_war/components.json", "a") as f:
+        f.write("\n")
+    assert _checked_by_a_copy(src, logs, cache) == lib
+    with open(pkg / "cli/corpus.py", "a") as f:  # a front end judges nothing
+        f.write("# edited\n")
+    assert _checked_by_a_copy(src, logs, cache) == n
+
+
+def test_the_source_fingerprint_is_cheap():
+    import time
+    corpus.source_fingerprint.cache_clear()
+    t = time.perf_counter()
+    corpus.source_fingerprint("liberation")
+    assert time.perf_counter() - t < 0.5  # ~100 files, ~1 MB: a few ms

@@ -338,13 +338,68 @@ def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
 
 @functools.lru_cache(maxsize=64)
 def rules_fingerprint(game: str, components: bytes | None, rules: str | None = None) -> str:
-    """Returns a fingerprint of what judges a game's logs: its rules code, the engine's,
-    this module's measures, and the component data that replaces the headers' (if any)."""
-    from tabletape.engine.index import code_fingerprint
+    """Returns a fingerprint of what judges a game's logs: the content of every source and
+    data file that can change a verdict (`source_fingerprint`), this module's measures,
+    and the component data that replaces the headers' (if any)."""
     h = hashlib.sha256(f"{__version__} {CHECK_VERSION} {BLOCK}".encode())
-    h.update(code_fingerprint(engine.get(game)).encode())
+    h.update(source_fingerprint(game).encode())
     h.update(hashlib.sha256(components).digest() if components is not None else b"header")
     h.update(f" rules {rules or 'recorded'}".encode())
+    return h.hexdigest()
+
+
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # src/tabletape
+SOURCE_SUFFIXES = (".py", ".json", ".pyi")
+# What cannot change a verdict: the front ends above `app` (the layers in pyproject.toml).
+NOT_JUDGING = ("cli", "pytest_plugin.py", "__main__.py")
+
+
+def game_package(game: str) -> str:
+    """Returns the folder of the package that holds a game's rules (its code and data)."""
+    import importlib
+    module = type(engine.get(game)).__module__
+    parts = module.split(".")
+    top = ".".join(parts[:3] if module.startswith("tabletape.games.") else parts[:1])
+    return os.path.dirname(os.path.abspath(importlib.import_module(top).__file__ or ""))
+
+
+@functools.lru_cache(maxsize=64)
+def source_fingerprint(game: str) -> str:
+    """Returns a content hash of every file that can change how a game's logs are judged:
+    tabletape's own modules and data (tape, engine with its kit, games/__init__, app;
+    not the front ends), the game's package with its data, and the versions of msgspec
+    and Python. Computed once per process (a process runs the code it loaded); ~100 files,
+    about 1 MB: a few milliseconds."""
+    import platform
+    h = hashlib.sha256(f"msgspec {msgspec.__version__} python {platform.python_version()} "
+                       f"{platform.python_implementation()}".encode())
+    games_dir = os.path.join(PACKAGE, "games")
+    h.update(tree_fingerprint(PACKAGE, skip=(*NOT_JUDGING, games_dir)).encode())
+    h.update(tree_fingerprint(games_dir, skip=tuple(
+        os.path.join(games_dir, d) for d in os.listdir(games_dir)
+        if os.path.isdir(os.path.join(games_dir, d)))).encode())
+    h.update(tree_fingerprint(game_package(game)).encode())
+    return h.hexdigest()
+
+
+def tree_fingerprint(root: str, skip: tuple[str, ...] = ()) -> str:
+    """Returns a hash of the names and bytes of every source and data file under `root`
+    (recursively, caches and hidden files left out). `skip`: names relative to `root`, or
+    absolute paths, of files and folders left out."""
+    h = hashlib.sha256()
+    skipped = {os.path.join(root, s) for s in skip}
+    for d, dirs, names in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith((".", "__pycache__"))
+                         and os.path.join(d, x) not in skipped)
+        for name in sorted(names):
+            path = os.path.join(d, name)
+            if name.startswith(".") or not name.endswith(SOURCE_SUFFIXES) or path in skipped:
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            h.update(b"%s %d\n" % (rel.encode(), len(data)))
+            h.update(data)
     return h.hexdigest()
 
 
@@ -652,7 +707,7 @@ def compare(baseline: dict[str, Entry], entries: dict[str, Entry]) -> list[Chang
 
 def report(run: Run, changes: list[Change] | None) -> dict[str, Any]:
     """Returns the whole report as plain data (what --json prints)."""
-    out: dict[str, Any] = {**summary(run),
+    out: dict[str, Any] = {**summary(run), "cached": run.cached,
                            "logs": {k: msgspec.to_builtins(v) for k, v in run.entries.items()}}
     if changes is not None:
         out["changes"] = [msgspec.to_builtins(c) for c in changes]
