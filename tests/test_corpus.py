@@ -310,3 +310,91 @@ def test_the_source_fingerprint_is_cheap():
     t = time.perf_counter()
     corpus.source_fingerprint("liberation")
     assert time.perf_counter() - t < 0.5  # ~100 files, ~1 MB: a few ms
+
+
+def _dask(*args, cwd, log):
+    import subprocess
+    import sys
+    exe = os.path.join(os.path.dirname(sys.executable), "dask")
+    return subprocess.Popen([exe, *args], cwd=cwd, stdout=log, stderr=log)
+
+
+@pytest.fixture
+def scheduler(tmp_path):
+    """A real `dask scheduler` on loopback; yields (address, start_worker(cwd))."""
+    pytest.importorskip("dask.distributed")
+    import time
+    info, procs = tmp_path / "scheduler.json", []
+    out = open(tmp_path / "dask.log", "wb")
+    procs.append(_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                       "--scheduler-file", str(info), cwd=tmp_path, log=out))
+    deadline = time.monotonic() + 60
+    while not (info.exists() and info.stat().st_size):
+        assert time.monotonic() < deadline, (tmp_path / "dask.log").read_text()
+        time.sleep(0.1)
+    address = json.loads(info.read_text())["address"]
+
+    def start_worker(cwd):
+        procs.append(_dask("worker", address, "--nworkers", "1", "--nthreads", "1",
+                           "--host", "127.0.0.1", "--no-dashboard", "--no-nanny",
+                           cwd=cwd, log=out))
+    try:
+        yield address, start_worker
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+            p.wait(10)
+        out.close()
+
+
+def test_a_real_cluster_whose_worker_runs_elsewhere_gives_the_jobs_report(
+        run, logs, scheduler, tmp_path, monkeypatch):
+    """Relative paths are made absolute before they leave the client: a worker started in
+    another folder judges the same files; nothing it could not open is ever cached."""
+    address, start_worker = scheduler
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    start_worker(elsewhere)
+    monkeypatch.chdir(logs)
+    local = check_json(run, ".", "--jobs", "2", "--no-cache")
+    cluster = check_json(run, ".", "--dask", address)
+    assert cluster == local
+    assert local[1]["total"]["broken"] == 0
+    assert check_json(run, ".", "--jobs", "2")[1]["cached"] == N
+
+
+def test_a_log_that_cannot_be_opened_fails_the_run_and_is_never_cached(logs, tmp_path,
+                                                                         monkeypatch):
+    cache = str(tmp_path / "c")
+    real = corpus.find_logs
+    gone = str(logs / "liberation" / "gone.jsonl")
+    monkeypatch.setattr(corpus, "find_logs", lambda paths: [*real(paths), gone])
+    for jobs in (1, 2):
+        with pytest.raises(corpus.Unjudged, match="no such log file"):
+            corpus.check([str(logs)], root=str(logs), jobs=jobs, cache_dir=cache)
+    monkeypatch.setattr(corpus, "find_logs", real)
+    assert gone not in corpus.load_cache(cache)
+
+
+def test_a_dask_worker_that_cannot_see_a_log_fails_the_run(logs, scheduler, tmp_path,
+                                                           monkeypatch, run):
+    address, start_worker = scheduler
+    start_worker(tmp_path)
+    real = corpus.find_logs
+    monkeypatch.setattr(corpus, "find_logs",
+                        lambda paths: [*real(paths), str(logs / "liberation/gone.jsonl")])
+    r = run("corpus", "check", logs, "--dask", address)
+    assert r.exit_code == 2
+    assert "no such log file" in r.stderr and "on the Dask worker tcp://127.0.0.1" in r.stderr
+    assert not os.path.exists(os.environ["TABLETAPE_CACHE"])
+
+
+def test_a_scheduler_without_workers_fails_with_a_message(run, logs, scheduler):
+    import time
+    address, _ = scheduler
+    t = time.monotonic()
+    r = run("corpus", "check", logs, "--dask", address, "--dask-timeout", "2")
+    assert r.exit_code == 2 and time.monotonic() - t < 30
+    assert f"the Dask scheduler {address} has no workers (waited 2 s)" in r.stderr
+    r = run("corpus", "check", logs, "--dask", "tcp://127.0.0.1:9", "--dask-timeout", "1")
+    assert r.exit_code == 2 and "cannot reach the Dask scheduler tcp://127.0.0.1:9" in r.stderr

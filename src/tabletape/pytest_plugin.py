@@ -154,7 +154,11 @@ class LogItem(pytest.Item):
                 raise ChangedLog(f"{self.key} is in the baseline {where} but not in the "
                                  "archive (--tabletape-update removes it)")
             return
-        entry = corpus.judge(self.log, state.components)
+        from tabletape.tape.errors import TapeError
+        try:
+            entry = corpus.judge(self.log, state.components)
+        except TapeError as e:  # gone or unreadable meanwhile: not judged, nothing recorded
+            raise ChangedLog(f"{self.key}: {e}") from None
         state.judged[self.key] = entry
         if state.update:
             return

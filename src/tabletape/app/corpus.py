@@ -194,8 +194,8 @@ def judge_keyed(path: str, components: dict[str, bytes] | None = None,
     components = components or {}
     try:
         f = tapelog.open_log(path)
-    except TapeError as e:
-        return _broken(e, path), None
+    except TapeError as e:  # the file is not there to judge: the run's failure, not the log's
+        raise Unjudged(f"cannot judge {path}: {e.reason}", file=path) from None
     with f:
         hashed = _Hashed(f)
         entry = _judge(path, components, hashed, rules)
@@ -235,6 +235,15 @@ class _Hashed:
         """Reads (and hashes) what the judge left unread, a block at a time."""
         while self.read(1 << 20):
             pass
+
+
+class Unjudged(UsageError):
+    """A log that could not be judged where it was to be judged (gone, unreadable, a
+    worker's failure): the run fails (exit 2) and nothing is cached for it."""
+
+
+class RunFailed(UsageError):
+    """A run that could not judge its logs (no workers, a worker's error): exit 2."""
 
 
 def _broken(e: TapeError, path: str) -> Entry:
@@ -432,7 +441,13 @@ Verdict = tuple[Entry, Key | None]  # an entry and the key of the bytes it judge
 
 def _judge_batch(paths: Sequence[str], components: dict[str, bytes], rules: str | None = None
                  ) -> list[Verdict]:
-    return [judge_keyed(p, components, rules) for p in paths]
+    """Judges a batch on a Dask worker; a log it cannot open names the worker and its folder."""
+    try:
+        return [judge_keyed(p, components, rules) for p in paths]
+    except Unjudged as e:
+        from dask.distributed import get_worker
+        raise Unjudged(f"{e.reason} (on the Dask worker {get_worker().address}, in "
+                       f"{os.getcwd()}: do the workers see the same files?)") from None
 
 
 def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
@@ -447,33 +462,64 @@ def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
         results.close()
 
 
+DASK_TIMEOUT = 30.0  # seconds to reach a scheduler and to see its first worker
+
+
 def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
              workers: int = 2, processes: bool = True, batch: int = 16,
-             rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
+             rules: str | None = None, timeout: float = DASK_TIMEOUT
+             ) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged on a Dask cluster (in the order done).
 
     `scheduler` is the address of a running scheduler (tcp://host:8786), or "local" for a
     LocalCluster of `workers` workers (processes, or threads when `processes` is False).
-    The workers open the paths themselves: they must see the same files (shared storage).
+    The workers open the paths themselves, made absolute here: they must see the same
+    files (shared storage). A scheduler that cannot be reached, or has no worker within
+    `timeout` seconds, fails the run (RunFailed); so does a worker's error, naming the
+    logs it was judging.
     """
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UsageError("--dask needs the dask extra: pip install 'tabletape[dask]'") from None
+    if not paths:
+        return  # (every log from the cache: no cluster needed)
     cluster = None
     if scheduler == "local":
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                                dashboard_address=None)
         client = Client(cluster)
     else:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError) as e:
+            raise RunFailed(f"cannot reach the Dask scheduler {scheduler} within {timeout:g} s: "
+                            f"{e}") from None
     try:
-        batches = [list(paths[i:i + batch]) for i in range(0, len(paths), batch)]
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            raise RunFailed(f"the Dask scheduler {scheduler} has no workers (waited "
+                            f"{timeout:g} s): start some with `dask worker {scheduler}`"
+                            ) from None
+        absolute = {os.path.abspath(p): p for p in paths}
+        batches = [list(absolute)[i:i + batch] for i in range(0, len(absolute), batch)]
         futures = client.map(_judge_batch, batches, components=components, rules=rules,
                              pure=False)
         index = {f.key: b for f, b in zip(futures, batches, strict=True)}
         for fut in as_completed(futures):
-            yield from zip(index[fut.key], fut.result(), strict=True)
+            done = index[fut.key]
+            try:
+                verdicts = fut.result()
+            except Unjudged as e:
+                raise Unjudged(e.reason) from None
+            except UsageError:
+                raise
+            except Exception as e:  # noqa: BLE001 - a worker's failure, whatever it is
+                more = f" (and {len(done) - 1} more logs of its batch)" if len(done) > 1 else ""
+                raise RunFailed(f"a Dask worker failed judging {absolute[done[0]]}{more}: "
+                                f"{type(e).__name__}: {e}") from None
+            yield from zip((absolute[p] for p in done), verdicts, strict=True)
     finally:
         client.close()
         if cluster is not None:
@@ -492,13 +538,16 @@ class Run:
 def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | None = None,
           dask_processes: bool = True, components: dict[str, bytes] | None = None,
           cache_dir: str | None = None,
-          progress: Callable[[int, int], None] | None = None, rules: str | None = None) -> Run:
+          progress: Callable[[int, int], None] | None = None, rules: str | None = None,
+          dask_timeout: float = DASK_TIMEOUT) -> Run:
     """Judges every log under `paths` and returns the entries named from `root`.
 
     With `cache_dir`, an entry whose log bytes and rules fingerprint are unchanged is
     taken from the cache, and the cache is rewritten with this run's entries.
     `progress(done, total)` is called as logs are judged. `rules` judges every log by
     that rules version (or `latest`) instead of the one it was recorded under.
+    A log that cannot be opened where it is judged, or a worker's failure, fails the
+    whole run (Unjudged, RunFailed: exit 2) and nothing of it is cached.
     """
     components = components or {}
     logs = find_logs(paths)
@@ -522,8 +571,8 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     done = len(found)
     if progress:
         progress(done, len(logs))
-    results = run_dask(todo, components, dask, processes=dask_processes, rules=rules) if dask \
-        else run_local(todo, components, jobs, rules)
+    results = run_dask(todo, components, dask, processes=dask_processes, rules=rules,
+                       timeout=dask_timeout) if dask else run_local(todo, components, jobs, rules)
     for p, (entry, judged) in results:
         found[p], keys[p] = entry, judged  # cached under the bytes it judged
         done += 1

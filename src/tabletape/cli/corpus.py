@@ -50,6 +50,9 @@ def group() -> None:
                    "cluster of 2 workers (needs the dask extra).")
 @click.option("--dask-threads", is_flag=True,
               help="With --dask local: workers are threads, not processes.")
+@click.option("--dask-timeout", type=click.FloatRange(min=0), default=corpus.DASK_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="With --dask: fail when the scheduler has no worker after this long.")
 @click.option("--no-cache", is_flag=True, help="Judge every log again; neither read nor "
               "write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
@@ -60,7 +63,7 @@ def group() -> None:
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, update: bool,
           components: list[tuple[str, str]], jobs: int | None, dask: str | None,
-          dask_threads: bool, no_cache: bool, cache_dir: str | None, as_json: bool,
+          dask_threads: bool, dask_timeout: float, no_cache: bool, cache_dir: str | None, as_json: bool,
           rules: str | None) -> None:
     """Validate every log under PATHS (any game) and summarise, by game and rules version.
 
@@ -86,7 +89,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     run = _with_progress(err_console, lambda progress: corpus.check(
         paths, root=root, jobs=jobs or os.cpu_count() or 1, dask=dask,
         dask_processes=not dask_threads, components=parsed, cache_dir=cache,
-        progress=progress, rules=rules))
+        progress=progress, rules=rules, dask_timeout=dask_timeout))
     if baseline and update:
         corpus.write_baseline(baseline, run.entries,
                               reading=[os.path.join(root, k) for k in run.entries])
