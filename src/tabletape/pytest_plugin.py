@@ -189,9 +189,36 @@ class LogItem(pytest.Item):
         return self.path, None, f"tabletape log {self.name}"
 
 
+def _worker_output(config: pytest.Config) -> dict[str, Any] | None:
+    """Returns what an xdist worker sends its controller (None: not an xdist worker)."""
+    return getattr(config, "workeroutput", None)
+
+
+@pytest.hookimpl(optionalhook=True)  # (pytest-xdist's hook: called only when it runs)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """On the xdist controller: takes in what a worker judged, for the one write at the end."""
+    state = node.config.stash.get(_STATE, None)
+    sent = getattr(node, "workeroutput", {}).get("tabletape")
+    if state is None or not sent:
+        return
+    import msgspec
+
+    from tabletape.app.corpus import Entry
+    state.judged.update({k: msgspec.convert(v, Entry) for k, v in sent["judged"].items()})
+    state.gone.update(sent["gone"])
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
-    if state is None or not state.update or not (state.judged or state.gone):
+    if state is None or not state.update:
+        return
+    out = _worker_output(session.config)
+    if out is not None:  # an xdist worker: the controller writes the whole baseline, once
+        import msgspec
+        out["tabletape"] = {"judged": {k: msgspec.to_builtins(v) for k, v in state.judged.items()},
+                            "gone": sorted(state.gone)}
+        return
+    if not (state.judged or state.gone):
         return
     from tabletape.app import corpus
     # Logs not judged this session (deselected) keep their entries.
