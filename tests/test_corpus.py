@@ -398,3 +398,39 @@ def test_a_scheduler_without_workers_fails_with_a_message(run, logs, scheduler):
     assert f"the Dask scheduler {address} has no workers (waited 2 s)" in r.stderr
     r = run("corpus", "check", logs, "--dask", "tcp://127.0.0.1:9", "--dask-timeout", "1")
     assert r.exit_code == 2 and "cannot reach the Dask scheduler tcp://127.0.0.1:9" in r.stderr
+
+
+def test_a_subset_is_compared_and_updated_alone(run, logs):
+    """Checking one game's folder (or one log) against the whole archive's baseline
+    compares only those logs; --update rewrites their entries and keeps all others."""
+    base = logs / "baseline.json"
+    run("corpus", "check", logs, "--baseline", base, "--update")
+    whole = corpus.read_baseline(str(base))
+    cow = logs / "cards-of-war"
+    n_cow = len(glob.glob(f"{cow}/*.jsonl"))
+    r = run("corpus", "check", cow, "--baseline", base)
+    assert r.exit_code == 0 and f"all {n_cow} logs match the baseline" in r.stdout
+    one = cow / "kill-dispute.jsonl"
+    assert run("corpus", "check", one, "--baseline", base).exit_code == 0
+    # A change within the subset is found; --update of the subset keeps the rest.
+    code, report = check_json(run, cow, "--baseline", base, "--components",
+                              f"cards-of-war={DECK}")
+    assert code == 1 and {c["kind"] for c in report["changes"]} == {"changed"}
+    assert all(c["log"].startswith("cards-of-war/") for c in report["changes"])
+    r = run("corpus", "check", cow, "--baseline", base, "--update", "--components",
+            f"cards-of-war={DECK}")
+    assert r.exit_code == 0 and f"wrote the baseline {base} ({N} logs)" in r.stdout
+    after = corpus.read_baseline(str(base))
+    assert set(after) == set(whole)
+    assert {k: v for k, v in after.items() if not k.startswith("cards-of-war/")} == \
+        {k: v for k, v in whole.items() if not k.startswith("cards-of-war/")}
+    assert after != whole
+    # A log gone from the subset is dropped from it, and only it.
+    os.unlink(one)
+    code, report = check_json(run, cow, "--baseline", base, "--components",
+                              f"cards-of-war={DECK}")
+    assert [(c["log"], c["kind"]) for c in report["changes"]] == [
+        ("cards-of-war/kill-dispute.jsonl", "removed")]
+    run("corpus", "check", cow, "--baseline", base, "--update", "--components",
+        f"cards-of-war={DECK}")
+    assert set(corpus.read_baseline(str(base))) == set(whole) - {"cards-of-war/kill-dispute.jsonl"}

@@ -253,9 +253,9 @@ def test_a_log_swapped_during_a_check_is_cached_under_what_was_judged(tmp_path, 
     bad.write_bytes(bytes(data))
     judge = corpus.judge_keyed
 
-    def swapped(path, components=None):  # the log is replaced after it was hashed
+    def swapped(path, components=None, rules=None):  # the log is replaced after it was hashed
         os.replace(bad, good)
-        return judge(path, components)
+        return judge(path, components, rules)
     monkeypatch.setattr(corpus, "judge_keyed", swapped)
     cache = str(tmp_path / "c")
     first = corpus.check([str(logs)], root=str(logs), cache_dir=cache)

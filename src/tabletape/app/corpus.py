@@ -665,6 +665,39 @@ def read_baseline(path: str) -> dict[str, Entry]:
     return data.logs
 
 
+def baseline_to_update(path: str) -> dict[str, Entry]:
+    """Returns the entries of the baseline `--update` will rewrite ({} when there is none
+    yet, or it is empty); raises UsageError when the file is not a baseline."""
+    if not _baseline_there(path) or os.path.getsize(path) == 0:
+        return {}
+    return read_baseline(path)
+
+
+def under(name: str, paths: Sequence[str], root: str) -> bool:
+    """Returns whether a log named `name` (from `root`) lies under one of the paths."""
+    for p in paths:
+        k = key_of(p, root)
+        if k == "." or name == k or name.startswith(k + "/"):
+            return True
+    return False
+
+
+def in_scope(baseline: dict[str, Entry], paths: Sequence[str], root: str
+             ) -> dict[str, Entry]:
+    """Returns the baseline's entries of the logs under the paths: a check of part of an
+    archive is compared with that part only (the others are not "removed")."""
+    return {k: e for k, e in baseline.items() if under(k, paths, root)}
+
+
+def merged(baseline: dict[str, Entry], entries: dict[str, Entry], paths: Sequence[str],
+           root: str) -> dict[str, Entry]:
+    """Returns the baseline updated with a run over `paths`: the entries under the paths
+    replaced by the run's (a log gone from them is dropped), every other entry kept."""
+    out = {k: e for k, e in baseline.items() if not under(k, paths, root)}
+    out.update(entries)
+    return out
+
+
 class Change(msgspec.Struct, frozen=True):
     """How one log's result differs from its baseline."""
 

@@ -69,7 +69,9 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
 
     With --baseline FILE, print every log whose result differs from the manifest (verdict,
     first illegal event and rule, outcome, final state, legal moves at every seq, rules
-    version), and from which seq; --update writes it. Without a baseline, exit 1 when a
+    version), and from which seq; --update writes it. Checking part of the archive (a
+    folder or a log under it) compares that part only, and --update rewrites only its
+    entries. Without a baseline, exit 1 when a
     log is invalid or broken; with one, exit 1 when anything changed.
 
     \b
@@ -83,21 +85,24 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
         raise UsageError("--dask-threads goes with --dask local")
     parsed = corpus.parse_components(components)
     root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
-    old = corpus.read_baseline(baseline) if baseline and not update else None
+    old = None if not baseline else corpus.baseline_to_update(baseline) if update \
+        else corpus.in_scope(corpus.read_baseline(baseline), paths, root)
     cache = None if no_cache else cache_dir or corpus.default_cache_dir()
     from tabletape.cli.render import console, err_console
     run = _with_progress(err_console, lambda progress: corpus.check(
         paths, root=root, jobs=jobs or os.cpu_count() or 1, dask=dask,
         dask_processes=not dask_threads, components=parsed, cache_dir=cache,
         progress=progress, rules=rules, dask_timeout=dask_timeout))
+    written = None
     if baseline and update:
-        corpus.write_baseline(baseline, run.entries,
+        written = corpus.merged(old or {}, run.entries, paths, root)
+        corpus.write_baseline(baseline, written,
                               reading=[os.path.join(root, k) for k in run.entries])
-    changes = corpus.compare(old, run.entries) if old is not None else None
+    changes = corpus.compare(old, run.entries) if old is not None and not update else None
     if as_json:
         emit_json(corpus.report(run, changes))
     else:
-        _print_report(console, run, changes, baseline, update)
+        _print_report(console, run, changes, baseline, written)
     if update:
         ctx.exit(0)  # the results are the baseline now
     if changes is not None:
@@ -121,7 +126,7 @@ def _with_progress(err_console: Any, work: Any) -> corpus.Run:
 
 
 def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | None,
-                  baseline: str | None, update: bool) -> None:
+                  baseline: str | None, written: dict[str, corpus.Entry] | None) -> None:
     from rich.table import Table
     from rich.text import Text
     s = corpus.summary(run)
@@ -144,8 +149,8 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
                 where = (f"seq {e.first_illegal[0]} [{e.first_illegal[1]}]" if e.first_illegal
                          else f"{e.error}" + (f" (seq {e.error_seq})" if e.error_seq else ""))
                 console.print(Text.assemble((f"{e.verdict} ", "red"), f"{name}: {where}"))
-        if update:
-            console.print(f"wrote the baseline {baseline} ({len(run.entries)} logs)")
+        if written is not None:
+            console.print(f"wrote the baseline {baseline} ({len(written)} logs)")
         return
     for c in changes:
         head = Text.assemble((f"{c.kind} ", "yellow"), c.log)
