@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 
+import msgspec
 import pytest
 
 from tabletape import engine
@@ -78,7 +79,8 @@ def test_check_summarises_by_game_and_rules_version(run, logs):
     result = engine.replay(str(logs / "cards-of-war/sim-normal.jsonl"))
     o = result.ruleset.outcome(result.state)
     assert (sim["winners"], sim["scores"]) == (list(o.winners), o.scores)
-    assert sim["events"] == result.events and len(sim["legal"]) == -(-result.events // 64)
+    assert sim["events"] == result.events
+    assert len(corpus.decode_counts(sim["moves"])) == result.events
 
 
 def test_a_broken_log_is_reported_not_raised(run, logs):
@@ -119,17 +121,34 @@ def test_the_maintainers_round_trip(run, logs):
     assert f"{len(changed)} of {N} logs differ from the baseline" in r.stdout
     assert changed and all(k.startswith("cards-of-war/") for k in changed)
     for name, c in changed.items():  # each named with the first seq judged differently
-        assert c["kind"] == "changed" and c["what"]
+        assert c["kind"] == "changed" and c["aspects"] and "what" not in c
+        aspects = {a["aspect"]: a for a in c["aspects"]}
         old, new = json.loads(base.read_text())["logs"][name], report["logs"][name]
         if old.get("illegal") != new.get("illegal"):
             diff = {tuple(i) for i in old.get("illegal", [])} ^ \
                 {tuple(i) for i in new.get("illegal", [])}
-            assert c["first_seq"] == min(diff)[0]
+            assert aspects["illegal"]["seq"] == min(diff)[0]
         if not old.get("illegal") and new.get("illegal"):
             seq, rule = new["illegal"][0]
-            assert "verdict: valid -> invalid" in c["what"]
-            assert f"first illegal: none -> seq {seq} [{rule}]" in c["what"]
-            assert f"the judgement first differs at seq {seq}" in r.stdout
+            assert aspects["verdict"] == {"aspect": "verdict", "before": "valid",
+                                          "after": "invalid"}
+            assert aspects["illegal"] == {"aspect": "illegal", "seq": seq, "after": [seq, rule],
+                                          "rules": [rule]}
+        # Legal moves: the exact seq, not a block of them.
+        a, b = corpus.decode_counts(old["moves"]), corpus.decode_counts(new["moves"])
+        seq = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
+        assert aspects["legal"] == {"aspect": "legal", "seq": seq + 1, "before": a[seq],
+                                    "after": b[seq]}  # the counts after seq: seq + 1's choices
+        assert f"the events legal as seq {seq + 1} first differ ({a[seq]} -> {b[seq]} of them)" \
+            in r.stdout
+        if old.get("winners") != new.get("winners"):
+            assert aspects["outcome"]["seq"] == old["over_at"]
+            assert aspects["outcome"]["before"] == {"winners": old["winners"],
+                                                    "scores": old["scores"]}
+        assert c["first_seq"] == min(a["seq"] for a in c["aspects"] if "seq" in a)
+        assert f"{name}: the judgement first differs at seq {c['first_seq']}" in r.stdout
+        look = f"tabletape explain {os.path.relpath(logs / name)} {c['first_seq']}"
+        assert c["look"] == look and f"look closer: {look}" in r.stdout
     # Accepting it: the baseline now holds the new results.
     assert run("corpus", "check", logs, "--baseline", base, "--update",
                "--components", f"cards-of-war={DECK}").exit_code == 0
@@ -434,3 +453,68 @@ def test_a_subset_is_compared_and_updated_alone(run, logs):
     run("corpus", "check", cow, "--baseline", base, "--update", "--components",
         f"cards-of-war={DECK}")
     assert set(corpus.read_baseline(str(base))) == set(whole) - {"cards-of-war/kill-dispute.jsonl"}
+
+
+def test_an_outcome_change_names_the_seq_that_decided_it(logs):
+    """A scoring value changed: no verdict, no illegal event, yet the outcome differs; the
+    change names the seq that ended the game, and the scores before and after."""
+    sim = str(logs / "cards-of-war/sim-normal.jsonl")
+    entry = corpus.judge(sim)
+    result = engine.replay(sim)
+    assert entry.over_at is not None and entry.winners is not None
+    lines = open(sim, "rb").read().splitlines(keepends=True)
+    for seqs, over in ((entry.over_at, False), (entry.over_at + 1, True)):  # seqs 0..n-1
+        cut = logs / f"cut-{seqs}.jsonl"
+        cut.write_bytes(b"".join(lines[:seqs]))
+        r = engine.replay(str(cut))
+        assert result.ruleset.over(r.state) is over
+    p, score = next(iter(entry.scores.items()))
+    rescored = msgspec.structs.replace(entry, scores={**entry.scores, p: score + 1})
+    change = corpus.difference("sim-normal.jsonl", entry, rescored)
+    (aspect,) = change.aspects
+    assert (aspect.aspect, aspect.seq) == ("outcome", entry.over_at)
+    assert aspect.after["scores"][p] == score + 1
+    assert change.first_seq == entry.over_at
+    assert f"(decided at seq {entry.over_at})" in change.what[0]
+
+
+def test_legal_moves_counts_round_trip():
+    counts = [0, 5, 61, 62, 300, 9, -1, 1000]
+    assert corpus.decode_counts(corpus.encode_counts(counts)) == counts
+    assert corpus.encode_counts([1, 35, 61]) == "1zZ"
+
+
+def test_a_chain_broken_after_an_illegal_event_is_reported_by_the_break(run, logs):
+    """Tampering first: the kill dispute's illegal KILL (seq 21, undone) comes before a line
+    gone at seq 26; the break is what is reported, with its reason, then the rest."""
+    base = logs / "baseline.json"
+    run("corpus", "check", logs, "--baseline", base, "--update")
+    kill = logs / "cards-of-war/kill-dispute.jsonl"
+    lines = kill.read_bytes().splitlines(keepends=True)
+    kill.write_bytes(b"".join(lines[:27] + lines[28:]))  # the line of seq 27 gone
+    code, report = check_json(run, logs, "--baseline", base)
+    (c,) = report["changes"]
+    assert c["aspects"][0] == {"aspect": "broken", "seq": 27,
+                               "after": "line has seq 28, expected 27"}
+    r = run("corpus", "check", logs, "--baseline", base)
+    assert "changed cards-of-war/kill-dispute.jsonl: broken at seq 27;" in r.stdout
+    assert "look closer: tabletape explain" in r.stdout and f"{kill.name} 27" in r.stdout
+    r = run("corpus", "check", logs / "cards-of-war")  # without a baseline: the break first
+    (line,) = [ln for ln in r.stdout.splitlines() if "kill-dispute" in ln]
+    assert line.startswith("broken ") and line.endswith(
+        "kill-dispute.jsonl: line has seq 28, expected 27 (seq 27); before it, "
+        "an illegal event at seq 21 [cow.kill.type-match]")
+
+
+def test_a_stray_file_is_not_a_log_and_not_a_game(run, logs):
+    (logs / "notes.jsonl").write_text('{"lap": 1}\n{"lap": 2}\n')
+    (logs / "data.jsonl").write_text("not json at all\n")
+    code, report = check_json(run, logs, "--no-cache")
+    assert [os.path.basename(k) for k in report["not_logs"]] == ["data.jsonl", "notes.jsonl"]
+    assert report["total"]["logs"] == N and "(unreadable)" not in report["by_game"]
+    assert report["logs"][os.path.relpath(logs / "notes.jsonl")]["verdict"] == "not a log"
+    assert code == 0  # (not a game: it fails no check)
+    r = run("corpus", "check", logs, "--no-cache")
+    assert f"{N} logs" in r.stdout and "(unreadable)" not in r.stdout
+    assert "notes.jsonl: its first line is not a tabletape header" in r.stdout
+    assert "not a log " in r.stdout

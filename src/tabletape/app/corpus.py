@@ -3,8 +3,8 @@
 The rules maintainer's question: which recorded games does my rules change affect, and
 how? `check` replays every log under some paths (in processes, or on a Dask cluster)
 and returns one `Entry` per log: its verdict, its first illegal event and rule, its
-outcome, a digest of its final state and of the number of legal next events at every
-seq, and the rules version it was recorded under. A baseline is the same entries,
+outcome and the seq that decided it, a digest of its final state, the number of legal
+next events at every seq, and the rules version it was recorded under. A baseline is the same entries,
 written as deterministic JSON beside the archive; `compare` says what changed and
 from which seq. The cache keeps entries between runs, keyed by the log's bytes and a
 fingerprint of the rules code and component data that judged it.
@@ -32,10 +32,10 @@ from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header, visible
 
-CHECK_VERSION = 1  # what an Entry measures; a change invalidates every cache
-BLOCK = 64  # seqs per digest of legal-move counts: a change is located to its block
+CHECK_VERSION = 2  # what an Entry measures; a change invalidates every cache
 BASELINE_FORMAT = 1
 VALID, INVALID, BROKEN = "valid", "invalid", "broken"
+NOT_A_LOG = "not a log"  # a stray file: its first line is no tabletape header; not a game
 
 
 class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -52,7 +52,8 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     winners: list[str] | None = None
     scores: dict[str, int] | None = None
     state: str | None = None  # digest of the final state
-    legal: list[str] = []  # digest of the legal-move counts, one per BLOCK seqs
+    over_at: int | None = None  # the seq that ended the game (its outcome decided there)
+    moves: str = ""  # the number of legal next events after every seq (`counts`)
 
     @property
     def first_illegal(self) -> tuple[int, str] | None:
@@ -142,32 +143,50 @@ def digest(data: Any) -> str:
 
 
 class _LegalCounts:
-    """A visitor: the number of legal next events after every seq, digested per BLOCK seqs."""
+    """A visitor: the number of legal next events after every seq, and the seq that ended
+    the game."""
 
     def __init__(self) -> None:
-        self.blocks: list[str] = []
-        self._h = hashlib.blake2b(digest_size=4)
-        self._block = 0
+        self.counts: list[int] = []
+        self.over_at: int | None = None
 
     def __call__(self, j: Judged) -> None:
         fold = j.fold
         if fold is None:
             return
-        if j.seq // BLOCK != self._block:
-            self._close()
-            self._block = j.seq // BLOCK
         rs, state = fold.ruleset, fold.state
-        n = 0 if rs.over(state) else sum(1 for _ in rs.legal(state))
-        self._h.update(b"%d:%d;" % (j.seq, n))
+        over = rs.over(state)
+        if over and self.over_at is None:
+            self.over_at = j.seq
+        del self.counts[j.seq:]  # (seqs are visited in order, from 0)
+        self.counts.extend([-1] * (j.seq - len(self.counts)))
+        self.counts.append(0 if over else sum(1 for _ in rs.legal(state)))
 
-    def _close(self) -> None:
-        self.blocks.append(self._h.hexdigest())
-        self._h = hashlib.blake2b(digest_size=4)
 
-    def done(self, events: int) -> list[str]:
-        if events:
-            self._close()
-        return self.blocks
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def encode_counts(counts: Sequence[int]) -> str:
+    """Returns legal-move counts as a compact string: one character per seq for a count
+    below 62 (0-9, a-z, A-Z), `~N.` for a larger one, `?` for a seq not judged."""
+    return "".join("?" if n < 0 else _DIGITS[n] if n < len(_DIGITS) else f"~{n}."
+                   for n in counts)
+
+
+def decode_counts(text: str) -> list[int]:
+    """Returns the counts `encode_counts` wrote (-1: a seq not judged)."""
+    out: list[int] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "~":
+            end = text.index(".", i)
+            out.append(int(text[i + 1:end]))
+            i = end + 1
+            continue
+        out.append(-1 if c == "?" else _DIGITS.index(c))
+        i += 1
+    return out
 
 
 Key = tuple[int, str, str]  # a log's size, the hash of its bytes, the rules that judge it
@@ -201,7 +220,7 @@ def judge_keyed(path: str, components: dict[str, bytes] | None = None,
         entry = _judge(path, components, hashed, rules)
         hashed.finish()
     if entry.game is None:
-        return entry, None
+        return _stray(path, entry), None
     return entry, (hashed.size, hashed.h.hexdigest(),
                    rules_fingerprint(entry.game, components.get(entry.game), rules))
 
@@ -246,6 +265,26 @@ class RunFailed(UsageError):
     """A run that could not judge its logs (no workers, a worker's error): exit 2."""
 
 
+def _stray(path: str, entry: Entry) -> Entry:
+    """Returns the entry of a file that names no game: `not a log` when its first line is no
+    tabletape header at all (a stray file among the logs), else the broken entry."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(tapelog.MAX_LINE + 1)
+    except OSError:
+        return entry
+    if not first.strip():
+        return entry  # empty, or a torn first line: a log that lost its header
+    try:
+        head = msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        head = None
+    if isinstance(head, dict) and head.get("type") == "game_started":
+        return entry
+    return msgspec.structs.replace(entry, verdict=NOT_A_LOG,
+                                   error="its first line is not a tabletape header")
+
+
 def _broken(e: TapeError, path: str) -> Entry:
     return Entry(game=None, rules_version=None, events=0, verdict=BROKEN,
                  error=_reason(e, path), error_seq=e.seq)
@@ -286,7 +325,8 @@ def _judge(path: str, components: dict[str, bytes], f: _Hashed, rules: str | Non
                  judged_by=judged if judged != recorded else None, events=result.events,
                  verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
                  illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
-                 error_seq=stop.seq if stop else None, legal=counts.done(result.events), **out)
+                 error_seq=stop.seq if stop else None, over_at=counts.over_at,
+                 moves=encode_counts(counts.counts), **out)
 
 
 def _reason(e: TapeError, path: str) -> str:
@@ -350,7 +390,7 @@ def rules_fingerprint(game: str, components: bytes | None, rules: str | None = N
     """Returns a fingerprint of what judges a game's logs: the content of every source and
     data file that can change a verdict (`source_fingerprint`), this module's measures,
     and the component data that replaces the headers' (if any)."""
-    h = hashlib.sha256(f"{__version__} {CHECK_VERSION} {BLOCK}".encode())
+    h = hashlib.sha256(f"{__version__} {CHECK_VERSION}".encode())
     h.update(source_fingerprint(game).encode())
     h.update(hashlib.sha256(components).digest() if components is not None else b"header")
     h.update(f" rules {rules or 'recorded'}".encode())
@@ -591,8 +631,11 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
 # -- the report ----------------------------------------------------------------------------
 
 def tally(entries: Iterable[Entry]) -> dict[str, int]:
+    """Returns the games' totals (files that are not logs left out)."""
     out = {"logs": 0, "events": 0, VALID: 0, INVALID: 0, BROKEN: 0}
     for e in entries:
+        if e.verdict == NOT_A_LOG:
+            continue
         out["logs"] += 1
         out["events"] += e.events
         out[e.verdict] += 1
@@ -604,10 +647,13 @@ def summary(run: Run) -> dict[str, Any]:
     by_game: dict[str, list[Entry]] = {}
     by_version: dict[str, list[Entry]] = {}
     for e in run.entries.values():
+        if e.verdict == NOT_A_LOG:
+            continue
         g = e.game or "(unreadable)"
         by_game.setdefault(g, []).append(e)
         by_version.setdefault(f"{g} {e.rules_version or '?'}", []).append(e)
     return {"total": tally(run.entries.values()),
+            "not_logs": sorted(k for k, e in run.entries.items() if e.verdict == NOT_A_LOG),
             "by_game": {g: tally(v) for g, v in sorted(by_game.items())},
             "by_version": {g: tally(v) for g, v in sorted(by_version.items())}}
 
@@ -698,14 +744,64 @@ def merged(baseline: dict[str, Entry], entries: dict[str, Entry], paths: Sequenc
     return out
 
 
-class Change(msgspec.Struct, frozen=True):
-    """How one log's result differs from its baseline."""
+class Aspect(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One way a log's judgement changed: where (`seq`), what it was and is, which rules."""
+
+    aspect: str  # broken | verdict | illegal | outcome | legal | state | events | recorded
+    seq: int | None = None  # where it first differs (None: not located, e.g. the final state)
+    before: Any = None
+    after: Any = None
+    rules: list[str] = []  # the rule ids involved there
+
+
+class Change(msgspec.Struct, frozen=True, omit_defaults=True):
+    """How one log's result differs from its baseline (fields, not sentences: `what` words
+    them for a person)."""
 
     log: str
     kind: str  # changed | added | removed
-    what: list[str]  # one sentence per aspect that changed
-    first_seq: int | None = None  # the first seq judged differently (legal or not; None: none)
+    aspects: list[Aspect] = []  # the break (if any) first, then in the order of `ASPECTS`
+    first_seq: int | None = None  # the first seq judged differently (None: not located)
     rules_changed: list[str] = []  # the rule ids changed since the log's rules version
+    look: str | None = None  # a command line to look closer (explain at first_seq)
+
+    @property
+    def what(self) -> list[str]:
+        """Returns one sentence per aspect (what the text report and the plugin print)."""
+        if self.kind == "added":
+            return ["not in the baseline"]
+        if self.kind == "removed":
+            return ["in the baseline, not in the archive"]
+        return [_sentence(a) for a in self.aspects]
+
+    @property
+    def broken_at(self) -> Aspect | None:
+        """Returns the break (format or chain) where reading now stops, if that changed."""
+        a = self.aspects[0] if self.aspects else None
+        return a if a is not None and a.aspect == "broken" and a.after is not None else None
+
+
+def _sentence(a: Aspect) -> str:
+    k = a.aspect
+    if k == "broken":
+        return (f"reading stopped: {a.before or 'no'} -> {a.after or 'no'}"
+                + (f" (seq {a.seq})" if a.seq is not None else ""))
+    if k == "verdict":
+        return f"verdict: {a.before} -> {a.after}"
+    if k == "illegal":
+        return (f"first illegal: {_illegal_text(a.before)} -> {_illegal_text(a.after)}")
+    if k == "outcome":
+        return (f"outcome: {_outcome_words(a.before)} -> {_outcome_words(a.after)}"
+                + (f" (decided at seq {a.seq})" if a.seq is not None else ""))
+    if k == "legal":
+        return f"the events legal as seq {a.seq} first differ ({a.before} -> {a.after} of them)"
+    if k == "state":
+        return "final state differs"
+    if k == "events":
+        return f"events: {a.before} -> {a.after}"
+    if k == "recorded":
+        return f"recorded as: {a.before} -> {a.after}"
+    return f"{k}: {a.before} -> {a.after}"
 
 
 def rules_changed_since(game: str | None, version: str | None) -> list[str]:
@@ -727,61 +823,107 @@ def _version_key(v: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in v.split("."))
 
 
-def _illegal_text(i: tuple[int, str] | None) -> str:
-    return "none" if i is None else f"seq {i[0]} [{i[1]}]"
+def _illegal_text(i: Sequence[Any] | None) -> str:
+    return "none" if not i else f"seq {i[0]} [{i[1]}]"
 
 
-def _outcome_text(e: Entry) -> str:
-    if e.winners is None:
+def _outcome(e: Entry) -> dict[str, Any] | None:
+    return None if e.winners is None else {"winners": e.winners, "scores": e.scores or {}}
+
+
+def _outcome_words(o: dict[str, Any] | None) -> str:
+    if o is None:
         return "not over"
-    scores = ", ".join(f"{p} {s}" for p, s in (e.scores or {}).items())
-    return f"won by {', '.join(e.winners) or 'nobody'}" + (f" ({scores})" if scores else "")
+    scores = ", ".join(f"{p} {s}" for p, s in (o.get("scores") or {}).items())
+    return f"won by {', '.join(o['winners']) or 'nobody'}" + (f" ({scores})" if scores else "")
+
+
+def _first_count_change(old: str, new: str) -> tuple[int, int | None, int | None] | None:
+    """Returns (seq, before, after) of the first seq whose legal-move count differs."""
+    a, b = decode_counts(old), decode_counts(new)
+    for seq, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return seq, x, y
+    if len(a) != len(b):
+        seq = min(len(a), len(b))
+        return seq, a[seq] if seq < len(a) else None, b[seq] if seq < len(b) else None
+    return None
 
 
 def difference(log: str, old: Entry, new: Entry) -> Change | None:
-    """Returns how `new` differs from `old` (the baseline), or None when it does not."""
+    """Returns how `new` differs from `old` (the baseline), or None when it does not.
+
+    Every aspect names the first seq where it differs, when it has one; a break of the
+    log (format or chain) is always the first aspect: tampering is reported before any
+    illegal event found on the way to it.
+    """
     if old == new:
         return None
-    what: list[str] = []
-    firsts: list[int] = []
-    if old.verdict != new.verdict:
-        what.append(f"verdict: {old.verdict} -> {new.verdict}")
-    if old.illegal != new.illegal:
-        what.append(f"first illegal: {_illegal_text(old.first_illegal)} -> "
-                    f"{_illegal_text(new.first_illegal)}")
-        # Every seq before the first that differs was judged alike (the fold is the same).
-        firsts.append(min(set(old.illegal) ^ set(new.illegal))[0])
+    aspects: list[Aspect] = []
     if (old.error, old.error_seq) != (new.error, new.error_seq):
-        what.append(f"reading stopped: {old.error or 'no'} -> {new.error or 'no'}")
-        firsts += [s for s in (old.error_seq, new.error_seq) if s is not None]
+        seqs = [x for x in (old.error_seq, new.error_seq) if x is not None]
+        aspects.append(Aspect("broken", min(seqs) if seqs else None, old.error, new.error))
+    if old.verdict != new.verdict:
+        aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
+    if old.illegal != new.illegal:
+        was, now = dict(old.illegal), dict(new.illegal)
+        seq = min(set(old.illegal) ^ set(new.illegal))[0]
+        # Every seq before it was judged alike (the fold is the same).
+        aspects.append(Aspect("illegal", seq, old.first_illegal, new.first_illegal,
+                              sorted({r for r in (was.get(seq), now.get(seq)) if r})))
     if (old.winners, old.scores) != (new.winners, new.scores):
-        what.append(f"outcome: {_outcome_text(old)} -> {_outcome_text(new)}")
-    if old.legal != new.legal:
-        block = next((i for i, (a, b) in enumerate(zip(old.legal, new.legal, strict=False)) if a != b),
-                     min(len(old.legal), len(new.legal)))
-        what.append(f"legal next events first differ in seqs {block * BLOCK}-"
-                    f"{(block + 1) * BLOCK - 1}")
+        ends = [x for x in (old.over_at, new.over_at) if x is not None]
+        aspects.append(Aspect("outcome", min(ends) if ends else None, _outcome(old),
+                              _outcome(new)))
+    if old.moves != new.moves and old.moves and new.moves:  # (none: an older baseline)
+        first = _first_count_change(old.moves, new.moves)
+        if first is not None:
+            seq, before, after = first  # the counts after `seq`: the events that may be seq + 1
+            aspects.append(Aspect("legal", seq + 1, before, after))
     if old.state != new.state:
-        what.append("final state differs")
+        aspects.append(Aspect("state", None, old.state, new.state))
     if old.events != new.events:
-        what.append(f"events: {old.events} -> {new.events}")
+        aspects.append(Aspect("events", None, old.events, new.events))
     if (old.game, old.rules_version) != (new.game, new.rules_version):
-        what.append(f"recorded as: {old.game} {old.rules_version} -> "
-                    f"{new.game} {new.rules_version}")
-    return Change(log, "changed", what, min(firsts) if firsts else None,
+        aspects.append(Aspect("recorded", None, f"{old.game} {old.rules_version}",
+                              f"{new.game} {new.rules_version}"))
+    if (old.verdict == NOT_A_LOG) != (new.verdict == NOT_A_LOG) and not aspects:
+        aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
+    if not aspects:
+        return None  # (only what an older baseline did not measure)
+    seqs = [a.seq for a in aspects if a.seq is not None]
+    return Change(log, "changed", aspects, min(seqs) if seqs else None,
                   rules_changed_since(new.game, new.rules_version))
 
 
-def compare(baseline: dict[str, Entry], entries: dict[str, Entry]) -> list[Change]:
-    """Returns every log whose result differs from the baseline, and those added or removed."""
+def look_closer(change: Change, path: str, rules: str | None = None) -> str | None:
+    """Returns the command line that explains a changed log at its first differing seq
+    (the break, when it broke), or None when there is no seq to look at."""
+    import shlex
+    seq = change.broken_at.seq if change.broken_at is not None else change.first_seq
+    if seq is None or change.kind != "changed":
+        return None
+    return " ".join(["tabletape", "explain", shlex.quote(path), str(seq),
+                     *(["--rules", shlex.quote(rules)] if rules else [])])
+
+
+def compare(baseline: dict[str, Entry], entries: dict[str, Entry], root: str | None = None,
+            rules: str | None = None) -> list[Change]:
+    """Returns every log whose result differs from the baseline, and those added or removed.
+
+    With `root` (where the names start), each change carries a command to look closer.
+    """
     out: list[Change] = []
     for log in sorted({*baseline, *entries}):
         if log not in baseline:
-            out.append(Change(log, "added", ["not in the baseline"]))
+            out.append(Change(log, "added"))
         elif log not in entries:
-            out.append(Change(log, "removed", ["in the baseline, not in the archive"]))
+            out.append(Change(log, "removed"))
         else:
             c = difference(log, baseline[log], entries[log])
+            if c is not None and root is not None:
+                path = os.path.relpath(os.path.join(root, log))
+                c = msgspec.structs.replace(c, look=look_closer(c, path, rules))
             if c is not None:
                 out.append(c)
     return out

@@ -98,7 +98,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
         written = corpus.merged(old or {}, run.entries, paths, root)
         corpus.write_baseline(baseline, written,
                               reading=[os.path.join(root, k) for k in run.entries])
-    changes = corpus.compare(old, run.entries) if old is not None and not update else None
+    changes = corpus.compare(old, run.entries, root, rules) if old is not None and not update \
+        else None
     if as_json:
         emit_json(corpus.report(run, changes))
     else:
@@ -125,6 +126,19 @@ def _with_progress(err_console: Any, work: Any) -> corpus.Run:
     return result
 
 
+def _where(e: corpus.Entry) -> str:
+    """Returns why a log is not valid: its break first (with the illegal event before it)."""
+    if e.verdict == corpus.NOT_A_LOG or (e.verdict == corpus.BROKEN and e.error):
+        where = f"{e.error}" + (f" (seq {e.error_seq})" if e.error_seq is not None else "")
+        if e.first_illegal:
+            where += f"; before it, an illegal event at seq {e.first_illegal[0]} " \
+                     f"[{e.first_illegal[1]}]"
+        return where
+    if e.first_illegal:
+        return f"seq {e.first_illegal[0]} [{e.first_illegal[1]}]"
+    return e.error or e.verdict
+
+
 def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | None,
                   baseline: str | None, written: dict[str, corpus.Entry] | None) -> None:
     from rich.table import Table
@@ -146,21 +160,26 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
     if changes is None:
         for name, e in run.entries.items():
             if e.verdict != corpus.VALID:
-                where = (f"seq {e.first_illegal[0]} [{e.first_illegal[1]}]" if e.first_illegal
-                         else f"{e.error}" + (f" (seq {e.error_seq})" if e.error_seq else ""))
-                console.print(Text.assemble((f"{e.verdict} ", "red"), f"{name}: {where}"))
+                console.print(Text.assemble((f"{e.verdict} ", "red"), f"{name}: {_where(e)}"))
         if written is not None:
             console.print(f"wrote the baseline {baseline} ({len(written)} logs)")
         return
     for c in changes:
         head = Text.assemble((f"{c.kind} ", "yellow"), c.log)
+        broken = c.broken_at
+        if broken is not None:  # tampering first, before any illegal event on the way
+            head.append(f": broken at seq {broken.seq}" if broken.seq is not None
+                        else ": broken")
         if c.first_seq is not None:
-            head.append(f": the judgement first differs at seq {c.first_seq}")
+            head.append(("; " if broken is not None else ": ")
+                        + f"the judgement first differs at seq {c.first_seq}")
         console.print(head)
         for w in c.what:
             console.print(Text(f"  {w}"))
         if c.rules_changed:
             console.print(Text(f"  rules changed since its version: {', '.join(c.rules_changed)}"))
+        if c.look:
+            console.print(Text(f"  look closer: {c.look}"))
     if changes:
         console.print(f"{len(changes)} of {len(run.entries)} logs differ from the baseline "
                       f"{baseline} (--update accepts them)")
