@@ -518,3 +518,39 @@ def test_a_stray_file_is_not_a_log_and_not_a_game(run, logs):
     assert f"{N} logs" in r.stdout and "(unreadable)" not in r.stdout
     assert "notes.jsonl: its first line is not a tabletape header" in r.stdout
     assert "not a log " in r.stdout
+
+
+def test_an_old_log_is_judged_both_ways_and_the_baseline_keeps_both(run, tmp_path):
+    """Issue 24: a log recorded under 1.0 is judged by 1.0 and, where it differs, by the
+    latest rules, with the rule ids changed between them (fields, not sentences)."""
+    old = tmp_path / "old"
+    shutil.copytree("tests/fixtures/rules-1.0/cards-of-war", old / "cards-of-war")
+    base = old / "baseline.json"
+    code, report = check_json(run, old, "--no-cache")
+    name = os.path.relpath(old / "cards-of-war/alt-reinforce-theatres-joint.jsonl")
+    e = report["logs"][name]
+    latest = engine.get("cards-of-war").version
+    assert (e["rules_version"], e["verdict"]) == ("1.0", "valid")
+    assert e["latest"]["version"] == latest and e["latest"]["verdict"] == "invalid"
+    seq, rule = e["latest"]["illegal"][0]
+    assert rule in e["latest"]["rules_changed"]
+    assert "cow.kill.target" in e["latest"]["rules_changed"]
+    agreeing = [v for v in report["logs"].values() if "latest" not in v]
+    assert agreeing and all(v["verdict"] == "valid" for v in agreeing)
+    r = run("corpus", "check", old, "--no-cache")
+    assert (f"alt-reinforce-theatres-joint.jsonl: valid under 1.0 (recorded), invalid at "
+            f"seq {seq} [{rule}] under {latest}; rules changed between: ") in r.stdout
+    # The baseline keeps both; a change of the latest verdict alone is a change.
+    assert run("corpus", "check", old, "--baseline", base, "--update").exit_code == 0
+    kept = corpus.read_baseline(str(base))["cards-of-war/alt-reinforce-theatres-joint.jsonl"]
+    assert kept.latest is not None and kept.latest.verdict == "invalid"
+    assert run("corpus", "check", old, "--baseline", base).exit_code == 0
+    agreed = msgspec.structs.replace(kept, latest=None)
+    change = corpus.difference("x.jsonl", agreed, kept)
+    (aspect,) = change.aspects
+    assert (aspect.aspect, aspect.seq, aspect.before) == ("latest", seq, None)
+    assert aspect.after == {"version": latest, "verdict": "invalid", "first_illegal": [seq, rule]}
+    assert rule in aspect.rules
+    # Judged by one version (--rules), it is judged one way.
+    code, report = check_json(run, old, "--no-cache", "--rules", "latest")
+    assert all("latest" not in v for v in report["logs"].values())

@@ -38,6 +38,17 @@ VALID, INVALID, BROKEN = "valid", "invalid", "broken"
 NOT_A_LOG = "not a log"  # a stray file: its first line is no tabletape header; not a game
 
 
+class Latest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A log's verdict under the game's latest rules, kept when it differs from the verdict
+    under the version the log was recorded under (issue 24: judged both ways)."""
+
+    version: str  # the latest rules version
+    verdict: str
+    illegal: list[tuple[int, str]] = []  # as Entry.illegal, under the latest rules
+    error: str | None = None
+    rules_changed: list[str] = []  # the rule ids the changelog changed between the two
+
+
 class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What judging one log found: what a baseline keeps, and what the cache keeps."""
 
@@ -54,6 +65,7 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     state: str | None = None  # digest of the final state
     over_at: int | None = None  # the seq that ended the game (its outcome decided there)
     moves: str = ""  # the number of legal next events after every seq (`counts`)
+    latest: Latest | None = None  # the verdict under the latest rules, where it differs
 
     @property
     def first_illegal(self) -> tuple[int, str] | None:
@@ -219,10 +231,13 @@ def judge_keyed(path: str, components: dict[str, bytes] | None = None,
         hashed = _Hashed(f)
         entry = _judge(path, components, hashed, rules)
         hashed.finish()
-    if entry.game is None:
+    game = entry.game
+    if game is None:
         return _stray(path, entry), None
+    if rules is None:
+        entry = _both_ways(path, components, entry, hashed.h.hexdigest())
     return entry, (hashed.size, hashed.h.hexdigest(),
-                   rules_fingerprint(entry.game, components.get(entry.game), rules))
+                   rules_fingerprint(game, components.get(game), rules))
 
 
 class _Hashed:
@@ -263,6 +278,36 @@ class Unjudged(UsageError):
 
 class RunFailed(UsageError):
     """A run that could not judge its logs (no workers, a worker's error): exit 2."""
+
+
+def _both_ways(path: str, components: dict[str, bytes], entry: Entry, content: str) -> Entry:
+    """Returns the entry with the verdict under the latest rules, when the log was judged by
+    an older version and the latest judges it otherwise (the same bytes, read again)."""
+    from tabletape.engine.versions import LATEST, changed_between
+    try:
+        rs = engine.get(entry.game or "")
+    except TapeError:
+        return entry
+    judged = entry.judged_by or entry.rules_version
+    if judged is None or judged == rs.version or judged not in rs.versions:
+        return entry
+    try:
+        f = tapelog.open_log(path)
+    except TapeError as e:
+        raise Unjudged(f"cannot judge {path}: {e.reason}", file=path) from None
+    with f:
+        hashed = _Hashed(f)
+        under = _judge(path, components, hashed, LATEST)
+        hashed.finish()
+    if hashed.h.hexdigest() != content:
+        raise Unjudged(f"{path} changed while it was judged; check it again", file=path)
+    if (under.verdict, under.illegal, under.error) == (entry.verdict, entry.illegal, entry.error):
+        return entry
+    ids = sorted({r for rules in changed_between(rs.changelog, judged, rs.version).values()
+                  for r in rules})
+    return msgspec.structs.replace(entry, latest=Latest(
+        version=rs.version, verdict=under.verdict, illegal=under.illegal, error=under.error,
+        rules_changed=ids))
 
 
 def _stray(path: str, entry: Entry) -> Entry:
@@ -747,7 +792,8 @@ def merged(baseline: dict[str, Entry], entries: dict[str, Entry], paths: Sequenc
 class Aspect(msgspec.Struct, frozen=True, omit_defaults=True):
     """One way a log's judgement changed: where (`seq`), what it was and is, which rules."""
 
-    aspect: str  # broken | verdict | illegal | outcome | legal | state | events | recorded
+    aspect: str  # broken | verdict | illegal | outcome | legal | state | events | latest
+    #              | recorded
     seq: int | None = None  # where it first differs (None: not located, e.g. the final state)
     before: Any = None
     after: Any = None
@@ -799,6 +845,8 @@ def _sentence(a: Aspect) -> str:
         return "final state differs"
     if k == "events":
         return f"events: {a.before} -> {a.after}"
+    if k == "latest":
+        return f"under the latest rules: {_latest_words(a.before)} -> {_latest_words(a.after)}"
     if k == "recorded":
         return f"recorded as: {a.before} -> {a.after}"
     return f"{k}: {a.before} -> {a.after}"
@@ -836,6 +884,13 @@ def _outcome_words(o: dict[str, Any] | None) -> str:
         return "not over"
     scores = ", ".join(f"{p} {s}" for p, s in (o.get("scores") or {}).items())
     return f"won by {', '.join(o['winners']) or 'nobody'}" + (f" ({scores})" if scores else "")
+
+
+def _latest_words(u: dict[str, Any] | None) -> str:
+    if u is None:
+        return "as under its own version"
+    first = u.get("first_illegal")
+    return f"{u['verdict']} ({u['version']})" + (f", {_illegal_text(first)}" if first else "")
 
 
 def _first_count_change(old: str, new: str) -> tuple[int, int | None, int | None] | None:
@@ -884,6 +939,8 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
         aspects.append(Aspect("state", None, old.state, new.state))
     if old.events != new.events:
         aspects.append(Aspect("events", None, old.events, new.events))
+    if old.latest != new.latest:
+        aspects.append(_latest_aspect(old, new))
     if (old.game, old.rules_version) != (new.game, new.rules_version):
         aspects.append(Aspect("recorded", None, f"{old.game} {old.rules_version}",
                               f"{new.game} {new.rules_version}"))
@@ -894,6 +951,26 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
     seqs = [a.seq for a in aspects if a.seq is not None]
     return Change(log, "changed", aspects, min(seqs) if seqs else None,
                   rules_changed_since(new.game, new.rules_version))
+
+
+def _under_latest(e: Entry) -> dict[str, Any] | None:
+    if e.latest is None:
+        return None  # (the same as under its recorded version, or it is the latest)
+    out: dict[str, Any] = {"version": e.latest.version, "verdict": e.latest.verdict}
+    if e.latest.illegal:
+        out["first_illegal"] = list(e.latest.illegal[0])
+    return out
+
+
+def _latest_aspect(old: Entry, new: Entry) -> Aspect:
+    """The verdict under the latest rules changed (the log's own version judged alike)."""
+    was = dict(old.latest.illegal if old.latest else old.illegal)
+    now = dict(new.latest.illegal if new.latest else new.illegal)
+    differ = set(was.items()) ^ set(now.items())
+    seq = min(differ)[0] if differ else None
+    return Aspect("latest", seq, _under_latest(old), _under_latest(new),
+                  sorted(new.latest.rules_changed if new.latest else
+                         old.latest.rules_changed if old.latest else []))
 
 
 def look_closer(change: Change, path: str, rules: str | None = None) -> str | None:

@@ -161,6 +161,15 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
         for name, e in run.entries.items():
             if e.verdict != corpus.VALID:
                 console.print(Text.assemble((f"{e.verdict} ", "red"), f"{name}: {_where(e)}"))
+        for name, e in run.entries.items():
+            if e.latest is not None:  # judged both ways: its own version, and the latest
+                u = e.latest
+                first = f" at seq {u.illegal[0][0]} [{u.illegal[0][1]}]" if u.illegal else ""
+                console.print(Text.assemble(
+                    ("under the latest rules ", "yellow"),
+                    f"{name}: {e.verdict} under {e.judged_by or e.rules_version} (recorded), "
+                    f"{u.verdict}{first} under {u.version}; rules changed between: "
+                    f"{', '.join(u.rules_changed) or 'none'}"))
         if written is not None:
             console.print(f"wrote the baseline {baseline} ({len(written)} logs)")
         return
