@@ -554,3 +554,20 @@ def test_an_old_log_is_judged_both_ways_and_the_baseline_keeps_both(run, tmp_pat
     # Judged by one version (--rules), it is judged one way.
     code, report = check_json(run, old, "--no-cache", "--rules", "latest")
     assert all("latest" not in v for v in report["logs"].values())
+
+
+def test_coverage_names_the_rules_exercised_and_those_no_log_exercises(run, logs):
+    r = run("corpus", "coverage", logs / "liberation", "--json", "--jobs", "1")
+    assert r.exit_code == 0
+    lib = json.loads(r.stdout)["liberation"]
+    n = len(glob.glob(f"{logs}/liberation/*.jsonl"))
+    assert lib["logs"] == n and set(lib["rules"]) >= set(engine.get("liberation").catalogue())
+    # The refused play of the disputed log exercises the rule that refused it.
+    assert lib["rules"]["lib.turn.order"]["logs"] == n
+    assert set(lib["unexercised"]) == {r for r, s in lib["rules"].items() if not s["logs"]}
+    assert "lib.win.deck-out" in lib["unexercised"] or lib["rules"]["lib.win.deck-out"]["logs"]
+    assert sum(lib["endings"].values()) == n
+    one = corpus.covered(str(logs / "liberation/disputed-play.jsonl"))
+    assert one.rules["lib.turn.order"] >= 1 and one.game == "liberation"
+    r = run("corpus", "coverage", logs / "liberation")
+    assert "not exercised by any log" in r.stdout and "endings: " in r.stdout

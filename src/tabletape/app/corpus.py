@@ -1013,3 +1013,85 @@ def report(run: Run, changes: list[Change] | None) -> dict[str, Any]:
     if changes is not None:
         out["changes"] = [msgspec.to_builtins(c) for c in changes]
     return out
+
+
+# -- coverage --------------------------------------------------------------------------------
+
+class Covered(msgspec.Struct, frozen=True, kw_only=True):
+    """Which rules one log exercises: the rule ids governing its events (and refusing its
+    illegal ones), each with the number of events, and how the game ended."""
+
+    game: str | None
+    events: int = 0
+    rules: dict[str, int] = {}  # rule id -> events it governed or refused
+    ending: str | None = None  # the kind of event that ended the game (None: not over)
+
+
+class _Rules:
+    """A visitor: the rule ids governing every event (or refusing it), and the ending."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, int] = {}
+        self.ending: str | None = None
+
+    def __call__(self, j: Judged) -> None:
+        fold = j.fold
+        if fold is None or j.seq == 0:
+            return
+        ids: set[str] = set()
+        if j.problem is not None and getattr(j.problem, "rule", None):
+            ids.update(r.strip() for r in str(j.problem.rule).split(","))
+        try:
+            ids.update(fold.ruleset.governing(j.event))
+        except Exception:  # noqa: BLE001 - an event the game has no words for (a core event)
+            pass
+        for r in ids:
+            self.rules[r] = self.rules.get(r, 0) + 1
+        if self.ending is None and j.before is not None and fold.ruleset.over(fold.state):
+            self.ending = getattr(j.event, "type", None) or type(j.event).__name__
+
+
+def covered(path: str) -> Covered:
+    """Returns the rules one log exercises (a broken log: those up to its break)."""
+    visit = _Rules()
+    try:
+        result = walk(Replay(path), tapelog.read_records(path, registry.codec_for), visit=visit,
+                      keep_going=True)
+    except TapeError:
+        return Covered(game=None)
+    return Covered(game=getattr(result.header, "game", None), events=result.events,
+                   rules=visit.rules, ending=visit.ending)
+
+
+def coverage(paths: Sequence[str], jobs: int = 1,
+             only: Callable[[str], bool] | None = None) -> dict[str, Any]:
+    """Returns, per game, how many logs and events exercise each rule id of its catalogue,
+    the rule ids no log exercises, and the endings present (how each game ended)."""
+    from tabletape.app.parallel import pmap
+    logs = find_logs(paths)
+    games: dict[str, dict[str, Any]] = {}
+    for c in pmap(covered, logs, jobs):
+        if c.game is None:
+            continue
+        g = games.setdefault(c.game, {"logs": 0, "events": 0, "rules": {}, "endings": {}})
+        g["logs"] += 1
+        g["events"] += c.events
+        for r, n in c.rules.items():
+            seen = g["rules"].setdefault(r, {"logs": 0, "events": 0})
+            seen["logs"] += 1
+            seen["events"] += n
+        ending = c.ending or "not over"
+        g["endings"][ending] = g["endings"].get(ending, 0) + 1
+    out: dict[str, Any] = {}
+    for game in sorted(games):
+        g = games[game]
+        try:
+            catalogue = sorted(engine.get(game).catalogue())
+        except TapeError:
+            catalogue = []
+        out[game] = {"logs": g["logs"], "events": g["events"],
+                     "rules": {r: g["rules"].get(r, {"logs": 0, "events": 0})
+                               for r in sorted({*catalogue, *g["rules"]})},
+                     "unexercised": [r for r in catalogue if r not in g["rules"]],
+                     "endings": dict(sorted(g["endings"].items()))}
+    return out

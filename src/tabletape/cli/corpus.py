@@ -194,3 +194,42 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
                       f"{baseline} (--update accepts them)")
     else:
         console.print(f"all {len(run.entries)} logs match the baseline {baseline}")
+
+
+@group.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Read this many logs at once, in processes.  [default: all cores]")
+@click.option("--json", "as_json", is_flag=True, help="Print the coverage as JSON.")
+def coverage(paths: tuple[str, ...], jobs: int | None, as_json: bool) -> None:
+    """Which rule ids the logs under PATHS exercise, which none does, and how games ended.
+
+    A rule is exercised by an event it governs (the rules `explain` names) or refuses.
+    Per game: each rule id of its catalogue with the logs and events that exercise it,
+    the rule ids no log exercises, and the endings present (the kind of event that
+    ended each game, or "not over").
+
+    \b
+    Example:
+      tabletape corpus coverage logs
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    from tabletape.cli.render import console
+    found = corpus.coverage(paths, jobs or os.cpu_count() or 1)
+    if as_json:
+        emit_json(found)
+        return
+    for game, g in found.items():
+        table = Table(title=f"{game}: {g['logs']:,} logs, {g['events']:,} events",
+                      title_justify="left")
+        for col in ("rule", "logs", "events"):
+            table.add_column(col, justify="left" if col == "rule" else "right")
+        for rule, seen in g["rules"].items():
+            if seen["logs"]:
+                table.add_row(rule, f"{seen['logs']:,}", f"{seen['events']:,}")
+        console.print(table)
+        console.print(Text(f"not exercised by any log ({len(g['unexercised'])}): "
+                           + (", ".join(g["unexercised"]) or "none")))
+        console.print(Text("endings: " + ", ".join(f"{k} {n}" for k, n in g["endings"].items())))
