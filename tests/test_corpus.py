@@ -571,3 +571,29 @@ def test_coverage_names_the_rules_exercised_and_those_no_log_exercises(run, logs
     assert one.rules["lib.turn.order"] >= 1 and one.game == "liberation"
     r = run("corpus", "coverage", logs / "liberation")
     assert "not exercised by any log" in r.stdout and "endings: " in r.stdout
+
+
+def test_a_markdown_report_for_a_pull_request(run, logs):
+    base = logs / "baseline.json"
+    run("corpus", "check", logs, "--baseline", base, "--update")
+    r = run("corpus", "check", logs, "--baseline", base, "--markdown")
+    assert r.exit_code == 0 and r.stdout.startswith("### tabletape corpus check\n")
+    assert f"All {N} logs match the baseline" in r.stdout
+    r = run("corpus", "check", logs, "--baseline", base, "--markdown",
+            "--components", f"cards-of-war={DECK}")
+    code, report = check_json(run, logs, "--baseline", base, "--components",
+                              f"cards-of-war={DECK}")
+    assert r.exit_code == 1 == code
+    lines = r.stdout.splitlines()
+    assert "| game | rules | logs | events | valid | invalid | broken |" in lines
+    assert f"| **all** | | **{N}** |" in r.stdout
+    rows = [ln for ln in lines if ln.startswith("| `") and "tabletape explain" in ln]
+    assert len(rows) == len(report["changes"])
+    for c, row in zip(report["changes"], rows, strict=True):
+        assert row.startswith(f"| `{c['log']}` | {c['first_seq']} | ")
+        assert row.endswith(f"| `{c['look']}` |")
+    changed = sorted({r for c in report["changes"] for a in c["aspects"] for r in a.get("rules", [])})
+    assert changed and "Coverage of the changed rules" in r.stdout
+    cov = json.loads(run("corpus", "coverage", logs, "--json").stdout)["cards-of-war"]["rules"]
+    for rule in changed:
+        assert f"| `{rule}` | {cov[rule]['logs']} | {cov[rule]['events']:,} |" in lines

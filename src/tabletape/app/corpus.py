@@ -1095,3 +1095,72 @@ def coverage(paths: Sequence[str], jobs: int = 1,
                      "unexercised": [r for r in catalogue if r not in g["rules"]],
                      "endings": dict(sorted(g["endings"].items()))}
     return out
+
+
+# -- a report for a pull request -----------------------------------------------------------
+
+def _md(text: object) -> str:
+    """Returns text as literal Markdown in a table cell: what Markdown would read escaped."""
+    out = str(text)
+    for c in "\\`*_[]<|#":
+        out = out.replace(c, "\\" + c)
+    return out
+
+
+def _code(text: str) -> str:
+    """Returns text as inline code in a table cell (a backtick or a bar cannot close it)."""
+    return "`" + text.replace("`", "'").replace("|", "\\|") + "`"
+
+
+def changed_rules(changes: Iterable[Change]) -> list[str]:
+    """Returns the rule ids involved in the changes (where they differ), sorted."""
+    return sorted({r for c in changes for a in c.aspects for r in a.rules})
+
+
+def markdown(run: Run, changes: list[Change] | None, baseline: str | None = None,
+             covered: dict[str, Any] | None = None) -> list[str]:
+    """Returns a report to paste into a pull request, line by line: the summary table by
+    game and rules version, every changed log with its first differing seq, what changed,
+    the rule ids and a command to look closer, and the coverage of the changed rules
+    (`covered`: `coverage` of the archive)."""
+    s = summary(run)
+    cols = ("logs", "events", VALID, INVALID, BROKEN)
+    out = ["### tabletape corpus check", "",
+           "| game | rules | " + " | ".join(cols) + " |",
+           "|---|---|" + "---:|" * len(cols)]
+    for key, t in s["by_version"].items():
+        game, _, version = key.rpartition(" ")
+        out.append(f"| {_md(game)} | {_md(version)} | "
+                   + " | ".join(f"{t[c]:,}" for c in cols) + " |")
+    t = s["total"]
+    out.append("| **all** | | " + " | ".join(f"**{t[c]:,}**" for c in cols) + " |")
+    if s["not_logs"]:
+        out += ["", f"Not logs (left out): {', '.join(_code(n) for n in s['not_logs'])}"]
+    if changes is None:
+        bad = [(n, e) for n, e in run.entries.items() if e.verdict in (INVALID, BROKEN)]
+        out += ["", f"**{len(bad)} of {t['logs']:,} logs are invalid or broken.**" if bad
+                else f"All {t['logs']:,} logs are valid."]
+        return out
+    where = f" {_code(baseline)}" if baseline else ""
+    if not changes:
+        return [*out, "", f"All {len(run.entries):,} logs match the baseline{where}."]
+    winners = sum(1 for c in changes for a in c.aspects if a.aspect == "outcome"
+                  and (a.before or {}).get("winners") != (a.after or {}).get("winners"))
+    out += ["", f"**{len(changes)} of {len(run.entries):,} logs differ from the "
+            f"baseline{where}** ({winners} with another winner, or none).", "",
+            "| log | first seq | what changed | rules | look closer |", "|---|---:|---|---|---|"]
+    for c in changes:
+        rules = sorted({r for a in c.aspects for r in a.rules})
+        first = "" if c.first_seq is None else str(c.first_seq)
+        out.append(f"| {_code(c.log)} | {first} | {'<br>'.join(_md(w) for w in c.what)} | "
+                   f"{', '.join(_code(r) for r in rules)} | "
+                   f"{_code(c.look) if c.look else ''} |")
+    rules = changed_rules(changes)
+    if rules and covered is not None:
+        out += ["", "Coverage of the changed rules (logs of the archive that exercise each):",
+                "", "| rule | logs | events |", "|---|---:|---:|"]
+        for r in rules:
+            seen = next((g["rules"][r] for g in covered.values() if r in g["rules"]),
+                        {"logs": 0, "events": 0})
+            out.append(f"| {_code(r)} | {seen['logs']:,} | {seen['events']:,} |")
+    return out

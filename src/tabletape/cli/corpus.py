@@ -59,12 +59,15 @@ def group() -> None:
               help="Where the cache lives.  [default: $TABLETAPE_CACHE, else "
                    "$XDG_CACHE_HOME/tabletape, else ~/.cache/tabletape]")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--markdown", "as_markdown", is_flag=True,
+              help="Print the report as Markdown, for a pull request (with the coverage of "
+                   "the changed rules).")
 @rules_option
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, update: bool,
           components: list[tuple[str, str]], jobs: int | None, dask: str | None,
-          dask_threads: bool, dask_timeout: float, no_cache: bool, cache_dir: str | None, as_json: bool,
-          rules: str | None) -> None:
+          dask_threads: bool, dask_timeout: float, no_cache: bool, cache_dir: str | None,
+          as_json: bool, as_markdown: bool, rules: str | None) -> None:
     """Validate every log under PATHS (any game) and summarise, by game and rules version.
 
     With --baseline FILE, print every log whose result differs from the manifest (verdict,
@@ -102,6 +105,12 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
         else None
     if as_json:
         emit_json(corpus.report(run, changes))
+    elif as_markdown:
+        from tabletape.cli.group import echo
+        covered = corpus.coverage(paths, jobs or os.cpu_count() or 1) \
+            if changes and corpus.changed_rules(changes) else None
+        for line in corpus.markdown(run, changes, baseline, covered):
+            echo(line)
     else:
         _print_report(console, run, changes, baseline, written)
     if update:
