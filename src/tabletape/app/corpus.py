@@ -15,6 +15,7 @@ Nothing here prints: the command line (tabletape.cli.corpus) and the pytest plug
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -393,8 +394,15 @@ class _CacheFile(msgspec.Struct, array_like=True):
     entries: dict[str, _Cached]
 
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: one entry per (log, rules fingerprint), merged on save
 CACHE_NAME = "corpus-cache.msgpack"
+CACHE_KEEP = 4  # entries kept per log (other components, rules versions, code): no thrashing
+
+
+def cache_key(path: str, fingerprint: str) -> str:
+    """Returns where a log's entry judged under `fingerprint` is cached: one entry per (log
+    bytes, components, rules version, code), so that alternating runs do not evict each other."""
+    return f"{os.path.abspath(path)}\n{fingerprint}"
 
 
 def default_cache_dir() -> str:
@@ -406,7 +414,7 @@ def default_cache_dir() -> str:
 
 
 def load_cache(cache_dir: str) -> dict[str, _Cached]:
-    """Returns the cached entries by absolute path; none when missing, corrupt or foreign."""
+    """Returns the cached entries by `cache_key`; none when missing, corrupt or foreign."""
     try:
         with open(os.path.join(cache_dir, CACHE_NAME), "rb") as f:
             data = msgspec.msgpack.decode(f.read(), type=_CacheFile)
@@ -416,18 +424,44 @@ def load_cache(cache_dir: str) -> dict[str, _Cached]:
 
 
 def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
-    """Writes the cache atomically (temp file, then rename); a failure only costs speed.
+    """Merges a run's entries into the cache and writes it atomically (temp file, then
+    rename, under a lock: concurrent runs on different parts of an archive keep each
+    other's entries); a failure only costs speed.
 
-    Entries of logs that are gone are left out.
+    Entries of logs that are gone are left out, and a log keeps its CACHE_KEEP newest.
     """
-    entries = {p: c for p, c in entries.items() if os.path.exists(p)}
     try:
         os.makedirs(cache_dir, exist_ok=True)
-        files.write(os.path.join(cache_dir, CACHE_NAME),
-                    msgspec.msgpack.encode(_CacheFile(CACHE_VERSION, entries)), force=True,
-                    durable=False)
+        with _locked(os.path.join(cache_dir, f".{CACHE_NAME}.lock")):
+            merged = {k: c for k, c in load_cache(cache_dir).items() if k not in entries}
+            merged.update(entries)  # (the newest last)
+            per_log: dict[str, list[str]] = {}
+            for k in merged:
+                per_log.setdefault(k.partition("\n")[0], []).append(k)
+            keep = {k for path, ks in per_log.items() if os.path.exists(path)
+                    for k in ks[-CACHE_KEEP:]}
+            files.write(os.path.join(cache_dir, CACHE_NAME),
+                        msgspec.msgpack.encode(_CacheFile(CACHE_VERSION, {
+                            k: c for k, c in merged.items() if k in keep})),
+                        force=True, durable=False)
     except (OSError, TapeError):
         pass
+
+
+@contextlib.contextmanager
+def _locked(path: str) -> Iterator[None]:
+    """Holds an exclusive lock on `path` (created if need be) for the block (POSIX)."""
+    try:
+        import fcntl
+    except ImportError:  # (no POSIX locks: the atomic rename has to do)
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 @functools.lru_cache(maxsize=64)
@@ -647,7 +681,7 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
             todo.append(p)
             continue
         k = keys[p] = _log_key(p, components, rules)
-        hit = cache.get(os.path.abspath(p))
+        hit = cache.get(cache_key(p, k[2])) if k is not None else None
         if k is not None and hit is not None and (hit.size, hit.content, hit.rules) == k:
             found[p] = hit.entry
         else:
@@ -664,11 +698,13 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
         if progress:
             progress(done, len(logs))
     if cache_dir is not None:
+        new: dict[str, _Cached] = {}
         for p in todo:
             k, where = keys[p], os.path.abspath(p)
             if k is not None and visible(where) == where:  # (else not UTF-8: judged each time)
-                cache[where] = _Cached(*k, entry=found[p])
-        save_cache(cache_dir, cache)
+                new[cache_key(p, k[2])] = _Cached(*k, entry=found[p])
+        if new:
+            save_cache(cache_dir, new)
     run.entries = {k: found[p] for k, p in names.items()}
     return run
 
