@@ -84,6 +84,7 @@ def test_a_rules_change_fails_the_games_it_changes_and_update_accepts_it(project
         "the judgement first differs at seq *",
         "*verdict: valid -> invalid",
         "*first illegal: none -> seq * [[]cow.*[]]",
+        "*look closer: tabletape explain logs/cards-of-war/*.jsonl *",
         "(--tabletape-update accepts it)"])
     changed.stdout.no_fnmatch_line("*FAILED*liberation/*")
     project.runpytest(*PLUGIN, "--tabletape-update", f"--tabletape-components=cards-of-war={DECK}")

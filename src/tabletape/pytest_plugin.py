@@ -170,12 +170,18 @@ class LogItem(pytest.Item):
                              "(--tabletape-update adds it)")
         change = corpus.difference(self.key, old, entry)
         if change is not None:
+            broken = change.broken_at  # tampering first
+            head = [f"broken at seq {broken.seq}"] if broken and broken.seq is not None else []
+            if change.first_seq is not None:
+                head.append(f"the judgement first differs at seq {change.first_seq}")
             lines = [f"{self.key} differs from the baseline {where}"
-                     + (f": the judgement first differs at seq {change.first_seq}"
-                        if change.first_seq is not None else "")]
+                     + (f": {'; '.join(head)}" if head else "")]
             lines += [f"  {w}" for w in change.what]
             if change.rules_changed:
                 lines.append(f"  rules changed since its version: {', '.join(change.rules_changed)}")
+            look = corpus.look_closer(change, os.path.relpath(self.log))
+            if look:
+                lines.append(f"  look closer: {look}")
             lines.append("(--tabletape-update accepts it)")
             raise ChangedLog(*lines)
 
