@@ -631,3 +631,28 @@ def test_concurrent_runs_keep_each_others_cache_entries(logs, tmp_path):
 
 def _check_part(part: str, root: str, cache: str) -> int:
     return len(corpus.check([part], root=root, cache_dir=cache).entries)
+
+
+def test_filters_by_game_and_option_compare_and_update_only_theirs(run, logs):
+    base = logs / "baseline.json"
+    run("corpus", "check", logs, "--baseline", base, "--update")
+    whole = corpus.read_baseline(str(base))
+    cow = len(glob.glob(f"{logs}/cards-of-war/*.jsonl"))
+    r = run("corpus", "check", logs, "--baseline", base, "--game", "cards-of-war")
+    assert r.exit_code == 0 and f"all {cow} logs match the baseline" in r.stdout
+    code, report = check_json(run, logs, "--option", "two_decks=true")
+    two = [os.path.relpath(k, logs) for k in report["logs"]]  # (named from the cwd)
+    assert two
+    for k in two:
+        header = json.loads((logs / k).read_text().splitlines()[0])
+        assert header["options"].get("two_decks") is True
+    n = sum(json.loads(open(p).readline())["options"].get("two_decks") is True
+            for p in glob.glob(f"{logs}/*/*.jsonl"))
+    assert len(two) == n
+    r = run("corpus", "check", logs, "--baseline", base, "--option", "two_decks=true",
+            "--update", "--components", f"cards-of-war={DECK}")
+    after = corpus.read_baseline(str(base))
+    assert set(after) == set(whole)
+    assert {k for k in after if after[k] != whole[k]} <= set(two)
+    r = run("corpus", "check", logs, "--option", "two-decks")
+    assert r.exit_code == 2 and "NAME=VALUE" in r.stderr

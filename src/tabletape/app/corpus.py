@@ -113,6 +113,52 @@ def names_of(logs: Iterable[str], root: str) -> dict[str, str]:
     return out
 
 
+class Filter(msgspec.Struct, frozen=True):
+    """Which logs a check takes: of these games (none: any), with these option values."""
+
+    games: tuple[str, ...] = ()
+    options: tuple[tuple[str, str], ...] = ()  # (name, value as written: true, short, 2)
+
+    def __bool__(self) -> bool:
+        return bool(self.games or self.options)
+
+    def takes(self, path: str) -> bool:
+        """Returns whether the log at `path` is of the games with the options (its header,
+        the options' defaults filled in); a log whose header cannot be read is not."""
+        try:
+            rec = next(iter(tapelog.read_records(path, registry.codec_for)))
+        except (TapeError, StopIteration, OSError):
+            return False
+        header = rec.event
+        if self.games and getattr(header, "game", None) not in self.games:
+            return False
+        if not self.options:
+            return True
+        opts = getattr(header, "options", None)
+        values = msgspec.structs.asdict(opts) if isinstance(opts, msgspec.Struct) else {}
+        return all(name in values and _written(values[name]) == value
+                   for name, value in self.options)
+
+
+ANY = Filter()  # every log
+
+
+def _written(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def parse_options(specs: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """Returns the NAME=VALUE pairs of `--option`; raises UsageError for another shape."""
+    out = []
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
+        out.append((name.replace("-", "_"), value.lower() if value.lower() in (
+            "true", "false") else value))
+    return tuple(out)
+
+
 # -- judging one log -----------------------------------------------------------------------
 
 def parse_components(specs: Iterable[tuple[str, str]]) -> dict[str, bytes]:
@@ -658,7 +704,7 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
           dask_processes: bool = True, components: dict[str, bytes] | None = None,
           cache_dir: str | None = None,
           progress: Callable[[int, int], None] | None = None, rules: str | None = None,
-          dask_timeout: float = DASK_TIMEOUT) -> Run:
+          dask_timeout: float = DASK_TIMEOUT, only: Filter = ANY) -> Run:
     """Judges every log under `paths` and returns the entries named from `root`.
 
     With `cache_dir`, an entry whose log bytes and rules fingerprint are unchanged is
@@ -670,6 +716,8 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     """
     components = components or {}
     logs = find_logs(paths)
+    if only:
+        logs = [p for p in logs if only.takes(p)]
     names = names_of(logs, root)
     run = Run(root)
     cache = load_cache(cache_dir) if cache_dir is not None else {}
@@ -800,8 +848,15 @@ def baseline_to_update(path: str) -> dict[str, Entry]:
     return read_baseline(path)
 
 
-def under(name: str, paths: Sequence[str], root: str) -> bool:
-    """Returns whether a log named `name` (from `root`) lies under one of the paths."""
+def under(name: str, paths: Sequence[str], root: str, only: Filter = ANY,
+          entry: Entry | None = None) -> bool:
+    """Returns whether a log named `name` (from `root`) lies under one of the paths (and,
+    with a filter, is of its games and options: a log gone is judged by its entry's game;
+    its options unknown, it is left out)."""
+    if only and entry is not None and only.games and entry.game not in only.games:
+        return False
+    if only.options and not only.takes(os.path.join(root, name)):
+        return False
     for p in paths:
         k = key_of(p, root)
         if k == "." or name == k or name.startswith(k + "/"):
@@ -809,18 +864,20 @@ def under(name: str, paths: Sequence[str], root: str) -> bool:
     return False
 
 
-def in_scope(baseline: dict[str, Entry], paths: Sequence[str], root: str
-             ) -> dict[str, Entry]:
-    """Returns the baseline's entries of the logs under the paths: a check of part of an
-    archive is compared with that part only (the others are not "removed")."""
-    return {k: e for k, e in baseline.items() if under(k, paths, root)}
+def in_scope(baseline: dict[str, Entry], paths: Sequence[str], root: str,
+             only: Filter = ANY) -> dict[str, Entry]:
+    """Returns the baseline's entries of the logs under the paths (and the filter's): a
+    check of part of an archive is compared with that part only (the others are not
+    "removed")."""
+    return {k: e for k, e in baseline.items() if under(k, paths, root, only, e)}
 
 
 def merged(baseline: dict[str, Entry], entries: dict[str, Entry], paths: Sequence[str],
-           root: str) -> dict[str, Entry]:
+           root: str, only: Filter = ANY) -> dict[str, Entry]:
     """Returns the baseline updated with a run over `paths`: the entries under the paths
-    replaced by the run's (a log gone from them is dropped), every other entry kept."""
-    out = {k: e for k, e in baseline.items() if not under(k, paths, root)}
+    (and the filter's) replaced by the run's (a log gone from them is dropped), every
+    other entry kept."""
+    out = {k: e for k, e in baseline.items() if not under(k, paths, root, only, e)}
     out.update(entries)
     return out
 

@@ -58,6 +58,12 @@ def group() -> None:
 @click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Where the cache lives.  [default: $TABLETAPE_CACHE, else "
                    "$XDG_CACHE_HOME/tabletape, else ~/.cache/tabletape]")
+@click.option("--game", "games", multiple=True, metavar="GAME",
+              help="Check only this game's logs (repeatable); with a baseline, compare and "
+                   "update only theirs.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="Check only the logs played with this option value (repeatable), e.g. "
+                   "two_decks=true, length=short.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--markdown", "as_markdown", is_flag=True,
               help="Print the report as Markdown, for a pull request (with the coverage of "
@@ -67,7 +73,8 @@ def group() -> None:
 def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, update: bool,
           components: list[tuple[str, str]], jobs: int | None, dask: str | None,
           dask_threads: bool, dask_timeout: float, no_cache: bool, cache_dir: str | None,
-          as_json: bool, as_markdown: bool, rules: str | None) -> None:
+          games: tuple[str, ...], options: tuple[str, ...], as_json: bool, as_markdown: bool,
+          rules: str | None) -> None:
     """Validate every log under PATHS (any game) and summarise, by game and rules version.
 
     With --baseline FILE, print every log whose result differs from the manifest (verdict,
@@ -87,18 +94,19 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     if dask_threads and dask != "local":
         raise UsageError("--dask-threads goes with --dask local")
     parsed = corpus.parse_components(components)
+    only = corpus.Filter(tuple(games), corpus.parse_options(options))
     root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
     old = None if not baseline else corpus.baseline_to_update(baseline) if update \
-        else corpus.in_scope(corpus.read_baseline(baseline), paths, root)
+        else corpus.in_scope(corpus.read_baseline(baseline), paths, root, only)
     cache = None if no_cache else cache_dir or corpus.default_cache_dir()
     from tabletape.cli.render import console, err_console
     run = _with_progress(err_console, lambda progress: corpus.check(
         paths, root=root, jobs=jobs or os.cpu_count() or 1, dask=dask,
         dask_processes=not dask_threads, components=parsed, cache_dir=cache,
-        progress=progress, rules=rules, dask_timeout=dask_timeout))
+        progress=progress, rules=rules, dask_timeout=dask_timeout, only=only))
     written = None
     if baseline and update:
-        written = corpus.merged(old or {}, run.entries, paths, root)
+        written = corpus.merged(old or {}, run.entries, paths, root, only)
         corpus.write_baseline(baseline, written,
                               reading=[os.path.join(root, k) for k in run.entries])
     changes = corpus.compare(old, run.entries, root, rules) if old is not None and not update \
