@@ -1250,7 +1250,7 @@ def markdown(run: Run, changes: list[Change] | None, baseline: str | None = None
                    f"{_code(c.look) if c.look else ''} |")
     rules = changed_rules(changes)
     if rules and covered is not None:
-        out += ["", "Coverage of the changed rules (logs of the archive that exercise each):",
+        out += ["", "Coverage of the changed rules (the logs checked that exercise each):",
                 "", "| rule | logs | events |", "|---|---:|---:|"]
         for r in rules:
             seen = next((g["rules"][r] for g in covered.values() if r in g["rules"]),
