@@ -84,6 +84,7 @@ def test_a_rules_change_fails_the_games_it_changes_and_update_accepts_it(project
         "the judgement first differs at seq *",
         "*verdict: valid -> invalid",
         "*first illegal: none -> seq * [[]cow.*[]]",
+        "*look closer: tabletape explain logs/cards-of-war/*.jsonl *",
         "(--tabletape-update accepts it)"])
     changed.stdout.no_fnmatch_line("*FAILED*liberation/*")
     project.runpytest(*PLUGIN, "--tabletape-update", f"--tabletape-components=cards-of-war={DECK}")
@@ -152,3 +153,22 @@ def test_pytest_loads_the_plugin_by_its_entry_point(project, monkeypatch, tmp_pa
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), src]))
     project.runpytest_subprocess().assert_outcomes(passed=1, failed=len(COW) + len(LIB))
     project.runpytest_subprocess("-p", "no:tabletape").assert_outcomes(passed=1)
+
+
+def test_xdist_workers_give_the_whole_baseline_once(project):
+    """`pytest -n 2 --tabletape-update`: each worker judges part of the archive; the
+    controller writes the whole baseline once (not the last worker's half)."""
+    pytest.importorskip("xdist")
+    r = project.runpytest(*PLUGIN, "-n", "2", "--tabletape-update")
+    r.assert_outcomes(passed=1 + len(COW) + len(LIB))
+    r.stdout.fnmatch_lines([f"tabletape: wrote the baseline *baseline.json* "
+                            f"({len(COW) + len(LIB)} logs judged)"])
+    base = corpus.read_baseline(str(project.path / "logs/baseline.json"))
+    assert len(base) == len(COW) + len(LIB)
+    project.runpytest(*PLUGIN, "-n", "2").assert_outcomes(passed=1 + len(COW) + len(LIB))
+    # A log gone, seen by one worker: removed from the whole baseline.
+    os.unlink(project.path / "logs/cards-of-war/sim-normal.jsonl")
+    project.runpytest(*PLUGIN, "-n", "2", "--tabletape-update")
+    assert len(corpus.read_baseline(str(project.path / "logs/baseline.json"))) == \
+        len(COW) + len(LIB) - 1
+    project.runpytest(*PLUGIN).assert_outcomes(passed=len(COW) + len(LIB))

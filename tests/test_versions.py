@@ -261,7 +261,8 @@ BUNDLED = (sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES
 
 def judgements() -> dict[str, dict[str, dict]]:
     """Returns each bundled log's judgement (corpus check's entry: verdict, illegal events,
-    outcome, final state and legal moves by block) under every version of its game."""
+    outcome and the seq that decided it, final state and legal moves at every seq) under every
+    version of its game."""
     from tabletape.app import corpus
     out: dict[str, dict[str, dict]] = {}
     for path in BUNDLED:

@@ -154,7 +154,11 @@ class LogItem(pytest.Item):
                 raise ChangedLog(f"{self.key} is in the baseline {where} but not in the "
                                  "archive (--tabletape-update removes it)")
             return
-        entry = corpus.judge(self.log, state.components)
+        from tabletape.tape.errors import TapeError
+        try:
+            entry = corpus.judge(self.log, state.components)
+        except TapeError as e:  # gone or unreadable meanwhile: not judged, nothing recorded
+            raise ChangedLog(f"{self.key}: {e}") from None
         state.judged[self.key] = entry
         if state.update:
             return
@@ -166,12 +170,18 @@ class LogItem(pytest.Item):
                              "(--tabletape-update adds it)")
         change = corpus.difference(self.key, old, entry)
         if change is not None:
+            broken = change.broken_at  # tampering first
+            head = [f"broken at seq {broken.seq}"] if broken and broken.seq is not None else []
+            if change.first_seq is not None:
+                head.append(f"the judgement first differs at seq {change.first_seq}")
             lines = [f"{self.key} differs from the baseline {where}"
-                     + (f": the judgement first differs at seq {change.first_seq}"
-                        if change.first_seq is not None else "")]
+                     + (f": {'; '.join(head)}" if head else "")]
             lines += [f"  {w}" for w in change.what]
             if change.rules_changed:
                 lines.append(f"  rules changed since its version: {', '.join(change.rules_changed)}")
+            look = corpus.look_closer(change, os.path.relpath(self.log))
+            if look:
+                lines.append(f"  look closer: {look}")
             lines.append("(--tabletape-update accepts it)")
             raise ChangedLog(*lines)
 
@@ -185,9 +195,36 @@ class LogItem(pytest.Item):
         return self.path, None, f"tabletape log {self.name}"
 
 
+def _worker_output(config: pytest.Config) -> dict[str, Any] | None:
+    """Returns what an xdist worker sends its controller (None: not an xdist worker)."""
+    return getattr(config, "workeroutput", None)
+
+
+@pytest.hookimpl(optionalhook=True)  # (pytest-xdist's hook: called only when it runs)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """On the xdist controller: takes in what a worker judged, for the one write at the end."""
+    state = node.config.stash.get(_STATE, None)
+    sent = getattr(node, "workeroutput", {}).get("tabletape")
+    if state is None or not sent:
+        return
+    import msgspec
+
+    from tabletape.app.corpus import Entry
+    state.judged.update({k: msgspec.convert(v, Entry) for k, v in sent["judged"].items()})
+    state.gone.update(sent["gone"])
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
-    if state is None or not state.update or not (state.judged or state.gone):
+    if state is None or not state.update:
+        return
+    out = _worker_output(session.config)
+    if out is not None:  # an xdist worker: the controller writes the whole baseline, once
+        import msgspec
+        out["tabletape"] = {"judged": {k: msgspec.to_builtins(v) for k, v in state.judged.items()},
+                            "gone": sorted(state.gone)}
+        return
+    if not (state.judged or state.gone):
         return
     from tabletape.app import corpus
     # Logs not judged this session (deselected) keep their entries.

@@ -1,16 +1,19 @@
 """Baselines of an archive check: a check's entries as deterministic JSON, and how a new
-check differs from one (`compare`: what changed in each log, from which seq, and which
-rules changed since the version the log was recorded under).
+check differs from one (`compare`: each changed log's aspects, as fields: what changed,
+at which seq, which rules are involved there, which rules changed since the version the
+log was recorded under, and a command to look closer).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import msgspec
 
 from tabletape import engine
-from tabletape.app.judge import BLOCK, Entry
+from tabletape.app.judge import NOT_A_LOG, Entry, decode_counts
 from tabletape.tape import files
 from tabletape.tape.errors import TapeError, UsageError
 
@@ -68,14 +71,75 @@ def read_baseline(path: str) -> dict[str, Entry]:
     return data.logs
 
 
-class Change(msgspec.Struct, frozen=True):
-    """How one log's result differs from its baseline."""
+def baseline_to_update(path: str) -> dict[str, Entry]:
+    """Returns the entries of the baseline `--update` will rewrite ({} when there is none
+    yet, or it is empty); raises UsageError when the file is not a baseline."""
+    if not _baseline_there(path) or os.path.getsize(path) == 0:
+        return {}
+    return read_baseline(path)
+
+
+class Aspect(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One way a log's judgement changed: where (`seq`), what it was and is, which rules."""
+
+    aspect: str  # broken | verdict | illegal | outcome | legal | state | events | latest
+    #              | recorded
+    seq: int | None = None  # where it first differs (None: not located, e.g. the final state)
+    before: Any = None
+    after: Any = None
+    rules: list[str] = []  # the rule ids involved there
+
+
+class Change(msgspec.Struct, frozen=True, omit_defaults=True):
+    """How one log's result differs from its baseline (fields, not sentences: `what` words
+    them for a person)."""
 
     log: str
     kind: str  # changed | added | removed
-    what: list[str]  # one sentence per aspect that changed
-    first_seq: int | None = None  # the first seq judged differently (legal or not; None: none)
+    aspects: list[Aspect] = []  # the break (if any) first, then in the order of `ASPECTS`
+    first_seq: int | None = None  # the first seq judged differently (None: not located)
     rules_changed: list[str] = []  # the rule ids changed since the log's rules version
+    look: str | None = None  # a command line to look closer (explain at first_seq)
+
+    @property
+    def what(self) -> list[str]:
+        """Returns one sentence per aspect (what the text report and the plugin print)."""
+        if self.kind == "added":
+            return ["not in the baseline"]
+        if self.kind == "removed":
+            return ["in the baseline, not in the archive"]
+        return [_sentence(a) for a in self.aspects]
+
+    @property
+    def broken_at(self) -> Aspect | None:
+        """Returns the break (format or chain) where reading now stops, if that changed."""
+        a = self.aspects[0] if self.aspects else None
+        return a if a is not None and a.aspect == "broken" and a.after is not None else None
+
+
+def _sentence(a: Aspect) -> str:
+    k = a.aspect
+    if k == "broken":
+        return (f"reading stopped: {a.before or 'no'} -> {a.after or 'no'}"
+                + (f" (seq {a.seq})" if a.seq is not None else ""))
+    if k == "verdict":
+        return f"verdict: {a.before} -> {a.after}"
+    if k == "illegal":
+        return (f"first illegal: {_illegal_text(a.before)} -> {_illegal_text(a.after)}")
+    if k == "outcome":
+        return (f"outcome: {_outcome_words(a.before)} -> {_outcome_words(a.after)}"
+                + (f" (decided at seq {a.seq})" if a.seq is not None else ""))
+    if k == "legal":
+        return f"the events legal as seq {a.seq} first differ ({a.before} -> {a.after} of them)"
+    if k == "state":
+        return "final state differs"
+    if k == "events":
+        return f"events: {a.before} -> {a.after}"
+    if k == "latest":
+        return f"under the latest rules: {_latest_words(a.before)} -> {_latest_words(a.after)}"
+    if k == "recorded":
+        return f"recorded as: {a.before} -> {a.after}"
+    return f"{k}: {a.before} -> {a.after}"
 
 
 def rules_changed_since(game: str | None, version: str | None) -> list[str]:
@@ -97,61 +161,137 @@ def _version_key(v: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in v.split("."))
 
 
-def _illegal_text(i: tuple[int, str] | None) -> str:
-    return "none" if i is None else f"seq {i[0]} [{i[1]}]"
+def _illegal_text(i: Sequence[Any] | None) -> str:
+    return "none" if not i else f"seq {i[0]} [{i[1]}]"
 
 
-def _outcome_text(e: Entry) -> str:
-    if e.winners is None:
+def _outcome(e: Entry) -> dict[str, Any] | None:
+    return None if e.winners is None else {"winners": e.winners, "scores": e.scores or {}}
+
+
+def _outcome_words(o: dict[str, Any] | None) -> str:
+    if o is None:
         return "not over"
-    scores = ", ".join(f"{p} {s}" for p, s in (e.scores or {}).items())
-    return f"won by {', '.join(e.winners) or 'nobody'}" + (f" ({scores})" if scores else "")
+    scores = ", ".join(f"{p} {s}" for p, s in (o.get("scores") or {}).items())
+    return f"won by {', '.join(o['winners']) or 'nobody'}" + (f" ({scores})" if scores else "")
+
+
+def _latest_words(u: dict[str, Any] | None) -> str:
+    if u is None:
+        return "as under its own version"
+    first = u.get("first_illegal")
+    return f"{u['verdict']} ({u['version']})" + (f", {_illegal_text(first)}" if first else "")
+
+
+def _first_count_change(old: str, new: str) -> tuple[int, int | None, int | None] | None:
+    """Returns (seq, before, after) of the first seq whose legal-move count differs."""
+    a, b = decode_counts(old), decode_counts(new)
+    for seq, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return seq, x, y
+    if len(a) != len(b):
+        seq = min(len(a), len(b))
+        return seq, a[seq] if seq < len(a) else None, b[seq] if seq < len(b) else None
+    return None
 
 
 def difference(log: str, old: Entry, new: Entry) -> Change | None:
-    """Returns how `new` differs from `old` (the baseline), or None when it does not."""
+    """Returns how `new` differs from `old` (the baseline), or None when it does not.
+
+    Every aspect names the first seq where it differs, when it has one; a break of the
+    log (format or chain) is always the first aspect: tampering is reported before any
+    illegal event found on the way to it.
+    """
     if old == new:
         return None
-    what: list[str] = []
-    firsts: list[int] = []
-    if old.verdict != new.verdict:
-        what.append(f"verdict: {old.verdict} -> {new.verdict}")
-    if old.illegal != new.illegal:
-        what.append(f"first illegal: {_illegal_text(old.first_illegal)} -> "
-                    f"{_illegal_text(new.first_illegal)}")
-        # Every seq before the first that differs was judged alike (the fold is the same).
-        firsts.append(min(set(old.illegal) ^ set(new.illegal))[0])
+    aspects: list[Aspect] = []
     if (old.error, old.error_seq) != (new.error, new.error_seq):
-        what.append(f"reading stopped: {old.error or 'no'} -> {new.error or 'no'}")
-        firsts += [s for s in (old.error_seq, new.error_seq) if s is not None]
+        seqs = [x for x in (old.error_seq, new.error_seq) if x is not None]
+        aspects.append(Aspect("broken", min(seqs) if seqs else None, old.error, new.error))
+    if old.verdict != new.verdict:
+        aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
+    if old.illegal != new.illegal:
+        was, now = dict(old.illegal), dict(new.illegal)
+        seq = min(set(old.illegal) ^ set(new.illegal))[0]
+        # Every seq before it was judged alike (the fold is the same).
+        aspects.append(Aspect("illegal", seq, old.first_illegal, new.first_illegal,
+                              sorted({r for r in (was.get(seq), now.get(seq)) if r})))
     if (old.winners, old.scores) != (new.winners, new.scores):
-        what.append(f"outcome: {_outcome_text(old)} -> {_outcome_text(new)}")
-    if old.legal != new.legal:
-        block = next((i for i, (a, b) in enumerate(zip(old.legal, new.legal, strict=False)) if a != b),
-                     min(len(old.legal), len(new.legal)))
-        what.append(f"legal next events first differ in seqs {block * BLOCK}-"
-                    f"{(block + 1) * BLOCK - 1}")
+        ends = [x for x in (old.over_at, new.over_at) if x is not None]
+        aspects.append(Aspect("outcome", min(ends) if ends else None, _outcome(old),
+                              _outcome(new)))
+    if old.moves != new.moves and old.moves and new.moves:  # (none: an older baseline)
+        first = _first_count_change(old.moves, new.moves)
+        if first is not None:
+            seq, before, after = first  # the counts after `seq`: the events that may be seq + 1
+            aspects.append(Aspect("legal", seq + 1, before, after))
     if old.state != new.state:
-        what.append("final state differs")
+        aspects.append(Aspect("state", None, old.state, new.state))
     if old.events != new.events:
-        what.append(f"events: {old.events} -> {new.events}")
+        aspects.append(Aspect("events", None, old.events, new.events))
+    if old.latest != new.latest:
+        aspects.append(_latest_aspect(old, new))
     if (old.game, old.rules_version) != (new.game, new.rules_version):
-        what.append(f"recorded as: {old.game} {old.rules_version} -> "
-                    f"{new.game} {new.rules_version}")
-    return Change(log, "changed", what, min(firsts) if firsts else None,
+        aspects.append(Aspect("recorded", None, f"{old.game} {old.rules_version}",
+                              f"{new.game} {new.rules_version}"))
+    if (old.verdict == NOT_A_LOG) != (new.verdict == NOT_A_LOG) and not aspects:
+        aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
+    if not aspects:
+        return None  # (only what an older baseline did not measure)
+    seqs = [a.seq for a in aspects if a.seq is not None]
+    return Change(log, "changed", aspects, min(seqs) if seqs else None,
                   rules_changed_since(new.game, new.rules_version))
 
 
-def compare(baseline: dict[str, Entry], entries: dict[str, Entry]) -> list[Change]:
-    """Returns every log whose result differs from the baseline, and those added or removed."""
+def _under_latest(e: Entry) -> dict[str, Any] | None:
+    if e.latest is None:
+        return None  # (the same as under its recorded version, or it is the latest)
+    out: dict[str, Any] = {"version": e.latest.version, "verdict": e.latest.verdict}
+    if e.latest.illegal:
+        out["first_illegal"] = list(e.latest.illegal[0])
+    return out
+
+
+def _latest_aspect(old: Entry, new: Entry) -> Aspect:
+    """The verdict under the latest rules changed (the log's own version judged alike)."""
+    was = dict(old.latest.illegal if old.latest else old.illegal)
+    now = dict(new.latest.illegal if new.latest else new.illegal)
+    differ = set(was.items()) ^ set(now.items())
+    seq = min(differ)[0] if differ else None
+    return Aspect("latest", seq, _under_latest(old), _under_latest(new),
+                  sorted(new.latest.rules_changed if new.latest else
+                         old.latest.rules_changed if old.latest else []))
+
+
+def look_closer(change: Change, path: str, rules: str | None = None) -> str | None:
+    """Returns the command line that explains a changed log at its first differing seq
+    (the break, when it broke), or None when there is no seq to look at."""
+    import shlex
+    seq = change.broken_at.seq if change.broken_at is not None else change.first_seq
+    if seq is None or change.kind != "changed":
+        return None
+    return " ".join(["tabletape", "explain", shlex.quote(path), str(seq),
+                     *(["--rules", shlex.quote(rules)] if rules else [])])
+
+
+def compare(baseline: dict[str, Entry], entries: dict[str, Entry], root: str | None = None,
+            rules: str | None = None) -> list[Change]:
+    """Returns every log whose result differs from the baseline, and those added or removed.
+
+    With `root` (where the names start), each change carries a command to look closer.
+    """
     out: list[Change] = []
     for log in sorted({*baseline, *entries}):
         if log not in baseline:
-            out.append(Change(log, "added", ["not in the baseline"]))
+            out.append(Change(log, "added"))
         elif log not in entries:
-            out.append(Change(log, "removed", ["in the baseline, not in the archive"]))
+            out.append(Change(log, "removed"))
         else:
             c = difference(log, baseline[log], entries[log])
+            if c is not None and root is not None:
+                path = os.path.relpath(os.path.join(root, log))
+                c = msgspec.structs.replace(c, look=look_closer(c, path, rules))
             if c is not None:
                 out.append(c)
     return out
+

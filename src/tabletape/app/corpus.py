@@ -2,12 +2,13 @@
 
 The rules maintainer's question: which recorded games does my rules change affect, and
 how? `check` replays every log under some paths (in processes, or on a Dask cluster)
-and returns one `Entry` per log: its verdict, its first illegal event and rule, its
-outcome, a digest of its final state and of the number of legal next events at every
-seq, and the rules version it was recorded under. A baseline is the same entries,
-written as deterministic JSON beside the archive; `compare` says what changed and
-from which seq. The cache keeps entries between runs, keyed by the log's bytes and a
-fingerprint of the rules code and component data that judged it.
+and returns one `Entry` per log (app.judge): its verdict, its first illegal event and
+rule, its outcome and the seq that decided it, a digest of its final state, the number
+of legal next events at every seq, and the rules version it was recorded under. A
+baseline is the same entries, written as deterministic JSON beside the archive;
+`compare` (app.baseline) says what changed and at which seq; app.report totals a run,
+covers the rules and writes a Markdown report. The cache keeps entries between runs,
+keyed by the log's bytes and a fingerprint of the code and component data that judged it.
 
 Nothing here prints: the command line (tabletape.cli.corpus) and the pytest plugin
 (tabletape.pytest_plugin) report what these return.
@@ -15,32 +16,59 @@ Nothing here prints: the command line (tabletape.cli.corpus) and the pytest plug
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
 from tabletape.app.baseline import (
+    BASELINE_FORMAT,
+    Aspect,
     Change,
+    baseline_to_update,
     compare,
     difference,
+    look_closer,
     read_baseline,
     rules_changed_since,
     write_baseline,
 )
 from tabletape.app.judge import (
     BROKEN,
+    CHECK_VERSION,
     INVALID,
+    NOT_A_LOG,
     VALID,
     Entry,
     Hashed,
     Key,
+    Latest,
+    RunFailed,
+    Unjudged,
+    decode_counts,
+    encode_counts,
     judge,
     judge_keyed,
     parse_components,
     rules_fingerprint,
+    source_fingerprint,
+)
+from tabletape.app.report import (
+    Covered,
+    Report,
+    Summary,
+    Tally,
+    changed_rules,
+    coverage,
+    covered,
+    markdown,
+    report,
+    summary,
+    tally,
 )
 from tabletape.engine import registry
 from tabletape.tape import files
@@ -48,14 +76,19 @@ from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import visible
 
-# The names callers use, from the modules that hold them: judging one log (app.judge) and
-# baselines (app.baseline). This module finds logs, keeps the cache and runs many.
+# The names callers use, from the modules that hold them: judging one log (app.judge),
+# baselines (app.baseline) and the report with coverage (app.report). This module finds
+# logs, keeps the cache, runs many and takes a subset of a baseline.
 __all__ = [
-    "BROKEN", "CACHE_NAME", "INVALID", "VALID", "Change",
-    "Entry", "Run", "check", "compare", "default_cache_dir", "difference", "find_logs",
-    "judge", "judge_keyed", "key_of", "load_cache", "names_of", "parse_components",
-    "read_baseline", "report", "rules_changed_since", "rules_fingerprint", "run_dask",
-    "run_local", "save_cache", "summary", "tally", "write_baseline",
+    "ANY", "BASELINE_FORMAT", "BROKEN", "CACHE_KEEP", "CACHE_NAME", "CHECK_VERSION",
+    "DASK_TIMEOUT", "INVALID", "NOT_A_LOG", "VALID", "Aspect", "Change", "Covered", "Entry",
+    "Filter", "Latest", "Report", "Run", "RunFailed", "Summary", "Tally", "Unjudged",
+    "baseline_to_update", "cache_key", "changed_rules", "check", "compare", "coverage",
+    "covered", "decode_counts", "default_cache_dir", "difference", "encode_counts",
+    "find_logs", "in_scope", "judge", "judge_keyed", "key_of", "load_cache", "look_closer",
+    "markdown", "merged", "names_of", "parse_components", "parse_options", "read_baseline",
+    "report", "rules_changed_since", "rules_fingerprint", "run_dask", "run_local",
+    "save_cache", "source_fingerprint", "summary", "tally", "under", "write_baseline",
 ]
 
 
@@ -99,6 +132,52 @@ def names_of(logs: Iterable[str], root: str) -> dict[str, str]:
     return out
 
 
+class Filter(msgspec.Struct, frozen=True):
+    """Which logs a check takes: of these games (none: any), with these option values."""
+
+    games: tuple[str, ...] = ()
+    options: tuple[tuple[str, str], ...] = ()  # (name, value as written: true, short, 2)
+
+    def __bool__(self) -> bool:
+        return bool(self.games or self.options)
+
+    def takes(self, path: str) -> bool:
+        """Returns whether the log at `path` is of the games with the options (its header,
+        the options' defaults filled in); a log whose header cannot be read is not."""
+        try:
+            rec = next(iter(tapelog.read_records(path, registry.codec_for)))
+        except (TapeError, StopIteration, OSError):
+            return False
+        header = rec.event
+        if self.games and getattr(header, "game", None) not in self.games:
+            return False
+        if not self.options:
+            return True
+        opts = getattr(header, "options", None)
+        values = msgspec.structs.asdict(opts) if isinstance(opts, msgspec.Struct) else {}
+        return all(name in values and _written(values[name]) == value
+                   for name, value in self.options)
+
+
+ANY = Filter()  # every log
+
+
+def _written(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def parse_options(specs: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """Returns the NAME=VALUE pairs of `--option`; raises UsageError for another shape."""
+    out = []
+    for spec in specs:
+        name, sep, value = spec.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option takes NAME=VALUE, got {spec!r}")
+        out.append((name.replace("-", "_"), value.lower() if value.lower() in (
+            "true", "false") else value))
+    return tuple(out)
+
+
 # -- the cache -----------------------------------------------------------------------------
 
 class _Cached(msgspec.Struct, array_like=True):
@@ -113,8 +192,15 @@ class _CacheFile(msgspec.Struct, array_like=True):
     entries: dict[str, _Cached]
 
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: one entry per (log, rules fingerprint), merged on save
 CACHE_NAME = "corpus-cache.msgpack"
+CACHE_KEEP = 4  # entries kept per log (other components, rules versions, code): no thrashing
+
+
+def cache_key(path: str, fingerprint: str) -> str:
+    """Returns where a log's entry judged under `fingerprint` is cached: one entry per (log
+    bytes, components, rules version, code), so that alternating runs do not evict each other."""
+    return f"{os.path.abspath(path)}\n{fingerprint}"
 
 
 def default_cache_dir() -> str:
@@ -126,7 +212,7 @@ def default_cache_dir() -> str:
 
 
 def load_cache(cache_dir: str) -> dict[str, _Cached]:
-    """Returns the cached entries by absolute path; none when missing, corrupt or foreign."""
+    """Returns the cached entries by `cache_key`; none when missing, corrupt or foreign."""
     try:
         with open(os.path.join(cache_dir, CACHE_NAME), "rb") as f:
             data = msgspec.msgpack.decode(f.read(), type=_CacheFile)
@@ -136,18 +222,45 @@ def load_cache(cache_dir: str) -> dict[str, _Cached]:
 
 
 def save_cache(cache_dir: str, entries: dict[str, _Cached]) -> None:
-    """Writes the cache atomically (temp file, then rename); a failure only costs speed.
+    """Merges a run's entries into the cache and writes it atomically (temp file, then
+    rename, under a lock: concurrent runs on different parts of an archive keep each
+    other's entries); a failure only costs speed.
 
-    Entries of logs that are gone are left out.
+    Entries of logs that are gone are left out, and a log keeps its CACHE_KEEP newest.
     """
-    entries = {p: c for p, c in entries.items() if os.path.exists(p)}
     try:
         os.makedirs(cache_dir, exist_ok=True)
-        files.write(os.path.join(cache_dir, CACHE_NAME),
-                    msgspec.msgpack.encode(_CacheFile(CACHE_VERSION, entries)), force=True,
-                    durable=False)
+        with _locked(os.path.join(cache_dir, f".{CACHE_NAME}.lock")):
+            merged = {k: c for k, c in load_cache(cache_dir).items() if k not in entries}
+            merged.update(entries)  # (the newest last)
+            per_log: dict[str, list[str]] = {}
+            for k in merged:
+                per_log.setdefault(k.partition("\n")[0], []).append(k)
+            keep = {k for path, ks in per_log.items() if os.path.exists(path)
+                    for k in ks[-CACHE_KEEP:]}
+            files.write(os.path.join(cache_dir, CACHE_NAME),
+                        msgspec.msgpack.encode(_CacheFile(CACHE_VERSION, {
+                            k: c for k, c in merged.items() if k in keep})),
+                        force=True, durable=False)
     except (OSError, TapeError):
         pass
+
+
+@contextlib.contextmanager
+def _locked(path: str) -> Iterator[None]:
+    """Holds an exclusive lock on `path` (created if need be) for the block (POSIX)."""
+    try:
+        import fcntl
+    except ImportError:  # (no POSIX locks: the atomic rename has to do)
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
 
 
 def _log_key(path: str, components: dict[str, bytes], rules: str | None = None) -> Key | None:
@@ -179,7 +292,13 @@ Verdict = tuple[Entry, Key | None]  # an entry and the key of the bytes it judge
 
 def _judge_batch(paths: Sequence[str], components: dict[str, bytes], rules: str | None = None
                  ) -> list[Verdict]:
-    return [judge_keyed(p, components, rules) for p in paths]
+    """Judges a batch on a Dask worker; a log it cannot open names the worker and its folder."""
+    try:
+        return [judge_keyed(p, components, rules) for p in paths]
+    except Unjudged as e:
+        from dask.distributed import get_worker
+        raise Unjudged(f"{e.reason} (on the Dask worker {get_worker().address}, in "
+                       f"{os.getcwd()}: do the workers see the same files?)") from None
 
 
 def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
@@ -194,33 +313,64 @@ def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
         results.close()
 
 
+DASK_TIMEOUT = 30.0  # seconds to reach a scheduler and to see its first worker
+
+
 def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
              workers: int = 2, processes: bool = True, batch: int = 16,
-             rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
+             rules: str | None = None, timeout: float = DASK_TIMEOUT
+             ) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged on a Dask cluster (in the order done).
 
     `scheduler` is the address of a running scheduler (tcp://host:8786), or "local" for a
     LocalCluster of `workers` workers (processes, or threads when `processes` is False).
-    The workers open the paths themselves: they must see the same files (shared storage).
+    The workers open the paths themselves, made absolute here: they must see the same
+    files (shared storage). A scheduler that cannot be reached, or has no worker within
+    `timeout` seconds, fails the run (RunFailed); so does a worker's error, naming the
+    logs it was judging.
     """
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UsageError("--dask needs the dask extra: pip install 'tabletape[dask]'") from None
+    if not paths:
+        return  # (every log from the cache: no cluster needed)
     cluster = None
     if scheduler == "local":
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                                dashboard_address=None)
         client = Client(cluster)
     else:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError) as e:
+            raise RunFailed(f"cannot reach the Dask scheduler {scheduler} within {timeout:g} s: "
+                            f"{e}") from None
     try:
-        batches = [list(paths[i:i + batch]) for i in range(0, len(paths), batch)]
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            raise RunFailed(f"the Dask scheduler {scheduler} has no workers (waited "
+                            f"{timeout:g} s): start some with `dask worker {scheduler}`"
+                            ) from None
+        absolute = {os.path.abspath(p): p for p in paths}
+        batches = [list(absolute)[i:i + batch] for i in range(0, len(absolute), batch)]
         futures = client.map(_judge_batch, batches, components=components, rules=rules,
                              pure=False)
         index = {f.key: b for f, b in zip(futures, batches, strict=True)}
         for fut in as_completed(futures):
-            yield from zip(index[fut.key], fut.result(), strict=True)
+            done = index[fut.key]
+            try:
+                verdicts = fut.result()
+            except Unjudged as e:
+                raise Unjudged(e.reason) from None
+            except UsageError:
+                raise
+            except Exception as e:  # noqa: BLE001 - a worker's failure, whatever it is
+                more = f" (and {len(done) - 1} more logs of its batch)" if len(done) > 1 else ""
+                raise RunFailed(f"a Dask worker failed judging {absolute[done[0]]}{more}: "
+                                f"{type(e).__name__}: {e}") from None
+            yield from zip((absolute[p] for p in done), verdicts, strict=True)
     finally:
         client.close()
         if cluster is not None:
@@ -239,16 +389,21 @@ class Run:
 def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | None = None,
           dask_processes: bool = True, components: dict[str, bytes] | None = None,
           cache_dir: str | None = None,
-          progress: Callable[[int, int], None] | None = None, rules: str | None = None) -> Run:
+          progress: Callable[[int, int], None] | None = None, rules: str | None = None,
+          dask_timeout: float = DASK_TIMEOUT, only: Filter = ANY) -> Run:
     """Judges every log under `paths` and returns the entries named from `root`.
 
     With `cache_dir`, an entry whose log bytes and rules fingerprint are unchanged is
     taken from the cache, and the cache is rewritten with this run's entries.
     `progress(done, total)` is called as logs are judged. `rules` judges every log by
     that rules version (or `latest`) instead of the one it was recorded under.
+    A log that cannot be opened where it is judged, or a worker's failure, fails the
+    whole run (Unjudged, RunFailed: exit 2) and nothing of it is cached.
     """
     components = components or {}
     logs = find_logs(paths)
+    if only:
+        logs = [p for p in logs if only.takes(p)]
     names = names_of(logs, root)
     run = Run(root)
     cache = load_cache(cache_dir) if cache_dir is not None else {}
@@ -260,7 +415,7 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
             todo.append(p)
             continue
         k = keys[p] = _log_key(p, components, rules)
-        hit = cache.get(os.path.abspath(p))
+        hit = cache.get(cache_key(p, k[2])) if k is not None else None
         if k is not None and hit is not None and (hit.size, hit.content, hit.rules) == k:
             found[p] = hit.entry
         else:
@@ -269,80 +424,59 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     done = len(found)
     if progress:
         progress(done, len(logs))
-    results = run_dask(todo, components, dask, processes=dask_processes, rules=rules) if dask \
-        else run_local(todo, components, jobs, rules)
+    results = run_dask(todo, components, dask, processes=dask_processes, rules=rules,
+                       timeout=dask_timeout) if dask else run_local(todo, components, jobs, rules)
     for p, (entry, judged) in results:
         found[p], keys[p] = entry, judged  # cached under the bytes it judged
         done += 1
         if progress:
             progress(done, len(logs))
     if cache_dir is not None:
+        new: dict[str, _Cached] = {}
         for p in todo:
             k, where = keys[p], os.path.abspath(p)
             if k is not None and visible(where) == where:  # (else not UTF-8: judged each time)
-                cache[where] = _Cached(*k, entry=found[p])
-        save_cache(cache_dir, cache)
+                new[cache_key(p, k[2])] = _Cached(*k, entry=found[p])
+        if new:
+            save_cache(cache_dir, new)
     run.entries = {k: found[p] for k, p in names.items()}
     return run
 
 
-# -- the report ----------------------------------------------------------------------------
 
-class Tally(msgspec.Struct):
-    """How many logs and events, and how many logs of each verdict."""
+# -- subsets of a baseline ------------------------------------------------------------------
 
-    logs: int = 0
-    events: int = 0
-    valid: int = 0
-    invalid: int = 0
-    broken: int = 0
+def under(name: str, paths: Sequence[str], root: str, only: Filter = ANY,
+          entry: Entry | None = None) -> bool:
+    """Returns whether a log named `name` (from `root`) lies under one of the paths (and,
+    with a filter, is of its games and options: a log gone is judged by its entry's game;
+    its options unknown, it is left out)."""
+    if only and entry is not None and only.games and entry.game not in only.games:
+        return False
+    if only.options and not only.takes(os.path.join(root, name)):
+        return False
+    for p in paths:
+        k = key_of(p, root)
+        if k == "." or name == k or name.startswith(k + "/"):
+            return True
+    return False
 
 
-def tally(entries: Iterable[Entry]) -> Tally:
-    out = Tally()
-    for e in entries:
-        out.logs += 1
-        out.events += e.events
-        setattr(out, e.verdict, getattr(out, e.verdict) + 1)  # valid, invalid or broken
+def in_scope(baseline: dict[str, Entry], paths: Sequence[str], root: str,
+             only: Filter = ANY) -> dict[str, Entry]:
+    """Returns the baseline's entries of the logs under the paths (and the filter's): a
+    check of part of an archive is compared with that part only (the others are not
+    "removed")."""
+    return {k: e for k, e in baseline.items() if under(k, paths, root, only, e)}
+
+
+def merged(baseline: dict[str, Entry], entries: dict[str, Entry], paths: Sequence[str],
+           root: str, only: Filter = ANY) -> dict[str, Entry]:
+    """Returns the baseline updated with a run over `paths`: the entries under the paths
+    (and the filter's) replaced by the run's (a log gone from them is dropped), every
+    other entry kept."""
+    out = {k: e for k, e in baseline.items() if not under(k, paths, root, only, e)}
+    out.update(entries)
     return out
 
 
-class Summary(msgspec.Struct, frozen=True, kw_only=True):
-    """The totals, by game and by `GAME VERSION` (the rules version recorded under)."""
-
-    total: Tally
-    by_game: dict[str, Tally]
-    by_version: dict[str, Tally]
-
-
-def summary(run: Run) -> Summary:
-    """Returns the totals, by game and by (game, rules version recorded under)."""
-    by_game: dict[str, list[Entry]] = {}
-    by_version: dict[str, list[Entry]] = {}
-    for e in run.entries.values():
-        g = e.game or "(unreadable)"
-        by_game.setdefault(g, []).append(e)
-        by_version.setdefault(f"{g} {e.rules_version or '?'}", []).append(e)
-    return Summary(total=tally(run.entries.values()),
-                   by_game={g: tally(v) for g, v in sorted(by_game.items())},
-                   by_version={g: tally(v) for g, v in sorted(by_version.items())})
-
-
-# -- baselines -------------------------------------------------------------------------------
-
-class Report(msgspec.Struct, frozen=True, kw_only=True):
-    """`corpus check --json`: the totals, every log's entry, and (with a baseline) the
-    logs whose judgement changed."""
-
-    total: Tally
-    by_game: dict[str, Tally]
-    by_version: dict[str, Tally]
-    logs: dict[str, Entry]
-    changes: list[Change] | msgspec.UnsetType = msgspec.UNSET
-
-
-def report(run: Run, changes: list[Change] | None) -> Report:
-    """Returns the whole report (what --json prints)."""
-    s = summary(run)
-    return Report(total=s.total, by_game=s.by_game, by_version=s.by_version,
-                  logs=dict(run.entries), changes=msgspec.UNSET if changes is None else changes)

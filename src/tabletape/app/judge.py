@@ -1,17 +1,20 @@
 """Judging one log for an archive check: what a baseline and the cache keep of it (`Entry`).
 
 `judge` replays a log through the engine's one loop and returns its verdict, its
-illegal events and their rules, its outcome, a digest of its final state and of the
-number of legal next events at every seq, and the rules version it was recorded
-under; `judge_keyed` also returns the cache key of the very bytes it judged, and
-`rules_fingerprint` what judges a game's logs. Never raises for a bad log.
+illegal events and their rules, its outcome and the seq that decided it, a digest of its
+final state, the number of legal next events at every seq, the rules version it was
+recorded under and (judged both ways) its verdict under the latest rules; `judge_keyed`
+also returns the cache key of the very bytes it judged, and `rules_fingerprint` what
+judges a game's logs (a content hash of every source file that can change a verdict).
+Never raises for a bad log.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -24,9 +27,20 @@ from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
 from tabletape.tape.reader import Record, open_log, read_records
 
-CHECK_VERSION = 1  # what an Entry measures; a change invalidates every cache
-BLOCK = 64  # seqs per digest of legal-move counts: a change is located to its block
+CHECK_VERSION = 2  # what an Entry measures; a change invalidates every cache
 VALID, INVALID, BROKEN = "valid", "invalid", "broken"
+NOT_A_LOG = "not a log"  # a stray file: its first line is no tabletape header; not a game
+
+
+class Latest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A log's verdict under the game's latest rules, kept when it differs from the verdict
+    under the version the log was recorded under (issue 24: judged both ways)."""
+
+    version: str  # the latest rules version
+    verdict: str
+    illegal: list[tuple[int, str]] = []  # as Entry.illegal, under the latest rules
+    error: str | None = None
+    rules_changed: list[str] = []  # the rule ids the changelog changed between the two
 
 
 class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -43,11 +57,14 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     winners: list[str] | None = None
     scores: dict[str, int] | None = None
     state: str | None = None  # digest of the final state
-    legal: list[str] = []  # digest of the legal-move counts, one per BLOCK seqs
+    over_at: int | None = None  # the seq that ended the game (its outcome decided there)
+    moves: str = ""  # the number of legal next events after every seq (`counts`)
+    latest: Latest | None = None  # the verdict under the latest rules, where it differs
 
     @property
     def first_illegal(self) -> tuple[int, str] | None:
         return self.illegal[0] if self.illegal else None
+
 
 
 def parse_components(specs: Iterable[tuple[str, str]]) -> dict[str, bytes]:
@@ -91,32 +108,50 @@ def digest(data: Any) -> str:
 
 
 class _LegalCounts:
-    """A visitor: the number of legal next events after every seq, digested per BLOCK seqs."""
+    """A visitor: the number of legal next events after every seq, and the seq that ended
+    the game."""
 
     def __init__(self) -> None:
-        self.blocks: list[str] = []
-        self._h = hashlib.blake2b(digest_size=4)
-        self._block = 0
+        self.counts: list[int] = []
+        self.over_at: int | None = None
 
     def __call__(self, j: Judged) -> None:
         fold = j.fold
         if fold is None:
             return
-        if j.seq // BLOCK != self._block:
-            self._close()
-            self._block = j.seq // BLOCK
         rs, state = fold.ruleset, fold.state
-        n = 0 if rs.over(state) else sum(1 for _ in rs.legal(state))
-        self._h.update(b"%d:%d;" % (j.seq, n))
+        over = rs.over(state)
+        if over and self.over_at is None:
+            self.over_at = j.seq
+        del self.counts[j.seq:]  # (seqs are visited in order, from 0)
+        self.counts.extend([-1] * (j.seq - len(self.counts)))
+        self.counts.append(0 if over else sum(1 for _ in rs.legal(state)))
 
-    def _close(self) -> None:
-        self.blocks.append(self._h.hexdigest())
-        self._h = hashlib.blake2b(digest_size=4)
 
-    def done(self, events: int) -> list[str]:
-        if events:
-            self._close()
-        return self.blocks
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def encode_counts(counts: Sequence[int]) -> str:
+    """Returns legal-move counts as a compact string: one character per seq for a count
+    below 62 (0-9, a-z, A-Z), `~N.` for a larger one, `?` for a seq not judged."""
+    return "".join("?" if n < 0 else _DIGITS[n] if n < len(_DIGITS) else f"~{n}."
+                   for n in counts)
+
+
+def decode_counts(text: str) -> list[int]:
+    """Returns the counts `encode_counts` wrote (-1: a seq not judged)."""
+    out: list[int] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "~":
+            end = text.index(".", i)
+            out.append(int(text[i + 1:end]))
+            i = end + 1
+            continue
+        out.append(-1 if c == "?" else _DIGITS.index(c))
+        i += 1
+    return out
 
 
 Key = tuple[int, str, str]  # a log's size, the hash of its bytes, the rules that judge it
@@ -143,16 +178,19 @@ def judge_keyed(path: str, components: dict[str, bytes] | None = None,
     components = components or {}
     try:
         f = open_log(path)
-    except TapeError as e:
-        return _broken(e, path), None
+    except TapeError as e:  # the file is not there to judge: the run's failure, not the log's
+        raise Unjudged(f"cannot judge {path}: {e.reason}", file=path) from None
     with f:
         hashed = Hashed(f)
         entry = _judge(path, components, hashed, rules)
         hashed.finish()
-    if entry.game is None:
-        return entry, None
+    game = entry.game
+    if game is None:
+        return _stray(path, entry), None
+    if rules is None:
+        entry = _both_ways(path, components, entry, hashed.h.hexdigest())
     return entry, (hashed.size, hashed.h.hexdigest(),
-                   rules_fingerprint(entry.game, components.get(entry.game), rules))
+                   rules_fingerprint(game, components.get(game), rules))
 
 
 class Hashed:
@@ -184,6 +222,65 @@ class Hashed:
         """Reads (and hashes) what the judge left unread, a block at a time."""
         while self.read(1 << 20):
             pass
+
+
+class Unjudged(UsageError):
+    """A log that could not be judged where it was to be judged (gone, unreadable, a
+    worker's failure): the run fails (exit 2) and nothing is cached for it."""
+
+
+class RunFailed(UsageError):
+    """A run that could not judge its logs (no workers, a worker's error): exit 2."""
+
+
+def _both_ways(path: str, components: dict[str, bytes], entry: Entry, content: str) -> Entry:
+    """Returns the entry with the verdict under the latest rules, when the log was judged by
+    an older version and the latest judges it otherwise (the same bytes, read again)."""
+    from tabletape.engine.versions import LATEST, changed_between
+    try:
+        rs = engine.get(entry.game or "")
+    except TapeError:
+        return entry
+    judged = entry.judged_by or entry.rules_version
+    if judged is None or judged == rs.version or judged not in rs.versions:
+        return entry
+    try:
+        f = open_log(path)
+    except TapeError as e:
+        raise Unjudged(f"cannot judge {path}: {e.reason}", file=path) from None
+    with f:
+        hashed = Hashed(f)
+        under = _judge(path, components, hashed, LATEST)
+        hashed.finish()
+    if hashed.h.hexdigest() != content:
+        raise Unjudged(f"{path} changed while it was judged; check it again", file=path)
+    if (under.verdict, under.illegal, under.error) == (entry.verdict, entry.illegal, entry.error):
+        return entry
+    ids = sorted({r for rules in changed_between(rs.changelog, judged, rs.version).values()
+                  for r in rules})
+    return msgspec.structs.replace(entry, latest=Latest(
+        version=rs.version, verdict=under.verdict, illegal=under.illegal, error=under.error,
+        rules_changed=ids))
+
+
+def _stray(path: str, entry: Entry) -> Entry:
+    """Returns the entry of a file that names no game: `not a log` when its first line is no
+    tabletape header at all (a stray file among the logs), else the broken entry."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(MAX_LINE + 1)
+    except OSError:
+        return entry
+    if not first.strip():
+        return entry  # empty, or a torn first line: a log that lost its header
+    try:
+        head = msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        head = None
+    if isinstance(head, dict) and head.get("type") == "game_started":
+        return entry
+    return msgspec.structs.replace(entry, verdict=NOT_A_LOG,
+                                   error="its first line is not a tabletape header")
 
 
 def _broken(e: TapeError, path: str) -> Entry:
@@ -226,7 +323,8 @@ def _judge(path: str, components: dict[str, bytes], f: Hashed, rules: str | None
                  judged_by=judged if judged != recorded else None, events=result.events,
                  verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
                  illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
-                 error_seq=stop.seq if stop else None, legal=counts.done(result.events), **out)
+                 error_seq=stop.seq if stop else None, over_at=counts.over_at,
+                 moves=encode_counts(counts.counts), **out)
 
 
 def _reason(e: TapeError, path: str) -> str:
@@ -234,13 +332,70 @@ def _reason(e: TapeError, path: str) -> str:
     return e.reason.replace(path, "<log>")
 
 
+
 @functools.lru_cache(maxsize=64)
 def rules_fingerprint(game: str, components: bytes | None, rules: str | None = None) -> str:
-    """Returns a fingerprint of what judges a game's logs: its rules code, the engine's,
-    this module's measures, and the component data that replaces the headers' (if any)."""
-    from tabletape.engine.index import code_fingerprint
-    h = hashlib.sha256(f"{__version__} {CHECK_VERSION} {BLOCK}".encode())
-    h.update(code_fingerprint(engine.get(game)).encode())
+    """Returns a fingerprint of what judges a game's logs: the content of every source and
+    data file that can change a verdict (`source_fingerprint`), this module's measures,
+    and the component data that replaces the headers' (if any)."""
+    h = hashlib.sha256(f"{__version__} {CHECK_VERSION}".encode())
+    h.update(source_fingerprint(game).encode())
     h.update(hashlib.sha256(components).digest() if components is not None else b"header")
     h.update(f" rules {rules or 'recorded'}".encode())
     return h.hexdigest()
+
+
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # src/tabletape
+SOURCE_SUFFIXES = (".py", ".json", ".pyi")
+# What cannot change a verdict: the front ends above `app` (the layers in pyproject.toml).
+NOT_JUDGING = ("cli", "pytest_plugin.py", "__main__.py")
+
+
+def game_package(game: str) -> str:
+    """Returns the folder of the package that holds a game's rules (its code and data)."""
+    import importlib
+    module = type(engine.get(game)).__module__
+    parts = module.split(".")
+    top = ".".join(parts[:3] if module.startswith("tabletape.games.") else parts[:1])
+    return os.path.dirname(os.path.abspath(importlib.import_module(top).__file__ or ""))
+
+
+@functools.lru_cache(maxsize=64)
+def source_fingerprint(game: str) -> str:
+    """Returns a content hash of every file that can change how a game's logs are judged:
+    tabletape's own modules and data (tape, engine with its kit, games/__init__, app;
+    not the front ends), the game's package with its data, and the versions of msgspec
+    and Python. Computed once per process (a process runs the code it loaded); ~100 files,
+    about 1 MB: a few milliseconds."""
+    import platform
+    h = hashlib.sha256(f"msgspec {msgspec.__version__} python {platform.python_version()} "
+                       f"{platform.python_implementation()}".encode())
+    games_dir = os.path.join(PACKAGE, "games")
+    h.update(tree_fingerprint(PACKAGE, skip=(*NOT_JUDGING, games_dir)).encode())
+    h.update(tree_fingerprint(games_dir, skip=tuple(
+        os.path.join(games_dir, d) for d in os.listdir(games_dir)
+        if os.path.isdir(os.path.join(games_dir, d)))).encode())
+    h.update(tree_fingerprint(game_package(game)).encode())
+    return h.hexdigest()
+
+
+def tree_fingerprint(root: str, skip: tuple[str, ...] = ()) -> str:
+    """Returns a hash of the names and bytes of every source and data file under `root`
+    (recursively, caches and hidden files left out). `skip`: names relative to `root`, or
+    absolute paths, of files and folders left out."""
+    h = hashlib.sha256()
+    skipped = {os.path.join(root, s) for s in skip}
+    for d, dirs, names in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if not x.startswith((".", "__pycache__"))
+                         and os.path.join(d, x) not in skipped)
+        for name in sorted(names):
+            path = os.path.join(d, name)
+            if name.startswith(".") or not name.endswith(SOURCE_SUFFIXES) or path in skipped:
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            h.update(b"%s %d\n" % (rel.encode(), len(data)))
+            h.update(data)
+    return h.hexdigest()
+

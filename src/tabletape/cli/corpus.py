@@ -50,23 +50,38 @@ def group() -> None:
                    "cluster of 2 workers (needs the dask extra).")
 @click.option("--dask-threads", is_flag=True,
               help="With --dask local: workers are threads, not processes.")
+@click.option("--dask-timeout", type=click.FloatRange(min=0), default=corpus.DASK_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="With --dask: fail when the scheduler has no worker after this long.")
 @click.option("--no-cache", is_flag=True, help="Judge every log again; neither read nor "
               "write the cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Where the cache lives.  [default: $TABLETAPE_CACHE, else "
                    "$XDG_CACHE_HOME/tabletape, else ~/.cache/tabletape]")
+@click.option("--game", "games", multiple=True, metavar="GAME",
+              help="Check only this game's logs (repeatable); with a baseline, compare and "
+                   "update only theirs.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="Check only the logs played with this option value (repeatable), e.g. "
+                   "two_decks=true, length=short.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--markdown", "as_markdown", is_flag=True,
+              help="Print the report as Markdown, for a pull request (with the coverage of "
+                   "the changed rules).")
 @rules_option
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, update: bool,
           components: list[tuple[str, str]], jobs: int | None, dask: str | None,
-          dask_threads: bool, no_cache: bool, cache_dir: str | None, as_json: bool,
+          dask_threads: bool, dask_timeout: float, no_cache: bool, cache_dir: str | None,
+          games: tuple[str, ...], options: tuple[str, ...], as_json: bool, as_markdown: bool,
           rules: str | None) -> None:
     """Validate every log under PATHS (any game) and summarise, by game and rules version.
 
     With --baseline FILE, print every log whose result differs from the manifest (verdict,
     first illegal event and rule, outcome, final state, legal moves at every seq, rules
-    version), and from which seq; --update writes it. Without a baseline, exit 1 when a
+    version), and from which seq; --update writes it. Checking part of the archive (a
+    folder or a log under it) compares that part only, and --update rewrites only its
+    entries. Without a baseline, exit 1 when a
     log is invalid or broken; with one, exit 1 when anything changed.
 
     \b
@@ -79,22 +94,33 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     if dask_threads and dask != "local":
         raise UsageError("--dask-threads goes with --dask local")
     parsed = corpus.parse_components(components)
+    only = corpus.Filter(tuple(games), corpus.parse_options(options))
     root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
-    old = corpus.read_baseline(baseline) if baseline and not update else None
+    old = None if not baseline else corpus.baseline_to_update(baseline) if update \
+        else corpus.in_scope(corpus.read_baseline(baseline), paths, root, only)
     cache = None if no_cache else cache_dir or corpus.default_cache_dir()
     from tabletape.cli.render import console, err_console
     run = _with_progress(err_console, lambda progress: corpus.check(
         paths, root=root, jobs=jobs or os.cpu_count() or 1, dask=dask,
         dask_processes=not dask_threads, components=parsed, cache_dir=cache,
-        progress=progress, rules=rules))
+        progress=progress, rules=rules, dask_timeout=dask_timeout, only=only))
+    written = None
     if baseline and update:
-        corpus.write_baseline(baseline, run.entries,
+        written = corpus.merged(old or {}, run.entries, paths, root, only)
+        corpus.write_baseline(baseline, written,
                               reading=[os.path.join(root, k) for k in run.entries])
-    changes = corpus.compare(old, run.entries) if old is not None else None
+    changes = corpus.compare(old, run.entries, root, rules) if old is not None and not update \
+        else None
     if as_json:
         emit_json(corpus.report(run, changes))
+    elif as_markdown:
+        from tabletape.cli.group import echo
+        covered = corpus.coverage(paths, jobs or os.cpu_count() or 1) \
+            if changes and corpus.changed_rules(changes) else None
+        for line in corpus.markdown(run, changes, baseline, covered):
+            echo(line)
     else:
-        _print_report(console, run, changes, baseline, update)
+        _print_report(console, run, changes, baseline, written)
     if update:
         ctx.exit(0)  # the results are the baseline now
     if changes is not None:
@@ -117,8 +143,21 @@ def _with_progress(err_console: Any, work: Any) -> corpus.Run:
     return result
 
 
+def _where(e: corpus.Entry) -> str:
+    """Returns why a log is not valid: its break first (with the illegal event before it)."""
+    if e.verdict == corpus.NOT_A_LOG or (e.verdict == corpus.BROKEN and e.error):
+        where = f"{e.error}" + (f" (seq {e.error_seq})" if e.error_seq is not None else "")
+        if e.first_illegal:
+            where += f"; before it, an illegal event at seq {e.first_illegal[0]} " \
+                     f"[{e.first_illegal[1]}]"
+        return where
+    if e.first_illegal:
+        return f"seq {e.first_illegal[0]} [{e.first_illegal[1]}]"
+    return e.error or e.verdict
+
+
 def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | None,
-                  baseline: str | None, update: bool) -> None:
+                  baseline: str | None, written: dict[str, corpus.Entry] | None) -> None:
     from rich.table import Table
     from rich.text import Text
     s = corpus.summary(run)
@@ -138,23 +177,76 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
     if changes is None:
         for name, e in run.entries.items():
             if e.verdict != corpus.VALID:
-                where = (f"seq {e.first_illegal[0]} [{e.first_illegal[1]}]" if e.first_illegal
-                         else f"{e.error}" + (f" (seq {e.error_seq})" if e.error_seq else ""))
-                console.print(Text.assemble((f"{e.verdict} ", "red"), f"{name}: {where}"))
-        if update:
-            console.print(f"wrote the baseline {baseline} ({len(run.entries)} logs)")
+                console.print(Text.assemble((f"{e.verdict} ", "red"), f"{name}: {_where(e)}"))
+        for name, e in run.entries.items():
+            if e.latest is not None:  # judged both ways: its own version, and the latest
+                u = e.latest
+                first = f" at seq {u.illegal[0][0]} [{u.illegal[0][1]}]" if u.illegal else ""
+                console.print(Text.assemble(
+                    ("under the latest rules ", "yellow"),
+                    f"{name}: {e.verdict} under {e.judged_by or e.rules_version} (recorded), "
+                    f"{u.verdict}{first} under {u.version}; rules changed between: "
+                    f"{', '.join(u.rules_changed) or 'none'}"))
+        if written is not None:
+            console.print(f"wrote the baseline {baseline} ({len(written)} logs)")
         return
     for c in changes:
         head = Text.assemble((f"{c.kind} ", "yellow"), c.log)
+        broken = c.broken_at
+        if broken is not None:  # tampering first, before any illegal event on the way
+            head.append(f": broken at seq {broken.seq}" if broken.seq is not None
+                        else ": broken")
         if c.first_seq is not None:
-            head.append(f": the judgement first differs at seq {c.first_seq}")
+            head.append(("; " if broken is not None else ": ")
+                        + f"the judgement first differs at seq {c.first_seq}")
         console.print(head)
         for w in c.what:
             console.print(Text(f"  {w}"))
         if c.rules_changed:
             console.print(Text(f"  rules changed since its version: {', '.join(c.rules_changed)}"))
+        if c.look:
+            console.print(Text(f"  look closer: {c.look}"))
     if changes:
         console.print(f"{len(changes)} of {len(run.entries)} logs differ from the baseline "
                       f"{baseline} (--update accepts them)")
     else:
         console.print(f"all {len(run.entries)} logs match the baseline {baseline}")
+
+
+@group.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Read this many logs at once, in processes.  [default: all cores]")
+@click.option("--json", "as_json", is_flag=True, help="Print the coverage as JSON.")
+def coverage(paths: tuple[str, ...], jobs: int | None, as_json: bool) -> None:
+    """Which rule ids the logs under PATHS exercise, which none does, and how games ended.
+
+    A rule is exercised by an event it governs (the rules `explain` names) or refuses.
+    Per game: each rule id of its catalogue with the logs and events that exercise it,
+    the rule ids no log exercises, and the endings present (the kind of event that
+    ended each game, or "not over").
+
+    \b
+    Example:
+      tabletape corpus coverage logs
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    from tabletape.cli.render import console
+    found = corpus.coverage(paths, jobs or os.cpu_count() or 1)
+    if as_json:
+        emit_json(found)
+        return
+    for game, g in found.items():
+        table = Table(title=f"{game}: {g['logs']:,} logs, {g['events']:,} events",
+                      title_justify="left")
+        for col in ("rule", "logs", "events"):
+            table.add_column(col, justify="left" if col == "rule" else "right")
+        for rule, seen in g["rules"].items():
+            if seen["logs"]:
+                table.add_row(rule, f"{seen['logs']:,}", f"{seen['events']:,}")
+        console.print(table)
+        console.print(Text(f"not exercised by any log ({len(g['unexercised'])}): "
+                           + (", ".join(g["unexercised"]) or "none")))
+        console.print(Text("endings: " + ", ".join(f"{k} {n}" for k, n in g["endings"].items())))
