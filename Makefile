@@ -68,7 +68,7 @@ stress: $(VENV)/.installed
 # The manual's screenshots (docs/viewer-GAME.png, on docs/seeing.md), made again by the
 # browser tests.
 screenshots: $(VENV)/.installed
-	TABLETAPE_DOCS_SCREENSHOTS=1 $(PY) -m pytest tests/test_browser.py -k disputed_replay
+	TABLETAPE_DOCS_SCREENSHOTS=1 $(PY) -m pytest tests/app/test_browser.py -k disputed_replay
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

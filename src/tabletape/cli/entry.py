@@ -4,7 +4,7 @@ handed to the click group (`tabletape.cli:main`) as it was typed.
 Drawing a long log's table at a seq is asked for often and should take less than 0.1 s,
 whole process; click alone costs a fifth of that to import. This path recognises only
 that exact form (each option once, spelled out, its value in the next word) and prints
-what the click command prints, byte for byte (tests/test_fast_paths.py runs both); any
+what the click command prints, byte for byte (tests/games/test_fast_paths.py runs both); any
 other form, a name click would refuse (a directory, an unreadable file) or a value it
 would (a --to that is not a number), and shell completion, go to click.
 """

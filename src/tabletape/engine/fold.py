@@ -105,7 +105,7 @@ class Fold:
             stack = self.stack
             if type(event) is Undone and stack and event.target == stack[-1].seq:
                 # the usual undo, inline: `_feed_core` -> `_undo` for the latest event
-                # (tests/test_fast_paths.py pins it to that path)
+                # (tests/games/test_fast_paths.py pins it to that path)
                 self.core_seqs.add(seq)
                 top = stack.pop()
                 self.retracted[top.seq] = seq

@@ -27,7 +27,7 @@ Count = Annotated[int, Meta(ge=0, le=1_000_000)]
 # the last two code points of every plane), so that a drawing is always a valid SVG. A name,
 # and every free-text header field, may hold none (the schema's pattern); every other string
 # from a log, a components file or a file name is printed through `visible`. tape/reader.py's
-# `_UNSAFE_BYTES` is this set as a line's bytes (tests/test_fast_paths.py pins the two).
+# `_UNSAFE_BYTES` is this set as a line's bytes (tests/games/test_fast_paths.py pins the two).
 _PLANE_ENDS = "".join(f"\\U{p << 16 | 0xfffe:08x}\\U{p << 16 | 0xffff:08x}" for p in range(1, 17))
 UNSAFE = (r"\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
           r"\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ud800-\udfff\ufdd0-\ufdef"

@@ -141,7 +141,7 @@ def _chunks(f, max_line: int) -> Iterator[bytes]:
 # C1, the soft hyphen, bidi, the default-ignorables, separators, BOM, noncharacters) as raw
 # UTF-8. Escaped forms of the others are not canonical (msgspec writes them raw), so a block
 # holding one fails the re-encoding check and goes to the strict decoder too; a lone
-# surrogate cannot be decoded at all. tests/test_fast_paths.py checks this against UNSAFE
+# surrogate cannot be decoded at all. tests/games/test_fast_paths.py checks this against UNSAFE
 # for every code point.
 _UNSAFE_BYTES = re.compile(
     rb"\\(?:u00[01][0-9a-f]|u007f|[bfnrt])|\x7f|\xc2[\x80-\x9f\xad]|\xcd\x8f|\xd8\x9c"

@@ -20,7 +20,7 @@ from .components import Lookups, Unit
 from .state import Battle, State
 
 # `targetable` (bcp.fire.target, bcp.fire.equal) is in components: `lk.reach` tabulates it
-# for every pair of units once per game, and these read the table (tests/test_fast_paths.py
+# for every pair of units once per game, and these read the table (tests/games/test_fast_paths.py
 # pins the table and `targets` to `targetable`).
 
 def reach(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> frozenset[str]:
@@ -141,7 +141,7 @@ def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     with every supporter backing it (however support is allocated) and its best Kept Card."""
     # `window(..., None, supporters(...))` for each target, with what does not depend on
     # the target worked out once per unit, the targets read from `lk.reach`, and the Action
-    # Numbers (sorted) searched by bisection (tests/test_fast_paths.py pins it to that form)
+    # Numbers (sorted) searched by bisection (tests/games/test_fast_paths.py pins it to that form)
     side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
     units, theirs, actions = lk.units[side], lk.units[enemy_side], lk.actions
     enemy = tuple(dict.fromkeys(battle.forces[q.opponent(battle, player)]))

@@ -347,7 +347,7 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
     # may deploy at all (`_check_deployer`), which battles are open, and each source's
     # `_check_source` (it reads only the card, its source and the player); the rest of
     # `_check_placement` per candidate, leaving out the theatres `_check_theatre` refuses
-    # (a battle's theatre is named once, by its first card). tests/test_fast_paths.py pins
+    # (a battle's theatre is named once, by its first card). tests/games/test_fast_paths.py pins
     # it to the plain definition (every candidate through the whole `check`).
     if _check_deployer(lk, state, player) is not None:
         return

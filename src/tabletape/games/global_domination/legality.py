@@ -6,7 +6,7 @@ Each Game Turn and End of Each Game Turn (card uses, Discards, scoring) in `play
 looks up one function per event type (`CHECK`); `legal` filters a candidate set
 that covers whatever `check` could accept through `check`, so the two agree (for card
 plays, Discards, Builds and Reductions, the parts of `check` a whole group of candidates
-shares are asked once for the group: tests/test_fast_paths.py pins them to the plain form).
+shares are asked once for the group: tests/games/test_fast_paths.py pins them to the plain form).
 Every function takes the game's `Lookups` (`lk`) first.
 """
 
@@ -136,7 +136,7 @@ def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     if h.step in (Step.BUILD, Step.REDUCE, Step.LAND_MIX):
         # `_step_plain`'s Builds and Reductions through `check_point` with its first part, the
         # step owed, known to pass: the head is `h` and `h.player` owes it (pinned to it in
-        # tests/test_fast_paths.py)
+        # tests/games/test_fast_paths.py)
         if h.step is not Step.REDUCE:
             yield from (ForceBuilt(player=p, area=a) for a in lk.areas
                         if check_spend(lk, state, h, a, True) is None)
@@ -177,7 +177,7 @@ def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
 def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
     # Every card play, Discard, end of turn and scoring pass through its whole `check`,
     # with what the candidates share checked once: each player's turn level, the Discarder,
-    # each stack a Discard may take, each set of discarded cards (tests/test_fast_paths.py
+    # each stack a Discard may take, each set of discarded cards (tests/games/test_fast_paths.py
     # pins it to the plain definition: every candidate through `check`)
     for p in state.players:
         if check_turn_level(lk, state, p, "card play") is not None:

@@ -16,7 +16,7 @@ import urllib.request
 import pytest
 
 from tabletape import engine
-from tests.test_browser import browser, free_port, shot, watch_console  # noqa: F401
+from tests.app.test_browser import browser, free_port, shot, watch_console  # noqa: F401
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
@@ -247,7 +247,7 @@ def test_each_games_player_page_at_phone_and_desktop_size(phones, game, tmp_path
     """Halfway through each game, the first player's page at 390x844 and 1280x900
     (build/screenshots/play-GAME-390.png, -1280.png): no console error, no CSP violation."""
     from tabletape.app import live, play
-    from tests.test_serve import Served
+    from tests.app.test_serve import Served
     with open(GAMES[game], "rb") as f:
         rows = f.readlines()
     path = tmp_path / "game.jsonl"

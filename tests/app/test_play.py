@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from tabletape import engine
-from tests.test_serve import Served
+from tests.app.test_serve import Served
 
 uvicorn = pytest.importorskip("uvicorn", reason="serve --play needs the view extra")
 

@@ -6,7 +6,7 @@ each page its own directory), and what it prints — stdout and stderr, as a ter
 would interleave them — must be the lines under it, whole, up to the next `$` line. Only
 what varies from run to run is normalised: trailing spaces, and the temporary directory's
 path. Examples that are abbreviated, or whose output cannot repeat (fresh random keys),
-are ```text blocks; the session in docs/recording.md is checked by tests/test_record.py.
+are ```text blocks; the session in docs/recording.md is checked by tests/cli/test_record.py.
 """
 
 from __future__ import annotations

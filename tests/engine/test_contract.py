@@ -16,7 +16,7 @@ from tabletape.engine.kit.contract import MEMBERS, ContractError, drawn
 from tabletape.engine.kit.packaged import Packaged
 from tests.template_game import TakeAway, legality
 
-TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template_game")
+TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "template_game")
 
 
 def copy_template(where) -> str:

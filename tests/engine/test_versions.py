@@ -281,7 +281,7 @@ def test_every_bundled_log_is_judged_under_every_version_as_the_snapshot_says():
     with open(JUDGEMENTS) as f:
         pinned = json.load(f)
     assert set(now) == set(pinned), "a bundled log was added or removed: update the snapshot " \
-        "(TABLETAPE_UPDATE_JUDGEMENTS=1 pytest tests/test_versions.py)"
+        "(TABLETAPE_UPDATE_JUDGEMENTS=1 pytest tests/engine/test_versions.py)"
     for path, by_version in now.items():
         for version, entry in by_version.items():
             if version in pinned[path]:
@@ -421,7 +421,7 @@ def test_a_log_setting_an_option_its_judging_version_lacks_is_refused_naming_bot
 
 
 def test_a_log_recorded_under_a_version_without_its_option_has_a_bad_header(run, tmp_path):
-    from tests.test_signing import rechain
+    from tests.tape.test_signing import rechain
     path = tmp_path / "forged.jsonl"
     data = open(AUTO, "rb").read().replace(b'"rules_version":"1.1"', b'"rules_version":"1.0"', 1)
     path.write_bytes(data)

@@ -16,11 +16,11 @@ import pytest
 from tabletape.app import corpus
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
+from tests.cli.test_streaming import ENV
 from tests.conftest import lines
-from tests.test_streaming import ENV
 
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
-SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
 
 
 @pytest.fixture

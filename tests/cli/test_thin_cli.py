@@ -16,9 +16,9 @@ import pytest
 from tabletape.app import making, reading
 from tabletape.cli.params import AT_SEQ
 
-SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "tabletape"
+SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "tabletape"
 JSON_DOORS = {"emit_json", "visible_json"}
-REPLAYS = pathlib.Path(__file__).resolve().parent.parent / "replays"
+REPLAYS = pathlib.Path(__file__).resolve().parents[2] / "replays"
 
 
 def _name(call: ast.Call) -> str:

@@ -16,7 +16,7 @@ from tests.conftest import lines, session_log, write
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
 SHORT = "replays/cards-of-war/sim-normal.jsonl"
 ENV = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "src"), "TABLETAPE_CLOCK": "off"}
+    os.path.dirname(os.path.abspath(__file__)))), "src"), "TABLETAPE_CLOCK": "off"}
 
 
 @pytest.fixture(scope="module")

@@ -316,7 +316,7 @@ def test_a_log_of_another_rules_version_is_judged_with_a_note(run, tmp_path):
     data = open(KILL_LOG, "rb").read().splitlines(keepends=True)
     data[0] = data[0].replace(b'"rules_version":"1.1"', b'"rules_version":"0.9"')
     write(path, b"".join(data))
-    from tests.test_signing import rechain
+    from tests.tape.test_signing import rechain
     rechain(path)
     note = "note: recorded under cards-of-war rules 0.9, judged by rules 1.2"
     for args in (("validate", path), ("explain", path, 21), ("replay", path)):

@@ -15,8 +15,8 @@ from tabletape.tape import log
 from tabletape.tape.errors import LogFormatError, TornTail, UsageError
 from tabletape.tape.events import Note
 from tests.conftest import COW, lines, write
+from tests.engine.test_index import lines_hash, same, session_log
 from tests.reliability import figures
-from tests.test_index import lines_hash, same, session_log
 
 # the figure: index edits tried, reads of each edited log compared with a read from line 1,
 # and misleading answers (the index used on the first read, or an answer that differs)

@@ -416,7 +416,7 @@ def test_the_viewers_table_of_parts_numbers_as_a_dict_would():
 
 # -- `replay FILE [--to SEQ] [--as PLAYER]` without click (cli/entry.py) ------------------
 
-_SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+_SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
 # Both sides run as `tabletape` (click names the program in its usage errors); the quick
 # side also lists the modules it imported, after its own output.
 _CLICK = "import sys; sys.argv[0] = 'tabletape'; from tabletape.cli import main; main()"

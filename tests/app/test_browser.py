@@ -25,8 +25,8 @@ import pytest
 from tabletape import engine
 from tabletape.app import viewer
 from tests.conftest import session_log
+from tests.games.test_svg import DISPUTED
 from tests.registry import BUNDLED
-from tests.test_svg import DISPUTED
 
 SHOTS = "build/screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
