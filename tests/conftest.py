@@ -85,6 +85,13 @@ def session_log(path, seed: int, events: int) -> str:
     return str(path)
 
 
+@pytest.fixture(scope="session")
+def long_log(tmp_path_factory) -> str:
+    """The long log the tests share: a legal Cards of War session of 3,000 events (~400 kB,
+    several blocks of the reader). Read it, never write it: copy it first."""
+    return session_log(tmp_path_factory.mktemp("long") / "long.jsonl", 5, 3000)
+
+
 def pytest_terminal_summary(terminalreporter):
     """Prints the figures the tests recorded (tests/reliability/figures.py), if any."""
     from tests.reliability import figures

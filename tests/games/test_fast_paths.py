@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tabletape import engine
 from tabletape.tape.errors import ChainError, LogFormatError
-from tests.conftest import lines, session_log, write
+from tests.conftest import lines, write
 
 from .test_games import GAMES, simulated
 
@@ -29,12 +29,6 @@ def test_over_is_exactly_when_nothing_is_pending(game, seed):
     for state in (rs.initial(), *states):
         assert rs.over(state) == (rs.pending(state) is None)
     assert rs.over(states[-1])
-
-
-@pytest.fixture(scope="module")
-def long_log(tmp_path_factory) -> str:
-    """A legal session of 3,000 events (several blocks of the reader)."""
-    return session_log(tmp_path_factory.mktemp("fast") / "long.jsonl", 7, 3000)
 
 
 @pytest.mark.parametrize("at", [1, 1500, 2999])

@@ -12,13 +12,7 @@ from tabletape import engine
 from tabletape.tape import log
 from tabletape.tape.errors import ChainError, LogFormatError, TornTail
 from tabletape.tape.seqs import SeqMap, SeqSet
-from tests.conftest import lines, session_log, write
-
-
-@pytest.fixture(scope="module")
-def long_log(tmp_path_factory) -> str:
-    """A legal session of 3,000 events (~400 kB: several blocks)."""
-    return session_log(tmp_path_factory.mktemp("long") / "long.jsonl", 5, 3000)
+from tests.conftest import lines, write
 
 
 def test_records_match_a_line_by_line_reading(long_log):

@@ -18,6 +18,7 @@ from tabletape.games.battlecards_pacific.events import (
 )
 from tabletape.games.battlecards_pacific.state import State, Step
 from tabletape.tape.events import Event
+from tests import story
 
 GAME = engine.get("battlecards-pacific")  # unbound: enough to start, decode and describe
 JAPAN, US = "alice", "bob"  # the first player named is Japan by default (bcp.setup.sides)
@@ -39,20 +40,12 @@ def fresh(comp=None, **options) -> State:
 
 def act(state: State, *events: Event, rs=RS) -> State:
     """Applies legal events one by one, failing the test on a refusal."""
-    for e in events:
-        v = rs.check(state, e)
-        assert v is None, f"{e} refused: {v}"
-        assert e in list(rs.legal(state)), f"{e} passes check but is not in legal"
-        state = rs.apply(state, e)
-    return state
+    return story.play(rs, state, *events, offered=True)
 
 
 def refusal(state: State, event: Event, rs=RS):
     """Returns the Violation that refuses the event (failing if it is legal)."""
-    v = rs.check(state, event)
-    assert v is not None, f"{event} was accepted"
-    assert event not in list(rs.legal(state))
-    return v
+    return story.refusal(rs, state, event, offered=True)
 
 
 def refused(state: State, event: Event, rs=RS) -> str:

@@ -19,6 +19,7 @@ from tabletape.games.cards_of_war.events import (
 )
 from tabletape.games.cards_of_war.lookups import theatre_counts
 from tabletape.games.cards_of_war.state import COMMON, Battle, Owed, Phase, State, Step
+from tests import story
 
 A, B = "alice", "bob"
 PLAYERS = (A, B)
@@ -50,16 +51,12 @@ def start(**options) -> State:
 
 def feed(state: State, *events) -> State:
     """Checks each event (it must be legal) and applies it; returns the final state."""
-    for ev in events:
-        v = RS.check(state, ev)
-        assert v is None, f"{ev} refused: {v}"
-        state = RS.apply(state, ev)
-    return state
+    return story.play(RS, state, *events)
 
 
 def refused(state: State, ev) -> str | None:
     """Returns the rule id `check` refuses the event with (None: legal)."""
-    v = RS.check(state, ev)
+    v = story.violation(RS, state, ev)
     return v.rule if v else None
 
 

@@ -19,6 +19,7 @@ from tabletape.games.global_domination.events import (
     Options,
 )
 from tabletape.games.global_domination.state import Force, State
+from tests import story
 
 PLAYERS = ("alice", "bob", "carol")
 STACKS = ("Airborne Forces", "Bio Weapons", "Fog of War", "Global Disruption", "Insurgents",
@@ -34,19 +35,12 @@ RS = RULESET.bind(header())
 
 def run(state: State, *events) -> State:
     """Applies events one by one, each of which must be legal."""
-    for ev in events:
-        v = RS.check(state, ev)
-        assert v is None, f"{RS.describe(ev)}: {v}"
-        state = RS.apply(state, ev)
-    return state
+    return story.play(RS, state, *events)
 
 
 def refused(state: State, event) -> str:
     """Returns the rule id an illegal event breaks."""
-    v = RS.check(state, event)
-    assert v is not None, f"{RS.describe(event)} was accepted"
-    assert v.rule in RS.catalogue(), v.rule
-    return v.rule
+    return story.refusal(RS, state, event).rule
 
 
 def setup_events(players: tuple[str, ...] = PLAYERS, first: str | None = None,

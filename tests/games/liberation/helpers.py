@@ -11,12 +11,13 @@ import os
 from msgspec.structs import replace
 
 from tabletape import engine
-from tabletape.engine import Violation, simulate
+from tabletape.engine import simulate
 from tabletape.games.liberation import RULESET
 from tabletape.games.liberation.events import Options
 from tabletape.games.liberation.reducer import settle
 from tabletape.games.liberation.state import Played, Stage, State
 from tabletape.tape.events import Event
+from tests import story
 
 PLAYERS = ("ann", "bob", "cat")
 SEATS = ("ann", "bob", "cat", "dan", "eve", "fay")
@@ -64,20 +65,12 @@ def at(country: str = "Somalia", players: tuple[str, ...] = PLAYERS, *,
 
 def ok(state: State, *events: Event) -> State:
     """Applies events that must all be legal (and among `legal`)."""
-    for ev in events:
-        v = RS.check(state, ev)
-        assert v is None, f"{RS.describe(ev)} refused: {v}"
-        assert ev in list(RS.legal(state)), f"{RS.describe(ev)} passes check but is not legal"
-        state = RS.apply(state, ev)
-    return state
+    return story.play(RS, state, *events, offered=True)
 
 
 def refused(state: State, event: Event) -> str:
     """Returns the rule id refusing an event (and that `legal` does not offer it)."""
-    v = RS.check(state, event)
-    assert isinstance(v, Violation), f"{RS.describe(event)} was accepted"
-    assert event not in list(RS.legal(state))
-    return v.rule
+    return story.refusal(RS, state, event, offered=True).rule
 
 
 def settled(state: State) -> State:
