@@ -326,7 +326,10 @@ def test_an_edit_anywhere_that_judges_misses_the_cache(logs, tmp_path):
 
 def test_the_source_fingerprint_is_cheap():
     import time
+
+    from tabletape.engine import fingerprint
     corpus.source_fingerprint.cache_clear()
+    fingerprint.code_fingerprint.cache_clear()
     t = time.perf_counter()
     corpus.source_fingerprint("liberation")
     assert time.perf_counter() - t < 0.5  # ~100 files, ~1 MB: a few ms

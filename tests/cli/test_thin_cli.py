@@ -83,7 +83,7 @@ def _doc(report: msgspec.Struct) -> object:
     return json.loads(msgspec.json.encode(msgspec.to_builtins(report)))
 
 
-def test_the_json_of_the_reading_commands_is_the_app_struct(run):
+def test_the_json_of_the_reading_commands_is_the_app_struct(run, game):
     """What --json prints is `msgspec.to_builtins` of what the app function returns."""
     log = str(REPLAYS / "cards-of-war" / "kill-dispute.jsonl")
     other = str(REPLAYS / "cards-of-war" / "undo-correction.jsonl")
@@ -95,6 +95,8 @@ def test_the_json_of_the_reading_commands_is_the_app_struct(run):
     assert _json(run, "diff", log, other) == _doc(compared.report)
     judged = reading.judged(log, keep_going=False, single=True)
     assert _json(run, "validate", log) == _doc(reading.validation(judged))
+    from tabletape.app.legal import legal
+    assert _json(run, "legal", game, "--as", "alice") == _doc(legal(str(game), "alice"))
 
 
 def test_new_and_simulate_return_their_json(tmp_path):

@@ -367,7 +367,9 @@ def test_the_other_commands_escape_what_they_are_handed_too(run, hostile, tmp_pa
                   "alice," + ELSEWHERE[0]),
                  ("migrate", hostile, "-o", tmp_path / ("m\u202e.jsonl")),
                  ("migrate", hostile, "-o", tmp_path / "m10.jsonl", "--rules", "1.0"),
-                 ("serve", hostile, "--host", "0.0.0.0\x1b[2K")):
+                 ("serve", hostile, "--host", "0.0.0.0\x1b[2K"),
+                 ("legal", hostile), ("legal", hostile, "--json"),
+                 ("legal", hostile, "--as", ELSEWHERE[0]), ("legal", hostile, "--as", "bob")):
         r = run(*args)
         assert r.exit_code in (0, 1, 2), (args, out(r))
         assert "Traceback" not in out(r)

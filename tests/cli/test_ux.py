@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
 from tests.conftest import lines
@@ -269,7 +270,8 @@ def _documented_shapes() -> dict[str, set[str]]:
 def test_each_json_shape_is_the_one_the_readme_lists(run, game, tmp_path):
     shapes = _documented_shapes()
     assert {"games", "new", "append", "note", "validate", "verify", "replay", "log", "explain",
-            "diff", "simulate", "repair", "branch", "keygen", "svg", "view", "events"} <= set(shapes)
+            "diff", "simulate", "repair", "branch", "keygen", "svg", "view", "events",
+            "legal"} <= set(shapes)
     d = tmp_path
     calls = {
         "games": ("games",), "events": ("events", "liberation"),
@@ -283,6 +285,7 @@ def test_each_json_shape_is_the_one_the_readme_lists(run, game, tmp_path):
         "repair": ("repair", game), "branch": ("branch", f"{KILL_LOG}@5", "-o", d / "b.jsonl"),
         "keygen": ("keygen", "carol", "--dir", d / "keys"),
         "svg": ("svg", KILL_LOG, "-o", d / "t.svg"), "view": ("view", KILL_LOG, "-o", d / "v.html"),
+        "legal": ("legal", game),
     }
     for command, args in calls.items():
         r = run(*args, "--json")
@@ -299,3 +302,63 @@ def test_each_json_shape_is_the_one_the_readme_lists(run, game, tmp_path):
 def test_the_stepper_suggests_a_player_too(run):
     r = run("replay", KILL_LOG, "--step", "--as", "bbo", input="q\n")
     assert r.exit_code == 2 and "did you mean 'bob'" in r.stderr
+
+
+def test_legal_lists_what_append_takes_with_chance_weighted(run, game):
+    """`legal` lists the game's `legal(state)`, each line a JSON `append` takes as it stands
+    and its sentence; chance's outcomes carry their weights (the cards left)."""
+    from tabletape import engine
+    r = run("legal", game)
+    assert r.exit_code == 0, r.stderr
+    head, *rows = r.stdout.splitlines()
+    assert head == (f"{game} after seq 2: chance decides draw: the card alice draws (refill the "
+                    f"hand); {len(rows)} legal events")
+    result = engine.replay(str(game))
+    rs = result.ruleset
+    want = list(rs.legal(result.state))
+    assert len(rows) == len(want) > 1
+    weights = rs.weights(result.state, want)
+    for row, event, w in zip(rows, want, weights, strict=True):
+        line, _, said = row.partition("  ")
+        assert json.loads(line) == json.loads(msgspec.json.encode(event))
+        assert said == f"{engine.describe(rs, event)} (weight {w} of {sum(weights)})"
+    data = json.loads(run("legal", game, "--json").stdout)
+    assert data["pending"]["actor"] == "chance" and data["as"] is None
+    assert [e["weight"] for e in data["events"]] == weights
+    assert run("append", game, rows[-1].partition("  ")[0]).exit_code == 0  # as it stands
+
+
+def test_legal_as_a_player_lists_their_decisions_and_their_own_draws(run, game):
+    alice = json.loads(run("legal", game, "--as", "alice", "--json").stdout)["events"]
+    assert alice and all(e["event"]["player"] == "alice" for e in alice)  # her draw, hers
+    r = run("legal", game, "--as", "bob")
+    assert r.exit_code == 0 and r.stdout.endswith("; no legal event for bob\n")
+    run("append", game, '{"type":"card_drawn","player":"alice","card":"Tank"}')
+    for _ in range(20):  # the deal goes on until someone deploys
+        data = json.loads(run("legal", game, "--json").stdout)
+        if data["pending"]["actor"] != "chance":
+            break
+        run("append", game, json.dumps(data["events"][0]["event"]))
+    actor = data["pending"]["actor"]
+    other = next(p for p in ("alice", "bob") if p != actor)
+    mine = json.loads(run("legal", game, "--as", actor, "--json").stdout)
+    assert mine["events"] == data["events"] and all(e["weight"] is None for e in mine["events"])
+    assert json.loads(run("legal", game, "--as", other, "--json").stdout)["events"] == []
+
+
+def test_legal_refuses_an_ended_a_blocked_and_a_broken_log_and_an_unknown_player(run, game,
+                                                                                  tmp_path):
+    r = run("legal", KILL_LOG)
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.startswith(f"error: {KILL_LOG}: [core.game.over] the game is over: alice wins")
+    r = run("legal", game, "--as", "bbo")
+    assert r.exit_code == 2 and "not a player (did you mean 'bob'?)" in r.stderr
+    assert run("append", game, "--force",
+               '{"type":"card_drawn","player":"bob","card":"Tank"}').exit_code == 0
+    r = run("legal", game)
+    assert r.exit_code == 1 and "illegal event at seq 3 that is still in effect" in r.stderr
+    assert "[cow.turn.order]" in r.stderr
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"".join(lines(game)[:2]) + b'{"type":"note"}\n')
+    r = run("legal", broken)
+    assert r.exit_code == 1 and "broken.jsonl:3 " in r.stderr and "Traceback" not in r.stderr

@@ -139,6 +139,74 @@ def test_a_stale_index_from_other_code_is_not_used(tmp_path, monkeypatch):
     same(index.state_at(path, to=90), engine.replay(path, to=90))
 
 
+_BY_A_COPY = """
+import sys
+from tabletape import engine
+from tabletape.engine import index
+from tabletape.tape import codec
+index.INDEX_EVERY, index.INDEX_MIN = 16, 0
+path = sys.argv[1]
+with open(path, "rb") as f:
+    head = codec.digest(f.readline()[:-1])
+loaded = index.load(path, engine.get("cards-of-war"), head)
+index.state_at(path, to=90)
+print(len(loaded.checkpoints), index.__file__)
+"""
+
+
+def _checkpoints_used_by_a_copy(src, path) -> int:
+    """Returns how many checkpoints the tabletape in `src` (a copy of the package tree)
+    trusts in the index of `path` (then builds it, or rebuilds it)."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", _BY_A_COPY, path], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(src)}, cwd=str(src.parent))
+    assert r.returncode == 0, r.stderr
+    n, _, used = r.stdout.partition(" ")
+    assert used.startswith(str(src))  # the copy ran, not the installed tree
+    return int(n)
+
+
+def _copy_of_the_package(tmp_path):
+    import shutil
+    src = tmp_path / "src"
+    shutil.copytree(os.path.dirname(os.path.dirname(index.__file__)), src / "tabletape",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return src
+
+
+@pytest.mark.parametrize("rel, old, new", [
+    ("engine/kit/turns.py", b"Turn machinery", b"Turn Machinery"),
+    ("games/cards_of_war/legality.py", b"Cards of War legality", b"Cards of War Legality"),
+    ("tape/events.py", b"The envelope", b"the envelope"),
+])
+def test_an_edit_of_the_rules_code_anywhere_makes_the_index_stale(tmp_path, rel, old, new):
+    """An index built by other rules code is not used, even after an edit of the same size
+    with its mtime put back, in engine/kit or in a game's rules modules: a read from line 1."""
+    src = _copy_of_the_package(tmp_path)
+    path = session_log(tmp_path / "g.jsonl", events=100)
+    assert _checkpoints_used_by_a_copy(src, path) == 0  # built now
+    assert _checkpoints_used_by_a_copy(src, path) == 5  # used: 16, 32, ..., 80 (up to 90)
+    f = src / "tabletape" / rel
+    st, data = f.stat(), f.read_bytes()
+    assert len(old) == len(new) and old in data
+    f.write_bytes(data.replace(old, new, 1))
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (f.stat().st_size, f.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    assert _checkpoints_used_by_a_copy(src, path) == 0  # stale: read from line 1, rebuilt
+    assert _checkpoints_used_by_a_copy(src, path) == 5
+
+
+def test_an_edit_of_a_front_end_keeps_the_index(tmp_path):
+    """The CLI judges nothing: editing it does not throw away a long log's index."""
+    src = _copy_of_the_package(tmp_path)
+    path = session_log(tmp_path / "g.jsonl", events=100)
+    assert _checkpoints_used_by_a_copy(src, path) == 0
+    with open(src / "tabletape" / "cli" / "replaying.py", "a") as f:
+        f.write("# edited\n")
+    assert _checkpoints_used_by_a_copy(src, path) == 5
+
+
 def signed_by_mallory(line: bytes) -> bytes:
     """Returns a line changed but still canonical: only the chain can tell."""
     import re

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
 
 from tabletape import __version__, engine
-from tabletape.engine import registry
+from tabletape.engine import fingerprint, registry
 from tabletape.engine.reading import Judged, Replay, walk
 from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
@@ -345,57 +344,17 @@ def rules_fingerprint(game: str, components: bytes | None, rules: str | None = N
     return h.hexdigest()
 
 
-PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # src/tabletape
-SOURCE_SUFFIXES = (".py", ".json", ".pyi")
-# What cannot change a verdict: the front ends above `app` (the layers in pyproject.toml).
-NOT_JUDGING = ("cli", "pytest_plugin.py", "__main__.py")
-
-
 def game_package(game: str) -> str:
     """Returns the folder of the package that holds a game's rules (its code and data)."""
-    import importlib
-    module = type(engine.get(game)).__module__
-    parts = module.split(".")
-    top = ".".join(parts[:3] if module.startswith("tabletape.games.") else parts[:1])
-    return os.path.dirname(os.path.abspath(importlib.import_module(top).__file__ or ""))
+    return fingerprint.game_package(type(engine.get(game)).__module__)
 
 
 @functools.lru_cache(maxsize=64)
 def source_fingerprint(game: str) -> str:
     """Returns a content hash of every file that can change how a game's logs are judged:
-    tabletape's own modules and data (tape, engine with its kit, games/__init__, app;
-    not the front ends), the game's package with its data, and the versions of msgspec
-    and Python. Computed once per process (a process runs the code it loaded); ~100 files,
-    about 1 MB: a few milliseconds."""
-    import platform
-    h = hashlib.sha256(f"msgspec {msgspec.__version__} python {platform.python_version()} "
-                       f"{platform.python_implementation()}".encode())
-    games_dir = os.path.join(PACKAGE, "games")
-    h.update(tree_fingerprint(PACKAGE, skip=(*NOT_JUDGING, games_dir)).encode())
-    h.update(tree_fingerprint(games_dir, skip=tuple(
-        os.path.join(games_dir, d) for d in os.listdir(games_dir)
-        if os.path.isdir(os.path.join(games_dir, d)))).encode())
-    h.update(tree_fingerprint(game_package(game)).encode())
-    return h.hexdigest()
-
-
-def tree_fingerprint(root: str, skip: tuple[str, ...] = ()) -> str:
-    """Returns a hash of the names and bytes of every source and data file under `root`
-    (recursively, caches and hidden files left out). `skip`: names relative to `root`, or
-    absolute paths, of files and folders left out."""
-    h = hashlib.sha256()
-    skipped = {os.path.join(root, s) for s in skip}
-    for d, dirs, names in os.walk(root):
-        dirs[:] = sorted(x for x in dirs if not x.startswith((".", "__pycache__"))
-                         and os.path.join(d, x) not in skipped)
-        for name in sorted(names):
-            path = os.path.join(d, name)
-            if name.startswith(".") or not name.endswith(SOURCE_SUFFIXES) or path in skipped:
-                continue
-            with open(path, "rb") as f:
-                data = f.read()
-            rel = os.path.relpath(path, root).replace(os.sep, "/")
-            h.update(b"%s %d\n" % (rel.encode(), len(data)))
-            h.update(data)
-    return h.hexdigest()
+    the engine's fingerprint of the game's rules code (`engine.fingerprint`: tape, engine
+    with its kit, games/__init__, the game's package with its data, msgspec's and
+    Python's versions) and this layer, `app`, whose checks the cache also remembers.
+    Computed once per process; about 100 files, 1 MB: a few milliseconds."""
+    return fingerprint.code_fingerprint(type(engine.get(game)).__module__, ("app",))
 

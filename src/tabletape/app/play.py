@@ -31,6 +31,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries, pictures, viewer
+from tabletape.app.legal import chance_owner
 from tabletape.app.record import listing
 from tabletape.engine import CHANCE
 from tabletape.tape import log as tapelog
@@ -198,7 +199,7 @@ class Table:
             return events
         if decision.actor == CHANCE:  # a draw that names one player is theirs to enter
             named = {getattr(e, "player", None) for e in events}
-            if named == {seat.name}:
+            if chance_owner(events) == seat.name:
                 return Table.unrevealing(fold.state, seat.name, events)
             return events if named == {None} or len(named) > 1 else []
         return []

@@ -100,6 +100,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "replay": "tabletape.cli.read:replay",
     "log": "tabletape.cli.read:log_cmd",
     "explain": "tabletape.cli.read:explain",
+    "legal": "tabletape.cli.read:legal",
     "diff": "tabletape.cli.read:diff",
     "simulate": "tabletape.cli.tools:simulate",
     "schema": "tabletape.cli.tools:schema",

@@ -1,4 +1,4 @@
-"""Commands that read logs: validate, verify, replay, log, explain, diff."""
+"""Commands that read logs: validate, verify, replay, log, explain, diff, legal."""
 
 from __future__ import annotations
 
@@ -452,3 +452,37 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str
     if len(changes) > 200:
         console.print(f"... and {len(changes) - 200} more (use --json)")
     ctx.exit(1)
+
+
+@click.command("legal")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--as", "as_player", metavar="PLAYER", shell_complete=complete.players,
+              help="Only the events this player may enter: their decisions, and chance's "
+              "outcomes that only they may enter (a card they draw).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@rules_option
+def legal(file: str, as_player: str | None, as_json: bool, rules: str | None) -> None:
+    """List the legal next events: each as the JSON `append` takes, and its sentence.
+
+    Chance's outcomes (a card drawn) come with their weight: how many ways chance can
+    produce each. A log that does not read, one blocked by an illegal event in effect,
+    and a finished game are refused (exit 1).
+
+    \b
+    Example:
+      tabletape legal game.jsonl --as alice
+    """
+    from tabletape.app.legal import legal as listed
+    found = listed(file, as_player, rules)
+    if as_json:
+        return emit_json(found)
+    from tabletape.cli.group import echo
+    pending = found.pending
+    total = sum(e.weight or 0 for e in found.events)
+    whom = f" for {found.as_}" if found.as_ is not None else ""
+    count = counted(len(found.events), "legal event") if found.events else "no legal event"
+    echo(f"{file} after seq {found.seq}: {pending.actor} decides {pending.kind}: "
+         f"{pending.detail or pending.kind}; {count}{whom}")
+    for e in found.events:
+        weight = f" (weight {e.weight} of {total})" if e.weight is not None else ""
+        echo(f"{msgspec.json.encode(e.event).decode()}  {e.text}{weight}")

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import __version__
-from tabletape.engine import reading, registry
+from tabletape.engine import fingerprint, reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
 from tabletape.engine.reading import Judged, Replay, Visitor
@@ -97,20 +97,10 @@ HEAD_SIZE = len(MAGIC) + 8 + seal.TAG_SIZE
 # -- reading and writing the index -----------------------------------------------------
 
 def code_fingerprint(rs: Ruleset) -> str:
-    """Returns a fingerprint of the code a checkpoint depends on (changed code: stale index)."""
-    import importlib
-
-    from tabletape.tape import events
-
-    engine_dir = os.path.dirname(__file__)
-    game = os.path.dirname(importlib.import_module(type(rs).__module__).__file__ or "")
-    files = sorted([*(os.path.join(d, f) for d in (game, engine_dir) for f in os.listdir(d)),
-                    events.__file__])
-    h = hashlib.sha256(f"{__version__} {rs.id} {rs.version}".encode())
-    for f in files:
-        if f.endswith((".py", ".json")):
-            st = os.stat(f)
-            h.update(f"{os.path.basename(f)} {st.st_size} {st.st_mtime_ns}".encode())
+    """Returns a fingerprint of the code a checkpoint depends on (changed code: stale index):
+    the content of the rules code (`fingerprint`), the ruleset and tabletape's version."""
+    h = hashlib.sha256(f"{__version__} {rs.id} {rs.version} ".encode())
+    h.update(fingerprint.code_fingerprint(type(rs).__module__).encode())
     return h.hexdigest()
 
 
