@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -481,8 +482,14 @@ def legal(file: str, as_player: str | None, as_json: bool, rules: str | None) ->
     total = sum(e.weight or 0 for e in found.events)
     whom = f" for {found.as_}" if found.as_ is not None else ""
     count = counted(len(found.events), "legal event") if found.events else "no legal event"
-    echo(f"{file} after seq {found.seq}: {pending.actor} decides {pending.kind}: "
-         f"{pending.detail or pending.kind}; {count}{whom}")
-    for e in found.events:
-        weight = f" (weight {e.weight} of {total})" if e.weight is not None else ""
-        echo(f"{msgspec.json.encode(e.event).decode()}  {e.text}{weight}")
+    try:
+        echo(f"{file} after seq {found.seq}: {pending.actor} decides {pending.kind}: "
+             f"{pending.detail or pending.kind}; {count}{whom}")
+        for e in found.events:
+            weight = f" (weight {e.weight} of {total})" if e.weight is not None else ""
+            echo(f"{msgspec.json.encode(e.event).decode()}  {e.text}{weight}")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as `log` does
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise click.exceptions.Exit(141) from None
