@@ -69,6 +69,8 @@ stress: $(VENV)/.installed
 # browser tests.
 screenshots: $(VENV)/.installed
 	TABLETAPE_DOCS_SCREENSHOTS=1 $(PY) -m pytest tests/app/test_browser.py -k disputed_replay
+	$(PY) -m pytest tests/app/test_browser_play.py -k "each_game"
+	cp build/screenshots/play-cards-of-war-390.png build/screenshots/play-global-domination-390.png docs/
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache
