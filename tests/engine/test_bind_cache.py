@@ -9,6 +9,7 @@ as the snapshot says with it off and on, and no rule writes to a cached table.
 from __future__ import annotations
 
 import json
+import os
 
 import msgspec
 import pytest
@@ -16,6 +17,8 @@ import pytest
 from tabletape import engine
 from tabletape.engine import simulate
 from tabletape.engine.kit import packaged
+from tabletape.tape import codec, log
+from tabletape.tape.errors import LogFormatError
 from tests.engine.test_versions import BUNDLED, JUDGEMENTS, judgements
 
 GAMES = ("cards-of-war", "global-domination", "liberation", "battlecards-pacific")
@@ -118,3 +121,66 @@ def test_every_bundled_log_is_judged_alike_with_the_cache_off_and_on(fresh_cache
         switched = {f.name: getattr(lk, f.name) for f in msgspec.structs.fields(lk)
                     if isinstance(f.default, bool)}
         assert msgspec.structs.replace(built, **switched) == lk
+
+
+# -- a header's components, decoded once per distinct bytes ---------------------------------
+
+def first_line(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.readline().rstrip(b"\n")
+
+
+@pytest.mark.parametrize("path", BUNDLED[::3])
+def test_a_header_decodes_alike_with_its_components_cached(path, monkeypatch):
+    body = first_line(path)
+    rs = engine.get(json.loads(body)["game"])
+    whole = rs.codec.decode(body, path, 1, 0)
+    first = rs.codec.decode_header(body, path, 1, 0)
+    again = rs.codec.decode_header(body, path, 1, 0)
+    assert whole == first == again and type(whole) is type(first) is type(again)
+    assert again.components is first.components  # from the cache
+    assert rs.codec.encode(again) == body
+    monkeypatch.setattr(codec, "COMPONENTS_CACHE", 0)
+    assert rs.codec.decode_header(body, path, 1, 0).components is not first.components
+
+
+def test_two_logs_of_one_box_share_the_decoded_components_and_the_tables(tmp_path):
+    rs, h = header("global-domination", ("ann", "ben", "cy"))
+    _, h2 = header("global-domination", ("dee", "eve", "fay"))
+    paths = []
+    for i, hh in enumerate((h, h2)):
+        p = tmp_path / f"g{i}.jsonl"
+        log.create(str(p), hh, rs.codec)
+        paths.append(str(p))
+    a, b = (engine.replay(p) for p in paths)
+    assert a.header.players != b.header.players
+    assert a.header.components is b.header.components
+    assert a.ruleset.lk is b.ruleset.lk  # type: ignore[union-attr]
+
+
+BAD_HEADERS = [
+    (b'"cards"', "$.components"),  # not an object
+    (b'{"deck_name":"x"}', "$.components"),  # fields missing
+    (b'{"deck_name":1,"cards":[],"pairs":[]}', "$.components.deck_name"),
+]
+
+
+@pytest.mark.parametrize("components, field", BAD_HEADERS)
+def test_a_bad_components_object_is_refused_as_before(components, field, tmp_path):
+    body = first_line("replays/cards-of-war/" + sorted(os.listdir("replays/cards-of-war"))[0])
+    start = body.index(b'"components":') + len(b'"components":')
+    bad = body[:start] + components + b"}"
+    rs = engine.get("cards-of-war")
+    with pytest.raises(LogFormatError) as whole:
+        rs.codec.decode(bad, "x.jsonl", 1, 0)
+    with pytest.raises(LogFormatError) as cached:
+        rs.codec.decode_header(bad, "x.jsonl", 1, 0)
+    assert str(cached.value) == str(whole.value)
+    assert cached.value.field == whole.value.field and field in (whole.value.field or "")
+
+
+def test_no_judging_writes_to_a_cached_box():
+    judgements()
+    for rs in engine.all_games():
+        for raw, box in rs.codec._boxes.items():
+            assert msgspec.json.encode(box) == raw
