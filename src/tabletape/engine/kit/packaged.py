@@ -3,7 +3,7 @@
 Every bundled game keeps its rules in the same modules: `reducer` (initial, apply,
 outcome), `legality` (pending, over, check, legal, weight, weights), `lookups` (view and
 small queries), `text` (describe, governing, consulted), `components` (the data,
-`default()`, and `Lookups`: the tables built once per game) and its drawings `render` and
+`default()`, and `Lookups`: the tables built once per distinct components, `lookups_for`) and its drawings `render` and
 `svg`. A game subclass declares each of them, typed by the Protocols of
 `engine.kit.contract` (mypy checks every function's signature), with its `changelog`; a part
 left out fails when the class is made, naming the game and the part. `Packaged` binds them;
