@@ -184,3 +184,20 @@ def test_no_judging_writes_to_a_cached_box():
     for rs in engine.all_games():
         for raw, box in rs.codec._boxes.items():
             assert msgspec.json.encode(box) == raw
+
+
+def test_a_box_too_large_to_keep_is_built_each_time(fresh_cache, monkeypatch):
+    monkeypatch.setattr(packaged, "COMPONENTS_MAX", 100)
+    rs, h = header("liberation", ("ann", "ben", "cy"))
+    assert rs.bind(h).lk is not rs.bind(h).lk and not fresh_cache
+
+
+def test_a_header_whose_components_are_too_large_to_keep_decodes_in_full(monkeypatch):
+    monkeypatch.setattr(codec, "COMPONENTS_MAX", 100)
+    path = BUNDLED[0]
+    body = first_line(path)
+    rs = engine.get(json.loads(body)["game"])
+    monkeypatch.setattr(rs.codec, "_boxes", type(rs.codec._boxes)())
+    a = rs.codec.decode_header(body, path, 1, 0)
+    assert a == rs.codec.decode(body, path, 1, 0) and not rs.codec._boxes
+    assert rs.codec.decode_header(body, path, 1, 0).components is not a.components

@@ -34,6 +34,7 @@ from tabletape.engine.kit.contract import (
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
 from tabletape.engine.provenance import Derivation, Read, grouped, recording
 from tabletape.engine.versions import Upcaster, check_options, check_switches, check_upcasters
+from tabletape.tape.codec import COMPONENTS_MAX
 
 LK = TypeVar("LK")  # the game's lookup tables (`components.Lookups`)
 
@@ -53,10 +54,14 @@ def lookups_for(make: Callable[[Any], Any], comp: Any, judging: str,
                 off: dict[str, bool]) -> Any:
     """Returns the lookup tables `make(comp)` with the switches `off` set off: the same object
     for the same tables' type, components (by canonical bytes, and equal), judging version and
-    switches, while it stays among the last CACHE_SIZE used."""
+    switches, while it stays among the last CACHE_SIZE used (components of at most
+    COMPONENTS_MAX bytes: a larger box's tables are built each time)."""
     if CACHE_SIZE <= 0:
         return _build(make, comp, off)
-    key = (make, judging, tuple(sorted(off)), type(comp), msgspec.json.encode(comp))
+    data = msgspec.json.encode(comp)
+    if len(data) > COMPONENTS_MAX:  # a box this large is built afresh, never kept
+        return _build(make, comp, off)
+    key = (make, judging, tuple(sorted(off)), type(comp), data)
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None and hit[0] == comp:  # equal bytes and equal values (a tuple is
