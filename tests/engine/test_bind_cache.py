@@ -201,3 +201,15 @@ def test_a_header_whose_components_are_too_large_to_keep_decodes_in_full(monkeyp
     a = rs.codec.decode_header(body, path, 1, 0)
     assert a == rs.codec.decode(body, path, 1, 0) and not rs.codec._boxes
     assert rs.codec.decode_header(body, path, 1, 0).components is not a.components
+
+
+def test_a_header_with_its_components_twice_is_refused_as_before():
+    # the raw shell would keep the last `components`; the full decode refuses the first
+    body = first_line("replays/cards-of-war/" + sorted(os.listdir("replays/cards-of-war"))[0])
+    bad = b'{"components":null,' + body[1:]
+    rs = engine.get("cards-of-war")
+    with pytest.raises(LogFormatError) as whole:
+        rs.codec.decode(bad, "x.jsonl", 1, 0)
+    with pytest.raises(LogFormatError) as cached:
+        rs.codec.decode_header(bad, "x.jsonl", 1, 0)
+    assert str(cached.value) == str(whole.value) and cached.value.field == whole.value.field

@@ -78,8 +78,9 @@ class Codec:
         """Returns the header on line 1, as `decode` does, its `components` decoded once per
         distinct bytes: the rest of the line is decoded (strictly) with the components left
         raw, and the components' bytes looked up. Anything that does not decode so is decoded
-        by `decode`, which names the problem. The caller's canonical check re-encodes the
-        whole header, components included, and compares it with the line."""
+        by `decode`, which names the problem; so is a line that is not canonical (a key twice:
+        the components left raw may be the occurrence a full decode refuses), which leaves
+        only lines where each field is read once, as a full decode reads it."""
         shell = self._header_shell() if COMPONENTS_CACHE > 0 else None
         if shell is None:
             return self.decode(body, file, line, offset)
@@ -102,7 +103,10 @@ class Codec:
             return self.decode(body, file, line, offset)
         fields = {f: getattr(parts, f) for f in parts.__struct_fields__}
         fields["components"] = box
-        return header(**fields)
+        event = header(**fields)
+        if self.encode(event) != body:  # not canonical (a key twice, say: the raw components
+            return self.decode(body, file, line, offset)  # may be the one that does not count)
+        return event
 
     def _header_shell(self) -> tuple[Any, msgspec.json.Decoder, msgspec.json.Decoder] | None:
         """Returns (the header type, a strict decoder of a header line with `components` left
