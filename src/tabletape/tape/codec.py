@@ -11,8 +11,10 @@ import functools
 import hashlib
 import operator
 import re
+import threading
 import types
 import typing
+from collections import OrderedDict
 from typing import Any
 
 import msgspec
@@ -23,6 +25,11 @@ from tabletape.tape.events import Event, Name, StrictDigest, StrictName
 MAX_LINE = 1 << 20  # bytes per line, newline excluded; a longer line is refused unread
 MAX_DEPTH = 64  # arrays and objects in one line; no schema nests more than a few levels
 BOM = b"\xef\xbb\xbf"  # what some editors put before the first line of a UTF-8 file
+# A header's `components` (the game's box: kilobytes of cards and areas) are decoded once per
+# distinct bytes per codec: most logs of an archive play the same box (`Codec.decode_header`).
+COMPONENTS_CACHE = 64  # distinct components kept per game; 0 decodes every header in full
+COMPONENTS_MAX = 1 << 16  # bytes: larger components are decoded each time, never kept
+HEADER_TAG = "game_started"
 
 
 class Codec:
@@ -36,6 +43,9 @@ class Codec:
         self.decoder = msgspec.json.Decoder(union)
         self.encoder = msgspec.json.Encoder()
         self._strict: msgspec.json.Decoder | None = None
+        self._shell: tuple[Any, msgspec.json.Decoder, msgspec.json.Decoder] | None = None
+        self._boxes: OrderedDict[bytes, Any] = OrderedDict()  # components bytes -> decoded
+        self._lock = threading.Lock()
 
     @property
     def strict(self) -> msgspec.json.Decoder:
@@ -63,6 +73,56 @@ class Codec:
         if isinstance(error, msgspec.DecodeError):
             raise _format_error(f"invalid JSON: {error}", file, line, offset, body)
         raise LogFormatError("nested too deeply", file=file, line=line, offset=offset)
+
+    def decode_header(self, body: bytes, file: str, line: int, offset: int) -> Event:
+        """Returns the header on line 1, as `decode` does, its `components` decoded once per
+        distinct bytes: the rest of the line is decoded (strictly) with the components left
+        raw, and the components' bytes looked up. Anything that does not decode so is decoded
+        by `decode`, which names the problem; so is a line that is not canonical (a key twice:
+        the components left raw may be the occurrence a full decode refuses), which leaves
+        only lines where each field is read once, as a full decode reads it."""
+        shell = self._header_shell() if COMPONENTS_CACHE > 0 else None
+        if shell is None:
+            return self.decode(body, file, line, offset)
+        header, strict, components = shell
+        try:
+            parts = strict.decode(body)
+            raw = bytes(parts.components)
+            with self._lock:
+                box = self._boxes.get(raw)
+                if box is not None:
+                    self._boxes.move_to_end(raw)
+            if box is None:
+                box = components.decode(raw)
+                if len(raw) <= COMPONENTS_MAX:
+                    with self._lock:
+                        self._boxes[raw] = box
+                        while len(self._boxes) > COMPONENTS_CACHE:
+                            self._boxes.popitem(last=False)
+        except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            return self.decode(body, file, line, offset)
+        fields = {f: getattr(parts, f) for f in parts.__struct_fields__}
+        fields["components"] = box
+        event = header(**fields)
+        if self.encode(event) != body:  # not canonical (a key twice, say: the raw components
+            return self.decode(body, file, line, offset)  # may be the one that does not count)
+        return event
+
+    def _header_shell(self) -> tuple[Any, msgspec.json.Decoder, msgspec.json.Decoder] | None:
+        """Returns (the header type, a strict decoder of a header line with `components` left
+        raw, a decoder of the components), or None when this codec's lines have no header
+        with components."""
+        if self._shell is None:
+            kinds = typing.get_args(self.decoder.type) or (self.decoder.type,)
+            header = next((k for k in kinds if getattr(getattr(k, "__struct_config__", None),
+                                                        "tag", None) == HEADER_TAG), None)
+            comp = (msgspec.structs.fields(header) if header is not None else ())
+            kind = next((f.type for f in comp if f.name == "components"), None)
+            if header is None or kind is None:
+                return None
+            shell = _strict_event(header, raw=("components",))
+            self._shell = (header, msgspec.json.Decoder(shell), msgspec.json.Decoder(kind))
+        return self._shell
 
     def encode(self, event: Event) -> bytes:
         return self.encoder.encode(event)
@@ -125,13 +185,14 @@ def _strict_type(kind: Any) -> Any:
     return kind
 
 
-def _strict_event(cls: Any) -> Any:
+def _strict_event(cls: Any, raw: tuple[str, ...] = ()) -> Any:
     """Returns a copy of an event Struct (name, fields, defaults, tag, config) with `prev`
-    and its names strict."""
+    and its names strict, and the fields `raw` left undecoded (msgspec.Raw)."""
     config = cls.__struct_config__
     fields: list[Any] = []
     for f in msgspec.structs.fields(cls):
-        kind = StrictDigest | None if f.name == "prev" else _strict_type(f.type)
+        kind = (msgspec.Raw if f.name in raw else StrictDigest | None if f.name == "prev"
+                else _strict_type(f.type))
         if f.default is not msgspec.NODEFAULT:
             fields.append((f.name, kind, f.default))
         elif f.default_factory is not msgspec.NODEFAULT:

@@ -230,7 +230,7 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
                                  file=path, line=line, offset=offset)
         if codec is None:
             codec = codec_for(body, path)
-        event = codec.decode(body, path, line, offset)
+        event = (codec.decode_header if line == 1 else codec.decode)(body, path, line, offset)
         canonical = codec.encode(event)
         if canonical != body:
             if body.endswith(b"\r") and body[:-1] == canonical:

@@ -3,7 +3,7 @@
 Every bundled game keeps its rules in the same modules: `reducer` (initial, apply,
 outcome), `legality` (pending, over, check, legal, weight, weights), `lookups` (view and
 small queries), `text` (describe, governing, consulted), `components` (the data,
-`default()`, and `Lookups`: the tables built once per game) and its drawings `render` and
+`default()`, and `Lookups`: the tables built once per distinct components, `lookups_for`) and its drawings `render` and
 `svg`. A game subclass declares each of them, typed by the Protocols of
 `engine.kit.contract` (mypy checks every function's signature), with its `changelog`; a part
 left out fails when the class is made, naming the game and the part. `Packaged` binds them;
@@ -12,6 +12,8 @@ the game writes only what is its own (`check_header`).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any, Generic, Self, TypeVar
@@ -32,8 +34,51 @@ from tabletape.engine.kit.contract import (
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
 from tabletape.engine.provenance import Derivation, Read, grouped, recording
 from tabletape.engine.versions import Upcaster, check_options, check_switches, check_upcasters
+from tabletape.tape.codec import COMPONENTS_MAX
 
 LK = TypeVar("LK")  # the game's lookup tables (`components.Lookups`)
+
+# -- the lookup tables, built once per distinct components ------------------------------
+# Most logs of an archive play the same box: `bind` builds a game's `Lookups` (and sets its
+# version's switches) once per (tables' type, judging version, switches off, the components'
+# type and canonical bytes) per process and hands every later game the same object. The
+# tables are frozen Structs whose dicts no rule writes to (treated as immutable: the rules
+# read them, `recording` and the switches make copies); tests/engine/test_bind_cache.py pins
+# that a cached table judges every bundled log as a fresh one does, and stays equal to one.
+CACHE_SIZE = 64  # distinct (components, version) tables kept; 0 builds them afresh every time
+_cache: OrderedDict[tuple[Any, ...], tuple[Any, Any]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def lookups_for(make: Callable[[Any], Any], comp: Any, judging: str,
+                off: dict[str, bool]) -> Any:
+    """Returns the lookup tables `make(comp)` with the switches `off` set off: the same object
+    for the same tables' type, components (by canonical bytes, and equal), judging version and
+    switches, while it stays among the last CACHE_SIZE used (components of at most
+    COMPONENTS_MAX bytes: a larger box's tables are built each time)."""
+    if CACHE_SIZE <= 0:
+        return _build(make, comp, off)
+    data = msgspec.json.encode(comp)
+    if len(data) > COMPONENTS_MAX:  # a box this large is built afresh, never kept
+        return _build(make, comp, off)
+    key = (make, judging, tuple(sorted(off)), type(comp), data)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None and hit[0] == comp:  # equal bytes and equal values (a tuple is
+            _cache.move_to_end(key)             # not a list): the very same tables
+            return hit[1]
+    lk = _build(make, comp, off)
+    with _cache_lock:
+        _cache[key] = (comp, lk)
+        _cache.move_to_end(key)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return lk
+
+
+def _build(make: Callable[[Any], Any], comp: Any, off: dict[str, bool]) -> Any:
+    lk = make(comp)
+    return msgspec.structs.replace(lk, **off) if off else lk
 
 
 def _upcaster(lk: Any, ups: list[Upcaster]) -> Callable[[Any, Any], Any]:
@@ -97,14 +142,13 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
     def bind(self, header: H, rules: str | None = None) -> Self:
         bound = super().bind(header, rules)
         comp: Any = header  # the game's header types `components`
-        lk = self.components.Lookups.of(comp.components)
         edition = bound.edition
         # The changelog's entries the judging version does not have: their switches off, set
         # once here (a bool on the tables), so the rules pay nothing per event for versions.
         off = {flag: False for flag, (version, _) in self.switches.items()
                if not edition.since(version)}
-        if off:
-            lk = msgspec.structs.replace(lk, **off)  # type: ignore[type-var]
+        # built once per distinct components and version in this process (`lookups_for`)
+        lk = lookups_for(self.components.Lookups.of, comp.components, edition.judging, off)
         bound.lk = lk
         legality, reducer = self.legality, self.reducer
         # The engine calls over, check and apply once per event: on the bound ruleset they
