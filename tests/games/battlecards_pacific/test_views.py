@@ -23,6 +23,7 @@ from .helpers import (
     header,
     pearl_harbor,
     table,
+    with_changes,
 )
 
 # -- what a player sees --------------------------------------------------------------------
@@ -83,7 +84,11 @@ def test_lookups_are_built_once_per_bound_game():
     # the tables the rules read come from the header's components, once per `bind`
     assert isinstance(LK, Lookups) and LK == Lookups.of(default())
     assert LK.sides == ("Japan", "US") and LK.theatre == "Pacific"
-    assert RS.bind(header()).lk is not LK  # each game its own, from its own header
+    # from each game's own header: one box's tables are built once and shared by its games
+    # (engine/kit/packaged.lookups_for), another box's are its own
+    assert RS.bind(header()).lk is RS.bind(header()).lk == LK
+    other = with_changes(conflict__27__reveal="reserve")
+    assert RS.bind(header(other)).lk == Lookups.of(other) != LK
 
 
 def test_queries_on_the_table():
