@@ -177,11 +177,24 @@ def test_battlecards_can_hit_is_its_plain_definition(seed):
     assert True in answers
 
 
+def _feed_core_plainly(monkeypatch) -> None:
+    """Makes Fold.feed send every core event to `_feed_core`, its plain definition (no inline
+    undo of the latest event)."""
+    from tabletape.engine import fold as folding
+    feed = folding.Fold.feed
+
+    def plain(self, seq, event, line=None):
+        if isinstance(event, folding._CORE):
+            self.last_seq = seq
+            return self._feed_core(seq, event, line)
+        return feed(self, seq, event, line)
+    monkeypatch.setattr(folding.Fold, "feed", plain)
+
+
 @pytest.mark.parametrize("path", ["replays/cards-of-war/undo-correction.jsonl",
                                   "replays/cards-of-war/kill-dispute.jsonl"])
 def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
     """Fold.feed takes the undo of the latest event inline; `_feed_core` is its definition."""
-    from tabletape.engine import fold as folding
     from tabletape.engine import reading
 
     def facts(r):
@@ -191,29 +204,14 @@ def test_the_usual_undo_inline_is_feed_core(path, monkeypatch):
                 [e.seq for e in f.stack], [msgspec.structs.asdict(r) for r in f.disputes])
 
     fast = facts(reading.replay(path))
-    feed = folding.Fold.feed
-
-    def plain(self, seq, event, line=None):
-        if isinstance(event, folding._CORE):
-            self.last_seq = seq
-            return self._feed_core(seq, event, line)
-        return feed(self, seq, event, line)
-    monkeypatch.setattr(folding.Fold, "feed", plain)
+    _feed_core_plainly(monkeypatch)
     assert facts(reading.replay(path)) == fast
 
 
 def test_the_usual_undo_inline_on_a_long_session(long_log, monkeypatch):
-    from tabletape.engine import fold as folding
     from tabletape.engine import reading
     fast = reading.replay(long_log)
-    feed = folding.Fold.feed
-
-    def plain(self, seq, event, line=None):
-        if isinstance(event, folding._CORE):
-            self.last_seq = seq
-            return self._feed_core(seq, event, line)
-        return feed(self, seq, event, line)
-    monkeypatch.setattr(folding.Fold, "feed", plain)
+    _feed_core_plainly(monkeypatch)
     slow = reading.replay(long_log)
     assert msgspec.to_builtins(slow.state) == msgspec.to_builtins(fast.state)
     assert dict(slow.fold.retracted) == dict(fast.fold.retracted) and len(fast.fold.retracted)
