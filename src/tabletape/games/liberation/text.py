@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tabletape.engine.provenance import Derivation, Deriving
 from tabletape.tape.events import Event
 
-from .components import Lookups
+from .components import Ability, Lookups, Trigger
 from .events import (
     CountryTurned,
     ForceCardDealt,
@@ -23,6 +24,7 @@ from .events import (
     TurnOverPrevented,
     TurnPassed,
 )
+from .legality import check
 
 
 def describe(event: Event) -> str:
@@ -100,3 +102,26 @@ def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any,
         case ForceCardDealt(card=c) | ForceCardDrawn(card=c) | TieBreakDrawn(card=c):
             if c in lk.cards:
                 yield c, lk.cards[c], ("count",)
+
+
+def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
+    """Returns the arithmetic a ruling on a legal force card play computes, as its terms: the
+    player's face-up force points with the card (How to Play: the highest face-up total
+    liberates the country; Further Explanations: a face-down card counts nothing), with
+    the country's bonus for a card type. None for other events and for refusals (whose
+    turn it is, a card not held or forbidden: no sum)."""
+    if not isinstance(event, ForceCardPlayed) or check(lk, state, event) is not None:
+        return None
+    land = lk.countries[state.country] if state.country else None
+    how = Deriving()
+    placed = lk.cards[event.card].ability is not Ability.TRADE_CARD  # else placed later
+    cards = [p.card for p in state.played[event.player] if p.up]
+    for name in (*cards, *((event.card,) if placed else ())):
+        c = lk.cards[name]
+        how.term(name, c.points, name, c, "points")
+        if land is not None and how.read(land.name, land, "trigger") is Trigger.BONUS \
+                and how.read(land.name, land, "card_type") == c.type:
+            how.term(f"{land.name}'s bonus", land.amount, land.name, land, "amount",
+                     f"{c.type} card {name}")
+    total = sum(t.value for t in how.terms)
+    return how.done(f"{event.player}'s face-up force points with {event.card}", total)
