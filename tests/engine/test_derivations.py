@@ -191,3 +191,46 @@ def test_the_liberation_turn_order_dispute_has_no_sum(run):
     data = json.loads(r.stdout)
     assert data["rule"] == "lib.turn.order" and data["derivation"] is None
     assert data["rests_on"] == []
+
+
+def test_liberation_a_card_dealt_shows_how_many_the_country_deals():
+    # How to Play: each player is dealt as many force cards as the country's victory points
+    from tabletape.games.liberation.events import CountryTurned, ForceCardDealt
+    from tests.games.liberation.helpers import RS, ok, start
+    state = ok(start(), CountryTurned(player="ann", country="Iraq"))
+    deal = ForceCardDealt(player="bob", card="Submarine")  # the dealer's left first
+    d = RS.derive(state, deal)
+    iraq = RS.lk.countries["Iraq"]
+    assert d.what == "force cards dealt to bob for Iraq (this is card 1)"
+    assert d.terms == (Term("Iraq's victory points", iraq.vp, "components: Iraq.vp",
+                            "rulebook-name"),)
+    assert ("Iraq", "vp") in {(r.entry, r.field) for r in engine.rests_on(RS, state, deal)}
+    # dealt to the wrong player: an order refusal, no sum, no card value
+    _no_sum(RS, state, ForceCardDealt(player="cat", card="Submarine"))
+
+
+def test_cards_of_war_an_exhausted_hand_shows_its_size():
+    # Optional Rules, Strategic Exhaustion: the loser of a sweep plays with one card fewer
+    from tests.games.cards_of_war.helpers import RS, A, CardDiscarded, Owed, Step, table
+    state = table(hands={A: ("Spy", "Tank", "Flak", "Infantry", "Decoy", "Marines", "Gliders",
+                             "Amphib")}, length="long", strategic_exhaustion=True,
+                  steps=(Owed(Step.DISCARD, A),))
+    state = replace(state, hand_size={**state.hand_size, A: 7})
+    ev = CardDiscarded(player=A, card="Spy")
+    d = RS.derive(state, ev)
+    assert d.terms == (Term("hand", 8, "rulebook: Setup (eight cards)", "rulebook"),
+                       Term("rounds lost in all three battles", -1,
+                            "the log: the rounds alice lost all three battles of", "recorded"))
+    assert engine.ruling_lines(d, [])[0] == (
+        "alice's hand size under Strategic Exhaustion (holds 8): hand 8 - rounds lost in all "
+        "three battles 1 = 7")
+
+
+def test_a_draw_refused_on_whose_step_it_is_rests_on_no_count():
+    # the deck's counts matter only to a draw judged on the pile (BATTLECARDS' too)
+    from tests.games.cards_of_war.helpers import RS, A, B, deploy, draw, feed, table
+    state = feed(table(hands={A: ("Spy", "Tank"), B: ("Infantry",)}), deploy(A, "Tank", 1))
+    assert RS.check(state, draw(B, "Flak")).rule == "cow.turn.order"
+    _no_sum(RS, state, draw(B, "Flak"))
+    assert ("Flak", "count") in {(r.entry, r.field)
+                                 for r in engine.rests_on(RS, state, draw(A, "Flak"))}

@@ -188,10 +188,11 @@ class Deriving:
                                provenance_of(entry, field), detail))
         return value
 
-    def given(self, term: str, value: int, source: str, detail: str = "") -> int:
-        """Notes a term the log itself gives (a marker's place, a count of events), not a
-        component value: its provenance is `recorded`; returns `value`."""
-        self.terms.append(Term(term, value, source, RECORDED, detail))
+    def given(self, term: str, value: int, source: str, detail: str = "",
+              provenance: str = RECORDED) -> int:
+        """Notes a term that is not a component value: one the log gives (a marker's place,
+        a count of events: `recorded`) or a number the rulebook prints; returns `value`."""
+        self.terms.append(Term(term, value, source, provenance, detail))
         return value
 
     def done(self, what: str, result: int) -> Derivation:

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tabletape.engine.provenance import Derivation, Deriving
+from tabletape.engine.provenance import RULEBOOK, Derivation, Deriving
 from tabletape.tape.events import Event
 
 from .components import Lookups, Theatre
 from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 from .legality import check
-from .state import WIN_POINTS
+from .state import HAND, WIN_POINTS
 
 
 def describe(event: Event) -> str:
@@ -72,7 +72,7 @@ def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any,
     reads how many the deck holds, and the deck was filled from the cards' counts."""
     match event:
         case OpeningCardDrawn(card=c) | CardDrawn(card=c):
-            if c in lk.cards:
+            if c in lk.cards and _on_the_deck(lk, state, event):
                 yield c, lk.cards[c], ("count",)
 
 
@@ -88,7 +88,22 @@ def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
             return _recon(lk, state, event, p)
         case CardDeployed() if v is None:
             return _score(lk, state, event)
+        case CardDiscarded(player=p) if (
+                v is None or v.rule == "cow.opt.exhaustion.discard") and p in state.hand_size:
+            return _exhausted(state, p)
     return None
+
+
+def _exhausted(state: Any, player: str) -> Derivation:
+    """Strategic Exhaustion: the eight-card hand less one for each round in which the player
+    lost all three battles (the option replaces Tactical Advantage, so nothing adds)."""
+    how = Deriving()
+    size = state.hand_size[player]
+    how.given("hand", HAND, "rulebook: Setup (eight cards)", provenance=RULEBOOK)
+    how.given("rounds lost in all three battles", size - HAND,
+              f"the log: the rounds {player} lost all three battles of")
+    return how.done(f"{player}'s hand size under Strategic Exhaustion (holds "
+                    f"{len(state.hands[player])})", size)
 
 
 def _recon(lk: Lookups, state: Any, ev: HandReported, player: str) -> Derivation:
@@ -121,3 +136,10 @@ def _score(lk: Lookups, state: Any, ev: CardDeployed) -> Derivation:
     total = sum(t.value for t in how.terms)
     won = f", {WIN_POINTS} wins it" if total >= WIN_POINTS else ""
     return how.done(f"{ev.player}'s score in {where} with {ev.card}{won}", total)
+
+
+def _on_the_deck(lk: Lookups, state: Any, event: Event) -> bool:
+    """Whether a draw's ruling turns on the pile (it passed, or the card is not in it): a
+    draw refused on whose turn or which step it is reads no card's count."""
+    v = check(lk, state, event)
+    return v is None or v.rule == "cow.draw.in-deck"
