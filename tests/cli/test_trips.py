@@ -24,3 +24,79 @@ def test_a_speaker_close_to_a_player_is_refused_with_the_player_it_may_mean(game
     assert s.handle("note @umpire play on").recorded[0][1].by == "umpire"
     # and a speaker of this log is known from then on
     assert s.handle("note @umpir typo of a speaker").message.endswith("nothing was written")
+
+
+# -- words: articles, lists, counts, a finished game -------------------------------------
+
+GD_TIE = "replays/global-domination/disputed-out-of-turn.jsonl"  # three players share the win
+LIB = "replays/liberation/disputed-play.jsonl"
+
+
+def test_the_shared_words_say_a_list_an_article_and_a_count_as_english_does():
+    from tabletape.tape.words import a, agree, counted, listed, the_first
+    assert (a("Air"), a("Sea"), a("Intel")) == ("an Air", "a Sea", "an Intel")
+    assert listed(["alice"]) == "alice" and listed(["alice", "bob"]) == "alice and bob"
+    assert listed(["alice", "bob", "carol"]) == "alice, bob and carol"
+    assert (counted(0, "event"), counted(1, "event"), counted(2, "event")) == (
+        "0 events", "1 event", "2 events")
+    assert [agree(n, "was", "were") for n in (0, 1, 2)] == ["were", "was", "were"]
+    assert [the_first(n, "event", "reads", "read") for n in (0, 1, 5)] == [
+        "no event reads", "the first event reads", "the first 5 events read"]
+
+
+def test_a_unit_of_a_type_that_starts_with_a_vowel_is_an_air_unit():
+    from tabletape.games.battlecards_pacific.components import UnitType
+    from tabletape.games.battlecards_pacific.events import ArsenalDrawn, UnitDeployed
+    from tests.games.battlecards_pacific.helpers import JAPAN, US, act, fresh, refusal
+    state = act(fresh(), *(ArsenalDrawn(player=p, unit=u) for p, units in (
+        (JAPAN, ("A6M Zero", "Infantry Division", "Kongo Battleship", "Infantry Division",
+                 "I-Boat Submarine", "D3A Val Dive Bomber")),
+        (US, ("F4U Corsair", "Marine Division", "Iowa Battleship", "Gato Submarine",
+              "M4 Sherman Tank", "SBD Dauntless"))) for u in units))
+    v = refusal(state, UnitDeployed(player=JAPAN, unit="A6M Zero", stack=UnitType.SEA))
+    assert "A6M Zero is an Air unit" in v.reason, v.reason
+
+
+def test_three_winners_are_listed_and_a_finished_game_has_a_result_not_a_next(run):
+    r = run("validate", GD_TIE)
+    assert "alice, bob and carol share the win" in r.stdout and " and bob and " not in r.stdout
+    assert "1 illegal event corrected" in r.stdout and "(s)" not in r.stdout
+    shown = run("replay", GD_TIE).stdout
+    assert "result: alice, bob and carol share the win" in shown and "next:" not in shown
+    assert "next: " in run("replay", GD_TIE, "--to", "40").stdout  # in progress: what comes next
+
+
+def test_the_svg_of_a_finished_game_says_its_result(run, tmp_path):
+    out = tmp_path / "end.svg"
+    assert run("svg", GD_TIE, "-o", out).exit_code == 0
+    svg = out.read_text()
+    assert "result: alice, bob and carol share the win" in svg and "next:" not in svg
+
+
+def test_a_liberation_deal_is_in_no_round(run, tmp_path):
+    dealing = run("replay", LIB, "--to", "2").stdout
+    assert "turn the country and deal" in dealing and "round 0" not in dealing
+    out = tmp_path / "deal.svg"
+    run("svg", LIB, "--to", "2", "-o", out)
+    assert "round 0" not in out.read_text()
+    assert "— round 1" in run("replay", LIB, "--to", "13").stdout
+
+
+def test_a_log_broken_at_its_first_line_has_no_event_read_correctly(run, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type":"x"}\n')
+    out = run("verify", bad).stdout
+    assert "no event reads correctly" in out and "first 0" not in out
+
+
+def test_an_illegal_last_event_leaves_no_later_event_to_mention(run, tmp_path):
+    from tests.conftest import new_log
+    path = tmp_path / "g.jsonl"
+    new_log(path)
+    ev = '{"type":"opening_card_drawn","player":"alice","card":"Tank"}'
+    run("append", path, ev, ev, "--force")
+    out = run("validate", path).stdout
+    assert "later event" not in out and "(s)" not in out
+    bob = '{"type":"opening_card_drawn","player":"bob","card":"Spy"}'
+    run("append", path, bob, bob, "--force")
+    assert "2 later events were not judged" in run("validate", path).stdout

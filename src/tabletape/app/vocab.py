@@ -17,6 +17,7 @@ from msgspec import inspect as mi
 from tabletape import engine
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import Event, is_core
+from tabletape.tape.words import counted as counted  # (its home is tape.words)
 
 # The envelope: tabletape fills these in (`by` and `at` may be given)
 ENVELOPE = ("seq", "prev", "at", "by")
@@ -325,11 +326,6 @@ def template(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: template(v) for k, v in value.items()}
     return msgspec.to_builtins(value)
-
-
-def counted(n: int, noun: str) -> str:
-    """Returns `1 event`, `2 events`: a count with its noun in the right number."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 # -- the games and their rules ---------------------------------------------------------------

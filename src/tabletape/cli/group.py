@@ -288,9 +288,8 @@ def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
             echo(f"seq {row.seq}: {row.text}")
         fold = result.fold
         if fold is not None:
-            d = rs.pending(fold.state)
-            o = rs.outcome(fold.state)
-            echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+            from tabletape.app.pictures import next_text
+            echo(next_text(rs, fold.state))
     if appended is not None:
         forced_warnings(result.file, appended)
 

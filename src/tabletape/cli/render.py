@@ -62,8 +62,8 @@ def drawing(rs: Ruleset, state: Any) -> Any:
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
     components.
     """
-    d, o = rs.pending(state), rs.outcome(state)
-    return rs.render.render(rs, state, o.summary if o else d.detail if d else "nothing")
+    from tabletape.app.pictures import next_text
+    return rs.render.render(rs, state, next_text(rs, state))
 
 
 def plain(value: Any) -> str:
@@ -126,9 +126,9 @@ def summary(result: Replay) -> str:
             d = result.ruleset.pending(result.state)
             parts.append(f"in progress, next: {safe(d.detail)}" if d else "in progress")
         if result.fold.corrected:
-            parts.append(f"{len(result.fold.corrected)} illegal event(s) corrected by undo")
+            parts.append(f"{counted(len(result.fold.corrected), 'illegal event')} corrected by undo")
         if result.fold.unjudged:
-            parts.append(f"{len(result.fold.unjudged)} event(s) not judged after an illegal one")
+            parts.append(f"{counted(len(result.fold.unjudged), 'event')} not judged after an illegal one")
     return "; ".join(parts)
 
 
