@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import msgspec
+import pytest
+
+from tabletape import engine
 from tabletape.app.record import RecordSession
 from tests.conftest import lines
+from tests.registry import GAMES
 
 # -- the recorder's speakers -------------------------------------------------------------
 
@@ -100,3 +105,45 @@ def test_an_illegal_last_event_leaves_no_later_event_to_mention(run, tmp_path):
     bob = '{"type":"opening_card_drawn","player":"bob","card":"Spy"}'
     run("append", path, bob, bob, "--force")
     assert "2 later events were not judged" in run("validate", path).stdout
+
+
+# -- `events GAME`: every example as append takes it -------------------------------------
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.usefixtures("template_registered")
+def test_every_example_of_events_decodes_and_names_real_players_and_components(game_id):
+    from tabletape.app import entries, vocab
+    rs = engine.get(game_id)
+    made: set[str] = set()
+    kinds = {k.type: k for k in vocab.vocabulary(rs)}
+    assert vocab.examples(rs, made)  # (the same examples `events` prints)
+    known = set(vocab.NAMES) | vocab.names_in(msgspec.to_builtins(rs.default_components()))
+    for tag, kind in kinds.items():
+        text = msgspec.json.encode(kind.example).decode()
+        # as `append` reads a line: the same decoding, bounds and names' patterns
+        event = entries.event_from(rs, text, "example", None, None)
+        assert type(event).__struct_config__.tag == tag
+        if tag == "note":
+            continue  # its text is free
+        literals = {f.name for f in kind.fields if '"' in f.type}  # enums and literals
+        for name, value in kind.example.items():
+            if name in ("type", *literals):
+                continue
+            for s in _strings(value):
+                assert s in known, f"{game_id} {tag}: {name}={s!r} is a placeholder"
+    # what simulation reaches is legal where a game reaches it; the rest is named above
+    assert "signed" not in kinds and made >= {"undone", "note"}
+
+
+def test_the_printed_examples_hold_no_placeholder(run):
+    out = run("events", "battlecards-pacific").stdout + run("events", "global-domination").stdout
+    for placeholder in ('"TO"', '"TARGET"', '"CARDS"', "SIGNATURE"):
+        assert placeholder not in out
