@@ -147,3 +147,27 @@ def test_the_printed_examples_hold_no_placeholder(run):
     out = run("events", "battlecards-pacific").stdout + run("events", "global-domination").stdout
     for placeholder in ('"TO"', '"TARGET"', '"CARDS"', "SIGNATURE"):
         assert placeholder not in out
+
+
+# -- `games` at a narrow terminal ----------------------------------------------------------
+
+@pytest.mark.parametrize("columns", ["80", "50", "120"])
+def test_games_at_a_terminal_never_splits_an_option_value(run, monkeypatch, columns):
+    import io
+    import json
+
+    from tabletape.cli import render
+    monkeypatch.setenv("COLUMNS", columns)  # as the terminal says its width
+    screen = io.StringIO()
+    monkeypatch.setattr(render, "console", render.SafeConsole(
+        file=screen, force_terminal=True, highlight=False, color_system=None))
+    assert render.console.width == int(columns)
+    run("games")
+    shown = screen.getvalue()
+    words = {w.strip("│┃,") for line in shown.splitlines() for w in line.split()}
+    for game in json.loads(run("games", "--json").stdout):
+        assert game["id"] in words
+        for key, value in game["options"].items():
+            value = str(value).lower() if isinstance(value, bool) else value
+            assert f"{key}={value}" in words, (key, shown)
+    assert all(len(line) <= int(columns) for line in shown.splitlines()), shown

@@ -201,7 +201,8 @@ def games(as_json: bool) -> None:
     from tabletape.cli.render import listing
     listing("games", ["id", "title", "version", "players", "rules", "options (default)"],
             [[r.id, r.title, r.version, _count(*r.players), str(r.rules),
-              "\n".join(f"{k}={_show(v)}" for k, v in r.options.items())] for r in rows])
+              "\n".join(f"{k}={_show(v)}" for k, v in r.options.items())] for r in rows],
+            whole=(5,))  # an option's `key=value` is typed as it stands: never split
 
 
 def _count(lo: int, hi: int) -> str:
