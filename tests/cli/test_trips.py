@@ -171,3 +171,100 @@ def test_games_at_a_terminal_never_splits_an_option_value(run, monkeypatch, colu
             value = str(value).lower() if isinstance(value, bool) else value
             assert f"{key}={value}" in words, (key, shown)
     assert all(len(line) <= int(columns) for line in shown.splitlines()), shown
+
+
+# -- bash completion, in a real bash -----------------------------------------------------
+
+KILL = "replays/cards-of-war/kill-dispute.jsonl"
+
+
+def _bash_complete(line: str, words: list[str]) -> list[str]:
+    """Sources tabletape's bash completion in a real bash, sets COMP_* as bash sets them for
+    `line` (its words split at COMP_WORDBREAKS, as given: an interactive bash 5.2 gives
+    `[foo] [x.jsonl] [@]` for `foo x.jsonl@`, COMP_CWORD 2) and returns COMPREPLY."""
+    import os
+    import shlex
+    import shutil
+    import subprocess
+    import sys
+    bin_dir = os.path.dirname(sys.executable)
+    assert shutil.which("tabletape", path=bin_dir), "the venv's tabletape script"
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}",
+           "PYTHONPATH": os.path.abspath("src")}
+    source = subprocess.run(["tabletape"], env={**env, "_TABLETAPE_COMPLETE": "bash_source"},
+                            capture_output=True, text=True, check=True).stdout
+    script = "\n".join([
+        source,
+        f"COMP_LINE={shlex.quote(line)}",
+        'COMP_POINT=${#COMP_LINE}',
+        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)})",
+        f"COMP_CWORD={len(words) - 1}",
+        "COMPREPLY=()",
+        "_tabletape_completion tabletape 2>/dev/null",
+        'printf "%s\\n" "${COMPREPLY[@]}"',
+    ])
+    out = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return [w for w in out.splitlines() if w]
+
+
+@pytest.mark.parametrize("line, words, want, unwanted", [
+    # --option length=<Tab>: bash's words are `length` and `=`; the reply replaces ``
+    ("tabletape new cards-of-war g.jsonl --option length=",
+     ["tabletape", "new", "cards-of-war", "g.jsonl", "--option", "length", "="],
+     {"short", "normal", "long"}, "length=short"),
+    ("tabletape new cards-of-war g.jsonl --option length=s",
+     ["tabletape", "new", "cards-of-war", "g.jsonl", "--option", "length", "=", "s"],
+     {"short"}, "long"),
+    ("tabletape new cards-of-war g.jsonl --option two_decks=",
+     ["tabletape", "new", "cards-of-war", "g.jsonl", "--option", "two_decks", "="],
+     {"true", "false"}, None),
+    # FILE@<Tab>: the seqs after `@` (readline replaces `@4`, `@` being a special prefix)
+    (f"tabletape diff {KILL}@4", ["tabletape", "diff", KILL, "@", "4"], {"@4", "@40", "@41"},
+     f"{KILL}@41"),
+    (f"tabletape diff {KILL}@", ["tabletape", "diff", KILL, "@"], {"@0", "@91"}, None),
+    # words without a break character complete as before
+    ("tabletape rul", ["tabletape", "rul"], {"rules"}, None),
+    ("tabletape new cards-of-war g.jsonl --option len",
+     ["tabletape", "new", "cards-of-war", "g.jsonl", "--option", "len"], {"length="}, None),
+    ("tabletape events ", ["tabletape", "events", ""], {"cards-of-war", "liberation"}, None),
+])
+def test_bash_completes_after_an_equals_sign_and_an_at_sign(line, words, want, unwanted):
+    got = _bash_complete(line, words)
+    assert want <= set(got), got
+    assert unwanted is None or unwanted not in got, got
+
+
+def test_tab_in_an_interactive_bash_completes_an_option_value_and_a_seq(tmp_path):
+    """The whole thing, as a person meets it: an interactive bash with the completion
+    sourced, a line typed, Tab pressed; the line as bash then shows it."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import pexpect
+    bin_dir = os.path.dirname(sys.executable)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "TERM": "dumb", "HOME": str(tmp_path),
+           "PYTHONPATH": os.path.abspath("src"), "TABLETAPE_CLOCK": "off"}
+    rc = tmp_path / "rc.sh"
+    rc.write_text(subprocess.run(["tabletape"], env={**env, "_TABLETAPE_COMPLETE": "bash_source"},
+                                 capture_output=True, text=True, check=True).stdout
+                  + "\nPS1='READY> '\n")
+    assert shutil.which("bash")
+    for typed, shown in [("tabletape new cards-of-war g.jsonl --option length=sh\t",
+                          "--option length=short "),  # the word completed in place
+                         ("tabletape new cards-of-war g.jsonl --option two_d\tt\t",
+                          "--option two_decks=true "),  # no space after `two_decks=`
+                         (f"tabletape diff {KILL}@4\t\t", "@40"),  # the choices
+                         (f"tabletape diff {KILL}@91\t", f"{KILL}@91 ")]:
+        child = pexpect.spawn("bash", ["--norc", "--noprofile", "-i"], env=env,
+                              encoding="utf-8", timeout=20, dimensions=(24, 200))
+        try:
+            child.sendline(f"source {rc}")
+            child.expect("READY> ")
+            child.send(typed)
+            child.expect_exact(shown)
+        finally:
+            child.sendcontrol("c")
+            child.close(force=True)

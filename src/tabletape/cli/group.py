@@ -147,6 +147,12 @@ class Tabletape(click.Group):
             raise click.UsageError(f"no such command {name!r}"
                                    f"{did_you_mean(name, self.list_commands(ctx))}", ctx) from None
 
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str,
+                               complete_var: str | None = None) -> None:
+        from tabletape.cli import complete  # bash's words broken at `=` and `@`
+        complete.register()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
         try:
