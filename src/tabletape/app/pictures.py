@@ -16,16 +16,18 @@ from tabletape.engine.kit.svg import Drawing
 
 
 def next_text(rs: engine.Ruleset, state: Any) -> str:
-    """Returns what the game waits for, or how it ended (as the terminal table says it)."""
+    """Returns the line under a table: `next: ` what the game waits for, or `result: ` how
+    it ended (a finished game has no next); the same on the terminal, in SVG and `append`."""
     d, o = rs.pending(state), rs.outcome(state)
-    return o.summary if o else d.detail if d else "nothing"
+    return f"result: {o.summary}" if o else f"next: {d.detail if d else 'nothing'}"
 
 
 def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None) -> Drawing:
     """Returns the table after a state, as `as_player` sees it (everything when None).
 
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
-    components. What comes next is read from the whole state, as the terminal shows it.
+    components. What comes next (`next_text`) is read from the whole state, as the terminal
+    shows it.
     """
     shown = state if as_player is None else rs.view(state, as_player)
     return rs.svg.draw(rs, shown, next_text(rs, state))

@@ -66,9 +66,9 @@ def draw(game: BattlecardsPacific, state: State, pending: str) -> Drawing:
     if state.drawn:
         items.append(text(W - 16, y + 14, f"Conflict card: {state.drawn}", size=12,
                           anchor="end", weight="bold"))
-    items.append(text(16, y + 52, clip(f"next: {pending}", 130), size=12, weight="bold"))
+    items.append(text(16, y + 52, clip(pending, 130), size=12, weight="bold"))
     parts.append(group(*items, label="footer"))
-    return Drawing(W, int(y + 66), f"{title}; next: {pending}", parts)
+    return Drawing(W, int(y + 66), f"{title}; {pending}", parts)
 
 
 def _battle(game: BattlecardsPacific, state: State, y: float) -> str:

@@ -89,7 +89,7 @@ def draw(game: CardsOfWar, state: State, pending: str) -> Drawing:
         parts.append(_player(game, state, p, y))
         y += ROW + 8
     parts.append(_footer(state, y, pending))
-    return Drawing(W, y + 70, f"{title}; next: {pending}", parts)
+    return Drawing(W, y + 70, f"{title}; {pending}", parts)
 
 
 def _player(game: CardsOfWar, state: State, p: str, y: int) -> str:
@@ -158,5 +158,5 @@ def _footer(state: State, y: int, pending: str) -> str:
                                         if o in mine) or "no decks", size=12),
              text(16, y + 32, f"{opts.length} game" + (f"; options: {', '.join(on)}" if on
                                                         else "; no options"), size=12),
-             lines(16, y + 52, f"next: {pending}", 130, size=12, weight="bold")[0]]
+             lines(16, y + 52, pending, 130, size=12, weight="bold")[0]]
     return group(*items, label="footer")

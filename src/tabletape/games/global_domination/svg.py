@@ -95,9 +95,9 @@ def draw(game: GlobalDomination, state: State, pending: str) -> Drawing:
     listed, n = lines(16, y + 16, f"Action stacks: {stacks}", 150, size=11)  # whole
     y += (n - 1) * 13
     parts.append(group(listed,
-                       lines(16, y + 36, f"next: {pending}", 130, size=12, weight="bold")[0],
+                       lines(16, y + 36, pending, 130, size=12, weight="bold")[0],
                        label="footer"))
-    return Drawing(W, y + 52, f"{title}; next: {pending}", parts)
+    return Drawing(W, y + 52, f"{title}; {pending}", parts)
 
 
 def _area(game: GlobalDomination, state: State, a: str, x: float, y: float) -> str:

@@ -50,7 +50,7 @@ def draw(game: Liberation, state: State, pending: str) -> Drawing:
     if state.phase is Phase.OVER:
         title = "Liberation — game over"
     elif land:
-        title = f"Liberation — {land.name}: {state.stage}, round {state.round}"
+        title = f"Liberation — {land.name}: {t.stage(state)}"
     else:
         title = "Liberation — between countries"
     parts = [group(text(16, 28, title, size=17, weight="bold"),
@@ -71,9 +71,9 @@ def draw(game: Liberation, state: State, pending: str) -> Drawing:
         text(16, y + 16, f"countries left {len(state.countries)}; force deck "
              f"{t.deck_size(state)}; discards {len(state.discards)}"
              + (f"; failed: {', '.join(state.failed)}" if state.failed else ""), size=12),
-        lines(16, y + 36, f"next: {pending}", 130, size=12, weight="bold")[0],
+        lines(16, y + 36, pending, 130, size=12, weight="bold")[0],
         label="footer"))
-    return Drawing(W, y + 52, f"{title}; next: {pending}", parts)
+    return Drawing(W, y + 52, f"{title}; {pending}", parts)
 
 
 def _countries(game: Liberation, state: State) -> str:
