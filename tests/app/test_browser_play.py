@@ -201,6 +201,24 @@ def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
                                                       timeout=3000)
 
 
+def readable_at_390(pg) -> None:
+    """The page no wider than the phone, every visible text at least 10 CSS px, the
+    table's text too as drawn (the SVG's scale times its font size)."""
+    assert pg.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+    smallest = pg.evaluate("""() => Math.min(...[...document.querySelectorAll('body *')]
+        .filter(e => e.offsetParent !== null && !(e instanceof SVGElement)
+                && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+        .map(e => parseFloat(getComputedStyle(e).fontSize)))""")
+    assert smallest >= 10
+    table = pg.evaluate("""() => { const svg = document.querySelector('#table svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Math.min(...[...svg.querySelectorAll('text')].map(
+            t => parseFloat(t.getAttribute('font-size')) * scale)); }""")
+    assert table >= 9.99, table
+    box = pg.locator("#table svg").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
 def test_the_phone_page_reads_at_390_px(phones, playing):
     """The table first, the panel below it; no text under 10 CSS px on the page."""
     log_path, links = playing
@@ -217,6 +235,7 @@ def test_the_phone_page_reads_at_390_px(phones, playing):
         return Math.min(...[...svg.querySelectorAll('text')].map(
             t => parseFloat(t.getAttribute('font-size')) * scale)); }""")
     assert table >= 9.99  # the table's smallest text, as drawn on the phone
+    readable_at_390(alice)
     shot(alice, "play-phone-390")
 
 
@@ -263,6 +282,8 @@ def test_each_games_player_page_at_phone_and_desktop_size(phones, game, tmp_path
                                             "1280")):
             pg, _ = phones(url, size)
             assert pg.inner_text("#you") == first
+            if name == "390":
+                readable_at_390(pg)
             shot(pg, f"play-{game}-{name}")
     finally:
         served.close()
