@@ -174,6 +174,7 @@ class Table:
             "narrow": pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             "waiting": outcome.summary if outcome else decision.detail if decision else "",
             "actor": decision.actor if decision else None,
+            "over": outcome is not None,
             "groups": groups, "undo": undo,
             "blocked": bool(fold.blocked),
         }

@@ -104,7 +104,8 @@ function draw() {
   $("hand").textContent = S.hand && S.hand.length
     ? "Your hand (" + S.hand.length + "): " + S.hand.join(", ") : "";
   const mine = S.groups.length > 0;
-  $("waiting").textContent = S.waiting ? (mine ? "Your move: " : "Waiting: ") + S.waiting : "";
+  $("waiting").textContent = !S.waiting ? ""
+    : (S.over ? "Game over: " : mine ? "Your move: " : "Waiting: ") + S.waiting;
   const groups = $("groups");
   groups.textContent = "";
   for (const g of S.groups) {
@@ -158,6 +159,7 @@ $("confirm-yes").addEventListener("click", () => {
 });
 $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; chosen = null; });
 $("undo").addEventListener("click", () => post("undo", {}));
+NARROW.addEventListener("change", () => { if (S) draw(); });
 $("note").addEventListener("click", () => {
   post("note", { text: $("note-text").value, dispute: false });
   $("note-text").value = "";

@@ -53,12 +53,12 @@ def draw(game: BattlecardsPacific, state: State, pending: str, width: int = W) -
                         + "/".join(k.value for k in UnitType), size=11, anchor="end",
                         fill=FAINT), label="title")]
     y: float = 60 if narrow else 44
-    if narrow:
-        part, y = _battle_narrow(game, state, y, width)
-        parts.append(part)
+    if narrow:  # the sides first: the battle changes with every event, they seldom do
         for p in state.players:
             part, y = _side_narrow(game, state, p, y, width)
             parts.append(part)
+        part, y = _battle_narrow(game, state, y, width)
+        parts.append(part)
         return _footer(state, parts, y, width, pending, title)
     parts.append(_battle(game, state, y))
     y += 142 if state.battle is not None else 40
@@ -162,26 +162,27 @@ def _side_narrow(game: BattlecardsPacific, state: State, p: str, y: float, width
     half = (width - 52 - 4) / 2
     for kind in UnitType:
         units = state.stacks[p][kind.value]
+        most = max(2, *(len(state.stacks[q][kind.value]) for q in state.players))
         items.append(text(26, at, f"{kind.value} stack ({len(units)})", size=12, weight="bold"))
         at += 6
         for i, u in enumerate(units):
             items.append(card(26 + (i % 2) * (half + 4), at + (i // 2) * 38, half, 34, u,
                               _unit_line(game, state, p, u), hidden=u == HIDDEN,
                               colour=colour, small=10))
-        at += ((len(units) + 1) // 2) * 38 + 16
+        at += ((most + 1) // 2) * 38 + 16  # as many rows as either side's: steadier
     reserve = state.reserve[p]
     shown = "" if all(c == HIDDEN for c in reserve) else ": " + ", ".join(reserve)
     kept = state.kept[p]
     kept_s = "" if all(c == HIDDEN for c in kept) else ": " + ", ".join(kept)
     lost = state.arsenal_discard[side]
-    for said, fill in ((f"Reserve Hand {len(reserve)}{shown}", INK),
-                       (f"kept {len(kept)}{kept_s}; won: " + (", ".join(state.won[p]) or "—"),
-                        INK),
-                       (f"casualties ({side}, {len(lost)}): " + (", ".join(lost) or "none"),
-                        LOSS if lost else INK)):
+    for said, fill, least in ((f"Reserve Hand {len(reserve)}{shown}", INK, 3),
+                              (f"kept {len(kept)}{kept_s}; won: "
+                               + (", ".join(state.won[p]) or "—"), INK, 1),
+                              (f"casualties ({side}, {len(lost)}): "
+                               + (", ".join(lost) or "none"), LOSS if lost else INK, 1)):
         block, n = lines(26, at, said, chars, size=11, fill=fill)
         items.append(block)
-        at += n * 14 + 2
+        at += max(n, least) * 14 + 2
     h = at - y
     return group(rect(16, y, width - 32, h, fill="#fbf8ef", stroke=colour), *items,
                  label=f"side {p}"), y + h + 8

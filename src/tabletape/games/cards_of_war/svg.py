@@ -40,15 +40,18 @@ def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawin
     col = width - 32 if narrow else COL
     lk = game.lk
     players = state.players
-    rows = max([3, *(len(b.piles[p]) for b in state.battles for p in players)])
-    pile_h = 22 + rows * (CARD_H + 2) + 22
+    rows = max([1 if narrow else 3, *(len(b.piles[p]) for b in state.battles for p in players)])
+    card_h = 36 if narrow else CARD_H  # narrow: the value and theatre on the card's 2nd line
+    pile_h = 22 + rows * (card_h + 2) + 22
+    beside = narrow and len(players) == 2  # the two piles side by side
+    pile_w = (col - 24) / 2 if beside else col - 16
     title = f"Cards of War — round {state.round}" + (" — game over" if state.phase is Phase.OVER
                                                       else "")
     parts = [group(text(16, 26, title, size=15 if narrow else 17, weight="bold"),
                    text(width - 16, 26, f"turn: {state.turn or '—'}", size=12, anchor="end",
                         fill=seat_colour(players, state.turn)), label="title")]
     top = 40
-    h = 24 + len(players) * pile_h
+    h = 24 + (1 if beside else len(players)) * pile_h
     over = state.phase is Phase.OVER  # the battles were cleared: the results stand instead
     for no, b in enumerate(() if over else state.battles, 1):
         x = 16 + (0 if narrow else (no - 1) * (COL + 8))
@@ -62,25 +65,27 @@ def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawin
             items.append(text(x + col - 8, top + 17, won, size=12, anchor="end",
                               weight="bold", fill=seat_colour(players, b.winner)))
         for i, p in enumerate(players):
-            y = top + 24 + i * pile_h
+            y = top + 24 + (0 if beside else i * pile_h)
+            px = x + 8 + (i * (pile_w + 8) if beside else 0)  # the pile's left edge
             colour = seat_colour(players, p)
-            items.append(text(x + 8, y + 14, p, size=12, weight="bold", fill=colour))
+            items.append(text(px, y + 14, p, size=12, weight="bold", fill=colour))
             pile = b.piles[p]
             if b.closed and b.winner == p:
-                items.append(text(x + col - 8, y + 14, "★ won", size=12, anchor="end",
+                items.append(text(px + pile_w, y + 14, "★ won", size=12, anchor="end",
                                   fill=GOLD, weight="bold"))
             for k, name in enumerate(pile):
                 c = lk.cards.get(name)
                 sub = f"{c.value} pts · {c.theatre.value}" if c else ""
-                items.append(card(x + 8, y + 20 + k * (CARD_H + 2), col - 16, CARD_H, name,
-                                  "", top=k == len(pile) - 1, colour=colour,
-                                  faded=b.closed))
-                items.append(text(x + col - 12, y + 20 + k * (CARD_H + 2) + 15, sub, size=10,
-                                  anchor="end", fill=FAINT))
+                items.append(card(px, y + 20 + k * (card_h + 2), pile_w, card_h, name,
+                                  sub if narrow else "", top=k == len(pile) - 1,
+                                  colour=colour, faded=b.closed, small=10 if narrow else 9))
+                if not narrow:
+                    items.append(text(x + col - 12, y + 20 + k * (CARD_H + 2) + 15, sub,
+                                      size=10, anchor="end", fill=FAINT))
             if not pile:
-                items.append(text(x + 8, y + 36, "no cards", size=10, fill=FAINT))
+                items.append(text(px, y + 36, "no cards", size=10, fill=FAINT))
             if not b.closed:
-                items.append(text(x + col - 8, y + pile_h - 6,
+                items.append(text(px + pile_w, y + pile_h - 6,
                                   f"{total(lk, state, b, p)} pts", size=13, anchor="end",
                                   weight="bold", fill=colour))
         parts.append(group(*items, label=f"battle {no}"))
@@ -106,7 +111,7 @@ def _player(game: CardsOfWar, state: State, p: str, y: int, width: int) -> tuple
     card_w = 76 if narrow else 74
     rows = max(1, (len(hand) + per - 1) // per) if narrow else 1
     top = y + 72 if narrow else y + 6
-    height = ROW if not narrow else 72 + rows * (ROW - 4) + 2
+    height = ROW if not narrow else 72 + rows * (ROW + 2) + 2
     colour = seat_colour(players, p)
     won = state.rounds_won.get(p, 0)
     items = [rect(16, y, width - 32, height, fill="#fbf8ef", stroke=colour),
@@ -120,9 +125,10 @@ def _player(game: CardsOfWar, state: State, p: str, y: int, width: int) -> tuple
     small = 10 if narrow else 9
     for k, name in enumerate(hand if narrow else hand[:9]):
         c = game.lk.cards.get(name)
-        x, yy = left + (k % per) * 78, top + (k // per) * (ROW - 4)
-        items.append(card(x, yy, card_w, ROW - 12, name, f"{c.value} pts" if c else "",
-                          hidden=name == HIDDEN, colour=colour, small=small))
+        x, yy = left + (k % per) * 78, top + (k // per) * (ROW + 2 if narrow else 0)
+        items.append(card(x, yy, card_w, ROW - 4 if narrow else ROW - 12, name,
+                          f"{c.value} pts" if c else "", hidden=name == HIDDEN, colour=colour,
+                          small=small))
         if c is not None and name != HIDDEN:
             items.append(lines(x + 4, yy + 35, _abilities(c), 14 if small == 9 else 12,
                                size=small, leading=small, fill=FAINT)[0])
