@@ -45,7 +45,10 @@ test: $(VENV)/.installed
 	$(PY) -m mypy
 	$(TT) schema --check schemas
 	$(MKDOCS)
-	$(PY) -m pytest
+	$(PY) -m pytest --ignore=tests/app/test_pytest_plugin.py
+	# The pytest plugin's tests, spread over 2 processes by pytest-xdist (-n 2, as CI does);
+	# one of them runs the plugin on xdist's workers and checks the whole baseline is written.
+	$(PY) -m pytest -n 2 tests/app/test_pytest_plugin.py
 
 # The benchmark (not part of `make test`): inputs cached in build/bench, BENCH_QUICK=1 for a
 # smoke run. The peers (python-chess, eventsourcing) come from the `bench` extra.
