@@ -39,13 +39,17 @@ schemas: $(VENV)/.installed
 docs: $(VENV)/.installed
 	$(MKDOCS)
 
+# The pytest plugin's tests run apart, spread over 2 processes by pytest-xdist (-n 2): CI
+# runs them under xdist; one of them runs the plugin itself on xdist's workers and checks
+# that the whole baseline is written.
 test: $(VENV)/.installed
 	$(PY) -m ruff check src tests
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(TT) schema --check schemas
 	$(MKDOCS)
-	$(PY) -m pytest
+	$(PY) -m pytest --ignore=tests/app/test_pytest_plugin.py
+	$(PY) -m pytest -n 2 tests/app/test_pytest_plugin.py
 
 # The benchmark (not part of `make test`): inputs cached in build/bench, BENCH_QUICK=1 for a
 # smoke run. The peers (python-chess, eventsourcing) come from the `bench` extra.

@@ -243,13 +243,15 @@ class Row:
 def median_run(name: str, argv: list[str], events: int, nbytes: int, rounds: int,
                before=None, stdin: str | None = None, note: str = "",
                inner: bool = False, check: bool = True, env: dict | None = None,
-               compare: bool = True, ours: bool = False) -> Row | None:
+               compare: bool = True, ours: bool = False,
+               outputs: list[str] | None = None) -> Row | None:
     """Runs a command `rounds` times; its time is the median (inner: the time it reports).
 
     With --before, a tabletape row is also run with the other tree (`before` in its
     name), on links to the inputs in their own folder (each tree keeps its own index).
     `before` (a hook run before each round) is given the path mapping of its tree.
     `ours`: an in-process row that times tabletape's own code (run with both trees too).
+    `outputs` receives each round's output (its last 64 KiB).
     """
     if not wanted(name):
         return None
@@ -266,6 +268,8 @@ def median_run(name: str, argv: list[str], events: int, nbytes: int, rounds: int
         if before:
             before(mapping)
         wall, rss, out = run(argv, stdin, check, env)
+        if outputs is not None:
+            outputs.append(out)
         if inner:
             report = json.loads(out.strip().splitlines()[-1])
             wall, events = report["seconds"], report["events"]
@@ -466,6 +470,7 @@ def _corpus_rows(folder: str, rounds: int) -> list[Row | None]:
     if cached is not None and first is not None:
         cached.note = f"nothing changed; {first.seconds / cached.seconds:.0f}x the first run --jobs 2"
     rows.append(cached)
+    rows.append(_edited_rules_row(folder, files, n, size, rounds))
     if importlib.util.find_spec("distributed") is None:
         print("dask is not installed (pip install -e '.[dask]'): no --dask rows", file=sys.stderr)
         return rows
@@ -474,7 +479,115 @@ def _corpus_rows(folder: str, rounds: int) -> list[Row | None]:
                                f"(2 worker {how})",
                                [*check, "--no-cache", "--dask", "local", *extra], n, size, rounds,
                                note="cluster start-up included"))
+    rows.append(_real_cluster_row(folder, files, n, size, rounds))
     return rows
+
+
+EDITED_GAME = "liberation"  # the game whose rules the one-line edit changes
+EDITED = ("games/liberation/state.py", r"^WIN_POINTS = (\d+)", "WIN_POINTS = {}")  # one value
+
+
+def _edited_tree() -> str:
+    """Returns a copy of this tree's package with one line of one game's rules edited (the
+    points that win Liberation, one more), under build/: its src folder for PYTHONPATH."""
+    import re
+    out = path("edited-src")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(os.path.join(ROOT, "src", "tabletape"), os.path.join(out, "tabletape"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    rel, pattern, line = EDITED
+    f = os.path.join(out, "tabletape", rel)
+    text = open(f, encoding="utf-8").read()
+    edited, count = re.subn(pattern, lambda m: line.format(int(m.group(1)) + 1), text,
+                            flags=re.M)
+    if count != 1:
+        raise SystemExit(f"bench: the one-line rules edit found {count} lines in {rel}")
+    with open(f, "w", encoding="utf-8") as w:
+        w.write(edited)
+    subprocess.run([PY, "-m", "compileall", "-q", out], check=False, stdout=subprocess.DEVNULL)
+    return out
+
+
+def _edited_rules_row(folder: str, files: list[str], n: int, size: int,
+                      rounds: int) -> Row | None:
+    """corpus check after a one-line edit of one game's rules, in a copy of the tree: the
+    content fingerprint sees it, and only that game's logs are judged again (each round
+    from the cache the unedited tree left)."""
+    name = (f"tabletape corpus check {len(files)} games after a one-line rules edit "
+            f"({EDITED_GAME})")
+    if not wanted(name):
+        return None
+    tree = _edited_tree()
+    warm, cache = path("corpus-cache-unedited"), path("corpus-cache-edited")
+    shutil.rmtree(warm, ignore_errors=True)
+    run([*TT, "corpus", "check", folder, "--json", "--jobs", "2", "--cache-dir", warm])
+
+    def from_unedited(_):
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.copytree(warm, cache)
+
+    outputs: list[str] = []
+    row = median_run(name, [*TT, "corpus", "check", folder, "--jobs", "2", "--cache-dir", cache],
+                     n, size, rounds, before=from_unedited, check=False,
+                     env={**ENV, "PYTHONPATH": tree}, outputs=outputs)
+    game = sum(1 for f in files if os.path.basename(f).startswith(EDITED_GAME + "-"))
+    import re
+    seen = re.search(r"^(\d+) logs \((\d+) from the cache\)", outputs[-1] if outputs else "",
+                     flags=re.M)
+    if seen is None or int(seen.group(1)) - int(seen.group(2)) != game:
+        raise SystemExit(f"bench: after the edit, {game} {EDITED_GAME} logs should be judged "
+                         f"again; the check printed:\n{(outputs or [''])[-1][:2000]}")
+    if row is not None:
+        row.note = f"{game} {EDITED_GAME} logs judged again, {seen.group(2)} from the cache"
+    return row
+
+
+def _real_cluster_row(folder: str, files: list[str], n: int, size: int,
+                      rounds: int) -> Row | None:
+    """corpus check on a real Dask cluster: `dask scheduler` and 2 `dask worker` processes
+    on 127.0.0.1, started in another folder (the logs' paths leave the client absolute),
+    running before the rounds and torn down after."""
+    name = f"tabletape corpus check {len(files)} games --dask tcp:// (scheduler + 2 workers)"
+    if not wanted(name):
+        return None
+    where = path("dask-cluster")
+    shutil.rmtree(where, ignore_errors=True)
+    os.makedirs(where)
+    dask = os.path.join(os.path.dirname(PY), "dask")
+    info = os.path.join(where, "scheduler.json")
+    procs: list[subprocess.Popen] = []
+    with open(os.path.join(where, "dask.log"), "wb") as out:
+        def start(*args: str) -> None:
+            procs.append(subprocess.Popen([dask, *args], cwd=where, stdout=out, stderr=out,
+                                          env=ENV))
+        try:
+            start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                  "--scheduler-file", info)
+            deadline = time.monotonic() + 60
+            while not (os.path.exists(info) and os.path.getsize(info)):
+                if time.monotonic() > deadline or procs[0].poll() is not None:
+                    raise SystemExit(f"bench: the dask scheduler did not start (see {where})")
+                time.sleep(0.1)
+            address = json.load(open(info))["address"]
+            for _ in range(2):
+                start("worker", address, "--nworkers", "1", "--nthreads", "1", "--host",
+                      "127.0.0.1", "--no-dashboard", "--no-nanny")
+            subprocess.run([PY, "-c", "import sys; from distributed import Client; "
+                            "c = Client(sys.argv[1], timeout=60); "
+                            "c.wait_for_workers(2, timeout=60); c.close()", address],
+                           check=True, env=ENV, capture_output=True)
+            return median_run(name, [*TT, "corpus", "check", folder, "--json", "--no-cache",
+                                     "--dask", address], n, size, rounds, compare=False,
+                              note="the cluster already running; workers in another folder")
+        finally:
+            for p in reversed(procs):
+                p.terminate()
+            for p in reversed(procs):
+                try:
+                    p.wait(15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
 
 
 # -- the in-process rows (run in a child: python bench/run.py --inner KIND ARG) -----------

@@ -16,6 +16,7 @@ def test_the_bench_script_runs_and_prints_every_row(tmp_path):
     names = " ".join(rows)
     for row in ("floor: msgspec decode", "decode + SHA-256", "tabletape verify",
                 "tabletape validate", "replay --to", "tabletape diff", "append one event",
-                "from stdin", "--jobs 2"):
+                "from stdin", "--jobs 2", "cached run", "after a one-line rules edit",
+                "--dask tcp:// (scheduler + 2 workers)"):
         assert row in names, row
     assert os.path.exists(tmp_path / "long-5000.jsonl")

@@ -166,6 +166,13 @@ def test_xdist_workers_give_the_whole_baseline_once(project):
     base = corpus.read_baseline(str(project.path / "logs/baseline.json"))
     assert len(base) == len(COW) + len(LIB)
     project.runpytest(*PLUGIN, "-n", "2").assert_outcomes(passed=1 + len(COW) + len(LIB))
+    # A partial update (-k) on the workers: the logs they ran rewritten, every other kept.
+    project.runpytest(*PLUGIN, "-n", "2", "--tabletape-update", "-k", "cards",
+                      f"--tabletape-components=cards-of-war={DECK}")
+    after = corpus.read_baseline(str(project.path / "logs/baseline.json"))
+    assert set(after) == set(base)
+    changed = {k for k in after if after[k] != base[k]}
+    assert changed and all(k.startswith("cards-of-war/") for k in changed)
     # A log gone, seen by one worker: removed from the whole baseline.
     os.unlink(project.path / "logs/cards-of-war/sim-normal.jsonl")
     project.runpytest(*PLUGIN, "-n", "2", "--tabletape-update")
