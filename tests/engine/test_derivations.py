@@ -234,3 +234,41 @@ def test_a_draw_refused_on_whose_step_it_is_rests_on_no_count():
     _no_sum(RS, state, draw(B, "Flak"))
     assert ("Flak", "count") in {(r.entry, r.field)
                                  for r in engine.rests_on(RS, state, draw(A, "Flak"))}
+
+
+def test_the_derived_number_is_the_one_the_rules_used():
+    # Cards of War's score and Liberation's total as the state after the event holds them;
+    # Global Domination's Logistics marker as the state after the discard holds it
+    from tabletape.games.cards_of_war.lookups import total as battle_total
+    from tabletape.games.liberation.lookups import total as face_up
+    seen: list[str] = []
+
+    def visit(j: engine.Judged) -> None:
+        if j.before is None or j.fold is None or j.seq in j.fold.core_seqs or j.problem:
+            return
+        rs, kind = j.fold.ruleset, type(j.event).__name__
+        d = rs.derive(j.before, j.event)
+        if d is None:
+            return
+        after = rs.apply(j.before, j.event)
+        if kind == "CardDeployed":
+            b = after.battles[j.event.battle - 1]
+            if not b.closed and j.event.card not in b.piles[j.event.player]:
+                return  # the round it ended cleared the table
+            want = b.points if b.closed else battle_total(rs.lk, after, b, j.event.player)
+        elif kind == "ForceCardPlayed" and j.before.country == after.country:
+            if j.event.card not in [p.card for p in after.played[j.event.player]]:
+                return  # a traded card is placed later
+            want = face_up(rs.lk, after, j.event.player)
+        elif kind == "CardsDiscarded":
+            want = after.logistics[j.event.player]
+        else:
+            return
+        assert d.result == want, (j.seq, d.sum(), want)
+        seen.append(kind)
+    for path in ("replays/cards-of-war/abilities-normal.jsonl",
+                 "replays/cards-of-war/alt-reinforce-theatres-joint.jsonl",
+                 "replays/liberation/iraq-abilities.jsonl",
+                 "replays/global-domination/cards-reductions.jsonl"):
+        engine.replay(path, visit=visit)
+    assert {"CardDeployed", "ForceCardPlayed", "CardsDiscarded"} <= set(seen)
