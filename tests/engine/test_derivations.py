@@ -272,3 +272,17 @@ def test_the_derived_number_is_the_one_the_rules_used():
                  "replays/global-domination/cards-reductions.jsonl"):
         engine.replay(path, visit=visit)
     assert {"CardDeployed", "ForceCardPlayed", "CardsDiscarded"} <= set(seen)
+
+
+def test_cards_of_war_the_opening_draw_shows_who_starts_by_the_cards_values():
+    # Setup: the higher opening card starts (a turn order computed from card values)
+    from tests.games.cards_of_war.helpers import RS, A, B, OpeningCardDrawn, feed, start
+    state = feed(start(), OpeningCardDrawn(player=A, card="Spy"))
+    ev = OpeningCardDrawn(player=B, card="Tank")
+    d = RS.derive(state, ev)
+    assert d.terms == (Term("alice's Spy", 2, "components: Spy.value", "reconstructed"),
+                       Term("bob's Tank", -6, "components: Tank.value", "reconstructed"))
+    assert engine.ruling_lines(d, [])[0] == (
+        "alice's opening card less bob's (bob starts): alice's Spy 2 - bob's Tank 6 = -4")
+    assert RS.apply(state, ev).first == B
+    assert RS.derive(start(), OpeningCardDrawn(player=A, card="Spy")) is None  # one card: no sum
