@@ -262,6 +262,9 @@ def test_the_derived_number_is_the_one_the_rules_used():
             want = face_up(rs.lk, after, j.event.player)
         elif kind == "CardsDiscarded":
             want = after.logistics[j.event.player]
+        elif kind == "ScoringPassed":
+            from tabletape.games.global_domination.reducer import score
+            want = score(rs.lk, j.before, j.event.player)[0]
         else:
             return
         assert d.result == want, (j.seq, d.sum(), want)
@@ -269,9 +272,10 @@ def test_the_derived_number_is_the_one_the_rules_used():
     for path in ("replays/cards-of-war/abilities-normal.jsonl",
                  "replays/cards-of-war/alt-reinforce-theatres-joint.jsonl",
                  "replays/liberation/iraq-abilities.jsonl",
-                 "replays/global-domination/cards-reductions.jsonl"):
+                 "replays/global-domination/cards-reductions.jsonl",
+                 "replays/global-domination/cards-builds-and-scoring.jsonl"):
         engine.replay(path, visit=visit)
-    assert {"CardDeployed", "ForceCardPlayed", "CardsDiscarded"} <= set(seen)
+    assert {"CardDeployed", "ForceCardPlayed", "CardsDiscarded", "ScoringPassed"} <= set(seen)
 
 
 def test_cards_of_war_the_opening_draw_shows_who_starts_by_the_cards_values():
@@ -286,3 +290,24 @@ def test_cards_of_war_the_opening_draw_shows_who_starts_by_the_cards_values():
         "alice's opening card less bob's (bob starts): alice's Spy 2 - bob's Tank 6 = -4")
     assert RS.apply(state, ev).first == B
     assert RS.derive(start(), OpeningCardDrawn(player=A, card="Spy")) is None  # one card: no sum
+
+
+def test_global_domination_a_scoring_pass_shows_the_vps_the_board_gives():
+    # End of Each Game Turn, Scoring VPs: by each Force's strength and Area, and Regions
+    from tabletape.games.global_domination.events import ScoringPassed
+    from tabletape.games.global_domination.reducer import score
+    from tabletape.games.global_domination.state import Phase
+    from tests.games.global_domination.helpers import RS, started, with_board
+    state = with_board(started(), Canada="alice", North_Atlantic="alice?", China="bob")
+    state = replace(state, phase=Phase.SCORING, current=None, scored=())
+    ev = ScoringPassed(player="alice")
+    assert RS.check(state, ev) is None
+    d = RS.derive(state, ev)
+    assert d.terms == (
+        Term("Canada", 2, "rulebook: Scoring VPs (Full Land Force)", "rulebook", "Full"),
+        Term("North Atlantic", 2, "rulebook: Scoring VPs (Struggling Sea Force)", "rulebook",
+             "Struggling"))
+    assert d.result == score(RS.lk, state, "alice")[0] == 4
+    rested = {(r.entry, r.field) for r in engine.rests_on(RS, state, ev)}
+    assert {("Canada", "kind"), ("North Atlantic", "kind")} <= rested
+    _no_sum(RS, state, ScoringPassed(player="bob"))  # alice's say, not bob's
