@@ -54,7 +54,8 @@ class Book:
     parts: list[str] = field(default_factory=list)
     index: dict[str, int] = field(default_factory=dict)
     frames: list[dict[str, Any]] = field(default_factory=list)
-    pics: list[list[list[int]]] = field(default_factory=list)  # seq -> view -> part numbers
+    # seq -> view -> part numbers; the views again after them, laid out for a phone
+    pics: list[list[list[int]]] = field(default_factory=list)
     digests: list[str] = field(default_factory=list)  # seq -> its line's hash (for reuse)
     rules: str | None = None  # the rules version asked for (None: the one recorded)
     recorded: str = ""  # the rules version the log was recorded under
@@ -150,9 +151,10 @@ class _Drawer:
             self.drawn_states[id(state)] = known  # now the latest used
             return known[1]
         pics = []
-        for v in self.views:
-            d = pictures.draw(rs, state, v)
-            pics.append([self.number(d.open_tag()), *(self.number(p) for p in d.parts)])
+        for narrow in (False, True):  # each view as on a screen, then as on a phone
+            for v in self.views:
+                d = pictures.draw(rs, state, v, narrow=narrow)
+                pics.append([self.number(d.open_tag()), *(self.number(p) for p in d.parts)])
         if STATES_KEPT:
             if len(self.drawn_states) >= STATES_KEPT:
                 del self.drawn_states[next(iter(self.drawn_states))]  # the least recently used

@@ -21,6 +21,7 @@ from tabletape.cli.params import (
     whatif_for,
 )
 from tabletape.tape.errors import IllegalEvent, TornTail, UsageError
+from tabletape.tape.words import agree, the_first
 
 
 def _progress(items, label: str, total: int):
@@ -120,13 +121,15 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
             if isinstance(problem, TornTail):
                 fix = ("restores the newline" if "without its final newline" in problem.reason
                        else "moves the torn bytes aside")
-                console.print(f"  the earlier {result.events} events are intact; "
+                console.print(f"  {the_first(result.events, 'event', 'is', 'are', 'earlier')} intact; "
                               f"`tabletape repair {safe(path)}` {fix}", markup=False)
-        if result.fold is not None and result.fold.blocked and not keep_going:
-            console.print(f"  {len(result.fold.unjudged)} later event(s) were not judged: the state "
-                          "after an illegal event is unreliable (--keep-going judges them without it)")
+        unjudged = len(result.fold.unjudged) if result.fold is not None else 0
+        if result.fold is not None and result.fold.blocked and not keep_going and unjudged:
+            console.print(f"  {counted(unjudged, 'later event')} {agree(unjudged, 'was', 'were')} "
+                          "not judged: the state after an illegal event is unreliable "
+                          "(--keep-going judges them without it)")
         if keep_going and result.fold is not None and result.fold.illegal:
-            console.print(f"  --keep-going: skipped {len(result.fold.illegal)} illegal event(s) "
+            console.print(f"  --keep-going: skipped {counted(len(result.fold.illegal), 'illegal event')} "
                           "and judged the rest without them")
         if result.fold is not None:
             for s, illegal in result.fold.corrected.items():
@@ -135,7 +138,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
             if result.fold.disputes:
                 console.print(ruling_table(result.fold.disputes, result.ruleset))
         if signatures:
-            console.print(f"  {signatures} signature(s) not checked: `tabletape verify "
+            console.print(f"  {counted(signatures, 'signature')} not checked: `tabletape verify "
                           f"{safe(path)} --keys DIR` checks them", markup=False)
     return result.ok, out.get()
 
@@ -177,8 +180,8 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
         if error is None and signed is not None and not signed.ok:
             bad = [s for s in signed.seals if s.status != "valid"]
             console.print(Text.assemble(
-                ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {len(signed.seals)} "
-                "signature(s) do not hold (" + ", ".join(
+                ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {counted(len(signed.seals), 'signature')} "
+                f"{agree(len(bad), 'does', 'do')} not hold (" + ", ".join(
                     f"seq {s.seq} by {safe(s.player)}: {s.status}" for s in bad)
                 + f"); the chain of {counted(events, 'event')} is intact"))
         elif error is None:
@@ -190,10 +193,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                           markup=False)
         elif isinstance(error, TornTail):
             console.print(Text.assemble(("TORN", "red"), f" {safe(str(error))}"))
-            console.print(f"the first {events} events are intact")
+            console.print(the_first(events, "event", "is intact", "are intact"))
         else:
             console.print(Text.assemble(("BROKEN", "red"), f" {safe(str(error))}"))
-            console.print(f"the first {events} events read correctly")
+            console.print(the_first(events, "event", "reads correctly", "read correctly"))
         if found.tail_seq is not None:
             console.print(f"head (seq {found.tail_seq}): {report.head}")
         common = report.parent or None
@@ -322,7 +325,7 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
             err_console.print(problem_line(broken))
             part = "" if shown == result.events else f"{shown} of "
             err_console.print(f"the {'lines' if as_json else 'table'} show"
-                              f"{'' if as_json else 's'} {part}the {result.events} line(s) read "
+                              f"{'' if as_json else 's'} {part}the {counted(result.events, 'line')} read "
                               "before the log breaks; the rest cannot be read as recorded")
         out.flush()
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as `cat` does
