@@ -27,11 +27,20 @@ def play(rs: Ruleset, state: Any, *events: Any, offered: bool = False) -> Any:
 
 
 def violation(rs: Ruleset, state: Any, event: Any) -> Violation | None:
-    """Returns the refusal of an event (None: legal); a refusal names a catalogued rule."""
+    """Returns the refusal of an event (None: legal); a refusal names a catalogued rule, and
+    its sentence names the player who acted (words that say what happened, issue 25)."""
     v = rs.check(state, event)
     if v is not None:
         assert v.rule in rs.catalogue(), f"{v.rule} is not in the rule catalogue"
+        assert names_the_actor(event, v), f"[{v.rule}] {v.reason!r} does not name {event.player}"
     return v
+
+
+def names_the_actor(event: Any, v: Violation) -> bool:
+    """Whether a refusal's sentence names the player whose event it refuses (an event with no
+    player, such as chance's set-up, and the engine's own refusals name none)."""
+    player = getattr(event, "player", None)
+    return not player or v.rule.startswith("core.") or player in v.reason
 
 
 def refusal(rs: Ruleset, state: Any, event: Any, *, offered: bool = False) -> Violation:

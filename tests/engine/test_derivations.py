@@ -234,3 +234,80 @@ def test_a_draw_refused_on_whose_step_it_is_rests_on_no_count():
     _no_sum(RS, state, draw(B, "Flak"))
     assert ("Flak", "count") in {(r.entry, r.field)
                                  for r in engine.rests_on(RS, state, draw(A, "Flak"))}
+
+
+def test_the_derived_number_is_the_one_the_rules_used():
+    # Cards of War's score and Liberation's total as the state after the event holds them;
+    # Global Domination's Logistics marker as the state after the discard holds it
+    from tabletape.games.cards_of_war.lookups import total as battle_total
+    from tabletape.games.liberation.lookups import total as face_up
+    seen: list[str] = []
+
+    def visit(j: engine.Judged) -> None:
+        if j.before is None or j.fold is None or j.seq in j.fold.core_seqs or j.problem:
+            return
+        rs, kind = j.fold.ruleset, type(j.event).__name__
+        d = rs.derive(j.before, j.event)
+        if d is None:
+            return
+        after = rs.apply(j.before, j.event)
+        if kind == "CardDeployed":
+            b = after.battles[j.event.battle - 1]
+            if not b.closed and j.event.card not in b.piles[j.event.player]:
+                return  # the round it ended cleared the table
+            want = b.points if b.closed else battle_total(rs.lk, after, b, j.event.player)
+        elif kind == "ForceCardPlayed" and j.before.country == after.country:
+            if j.event.card not in [p.card for p in after.played[j.event.player]]:
+                return  # a traded card is placed later
+            want = face_up(rs.lk, after, j.event.player)
+        elif kind == "CardsDiscarded":
+            want = after.logistics[j.event.player]
+        elif kind == "ScoringPassed":
+            from tabletape.games.global_domination.reducer import score
+            want = score(rs.lk, j.before, j.event.player)[0]
+        else:
+            return
+        assert d.result == want, (j.seq, d.sum(), want)
+        seen.append(kind)
+    for path in ("replays/cards-of-war/abilities-normal.jsonl",
+                 "replays/cards-of-war/alt-reinforce-theatres-joint.jsonl",
+                 "replays/liberation/iraq-abilities.jsonl",
+                 "replays/global-domination/cards-reductions.jsonl",
+                 "replays/global-domination/cards-builds-and-scoring.jsonl"):
+        engine.replay(path, visit=visit)
+    assert {"CardDeployed", "ForceCardPlayed", "CardsDiscarded", "ScoringPassed"} <= set(seen)
+
+
+def test_cards_of_war_the_opening_draw_shows_who_starts_by_the_cards_values():
+    # Setup: the higher opening card starts (a turn order computed from card values)
+    from tests.games.cards_of_war.helpers import RS, A, B, OpeningCardDrawn, feed, start
+    state = feed(start(), OpeningCardDrawn(player=A, card="Spy"))
+    ev = OpeningCardDrawn(player=B, card="Tank")
+    d = RS.derive(state, ev)
+    assert d.terms == (Term("alice's Spy", 2, "components: Spy.value", "reconstructed"),
+                       Term("bob's Tank", -6, "components: Tank.value", "reconstructed"))
+    assert engine.ruling_lines(d, [])[0] == (
+        "alice's opening card less bob's (bob starts): alice's Spy 2 - bob's Tank 6 = -4")
+    assert RS.apply(state, ev).first == B
+    assert RS.derive(start(), OpeningCardDrawn(player=A, card="Spy")) is None  # one card: no sum
+
+
+def test_global_domination_a_scoring_pass_shows_the_vps_the_board_gives():
+    # End of Each Game Turn, Scoring VPs: by each Force's strength and Area, and Regions
+    from tabletape.games.global_domination.events import ScoringPassed
+    from tabletape.games.global_domination.reducer import score
+    from tabletape.games.global_domination.state import Phase
+    from tests.games.global_domination.helpers import RS, started, with_board
+    state = with_board(started(), Canada="alice", North_Atlantic="alice?", China="bob")
+    state = replace(state, phase=Phase.SCORING, current=None, scored=())
+    ev = ScoringPassed(player="alice")
+    assert RS.check(state, ev) is None
+    d = RS.derive(state, ev)
+    assert d.terms == (
+        Term("Canada", 2, "rulebook: Scoring VPs (Full Land Force)", "rulebook", "Full"),
+        Term("North Atlantic", 2, "rulebook: Scoring VPs (Struggling Sea Force)", "rulebook",
+             "Struggling"))
+    assert d.result == score(RS.lk, state, "alice")[0] == 4
+    rested = {(r.entry, r.field) for r in engine.rests_on(RS, state, ev)}
+    assert {("Canada", "kind"), ("North Atlantic", "kind")} <= rested
+    _no_sum(RS, state, ScoringPassed(player="bob"))  # alice's say, not bob's

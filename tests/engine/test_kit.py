@@ -73,14 +73,16 @@ def test_the_step_owed_now_is_answered_by_whoever_owes_it():
     assert OWING.refuse(None, q, ("draw a card",), "ann", "draw") == Violation(
         "toy.turn.order", "bob must draw a card now, not ann")
     assert OWING.refuse(None, q, ("play",), "ann", "play") == Violation(
-        "toy.turn.step", "no play now: bob must draw a card first")
+        "toy.turn.step", "no play by ann now: bob must draw a card first")
 
 
 def test_out_of_step_names_the_game_s_rule_the_set_up_and_the_end():
     assert OWING.refuse(None, Queue(setup=True), ("play",), "ann", "play") == Violation(
-        "toy.setup", "no play before the deal")
+        "toy.setup", "no play by ann before the deal")
     assert OWING.not_now(None, Queue(), "play") == Violation(
         "core.game.over", "no play: the game is over")
+    assert OWING.not_now(None, Queue(), "play", "ann") == Violation(
+        "core.game.over", "no play by ann: the game is over")
     words = turns.Owing("toy.turn.step", "toy.turn.order", _pending,
                         lambda h, player, what: f"{h.player} {what}s now, not {player}")
     assert words.refuse(None, Queue((Owed("draw", "bob"),)), ("draw",), "ann", "draw") == Violation(

@@ -191,7 +191,7 @@ def test_explain_redoes_the_ruling_with_the_box_values(run, tmp_path):
     assert r.exit_code == 0
     lines = r.stdout.splitlines()
     assert lines[0] == NOTE.format(box)
-    assert "ruling: illegal — this shot needs more than 3 and at most 9, not 3-8" in lines
+    assert "ruling: illegal — alice's shot needs more than 3 and at most 9, not 3-8" in lines
     assert ("  needs 4-9: attack 6 (A6M Zero, air) + support 1 (Shokaku Carrier) "
             "+ Radar Advantage 2 = 9") in lines
     data = json.loads(run("explain", BCP, 27, "--components", box, "--json").stdout)

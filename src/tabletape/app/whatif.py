@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.tape import log as tapelog
+from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import Header, visible
 
@@ -55,7 +55,7 @@ def components_for(log: str, file: str) -> Whatif:
     rs = engine.get(header.game)
     try:
         with open(file, "rb") as f:
-            raw = f.read(tapelog.MAX_LINE + 1)
+            raw = f.read(MAX_LINE + 1)
     except OSError as e:
         raise UsageError(f"cannot read components file: {e.strerror}", file=file) from None
     try:

@@ -101,8 +101,11 @@ class Owing(Generic[L, Q, Due]):
         self.order = order  # (step owed, player, what) -> the order refusal's words
         self.before = before  # the game's refusal before any step is owed (set-up), or None
 
-    def not_now(self, lk: L, state: Q, what: str) -> Violation:
-        """Returns the refusal of a `what` (an event's name: "draw") that answers nothing now."""
+    def not_now(self, lk: L, state: Q, what: str, player: str | None = None) -> Violation:
+        """Returns the refusal of a `what` (an event's name: "draw") by `player` that answers
+        nothing now: "no draw by alice now: bob must play a card first"."""
+        if player is not None:
+            what = f"{what} by {player}"
         return self.before(state, what) or out_of_step(self.step_rule, what,
                                                        self.pending(lk, state))
 
@@ -115,7 +118,7 @@ class Owing(Generic[L, Q, Due]):
             if player != h.player:
                 return Violation(self.order_rule, self.order(h, player, what))
             return None  # (a Violation is true, None false: `if v := OWING.refuse(...)`)
-        return self.not_now(lk, state, what)
+        return self.not_now(lk, state, what, player)
 
 
 # -- the event tables ------------------------------------------------------------------------

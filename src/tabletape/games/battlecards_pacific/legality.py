@@ -105,8 +105,9 @@ def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | N
         return v
     side = state.sides[ev.player]
     if ev.unit not in state.arsenal[side]:
-        return Violation("bcp.draw.in-deck", f"{ev.unit!r} is not in {side}'s Arsenal deck "
-                         f"({sum(state.arsenal[side].values())} cards left)")
+        return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.unit!r}: it is not "
+                         f"in {side}'s Arsenal deck ({sum(state.arsenal[side].values())} cards "
+                         "left)")
     return None
 
 
@@ -118,8 +119,8 @@ def _check_deploy(lk: Lookups, state: State, ev: UnitDeployed) -> Violation | No
         return Violation("bcp.deploy.in-hand", f"{ev.player}'s Reserve Hand holds no {ev.unit!r}")
     kind = q.unit(lk, state, ev.player, ev.unit).type
     if ev.stack is not kind:
-        return Violation("bcp.deploy.stack", f"{ev.unit} is {a(kind)} unit; it cannot go on "
-                         f"the {ev.stack} stack")
+        return Violation("bcp.deploy.stack", f"{ev.player}'s {ev.unit} is {a(kind)} unit; it "
+                         f"cannot go on the {ev.stack} stack")
     return None
 
 
@@ -145,8 +146,9 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     if v := OWING.refuse(lk, state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
-        return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck "
-                         f"({sum(q.deck(lk, state).values())} cards left)")
+        return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.card!r}: it is "
+                         f"not in the Conflict deck ({sum(q.deck(lk, state).values())} cards "
+                         "left)")
     return None
 
 
@@ -183,7 +185,7 @@ def _check_decide(lk: Lookups, state: State, ev: BattleDecided) -> Violation | N
     """bcp.battle.decide, bcp.battle.aggressor-decides."""
     h = head(state)
     if h is None or h.step is not Step.DECIDE:
-        return OWING.not_now(lk, state, "battle decision")
+        return OWING.not_now(lk, state, "battle decision", ev.player)
     if ev.player != h.player:
         return Violation("bcp.battle.aggressor-decides", f"{state.drawn} names "
                          f"{state.sides[h.player]} as aggressor: {h.player} decides, "
@@ -197,7 +199,7 @@ def _check_fire(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
     """bcp.battle.rounds, bcp.fire.phase, bcp.fire.each-phase, then the target and kept card."""
     b = state.battle
     if b is None or b.shot is not None or b.phase == WITHDRAWAL:
-        return OWING.not_now(lk, state, "firing")
+        return OWING.not_now(lk, state, "firing", ev.player)
     if ev.player != b.side:
         return Violation("bcp.battle.rounds", f"{b.side} fires now in phase {b.phase}, "
                          f"not {ev.player}")
@@ -205,10 +207,12 @@ def _check_fire(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
         if ev.unit not in b.forces[ev.player]:
             return Violation("bcp.fire.target", f"{ev.player} has no {ev.unit!r} in {b.card}")
         if b.phase not in q.unit(lk, state, ev.player, ev.unit).phases:
-            return Violation("bcp.fire.phase", f"{ev.unit} does not list phase {b.phase}")
+            return Violation("bcp.fire.phase", f"{ev.player}'s {ev.unit} does not list phase "
+                             f"{b.phase}")
         if not can_fire(lk, state, b, ev.player, ev.unit):  # passed over: nothing to attack
             return _check_target(lk, state, ev) or Violation(
-                "bcp.fire.target", f"{ev.unit} may attack no enemy unit in {b.card}")
+                "bcp.fire.target", f"{ev.player}'s {ev.unit} may attack no enemy unit in "
+                f"{b.card}")
         return Violation("bcp.fire.each-phase", f"every {ev.unit} of {ev.player} has already "
                          f"fired in phase {b.phase}")
     return (_check_target(lk, state, ev) or _check_kept(lk, state, ev)
@@ -221,11 +225,13 @@ def _check_target(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
     assert b is not None
     enemy = q.opponent(b, ev.player)
     if ev.target not in b.forces[enemy]:
-        return Violation("bcp.fire.target", f"{enemy} has no {ev.target!r} in {b.card}")
+        return Violation("bcp.fire.target", f"{ev.player} cannot fire at {ev.target!r}: "
+                         f"{enemy} has none in {b.card}")
     me, them = q.unit(lk, state, ev.player, ev.unit), q.unit(lk, state, enemy, ev.target)
     if not targetable(me, them):
         attack = me.attack.of(them.type)
-        return Violation("bcp.fire.target", f"{ev.unit}'s attack against {them.type} is "
+        return Violation("bcp.fire.target", f"{ev.player}'s {ev.unit}'s attack against "
+                         f"{them.type} is "
                          f"{'N/A' if attack is None else attack}, below {ev.target}'s "
                          f"defence of {them.defence.of(me.type) or 0}")
     return None
@@ -238,7 +244,8 @@ def _check_kept(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
     if ev.kept not in state.kept[ev.player]:
         return Violation("bcp.fire.kept", f"{ev.player} keeps no {ev.kept!r}")
     if kept_bonus(lk, ev.kept, q.unit(lk, state, ev.player, ev.unit)) is None:
-        return Violation("bcp.fire.kept", f"{ev.kept} gives no bonus to {ev.unit}")
+        return Violation("bcp.fire.kept", f"{ev.kept} gives no bonus to {ev.player}'s "
+                         f"{ev.unit}")
     return None
 
 
@@ -247,12 +254,14 @@ def _check_support(lk: Lookups, state: State, ev: UnitFired) -> Violation | None
     if not ev.support:
         return None
     if state.options.support == "every-shot":
-        return Violation("bcp.fire.support", "support adds to every shot at this table "
-                         "(option support=every-shot): no supporters are named")
+        return Violation("bcp.fire.support", f"{ev.player} names supporters, but support adds "
+                         "to every shot at this table (option support=every-shot): no "
+                         "supporters are named")
     b = state.battle
     assert b is not None
     if tuple(sorted(ev.support)) != ev.support:
-        return Violation("bcp.fire.support-allocated", "name the supporters in sorted order")
+        return Violation("bcp.fire.support-allocated", f"{ev.player} names the supporters in "
+                         "sorted order")
     if ev.support not in set(allocations(lk, state, b, ev.player, ev.unit)):
         return Violation("bcp.fire.support-allocated", f"{', '.join(ev.support)} cannot all "
                          f"back {ev.unit}: a supporter must be another of {ev.player}'s units "
@@ -266,24 +275,26 @@ def _check_turned(lk: Lookups, state: State, ev: ConflictTurned) -> Violation | 
     """bcp.fire.hit (the window includes bcp.fire.support), bcp.draw.in-deck."""
     b = state.battle
     if b is None or b.shot is None:
-        return OWING.not_now(lk, state, "Conflict card for a shot")
+        return OWING.not_now(lk, state, "Conflict card for a shot", ev.player)
     s = b.shot
     if (ev.player, ev.unit, ev.target) != (s.player, s.unit, s.target):
         return Violation("bcp.turn.step", f"the shot owed is {s.player}'s {s.unit} at "
                          f"{s.target}, not {ev.player}'s {ev.unit} at {ev.target}")
     if ev.card not in q.deck(lk, state):
-        return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck")
+        return Violation("bcp.draw.in-deck", f"the card turned for {ev.player}'s shot, "
+                         f"{ev.card!r}, is not in the Conflict deck")
     action = q.card(lk, ev.card).action
     if ev.action != action:
-        return Violation("bcp.fire.hit", f"{ev.card} carries Action Number {action}, "
-                         f"not {ev.action}")
+        return Violation("bcp.fire.hit", f"{ev.card}, turned for {ev.player}'s shot, carries "
+                         f"Action Number {action}, not {ev.action}")
     if (ev.above, ev.upto) != (s.above, s.upto):
-        return Violation("bcp.fire.hit", f"this shot needs more than {s.above} and at most "
-                         f"{s.upto}, not {ev.above}-{ev.upto}")
+        return Violation("bcp.fire.hit", f"{ev.player}'s shot needs more than {s.above} and "
+                         f"at most {s.upto}, not {ev.above}-{ev.upto}")
     hit = s.above < action <= s.upto
     if ev.hit != hit:
         return Violation("bcp.fire.hit", f"Action Number {action} against the window "
-                         f"{s.above + 1}-{s.upto} is a {'hit' if hit else 'miss'}")
+                         f"{s.above + 1}-{s.upto} of {ev.player}'s shot is a "
+                         f"{'hit' if hit else 'miss'}")
     return None
 
 
@@ -292,7 +303,7 @@ def _check_withdraw(lk: Lookups, state: State, ev: UnitWithdrawn | WithdrawalFin
     """bcp.withdraw.phase."""
     b = state.battle
     if b is None or b.shot is not None or b.phase != WITHDRAWAL:
-        return OWING.not_now(lk, state, "withdrawal")
+        return OWING.not_now(lk, state, "withdrawal", ev.player)
     if ev.player != b.side:
         return Violation("bcp.withdraw.phase", f"{b.side} may withdraw now, not {ev.player}")
     if isinstance(ev, UnitWithdrawn) and ev.unit not in b.forces[ev.player]:
@@ -308,14 +319,14 @@ def _check_emergency(lk: Lookups, state: State, ev: EmergencyDeployed | Emergenc
     h = head(state)
     if h is None or h.step not in EMERGENCY:
         d = pending(lk, state)
-        return Violation("bcp.emergency.turn", "an emergency deployment is only possible at "
-                         "the start of one's turn or when one's homeland is invaded; now "
-                         + (d.detail if d else "nothing"))
+        return Violation("bcp.emergency.turn", f"{ev.player} cannot answer an emergency "
+                         "deployment now: it is only possible at the start of one's turn or "
+                         "when one's homeland is invaded; now " + (d.detail if d else "nothing"))
     if ev.player != h.player:
         return Violation("bcp.turn.order", f"{h.player} must {h.step} now, not {ev.player}")
     if isinstance(ev, EmergencyDeployed) and ev.units != state.reserve[ev.player]:
-        return Violation("bcp.emergency.all", f"an emergency deployment puts the whole Reserve "
-                         f"Hand down: {', '.join(state.reserve[ev.player])}")
+        return Violation("bcp.emergency.all", f"{ev.player}'s emergency deployment puts the "
+                         f"whole Reserve Hand down: {', '.join(state.reserve[ev.player])}")
     return None
 
 

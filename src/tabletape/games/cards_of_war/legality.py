@@ -72,7 +72,8 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
 
 def _check_opening(lk: Lookups, state: State, ev: OpeningCardDrawn) -> Violation | None:
     if state.phase is not Phase.OPENING:
-        return Violation("cow.setup.opening", "the first player has already been decided")
+        return Violation("cow.setup.opening", f"{ev.player} turns up an opening card, but the "
+                         "first player has already been decided")
     if ev.player != next_opener(state):
         return Violation("cow.setup.opening", f"{next_opener(state)} turns up an opening card "
                          f"next, not {ev.player}")
@@ -82,8 +83,8 @@ def _check_opening(lk: Lookups, state: State, ev: OpeningCardDrawn) -> Violation
 def _check_in_deck(state: State, player: str, card: str) -> Violation | None:
     deck = state.decks[owner(state, player)]
     if card not in deck:
-        return Violation("cow.draw.in-deck", f"{card!r} is not in the draw pile "
-                         f"({deck_size(state, player)} cards left)")
+        return Violation("cow.draw.in-deck", f"{player} cannot draw {card!r}: it is not in "
+                         f"the draw pile ({deck_size(state, player)} cards left)")
     return None
 
 
@@ -138,7 +139,7 @@ def _check_deployer(lk: Lookups, state: State, player: str) -> Violation | None:
     """Returns why `player` may not deploy now at all (what no card or battle changes), or None."""
     h = head(state)
     if state.phase is not Phase.PLAY or (h is not None and h.step not in DEPLOYS):
-        return OWING.not_now(lk, state, "deployment")
+        return OWING.not_now(lk, state, "deployment", player)
     actor = h.player if h else state.turn
     if player != actor:
         return Violation("cow.turn.order", f"it is {actor}'s deployment, not {player}'s")
@@ -151,11 +152,12 @@ def _check_placement(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None
                      ) -> Violation | None:
     """Returns why this card may not go into this battle so, by a player who may deploy, or None."""
     if ev.card not in lk.cards:
-        return Violation("cow.deploy.in-hand", f"there is no card {ev.card!r} in this deck")
+        return Violation("cow.deploy.in-hand", f"{ev.player} cannot deploy {ev.card!r}: there "
+                         "is no such card in this deck")
     battle = state.battles[ev.battle - 1]
     if battle.closed:
-        return Violation("cow.deploy.open-battle", f"battle {ev.battle} was already won "
-                         f"by {battle.winner or 'nobody'} this round")
+        return Violation("cow.deploy.open-battle", f"{ev.player} cannot deploy to battle "
+                         f"{ev.battle}: {battle.winner or 'nobody'} already won it this round")
     return (_check_source(state, ev, h) or _check_theatre(state, ev)
             or _check_joint(lk, state, ev, h) or _check_partner(lk, state, ev, h)
             or _check_off_theatre(lk, state, ev) or _check_kill(lk, state, ev))
@@ -165,17 +167,19 @@ def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation |
     alt_step = state.options.alternative_reinforce and h is not None and h.step is Step.REINFORCE_DEPLOY
     if ev.from_discard:
         if not alt_step:
-            return Violation("cow.opt.alt-reinforce.off", "a card may come from the discard pile "
-                             "only as the Alternative Reinforce deployment")
+            return Violation("cow.opt.alt-reinforce.off", f"{ev.player} may take a card from "
+                             "the discard pile only as the Alternative Reinforce deployment")
         top = top_discard(state, ev.player)
         if ev.card != top:
-            return Violation("cow.opt.alt-reinforce", f"the top discard is {top!r}, not {ev.card!r}")
+            return Violation("cow.opt.alt-reinforce", f"{ev.player} may take only the top "
+                             f"discard, {top!r}, not {ev.card!r}")
         return None
     if ev.card not in state.hands[ev.player]:
         return Violation("cow.deploy.in-hand", f"{ev.player} holds no {ev.card!r}")
     if alt_step and ev.card != state.reinforce_card:
-        return Violation("cow.opt.alt-reinforce", f"the reinforcement must deploy the card just "
-                         f"drawn ({state.reinforce_card!r}) or the top discard, not {ev.card!r}")
+        return Violation("cow.opt.alt-reinforce", f"{ev.player}'s reinforcement deploys the card "
+                         f"just drawn ({state.reinforce_card!r}) or the top discard, not "
+                         f"{ev.card!r}")
     return None
 
 
@@ -183,14 +187,15 @@ def _check_theatre(state: State, ev: CardDeployed) -> Violation | None:
     battle = state.battles[ev.battle - 1]
     if not state.options.theatres_of_war:
         if ev.theatre is not None:
-            return Violation("cow.opt.theatres.choose", "theatres are named only under Theatres of War")
+            return Violation("cow.opt.theatres.choose", f"{ev.player} names a theatre, and "
+                             "theatres are named only under Theatres of War")
         return None
     if battle.theatre is None and ev.theatre is None:
-        return Violation("cow.opt.theatres.choose", f"battle {ev.battle} is opened by this card: "
-                         "name its theatre")
+        return Violation("cow.opt.theatres.choose", f"{ev.player}'s card opens battle "
+                         f"{ev.battle}: {ev.player} names its theatre")
     if battle.theatre is not None and ev.theatre is not None:
-        return Violation("cow.opt.theatres.choose", f"battle {ev.battle} is already the "
-                         f"{battle.theatre} theatre")
+        return Violation("cow.opt.theatres.choose", f"{ev.player} names a theatre, but battle "
+                         f"{ev.battle} is already the {battle.theatre} theatre")
     return None
 
 
@@ -201,12 +206,13 @@ def _check_off_theatre(lk: Lookups, state: State, ev: CardDeployed) -> Violation
     battle = state.battles[ev.battle - 1]
     own = lk.cards[ev.card].theatre
     if battle.theatre is None and ev.theatre != own:  # nothing in an unopened battle to kill
-        return Violation("cow.opt.theatres.off-theatre", f"{ev.card} ({own}) cannot open battle "
-                         f"{ev.battle} as the {ev.theatre} theatre: an off-theatre card goes "
-                         "in only to kill, and the battle is empty")
+        return Violation("cow.opt.theatres.off-theatre", f"{ev.player}'s {ev.card} ({own}) "
+                         f"cannot open battle {ev.battle} as the {ev.theatre} theatre: an "
+                         "off-theatre card goes in only to kill, and the battle is empty")
     if battle.theatre is not None and battle.theatre != own and not ev.kill:
         return Violation("cow.opt.theatres.off-theatre", f"battle {ev.battle} is the "
-                         f"{battle.theatre} theatre: {ev.card} ({own}) may go there only to kill")
+                         f"{battle.theatre} theatre: {ev.player}'s {ev.card} ({own}) may go "
+                         "there only to kill")
     return None
 
 
@@ -232,22 +238,27 @@ def _check_joint(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) ->
     if not ev.joint:
         return None
     if not state.options.joint_deployment:
-        return Violation("cow.opt.joint.off", "joint deployment is an optional rule not in force")
+        return Violation("cow.opt.joint.off", f"{ev.player} deploys jointly, and joint "
+                         "deployment is an optional rule not in force")
     if h is not None and h.step is Step.PARTNER:
-        return Violation("cow.opt.joint.partner", "this card completes a pair; it cannot start another")
+        return Violation("cow.opt.joint.partner", f"{ev.player}'s card completes a pair; it "
+                         "cannot start another")
     if state.options.alternative_reinforce and h is not None and h.step is Step.REINFORCE_DEPLOY:
-        return Violation("cow.opt.alt-reinforce.joint", "the Alternative Reinforce card is fixed; "
-                         "it cannot start a joint deployment")
+        return Violation("cow.opt.alt-reinforce.joint", f"{ev.player}'s Alternative Reinforce "
+                         "card is fixed; it cannot start a joint deployment")
     partners = lk.partners.get(ev.card, ())
     rest = without(state.hands[ev.player], ev.card) if ev.card in state.hands[ev.player] else ()
     if not any(p in rest for p in partners):
-        why = "has no pair partner" if not partners else f"needs {' or '.join(partners)} in hand too"
-        return Violation("cow.opt.joint.pair", f"{ev.card} {why}")
+        why = ("has no pair partner" if not partners
+               else f"needs {' or '.join(partners)} in {ev.player}'s hand too")
+        return Violation("cow.opt.joint.pair", f"{ev.player}'s {ev.card} {why}")
     theatre = lk.cards[ev.card].theatre
     if state.options.theatres_of_war and _battle_theatre(state, ev) != theatre:
-        return Violation("cow.opt.joint", f"under Theatres of War a pair goes into {theatre} battles")
+        return Violation("cow.opt.joint", f"under Theatres of War {ev.player}'s pair goes into "
+                         f"{theatre} battles")
     if not _partner_battles(state, ev.battle, theatre):
-        return Violation("cow.opt.joint", f"no open battle next to battle {ev.battle} for the partner")
+        return Violation("cow.opt.joint", f"no open battle next to battle {ev.battle} for "
+                         f"{ev.player}'s partner card")
     return None
 
 
@@ -256,15 +267,17 @@ def _check_partner(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) 
         return None
     partners = lk.partners.get(h.card, ())
     if ev.card not in partners:
-        return Violation("cow.opt.joint.partner", f"{h.card}'s partner must follow "
-                         f"({' or '.join(partners)}), not {ev.card}")
+        return Violation("cow.opt.joint.partner", f"{ev.player}'s {h.card} needs its partner "
+                         f"now ({' or '.join(partners)}), not {ev.card}")
     theatre = lk.cards[h.card].theatre
     if ev.battle not in _partner_battles(state, h.battle, theatre):
         where = ("a battle of the " + theatre + " theatre" if state.options.theatres_of_war
                  else f"a battle next to battle {h.battle}")
-        return Violation("cow.opt.joint.partner", f"the partner goes into {where}, not battle {ev.battle}")
+        return Violation("cow.opt.joint.partner", f"{ev.player}'s partner card goes into "
+                         f"{where}, not battle {ev.battle}")
     if state.options.theatres_of_war and _battle_theatre(state, ev) != theatre:
-        return Violation("cow.opt.joint.partner", f"the partner's battle must be {theatre}")
+        return Violation("cow.opt.joint.partner", f"{ev.player}'s partner card goes into a "
+                         f"{theatre} battle")
     return None
 
 
@@ -274,42 +287,45 @@ def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None
     pile = state.battles[ev.battle - 1].piles[opp]
     if not ev.kill:
         if ev.target is not None:
-            return Violation("cow.kill.target", "a target is named only with a KILL")
+            return Violation("cow.kill.target", f"{ev.player} names a target, and a target is "
+                             "named only with a KILL")
         if state.options.automatic_kill and pile and set(killer.kill) & set(lk.cards[pile[-1]].types):
-            return Violation("cow.kill.automatic", f"{ev.card} kills {pile[-1]}, {opp}'s top "
-                             f"card in battle {ev.battle}: with automatic KILL it must")
+            return Violation("cow.kill.automatic", f"{ev.player}'s {ev.card} kills {pile[-1]}, "
+                             f"{opp}'s top card in battle {ev.battle}: with automatic KILL it must")
         return None
     if not killer.kill:
-        return Violation("cow.kill.ability", f"{ev.card} has no KILL ability")
+        return Violation("cow.kill.ability", f"{ev.player}'s {ev.card} has no KILL ability")
     if not pile:
-        return Violation("cow.kill.top-only", f"{opp} has no card in battle {ev.battle} to kill")
+        return Violation("cow.kill.top-only", f"{ev.player} has nothing to kill: {opp} has no "
+                         f"card in battle {ev.battle}")
     if ev.target is None:
         if lk.kill_target:
-            return Violation("cow.kill.target", f"name the card {ev.card} kills ({opp}'s top "
-                             f"card in battle {ev.battle})")
+            return Violation("cow.kill.target", f"{ev.player} names the card {ev.card} kills "
+                             f"({opp}'s top card in battle {ev.battle})")
     elif not lk.kill_target:  # rules 1.0: a KILL takes the top card and names none
-        return Violation("cow.kill.target", "rules 1.0 name no KILL target: the KILL takes "
-                         "the opponent's top card (rules 1.1 name it)")
+        return Violation("cow.kill.target", f"{ev.player} names a KILL target, and rules 1.0 "
+                         "name none: the KILL takes the opponent's top card (rules 1.1 name it)")
     elif ev.target != pile[-1]:
         return Violation("cow.kill.top-only", _out_of_reach(state, ev, opp, pile))
     victim = lk.cards[pile[-1]]
     if not set(killer.kill) & set(victim.types):
-        return Violation("cow.kill.type-match", f"{ev.card} kills type {'/'.join(killer.kill)}, "
-                         f"but the top card in battle {ev.battle} is {victim.name} "
-                         f"(type {'/'.join(victim.types)})")
+        return Violation("cow.kill.type-match", f"{ev.player}'s {ev.card} kills type "
+                         f"{'/'.join(killer.kill)}, but the top card in battle {ev.battle} is "
+                         f"{victim.name} (type {'/'.join(victim.types)})")
     return None
 
 
 def _out_of_reach(state: State, ev: CardDeployed, opp: str, pile: tuple[str, ...]) -> str:
     """Says why a named KILL target is not the opponent's top card in the killer's battle."""
     if ev.target in pile:
-        return (f"{ev.target} lies under {pile[-1]} in battle {ev.battle}: only the top card "
-                "can be killed")
+        return (f"{ev.player} cannot kill {ev.target}: it lies under {pile[-1]} in battle "
+                f"{ev.battle}, and only the top card can be killed")
     elsewhere = [no for no, b in enumerate(state.battles, 1) if ev.target in b.piles[opp]]
     if elsewhere:
-        return (f"{opp}'s {ev.target} is in battle {elsewhere[0]}: a KILL reaches only the "
-                f"battle the killer goes into ({ev.battle})")
-    return f"{opp} has no {ev.target} in battle {ev.battle}; the top card there is {pile[-1]}"
+        return (f"{opp}'s {ev.target} is in battle {elsewhere[0]}: {ev.player}'s KILL reaches "
+                f"only the battle the killer goes into ({ev.battle})")
+    return (f"{ev.player} cannot kill {ev.target}: {opp} has none in battle {ev.battle}; the "
+            f"top card there is {pile[-1]}")
 
 
 CHECK = by_event(_check_opening, _check_draw, _check_report, _check_deploy, _check_discard)

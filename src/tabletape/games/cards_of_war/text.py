@@ -88,10 +88,27 @@ def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
             return _recon(lk, state, event, p)
         case CardDeployed() if v is None:
             return _score(lk, state, event)
+        case OpeningCardDrawn(player=p, card=c) if v is None and len(
+                state.opening) == len(state.players) - 1:
+            return _opener(lk, state, p, c)
         case CardDiscarded(player=p) if (
                 v is None or v.rule == "cow.opt.exhaustion.discard") and p in state.hand_size:
             return _exhausted(state, p)
     return None
+
+
+def _opener(lk: Lookups, state: Any, player: str, card: str) -> Derivation:
+    """Setup: the last opening card decides who starts, the higher card's player (equal
+    cards are turned again): the first seat's card less the second's."""
+    a, b = state.players
+    cards = {**state.opening, player: card}
+    how = Deriving()
+    va = how.term(f"{a}'s {cards[a]}", lk.cards[cards[a]].value, cards[a], lk.cards[cards[a]],
+                  "value")
+    vb = -how.term(f"{b}'s {cards[b]}", -lk.cards[cards[b]].value, cards[b],
+                   lk.cards[cards[b]], "value")
+    who = f"{a} starts" if va > vb else f"{b} starts" if vb > va else "equal: turned again"
+    return how.done(f"{a}'s opening card less {b}'s ({who})", va - vb)
 
 
 def _exhausted(state: Any, player: str) -> Derivation:

@@ -68,7 +68,8 @@ USES = tuple(Use)  # (iterating the enum itself costs a generator each time)
 
 def _check_first(lk: Lookups, state: State, ev: FirstPlayerChosen) -> Violation | None:
     if state.phase is not Phase.FIRST:
-        return Violation("gd.setup.first", f"the First Player is already {state.first}")
+        return Violation("gd.setup.first", f"{ev.player} cannot be chosen: the First Player "
+                         f"is already {state.first}")
     if ev.player not in state.players:
         return Violation("gd.setup.first", f"{ev.player} is not at the table")
     return None

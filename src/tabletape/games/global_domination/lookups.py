@@ -87,7 +87,7 @@ def build_problem(lk: Lookups, state: State, player: str, area: str) -> str | No
                     f"{lk.tracks.force_tokens} are on the map)")
         return None
     if f.owner != player:
-        return f"{area} already holds {f.owner}'s Force"
+        return f"{player} cannot build in {area}: it already holds {f.owner}'s Force"
     if f.full:
         return f"{player}'s Force in {area} is already Full"
     return None
@@ -97,9 +97,9 @@ def reduce_problem(state: State, player: str, area: str, target: str = "") -> st
     """Returns why `player` cannot Reduce the Force in `area`, or None."""
     f = state.board.get(area)
     if f is None:
-        return f"{area} holds no Force"
+        return f"{player} cannot reduce in {area}: it holds no Force"
     if target and f.owner != target:
-        return f"these Reductions fall on {target}'s Forces, and {area} is {f.owner}'s"
+        return f"{player}'s Reductions fall on {target}'s Forces, and {area} is {f.owner}'s"
     if not target and f.owner == player:
         return f"{area} holds {player}'s own Force; Reductions hit opposing Forces"
     return None

@@ -21,7 +21,8 @@ def check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Viol
     scoring = isinstance(ev, ScoringPassed)
     phase = Phase.SCORING if scoring else Phase.PLAY
     if state.phase is not phase or state.steps:
-        return OWING.not_now(lk, state, "scoring pass" if scoring else "end of turn")
+        return OWING.not_now(lk, state, "scoring pass" if scoring else "end of turn",
+                             ev.player)
     who = q.scorer(state) if scoring else state.current
     if ev.player != who:
         return Violation("gd.play.order", f"it is {who}'s say, not {ev.player}'s")
@@ -31,7 +32,7 @@ def check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Viol
 def check_turn_level(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """Refuses a card use while something else is owed or before play begins."""
     if state.phase not in (Phase.PLAY, Phase.SCORING) or state.steps:
-        return OWING.not_now(lk, state, what)
+        return OWING.not_now(lk, state, what, player)
     if player not in state.players:
         return Violation("gd.play.order", f"{player} is not at the table")
     return None
@@ -53,14 +54,15 @@ def check_use(lk: Lookups, state: State, ev: CardPlayed) -> Violation | None:
         return Violation("gd.play.order", f"it is {state.current}'s turn, not {ev.player}'s")
     if ev.use is Use.TEXT:
         if card.effect is Effect.NONE:
-            return Violation("gd.use.text-none", f"{ev.card} has no text to play on its own")
+            return Violation("gd.use.text-none", f"{ev.player}'s {ev.card} has no text to "
+                             "play on its own")
         if card.timing is Timing.SCORING:
-            return Violation("gd.card.fog.timing", f"{ev.card}'s text is played only in the "
-                             "End of Game Turn scoring step")
+            return Violation("gd.card.fog.timing", f"{ev.player} may play {ev.card}'s text only "
+                             "in the End of Game Turn scoring step")
         return None
     points = card.build if ev.use is Use.BUILD else card.reduce
     if points == 0:
-        return Violation("gd.use.zero", f"{ev.card} has no {ev.use.value} points")
+        return Violation("gd.use.zero", f"{ev.player}'s {ev.card} has no {ev.use.value} points")
     return None
 
 
@@ -71,7 +73,8 @@ def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
         return None
     if ev.use is not Use.TEXT or card.timing is not Timing.SCORING:
         return Violation("gd.score.window", "in the scoring step only scoring cards and "
-                         f"any-time cards are played, for their text; not {ev.card} for {ev.use}")
+                         f"any-time cards are played, for their text; not {ev.player}'s "
+                         f"{ev.card} for {ev.use}")
     if ev.player != q.scorer(state):
         return Violation("gd.play.order", f"it is {q.scorer(state)}'s say in scoring, not {ev.player}'s")
     return None
@@ -79,13 +82,14 @@ def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
 
 def check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | None:
     return (check_discarder(lk, state, ev.player) or check_held(state, ev.player, ev.cards)
-            or check_order(lk, ev.cards) or check_taken(lk, state, ev.player, ev.taken))
+            or check_order(lk, ev.player, ev.cards)
+            or check_taken(lk, state, ev.player, ev.taken))
 
 
-def check_order(lk: Lookups, cards: tuple[str, ...]) -> Violation | None:
+def check_order(lk: Lookups, player: str, cards: tuple[str, ...]) -> Violation | None:
     """gd.use.discard2 under rules 1.0: the two cards in alphabetical order (1.1: either)."""
     if not lk.discard_any_order and list(cards) != sorted(cards):
-        return Violation("gd.use.discard2", "the two discarded cards are listed in "
+        return Violation("gd.use.discard2", f"{player} lists the two discarded cards in "
                          "alphabetical order (rules 1.0)")
     return None
 
@@ -109,9 +113,10 @@ def check_held(state: State, player: str, cards: tuple[str, ...]) -> Violation |
 def check_taken(lk: Lookups, state: State, player: str, taken: str) -> Violation | None:
     """Returns why a Discard cannot take the top card of the `taken` stack, or None."""
     if taken not in state.stacks:
-        return Violation("gd.stack.in-use", f"{taken!r} is not one of the stacks in use")
+        return Violation("gd.stack.in-use", f"{player} cannot take {taken!r}: it is not one "
+                         "of the stacks in use")
     if state.stacks[taken] == 0:
-        return Violation("gd.stack.empty", f"the {taken} stack is empty")
+        return Violation("gd.stack.empty", f"{player} cannot take {taken}: the stack is empty")
     cost = lk.cards[taken].cost
     lg = state.logistics[player]
     if cost and lg - cost < lk.tracks.logistics.low:

@@ -33,9 +33,10 @@ ZONE_TEXT = {Restriction.LAND: "a Land Area", Restriction.SEA: "a Sea Area",
 FIXED = (Step.DRAW, Step.TARGET, Step.CHAIN)  # steps that cannot be forgone
 
 
-def _check_area(lk: Lookups, area: str) -> Violation | None:
+def _check_area(lk: Lookups, player: str, area: str) -> Violation | None:
     if area not in lk.areas:
-        return Violation("gd.map.area", f"there is no area {area!r} on this map")
+        return Violation("gd.map.area", f"{player} names {area!r}, and there is no such area "
+                         "on this map")
     return None
 
 
@@ -60,7 +61,7 @@ def check_spend(lk: Lookups, state: State, h: Owed, area: str, building: bool
                  ) -> Violation | None:
     """Returns why the player owing `h` cannot spend a Build (or Reduction) in `area`, or None."""
     player = h.player
-    v = _check_area(lk, area) or _check_zone(lk, state, player, area, h.restriction)
+    v = _check_area(lk, player, area) or _check_zone(lk, state, player, area, h.restriction)
     if v:
         return v
     if building:
@@ -87,14 +88,14 @@ def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | Non
         return v
     h = state.steps[0]
     rule = "gd.card.global-disruption" if h.must else "gd.card.surrender"
-    v = _check_area(lk, ev.area)
+    v = _check_area(lk, ev.player, ev.area)
     if v:
         return v
     if lk.areas[ev.area].region != h.region:
-        return Violation(rule, f"this removal is in {h.region}, and {ev.area} is not")
+        return Violation(rule, f"{ev.player}'s removal is in {h.region}, and {ev.area} is not")
     f = state.board.get(ev.area)
     if f is None:
-        return Violation(rule, f"{ev.area} holds no Force to remove")
+        return Violation(rule, f"{ev.player} cannot remove a Force from {ev.area}: it holds none")
     if f.owner == ev.player and not h.own:
         return Violation("gd.card.surrender.own", f"{ev.area} holds {ev.player}'s own Force; "
                          "Surrender removes opposing Forces unless option surrender_own is set")
@@ -104,13 +105,13 @@ def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | Non
 def check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
     if v := OWING.refuse(lk, state, (Step.SEIZE,), ev.player, "seizure"):
         return v
-    v = _check_area(lk, ev.area)
+    v = _check_area(lk, ev.player, ev.area)
     if v:
         return v
     f = state.board.get(ev.area)
     if not q.is_land(lk, ev.area) or f is None or f.full:
-        return Violation("gd.card.insurgents", f"Insurgents take only Struggling Land Forces, "
-                         f"and {ev.area} holds none")
+        return Violation("gd.card.insurgents", f"{ev.player}'s Insurgents take only Struggling "
+                         f"Land Forces, and {ev.area} holds none")
     if f.owner != ev.player and q.supply(lk, state, ev.player) <= 0:
         return Violation("gd.build.supply", f"{ev.player} has no Force token left in supply "
                          f"to put in {ev.area}")
@@ -122,8 +123,8 @@ def check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | N
         return v
     h = state.steps[0]
     if ev.target not in state.players or ev.target == ev.player:
-        return Violation("gd.card.target", f"{h.card} is aimed at another player at the table, "
-                         f"not {ev.target}")
+        return Violation("gd.card.target", f"{ev.player} aims {h.card} at another player at "
+                         f"the table, not {ev.target}")
     return None
 
 
@@ -140,7 +141,7 @@ def check_chain(lk: Lookups, state: State, ev: ChainAnswered) -> Violation | Non
 def check_forgo(lk: Lookups, state: State, ev: PointsForgone) -> Violation | None:
     h = q.head(state)
     if h is None or h.step in FIXED:
-        return OWING.not_now(lk, state, "forgoing")
+        return OWING.not_now(lk, state, "forgoing", ev.player)
     if ev.player != h.player:
         return Violation("gd.play.order", f"{h.player} decides now, not {ev.player}")
     if h.must:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tabletape.engine.provenance import Derivation, Deriving
+from tabletape.engine.provenance import RULEBOOK, Derivation, Deriving
 from tabletape.tape.events import Event
 
+from . import lookups as q
 from .components import Kind, Lookups, Restriction
 from .events import (
     ActionStackChosen,
@@ -32,6 +33,13 @@ from .events import (
 )
 from .legality import check
 from .points import ZONE_RULE
+from .state import (
+    FULL_LAND_VP,
+    FULL_SEA_VP,
+    REGION_MONOPOLY_VP,
+    STRUGGLING_LAND_VP,
+    STRUGGLING_SEA_VP,
+)
 
 USE_WORDS = {Use.BUILD: "its Build points", Use.ATTACK: "its Reductions", Use.TEXT: "its text"}
 
@@ -149,11 +157,39 @@ def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
             cost = how.term("cost", -card.cost, k, card, "cost", k)
             return how.done(f"{p}'s Logistics marker after taking {k} (the track's left end "
                             f"is {low})", lg + cost)
+        case ScoringPassed(player=p) if v is None:
+            return _scored(lk, state, p)
         case ForceBuilt(area=a) | ForceReduced(area=a) if (
                 state.steps and a in lk.areas and state.steps[0].restriction in _NEAR
                 and (v is None or v.rule == ZONE_RULE[state.steps[0].restriction])):
             return _near(lk, state, state.steps[0].player, a, state.steps[0].restriction)
     return None
+
+
+_VP = {(Kind.LAND, True): FULL_LAND_VP, (Kind.LAND, False): STRUGGLING_LAND_VP,
+       (Kind.SEA, True): FULL_SEA_VP, (Kind.SEA, False): STRUGGLING_SEA_VP}
+
+
+def _scored(lk: Lookups, state: Any, player: str) -> Derivation:
+    """End of Each Game Turn (Scoring VPs): what `player` scores as the board stands when
+    they pass, each Force by its strength and its Area's kind, each Land Region held whole
+    (none while another player's Fog of War is in play)."""
+    how = Deriving()
+    for area, f in sorted(state.board.items()):
+        if f.owner != player:
+            continue
+        kind = how.read(area, lk.areas[area], "kind")
+        strength = "Full" if f.full else "Struggling"
+        how.given(area, _VP[kind, f.full], f"rulebook: Scoring VPs ({strength} "
+                  f"{kind.value.capitalize()} Force)", f"{strength}", provenance=RULEBOOK)
+    if not any(p != player for p in state.fog):
+        for region in q.region_monopolies(lk, state, player):
+            for a in lk.in_region[region]:
+                how.read(a, lk.areas[a], "region")
+            how.given(f"{region} held whole", REGION_MONOPOLY_VP,
+                      "rulebook: Scoring VPs (Land Region Monopoly)", provenance=RULEBOOK)
+    return how.done(f"{player}'s VPs at the end of Game Turn {state.game_turn}, as the "
+                    "board stands", sum(t.value for t in how.terms))
 
 
 _NEAR = {Restriction.NEAR_OWN_SEA: Kind.SEA, Restriction.NEAR_OWN_LAND: Kind.LAND}

@@ -96,8 +96,8 @@ def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | 
     if v := OWING.refuse(lk, state, (Step.TURN_COUNTRY,), ev.player, "country card"):
         return v
     if ev.country not in state.countries:
-        return Violation("lib.country.turn", f"{ev.country!r} is not in the country deck "
-                         f"({len(state.countries)} cards left)")
+        return Violation("lib.country.turn", f"{ev.player} cannot turn {ev.country!r}: it is "
+                         f"not in the country deck ({len(state.countries)} cards left)")
     return None
 
 
@@ -107,7 +107,9 @@ def _check_draw(lk: Lookups, state: State,
     if v := OWING.refuse(lk, state, (step,), ev.player, step.value):
         return v
     if ev.card not in state.deck:
-        return Violation("lib.draw.in-deck", f"{ev.card!r} is not in the force deck "
+        got = (f"the card dealt to {ev.player}, {ev.card!r}," if isinstance(ev, ForceCardDealt)
+               else f"{ev.player} cannot draw {ev.card!r}: it")
+        return Violation("lib.draw.in-deck", f"{got} is not in the force deck "
                          f"({lookups.deck_size(state)} cards left)")
     return None
 
@@ -118,7 +120,7 @@ def _check_turn(lk: Lookups, state: State, player: str, what: str) -> Violation 
     """A play or a pass belongs to the player whose turn it is (or who may play a second card)."""
     h = head(state)
     if h is not None and h.step is not Step.SECOND:
-        return OWING.not_now(lk, state, what)
+        return OWING.not_now(lk, state, what, player)
     actor = h.player if h else state.turn
     if player != actor:
         return Violation("lib.turn.order", f"it is {actor}'s turn, not {player}'s")
@@ -133,16 +135,16 @@ def _check_play(lk: Lookups, state: State, ev: ForceCardPlayed) -> Violation | N
         return Violation("lib.play.in-hand", f"{ev.player} holds no {ev.card!r}")
     land, c = lookups.country(lk, state), lk.cards[ev.card]
     if land and land.trigger is Trigger.FORBID and c.type == land.card_type:
-        return Violation("lib.country.forbid-type", f"{c.type} cards may not be played "
-                         f"while {land.name} is fought over")
+        return Violation("lib.country.forbid-type", f"{ev.player} may not play {ev.card}: "
+                         f"{c.type} cards may not be played while {land.name} is fought over")
     return None
 
 
 # FURTHER EXPLANATIONS: the targets of abilities and the answers to them
 
-def _check_owner(state: State, owner: str) -> Violation | None:
+def _check_owner(state: State, player: str, owner: str) -> Violation | None:
     if owner not in state.players:
-        return Violation("lib.turn.order", f"{owner} is not playing")
+        return Violation("lib.turn.order", f"{player} names {owner}, who is not playing")
     return None
 
 
@@ -150,39 +152,42 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
     if v := OWING.refuse(lk, state, TURNING, ev.player, "turning of a card"):
         return v
     h = state.steps[0]
-    if v := _check_owner(state, ev.owner):
+    if v := _check_owner(state, ev.player, ev.owner):
         return v
     row = state.played[ev.owner]
     if not 0 <= ev.slot < len(row):
-        return Violation("lib.ability.turn-over", f"{ev.owner} has no played card at slot {ev.slot}")
+        return Violation("lib.ability.turn-over", f"{ev.player} cannot turn {ev.owner}'s card at "
+                         f"slot {ev.slot}: there is none")
     name = row[ev.slot].card
     if (ev.owner, ev.slot) in h.spent:
-        return Violation("lib.ability.turn-over.count", f"this {h.card} has already turned "
-                         f"{ev.owner}'s {name} at slot {ev.slot}")
+        return Violation("lib.ability.turn-over.count", f"{ev.player}'s {h.card} has already "
+                         f"turned {ev.owner}'s {name} at slot {ev.slot}")
     if h.step is Step.TURN_OVER and ev.face_up and not lk.turn_back_up:  # rules 1.0
-        return Violation("lib.ability.turn-over", f"{h.card} turns a card face down; under "
-                         "rules 1.0 a turn-over never turns one back up")
+        return Violation("lib.ability.turn-over", f"{ev.player}'s {h.card} turns a card face "
+                         "down; under rules 1.0 a turn-over never turns one back up")
     if h.step in (Step.TURN_OVER, Step.TURN_UP) and ev.face_up:  # lib.ability.turn-up
         if row[ev.slot].up:
-            return Violation("lib.ability.turn-up", f"{ev.owner}'s {name} at slot {ev.slot} "
-                             "is already face up")
+            return Violation("lib.ability.turn-up", f"{ev.player} cannot turn up {ev.owner}'s "
+                             f"{name} at slot {ev.slot}: it is already face up")
         return None
     if h.step is Step.TURN_UP:
-        return Violation("lib.ability.turn-up.cards", f"{h.card} only turns a card back up")
+        return Violation("lib.ability.turn-up.cards", f"{ev.player}'s {h.card} only turns a "
+                         "card back up")
     if ev.face_up:
         rule = "lib.country.turn-over-type" if h.step is Step.TURN_DOWN else "lib.ability.all-turn-down"
-        return Violation(rule, f"{h.card} only turns a card face down")
+        return Violation(rule, f"{h.card} makes {ev.player} turn a card face down, not up")
     if h.step in (Step.TURN_OVER, Step.TURN_DOWN) and ev.owner == ev.player:
-        return Violation("lib.ability.turn-over", "a player never turns their own cards face down "
-                         "with a turn-over")
+        return Violation("lib.ability.turn-over", f"{ev.player} turns down one of their own "
+                         "cards, and a turn-over never turns its player's own cards")
     if h.step is Step.TURN_DOWN_OWN and ev.owner != ev.player:
         return Violation("lib.ability.all-turn-down", f"{ev.player} turns down one of their own "
                          f"cards, not {ev.owner}'s")
     if not row[ev.slot].up:
-        return Violation("lib.ability.turn-over", f"{ev.owner}'s {name} at slot {ev.slot} is "
-                         "already face down")
+        return Violation("lib.ability.turn-over", f"{ev.player} cannot turn down {ev.owner}'s "
+                         f"{name} at slot {ev.slot}: it is already face down")
     if lk.cards[name].protected:
-        return Violation("lib.ability.protected", f"{name} may not be turned over")
+        return Violation("lib.ability.protected", f"{ev.player} may not turn over {ev.owner}'s "
+                         f"{name}: it is protected")
     return None
 
 
@@ -203,30 +208,34 @@ def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violatio
     if ev.card not in state.hands[ev.player]:
         return Violation("lib.ability.prevent", f"{ev.player} holds no {ev.card!r}")
     if lk.cards[ev.card].ability is not Ability.PREVENT:
-        return Violation("lib.ability.prevent", f"{ev.card} cannot prevent a turn-over")
+        return Violation("lib.ability.prevent", f"{ev.player}'s {ev.card} cannot prevent a "
+                         "turn-over")
     return None
 
 
 def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | None:
     if v := OWING.refuse(lk, state, (Step.TAKE,), ev.player, "trade"):
         return v
-    if v := _check_owner(state, ev.owner):
+    if v := _check_owner(state, ev.player, ev.owner):
         return v
     if ev.owner == ev.player:
-        return Violation("lib.ability.trade-card", "the trade takes another player's card")
+        return Violation("lib.ability.trade-card", f"{ev.player}'s trade takes another "
+                         "player's card, not their own")
     row = state.played[ev.owner]
     if not 0 <= ev.slot < len(row) or not row[ev.slot].up:
-        return Violation("lib.ability.trade-card", f"{ev.owner} has no face-up card at slot {ev.slot}")
+        return Violation("lib.ability.trade-card", f"{ev.player} cannot take {ev.owner}'s card "
+                         f"at slot {ev.slot}: there is no face-up card there")
     return None
 
 
 def _check_swap(lk: Lookups, state: State, ev: HandsTraded) -> Violation | None:
     if v := OWING.refuse(lk, state, (Step.SWAP,), ev.player, "hand trade"):
         return v
-    if v := _check_owner(state, ev.other):
+    if v := _check_owner(state, ev.player, ev.other):
         return v
     if ev.other == ev.player:
-        return Violation("lib.ability.trade-hands", "a hand is traded with another player")
+        return Violation("lib.ability.trade-hands", f"{ev.player} trades hands with another "
+                         "player, not with themselves")
     return None
 
 
