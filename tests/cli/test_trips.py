@@ -268,3 +268,69 @@ def test_tab_in_an_interactive_bash_completes_an_option_value_and_a_seq(tmp_path
         finally:
             child.sendcontrol("c")
             child.close(force=True)
+
+
+# -- BATTLECARDS: what the table decides is filled in by the recorder --------------------
+
+def _bcp_log_until(path, wanted: str) -> tuple[RecordSession, object]:
+    """Writes a simulated BATTLECARDS game up to the first moment an event of type `wanted`
+    is legal; returns the recorder on it and the legal event of that type it would list."""
+    from tabletape.engine import simulate
+    from tabletape.tape import log
+    rs = engine.get("battlecards-pacific")
+    header = simulate.header_for(rs, ("alice", "bob"))
+    bound, played = rs.bind(header), []
+    state = bound.initial()
+    for event, after in simulate.play(rs, header, 0):
+        legal = [e for e in bound.legal(state) if type(e).__struct_config__.tag == wanted]
+        if legal:
+            break
+        played.append(event)
+        state = after
+    tail = log.create(str(path), header, rs.codec)
+    log.append(str(path), played, rs.codec, expect=tail)
+    return RecordSession(str(path)), legal[0]
+
+
+def _json(event, *leave_out: str) -> str:
+    body = {k: v for k, v in msgspec.to_builtins(event).items() if k not in leave_out}
+    return msgspec.json.encode(body).decode()
+
+
+def test_a_conflict_card_for_a_shot_needs_only_its_name(tmp_path):
+    # Given a battle in which a shot is owed: the tool knows the window and the card's number
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "conflict_turned")
+    before = lines(tmp_path / "bcp.jsonl")
+    # When the scribe enters the card turned, and nothing the table decides
+    reply = s.handle(f'{{"type":"conflict_turned","card":"{legal.card}"}}')
+    # Then nothing is written yet: the event is offered with the rest filled in
+    assert not reply.recorded and not reply.refused and lines(tmp_path / "bcp.jsonl") == before
+    assert reply.offer == _json(legal) and s.offer == reply.offer
+    for name in ("action", "above", "upto", "hit", "player", "unit", "target"):
+        assert f"{name}=" in reply.message
+    # and Enter records it as offered: every field written out, as the log format wants
+    seq, event = s.handle("").recorded[0]
+    assert event == msgspec.structs.replace(legal, at=event.at, by=event.by)
+    assert f'"action":{legal.action},"above":{legal.above}' in lines(tmp_path / "bcp.jsonl")[seq].decode()
+
+
+def test_the_scribe_may_change_what_was_filled_in_and_the_rules_still_judge_it(tmp_path):
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "conflict_turned")
+    offer = s.handle(_json(legal, "hit", "action")).offer
+    wrong = offer.replace(f'"hit":{str(legal.hit).lower()}', f'"hit":{str(not legal.hit).lower()}')
+    reply = s.handle(wrong)  # changed: every field given, so it is judged as it stands
+    assert reply.refusal is not None and reply.refusal.rule == "bcp.fire.hit"
+    # a given field is kept: only what is left out is filled in
+    assert s.handle(_json(legal, "hit")).offer == _json(legal)
+    assert s.handle(_json(legal)).recorded  # a whole event is recorded at once, as before
+
+
+def test_a_deployed_unit_goes_on_its_own_stack_unless_the_scribe_says_otherwise(tmp_path):
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "unit_deployed")
+    reply = s.handle(_json(legal, "stack"))
+    assert reply.offer == _json(legal) and f'stack="{legal.stack}"' in reply.message
+    assert s.handle("").recorded[0][1].stack == legal.stack
+    # the contract: a game without `legality.implied` fills in nothing
+    cow = engine.get("cards-of-war")
+    assert cow.bind(cow.start(("a", "b"), cow.Options(), cow.default_components())).implied(
+        None, {"type": "card_drawn"}) == {}
