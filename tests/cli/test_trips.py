@@ -340,3 +340,30 @@ def test_a_deployed_unit_goes_on_its_own_stack_unless_the_scribe_says_otherwise(
     cow = engine.get("cards-of-war")
     assert cow.bind(cow.start(("a", "b"), cow.Options(), cow.default_components())).implied(
         None, {"type": "card_drawn"}) == {}
+
+
+def test_at_a_terminal_the_filled_in_event_is_the_next_line_to_confirm(tmp_path):
+    import re
+
+    import pexpect
+
+    from tests.cli.test_record import prompt, spawn
+    path = tmp_path / "bcp.jsonl"
+    s, legal = _bcp_log_until(path, "conflict_turned")
+    seq = s.next_seq
+    child = spawn("record", path)
+    try:
+        child.expect(prompt(seq))
+        child.sendline(f'{{"type":"conflict_turned","card":"{legal.card}"}}')
+        child.expect("filled in from the table")
+        # the next prompt holds the whole event, ready to be recorded or changed
+        child.expect(prompt(seq) + " " + re.escape(_json(legal)[:40]))
+        child.send("\r")
+        child.expect(re.escape(f"seq {seq}: "))
+        child.expect(prompt(seq + 1))
+        child.sendeof()
+        child.expect("stopped: ")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert engine.replay(str(path)).events == seq + 1
