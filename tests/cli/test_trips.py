@@ -367,3 +367,13 @@ def test_at_a_terminal_the_filled_in_event_is_the_next_line_to_confirm(tmp_path)
     finally:
         child.close(force=True)
     assert engine.replay(str(path)).events == seq + 1
+
+
+def test_owed_steps_count_one_thing_in_the_singular():
+    from tabletape.games.global_domination.state import Owed, Step
+    from tabletape.games.global_domination.turn import owed_text
+    assert owed_text(Owed(Step.BUILD, "alice", "Fog of War", points=1)) == \
+        "alice: 1 Build left from Fog of War"
+    assert owed_text(Owed(Step.BUILD, "alice", "Fog of War", points=4)) == \
+        "alice: 4 Builds left from Fog of War"
+    assert "(1 Reduction)" in owed_text(Owed(Step.CHAIN, "bob", "Megastorm", points=1))

@@ -15,7 +15,7 @@ from typing import Any, cast
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.turns import Owing, by_event, head
 from tabletape.tape.events import Event
-from tabletape.tape.words import a
+from tabletape.tape.words import a, counted
 
 from . import lookups as q
 from .components import Lookups, targetable
@@ -106,7 +106,7 @@ def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | N
     side = state.sides[ev.player]
     if ev.unit not in state.arsenal[side]:
         return Violation("bcp.draw.in-deck", f"{ev.unit!r} is not in {side}'s Arsenal deck "
-                         f"({sum(state.arsenal[side].values())} cards left)")
+                         f"({counted(sum(state.arsenal[side].values()), 'card')} left)")
     return None
 
 
@@ -146,7 +146,7 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
         return v
     if ev.card not in q.deck(lk, state):
         return Violation("bcp.draw.in-deck", f"{ev.card!r} is not in the Conflict deck "
-                         f"({sum(q.deck(lk, state).values())} cards left)")
+                         f"({counted(sum(q.deck(lk, state).values()), 'card')} left)")
     return None
 
 

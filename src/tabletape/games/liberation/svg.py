@@ -26,6 +26,7 @@ from tabletape.engine.kit.svg import (
     text,
 )
 from tabletape.engine.kit.turns import HIDDEN
+from tabletape.tape.words import counted
 
 from . import Liberation
 from . import lookups as t
@@ -143,7 +144,7 @@ def _player(game: Liberation, state: State, p: str, y: float) -> str:
         items.append(text(W - 26, y + 20, clip("tie-break: " + ", ".join(ties), 40), size=10,
                           anchor="end"))
     hand = state.hands[p]
-    items.append(text(190, y + 84, f"{len(hand)} cards in hand:", size=10, fill=FAINT))
+    items.append(text(190, y + 84, f"{counted(len(hand), 'card')} in hand:", size=10, fill=FAINT))
     shown = "" if all(c == HIDDEN for c in hand) else ", ".join(hand)
     items.append(lines(300, y + 84, shown or ("?" * min(len(hand), 12)), 95, size=10,
                        leading=11)[0])  # every card named, on a second line if need be
