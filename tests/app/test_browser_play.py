@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import urllib.request
 import pytest
 
 from tabletape import engine
-from tests.app.test_browser import browser, free_port, shot, watch_console  # noqa: F401
+from tests.app.test_browser import browser, free_port, served, shot, watch_console  # noqa: F401
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
@@ -201,6 +202,24 @@ def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
                                                       timeout=3000)
 
 
+def readable_at_390(pg) -> None:
+    """The page no wider than the phone, every visible text at least 10 CSS px, the
+    table's text too as drawn (the SVG's scale times its font size)."""
+    assert pg.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+    smallest = pg.evaluate("""() => Math.min(...[...document.querySelectorAll('body *')]
+        .filter(e => e.offsetParent !== null && !(e instanceof SVGElement)
+                && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+        .map(e => parseFloat(getComputedStyle(e).fontSize)))""")
+    assert smallest >= 10
+    table = pg.evaluate("""() => { const svg = document.querySelector('#table svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Math.min(...[...svg.querySelectorAll('text')].map(
+            t => parseFloat(t.getAttribute('font-size')) * scale)); }""")
+    assert table >= 9.99, table
+    box = pg.locator("#table svg").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
 def test_the_phone_page_reads_at_390_px(phones, playing):
     """The table first, the panel below it; no text under 10 CSS px on the page."""
     log_path, links = playing
@@ -217,22 +236,45 @@ def test_the_phone_page_reads_at_390_px(phones, playing):
         return Math.min(...[...svg.querySelectorAll('text')].map(
             t => parseFloat(t.getAttribute('font-size')) * scale)); }""")
     assert table >= 9.99  # the table's smallest text, as drawn on the phone
+    readable_at_390(alice)
     shot(alice, "play-phone-390")
 
 
-def test_the_viewer_on_a_phone_keeps_the_table_readable(browser, tmp_path):  # noqa: F811
-    """`view` and `serve` pages at 390 px: the table at its own size, not shrunk."""
+@pytest.mark.parametrize("game", ["cards-of-war", "liberation", "global-domination",
+                                  "battlecards-pacific"])
+def test_the_viewer_on_a_phone_reflows(browser, tmp_path, game):  # noqa: F811
+    """`view` at 390 px: the table laid out narrow at its own size, the panel below it, no
+    sideways scrolling, no text under 10 px; at 1280 px the usual table beside the panel."""
     from tabletape.app import viewer
-    out = tmp_path / "kill.html"
-    viewer.write("replays/cards-of-war/kill-dispute.jsonl", str(out))
+    out = tmp_path / "game.html"
+    viewer.write(GAMES[game], str(out))
     context = browser.new_context(**PHONE)
     pg = context.new_page()
-    pg.goto(out.as_uri())
+    pg.goto(out.as_uri() + "#seq=12")
     pg.wait_for_selector("#table svg")
-    scale = pg.evaluate("""() => { const svg = document.querySelector('#table svg');
-        return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }""")
-    assert scale >= 0.99
-    shot(pg, "view-phone-390")
+    readable_at_390(pg)
+    assert pg.evaluate("() => document.querySelector('#table svg').viewBox.baseVal.width") \
+        == 360
+    table, panel = pg.locator("#table").bounding_box(), pg.locator("aside").bounding_box()
+    assert panel["y"] >= table["y"] + table["height"] - 1
+    pg.select_option("#viewer", "1")  # a player's view, narrow too
+    readable_at_390(pg)
+    shot(pg, f"view-{game}-390")
+    pg.set_viewport_size({"width": 1280, "height": 900})
+    pg.wait_for_function("() => document.querySelector('#table svg').viewBox.baseVal.width"
+                         " > 600")
+    context.close()
+
+
+def test_the_live_page_on_a_phone_reflows(browser, served):  # noqa: F811
+    """`serve` at 390 px, as the viewer."""
+    url, _, _ = served
+    context = browser.new_context(**PHONE)
+    pg = context.new_page()
+    pg.goto(url)
+    pg.wait_for_selector("#table svg")
+    readable_at_390(pg)
+    shot(pg, "live-phone-390")
     context.close()
 
 
@@ -241,28 +283,191 @@ GAMES = {"cards-of-war": "replays/cards-of-war/kill-dispute.jsonl",
          "global-domination": "replays/global-domination/cards-builds-and-scoring.jsonl",
          "battlecards-pacific": "replays/battlecards-pacific/stalemate.jsonl"}
 
+# the docs' screenshots: each game mid-game (its first lines), from a bundled game
+DOCS = {"cards-of-war": ("replays/cards-of-war/sim-normal.jsonl", 62),
+        "liberation": ("replays/liberation/sim-2-players.jsonl", 36),
+        "global-domination": ("replays/global-domination/simulated-3-players.jsonl", 109),
+        "battlecards-pacific": ("replays/battlecards-pacific/"
+                                "simulated-seed-11-invasion-of-australia.jsonl", 121)}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_each_games_player_page_at_phone_and_desktop_size(phones, game, tmp_path):
-    """Halfway through each game, the first player's page at 390x844 and 1280x900
-    (build/screenshots/play-GAME-390.png, -1280.png): no console error, no CSP violation."""
+
+@pytest.mark.parametrize("game", sorted(DOCS))
+def test_each_games_pages_at_phone_and_desktop_size(phones, game, tmp_path):
+    """Mid-game, the page of the player the game waits on and the shared table, at 390x844
+    and 1280x900 (build/screenshots/play-GAME-390.png, -1280.png, table-GAME-...; `make
+    screenshots` copies them to docs/): readable on the phone, no console error, no CSP
+    violation."""
     from tabletape.app import live, play
     from tests.app.test_serve import Served
-    with open(GAMES[game], "rb") as f:
+    source, cut = DOCS[game]
+    with open(source, "rb") as f:
         rows = f.readlines()
     path = tmp_path / "game.jsonl"
-    path.write_bytes(b"".join(rows[:len(rows) // 2]))
+    path.write_bytes(b"".join(rows[:cut]))
     result = engine.replay(str(path))
-    first = result.fold.header.players[0]
-    seats = play.Seats(tuple(result.fold.header.players))
-    served = Served(live.play_app(play.Table(str(path)), seats))
+    assert result.error is None and not result.problems
+    players = tuple(result.fold.header.players)
+    decision = result.ruleset.pending(result.fold.state)
+    who = decision.actor if decision and decision.actor in players else players[0]
+    seats = play.Seats(players)
+    server = Served(live.play_app(play.Table(str(path)), seats))
     try:
-        link = dict((s.name, p) for s, p in seats.links())[first]
-        url = f"http://127.0.0.1:{served.port}{link}"
-        for size, name in ((PHONE, "390"), ({"viewport": {"width": 1280, "height": 900}},
-                                            "1280")):
-            pg, _ = phones(url, size)
-            assert pg.inner_text("#you") == first
+        link = dict((s.name, p) for s, p in seats.links())[who]
+        base = f"http://127.0.0.1:{server.port}"
+        for size, name in ((PHONE, "390"), (DESKTOP, "1280")):
+            pg, _ = phones(base + link, size)
+            assert pg.inner_text("#you") == who
+            table, _ = phones(base + "/", size)
+            if name == "390":
+                readable_at_390(pg)
+                readable_at_390(table)
             shot(pg, f"play-{game}-{name}")
+            shot(table, f"table-{game}-{name}")
     finally:
-        served.close()
+        server.close()
+
+
+# -- done when: a whole game from two phones, a few turns of each other game ---------------
+
+def press_any(pages: dict, log_path, rng) -> str:
+    """Presses, on the page the game waits on, one of its buttons at random that the log
+    takes (a draw a player names may be refused: not in the deck), confirming it; returns
+    whose page it was. Each page is told to poll at once rather than in a second."""
+    from playwright.sync_api import expect
+    lines = len(log_path.read_text().splitlines())
+    ready = []
+    for name, (pg, _) in pages.items():
+        pg.evaluate("poll(true)")
+        expect(pg.locator("#seq")).to_have_text(f"after seq {lines - 1}", timeout=3000)
+        if pg.locator("#groups button").count():
+            ready.append(name)
+    assert ready, "nobody's move, and the game is not over"
+    who = ready[0]
+    pg = pages[who][0]
+    buttons = pg.locator("#groups button")
+    order = list(range(buttons.count()))
+    rng.shuffle(order)
+    for k in order:
+        buttons.nth(k).click()
+        with pg.expect_response(lambda r: r.url.endswith("/event")) as answer:
+            pg.click("#confirm-yes")
+        if answer.value.status == 200:
+            expect(pg.locator("#message")).to_contain_text(f"recorded seq {lines}")
+            return who
+        assert answer.value.status == 409
+        expect(pg.locator("#message")).to_contain_text(re.compile(r"^\[[a-z.-]+\] "))
+        pg.evaluate("poll(true)")  # refused: drawn again, the next button
+        expect(pg.locator("#seq")).to_have_text(f"after seq {lines - 1}", timeout=3000)
+    raise AssertionError(f"no button of {who}'s page was taken")
+
+
+def _strings(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for k, v in value.items() for s in _strings(k) | _strings(v)}
+    if isinstance(value, list | tuple):
+        return {s for v in value for s in _strings(v)}
+    return set()
+
+
+def hidden_from(pages: dict, log_path) -> None:
+    """Each page holds no name another player's view has and its player's view has not
+    (another hand's cards): not in the DOM, not in the state it fetched last. Skipped on the page
+    of a player naming a draw, whose buttons name every card they may have drawn, on
+    purpose (the deck's and the other hands', telling nothing); the page's echo of what its
+    own player just entered (#message, #confirm) is theirs."""
+    import msgspec
+    from playwright.sync_api import expect
+    result = engine.replay(str(log_path))
+    rs, state = result.ruleset, result.fold.state
+    seen_by = {p: _strings(msgspec.to_builtins(rs.view(state, p))) for p in pages}
+    for me, (pg, sent) in pages.items():
+        pg.evaluate("poll(true)")  # the page as the log is now, not as it was a press ago
+        expect(pg.locator("#seq")).to_have_text(f"after seq {result.events - 1}")
+        if pg.evaluate("S.actor === 'chance' && S.groups.length > 0"):
+            continue
+        secret = set().union(*(v for p, v in seen_by.items() if p != me)) - seen_by[me]
+        secret = {c for c in secret if len(c) > 2}
+        dom = pg.evaluate("""() => { const d = document.documentElement.cloneNode(true);
+            for (const own of ['#message', '#confirm']) d.querySelector(own).remove();
+            return d.outerHTML; }""")
+        for where, body in (("the DOM", dom), ("what it fetched", sent[-1] if sent else "")):
+            seen = {c for c in secret if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])",
+                                                   body)}
+            assert not seen, (me, where, seen, [body[max(0, m.start() - 300):m.end() + 50]
+                                                for c in seen for m in re.finditer(
+                                                    re.escape(c), body)][:2])
+
+
+def serve_play(tmp_path, game: str, players: str, *options: str):
+    """A new game served in this process (the write rate unlimited), and its links."""
+    from tabletape.app import live, play
+    from tests.app.test_serve import Served
+    path = tmp_path / "game.jsonl"
+    subprocess.run([sys.executable, "-m", "tabletape", "new", game, str(path), "--players",
+                    players, *options], check=True, capture_output=True)
+    seats = play.Seats(tuple(players.split(",")))
+    server = Served(live.play_app(play.Table(str(path)), seats))
+    base = f"http://127.0.0.1:{server.port}"
+    return path, server, {"": base + "/", **{s.name: base + p for s, p in seats.links()}}
+
+
+def test_two_phones_play_a_whole_short_game_of_cards_of_war(phones, tmp_path, monkeypatch):
+    """alice and bob, each in a browser context of their own at 390x844, press every event
+    of a short game from their pages until it is over; neither page ever holds the other's
+    hidden cards; the log validates at the end."""
+    from tabletape.app import play
+    monkeypatch.setattr(play, "RATE", (10**6, 1.0))
+    path, server, links = serve_play(tmp_path, "cards-of-war", "alice,bob", "--option",
+                                     "length=short")
+    try:
+        pages = {p: phones(links[p]) for p in ("alice", "bob")}
+        rng = random.Random(27)
+        table = phones(links[""])
+        pressed = 0
+        while pending(path) is not None:
+            press_any(pages, path, rng)
+            pressed += 1
+            hidden_from(pages, path)
+            assert pressed < 200
+        for pg, _ in (*pages.values(), table):
+            pg.evaluate("poll(true)")
+            expect_text(pg, "#waiting", "Game over: ")
+        shot(pages["alice"][0], "play-phone-game-over")
+    finally:
+        server.close()
+    result = engine.replay(str(path))
+    assert result.error is None and not result.problems
+    assert result.ruleset.outcome(result.fold.state) is not None
+    assert pressed == result.events - 1
+    assert subprocess.run([sys.executable, "-m", "tabletape", "validate", str(path)],
+                          capture_output=True).returncode == 0
+
+
+def expect_text(pg, selector: str, text: str) -> None:
+    from playwright.sync_api import expect
+    expect(pg.locator(selector)).to_contain_text(text, timeout=3000)
+
+
+@pytest.mark.parametrize(("game", "players"), [("liberation", "ann,bob"),
+                                               ("battlecards-pacific", "ann,bob"),
+                                               ("global-domination", "ann,bob,cat")])
+def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatch, game,
+                                                     players):
+    """Each player a browser context at 390x844; 8 events pressed from their pages; no
+    page holds another hand's hidden cards; the log validates."""
+    from tabletape.app import play
+    monkeypatch.setattr(play, "RATE", (10**6, 1.0))
+    path, server, links = serve_play(tmp_path, game, players)
+    try:
+        pages = {p: phones(links[p]) for p in players.split(",")}
+        rng = random.Random(27)
+        for _ in range(8):
+            press_any(pages, path, rng)
+            hidden_from(pages, path)
+    finally:
+        server.close()
+    result = engine.replay(str(path))
+    assert result.error is None and not result.problems and result.events == 9

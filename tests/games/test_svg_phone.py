@@ -73,3 +73,60 @@ def test_global_domination_lists_every_action_stack():
     for name in result.fold.state.stacks:
         assert name in joined
     assert "…" not in joined
+
+
+def _areas_and_routes(svg: str) -> tuple[dict[str, tuple[float, ...]], list[list[tuple[float, ...]]]]:
+    """Returns each Area's box (its group's first rect) and each route's points, from the SVG."""
+    boxes = {}
+    for name, body in re.findall(r'<g data-part="area ([^"]+)">(.*?)</g>', svg):
+        x, y, w, h = (float(v) for v in re.search(
+            r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', body).groups())
+        boxes[name] = (x, y, w, h)
+    routes = [[tuple(float(v) for v in pt.split(",")) for pt in pts.split()]
+              for pts in re.findall(r'<polyline points="([^"]+)"[^>]*class="route"', svg)]
+    return boxes, routes
+
+
+def _on_edge(p, box) -> bool:
+    x, y, w, h = box
+    inside = x <= p[0] <= x + w and y <= p[1] <= y + h
+    return inside and (p[0] in (x, x + w) or p[1] in (y, y + h))
+
+
+@pytest.mark.parametrize("width", [960, 360])
+@pytest.mark.parametrize("path", sorted(glob.glob("replays/global-domination/*.jsonl")))
+def test_global_domination_routes_go_around_the_boxes(path, width):
+    """Every adjacency drawn as a route of horizontal and vertical segments from the edge
+    of one Area's box to the other's, no segment through any Area's box (nor the two ends':
+    a route starts and ends on their edges)."""
+    from tabletape.engine.kit.route import crosses
+    result = engine.replay(path)
+    rs = result.ruleset
+    svg = rs.svg.draw(rs, result.fold.state, "next", width).svg()
+    boxes, routes = _areas_and_routes(svg)
+    lk = rs.lk
+    assert set(boxes) == set(lk.areas)
+    pairs = {frozenset((a, b)) for a in lk.areas for b in lk.adjacent[a]}
+    ends = set()
+    for r in routes:
+        assert len(r) >= 2
+        for (x1, y1), (x2, y2) in zip(r, r[1:], strict=False):
+            assert x1 == x2 or y1 == y2, r  # orthogonal
+            hit = [a for a, box in boxes.items() if crosses((x1, y1), (x2, y2), box)]
+            assert hit == [], (r, hit)
+        first = [a for a, box in boxes.items() if _on_edge(r[0], box)]
+        last = [a for a, box in boxes.items() if _on_edge(r[-1], box)]
+        assert len(first) == len(last) == 1, r
+        ends.add(frozenset((first[0], last[0])))
+    assert ends == pairs and len(routes) == len(pairs)  # every adjacency, once
+
+
+def test_a_route_that_would_cross_a_box_is_seen():
+    """The check above sees a line through a box (the old straight lines)."""
+    from tabletape.engine.kit.route import crosses, routes
+    box = (10.0, 10.0, 20.0, 10.0)
+    assert crosses((0, 15), (40, 15), box) and not crosses((0, 5), (40, 5), box)
+    assert not crosses((10, 0), (10, 30), box)  # along its edge
+    [r] = routes({"a": (0, 0, 10, 10), "b": (60, 0, 10, 10), "c": (30, -20, 10, 50)},
+                 [("a", "b")])
+    assert not any(crosses(p, q, (30, -20, 10, 50)) for p, q in zip(r, r[1:], strict=False))

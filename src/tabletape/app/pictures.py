@@ -6,13 +6,14 @@ what `tabletape svg`, `view` and `serve` call. Nothing here knows a particular g
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import msgspec
 
 from tabletape import engine
 from tabletape.app.reading import RulesVersion, rules_version
-from tabletape.engine.kit.svg import Drawing
+from tabletape.engine.kit.svg import NARROW, Drawing
 
 
 def next_text(rs: engine.Ruleset, state: Any) -> str:
@@ -22,15 +23,29 @@ def next_text(rs: engine.Ruleset, state: Any) -> str:
     return f"result: {o.summary}" if o else f"next: {d.detail if d else 'nothing'}"
 
 
-def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None) -> Drawing:
+def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None, *,
+         narrow: bool = False) -> Drawing:
     """Returns the table after a state, as `as_player` sees it (everything when None).
 
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
-    components. What comes next (`next_text`) is read from the whole state, as the terminal
-    shows it.
+    components. What comes next is read from the whole state, as the terminal shows it.
+    `narrow`: laid out for a phone (NARROW wide, its text at least 10 px at its own size),
+    where the game's `draw` takes a `width`; the usual drawing otherwise.
     """
     shown = state if as_player is None else rs.view(state, as_player)
+    if narrow and _takes_width(rs.svg):
+        draw_at: Any = rs.svg.draw  # a `width` beside the contract's three arguments
+        drawing: Drawing = draw_at(rs, shown, next_text(rs, state), NARROW)
+        return drawing
     return rs.svg.draw(rs, shown, next_text(rs, state))
+
+
+def _takes_width(module: Any) -> bool:
+    """Returns whether a game's `svg.draw` can lay the table out at another width."""
+    try:
+        return "width" in inspect.signature(module.draw).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 class Drawn(msgspec.Struct, frozen=True, kw_only=True):

@@ -142,7 +142,7 @@ class Table:
         except (TapeError, OSError, ValueError) as e:
             why = e.reason if isinstance(e, TapeError) else str(e)
             return {"version": f"broken-{hash(why) & 0xffff}", "ok": False,
-                    "verdict": visible(f"unreadable: {why}"), "svg": "", "groups": [],
+                    "verdict": visible(f"unreadable: {why}"), "svg": "", "narrow": "", "groups": [],
                     "you": seat.name, "waiting": "", "undo": None}
         fold, rs, tail = result.fold, result.ruleset, result.tail
         assert fold is not None and rs is not None and tail is not None
@@ -171,8 +171,10 @@ class Table:
             "title": rs.title, "you": seat.name, "umpire": seat.umpire,
             "players": list(fold.header.players),
             "svg": pictures.draw(rs, state, seat.sees).svg(),
+            "narrow": pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             "waiting": outcome.summary if outcome else decision.detail if decision else "",
             "actor": decision.actor if decision else None,
+            "over": outcome is not None,
             "groups": groups, "undo": undo,
             "blocked": bool(fold.blocked),
         }

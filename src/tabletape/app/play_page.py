@@ -42,12 +42,12 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 #tools { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
 #tools textarea { width: 100%; box-sizing: border-box; font-size: 16px; min-height: 3em; }
 #undo-state { color: #8a6d00; }
-@media (max-width: 600px) {  /* a phone: the table at a readable size (scrolled sideways),
-                               the panel below it */
+@media (max-width: 600px) {  /* a phone: the table laid out narrow at its own size, the
+                               panel below it, nothing wider than the screen */
   main { display: block; padding: 6px; }
-  #table { overflow-x: auto; -webkit-overflow-scrolling: touch; }
-  #table svg { max-width: none; }
+  #table svg { margin: 0 auto; }
   #panel { margin-top: 10px; }
+  header { overflow-wrap: anywhere; }
 }
 </style>
 </head>
@@ -97,16 +97,15 @@ function draw() {
   $("seq").textContent = S.seq === undefined ? "" : "after seq " + S.seq;
   $("you").textContent = S.you ? S.you + (S.umpire ? " (sees everything)" : "")
                                 : "everyone (public)";
-  $("table").innerHTML = S.svg;  // drawn by the server: the same SVG as `tabletape svg`
-  const svg = $("table").querySelector("svg");
-  if (svg && NARROW.matches) {  // its smallest text (9 units) at 10 CSS px, never less
-    svg.style.width = Math.ceil(svg.viewBox.baseVal.width * 10 / 9) + "px";
-  }
+  // drawn by the server: the same SVG as `tabletape svg`, or on a phone the same table
+  // laid out narrow (shown at its own size: its smallest text 10 px, the page not wider)
+  $("table").innerHTML = NARROW.matches && S.narrow ? S.narrow : S.svg;
   $("hand").hidden = !S.hand || !S.hand.length;
   $("hand").textContent = S.hand && S.hand.length
     ? "Your hand (" + S.hand.length + "): " + S.hand.join(", ") : "";
   const mine = S.groups.length > 0;
-  $("waiting").textContent = S.waiting ? (mine ? "Your move: " : "Waiting: ") + S.waiting : "";
+  $("waiting").textContent = !S.waiting ? ""
+    : (S.over ? "Game over: " : mine ? "Your move: " : "Waiting: ") + S.waiting;
   const groups = $("groups");
   groups.textContent = "";
   for (const g of S.groups) {
@@ -160,6 +159,7 @@ $("confirm-yes").addEventListener("click", () => {
 });
 $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; chosen = null; });
 $("undo").addEventListener("click", () => post("undo", {}));
+NARROW.addEventListener("change", () => { if (S) draw(); });
 $("note").addEventListener("click", () => {
   post("note", { text: $("note-text").value, dispute: false });
   $("note-text").value = "";

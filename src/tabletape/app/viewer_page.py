@@ -19,6 +19,7 @@ header h1 { font-size: 18px; margin: 0 8px 0 0; display: inline; }
 #verdict.ok { background: #2e8b57; } #verdict.bad { background: #b03a2e; }
 #head { font: 12px ui-monospace, monospace; color: #555; word-break: break-all; }
 #live { color: #2e6fb7; font-weight: bold; }
+#judged { color: #8a5a00; font-size: 13px; }
 nav { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 8px 14px;
       background: #f7f5ef; border-bottom: 1px solid #ccc; position: sticky; top: 0; z-index: 2; }
 nav button { font-size: 15px; min-width: 38px; padding: 4px 8px; cursor: pointer; }
@@ -42,10 +43,14 @@ aside { flex: 1 1 280px; background: #fff; border: 1px solid #ccc; border-radius
 #message { color: #8a6d00; min-height: 1.4em; font-size: 13px; }
 footer { padding: 6px 14px 14px; color: #666; font-size: 12px; }
 kbd { border: 1px solid #bbb; border-radius: 3px; padding: 0 3px; background: #fff; }
-@media (max-width: 600px) {  /* a phone: the table at its own size, scrolled sideways */
-  main { padding: 6px; }
-  #table { overflow-x: auto; flex-basis: 100%; }
-  #table svg { max-width: none; }
+@media (max-width: 600px) {  /* a phone: the table laid out narrow at its own size, the
+                               panel below it, nothing wider than the screen */
+  main { display: block; padding: 6px; }
+  #table svg { margin: 0 auto; }
+  aside { margin-top: 10px; }
+  #head, #where, #message, footer { font-size: 12px; }
+  header, aside { overflow-wrap: anywhere; }
+  nav { padding: 6px; }
 }
 </style>
 </head>
@@ -53,6 +58,7 @@ kbd { border: 1px solid #bbb; border-radius: 3px; padding: 0 3px; background: #f
 <header>
   <h1 id="title"></h1> <span id="verdict"></span> <span id="live" hidden>● live</span>
   <div id="head"></div>
+  <div id="judged" hidden></div>
 </header>
 <nav aria-label="replay controls">
   <button id="first" title="first (Home)" aria-label="first">|◀</button>
@@ -84,6 +90,7 @@ A link ending in <code>#seq=N</code> opens at seq N. Made by tabletape view.</fo
 "use strict";
 let D = null;
 let pos = 0, view = 0, timer = null;
+const NARROW = window.matchMedia("(max-width: 600px)");
 const $ = id => document.getElementById(id);
 const last = () => D.frames.length - 1;
 
@@ -94,6 +101,8 @@ function setup() {
   $("head").textContent = D.frames.length ? "head " + (D.head || "—") + " · " + D.frames.length + " lines (seq 0–" + last() + ")"
     : "nothing to show: the file cannot be read as a log";
   $("live").hidden = !D.live;
+  $("judged").textContent = D.judged || "";
+  $("judged").hidden = !D.judged;
   const sel = $("viewer");
   if (sel.options.length !== D.players.length + 1) {
     sel.innerHTML = "";
@@ -122,7 +131,8 @@ function show(n, quiet) {
   }
   pos = Math.max(0, Math.min(last(), n));
   const f = D.frames[pos];
-  const pics = D.pics[pos][view];
+  const narrow = NARROW.matches && D.pics[pos].length > D.players.length + 1;
+  const pics = D.pics[pos][view + (narrow ? D.players.length + 1 : 0)];  // a phone's layout
   let svg = "";
   for (const i of pics) svg += D.parts[i];
   $("table").innerHTML = svg + "</svg>";
@@ -181,6 +191,7 @@ $("seq").onchange = e => { const n = parseInt(e.target.value, 10);
 $("next-dispute").onclick = () => seek("d", "dispute");
 $("next-illegal").onclick = () => seek("i", "illegal event");
 $("viewer").onchange = e => { view = parseInt(e.target.value, 10); show(pos); };
+NARROW.addEventListener("change", () => { if (D.frames.length) show(pos, true); });
 document.addEventListener("keydown", e => {
   const t = e.target;
   if (t && (t.id === "seq" || t.id === "slider" || t.tagName === "SELECT")) return;

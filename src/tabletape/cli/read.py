@@ -12,7 +12,14 @@ from tabletape.app import reading
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
 from tabletape.cli.group import emit_json
-from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, components_option, rules_option
+from tabletape.cli.params import (
+    AT_SEQ,
+    HEAD,
+    LogPoint,
+    components_option,
+    rules_option,
+    whatif_for,
+)
 from tabletape.tape.errors import IllegalEvent, TornTail, UsageError
 from tabletape.tape.words import agree, the_first
 
@@ -89,7 +96,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
         version_note,
     )
     try:
-        whatif = _whatif(path, components)
+        whatif = whatif_for(path, components)
     except UsageError as e:
         if single:
             raise
@@ -213,9 +220,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
 @rules_option
+@components_option
 @click.pass_context
 def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool,
-           step: bool, rules: str | None) -> None:
+           step: bool, rules: str | None, components: str | None) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
     With --to, the lines after SEQ are still read for their format and hash chain
@@ -226,16 +234,19 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
       tabletape replay game.jsonl --to 40 --as bob
       tabletape replay game.jsonl --step
     """
+    whatif = whatif_for(file, components)
     if step:
         if as_json:
             raise UsageError("--step is interactive; it does not print --json")
         from tabletape.app.stepper import Stepper
         from tabletape.cli import step as stepping
-        return stepping.run(Stepper(file, as_player=as_player, at=to or 0, rules=rules))
+        return stepping.run(Stepper(file, as_player=as_player, at=to or 0, rules=rules,
+                                    components=whatif))
     from tabletape.cli import replaying
     if not as_json:
-        ctx.exit(replaying.show(file, to, as_player, rules))
-    report = reading.state_report(*replaying.replayed(file, to, as_player, rules))
+        ctx.exit(replaying.show(file, to, as_player, rules, whatif))
+    report = reading.state_report(*replaying.replayed(file, to, as_player, rules, whatif),
+                                  components=whatif)
     emit_json(report)
     ctx.exit(1 if report.problems else 0)
 
@@ -342,7 +353,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     Example:
       tabletape explain game.jsonl 41
     """
-    found = reading.explain(file, seq, rules, _whatif(file, components))
+    found = reading.explain(file, seq, rules, whatif_for(file, components))
     report, result, rs, before = found.report, found.result, found.ruleset, found.before
     if as_json:
         emit_json(report)
@@ -387,14 +398,6 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
                       "a broken log may have been changed anywhere before the break (validate "
                       "reports the same break)")
     ctx.exit(1 if result.error else 0)
-
-
-def _whatif(log: str, components: str | None) -> Any:
-    """Returns the component data `--components` names for this log (`app.whatif`), or None."""
-    if components is None:
-        return None
-    from tabletape.app.whatif import components_for
-    return components_for(log, components)
 
 
 @click.command()

@@ -18,6 +18,9 @@ INK, FAINT, PAPER, CARD, BACK = "#222", "#777", "#f6f3ea", "#fffdf7", "#5b6b8c"
 # one colour per seat, in seat order (chance and nobody are grey)
 SEATS = ("#c0392b", "#2e6fb7", "#2e8b57", "#b8860b", "#8e44ad", "#d35400")
 WIN, LOSS, GOLD = "#2e8b57", "#b03a2e", "#d4a017"
+# a phone's width: a table drawn `narrow` is this wide and shown at its own size on a
+# 390 px screen, its smallest text 10 px
+NARROW = 360
 
 
 def esc(text: object) -> str:
@@ -60,6 +63,13 @@ def line(x1: float, y1: float, x2: float, y2: float, *, stroke: str = FAINT,
     extra = f' stroke-dasharray="{dash}"' if dash else ""
     return (f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}" '
             f'stroke="{stroke}" stroke-width="{num(width)}"{extra}/>')
+
+
+def polyline(points: list[tuple[float, float]], *, stroke: str = FAINT, width: float = 1) -> str:
+    """Returns an open line through the points (a route, `engine.kit.route`)."""
+    pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+    return (f'<polyline points="{pts}" fill="none" stroke="{stroke}" '
+            f'stroke-width="{num(width)}" class="route"/>')
 
 
 def circle(x: float, y: float, r: float, *, fill: str = CARD, stroke: str = FAINT) -> str:
@@ -113,25 +123,29 @@ def group(*items: str, label: str = "") -> str:
 
 
 def card(x: float, y: float, w: float, h: float, name: str, sub: str = "", *,
-         hidden: bool = False, top: bool = False, colour: str = FAINT, faded: bool = False) -> str:
-    """Returns a card face (name and a second line) or, hidden, its back."""
+         hidden: bool = False, top: bool = False, colour: str = FAINT, faded: bool = False,
+         small: int = 9) -> str:
+    """Returns a card face (name and a second line) or, hidden, its back; `small` is the
+    size of its smallest text (10 on a narrow table)."""
     if hidden:
         return rect(x, y, w, h, fill=BACK, stroke=INK) + text(x + w / 2, y + h / 2 + 4, "?",
                                                                size=11, anchor="middle",
                                                                fill="#fff")
     out = rect(x, y, w, h, fill="#eee" if faded else CARD, stroke=INK if top else colour,
                width=2 if top else 1)
-    chars = max(3, int(w / 6.2))
+    chars = max(3, int(w / 6.2) if small < 10 else int((w - 4) / 6))
     names = wrap(name, chars)  # the whole name, on as many lines as it takes
     room = max(1, int((h - (11 if sub else 0) - 15) // 11) + 1)  # lines 11 apart from 12
-    size = 10 if len(names) <= room and all(len(word) <= chars for word in name.split()) else 9
-    if size == 9:  # smaller, rather than cut or broken inside a word
+    fits = len(names) <= room and all(len(word) <= chars for word in name.split())
+    size = 10 if fits or small >= 10 else small
+    if not fits and small < 10:  # smaller, rather than cut or broken inside a word
         names = wrap(name, int(w / 5.4))
     for i, row in enumerate(names):
         out += text(x + 4, y + 12 + i * (size + 1), row, size=size,
                     weight="bold" if top else "normal", fill=FAINT if faded else INK)
     if sub:
-        out += text(x + 4, y + h - 4, clip(sub, int(w / 5.8)), size=9, fill=FAINT)
+        out += text(x + 4, y + h - 4, clip(sub, int(w / (5.8 * small / 9))), size=small,
+                    fill=FAINT)
     return out
 
 

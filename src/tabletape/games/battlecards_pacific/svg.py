@@ -18,6 +18,7 @@ from tabletape.engine.kit.svg import (
     card,
     clip,
     group,
+    lines,
     rect,
     seat_colour,
     text,
@@ -41,14 +42,24 @@ def _unit_line(game: BattlecardsPacific, state: State, p: str, name: str) -> str
     return f"A {_vals(u.attack)} · D {_vals(u.defence)}" if u else ""
 
 
-def draw(game: BattlecardsPacific, state: State, pending: str) -> Drawing:
-    """Returns the table: the battle in play, each side's stacks and score, the decks."""
+def draw(game: BattlecardsPacific, state: State, pending: str, width: int = W) -> Drawing:
+    """Returns the table: the battle in play, each side's stacks and score, the decks
+    (`width` NARROW: the stacks one below the other, for a phone)."""
+    narrow = width < 600
     title = f"BATTLECARDS Pacific — turn {state.turns}" + (" — game over" if state.result
                                                             else "")
-    parts = [group(text(16, 28, title, size=17, weight="bold"),
-                   text(W - 16, 28, "values against " + "/".join(k.value for k in UnitType),
-                        size=11, anchor="end", fill=FAINT), label="title")]
-    y: float = 44
+    parts = [group(text(16, 28, title, size=15 if narrow else 17, weight="bold"),
+                   text(width - 16, 48 if narrow else 28, "values against "
+                        + "/".join(k.value for k in UnitType), size=11, anchor="end",
+                        fill=FAINT), label="title")]
+    y: float = 60 if narrow else 44
+    if narrow:  # the sides first: the battle changes with every event, they seldom do
+        for p in state.players:
+            part, y = _side_narrow(game, state, p, y, width)
+            parts.append(part)
+        part, y = _battle_narrow(game, state, y, width)
+        parts.append(part)
+        return _footer(state, parts, y, width, pending, title)
     parts.append(_battle(game, state, y))
     y += 142 if state.battle is not None else 40
     rows = max([2, *(len(units) for p in state.players for units in state.stacks[p].values())])
@@ -56,19 +67,125 @@ def draw(game: BattlecardsPacific, state: State, pending: str) -> Drawing:
         part, h = _side(game, state, p, y, rows)
         parts.append(part)
         y += h + 8
+    return _footer(state, parts, y, width, pending, title)
+
+
+def _footer(state: State, parts: list[str], y: float, width: int, pending: str, title: str
+            ) -> Drawing:
+    """Returns the drawing with its footer: the decks, the last battle, what comes next."""
+    chars = int((width - 32) / 6.9)
     decks = "; ".join(f"{side} Arsenal {sum(d.values())}" for side, d in state.arsenal.items())
     conflict = "; ".join(f"{th} Conflict deck {sum(d.values())}, discard "
                          f"{len(state.conflict_discard[th])}" for th, d in state.conflict.items())
-    items = [text(16, y + 14, clip(f"{conflict}; {decks}", 140), size=12)]
-    if state.last_battle:
-        items.append(text(16, y + 32, clip(f"last battle: {state.last_battle}", 140), size=11,
-                          fill=FAINT))
-    if state.drawn:
-        items.append(text(W - 16, y + 14, f"Conflict card: {state.drawn}", size=12,
-                          anchor="end", weight="bold"))
-    items.append(text(16, y + 52, clip(pending, 130), size=12, weight="bold"))
+    items = []
+    y += 14
+    for said, size, weight in ((f"{conflict}; {decks}", 12, "normal"),
+                               (f"Conflict card: {state.drawn}" if state.drawn else "", 12,
+                                "bold"),
+                               (f"last battle: {state.last_battle}" if state.last_battle
+                                else "", 11, "normal"),
+                               (pending, 12, "bold")):
+        if said:
+            block, n = lines(16, y, said, chars, size=size, weight=weight)
+            items.append(block)
+            y += n * 15 + 4
     parts.append(group(*items, label="footer"))
-    return Drawing(W, int(y + 66), f"{title}; {pending}", parts)
+    return Drawing(width, int(y + 8), f"{title}; {pending}", parts)
+
+
+def _battle_narrow(game: BattlecardsPacific, state: State, y: float, width: int
+                   ) -> tuple[str, float]:
+    b = state.battle
+    if b is None:
+        return group(text(16, y + 20, "no battle in play", size=12, fill=FAINT),
+                     label="battle"), y + 32
+    spec = game.lk.battles.get(b.card)
+    stage = "withdrawal phase" if b.phase == WITHDRAWAL else f"firing phase {b.phase}"
+    chars = int((width - 52) / 6.4)
+    items = [text(26, y + 20, f"BATTLECARD {b.card}", size=14, weight="bold")]
+    at = y + 38
+    said = [f"round {b.round}, {stage}; {b.side} to act"]
+    if spec is not None:
+        said.append(f"{spec.vp} VP · aggressor {spec.aggressor} · forces "
+                    + ", ".join(f.value for f in spec.forces))
+    if b.shot is not None:
+        s = b.shot
+        said.append(f"{s.player}'s {s.unit} fired at {s.target}: needs {s.above + 1}-{s.upto}")
+    elif b.phase != WITHDRAWAL and b.to_fire:
+        said.append(f"bold: still to fire ({len(b.to_fire)})")
+    for line_ in said:
+        block, n = lines(26, at, line_, chars, size=11)
+        items.append(block)
+        at += n * 14
+    for p, role in ((b.aggressor, "aggressor"), (b.defender, "defender")):
+        colour = seat_colour(state.players, p)
+        items.append(text(26, at + 10, f"{p} ({role})", size=12, weight="bold", fill=colour))
+        at += 16
+        engaged = b.forces[p]
+        firing = list(b.to_fire) if p == b.side and b.phase != WITHDRAWAL else []
+        for u in engaged:
+            fires = u in firing
+            if fires:
+                firing.remove(u)
+            items.append(card(26, at, width - 52, 34, u, _unit_line(game, state, p, u),
+                              colour=colour, top=fires, small=10))
+            at += 38
+        if not engaged:
+            items.append(text(26, at + 10, "no units engaged", size=11, fill=FAINT))
+            at += 16
+        out = ", ".join(b.withdrawn[p])
+        if out:
+            block, n = lines(26, at + 10, f"withdrawn: {out}", chars, size=10, fill=FAINT)
+            items.append(block)
+            at += n * 12 + 4
+    h = at - y + 8
+    return group(rect(16, y, width - 32, h, fill="#fff4d6", stroke=GOLD, width=2), *items,
+                 label="battle"), y + h + 8
+
+
+def _side_narrow(game: BattlecardsPacific, state: State, p: str, y: float, width: int
+                 ) -> tuple[str, float]:
+    colour = seat_colour(state.players, p)
+    side = state.sides[p]
+    name = f"{p} ({side})" + (" — eliminated" if p in state.eliminated else "")
+    goal = game.lk.rules.standard_victory
+    chars = int((width - 52) / 6.4)
+    items = [text(26, y + 20, name, size=14, weight="bold", fill=colour),
+             text(width - 26, y + 20, f"{state.vp[p]} VP of {goal}", size=13, anchor="end",
+                  weight="bold", fill=GOLD)]
+    tw = width - 52
+    items.append(rect(26, y + 28, tw, 10, fill="#fff", stroke=FAINT, rx=2))
+    filled = tw * min(state.vp[p], goal) / goal
+    if filled:
+        items.append(rect(26, y + 28, filled, 10, fill=GOLD, stroke=GOLD, rx=2))
+    at = y + 60
+    half = (width - 52 - 4) / 2
+    for kind in UnitType:
+        units = state.stacks[p][kind.value]
+        most = max(2, *(len(state.stacks[q][kind.value]) for q in state.players))
+        items.append(text(26, at, f"{kind.value} stack ({len(units)})", size=12, weight="bold"))
+        at += 6
+        for i, u in enumerate(units):
+            items.append(card(26 + (i % 2) * (half + 4), at + (i // 2) * 38, half, 34, u,
+                              _unit_line(game, state, p, u), hidden=u == HIDDEN,
+                              colour=colour, small=10))
+        at += ((most + 1) // 2) * 38 + 16  # as many rows as either side's: steadier
+    reserve = state.reserve[p]
+    shown = "" if all(c == HIDDEN for c in reserve) else ": " + ", ".join(reserve)
+    kept = state.kept[p]
+    kept_s = "" if all(c == HIDDEN for c in kept) else ": " + ", ".join(kept)
+    lost = state.arsenal_discard[side]
+    for said, fill, least in ((f"Reserve Hand {len(reserve)}{shown}", INK, 3),
+                              (f"kept {len(kept)}{kept_s}; won: "
+                               + (", ".join(state.won[p]) or "—"), INK, 1),
+                              (f"casualties ({side}, {len(lost)}): "
+                               + (", ".join(lost) or "none"), LOSS if lost else INK, 1)):
+        block, n = lines(26, at, said, chars, size=11, fill=fill)
+        items.append(block)
+        at += max(n, least) * 14 + 2
+    h = at - y
+    return group(rect(16, y, width - 32, h, fill="#fbf8ef", stroke=colour), *items,
+                 label=f"side {p}"), y + h + 8
 
 
 def _battle(game: BattlecardsPacific, state: State, y: float) -> str:

@@ -33,71 +33,88 @@ CARD_H = 22
 ROW = 70  # a player's row: the hand's cards, each with its value and abilities
 
 
-def draw(game: CardsOfWar, state: State, pending: str) -> Drawing:
-    """Returns the table: battles, hands, piles, rounds and options."""
+def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawing:
+    """Returns the table: battles, hands, piles, rounds and options (`width` NARROW: the
+    battles one below the other, for a phone)."""
+    narrow = width < 600
+    col = width - 32 if narrow else COL
     lk = game.lk
     players = state.players
-    rows = max([3, *(len(b.piles[p]) for b in state.battles for p in players)])
-    pile_h = 22 + rows * (CARD_H + 2) + 22
+    rows = max([1 if narrow else 3, *(len(b.piles[p]) for b in state.battles for p in players)])
+    card_h = 36 if narrow else CARD_H  # narrow: the value and theatre on the card's 2nd line
+    pile_h = 22 + rows * (card_h + 2) + 22
+    beside = narrow and len(players) == 2  # the two piles side by side
+    pile_w = (col - 24) / 2 if beside else col - 16
     title = f"Cards of War — round {state.round}" + (" — game over" if state.phase is Phase.OVER
                                                       else "")
-    parts = [group(text(16, 26, title, size=17, weight="bold"),
-                   text(W - 16, 26, f"turn: {state.turn or '—'}", size=12, anchor="end",
+    parts = [group(text(16, 26, title, size=15 if narrow else 17, weight="bold"),
+                   text(width - 16, 26, f"turn: {state.turn or '—'}", size=12, anchor="end",
                         fill=seat_colour(players, state.turn)), label="title")]
     top = 40
+    h = 24 + (1 if beside else len(players)) * pile_h
     over = state.phase is Phase.OVER  # the battles were cleared: the results stand instead
     for no, b in enumerate(() if over else state.battles, 1):
-        x = 16 + (no - 1) * (COL + 8)
-        h = 24 + len(players) * pile_h
+        x = 16 + (0 if narrow else (no - 1) * (COL + 8))
+        top = 40 + ((no - 1) * (h + 8) if narrow else 0)
         head = f"battle {no}" + (f" — {b.theatre.value}" if b.theatre else "")
-        items = [rect(x, top, COL, h, fill="#fbf8ef", stroke=WIN if b.closed else FAINT,
+        items = [rect(x, top, col, h, fill="#fbf8ef", stroke=WIN if b.closed else FAINT,
                       width=2 if b.closed else 1),
                  text(x + 8, top + 17, head, size=13, weight="bold")]
         if b.closed:
             won = f"won by {b.winner} ({b.points} pts)" if b.winner else "drawn"
-            items.append(text(x + COL - 8, top + 17, won, size=12, anchor="end",
+            items.append(text(x + col - 8, top + 17, won, size=12, anchor="end",
                               weight="bold", fill=seat_colour(players, b.winner)))
         for i, p in enumerate(players):
-            y = top + 24 + i * pile_h
+            y = top + 24 + (0 if beside else i * pile_h)
+            px = x + 8 + (i * (pile_w + 8) if beside else 0)  # the pile's left edge
             colour = seat_colour(players, p)
-            items.append(text(x + 8, y + 14, p, size=12, weight="bold", fill=colour))
+            items.append(text(px, y + 14, p, size=12, weight="bold", fill=colour))
             pile = b.piles[p]
             if b.closed and b.winner == p:
-                items.append(text(x + COL - 8, y + 14, "★ won", size=12, anchor="end",
+                items.append(text(px + pile_w, y + 14, "★ won", size=12, anchor="end",
                                   fill=GOLD, weight="bold"))
             for k, name in enumerate(pile):
                 c = lk.cards.get(name)
                 sub = f"{c.value} pts · {c.theatre.value}" if c else ""
-                items.append(card(x + 8, y + 20 + k * (CARD_H + 2), COL - 16, CARD_H, name,
-                                  "", top=k == len(pile) - 1, colour=colour,
-                                  faded=b.closed))
-                items.append(text(x + COL - 12, y + 20 + k * (CARD_H + 2) + 15, sub, size=10,
-                                  anchor="end", fill=FAINT))
+                items.append(card(px, y + 20 + k * (card_h + 2), pile_w, card_h, name,
+                                  sub if narrow else "", top=k == len(pile) - 1,
+                                  colour=colour, faded=b.closed, small=10 if narrow else 9))
+                if not narrow:
+                    items.append(text(x + col - 12, y + 20 + k * (CARD_H + 2) + 15, sub,
+                                      size=10, anchor="end", fill=FAINT))
             if not pile:
-                items.append(text(x + 8, y + 36, "no cards", size=10, fill=FAINT))
+                items.append(text(px, y + 36, "no cards", size=10, fill=FAINT))
             if not b.closed:
-                items.append(text(x + COL - 8, y + pile_h - 6,
+                items.append(text(px + pile_w, y + pile_h - 6,
                                   f"{total(lk, state, b, p)} pts", size=13, anchor="end",
                                   weight="bold", fill=colour))
         parts.append(group(*items, label=f"battle {no}"))
-    y = top + 24 + len(players) * pile_h + 16
+    y = top + h + 16
     if over:
-        y = top + 16
-        parts.append(_results(state, y))
-        y += 50
+        y = 40 + 16
+        part, y = _results(state, y, width)
+        parts.append(part)
     for p in players:
-        parts.append(_player(game, state, p, y))
-        y += ROW + 8
-    parts.append(_footer(state, y, pending))
-    return Drawing(W, y + 70, f"{title}; {pending}", parts)
+        part, y = _player(game, state, p, y, width)
+        parts.append(part)
+    part, y = _footer(state, y, pending, width)
+    parts.append(part)
+    return Drawing(width, y, f"{title}; {pending}", parts)
 
 
-def _player(game: CardsOfWar, state: State, p: str, y: int) -> str:
+def _player(game: CardsOfWar, state: State, p: str, y: int, width: int) -> tuple[str, int]:
     players = state.players
+    hand = state.hands[p]
+    narrow = width < 600
+    left = 24 if narrow else 170  # where the hand's cards start
+    per = 9 if not narrow else max(1, (width - 40 - left) // 78 + 1)
+    card_w = 76 if narrow else 74
+    rows = max(1, (len(hand) + per - 1) // per) if narrow else 1
+    top = y + 72 if narrow else y + 6
+    height = ROW if not narrow else 72 + rows * (ROW + 2) + 2
     colour = seat_colour(players, p)
     won = state.rounds_won.get(p, 0)
-    hand = state.hands[p]
-    items = [rect(16, y, W - 32, ROW, fill="#fbf8ef", stroke=colour),
+    items = [rect(16, y, width - 32, height, fill="#fbf8ef", stroke=colour),
              text(26, y + 18, p, size=14, weight="bold", fill=colour),
              text(26, y + 36, f"{len(hand)} cards / hand size {state.hand_size[p]}",
                   size=10, fill=FAINT),
@@ -105,18 +122,21 @@ def _player(game: CardsOfWar, state: State, p: str, y: int) -> str:
     for k in range(won):
         items.append(circle(30 + k * 14, y + 60, 5, fill=GOLD, stroke=GOLD))
     items.append(text(26 + won * 14, y + 64, f"rounds won {won}", size=10, fill=FAINT))
-    for k, name in enumerate(hand[:9]):
+    small = 10 if narrow else 9
+    for k, name in enumerate(hand if narrow else hand[:9]):
         c = game.lk.cards.get(name)
-        items.append(card(170 + k * 78, y + 6, 74, ROW - 12, name, f"{c.value} pts" if c else "",
-                          hidden=name == HIDDEN, colour=colour))
+        x, yy = left + (k % per) * 78, top + (k // per) * (ROW + 2 if narrow else 0)
+        items.append(card(x, yy, card_w, ROW - 4 if narrow else ROW - 12, name,
+                          f"{c.value} pts" if c else "", hidden=name == HIDDEN, colour=colour,
+                          small=small))
         if c is not None and name != HIDDEN:
-            items.append(lines(174 + k * 78, y + 41, _abilities(c), 14, size=9, leading=9,
-                               fill=FAINT)[0])
-    if len(hand) > 9:
-        items.append(text(W - 22, y + 32, f"+{len(hand) - 9}", size=11, anchor="end"))
+            items.append(lines(x + 4, yy + 35, _abilities(c), 14 if small == 9 else 12,
+                               size=small, leading=small, fill=FAINT)[0])
+    if len(hand) > 9 and not narrow:
+        items.append(text(width - 22, y + 32, f"+{len(hand) - 9}", size=11, anchor="end"))
     if not hand:
-        items.append(text(170, y + 32, "empty hand", size=11, fill=FAINT))
-    return group(*items, label=f"player {p}")
+        items.append(text(left, top + 26, "empty hand", size=11, fill=FAINT))
+    return group(*items, label=f"player {p}"), y + height + 8
 
 
 def _abilities(c: Card) -> str:
@@ -132,19 +152,20 @@ def _abilities(c: Card) -> str:
     return " · ".join(out) or c.theatre.value
 
 
-def _results(state: State, y: int) -> str:
+def _results(state: State, y: int, width: int) -> tuple[str, int]:
     """Returns the finished game's results: each round's winner and the winner."""
     rounds = ", ".join(f"round {i}: {w or 'drawn'}"
                        for i, w in enumerate(state.round_winners, 1)) or "no round finished"
     won = ", ".join(f"{p} {state.rounds_won.get(p, 0)}" for p in state.players)
-    items = [rect(16, y - 8, W - 32, 42, fill="#fbf8ef", stroke=GOLD, width=2),
+    said, n = lines(26, y + 27, f"{rounds}; rounds won: {won}", int((width - 52) / 6.4), size=11)
+    items = [rect(16, y - 8, width - 32, 42 + (n - 1) * 13, fill="#fbf8ef", stroke=GOLD,
+                  width=2),
              text(26, y + 10, f"game over — winner: {state.winner or 'none (drawn)'}",
-                  size=14, weight="bold", fill=seat_colour(state.players, state.winner)),
-             text(26, y + 27, f"{rounds}; rounds won: {won}", size=11)]
-    return group(*items, label="results")
+                  size=14, weight="bold", fill=seat_colour(state.players, state.winner)), said]
+    return group(*items, label="results"), y + 50 + (n - 1) * 13
 
 
-def _footer(state: State, y: int, pending: str) -> str:
+def _footer(state: State, y: int, pending: str, width: int) -> tuple[str, int]:
     opts = state.options
     on = [f for f in opts.__struct_fields__ if f != "length" and getattr(opts, f)]
     piles = []
@@ -154,9 +175,16 @@ def _footer(state: State, y: int, pending: str) -> str:
         piles.append(f"{o}: deck {count}, discard {len(state.discards[o])}"
                      + (f" (top {top})" if top else ""))
     mine = {owner(state, p) for p in state.players}
-    items = [text(16, y + 14, "; ".join(x for x, o in zip(piles, state.decks, strict=True)
-                                        if o in mine) or "no decks", size=12),
-             text(16, y + 32, f"{opts.length} game" + (f"; options: {', '.join(on)}" if on
-                                                        else "; no options"), size=12),
-             lines(16, y + 52, pending, 130, size=12, weight="bold")[0]]
-    return group(*items, label="footer")
+    chars = int((width - 32) / 6.9)
+    said = ["; ".join(x for x, o in zip(piles, state.decks, strict=True) if o in mine)
+            or "no decks",
+            f"{opts.length} game" + (f"; options: {', '.join(on)}" if on else "; no options")]
+    items = []
+    y += 14
+    for s in said:
+        block, n = lines(16, y, s, chars, size=12)
+        items.append(block)
+        y += n * 14 + 4
+    block, n = lines(16, y + 2, pending, min(130, chars), size=12, weight="bold")
+    items.append(block)
+    return group(*items, label="footer"), y + n * 14 + 16

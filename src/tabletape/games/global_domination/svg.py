@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tabletape.engine.kit import route
 from tabletape.engine.kit.svg import (
     CARD,
     FAINT,
@@ -20,8 +21,8 @@ from tabletape.engine.kit.svg import (
     circle,
     clip,
     group,
-    line,
     lines,
+    polyline,
     rect,
     seat_colour,
     text,
@@ -32,92 +33,117 @@ from . import GlobalDomination
 from .state import Phase, State
 
 W = 960
-AREA_W, AREA_H = 250, 34
+AREA_H = 34
+GAP = 6  # routes run at least this far from any box: boxes are twice as far apart
 
 
-def _layout(game: GlobalDomination) -> tuple[dict[str, tuple[float, float]], list[str], int]:
-    """Returns each Area's box corner, the Regions' frames and where the map ends."""
-    lk = game.lk
-    cols = (len(lk.regions) + 1) // 2
-    col_w = (W - 40) / max(cols, 1)
-    per = max([1, *(len(lk.in_region[r]) for r in lk.regions)])
-    region_h = 28 + per * (AREA_H + 6)
-    top, band = 50, 90
-    pos: dict[str, tuple[float, float]] = {}
-    frames = []
-    for i, r in enumerate(lk.regions):
-        x, y = 20 + (i // 2) * col_w, top + (i % 2) * (region_h + band)
-        frames.append(rect(x, y, col_w - 16, region_h, fill="#efe9da", stroke=FAINT)
-                      + text(x + 8, y + 18, r, size=13, weight="bold"))
-        for k, a in enumerate(lk.in_region[r]):
-            pos[a] = (x + 8 + (col_w - 16 - 16 - AREA_W) / 2, y + 26 + k * (AREA_H + 6))
-    sea_w = (W - 40) / max(len(lk.sea), 1)
-    for k, s in enumerate(lk.sea):
-        pos[s] = (20 + k * sea_w + (sea_w - 120) / 2, top + region_h + band / 2 - AREA_H / 2)
-    return pos, frames, top + 2 * region_h + band
+class Map:
+    """Where each Area's box is (x, y, width, height), the Regions' frames, the map's end."""
+
+    def __init__(self, game: GlobalDomination, width: int, top: float = 44) -> None:
+        lk = game.lk
+        self.narrow = width < 600
+        self.width = width
+        north = [r for i, r in enumerate(lk.regions) if i % 2 == 0]
+        south = [r for i, r in enumerate(lk.regions) if i % 2 == 1]
+        cols = 2 if self.narrow else max(len(north), len(south), 1)
+        col_w = (width - 24) / cols
+        area_w = col_w - 32 if self.narrow else min(250.0, col_w - 40)
+        per = max([1, *(len(lk.in_region[r]) for r in lk.regions)])
+        region_h = 28 + per * (AREA_H + 3 * GAP) + GAP
+        self.box: dict[str, tuple[float, float, float, float]] = {}
+        self.frames: list[str] = []
+        self.titles: dict[str, tuple[float, float, float, float]] = {}
+        y = top
+
+        def regions(names: list[str], y: float) -> float:
+            for i, r in enumerate(names):
+                x = 12 + (i % cols) * col_w
+                top = y + (i // cols) * (region_h + 4 * GAP)
+                self.frames.append(rect(x + GAP, top, col_w - 2 * GAP, region_h,
+                                        fill="#efe9da", stroke=FAINT)
+                                   + text(x + GAP + 8, top + 18, r, size=13, weight="bold"))
+                self.titles[r] = (x + GAP + 6, top + 4, len(r) * 8.5 + 4, 18)  # routes avoid it
+                for k, a in enumerate(lk.in_region[r]):
+                    self.box[a] = (round(x + (col_w - area_w) / 2),
+                                   round(top + 28 + k * (AREA_H + 3 * GAP)), round(area_w),
+                                   AREA_H)  # whole numbers: the SVG says them exactly
+            rows = (len(names) + cols - 1) // cols
+            return y + rows * (region_h + 4 * GAP)
+
+        y = regions(north, y)
+        sea_cols = 2 if self.narrow else max(len(lk.sea), 1)
+        sea_w = (width - 24) / sea_cols
+        sea_box = min(130.0, sea_w - 2 * GAP - 2)
+        for k, s in enumerate(lk.sea):
+            self.box[s] = (round(12 + (k % sea_cols) * sea_w + (sea_w - sea_box) / 2),
+                           round(y + 2 * GAP + (k // sea_cols) * (AREA_H + 6 * GAP)),
+                           int(sea_box), AREA_H)
+        y += ((len(lk.sea) + sea_cols - 1) // sea_cols) * (AREA_H + 6 * GAP) + 4 * GAP
+        self.bottom = regions(south, y)
+
+    def routes(self, game: GlobalDomination) -> list[list[tuple[float, float]]]:
+        """Returns each adjacency's route, around the other boxes."""
+        lk = game.lk
+        pairs = sorted({(min(a, b), max(a, b)) for a in lk.areas for b in lk.adjacent[a]
+                        if a in self.box and b in self.box})
+        return route.routes({**self.box, **{f" {r}": b for r, b in self.titles.items()}},
+                            pairs, GAP)
 
 
-def draw(game: GlobalDomination, state: State, pending: str) -> Drawing:
-    """Returns the table: the map, the tracks, the players."""
+def draw(game: GlobalDomination, state: State, pending: str, width: int = W) -> Drawing:
+    """Returns the table: the map, the tracks, the players (`width` NARROW: for a phone)."""
     lk = game.lk
     players = state.players
     turn = "Start" if state.game_turn == 0 else ("End" if state.phase is Phase.OVER
                                                  else str(state.game_turn))
     title = f"Global Domination — Game Turn {turn} — {state.phase.value}"
-    pos, frames, bottom = _layout(game)
-
-    def centre(a: str) -> tuple[float, float]:
-        x, y = pos[a]
-        w = AREA_W if a not in lk.sea else 120
-        return x + w / 2, y + AREA_H / 2
-
-    seen: set[tuple[str, str]] = set()
-    links = []
+    size = 17 if width >= 600 else 14
+    head, n = lines(16, 28, title, int((width - 32) / (size * 0.62)), size=size, weight="bold")
+    m = Map(game, width, 44 + (n - 1) * 17)
+    links = [polyline(r, stroke="#a39b86") for r in m.routes(game)]
+    parts = [group(head, label="title"),
+             group(*m.frames, *links, label="map")]
     for a in lk.areas:
-        for b in sorted(lk.adjacent[a]):
-            if (b, a) in seen or a not in pos or b not in pos:
-                continue
-            seen.add((a, b))
-            (x1, y1), (x2, y2) = centre(a), centre(b)
-            links.append(line(x1, y1, x2, y2, stroke="#b9b2a0"))
-    parts = [group(text(16, 28, title, size=17, weight="bold"), label="title"),
-             group(*links, *frames, label="map")]
-    for a in lk.areas:
-        if a in pos:
-            parts.append(_area(game, state, a, *pos[a]))
-    y = bottom + 14
-    parts.append(_tracks(game, state, y))
-    y += 86
+        if a in m.box:
+            parts.append(_area(game, state, a, m.box[a], m.narrow))
+    y = m.bottom + 8
+    part, y = _tracks(game, state, y, width)
+    parts.append(part)
     for p in players:
-        parts.append(_player(game, state, p, y))
-        y += 52
+        part, y = _player(game, state, p, y, width)
+        parts.append(part)
     stacks = ", ".join(f"{c} ({n})" for c, n in state.stacks.items()) or "not chosen yet"
-    listed, n = lines(16, y + 16, f"Action stacks: {stacks}", 150, size=11)  # whole
+    chars = int((width - 32) / 6.2)
+    listed, n = lines(16, y + 16, f"Action stacks: {stacks}", chars, size=11)  # whole
     y += (n - 1) * 13
-    parts.append(group(listed,
-                       lines(16, y + 36, pending, 130, size=12, weight="bold")[0],
-                       label="footer"))
-    return Drawing(W, y + 52, f"{title}; {pending}", parts)
+    nxt, k = lines(16, y + 36, pending, int((width - 32) / 7.2), size=12,
+                   weight="bold")
+    parts.append(group(listed, nxt, label="footer"))
+    return Drawing(width, int(y + 52 + (k - 1) * 14), f"{title}; {pending}", parts)
 
 
-def _area(game: GlobalDomination, state: State, a: str, x: float, y: float) -> str:
+def _area(game: GlobalDomination, state: State, a: str,
+          box: tuple[float, float, float, float], narrow: bool) -> str:
     lk = game.lk
+    x, y, w, h = box
     sea = a in lk.sea
-    w = 120 if sea else AREA_W
     f = state.board.get(a)
     colour = seat_colour(state.players, f.owner) if f else FAINT
     if f is None:
-        box = rect(x, y, w, AREA_H, fill="#dbe9f4" if sea else CARD, stroke=FAINT,
-                   rx=16 if sea else 4)
+        shape = rect(x, y, w, h, fill="#dbe9f4" if sea else CARD, stroke=FAINT,
+                     rx=16 if sea else 4)
     else:
-        box = rect(x, y, w, AREA_H, fill=colour, stroke=colour, rx=16 if sea else 4,
-                   opacity=1 if f.full else 0.3, width=2, dash="" if f.full else "4 2")
+        shape = rect(x, y, w, h, fill=colour, stroke=colour, rx=16 if sea else 4,
+                     opacity=1 if f.full else 0.3, width=2, dash="" if f.full else "4 2")
     ink = "#fff" if f is not None and f.full else INK
     res = lk.areas[a].resource
     sym = next((r.symbol for r in game.header.components.resources if r.name == res), "") \
         if res else ""
-    items = [box, text(x + 8, y + 14, clip(a, 17 if sea else 26), size=10 if sea else 11,
-                       weight="bold", fill=ink)]
+    size = 10 if sea or narrow else 11
+    room = w - (26 if sym else 12)  # the name whole where it fits (all of the game's do)
+    items = [shape, text(x + 8, y + 14, clip(a, int(room / (size * 0.62))), size=size,
+                         weight="bold", fill=ink)]
     if sym:
         items.append(text(x + w - 8, y + 14, sym, size=10, anchor="end", fill=ink))
     if f is not None:
@@ -126,49 +152,58 @@ def _area(game: GlobalDomination, state: State, a: str, x: float, y: float) -> s
     return group(*items, label=f"area {a}")
 
 
-def _tracks(game: GlobalDomination, state: State, y: float) -> str:
+def _tracks(game: GlobalDomination, state: State, y: float, width: int) -> tuple[str, float]:
     lk = game.lk
     players = state.players
+    left = 100 if width >= 600 else 84
     items = [text(16, y + 14, "Turn", size=12, weight="bold")]
     squares = ["Start", *(str(n) for n in range(1, lk.tracks.turns + 1)), "End"]
     now = "End" if state.phase is Phase.OVER else squares[min(state.game_turn, len(squares) - 2)]
+    step = min(54.0, (width - 16 - left) / len(squares))
     for k, sq in enumerate(squares):
-        x = 100 + k * 54
-        items.append(rect(x, y, 50, 22, fill=INK if sq == now else CARD, stroke=FAINT))
-        items.append(text(x + 25, y + 15, sq, size=11, anchor="middle",
-                          fill="#fff" if sq == now else INK))
+        x = left + k * step
+        items.append(rect(x, y, step - 4, 22, fill=INK if sq == now else CARD, stroke=FAINT))
+        items.append(text(x + (step - 4) / 2, y + 15, sq, size=11 if step > 40 else 10,
+                          anchor="middle", fill="#fff" if sq == now else INK))
     low, high = lk.tracks.logistics.low, lk.tracks.logistics.high
     items.append(text(16, y + 52, "Logistics", size=12, weight="bold"))
     at = Counter[int]()
+    step = min(54.0, (width - 16 - left) / (high - low + 1))
     for n in range(low, high + 1):
-        x = 100 + (n - low) * 54
-        items.append(rect(x, y + 36, 50, 26, fill=CARD, stroke=FAINT))
-        items.append(text(x + 4, y + 47, str(n), size=9, fill=FAINT))
+        x = left + (n - low) * step
+        items.append(rect(x, y + 36, step - 4, 26, fill=CARD, stroke=FAINT))
+        items.append(text(x + 3, y + 47, str(n), size=10, fill=FAINT))
     for p in players:
         n = max(low, min(high, state.logistics[p]))
-        x = 100 + (n - low) * 54 + 14 + at[n] * 8
+        x = left + (n - low) * step + min(14, step / 3) + at[n] * min(8, step / 5)
         at[n] += 1
-        items.append(circle(x, y + 54, 5, fill=seat_colour(players, p), stroke=INK))
-    return group(*items, label="tracks")
+        items.append(circle(x, y + 56, 4 if step < 40 else 5, fill=seat_colour(players, p),
+                            stroke=INK))
+    return group(*items, label="tracks"), y + 72
 
 
-def _player(game: GlobalDomination, state: State, p: str, y: float) -> str:
+def _player(game: GlobalDomination, state: State, p: str, y: float, width: int
+            ) -> tuple[str, float]:
     colour = seat_colour(state.players, p)
     status = ("First Player; " if p == state.first else "") + (
         "passed" if p in state.passed else "to play" if p == state.current else "")
     deck = sum(state.decks[p].values())
-    items = [rect(16, y, W - 32, 46, fill="#fbf8ef", stroke=colour),
+    hand = state.hands[p]
+    narrow = width < 600
+    left = 26 if narrow else 190  # where the hand's cards start
+    per = max(1, int((width - 26 - left) // 72))
+    rows = max(1, (len(hand) + per - 1) // per)
+    top = y + 46 if narrow else y + 6
+    h = (top - y) + rows * 38 + (2 if narrow else 2)
+    items = [rect(16, y, width - 32, h, fill="#fbf8ef", stroke=colour),
              text(26, y + 18, p, size=14, weight="bold", fill=colour),
              text(26, y + 36, f"VP {state.vp[p]} · Logistics {state.logistics[p]}", size=11),
-             text(W - 26, y + 18, status.strip("; "), size=11, anchor="end"),
-             text(W - 26, y + 36, f"deck {deck} · discard {len(state.discards[p])}", size=11,
-                  anchor="end", fill=FAINT)]
-    hand = state.hands[p]
-    for k, name in enumerate(hand[:8]):
-        items.append(card(190 + k * 72, y + 6, 68, 34, name, hidden=name == HIDDEN,
-                          colour=colour))
-    if len(hand) > 8:
-        items.append(text(190 + 8 * 72, y + 28, f"+{len(hand) - 8}", size=11))
+             text(width - 26, y + 18, status.strip("; "), size=11, anchor="end"),
+             text(width - 26, y + 36, f"deck {deck} · discard {len(state.discards[p])}",
+                  size=11, anchor="end", fill=FAINT)]
+    for k, name in enumerate(hand):
+        items.append(card(left + (k % per) * 72, top + (k // per) * 38, 68, 34, name,
+                          hidden=name == HIDDEN, colour=colour, small=10 if narrow else 9))
     if not hand:
-        items.append(text(190, y + 28, "empty hand", size=11, fill=FAINT))
-    return group(*items, label=f"player {p}")
+        items.append(text(left, top + 22, "empty hand", size=11, fill=FAINT))
+    return group(*items, label=f"player {p}"), y + h + 6

@@ -43,8 +43,10 @@ def instruction(land: Country) -> str:
             + (f" +{land.amount}" if land.amount else ""))
 
 
-def draw(game: Liberation, state: State, pending: str) -> Drawing:
-    """Returns the table: the countries, each player's row of cards, the score."""
+def draw(game: Liberation, state: State, pending: str, width: int = W) -> Drawing:
+    """Returns the table: the countries, each player's row of cards, the score (`width`
+    NARROW: the countries in rows of four, the cards in rows, for a phone)."""
+    narrow = width < 600
     lk = game.lk
     players = state.players
     land = t.country(lk, state)
@@ -54,38 +56,48 @@ def draw(game: Liberation, state: State, pending: str) -> Drawing:
         title = f"Liberation — {land.name}: {t.stage(state)}"
     else:
         title = "Liberation — between countries"
-    parts = [group(text(16, 28, title, size=17, weight="bold"),
-                   text(W - 16, 28, f"target {t.target(state)} VP", size=12, anchor="end"),
+    size = 14 if narrow else 17
+    head, n = lines(16, 28, title, int((width - 32) / (size * 0.62)), size=size, weight="bold")
+    parts = [group(head, text(width - 16, 28 + n * 18 if narrow else 28,
+                              f"target {t.target(state)} VP", size=12, anchor="end"),
                    label="title")]
-    parts.append(_countries(game, state))
-    y = 168
+    top = 44 + (n * 18 if narrow else 0)
+    part, y = _countries(game, state, top, width)
+    parts.append(part)
+    chars = int((width - 52) / 8)
     if land is not None:
-        parts.append(group(rect(16, y, W - 32, 30, fill="#fff4d6", stroke=GOLD, width=2),
-                           text(26, y + 20, f"in play: {land.name} ({land.vp} VP) — special "
-                                f"instruction: {instruction(land)}", size=13, weight="bold"),
-                           label="in play"))
+        said, k = lines(26, y + 20, f"in play: {land.name} ({land.vp} VP) — special "
+                        f"instruction: {instruction(land)}", chars if narrow else 130, size=13,
+                        weight="bold")
+        parts.append(group(rect(16, y, width - 32, 30 + (k - 1) * 16, fill="#fff4d6",
+                                stroke=GOLD, width=2), said, label="in play"))
+        y += (k - 1) * 16
     y += 40
     for p in players:
-        parts.append(_player(game, state, p, y))
-        y += ROW + 8
-    parts.append(group(
-        text(16, y + 16, f"countries left {len(state.countries)}; force deck "
-             f"{t.deck_size(state)}; discards {len(state.discards)}"
-             + (f"; failed: {', '.join(state.failed)}" if state.failed else ""), size=12),
-        lines(16, y + 36, pending, 130, size=12, weight="bold")[0],
-        label="footer"))
-    return Drawing(W, y + 52, f"{title}; {pending}", parts)
+        part, y = _player(game, state, p, y, width)
+        parts.append(part)
+    chars = int((width - 32) / 6.9)
+    left, k1 = lines(16, y + 16, f"countries left {len(state.countries)}; force deck "
+                     f"{t.deck_size(state)}; discards {len(state.discards)}"
+                     + (f"; failed: {', '.join(state.failed)}" if state.failed else ""),
+                     chars, size=12)
+    y += (k1 - 1) * 14
+    nxt, k2 = lines(16, y + 36, pending, min(130, chars), size=12, weight="bold")
+    parts.append(group(left, nxt, label="footer"))
+    return Drawing(width, int(y + 52 + (k2 - 1) * 14), f"{title}; {pending}", parts)
 
 
-def _countries(game: Liberation, state: State) -> str:
+def _countries(game: Liberation, state: State, top: float, width: int) -> tuple[str, float]:
     lk = game.lk
     names = lk.country_names
-    step = (W - 32) / max(len(names), 1)
+    per = 4 if width < 600 else max(len(names), 1)
+    step = (width - 32) / per
+    small = 10 if width < 600 else 9
     by = {c: p for p in state.players for c in state.liberated[p]}
     items = []
     for k, name in enumerate(names):
         c = lk.countries[name]
-        x, y = 16 + k * step, 44
+        x, y = 16 + (k % per) * step, top + (k // per) * 120
         w = step - 6
         playing = name == state.country
         if name in by:
@@ -110,42 +122,58 @@ def _countries(game: Liberation, state: State) -> str:
                            anchor="middle", weight="bold")[0])
         items.append(text(x + w / 2, y + 48, f"{c.vp} VP", size=18, anchor="middle",
                           weight="bold", fill=GOLD))
-        items.append(lines(x + w / 2, y + 66, instruction(c), int(w / 5.2), size=9,
-                           leading=10, anchor="middle", fill=FAINT)[0])  # inside its box
-    return group(*items, label="countries")
+        items.append(lines(x + w / 2, y + 66, instruction(c), int(w / (5.8 * small / 9)),
+                           size=small, leading=10, anchor="middle", fill=FAINT)[0])  # inside
+    rows = (len(names) + per - 1) // per
+    return group(*items, label="countries"), top + rows * 120 + 4
 
 
-def _player(game: Liberation, state: State, p: str, y: float) -> str:
+def _player(game: Liberation, state: State, p: str, y: float, width: int
+            ) -> tuple[str, float]:
     lk = game.lk
+    narrow = width < 600
+    small = 10 if narrow else 9
+    left = 26 if narrow else 190  # where the cards on the table start
+    per = max(1, (width - 40 - left) // 76 + 1) if narrow else 9
+    slots = state.played[p] if narrow else state.played[p][:9]
+    rows = max(2 if narrow else 1, (len(slots) + per - 1) // per)  # steady: fewer parts
+    top = y + 90 if narrow else y
+    hand = state.hands[p]
+    shown = "" if all(c == HIDDEN for c in hand) else ", ".join(hand)
+    hand_at = top + rows * 70 + 14 if narrow else y + 84
+    listed, k = lines(26 if narrow else 300, hand_at + (14 if narrow else 0),
+                      shown or ("?" * min(len(hand), 12)), int((width - 52) / 6.2) if narrow
+                      else 95, size=10, leading=11)  # every card named
+    height = (hand_at - y) + 14 + max(k, 3) * 11 + 6 if narrow else ROW
     colour = seat_colour(state.players, p)
     mark = " ▶" if p == state.turn else ""
-    items = [rect(16, y, W - 32, ROW, fill="#fbf8ef", stroke=colour, width=2 if mark else 1),
+    items = [rect(16, y, width - 32, height, fill="#fbf8ef", stroke=colour,
+                  width=2 if mark else 1),
              text(26, y + 20, p + mark, size=14, weight="bold", fill=colour),
              text(26, y + 40, f"total {t.total(lk, state, p)}", size=12, weight="bold"),
              text(26, y + 58, f"{t.vp(lk, state, p)} VP", size=12, fill=GOLD, weight="bold"),
              lines(26, y + 76, "liberated: " + (", ".join(state.liberated[p]) or "—"), 28,
-                   size=9, leading=10, fill=FAINT)[0]]
-    for k, played in enumerate(state.played[p][:9]):
-        x = 190 + k * 76
+                   size=small, leading=10, fill=FAINT)[0]]
+    for k, played in enumerate(slots):
+        x, yy = left + (k % per) * 76, top + (k // per) * 70
         if played.up:
-            items.append(card(x, y + 8, 72, 44, played.card,
-                              f"{t.points(lk, state, played.card)} pts", colour=colour))
+            items.append(card(x, yy + 8, 72, 44, played.card,
+                              f"{t.points(lk, state, played.card)} pts", colour=colour,
+                              small=small))
         else:
-            items.append(rect(x, y + 8, 72, 44, fill=BACK, stroke=INK)
-                         + lines(x + 4, y + 20, played.card, 13, size=9, leading=9,
-                                 fill="#fff")[0]
-                         + text(x + 4, y + 48, "face down", size=9, fill="#fff"))
-        items.append(text(x + 36, y + 64, f"slot {k}", size=10, anchor="middle",
+            items.append(rect(x, yy + 8, 72, 44, fill=BACK, stroke=INK)
+                         + lines(x + 4, yy + 20, played.card, 13 if small == 9 else 11,
+                                 size=small, leading=small, fill="#fff")[0]
+                         + text(x + 4, yy + 48, "face down", size=small, fill="#fff"))
+        items.append(text(x + 36, yy + 64, f"slot {k}", size=10, anchor="middle",
                           fill=FAINT))  # the number an event names (turn over, trade)
     if not state.played[p]:
-        items.append(text(190, y + 34, "no cards on the table", size=11, fill=FAINT))
+        items.append(text(left, top + 34, "no cards on the table", size=11, fill=FAINT))
     ties = state.tie_cards.get(p, ())
     if ties:
-        items.append(text(W - 26, y + 20, clip("tie-break: " + ", ".join(ties), 40), size=10,
-                          anchor="end"))
-    hand = state.hands[p]
-    items.append(text(190, y + 84, f"{counted(len(hand), 'card')} in hand:", size=10, fill=FAINT))
-    shown = "" if all(c == HIDDEN for c in hand) else ", ".join(hand)
-    items.append(lines(300, y + 84, shown or ("?" * min(len(hand), 12)), 95, size=10,
-                       leading=11)[0])  # every card named, on a second line if need be
-    return group(*items, label=f"player {p}")
+        items.append(text(width - 26, y + 20, clip("tie-break: " + ", ".join(ties), 40),
+                          size=10, anchor="end"))
+    items.append(text(26 if narrow else 190, hand_at, f"{counted(len(hand), 'card')} in hand:",
+                      size=10, fill=FAINT))
+    items.append(listed)
+    return group(*items, label=f"player {p}"), y + height + 8
