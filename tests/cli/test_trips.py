@@ -278,16 +278,17 @@ def test_tab_in_an_interactive_bash_completes_an_option_value_and_a_seq(tmp_path
 
 # -- BATTLECARDS: what the table decides is filled in by the recorder --------------------
 
-def _bcp_log_until(path, wanted: str) -> tuple[RecordSession, object]:
+def _bcp_log_until(path, wanted: str, components=None, seed: int = 0
+                   ) -> tuple[RecordSession, object]:
     """Writes a simulated BATTLECARDS game up to the first moment an event of type `wanted`
     is legal; returns the recorder on it and the legal event of that type it would list."""
     from tabletape.engine import simulate
     from tabletape.tape import log
     rs = engine.get("battlecards-pacific")
-    header = simulate.header_for(rs, ("alice", "bob"))
+    header = simulate.header_for(rs, ("alice", "bob"), components=components)
     bound, played = rs.bind(header), []
     state = bound.initial()
-    for event, after in simulate.play(rs, header, 0):
+    for event, after in simulate.play(rs, header, seed):
         legal = [e for e in bound.legal(state) if type(e).__struct_config__.tag == wanted]
         if legal:
             break
@@ -377,3 +378,12 @@ def test_owed_steps_count_one_thing_in_the_singular():
     assert owed_text(Owed(Step.BUILD, "alice", "Fog of War", points=4)) == \
         "alice: 4 Builds left from Fog of War"
     assert "(1 Reduction)" in owed_text(Owed(Step.CHAIN, "bob", "Megastorm", points=1))
+
+
+def test_what_a_conflict_card_reveals_is_filled_in_too(tmp_path):
+    from tests.games.battlecards_pacific.test_properties import us_first_with_a_reveal_card
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "cards_revealed",
+                              us_first_with_a_reveal_card())
+    reply = s.handle('{"type":"cards_revealed"}')
+    assert reply.offer == _json(legal), reply.message
+    assert s.handle("").recorded[0][1].cards == legal.cards
