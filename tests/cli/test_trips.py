@@ -387,3 +387,10 @@ def test_what_a_conflict_card_reveals_is_filled_in_too(tmp_path):
     reply = s.handle('{"type":"cards_revealed"}')
     assert reply.offer == _json(legal), reply.message
     assert s.handle("").recorded[0][1].cards == legal.cards
+
+
+def test_a_battlecards_deal_is_in_no_turn(run):
+    log = "replays/battlecards-pacific/battle-withdrawal-dispute.jsonl"
+    dealing = run("replay", log, "--to", "1").stdout
+    assert "BATTLECARDS Pacific — the deal" in dealing and "turn 0" not in dealing
+    assert "BATTLECARDS Pacific — turn 4" in run("replay", log).stdout
