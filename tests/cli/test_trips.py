@@ -257,7 +257,8 @@ def test_tab_in_an_interactive_bash_completes_an_option_value_and_a_seq(tmp_path
     rc.write_text(subprocess.run(["tabletape"], env={**env, "_TABLETAPE_COMPLETE": "bash_source"},
                                  capture_output=True, text=True, check=True).stdout
                   + "\nPS1='READY> '\n")
-    assert shutil.which("bash")
+    if shutil.which("bash") is None:
+        pytest.skip("no bash here")
     for typed, shown in [("tabletape new cards-of-war g.jsonl --option length=sh\t",
                           "--option length=short "),  # the word completed in place
                          ("tabletape new cards-of-war g.jsonl --option two_d\tt\t",
