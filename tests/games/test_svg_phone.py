@@ -11,6 +11,7 @@ import pytest
 from tabletape import engine
 from tabletape.app import pictures
 from tabletape.engine.kit.svg import wrap
+from tabletape.tape.words import counted
 
 
 def texts(svg: str) -> list[str]:
@@ -56,7 +57,7 @@ def test_liberation_shows_the_slot_numbers_and_whole_hands():
     state = result.fold.state
     shown = texts(pictures.draw(result.ruleset, state).svg())
     for p in state.players:
-        assert f"{len(state.hands[p])} cards in hand:" in shown
+        assert f"{counted(len(state.hands[p]), 'card')} in hand:" in shown
         for card in state.hands[p]:
             assert any(card in t for t in shown), card
     rows = max(len(r) for r in state.played.values())

@@ -14,13 +14,14 @@ import msgspec
 from tabletape import engine
 from tabletape.app.reading import RulesVersion, rules_version
 from tabletape.engine.kit.svg import NARROW, Drawing
+from tabletape.tape.words import next_line
 
 
 def next_text(rs: engine.Ruleset, state: Any) -> str:
     """Returns the line under a table: `next: ` what the game waits for, or `result: ` how
     it ended (a finished game has no next); the same on the terminal, in SVG and `append`."""
     d, o = rs.pending(state), rs.outcome(state)
-    return f"result: {o.summary}" if o else f"next: {d.detail if d else 'nothing'}"
+    return next_line(d.detail if d else None, o.summary if o else None)
 
 
 def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None, *,

@@ -218,6 +218,7 @@ class Reply:
     show: str | None = None  # "state" | "last" | "help"
     count: int = 5  # for "last"
     arg: str = ""  # for "state": "all" shows every field
+    offer: str | None = None  # a JSON event filled in from the table, offered as the next entry
     quit: bool = False
     refused: bool = False  # what was typed was not taken (a refusal, no match, a bad command)
 
@@ -235,6 +236,7 @@ class RecordSession:
         self.clock = clock  # returns the `at` of a new event (None leaves it out)
         self.rng = random.Random(auto_chance) if auto_chance is not None else None
         self.recent: deque[tuple[int, Event]] = deque(maxlen=LAST_KEPT)
+        self.offer: str | None = None  # what an empty entry (Enter) records: `fill_in`
         self.load()
 
     # -- opening ---------------------------------------------------------------------
@@ -288,7 +290,9 @@ class RecordSession:
     # -- entries ---------------------------------------------------------------------
     def handle(self, text: str) -> Reply:
         """Answers one line the scribe typed: a number, an entry, a JSON event or a command."""
-        text = text.strip()
+        text, offer, self.offer = text.strip(), self.offer, None
+        if not text and offer:  # Enter on the event the recorder filled in
+            text = offer
         if not text:
             return Reply(message="type a number, a few characters of an entry, or `help`")
         word, _, rest = text.lstrip(":").partition(" ")
@@ -333,13 +337,43 @@ class RecordSession:
         return o.summary if o else "no legal event"
 
     def enter_json(self, text: str) -> Reply:
-        """Records a full JSON event (game fields only), after the same checks as `append`."""
+        """Records a full JSON event (game fields only), after the same checks as `append`.
+
+        An event that leaves out fields the table decides (`Ruleset.implied`) is not recorded
+        yet: it is offered filled in, to be recorded by Enter or changed first."""
+        offer = self.fill_in(text)
+        if offer is not None:
+            return offer
         try:
             event = entries.event_from(self.ruleset, text, "entry", self.by, self.clock())
         except UsageError as e:
             e.file = None
             return Reply(refusal=e)
         return self.record(event)
+
+    def fill_in(self, text: str) -> Reply | None:
+        """Returns the offer of `text`'s event with the fields it leaves out that the table
+        decides filled in (in the event type's order), or None when it leaves none out."""
+        try:
+            body = msgspec.json.decode(text.encode(), type=dict[str, Any])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None  # `entries.event_from` says what is wrong with it
+        kind = body.get("type")
+        cls = vocab.event_types(self.ruleset).get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            return None
+        filled = {k: v for k, v in self.ruleset.implied(self.state, body).items()
+                  if k not in body}
+        if not filled:
+            return None
+        order = ["type", *(f for f in cls.__struct_fields__ if f not in ENVELOPE)]
+        whole = {**body, **filled}
+        whole = {k: whole[k] for k in sorted(whole, key=lambda k: order.index(k)
+                                             if k in order else len(order))}
+        self.offer = msgspec.json.encode(whole).decode()
+        said = ", ".join(f"{k}={msgspec.json.encode(v).decode()}" for k, v in filled.items())
+        return Reply(offer=self.offer, message=f"filled in from the table: {said}; Enter "
+                     f"records it as it stands, or change it first: {self.offer}")
 
     def violation(self, event: Event) -> engine.Violation | None:
         """Returns why an event may not be recorded next, without changing anything."""

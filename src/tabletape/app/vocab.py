@@ -187,7 +187,22 @@ NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
 PLAYER_FIELDS = frozenset(("to", "other", "owner", "target_player", "winner"))
 
 
+_EXAMPLES: dict[tuple[type, str], tuple[dict[str, dict[str, Any]], frozenset[str]]] = {}
+
+
 def examples(ruleset: engine.Ruleset, made: set[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Returns `_examples` of a game, made once per process (a few dozen simulated games)."""
+    key = (type(ruleset), ruleset.version)
+    if key not in _EXAMPLES:
+        out: set[str] = set()
+        _EXAMPLES[key] = (_examples(ruleset, out), frozenset(out))
+    found, invented = _EXAMPLES[key]
+    if made is not None:
+        made.update(invented)
+    return {tag: dict(body) for tag, body in found.items()}
+
+
+def _examples(ruleset: engine.Ruleset, made: set[str]) -> dict[str, dict[str, Any]]:
     """Returns one example of each event type, as `append` takes it, from simulated games.
 
     Games are simulated with the default options, then with each optional rule on in
@@ -204,12 +219,18 @@ def examples(ruleset: engine.Ruleset, made: set[str] | None = None) -> dict[str,
     info = mi.type_info(ruleset.Options)
     assert isinstance(info, mi.StructType)
     variants: list[tuple[int, dict[str, Any], int]] = [(0, {}, max(lo, 2)), (1, {}, min(hi, 4))]
+    flags: list[dict[str, Any]] = []
+    choices: list[dict[str, Any]] = []
     for f in info.fields:
         t = f.type.type if isinstance(f.type, mi.Metadata) else f.type
         if isinstance(t, mi.BoolType):
-            variants.append((0, {f.name: True}, max(lo, 2)))
+            flags.append({f.name: True})
         elif isinstance(t, mi.LiteralType):
-            variants += [(0, {f.name: v}, max(lo, 2)) for v in t.values if v != f.default]
+            choices += [{f.name: v} for v in t.values if v != f.default]
+    # each optional rule on its own, then each with each other choice (a rule that shows
+    # only in a long game, say)
+    variants += [(0, opts, max(lo, 2)) for opts in [*flags, *choices]]
+    variants += [(0, {**c, **f}, max(lo, 2)) for c in choices for f in flags]
     tables = [(seed + more, opts, n) for more in range(SEEDS) for seed, opts, n in variants]
     for seed, opts, n in tables:
         if wanted <= set(found):
@@ -232,8 +253,7 @@ def examples(ruleset: engine.Ruleset, made: set[str] | None = None) -> dict[str,
     for tag, cls in event_types(ruleset).items():
         if tag not in found:
             found[tag] = core.get(tag) or _made_up(tag, cls, seen)
-            if made is not None:
-                made.add(tag)
+            made.add(tag)
     return {tag: found[tag] for tag in event_types(ruleset)}
 
 

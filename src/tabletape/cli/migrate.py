@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tabletape.cli.group import echo, emit_json
+from tabletape.tape.words import counted
 
 
 @click.command()
@@ -38,6 +39,6 @@ def migrate(ctx: click.Context, file: str, out: str, rules: str | None, as_json:
         echo(f"not migrated: {file} breaks {done.game} rules {done.target} at seq {bad.seq}"
              f"{f' [{rule}]' if rule else ''}; nothing written", err=True)
     else:
-        echo(f"wrote {out}: {done.events} events of {file} under {done.game} rules "
+        echo(f"wrote {out}: {counted(done.events, 'event')} of {file} under {done.game} rules "
              f"{done.target} (recorded under {done.recorded}); head {done.head}")
     ctx.exit(1 if bad is not None else 0)

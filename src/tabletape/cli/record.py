@@ -260,7 +260,8 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
         if stop.asked:  # a signal came between the last reply and this prompt
             prompt.app.exit(exception=HangUp())
 
-    return lambda text: prompt.prompt(text, pre_run=started)
+    # an event the recorder filled in is the next line's text, to record (Enter) or change
+    return lambda text: prompt.prompt(text, pre_run=started, default=session.offer or "")
 
 
 # -- printing replies ------------------------------------------------------------------

@@ -15,6 +15,7 @@ from tabletape.app.vocab import counted
 from tabletape.engine import Replay, Ruleset, Ruling
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import UNSAFE, visible
+from tabletape.tape.words import next_line
 
 # The one door for every printed string. Every string that came from a log, a components
 # file or a file name is escaped through `safe` (`tape.events.visible`) where it enters the
@@ -62,8 +63,9 @@ def drawing(rs: Ruleset, state: Any) -> Any:
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
     components.
     """
-    from tabletape.app.pictures import next_text
-    return rs.render.render(rs, state, next_text(rs, state))
+    d, o = rs.pending(state), rs.outcome(state)  # as app.pictures.next_text says it
+    return rs.render.render(rs, state, next_line(d.detail if d else None,
+                                                 o.summary if o else None))
 
 
 def plain(value: Any) -> str:

@@ -280,6 +280,13 @@ class Ruleset(ABC, Generic[H, S, E]):
         as it ran (`engine.provenance.recording`); none for a game that records nothing."""
         return ()
 
+    def implied(self, state: S, body: dict[str, Any]) -> dict[str, Any]:
+        """Returns the values the table decides for the fields of an event being entered
+        (`body`: the fields given so far, with its `type`), which the scribe may then leave
+        out: the recorder fills them in and offers the event to confirm or change. The
+        event recorded still carries every field; none by default."""
+        return {}
+
     def derive(self, state: S, event: E) -> Any:
         """Returns the arithmetic behind the ruling on `event` in `state` (an
         `engine.provenance.Derivation`: the value computed and its terms), or None when the

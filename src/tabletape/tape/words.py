@@ -46,3 +46,11 @@ def the_first(n: int, noun: str, one: str, many: str, which: str = "first") -> s
     if n == 1:
         return f"the {which} {noun} {one}"
     return f"the {which} {n} {noun}s {many}"
+
+
+def next_line(waiting: str | None, result: str | None) -> str:
+    """Returns the line under a table: `result: ` how the game ended (a finished game has
+    no next), else `next: ` what it waits for (`Decision.detail`)."""
+    if result is not None:
+        return f"result: {result}"
+    return f"next: {waiting or 'nothing'}"

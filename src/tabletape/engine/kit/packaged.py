@@ -218,6 +218,10 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
         self.legality.check(recording(self.lk, log), state, self.upcast(state, event))
         return grouped(log)
 
+    def implied(self, state: S, body: dict[str, Any]) -> dict[str, Any]:
+        implied = getattr(self.legality, "implied", None)  # a game whose table decides fields
+        return {} if implied is None else dict(implied(self.lk, state, body))
+
     def derive(self, state: S, event: E) -> Derivation | None:
         derive = getattr(self.text, "derive", None)  # a game whose rulings compute
         return None if derive is None else derive(self.lk, state, event)

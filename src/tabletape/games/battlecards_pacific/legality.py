@@ -10,12 +10,12 @@ game's `Lookups` (`lk`) first.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.turns import Owing, by_event, head
 from tabletape.tape.events import Event
-from tabletape.tape.words import a
+from tabletape.tape.words import a, counted
 
 from . import lookups as q
 from .components import Lookups, targetable
@@ -105,9 +105,9 @@ def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | N
         return v
     side = state.sides[ev.player]
     if ev.unit not in state.arsenal[side]:
+        left = counted(sum(state.arsenal[side].values()), "card")
         return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.unit!r}: it is not "
-                         f"in {side}'s Arsenal deck ({sum(state.arsenal[side].values())} cards "
-                         "left)")
+                         f"in {side}'s Arsenal deck ({left} left)")
     return None
 
 
@@ -146,9 +146,9 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     if v := OWING.refuse(lk, state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
+        left = counted(sum(q.deck(lk, state).values()), "card")
         return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.card!r}: it is "
-                         f"not in the Conflict deck ({sum(q.deck(lk, state).values())} cards "
-                         "left)")
+                         f"not in the Conflict deck ({left} left)")
     return None
 
 
@@ -370,6 +370,34 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
             assert state.turn is not None and h.what is not None
             yield CardsRevealed(player=p, to=state.turn, what=h.what,
                                 cards=shown(lk, state, p, h.what))
+
+
+def implied(lk: Lookups, state: State, body: dict[str, Any]) -> dict[str, Any]:
+    """Returns what the table decides of an event being entered (the recorder fills it in):
+    a shot's Conflict card gets the shot owed, the card's Action Number, the window and
+    whether it hits (bcp.fire.hit); a deployed unit its own stack (bcp.deploy.stack); a
+    reveal whom it is shown to and what (bcp.conflict.reveal). `check` still judges them."""
+    kind, player = body.get("type"), body.get("player")
+    b, h = state.battle, head(state)
+    if kind == "conflict_turned" and b is not None and b.shot is not None:
+        s = b.shot
+        out: dict[str, Any] = {"player": s.player, "unit": s.unit, "target": s.target,
+                               "above": s.above, "upto": s.upto}
+        card = lk.cards.get(str(body.get("card")))
+        if card is not None:
+            out["action"] = card.action
+            action = body.get("action", card.action)
+            if isinstance(action, int):
+                out["hit"] = s.above < action <= s.upto
+        return out
+    if kind == "unit_deployed" and isinstance(player, str) and player in state.sides:
+        unit = lk.units[state.sides[player]].get(str(body.get("unit")))
+        return {} if unit is None else {"stack": unit.type.value}
+    if kind == "cards_revealed" and h is not None and h.step is Step.REVEAL and \
+            h.what is not None and state.turn is not None:
+        return {"player": h.player, "to": state.turn, "what": h.what,
+                "cards": list(shown(lk, state, h.player, h.what))}
+    return {}
 
 
 def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:

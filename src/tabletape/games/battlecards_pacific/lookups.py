@@ -20,6 +20,11 @@ def unit(lk: Lookups, state: State, player: str, name: str) -> Unit:
     return lk.units[state.sides[player]][name]
 
 
+def turn(state: State) -> str:
+    """Returns where the game stands in words: `turn 3`, or `the deal` before the first."""
+    return f"turn {state.turns}" if state.turns else "the deal"
+
+
 def card(lk: Lookups, name: str) -> ConflictCard:
     """Returns the Conflict card `name`."""
     return lk.cards[name]

@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import BattlecardsPacific
+from . import lookups as q
 from .components import UnitType
 from .state import WITHDRAWAL, State
 
@@ -18,7 +19,7 @@ def _units(names: tuple[str, ...]) -> str:
 
 def render(game: BattlecardsPacific, state: State, pending: str) -> Group:
     """Returns the table as a person reads it."""
-    title = f"BATTLECARDS Pacific — turn {state.turns}"
+    title = f"BATTLECARDS Pacific — {q.turn(state)}"
     if state.result is not None:
         title += " — game over"
     people = Table(title=title, show_lines=True)

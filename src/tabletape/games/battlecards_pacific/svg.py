@@ -26,6 +26,7 @@ from tabletape.engine.kit.svg import (
 from tabletape.engine.kit.turns import HIDDEN
 
 from . import BattlecardsPacific
+from . import lookups as q
 from .components import UnitType, Values
 from .state import WITHDRAWAL, State
 
@@ -46,7 +47,7 @@ def draw(game: BattlecardsPacific, state: State, pending: str, width: int = W) -
     """Returns the table: the battle in play, each side's stacks and score, the decks
     (`width` NARROW: the stacks one below the other, for a phone)."""
     narrow = width < 600
-    title = f"BATTLECARDS Pacific — turn {state.turns}" + (" — game over" if state.result
+    title = f"BATTLECARDS Pacific — {q.turn(state)}" + (" — game over" if state.result
                                                             else "")
     parts = [group(text(16, 28, title, size=15 if narrow else 17, weight="bold"),
                    text(width - 16, 48 if narrow else 28, "values against "

@@ -15,6 +15,7 @@ from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import without
 from tabletape.engine.kit.turns import Owing, by_event, head
 from tabletape.tape.events import Event
+from tabletape.tape.words import counted
 
 from .components import Lookups, Theatre
 from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
@@ -84,7 +85,7 @@ def _check_in_deck(state: State, player: str, card: str) -> Violation | None:
     deck = state.decks[owner(state, player)]
     if card not in deck:
         return Violation("cow.draw.in-deck", f"{player} cannot draw {card!r}: it is not in "
-                         f"the draw pile ({deck_size(state, player)} cards left)")
+                         f"the draw pile ({counted(deck_size(state, player), 'card')} left)")
     return None
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from tabletape.engine import Violation
 from tabletape.engine.kit.turns import by_event
 from tabletape.tape.events import Event
+from tabletape.tape.words import counted
 
 from . import lookups as q
 from .components import Lookups
@@ -94,7 +95,7 @@ def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
     if ev.card not in state.decks[ev.player]:
         n = sum(state.decks[ev.player].values())
         return Violation("gd.draw.in-deck", f"{ev.card!r} is not in {ev.player}'s Draw Deck "
-                         f"({n} cards left)")
+                         f"({counted(n, 'card')} left)")
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.turns import Owing
+from tabletape.tape.words import counted
 
 from . import lookups as q
 from .components import Lookups
@@ -46,20 +47,20 @@ def owed_text(h: Owed) -> str:
     src = f" from {h.card}" if h.card else ""
     match h.step:
         case Step.BUILD:
-            return f"{h.player}: {h.points} Builds left{src}"
+            return f"{h.player}: {counted(h.points, 'Build')} left{src}"
         case Step.REDUCE:
             on = f" on {h.target}" if h.target else ""
-            return f"{h.player}: {h.points} Reductions{on} left{src}"
+            return f"{h.player}: {counted(h.points, 'Reduction')}{on} left{src}"
         case Step.LAND_MIX:
-            return f"{h.player}: {h.points} Land Builds or Reductions left{src}"
+            return f"{h.player}: {counted(h.points, 'Land Build')} or Reductions left{src}"
         case Step.TARGET:
             return f"{h.player} chooses the player {h.card} is aimed at"
         case Step.REMOVE:
             return f"{h.player} removes a Force in {h.region}{src}"
         case Step.SEIZE:
-            return f"{h.player}: {h.points} Insurgent seizures left{src}"
+            return f"{h.player}: {counted(h.points, 'Insurgent seizure')} left{src}"
         case Step.CHAIN:
-            return f"{h.player} joins {h.card} ({h.points} Reductions) or declines"
+            return f"{h.player} joins {h.card} ({counted(h.points, 'Reduction')}) or declines"
     return f"{h.player} draws {h.points}"
 
 

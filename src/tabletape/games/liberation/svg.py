@@ -26,6 +26,7 @@ from tabletape.engine.kit.svg import (
     text,
 )
 from tabletape.engine.kit.turns import HIDDEN
+from tabletape.tape.words import counted
 
 from . import Liberation
 from . import lookups as t
@@ -172,7 +173,7 @@ def _player(game: Liberation, state: State, p: str, y: float, width: int
     if ties:
         items.append(text(width - 26, y + 20, clip("tie-break: " + ", ".join(ties), 40),
                           size=10, anchor="end"))
-    items.append(text(26 if narrow else 190, hand_at, f"{len(hand)} cards in hand:", size=10,
-                      fill=FAINT))
+    items.append(text(26 if narrow else 190, hand_at, f"{counted(len(hand), 'card')} in hand:",
+                      size=10, fill=FAINT))
     items.append(listed)
     return group(*items, label=f"player {p}"), y + height + 8
