@@ -508,3 +508,77 @@ def test_the_console_script_is_the_entry_that_knows_the_quick_path():
     with open(os.path.join(_SRC, "tabletape", "__main__.py")) as f:
         assert "from tabletape.cli.entry import run" in f.read()
     assert isinstance(main, click.Group) and "replay" in main.list_commands(click.Context(main))
+
+
+def _plain_feed(self, seq, event, line=None):
+    """Fold.feed as first written: `judge`, then `_push` and `apply` (the fused game-event
+    path in Fold.feed stands for this)."""
+    from tabletape.engine import fold as folding
+    from tabletape.tape.errors import IllegalEvent
+    self.last_seq = seq
+    if self.blocked and not self.keep_going:
+        self._push(seq, event, folding.UNJUDGED)
+        self.unjudged.add(seq)
+        return None
+    v = self.judge(event)
+    if v is not None:
+        err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event),
+                           file=self.file, line=line, seq=seq)
+        self.illegal[seq] = err
+        self.refused[seq] = (self.state, event)
+        if not self.keep_going:
+            self._push(seq, event, folding.ILLEGAL)
+            self.blocked += 1
+        return err
+    self._push(seq, event, folding.APPLIED)
+    self.state = self.ruleset.apply(self.state, event)
+    return None
+
+
+def _fold_facts(fold, errs):
+    return (msgspec.to_builtins(fold.state), [(e.seq, e.status, msgspec.to_builtins(e.event))
+                                              for e in fold.stack],
+            fold.evicted, fold.blocked, {s: (e.rule, e.reason, e.event) for s, e in fold.illegal.items()},
+            sorted(fold.refused), sorted(fold.unjudged), dict(fold.retracted),
+            [None if e is None else (e.rule, e.reason) for e in errs])
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 3), keep_going=st.booleans(), data=st.data())
+def test_the_fused_game_event_path_is_judge_push_apply(game, seed, keep_going, data):
+    """Fold.feed judges, pushes and applies a game event in one frame; fed the same events
+    (a simulated game with some of its events repeated out of place, mostly illegal, and
+    undos of the latest), the plain `judge` / `_push` / `apply` fold ends the same."""
+    from tabletape.engine import fold as folding
+    from tabletape.tape.events import Undone
+    header, events, _ = simulated(game, seed)
+    events = list(events[:60])
+    stream: list = []
+    for ev in events:
+        stream.append(ev)
+        if data.draw(st.integers(0, 9)) == 0:  # an event out of place: mostly illegal
+            stream.append(events[data.draw(st.integers(0, len(events) - 1))])
+        if data.draw(st.integers(0, 9)) == 0:
+            stream.append("undo")
+
+    def run(feed):
+        fold = folding.Fold(engine.get(game), header, keep_going=keep_going)
+        errs = []
+        for seq, ev in enumerate(stream, start=1):
+            if ev == "undo":
+                ev = Undone(target=fold.latest()) if fold.latest() > 0 else events[0]
+            errs.append(feed(fold, seq, ev))
+        return _fold_facts(fold, errs)
+
+    fused = run(folding.Fold.feed)
+    plain = run(lambda fold, seq, ev: _plain_or_core(fold, seq, ev))
+    assert fused == plain
+
+
+def _plain_or_core(fold, seq, event):
+    from tabletape.engine import fold as folding
+    if isinstance(event, folding._CORE):
+        return folding.Fold.feed(fold, seq, event)
+    return _plain_feed(fold, seq, event)
