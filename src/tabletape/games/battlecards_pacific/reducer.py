@@ -101,7 +101,10 @@ def _reshuffle(state: State) -> State | None:
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event."""
-    return settle(lk, APPLY[type(event)](lk, state, event))
+    state = APPLY[type(event)](lk, state, event)
+    while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
+        state = after                                   # partial, no frame per event
+    return state
 
 
 def _count_down(state: State) -> State:
@@ -443,9 +446,11 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    shuffled = _reshuffle(state)
-    if shuffled is not None:
-        return shuffled
+    # bcp.deck.reshuffle, asked only when a deck is empty (`_reshuffle`'s own first test)
+    if not (all(state.arsenal.values()) and all(state.conflict.values())):
+        shuffled = _reshuffle(state)
+        if shuffled is not None:
+            return shuffled
     b = state.battle
     if b is not None:
         moved = _advance(lk, state, b)
