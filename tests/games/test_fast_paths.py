@@ -593,3 +593,34 @@ def test_battlecards_resolve_asks_reshuffle_only_when_a_deck_is_empty(seed):
     for state in states:
         if all(state.arsenal.values()) and all(state.conflict.values()):
             assert reducer._reshuffle(state) is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 6), seed=st.integers(0, 20), data=st.data())
+def test_global_domination_can_build_is_build_areas(n, seed, data):
+    """`can_build` (the supply counted once, the first Area found) is `bool(build_areas)`,
+    on the states of a simulated game and on random boards, supply run out included."""
+    from msgspec.structs import replace
+
+    from tabletape.engine import simulate
+    from tabletape.games.global_domination import RULESET
+    from tabletape.games.global_domination import lookups as q
+    from tabletape.games.global_domination.state import Force
+    from tests.games.global_domination.helpers import header
+    h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)
+    rs = RULESET.bind(h)
+    lk = rs.lk
+    states = [s for _, s in simulate.play(RULESET, h, seed)]
+    state = states[data.draw(st.integers(0, len(states) - 1))]
+    if data.draw(st.booleans()):  # a random board: often every token of someone is out
+        owners = st.sampled_from(state.players)
+        mine = data.draw(st.integers(lk.tracks.force_tokens - 2, len(lk.areas)))
+        areas = data.draw(st.permutations(list(lk.areas)))
+        full = data.draw(st.booleans())  # every Force Full: only empty Areas could take one
+        board = {a: Force(state.players[0] if i < mine else data.draw(owners),
+                          full or data.draw(st.booleans()))
+                 for i, a in enumerate(areas) if i < mine or data.draw(st.booleans())}
+        state = replace(state, board=board)
+    for p in state.players:
+        for r in q.Restriction:
+            assert q.can_build(lk, state, p, r) == bool(q.build_areas(lk, state, p, r))
