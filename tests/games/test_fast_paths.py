@@ -624,3 +624,18 @@ def test_global_domination_can_build_is_build_areas(n, seed, data):
     for p in state.players:
         for r in q.Restriction:
             assert q.can_build(lk, state, p, r) == bool(q.build_areas(lk, state, p, r))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_battlecards_ready_is_can_fire_for_each(seed):
+    """`fire.ready` (the battle's flow: which units of a volley have a target) is `can_fire`
+    asked of each unit, in order."""
+    from tabletape.games.battlecards_pacific import fire
+    asked = 0
+    for lk, state, b, player, _ in _engaged(seed):
+        volley = b.to_fire if player == b.side else ()
+        for names in (b.forces[player], volley, tuple(reversed(b.forces[player]))):
+            assert fire.ready(lk, state, b, player, names) == tuple(
+                n for n in names if fire.can_fire(lk, state, b, player, n))
+            asked += 1
+    assert asked

@@ -33,7 +33,8 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
-from .fire import can_fire, can_hit, volley, window
+from .fire import can_hit, volley, window
+from .fire import ready as fire_ready
 from .state import Battle, Owed, Result, Shot, State, Step
 
 # -- To Set Up the Game ------------------------------------------------------------------------
@@ -331,7 +332,7 @@ def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
     (bcp.fire.phase, bcp.withdraw.phase). Returns None when it need not move."""
     moved = False
     while b.phase <= 4 and b.shot is None:
-        ready = tuple(n for n in b.to_fire if can_fire(lk, state, b, b.side, n))
+        ready = fire_ready(lk, state, b, b.side, b.to_fire)  # each that `can_fire`
         if ready:
             if not moved and ready == b.to_fire:
                 return None
