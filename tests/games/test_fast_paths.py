@@ -639,3 +639,29 @@ def test_battlecards_ready_is_can_fire_for_each(seed):
                 n for n in names if fire.can_fire(lk, state, b, player, n))
             asked += 1
     assert asked
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
+def test_battlecards_no_battles_test_remembered_is_the_plain_test(seeds, data):
+    """`_battle_live` (the last answer kept while `won`, the seats and the box are the same
+    objects) answers as `_some_battle_live` does, whatever order states of several games
+    are asked in."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import reducer
+    asked = []
+    for seed in seeds:
+        header, _, states = simulated("battlecards-pacific", seed)
+        lk = engine.get("battlecards-pacific").bind(header).lk
+        asked += [(lk, s) for s in states]
+    order = data.draw(st.permutations(range(len(asked))))
+    for i in order[:200]:
+        lk, state = asked[i]
+        roll = data.draw(st.integers(0, 5))
+        if roll == 0:  # the same won cards in a new dict: asked again
+            state = replace(state, won=dict(state.won))
+        elif roll == 1:  # every BATTLECARD won: none is left to fight
+            state = replace(state, won={p: tuple(lk.battles) if p == state.players[0] else ()
+                                        for p in state.players})
+        assert reducer._battle_live(lk, state) == reducer._some_battle_live(lk, state)

@@ -421,6 +421,26 @@ def _some_battle_live(lk: Lookups, state: State) -> bool:
     return any(live(n) for n in lk.battles)
 
 
+# bcp.victory.no-battles is asked as every turn passes; its answer depends only on who has won
+# which BATTLECARD (`state.won`: a new dict only when a battle is won), the seats and the card
+# set. So the last answer is kept with those very objects and given again while they are the
+# same ones (identity, not equality; holding them keeps their ids from being reused).
+# tests/games/test_fast_paths.py pins it to `_some_battle_live`.
+_last_live: tuple = (None, None, None, None, True)
+
+
+def _battle_live(lk: Lookups, state: State) -> bool:
+    """Returns `_some_battle_live(lk, state)`, from the last answer when it is the same game."""
+    global _last_live
+    last = _last_live  # read once: another thread may replace it, never half of it
+    if last[0] is state.won and last[1] is state.sides and last[2] is state.players \
+            and last[3] is lk:
+        return last[4]
+    live = _some_battle_live(lk, state)
+    _last_live = (state.won, state.sides, state.players, lk, live)
+    return live
+
+
 def _on_points(state: State, why: str) -> State:
     """Ends the game on VP: the most VP wins; equal VP is a draw."""
     best = max(state.vp.values())
@@ -493,6 +513,6 @@ def _next_turn(lk: Lookups, state: State) -> State:
     """bcp.turn.order: the next player in turn order who is still in the game draws."""
     nxt = turns.next_in(state.order, state.turn, state.eliminated)
     assert nxt is not None  # the game ends before every side is out
-    if not _some_battle_live(lk, state):  # bcp.victory.no-battles
+    if not _battle_live(lk, state):  # bcp.victory.no-battles
         return _on_points(state, "no BATTLECARD is left that could still be fought")
     return replace(state, turn=nxt, turns=state.turns + 1, steps=(Owed(Step.CHOOSE, nxt),))
