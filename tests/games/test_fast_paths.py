@@ -665,3 +665,63 @@ def test_battlecards_no_battles_test_remembered_is_the_plain_test(seeds, data):
             state = replace(state, won={p: tuple(lk.battles) if p == state.players[0] else ()
                                         for p in state.players})
         assert reducer._battle_live(lk, state) == reducer._some_battle_live(lk, state)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
+def test_battlecards_stalemate_test_remembered_is_can_hit(seeds, data):
+    """`_either_can_hit` (the last answer kept while the battle's units, the Kept Cards, the
+    sides and the box are the same objects) answers as `can_hit` of either side does, states
+    of several games asked in any order, some with their units or Kept Cards changed."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import fire, reducer
+    asked = []
+    for seed in seeds:
+        header, _, states = simulated("battlecards-pacific", seed)
+        lk = engine.get("battlecards-pacific").bind(header).lk
+        asked += [(lk, s) for s in states if s.battle is not None]
+    order = data.draw(st.permutations(range(len(asked))))
+    for i in order[:200]:
+        lk, state = asked[i]
+        b = state.battle
+        roll = data.draw(st.integers(0, 5))
+        if roll == 0:  # the same units in a new dict
+            b = replace(b, forces=dict(b.forces))
+        elif roll == 1:  # one side's units thinned to its first
+            p = data.draw(st.sampled_from((b.aggressor, b.defender)))
+            b = replace(b, forces={**b.forces, p: b.forces[p][:1]})
+        elif roll == 2:  # the Kept Cards played
+            state = replace(state, kept={p: () for p in state.kept})
+        elif roll == 3:  # nobody left in it: nobody can hit
+            b = replace(b, forces={b.aggressor: (), b.defender: ()})
+        state = replace(state, battle=b)
+        assert reducer._either_can_hit(lk, state, b) == (
+            fire.can_hit(lk, state, b, b.aggressor) or fire.can_hit(lk, state, b, b.defender))
+
+
+
+
+def test_battlecards_stalemate_test_remembered_asks_again_when_the_kept_cards_change(
+        monkeypatch):
+    """The Kept Cards are part of what the remembered stalemate test is kept with: with a
+    `can_hit` that reads only them, a new `kept` is asked again, the same one is not."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import reducer
+    header, _, states = simulated("battlecards-pacific", 1)
+    lk = engine.get("battlecards-pacific").bind(header).lk
+    state = next(s for s in states if s.battle is not None)
+    b = state.battle
+    calls = []
+
+    def hits_if_kept(lk, state, battle, player):
+        calls.append(player)
+        return bool(state.kept[player])
+    monkeypatch.setattr(reducer, "can_hit", hits_if_kept)
+    holding = replace(state, kept={**state.kept, b.aggressor: ("a card",)})
+    bare = replace(state, kept={p: () for p in state.kept})
+    assert reducer._either_can_hit(lk, holding, b) is True
+    assert reducer._either_can_hit(lk, bare, b) is False
+    n = len(calls)
+    assert reducer._either_can_hit(lk, bare, b) is False and len(calls) == n  # remembered

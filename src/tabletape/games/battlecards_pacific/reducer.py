@@ -306,13 +306,34 @@ def _stalemate(lk: Lookups, state: State) -> State:
     hit, the aggressor must pull out and the defender wins; otherwise the battle goes on."""
     b = state.battle
     assert b is not None
-    if can_hit(lk, state, b, b.aggressor) or can_hit(lk, state, b, b.defender):
+    if _either_can_hit(lk, state, b):
         return state
     b = replace(b, withdrawn={**b.withdrawn, b.aggressor: with_cards(
         b.withdrawn[b.aggressor], *b.forces[b.aggressor])},
         forces={**b.forces, b.aggressor: ()}, to_fire=(), backed=(), shot=None)
     return _finish(lk, replace(state, battle=b), b.defender,
                    "by stalemate: neither side could hit the other")
+
+
+# The stalemate test runs after every shot; what it reads is the units in the battle
+# (`battle.forces`, a new dict only when a unit leaves it), the Kept Cards (`state.kept`, a new
+# dict only when one is kept or played), the sides and the box. After a miss with no Kept Card
+# all are the same objects as at the test before, so its answer is kept with them and given
+# again (identity, as `_battle_live`; tests/games/test_fast_paths.py pins it to `can_hit`).
+_last_hit: tuple = (None, None, None, None, True)
+
+
+def _either_can_hit(lk: Lookups, state: State, b: Battle) -> bool:
+    """Returns `can_hit(aggressor) or can_hit(defender)`, from the last answer when the battle's
+    units, the Kept Cards, the sides and the box are the very objects it was worked out on."""
+    global _last_hit
+    last = _last_hit  # read once: another thread may replace it, never half of it
+    if last[0] is b.forces and last[1] is state.kept and last[2] is state.sides \
+            and last[3] is lk:
+        return last[4]
+    hit = can_hit(lk, state, b, b.aggressor) or can_hit(lk, state, b, b.defender)
+    _last_hit = (b.forces, state.kept, state.sides, lk, hit)
+    return hit
 
 
 def _start_round(lk: Lookups, state: State) -> State:
