@@ -508,3 +508,220 @@ def test_the_console_script_is_the_entry_that_knows_the_quick_path():
     with open(os.path.join(_SRC, "tabletape", "__main__.py")) as f:
         assert "from tabletape.cli.entry import run" in f.read()
     assert isinstance(main, click.Group) and "replay" in main.list_commands(click.Context(main))
+
+
+def _plain_feed(self, seq, event, line=None):
+    """Fold.feed as first written: `judge`, then `_push` and `apply` (the fused game-event
+    path in Fold.feed stands for this)."""
+    from tabletape.engine import fold as folding
+    from tabletape.tape.errors import IllegalEvent
+    self.last_seq = seq
+    if self.blocked and not self.keep_going:
+        self._push(seq, event, folding.UNJUDGED)
+        self.unjudged.add(seq)
+        return None
+    v = self.judge(event)
+    if v is not None:
+        err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event),
+                           file=self.file, line=line, seq=seq)
+        self.illegal[seq] = err
+        self.refused[seq] = (self.state, event)
+        if not self.keep_going:
+            self._push(seq, event, folding.ILLEGAL)
+            self.blocked += 1
+        return err
+    self._push(seq, event, folding.APPLIED)
+    self.state = self.ruleset.apply(self.state, event)
+    return None
+
+
+def _fold_facts(fold, errs):
+    return (msgspec.to_builtins(fold.state), [(e.seq, e.status, msgspec.to_builtins(e.event))
+                                              for e in fold.stack],
+            fold.evicted, fold.blocked, {s: (e.rule, e.reason, e.event) for s, e in fold.illegal.items()},
+            sorted(fold.refused), sorted(fold.unjudged), dict(fold.retracted),
+            [None if e is None else (e.rule, e.reason) for e in errs])
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 3), keep_going=st.booleans(), data=st.data())
+def test_the_fused_game_event_path_is_judge_push_apply(game, seed, keep_going, data):
+    """Fold.feed judges, pushes and applies a game event in one frame; fed the same events
+    (a simulated game with some of its events repeated out of place, mostly illegal, and
+    undos of the latest), the plain `judge` / `_push` / `apply` fold ends the same."""
+    from tabletape.engine import fold as folding
+    from tabletape.tape.events import Undone
+    header, events, _ = simulated(game, seed)
+    events = list(events[:60])
+    stream: list = []
+    for ev in events:
+        stream.append(ev)
+        if data.draw(st.integers(0, 9)) == 0:  # an event out of place: mostly illegal
+            stream.append(events[data.draw(st.integers(0, len(events) - 1))])
+        if data.draw(st.integers(0, 9)) == 0:
+            stream.append("undo")
+
+    def run(feed):
+        fold = folding.Fold(engine.get(game), header, keep_going=keep_going)
+        errs = []
+        for seq, ev in enumerate(stream, start=1):
+            if ev == "undo":
+                ev = Undone(target=fold.latest()) if fold.latest() > 0 else events[0]
+            errs.append(feed(fold, seq, ev))
+        return _fold_facts(fold, errs)
+
+    fused = run(folding.Fold.feed)
+    plain = run(lambda fold, seq, ev: _plain_or_core(fold, seq, ev))
+    assert fused == plain
+
+
+def _plain_or_core(fold, seq, event):
+    from tabletape.engine import fold as folding
+    if isinstance(event, folding._CORE):
+        return folding.Fold.feed(fold, seq, event)
+    return _plain_feed(fold, seq, event)
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 50))
+def test_battlecards_resolve_asks_reshuffle_only_when_a_deck_is_empty(seed):
+    """`resolve` skips `_reshuffle` while every deck holds cards: it would reshuffle nothing."""
+    from tabletape.games.battlecards_pacific import reducer
+    _, _, states = simulated("battlecards-pacific", seed)
+    for state in states:
+        if all(state.arsenal.values()) and all(state.conflict.values()):
+            assert reducer._reshuffle(state) is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 6), seed=st.integers(0, 20), data=st.data())
+def test_global_domination_can_build_is_build_areas(n, seed, data):
+    """`can_build` (the supply counted once, the first Area found) is `bool(build_areas)`,
+    on the states of a simulated game and on random boards, supply run out included."""
+    from msgspec.structs import replace
+
+    from tabletape.engine import simulate
+    from tabletape.games.global_domination import RULESET
+    from tabletape.games.global_domination import lookups as q
+    from tabletape.games.global_domination.state import Force
+    from tests.games.global_domination.helpers import header
+    h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)
+    rs = RULESET.bind(h)
+    lk = rs.lk
+    states = [s for _, s in simulate.play(RULESET, h, seed)]
+    state = states[data.draw(st.integers(0, len(states) - 1))]
+    if data.draw(st.booleans()):  # a random board: often every token of someone is out
+        owners = st.sampled_from(state.players)
+        mine = data.draw(st.integers(lk.tracks.force_tokens - 2, len(lk.areas)))
+        areas = data.draw(st.permutations(list(lk.areas)))
+        full = data.draw(st.booleans())  # every Force Full: only empty Areas could take one
+        board = {a: Force(state.players[0] if i < mine else data.draw(owners),
+                          full or data.draw(st.booleans()))
+                 for i, a in enumerate(areas) if i < mine or data.draw(st.booleans())}
+        state = replace(state, board=board)
+    for p in state.players:
+        for r in q.Restriction:
+            assert q.can_build(lk, state, p, r) == bool(q.build_areas(lk, state, p, r))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_battlecards_ready_is_can_fire_for_each(seed):
+    """`fire.ready` (the battle's flow: which units of a volley have a target) is `can_fire`
+    asked of each unit, in order."""
+    from tabletape.games.battlecards_pacific import fire
+    asked = 0
+    for lk, state, b, player, _ in _engaged(seed):
+        volley = b.to_fire if player == b.side else ()
+        for names in (b.forces[player], volley, tuple(reversed(b.forces[player]))):
+            assert fire.ready(lk, state, b, player, names) == tuple(
+                n for n in names if fire.can_fire(lk, state, b, player, n))
+            asked += 1
+    assert asked
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
+def test_battlecards_no_battles_test_remembered_is_the_plain_test(seeds, data):
+    """`_battle_live` (the last answer kept while `won`, the seats and the box are the same
+    objects) answers as `_some_battle_live` does, whatever order states of several games
+    are asked in."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import reducer
+    asked = []
+    for seed in seeds:
+        header, _, states = simulated("battlecards-pacific", seed)
+        lk = engine.get("battlecards-pacific").bind(header).lk
+        asked += [(lk, s) for s in states]
+    order = data.draw(st.permutations(range(len(asked))))
+    for i in order[:200]:
+        lk, state = asked[i]
+        roll = data.draw(st.integers(0, 5))
+        if roll == 0:  # the same won cards in a new dict: asked again
+            state = replace(state, won=dict(state.won))
+        elif roll == 1:  # every BATTLECARD won: none is left to fight
+            state = replace(state, won={p: tuple(lk.battles) if p == state.players[0] else ()
+                                        for p in state.players})
+        assert reducer._battle_live(lk, state) == reducer._some_battle_live(lk, state)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
+def test_battlecards_stalemate_test_remembered_is_can_hit(seeds, data):
+    """`_either_can_hit` (the last answer kept while the battle's units, the Kept Cards, the
+    sides and the box are the same objects) answers as `can_hit` of either side does, states
+    of several games asked in any order, some with their units or Kept Cards changed."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import fire, reducer
+    asked = []
+    for seed in seeds:
+        header, _, states = simulated("battlecards-pacific", seed)
+        lk = engine.get("battlecards-pacific").bind(header).lk
+        asked += [(lk, s) for s in states if s.battle is not None]
+    order = data.draw(st.permutations(range(len(asked))))
+    for i in order[:200]:
+        lk, state = asked[i]
+        b = state.battle
+        roll = data.draw(st.integers(0, 5))
+        if roll == 0:  # the same units in a new dict
+            b = replace(b, forces=dict(b.forces))
+        elif roll == 1:  # one side's units thinned to its first
+            p = data.draw(st.sampled_from((b.aggressor, b.defender)))
+            b = replace(b, forces={**b.forces, p: b.forces[p][:1]})
+        elif roll == 2:  # the Kept Cards played
+            state = replace(state, kept={p: () for p in state.kept})
+        elif roll == 3:  # nobody left in it: nobody can hit
+            b = replace(b, forces={b.aggressor: (), b.defender: ()})
+        state = replace(state, battle=b)
+        assert reducer._either_can_hit(lk, state, b) == (
+            fire.can_hit(lk, state, b, b.aggressor) or fire.can_hit(lk, state, b, b.defender))
+
+
+
+
+def test_battlecards_stalemate_test_remembered_asks_again_when_the_kept_cards_change(
+        monkeypatch):
+    """The Kept Cards are part of what the remembered stalemate test is kept with: with a
+    `can_hit` that reads only them, a new `kept` is asked again, the same one is not."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import reducer
+    header, _, states = simulated("battlecards-pacific", 1)
+    lk = engine.get("battlecards-pacific").bind(header).lk
+    state = next(s for s in states if s.battle is not None)
+    b = state.battle
+    calls = []
+
+    def hits_if_kept(lk, state, battle, player):
+        calls.append(player)
+        return bool(state.kept[player])
+    monkeypatch.setattr(reducer, "can_hit", hits_if_kept)
+    holding = replace(state, kept={**state.kept, b.aggressor: ("a card",)})
+    bare = replace(state, kept={p: () for p in state.kept})
+    assert reducer._either_can_hit(lk, holding, b) is True
+    assert reducer._either_can_hit(lk, bare, b) is False
+    n = len(calls)
+    assert reducer._either_can_hit(lk, bare, b) is False and len(calls) == n  # remembered

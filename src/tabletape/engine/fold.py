@@ -120,19 +120,28 @@ class Fold:
             self._push(seq, event, UNJUDGED)
             self.unjudged.add(seq)
             return None
-        v = self.judge(event)
-        if v is not None:
-            err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event),
-                               file=self.file, line=line, seq=seq)
-            self.illegal[seq] = err
-            self.refused[seq] = (self.state, event)  # what a dispute's ruling rests on
-            if not self.keep_going:  # keep_going skips it; otherwise it blocks until undone
-                self._push(seq, event, ILLEGAL)
-                self.blocked += 1
-            return err
-        self._push(seq, event, APPLIED)
-        self.state = self.ruleset.apply(self.state, event)
-        return None
+        # a game event judged and applied in one frame: `judge`, then `_push` and `apply`
+        # written out (one call each to the rules, none to the fold's own helpers; pinned to
+        # `judge` and `_push` in tests/games/test_fast_paths.py)
+        rs = self.ruleset
+        state = self.state
+        v = (Violation("core.game.over", "the game is already over") if rs.over(state)
+             else rs.check(state, event))
+        if v is None:
+            stack = self.stack
+            if len(stack) == MAX_UNDO_DEPTH:
+                self.evicted += 1
+            stack.append(Entry(seq, state, APPLIED, event))
+            self.state = rs.apply(state, event)
+            return None
+        err = IllegalEvent(v.reason, rule=v.rule, event=rs.describe(event),
+                           file=self.file, line=line, seq=seq)
+        self.illegal[seq] = err
+        self.refused[seq] = (state, event)  # what a dispute's ruling rests on
+        if not self.keep_going:  # keep_going skips it; otherwise it blocks until undone
+            self._push(seq, event, ILLEGAL)
+            self.blocked += 1
+        return err
 
     def _feed_core(self, seq: int, event: Event, line: int | None) -> IllegalEvent | None:
         """Folds an undo, a note, a signature or a misplaced header; returns its refusal, if any."""

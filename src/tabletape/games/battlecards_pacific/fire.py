@@ -42,6 +42,17 @@ def can_fire(lk: Lookups, state: State, battle: Battle, player: str, name: str) 
         battle.forces[q.opponent(battle, player)])
 
 
+def ready(lk: Lookups, state: State, battle: Battle, player: str, names: tuple[str, ...]
+          ) -> tuple[str, ...]:
+    """Returns those of `names` that `can_fire`: the tables and the enemy's units read once,
+    not once per unit (the battle's flow asks it as every event settles;
+    tests/games/test_fast_paths.py pins it to `can_fire`)."""
+    enemy = q.opponent(battle, player)
+    table, enemy_side = lk.reach[state.sides[player]], state.sides[enemy]
+    theirs = battle.forces[enemy]
+    return tuple(n for n in names if not table[n][enemy_side].isdisjoint(theirs))
+
+
 def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
            ) -> tuple[str, ...]:
     """bcp.fire.phase: the player's engaged units that list this firing phase."""

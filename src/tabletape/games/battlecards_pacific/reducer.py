@@ -33,7 +33,8 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
-from .fire import can_fire, can_hit, volley, window
+from .fire import can_hit, volley, window
+from .fire import ready as fire_ready
 from .state import Battle, Owed, Result, Shot, State, Step
 
 # -- To Set Up the Game ------------------------------------------------------------------------
@@ -101,7 +102,10 @@ def _reshuffle(state: State) -> State | None:
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event."""
-    return settle(lk, APPLY[type(event)](lk, state, event))
+    state = APPLY[type(event)](lk, state, event)
+    while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
+        state = after                                   # partial, no frame per event
+    return state
 
 
 def _count_down(state: State) -> State:
@@ -302,13 +306,34 @@ def _stalemate(lk: Lookups, state: State) -> State:
     hit, the aggressor must pull out and the defender wins; otherwise the battle goes on."""
     b = state.battle
     assert b is not None
-    if can_hit(lk, state, b, b.aggressor) or can_hit(lk, state, b, b.defender):
+    if _either_can_hit(lk, state, b):
         return state
     b = replace(b, withdrawn={**b.withdrawn, b.aggressor: with_cards(
         b.withdrawn[b.aggressor], *b.forces[b.aggressor])},
         forces={**b.forces, b.aggressor: ()}, to_fire=(), backed=(), shot=None)
     return _finish(lk, replace(state, battle=b), b.defender,
                    "by stalemate: neither side could hit the other")
+
+
+# The stalemate test runs after every shot; what it reads is the units in the battle
+# (`battle.forces`, a new dict only when a unit leaves it), the Kept Cards (`state.kept`, a new
+# dict only when one is kept or played), the sides and the box. After a miss with no Kept Card
+# all are the same objects as at the test before, so its answer is kept with them and given
+# again (identity, as `_battle_live`; tests/games/test_fast_paths.py pins it to `can_hit`).
+_last_hit: tuple = (None, None, None, None, True)
+
+
+def _either_can_hit(lk: Lookups, state: State, b: Battle) -> bool:
+    """Returns `can_hit(aggressor) or can_hit(defender)`, from the last answer when the battle's
+    units, the Kept Cards, the sides and the box are the very objects it was worked out on."""
+    global _last_hit
+    last = _last_hit  # read once: another thread may replace it, never half of it
+    if last[0] is b.forces and last[1] is state.kept and last[2] is state.sides \
+            and last[3] is lk:
+        return last[4]
+    hit = can_hit(lk, state, b, b.aggressor) or can_hit(lk, state, b, b.defender)
+    _last_hit = (b.forces, state.kept, state.sides, lk, hit)
+    return hit
 
 
 def _start_round(lk: Lookups, state: State) -> State:
@@ -328,7 +353,7 @@ def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
     (bcp.fire.phase, bcp.withdraw.phase). Returns None when it need not move."""
     moved = False
     while b.phase <= 4 and b.shot is None:
-        ready = tuple(n for n in b.to_fire if can_fire(lk, state, b, b.side, n))
+        ready = fire_ready(lk, state, b, b.side, b.to_fire)  # each that `can_fire`
         if ready:
             if not moved and ready == b.to_fire:
                 return None
@@ -417,6 +442,26 @@ def _some_battle_live(lk: Lookups, state: State) -> bool:
     return any(live(n) for n in lk.battles)
 
 
+# bcp.victory.no-battles is asked as every turn passes; its answer depends only on who has won
+# which BATTLECARD (`state.won`: a new dict only when a battle is won), the seats and the card
+# set. So the last answer is kept with those very objects and given again while they are the
+# same ones (identity, not equality; holding them keeps their ids from being reused).
+# tests/games/test_fast_paths.py pins it to `_some_battle_live`.
+_last_live: tuple = (None, None, None, None, True)
+
+
+def _battle_live(lk: Lookups, state: State) -> bool:
+    """Returns `_some_battle_live(lk, state)`, from the last answer when it is the same game."""
+    global _last_live
+    last = _last_live  # read once: another thread may replace it, never half of it
+    if last[0] is state.won and last[1] is state.sides and last[2] is state.players \
+            and last[3] is lk:
+        return last[4]
+    live = _some_battle_live(lk, state)
+    _last_live = (state.won, state.sides, state.players, lk, live)
+    return live
+
+
 def _on_points(state: State, why: str) -> State:
     """Ends the game on VP: the most VP wins; equal VP is a draw."""
     best = max(state.vp.values())
@@ -443,9 +488,11 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    shuffled = _reshuffle(state)
-    if shuffled is not None:
-        return shuffled
+    # bcp.deck.reshuffle, asked only when a deck is empty (`_reshuffle`'s own first test)
+    if not (all(state.arsenal.values()) and all(state.conflict.values())):
+        shuffled = _reshuffle(state)
+        if shuffled is not None:
+            return shuffled
     b = state.battle
     if b is not None:
         moved = _advance(lk, state, b)
@@ -487,6 +534,6 @@ def _next_turn(lk: Lookups, state: State) -> State:
     """bcp.turn.order: the next player in turn order who is still in the game draws."""
     nxt = turns.next_in(state.order, state.turn, state.eliminated)
     assert nxt is not None  # the game ends before every side is out
-    if not _some_battle_live(lk, state):  # bcp.victory.no-battles
+    if not _battle_live(lk, state):  # bcp.victory.no-battles
         return _on_points(state, "no BATTLECARD is left that could still be fought")
     return replace(state, turn=nxt, turns=state.turns + 1, steps=(Owed(Step.CHOOSE, nxt),))

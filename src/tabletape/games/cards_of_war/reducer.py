@@ -8,8 +8,6 @@ Round, Special Abilities, Winning a Battle, Winning a Round, Winning the Game.
 
 from __future__ import annotations
 
-from functools import partial
-
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
@@ -170,8 +168,11 @@ APPLY = turns.by_event(_opening, _draw, _report, _deploy, _discard)  # which pla
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
     play = APPLY.get(type(event))
-    # partial() is a C callable: resolving a step costs no Python frame beyond `resolve`
-    return turns.settle(play(lk, state, event) if play else state, partial(resolve, lk))
+    if play is not None:
+        state = play(lk, state, event)
+    while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
+        state = after                                   # partial, no frame per event
+    return state
 
 
 # -- settling what needs no decision -------------------------------------------------------

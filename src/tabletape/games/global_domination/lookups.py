@@ -122,6 +122,20 @@ def build_areas(lk: Lookups, state: State, player: str, restriction: Restriction
             and in_zone(lk, state, player, a, restriction)]
 
 
+def can_build(lk: Lookups, state: State, player: str, restriction: Restriction) -> bool:
+    """Returns `bool(build_areas(...))`: whether `player` can Build anywhere, the supply
+    counted once (not once per empty Area) and the search stopped at the first Area
+    (`possible` asks it as every step settles; tests/games/test_fast_paths.py pins it)."""
+    board = state.board
+    free = supply(lk, state, player) > 0
+    for a in lk.areas:
+        f = board.get(a)
+        if (free if f is None else (f.owner == player and not f.full)) \
+                and in_zone(lk, state, player, a, restriction):
+            return True
+    return False
+
+
 def reduce_areas(lk: Lookups, state: State, player: str, restriction: Restriction,
                  target: str = "") -> list[str]:
     return [a for a in state.board if reduce_problem(state, player, a, target) is None
@@ -154,13 +168,13 @@ def possible(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether anything but forgoing can be done about a step (else it lapses)."""
     match h.step:
         case Step.BUILD:
-            return h.points > 0 and bool(build_areas(lk, state, h.player, h.restriction))
+            return h.points > 0 and can_build(lk, state, h.player, h.restriction)
         case Step.REDUCE:
             return h.points > 0 and bool(reduce_areas(lk, state, h.player, h.restriction,
                                                       h.target))
         case Step.LAND_MIX:
-            return h.points > 0 and bool(build_areas(lk, state, h.player, h.restriction)
-                                         or reduce_areas(lk, state, h.player, h.restriction))
+            return h.points > 0 and (can_build(lk, state, h.player, h.restriction)
+                                     or bool(reduce_areas(lk, state, h.player, h.restriction)))
         case Step.REMOVE:
             return any((f := state.board.get(a)) and (h.own or f.owner != h.player)
                        for a in lk.in_region[h.region])

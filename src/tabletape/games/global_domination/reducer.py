@@ -10,7 +10,6 @@ function takes the game's `Lookups` (`lk`) first. Rule code reads a card's
 from __future__ import annotations
 
 import math
-from functools import partial
 
 from msgspec.structs import replace
 
@@ -352,7 +351,10 @@ APPLY = turns.by_event(_first_chosen, _stack_chosen, _drawn, _played, _discarded
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
-    return turns.settle(APPLY[type(event)](lk, state, event), partial(resolve, lk))
+    state = APPLY[type(event)](lk, state, event)
+    while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
+        state = after                                   # partial, no frame per event
+    return state
 
 
 def resolve(lk: Lookups, state: State) -> State | None:

@@ -58,7 +58,10 @@ def initial(lk: Lookups, header: LiberationStarted) -> State:
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
-    return turns.settle(APPLY[type(event)](lk, state, event), partial(resolve, lk))
+    state = APPLY[type(event)](lk, state, event)
+    while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
+        state = after                                   # partial, no frame per event
+    return state
 
 
 def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
