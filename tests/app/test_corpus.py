@@ -589,8 +589,10 @@ def test_a_markdown_report_for_a_pull_request(run, logs):
                               f"cards-of-war={DECK}")
     assert r.exit_code == 1 == code
     lines = r.stdout.splitlines()
-    assert "| game | rules | logs | events | valid | invalid | broken |" in lines
+    assert ("| game | rules | logs | events | valid | invalid | broken | changed | "
+            "winner changed |") in lines
     assert f"| **all** | | **{N}** |" in r.stdout
+    assert "| cards-of-war | `two_decks=true` | 1 | 150 | 0 | 1 | 0 | 1 | 1 |" in lines
     rows = [ln for ln in lines if ln.startswith("| `") and "tabletape explain" in ln]
     assert len(rows) == len(report["changes"])
     for c, row in zip(report["changes"], rows, strict=True):
@@ -598,9 +600,13 @@ def test_a_markdown_report_for_a_pull_request(run, logs):
         assert row.endswith(f"| `{c['look']}` |")
     changed = sorted({r for c in report["changes"] for a in c["aspects"] for r in a.get("rules", [])})
     assert changed and "Coverage of the changed rules" in r.stdout
-    cov = json.loads(run("corpus", "coverage", logs, "--json").stdout)["cards-of-war"]["rules"]
+    cov = json.loads(run("corpus", "coverage", logs, "--json").stdout)["cards-of-war"]
     for rule in changed:
-        assert f"| `{rule}` | {cov[rule]['logs']} | {cov[rule]['events']:,} |" in lines
+        seen = cov["rules"][rule]
+        assert (f"| `{rule}` | cards-of-war | {seen['logs']} | {cov['logs']} | "
+                f"{seen['events']:,} |") in lines
+    for w in report["winner_changed"]:
+        assert f"| `{w['log']}` | {w['seq']} | " in r.stdout
 
 
 def test_the_cache_merges_runs_and_keeps_one_entry_per_rules(logs, tmp_path):
@@ -660,3 +666,81 @@ def test_filters_by_game_and_option_compare_and_update_only_theirs(run, logs):
     assert {k for k in after if after[k] != whole[k]} <= set(two)
     r = run("corpus", "check", logs, "--option", "two-decks")
     assert r.exit_code == 2 and "NAME=VALUE" in r.stderr
+
+
+def test_the_summary_groups_by_game_version_option_and_winner_changed(run, logs):
+    """Issue 26: with a baseline compared, every total (by game, by rules version, by
+    option value) counts the logs that changed and those that name another winner; the
+    logs whose winner changed are listed as fields."""
+    base = logs / "baseline.json"
+    run("corpus", "check", logs, "--baseline", base, "--update")
+    code, same = check_json(run, logs, "--baseline", base)
+    assert code == 0 and same["total"]["changed"] == 0 == same["total"]["winner_changed"]
+    assert same["winner_changed"] == []
+    code, report = check_json(run, logs, "--baseline", base, "--components",
+                              f"cards-of-war={DECK}")
+    changes = {c["log"]: c for c in report["changes"]}
+    winners = {}
+    for name, c in changes.items():
+        (o,) = [a for a in c["aspects"] if a["aspect"] == "outcome"] or [{}]
+        before, after = (o.get(k) or {} for k in ("before", "after"))
+        if before.get("winners") != after.get("winners"):
+            winners[name] = (o["seq"], before.get("winners"), after.get("winners"))
+    assert winners  # (the Tank at 9 ends some games otherwise)
+    assert {w["log"]: (w["seq"], w["before"], w["after"]) for w in report["winner_changed"]} \
+        == winners
+    assert all(w["game"] == "cards-of-war" for w in report["winner_changed"])
+    t = report["total"]
+    assert (t["changed"], t["winner_changed"]) == (len(changes), len(winners))
+    assert report["by_game"]["cards-of-war"]["changed"] == len(changes)
+    assert report["by_game"]["liberation"]["changed"] == 0
+    version = engine.get("cards-of-war").version
+    recorded = {e["rules_version"] for k, e in report["logs"].items() if e["game"] == "cards-of-war"}
+    assert sum(report["by_version"][f"cards-of-war {v}"]["changed"] for v in recorded) == \
+        len(changes) and version
+    # By option: the header's options (the defaults left out), as --option writes them.
+    for game, opts in report["by_option"].items():
+        for option, tally in opts.items():
+            name, _, value = option.partition("=")
+            having = [k for k, e in report["logs"].items()
+                      if e["game"] == game and e.get("options", {}).get(name) == value]
+            assert tally["logs"] == len(having) > 0, option
+            assert tally["changed"] == sum(k in changes for k in having)
+            assert tally["winner_changed"] == sum(k in winners for k in having)
+    two = report["by_option"]["cards-of-war"]["two_decks=true"]
+    code, only = check_json(run, logs, "--no-cache", "--option", "two_decks=true")
+    assert two["logs"] == only["total"]["logs"]
+    # Without a baseline, no change counts (the shape of a plain check is unchanged).
+    code, plain = check_json(run, logs)
+    assert set(plain["total"]) == {"logs", "events", "valid", "invalid", "broken"}
+    assert "winner_changed" not in plain and "changed_rules" not in plain
+    r = run("corpus", "check", logs, "--baseline", base, "--components", f"cards-of-war={DECK}")
+    assert "cards-of-war by option" in r.stdout
+    assert (f"{len(changes)} of {N} logs differ from the baseline {base}, {len(winners)} with "
+            "another winner or none (--update accepts them)") in r.stdout
+
+
+def test_the_coverage_of_the_changed_rules_is_in_every_report(run, logs):
+    """Issue 26: for each rule id involved in a change, how many of the logs checked (of
+    the changed log's game) exercise it, in the text and --json reports too."""
+    base = logs / "baseline.json"
+    run("corpus", "check", logs, "--baseline", base, "--update")
+    code, report = check_json(run, logs, "--baseline", base, "--components",
+                              f"cards-of-war={DECK}")
+    rules = sorted({r for c in report["changes"] for a in c["aspects"] for r in a.get("rules", [])})
+    cov = json.loads(run("corpus", "coverage", logs, "--json").stdout)["cards-of-war"]
+    assert rules and report["changed_rules"] == [
+        {"rule": r, "game": "cards-of-war", "logs": cov["rules"][r]["logs"],
+         "events": cov["rules"][r]["events"], "of": cov["logs"]} for r in rules]
+    r = run("corpus", "check", logs, "--baseline", base, "--components", f"cards-of-war={DECK}")
+    for c in report["changed_rules"]:
+        assert (f"coverage {c['rule']}: {c['logs']} of {c['of']} cards-of-war logs exercise "
+                f"it ({c['events']:,} events)") in r.stdout
+    # A subset: the logs checked are the subset's.
+    one = logs / "cards-of-war/joint-adjacent.jsonl"
+    code, report = check_json(run, one, "--baseline", base, "--components",
+                              f"cards-of-war={DECK}")
+    assert report["changed_rules"] and all(c["of"] == 1 for c in report["changed_rules"])
+    # No change, no coverage walked.
+    code, report = check_json(run, logs, "--baseline", base)
+    assert report["changed_rules"] == []

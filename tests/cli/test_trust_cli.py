@@ -221,10 +221,10 @@ def test_replay_and_log_say_what_they_show_of_a_broken_log(run, forged):
     r = run("replay", forged)
     assert r.exit_code == 1 and "the last line read before the log breaks" in r.stderr
     r = run("log", forged)
-    assert r.exit_code == 1 and "the table shows the 22 line(s) read before the log breaks" in r.stderr
+    assert r.exit_code == 1 and "the table shows the 22 lines read before the log breaks" in r.stderr
     assert "the table shows" not in r.stdout and "forged.jsonl:23" in r.stderr
     r = run("log", forged, "--json")
-    assert r.exit_code == 1 and "the lines show the 22 line(s)" in r.stderr
+    assert r.exit_code == 1 and "the lines show the 22 lines" in r.stderr
     assert all(json.loads(line) for line in r.stdout.splitlines())
 
 
@@ -305,7 +305,7 @@ def test_verify_puts_a_bad_signature_first_and_validate_counts_signatures(run, t
     assert "ok" not in first.split()
     assert run("verify", path, "--keys", keys).stdout.startswith("ok ")
     r = run("validate", path)
-    assert r.exit_code == 0 and "1 signature(s) not checked: `tabletape verify" in r.stdout
+    assert r.exit_code == 0 and "1 signature not checked: `tabletape verify" in r.stdout
     data = json.loads(run("validate", path, "--json").stdout)
     assert data["signatures"] == 1 and data["signatures_checked"] is False
 

@@ -49,8 +49,10 @@ def test_note_dispute_prints_what_its_ruling_rests_on(run, tmp_path):
     r = run("note", path, "was Flak allowed that?", "--about", 37, "--dispute", "--by", "bob")
     assert r.exit_code == 0
     assert "ruling on seq 37: legal" in r.stdout
+    assert "  bob's score in battle 3 with Flak: Torpedo Bomber 5 + Flak 3 = 8" in r.stdout
     assert ("  rests on values not from the rulebook: Flak's kill (F/B; reconstructed), "
-            "Torpedo Bomber's types (B; rulebook-name)") in r.stdout.splitlines()
+            "Torpedo Bomber's types (B; rulebook-name), Torpedo Bomber's value (5; "
+            "rulebook-name), Flak's value (3; reconstructed)") in r.stdout.splitlines()
 
 
 def test_a_ruling_on_rulebook_values_only_adds_no_line(run, tmp_path):

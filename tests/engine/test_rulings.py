@@ -324,3 +324,59 @@ def test_undone_at_follows_the_undo_stack_past_the_explained_event(run, tmp_path
     assert json.loads(run("explain", path, 38, "--json").stdout)["undone_at"] == 39
     assert json.loads(run("explain", path, 37, "--json").stdout)["undone_at"] == 40
     assert json.loads(run("explain", path, 36, "--json").stdout)["undone_at"] is None
+
+
+# -- --components on replay and view: judged with the box's values, the log untouched -------
+
+def _files(folder) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+def test_replay_judges_with_the_box_values_and_says_so(run, tmp_path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    path = logs / "g.jsonl"
+    shutil.copy(BCP, path)
+    box = _box(tmp_path, 2)
+    before = _files(logs)
+    r = run("replay", path, "--components", box)
+    assert r.exit_code == 1  # seq 27 is illegal with these values
+    assert r.stdout.splitlines()[0] == NOTE.format(box)
+    assert "before seq 27: seq 27 is illegal [bcp.fire.hit]" in r.stdout
+    data = json.loads(run("replay", path, "--to", 26, "--components", box, "--json").stdout)
+    assert data["components"] == {"file": str(box), "differs": ["Radar Advantage's bonus: 1 → 2"]}
+    r = run("replay", path, "--step", "--components", box, input="g 27\nq\n")
+    assert NOTE.format(box) in " ".join(r.output.split())
+    assert "Radar Advantage 2 = 9" in r.output
+    assert _files(logs) == before  # the log's bytes, and no index written beside it
+    # without --components: the header's values, and no note
+    r = run("replay", path)
+    assert r.exit_code == 0 and "judged with the components" not in r.output
+
+
+def test_view_judges_with_the_box_values_and_the_page_says_so(run, tmp_path):
+    from tabletape.app import viewer
+    from tabletape.app.whatif import components_for
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    path = logs / "g.jsonl"
+    shutil.copy(BCP, path)
+    box = _box(tmp_path, 2)
+    before = _files(logs)
+    out = tmp_path / "g.html"
+    r = run("view", path, "-o", out, "--components", box)
+    assert r.exit_code == 1
+    assert r.stdout.splitlines()[0] == NOTE.format(box)
+    assert "invalid at seq 27 [bcp.fire.hit]" in r.stdout
+    page = out.read_text()
+    assert 'id="judged"' in page
+    book = viewer.build(str(path), components=components_for(str(path), str(box)))
+    assert book.data()["judged"] == NOTE.format(box)
+    assert any("Radar Advantage 2 = 9" in m for m in book.frames[27]["m"])
+    assert "judged" not in viewer.build(str(path)).data()  # the header's values: no note
+    data = json.loads(run("view", path, "-o", out, "--force", "--components", box,
+                          "--json").stdout)
+    assert data["components"]["differs"] == ["Radar Advantage's bonus: 1 → 2"]
+    assert _files(logs) == before
+    r = run("view", path, "-o", out, "--force", "--components", tmp_path / "none.json")
+    assert r.exit_code == 2 and "cannot read components file" in r.output

@@ -17,4 +17,4 @@ def render(game: TakeAway, state: State, pending: str) -> Group:
     table.add_column("turn")
     table.add_column("took last")
     table.add_row(str(state.pile), state.turn, state.last or "·")
-    return Group(table, Text(f"next: {pending}"))
+    return Group(table, Text(pending))

@@ -22,5 +22,5 @@ def draw(game: TakeAway, state: State, pending: str) -> Drawing:
         parts.append(group(text(16, y, p + mark, fill=seat_colour(state.players, p)),
                            label=f"player {p}"))
         y += 20
-    parts.append(group(text(16, y + 10, f"next: {pending}", size=11), label="next"))
-    return Drawing(W, y + 30, f"{title}; next: {pending}", parts)
+    parts.append(group(text(16, y + 10, pending, size=11), label="next"))
+    return Drawing(W, y + 30, f"{title}; {pending}", parts)

@@ -21,7 +21,6 @@ import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
@@ -56,19 +55,26 @@ from tabletape.app.judge import (
     parse_components,
     rules_fingerprint,
     source_fingerprint,
+    written,
 )
 from tabletape.app.report import (
     Covered,
     Report,
+    RuleCoverage,
     Summary,
     Tally,
+    WinnerChange,
     changed_rules,
+    columns,
     coverage,
     covered,
     markdown,
     report,
+    rule_coverage,
     summary,
     tally,
+    winner_change,
+    winners_words,
 )
 from tabletape.engine import registry
 from tabletape.tape import files
@@ -82,13 +88,15 @@ from tabletape.tape.events import visible
 __all__ = [
     "ANY", "BASELINE_FORMAT", "BROKEN", "CACHE_KEEP", "CACHE_NAME", "CHECK_VERSION",
     "DASK_TIMEOUT", "INVALID", "NOT_A_LOG", "VALID", "Aspect", "Change", "Covered", "Entry",
-    "Filter", "Latest", "Report", "Run", "RunFailed", "Summary", "Tally", "Unjudged",
-    "baseline_to_update", "cache_key", "changed_rules", "check", "compare", "coverage",
+    "Filter", "Latest", "Report", "RuleCoverage", "Run", "RunFailed", "Summary", "Tally",
+    "Unjudged", "WinnerChange", "baseline_to_update", "cache_key", "changed_rules", "check",
+    "columns", "compare", "coverage",
     "covered", "decode_counts", "default_cache_dir", "difference", "encode_counts",
     "find_logs", "in_scope", "judge", "judge_keyed", "key_of", "load_cache", "look_closer",
     "markdown", "merged", "names_of", "parse_components", "parse_options", "read_baseline",
-    "report", "rules_changed_since", "rules_fingerprint", "run_dask", "run_local",
-    "save_cache", "source_fingerprint", "summary", "tally", "under", "write_baseline",
+    "report", "rule_coverage", "rules_changed_since", "rules_fingerprint", "run_dask",
+    "run_local", "save_cache", "source_fingerprint", "summary", "tally", "under",
+    "winner_change", "winners_words", "write_baseline", "written",
 ]
 
 
@@ -155,15 +163,11 @@ class Filter(msgspec.Struct, frozen=True):
             return True
         opts = getattr(header, "options", None)
         values = msgspec.structs.asdict(opts) if isinstance(opts, msgspec.Struct) else {}
-        return all(name in values and _written(values[name]) == value
+        return all(name in values and written(values[name]) == value
                    for name, value in self.options)
 
 
 ANY = Filter()  # every log
-
-
-def _written(v: Any) -> str:
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
 def parse_options(specs: Iterable[str]) -> tuple[tuple[str, str], ...]:

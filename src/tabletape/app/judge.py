@@ -26,7 +26,7 @@ from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
 from tabletape.tape.reader import Record, open_log, read_records
 
-CHECK_VERSION = 2  # what an Entry measures; a change invalidates every cache
+CHECK_VERSION = 3  # what an Entry measures; a change invalidates every cache
 VALID, INVALID, BROKEN = "valid", "invalid", "broken"
 NOT_A_LOG = "not a log"  # a stray file: its first line is no tabletape header; not a game
 
@@ -59,6 +59,8 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     over_at: int | None = None  # the seq that ended the game (its outcome decided there)
     moves: str = ""  # the number of legal next events after every seq (`counts`)
     latest: Latest | None = None  # the verdict under the latest rules, where it differs
+    options: dict[str, str] = {}  # the options it was played with, as its header writes them
+    #                               (defaults left out), each value as written: true, short, 2
 
     @property
     def first_illegal(self) -> tuple[int, str] | None:
@@ -317,13 +319,21 @@ def _judge(path: str, components: dict[str, bytes], f: Hashed, rules: str | None
         out["state"] = digest(state)
     stop = result.error
     recorded = getattr(header, "rules_version", None)
+    options = msgspec.to_builtins(getattr(header, "options", None))
     judged = result.judged_by
     return Entry(game=getattr(header, "game", None), rules_version=recorded,
                  judged_by=judged if judged != recorded else None, events=result.events,
                  verdict=BROKEN if stop is not None else VALID if result.ok else INVALID,
                  illegal=sorted(illegal.items()), error=_reason(stop, path) if stop else None,
                  error_seq=stop.seq if stop else None, over_at=counts.over_at,
-                 moves=encode_counts(counts.counts), **out)
+                 moves=encode_counts(counts.counts), options={
+                     k: written(v) for k, v in sorted(options.items())
+                 } if isinstance(options, dict) else {}, **out)
+
+
+def written(v: Any) -> str:
+    """Returns an option's value as `--option NAME=VALUE` writes it (true, false, short, 2)."""
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
 def _reason(e: TapeError, path: str) -> str:

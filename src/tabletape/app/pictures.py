@@ -17,9 +17,10 @@ from tabletape.engine.kit.svg import NARROW, Drawing
 
 
 def next_text(rs: engine.Ruleset, state: Any) -> str:
-    """Returns what the game waits for, or how it ended (as the terminal table says it)."""
+    """Returns the line under a table: `next: ` what the game waits for, or `result: ` how
+    it ended (a finished game has no next); the same on the terminal, in SVG and `append`."""
     d, o = rs.pending(state), rs.outcome(state)
-    return o.summary if o else d.detail if d else "nothing"
+    return f"result: {o.summary}" if o else f"next: {d.detail if d else 'nothing'}"
 
 
 def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None, *,

@@ -250,15 +250,19 @@ class State(Struct, frozen=True, kw_only=True):
     outcome: Outcome | None
     rules_version: RulesVersion
     problems: list[Problem]
+    components: Rejudged | UnsetType = UNSET  # judged with other component data
 
 
-def state_report(result: engine.Replay, state: Any) -> State:
-    """Returns a replay's state (`state` as the player asked for sees it) as `replay --json`."""
+def state_report(result: engine.Replay, state: Any, components: Whatif | None = None
+                 ) -> State:
+    """Returns a replay's state (`state` as the player asked for sees it) as `replay --json`;
+    `components`: judged with that component data."""
     rs = result.ruleset
     assert rs is not None
     return State(file=result.file, seq=result.events - 1, state=state_data(state),
                  pending=rs.pending(result.state), outcome=rs.outcome(result.state),
-                 rules_version=rules_version(result), problems=problems(result.problems))
+                 rules_version=rules_version(result), problems=problems(result.problems),
+                 components=components.report() if components else UNSET)
 
 
 # -- explain -------------------------------------------------------------------------------

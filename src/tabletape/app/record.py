@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries
+from tabletape.app import entries, vocab
 from tabletape.engine import CHANCE, Decision, Ruling
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, TapeError, UsageError
@@ -398,6 +398,8 @@ class RecordSession:
     def command(self, name: str, rest: str) -> Reply:
         """Runs one of COMMANDS."""
         by, rest = _by(rest)
+        if by is not None and (stranger := self.stranger(by)):
+            return Reply(message=stranger, refused=True)
         match name:
             case "undo":
                 target = self.fold.latest()
@@ -427,9 +429,26 @@ class RecordSession:
                 return Reply(quit=True)
         return Reply(show=name, arg=rest)
 
+    def stranger(self, name: str) -> str | None:
+        """Returns why `@name` is refused: it is no player, scribe or earlier speaker of this
+        log but close to one (a typo); None when it is one, or a new speaker (an umpire)."""
+        known = {*self.header.players, *(ev.by for _, ev in self.recent if ev.by)}
+        if self.by:
+            known.add(self.by)
+        if name in known:
+            return None
+        close = vocab.close(name, known)
+        if not close:
+            return None
+        return (f"@{name} is not a player of this game: did you mean "
+                f"{' or '.join('@' + c for c in close)}? (players: "
+                f"{', '.join(self.header.players)}); nothing was written")
+
     def _dispute(self, rest: str) -> Reply:
         seq, _, text = rest.partition(" ")
         by, text = _by(text.strip())
+        if by is not None and (stranger := self.stranger(by)):
+            return Reply(message=stranger, refused=True)
         if not seq.isdigit() or not text:
             return Reply(message="usage: " + COMMANDS["dispute"], refused=True)
         return self.record(Note(text=text, about=int(seq), dispute=True, at=self.clock(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from tabletape import engine
+from tabletape.app.whatif import Whatif
 from tabletape.tape.errors import IllegalEvent, TapeError, UsageError
 from tabletape.tape.events import Event, Note
 
@@ -31,9 +32,11 @@ class Stepper:
     """A folded log, positioned at one seq; moves return a message when they cannot move."""
 
     def __init__(self, path: str, *, as_player: str | None = None, at: int = 0,
-                 rules: str | None = None):
+                 rules: str | None = None, components: Whatif | None = None):
         self.path = path
         self.rules = rules  # the rules version judging (None: the recorded one)
+        self.components = components  # the component data judging (None: the header's)
+        self._data = components.data if components is not None else None
         self.frames: list[Frame] = []
         self.states: list[Any] = []
         self.error: TapeError | None = None
@@ -55,7 +58,7 @@ class Stepper:
             if j.seq < STATES_KEPT:
                 self.states.append(j.fold.state)
 
-        result = engine.replay(path, visit=frame, version=self.rules)
+        result = engine.replay(path, visit=frame, version=self.rules, components=self._data)
         if result.fold is None:
             raise result.error or UsageError("unreadable log", file=path)
         self.error = result.error  # step through what could be read; say where reading stopped
@@ -75,7 +78,8 @@ class Stepper:
         if self.pos < len(self.states):
             state = self.states[self.pos]
         else:
-            state = engine.replay(self.path, to=self.pos, version=self.rules).state
+            state = engine.replay(self.path, to=self.pos, version=self.rules,
+                                  components=self._data).state
         return state if self.as_player is None else self.ruleset.view(state, self.as_player)
 
     def marks(self) -> list[str]:

@@ -28,10 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from tabletape import engine
 from tabletape.app import pictures, stepper
 from tabletape.app.reading import RulesVersion
+from tabletape.app.whatif import Rejudged, Whatif
 from tabletape.tape import files
 from tabletape.tape.errors import ChainError, LogFormatError, TornTail, UsageError
 from tabletape.tape.events import Note, visible
@@ -58,6 +60,7 @@ class Book:
     rules: str | None = None  # the rules version asked for (None: the one recorded)
     recorded: str = ""  # the rules version the log was recorded under
     judged_by: str = ""  # the rules version that judged it
+    components: Whatif | None = None  # the component data judging (None: the header's)
 
     @property
     def version(self) -> str:
@@ -78,11 +81,14 @@ class Book:
     def data(self, live: bool = False) -> dict[str, Any]:
         """Returns what the page is given: plain data, JSON-ready."""
         # (what came from a file, its name or a reader's message, through the one door)
-        return {"file": visible(os.path.basename(self.file)), "game": self.game,
+        data = {"file": visible(os.path.basename(self.file)), "game": self.game,
                 "title": self.title, "players": list(self.players),
                 "verdict": visible(self.verdict), "ok": self.ok,
                 "head": self.head, "version": self.version, "live": live,
                 "parts": self.parts, "frames": self.frames, "pics": self.pics}
+        if self.components is not None:  # judged with other values: the page says so
+            data["judged"] = self.components.note()
+        return data
 
 
 def log_verdict(result: engine.Replay) -> tuple[bool, str]:
@@ -201,7 +207,8 @@ class _BookDrawer(_Drawer):
 
 def _fold(path: str, drawer: _Drawer, book: Book) -> engine.Fold:
     """Folds the log through `drawer`; fills in `book`'s summary; returns the final fold."""
-    result = engine.replay(path, visit=drawer, version=book.rules)
+    data = book.components.data if book.components is not None else None
+    result = engine.replay(path, visit=drawer, version=book.rules, components=data)
     fold, rs = result.fold, result.ruleset
     if fold is None or rs is None:
         raise result.error or UsageError("unreadable log", file=path)
@@ -212,15 +219,17 @@ def _fold(path: str, drawer: _Drawer, book: Book) -> engine.Fold:
     return fold
 
 
-def build(path: str, before: Book | None = None, rules: str | None = None) -> Book:
+def build(path: str, before: Book | None = None, rules: str | None = None,
+          components: Whatif | None = None) -> Book:
     """Folds the log at `path` and draws every seq's tables; reuses `before`'s drawings for
     the seqs whose lines are unchanged (the table after a seq depends on the lines up to
     it only), so that following a growing log draws only what is new.
 
     The Book holds the whole page, so it grows with the log; `write` streams it instead.
-    `rules` judges by another rules version than the recorded one.
+    `rules` judges by another rules version than the recorded one, `components` with
+    other component data than the header's.
     """
-    book = Book(path, rules=rules)
+    book = Book(path, rules=rules, components=components)
     fold = _fold(path, _BookDrawer(book, before), book)
     for seq in _amended(fold):
         book.frames[seq]["m"].extend(stepper.marks_after(fold, seq))
@@ -455,7 +464,8 @@ class _Export(_Drawer):
             spool.close()
 
 
-def write(path: str, out: str, *, force: bool = False, rules: str | None = None) -> Book:
+def write(path: str, out: str, *, force: bool = False, rules: str | None = None,
+          components: Whatif | None = None) -> Book:
     """Writes the viewer of the log at `path` to `out` (atomically); returns the book's
     summary (events, verdict, head: its frames and parts went to the file, not to memory).
     An existing `out` is replaced only with `force`, and the log itself never.
@@ -464,7 +474,7 @@ def write(path: str, out: str, *, force: bool = False, rules: str | None = None)
     flat but for a digest per distinct part.
     """
     files.check_target(out, force=force, reading=(path,))  # before the work, not after
-    book = Book(path, rules=rules)
+    book = Book(path, rules=rules, components=components)
     export = _Export(os.path.dirname(os.path.abspath(out)))
     try:
         fold = _fold(path, export, book)
@@ -490,16 +500,19 @@ class Page(msgspec.Struct, frozen=True):
     verdict: str
     rules_version: RulesVersion
     bytes: int
+    components: Rejudged | UnsetType = UNSET  # judged with other component data
 
 
-def view(path: str, out: str, *, force: bool = False, rules: str | None = None
-         ) -> tuple[Page, bool]:
+def view(path: str, out: str, *, force: bool = False, rules: str | None = None,
+         components: Whatif | None = None) -> tuple[Page, bool]:
     """Writes the viewer of the log at `path` to `out` (judged by the rules version `rules`,
-    None: the recorded one); returns what was written, and whether the log is clean (the
-    page is written either way)."""
-    book = write(path, out, force=force, rules=rules)
+    None: the recorded one; with the component data `components`, None: the header's);
+    returns what was written, and whether the log is clean (the page is written either
+    way)."""
+    book = write(path, out, force=force, rules=rules, components=components)
     return Page(out, path, book.events, book.verdict,
-                RulesVersion(book.recorded, book.judged_by), os.path.getsize(out)), book.ok
+                RulesVersion(book.recorded, book.judged_by), os.path.getsize(out),
+                components.report() if components else UNSET), book.ok
 
 
 __all__ = ["Book", "Page", "build", "data_json", "html", "html_packed", "log_verdict", "view",

@@ -19,6 +19,7 @@ header h1 { font-size: 18px; margin: 0 8px 0 0; display: inline; }
 #verdict.ok { background: #2e8b57; } #verdict.bad { background: #b03a2e; }
 #head { font: 12px ui-monospace, monospace; color: #555; word-break: break-all; }
 #live { color: #2e6fb7; font-weight: bold; }
+#judged { color: #8a5a00; font-size: 13px; }
 nav { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 8px 14px;
       background: #f7f5ef; border-bottom: 1px solid #ccc; position: sticky; top: 0; z-index: 2; }
 nav button { font-size: 15px; min-width: 38px; padding: 4px 8px; cursor: pointer; }
@@ -57,6 +58,7 @@ kbd { border: 1px solid #bbb; border-radius: 3px; padding: 0 3px; background: #f
 <header>
   <h1 id="title"></h1> <span id="verdict"></span> <span id="live" hidden>● live</span>
   <div id="head"></div>
+  <div id="judged" hidden></div>
 </header>
 <nav aria-label="replay controls">
   <button id="first" title="first (Home)" aria-label="first">|◀</button>
@@ -99,6 +101,8 @@ function setup() {
   $("head").textContent = D.frames.length ? "head " + (D.head || "—") + " · " + D.frames.length + " lines (seq 0–" + last() + ")"
     : "nothing to show: the file cannot be read as a log";
   $("live").hidden = !D.live;
+  $("judged").textContent = D.judged || "";
+  $("judged").hidden = !D.judged;
   const sel = $("viewer");
   if (sel.options.length !== D.players.length + 1) {
     sel.innerHTML = "";

@@ -17,6 +17,7 @@ from msgspec import inspect as mi
 from tabletape import engine
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import Event, is_core
+from tabletape.tape.words import counted as counted  # (its home is tape.words)
 
 # The envelope: tabletape fills these in (`by` and `at` may be given)
 ENVELOPE = ("seq", "prev", "at", "by")
@@ -180,19 +181,26 @@ def fields_of(cls: type) -> list[Field]:
     return out
 
 
-def examples(ruleset: engine.Ruleset) -> dict[str, dict[str, Any]]:
+SEEDS = 8  # games simulated per table (options, players) while an event type is missing
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+# Fields that name a player (as `player` does): a made-up example gives them another player
+PLAYER_FIELDS = frozenset(("to", "other", "owner", "target_player", "winner"))
+
+
+def examples(ruleset: engine.Ruleset, made: set[str] | None = None) -> dict[str, dict[str, Any]]:
     """Returns one example of each event type, as `append` takes it, from simulated games.
 
     Games are simulated with the default options, then with each optional rule on in
-    turn, until every type has shown up; what never does gets an example made from its
-    fields.
+    turn (a few seeds each), until every type has shown up: such an example is legal in a
+    state a game reaches. What never does (a type the default box cannot produce, or a
+    core event) gets an example made from its fields and the names the others use: real
+    players and components, never a placeholder; its tag is added to `made`.
     """
     from tabletape.engine import simulate
 
-    wanted = set(event_types(ruleset))
+    wanted = set(event_types(ruleset)) - {"signed"}  # written by `sign` only, never played
     found: dict[str, dict[str, Any]] = {}
     lo, hi = ruleset.players
-    names = ("alice", "bob", "carol", "dave", "erin", "frank")
     info = mi.type_info(ruleset.Options)
     assert isinstance(info, mi.StructType)
     variants: list[tuple[int, dict[str, Any], int]] = [(0, {}, max(lo, 2)), (1, {}, min(hi, 4))]
@@ -202,12 +210,13 @@ def examples(ruleset: engine.Ruleset) -> dict[str, dict[str, Any]]:
             variants.append((0, {f.name: True}, max(lo, 2)))
         elif isinstance(t, mi.LiteralType):
             variants += [(0, {f.name: v}, max(lo, 2)) for v in t.values if v != f.default]
-    for seed, opts, n in variants:
+    tables = [(seed + more, opts, n) for more in range(SEEDS) for seed, opts, n in variants]
+    for seed, opts, n in tables:
         if wanted <= set(found):
             break
         try:
             options = msgspec.convert(opts, ruleset.Options)
-            header = simulate.header_for(ruleset, names[:n], options)
+            header = simulate.header_for(ruleset, NAMES[:n], options)
             if ruleset.header_problem(header):
                 continue
             for event, _ in simulate.play(ruleset, header, seed, max_events=3_000):
@@ -223,19 +232,30 @@ def examples(ruleset: engine.Ruleset) -> dict[str, dict[str, Any]]:
     for tag, cls in event_types(ruleset).items():
         if tag not in found:
             found[tag] = core.get(tag) or _made_up(tag, cls, seen)
+            if made is not None:
+                made.add(tag)
     return {tag: found[tag] for tag in event_types(ruleset)}
 
 
 def _made_up(tag: str, cls: type, seen: dict[str, Any]) -> dict[str, Any]:
-    """Returns an example of an event type made from its required fields' types (a field
-    named as one in another example takes that example's value: a card is a card)."""
+    """Returns an example of an event type made from its required fields' types: a field
+    named as one in another example takes that example's value (a card is a card, and
+    `cards` are cards), a field naming a player another player than `player`."""
     body: dict[str, Any] = {"type": tag}
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     for f in info.fields:
         if f.name in ENVELOPE or not f.required:
             continue
-        body[f.name] = seen[f.name] if f.name in seen else _sample(f.name, f.type)
+        single = f.name.removesuffix("s")
+        if f.name in seen:
+            body[f.name] = seen[f.name]
+        elif f.name in PLAYER_FIELDS:
+            body[f.name] = next(p for p in NAMES if p != body.get("player"))
+        elif single != f.name and single in seen and isinstance(seen[single], str):
+            body[f.name] = [seen[single]]
+        else:
+            body[f.name] = _sample(f.name, f.type)
     return body
 
 
@@ -325,11 +345,6 @@ def template(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: template(v) for k, v in value.items()}
     return msgspec.to_builtins(value)
-
-
-def counted(n: int, noun: str) -> str:
-    """Returns `1 event`, `2 events`: a count with its noun in the right number."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 # -- the games and their rules ---------------------------------------------------------------

@@ -2,6 +2,11 @@
 
 Each function is a parameter's `shell_complete`: it gets what was typed so far and
 returns the candidates. They never raise: a log that cannot be read completes nothing.
+
+bash splits the words it completes at COMP_WORDBREAKS (`=`, `@` and `:` among them), so
+`--option length=<Tab>` and `FILE@<Tab>` reach click's own script as several words, and
+what it offers would replace only the last of them: `Bash` reads the line itself and
+offers only what follows the last break character.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from typing import Any
 
 import click
 import msgspec
-from click.shell_completion import CompletionItem
+from click.shell_completion import BashComplete, CompletionItem, split_arg_string
 
 from tabletape.tape.events import visible
 from tabletape.tape.log import MAX_LINE
@@ -98,3 +103,91 @@ def log_points(ctx: click.Context, param: click.Parameter | None,
         return [CompletionItem(incomplete, type="file")]
     return [CompletionItem(f"{path}@{s}") for s in range(0, _last_seq(path) + 1)
             if str(s).startswith(seq)][:500]
+
+
+# click's bash script, passing the line as typed and bash's break characters as well
+_SOURCE_BASH = """\
+%(complete_func)s() {
+    local IFS=$'\\n'
+    local response
+
+    response=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD=$COMP_CWORD \\
+COMP_LINE="$COMP_LINE" COMP_POINT=$COMP_POINT COMP_WORDBREAKS="$COMP_WORDBREAKS" \\
+%(complete_var)s=bash_complete $1)
+
+    for completion in $response; do
+        IFS=',' read type value <<< "$completion"
+
+        if [[ $type == 'dir' ]]; then
+            COMPREPLY=()
+            compopt -o dirnames
+        elif [[ $type == 'file' ]]; then
+            COMPREPLY=()
+            compopt -o default
+        elif [[ $type == 'plain' ]]; then
+            COMPREPLY+=($value)
+            [[ $value == *= ]] && compopt -o nospace  # `length=`: its value follows
+        fi
+    done
+
+    return 0
+}
+
+%(complete_func)s_setup() {
+    complete -o nosort -F %(complete_func)s %(prog_name)s
+}
+
+%(complete_func)s_setup;
+"""
+
+
+SPECIAL = "@$"  # bash's readline "special prefixes": break characters kept in the word
+
+
+class Bash(BashComplete):
+    """click's bash completion, for words bash splits at its break characters.
+
+    The words are read from COMP_LINE up to the cursor, split as the shell will pass them
+    to tabletape (`length=s` is one word), and each candidate loses what bash keeps of the
+    word: the text up to its last break character (`length=`; `FILE` before `@4`, since
+    readline replaces `@4` with the candidate `@41`). A script sourced
+    before this (no COMP_LINE) is answered as click answers it.
+    """
+
+    source_template = _SOURCE_BASH
+    kept = ""  # the part of the word being completed that bash does not replace
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        line = os.environ.get("COMP_LINE")
+        if line is None:
+            return super().get_completion_args()
+        try:
+            line = line[:int(os.environ.get("COMP_POINT", len(line)))]
+        except ValueError:
+            pass
+        words = split_arg_string(line)
+        more = split_arg_string(line + "x")  # a new word starts at the cursor
+        if len(more) > len(words) and more[-1] == "x":
+            args, incomplete = words[1:], ""
+        else:
+            args, incomplete = words[1:-1], (words[-1] if words else "")
+        breaks = set(os.environ.get("COMP_WORDBREAKS", "")) - set(" \t\n\"'")
+        # readline replaces the text after the last break character; `@` (one of its
+        # special prefixes, for host names) is replaced with that text, so it is offered
+        cut = max((i + (c not in SPECIAL) for i, c in enumerate(incomplete) if c in breaks),
+                  default=0)
+        self.kept = incomplete[:cut]
+        return args, incomplete
+
+    def format_completion(self, item: CompletionItem) -> str:
+        value = item.value
+        if self.kept and item.type == "plain" and isinstance(value, str) and \
+                value.startswith(self.kept):
+            value = value[len(self.kept):]
+        return f"{item.type},{value}"
+
+
+def register() -> None:
+    """Makes `Bash` answer `_TABLETAPE_COMPLETE=bash_source` and `bash_complete`."""
+    from click.shell_completion import add_completion_class
+    add_completion_class(Bash, "bash")

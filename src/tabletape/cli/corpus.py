@@ -111,16 +111,17 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
                               reading=[os.path.join(root, k) for k in run.entries])
     changes = corpus.compare(old, run.entries, root, rules) if old is not None and not update \
         else None
+    # The coverage of the rules involved in the changes: the logs checked walked again.
+    covered = corpus.coverage(paths, jobs or os.cpu_count() or 1, only.takes if only else None) \
+        if changes and corpus.changed_rules(changes) else None
     if as_json:
-        emit_json(corpus.report(run, changes))
+        emit_json(corpus.report(run, changes, covered))
     elif as_markdown:
         from tabletape.cli.group import echo
-        covered = corpus.coverage(paths, jobs or os.cpu_count() or 1) \
-            if changes and corpus.changed_rules(changes) else None
         for line in corpus.markdown(run, changes, baseline, covered):
             echo(line)
     else:
-        _print_report(console, run, changes, baseline, written)
+        _print_report(console, run, changes, baseline, written, covered)
     if update:
         ctx.exit(0)  # the results are the baseline now
     if changes is not None:
@@ -157,23 +158,31 @@ def _where(e: corpus.Entry) -> str:
 
 
 def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | None,
-                  baseline: str | None, written: dict[str, corpus.Entry] | None) -> None:
+                  baseline: str | None, written: dict[str, corpus.Entry] | None,
+                  covered: dict[str, Any] | None = None) -> None:
     from rich.table import Table
     from rich.text import Text
-    s = corpus.summary(run)
-    table = Table(title=f"{s.total.logs} logs" + (f" ({run.cached} from the cache)"
-                                                        if run.cached else ""),
-                  title_justify="left")
-    for col in ("game", "rules", "logs", "events", "valid", "invalid", "broken"):
-        table.add_column(col, justify="left" if col in ("game", "rules") else "right")
-    for key, t in s.by_version.items():
-        game, _, version = key.rpartition(" ")
-        table.add_row(game, version, *(f"{getattr(t, c):,}" for c in
-                                       ("logs", "events", "valid", "invalid", "broken")))
-    t = s.total
-    table.add_row("all", "", *(f"{getattr(t, c):,}" for c in
-                               ("logs", "events", "valid", "invalid", "broken")), style="bold")
-    console.print(table)
+    s = corpus.summary(run, changes)
+    cols = corpus.columns(s)
+    heads = [c.replace("_", "\n") for c in cols]  # winner changed: in two lines, narrow
+
+    def table(title: str | None, first: tuple[str, ...], rows: list[tuple[Any, ...]],
+              total: corpus.Tally | None = None, shown: tuple[str, ...] = cols) -> None:
+        t = Table(title=title, title_justify="left")
+        for col in (*first, *(heads[cols.index(c)] for c in shown)):
+            t.add_column(col, justify="left" if col in first else "right")
+        for *names, tally in rows:
+            t.add_row(*names, *(f"{getattr(tally, c):,}" for c in shown))
+        if total is not None:
+            t.add_row("all", "", *(f"{getattr(total, c):,}" for c in shown), style="bold")
+        console.print(t)
+
+    table(f"{s.total.logs} logs" + (f" ({run.cached} from the cache)" if run.cached else ""),
+          ("game", "rules"), [(*k.rpartition(" ")[::2], t) for k, t in s.by_version.items()],
+          s.total)
+    for game, opts in s.by_option.items():  # the logs played with an option not its default
+        table(f"{game} by option", ("option",), list(opts.items()),
+              shown=tuple(c for c in cols if c != "events"))
     if changes is None:
         for name, e in run.entries.items():
             if e.verdict != corpus.VALID:
@@ -206,9 +215,15 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
             console.print(Text(f"  rules changed since its version: {', '.join(c.rules_changed)}"))
         if c.look:
             console.print(Text(f"  look closer: {c.look}"))
+    for r in corpus.rule_coverage(run, changes, covered) if covered is not None else ():
+        console.print(Text.assemble(("coverage ", "cyan"), f"{r.rule}: {r.logs:,} of "
+                                    f"{r.of:,} {r.game or '?'} logs exercise it "
+                                    f"({r.events:,} events)"))
     if changes:
+        winners = len(s.winner_changed or ())
         console.print(f"{len(changes)} of {len(run.entries)} logs differ from the baseline "
-                      f"{baseline} (--update accepts them)")
+                      f"{baseline}, {winners} with another winner or none (--update accepts "
+                      "them)")
     else:
         console.print(f"all {len(run.entries)} logs match the baseline {baseline}")
 

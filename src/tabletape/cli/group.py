@@ -147,6 +147,12 @@ class Tabletape(click.Group):
             raise click.UsageError(f"no such command {name!r}"
                                    f"{did_you_mean(name, self.list_commands(ctx))}", ctx) from None
 
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str,
+                               complete_var: str | None = None) -> None:
+        from tabletape.cli import complete  # bash's words broken at `=` and `@`
+        complete.register()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
         try:
@@ -201,7 +207,8 @@ def games(as_json: bool) -> None:
     from tabletape.cli.render import listing
     listing("games", ["id", "title", "version", "players", "rules", "options (default)"],
             [[r.id, r.title, r.version, _count(*r.players), str(r.rules),
-              "\n".join(f"{k}={_show(v)}" for k, v in r.options.items())] for r in rows])
+              "\n".join(f"{k}={_show(v)}" for k, v in r.options.items())] for r in rows],
+            whole=(5,))  # an option's `key=value` is typed as it stands: never split
 
 
 def _count(lo: int, hi: int) -> str:
@@ -288,9 +295,8 @@ def report_appended(result: engine.Replay, events: list[Event], first_seq: int,
             echo(f"seq {row.seq}: {row.text}")
         fold = result.fold
         if fold is not None:
-            d = rs.pending(fold.state)
-            o = rs.outcome(fold.state)
-            echo(f"next: {o.summary if o else d.detail if d else 'nothing'}")
+            from tabletape.app.pictures import next_text
+            echo(next_text(rs, fold.state))
     if appended is not None:
         forced_warnings(result.file, appended)
 

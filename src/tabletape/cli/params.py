@@ -128,3 +128,12 @@ def components_option(f: Any) -> Any:
                         help="Judge with the component data in FILE (the real box's values) "
                         "instead of the log's header's; the output says which values "
                         "differ. The log is not changed.")(f)
+
+
+def whatif_for(log: str, components: str | None) -> Any:
+    """Returns the component data `--components` names for this log (`app.whatif.Whatif`),
+    or None without the option: one reading for explain, validate, replay and view."""
+    if components is None:
+        return None
+    from tabletape.app.whatif import components_for
+    return components_for(log, components)

@@ -12,8 +12,16 @@ from tabletape.app import reading
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
 from tabletape.cli.group import emit_json
-from tabletape.cli.params import AT_SEQ, HEAD, LogPoint, components_option, rules_option
+from tabletape.cli.params import (
+    AT_SEQ,
+    HEAD,
+    LogPoint,
+    components_option,
+    rules_option,
+    whatif_for,
+)
 from tabletape.tape.errors import IllegalEvent, TornTail, UsageError
+from tabletape.tape.words import agree, the_first
 
 
 def _progress(items, label: str, total: int):
@@ -88,7 +96,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
         version_note,
     )
     try:
-        whatif = _whatif(path, components)
+        whatif = whatif_for(path, components)
     except UsageError as e:
         if single:
             raise
@@ -113,13 +121,15 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
             if isinstance(problem, TornTail):
                 fix = ("restores the newline" if "without its final newline" in problem.reason
                        else "moves the torn bytes aside")
-                console.print(f"  the earlier {result.events} events are intact; "
+                console.print(f"  {the_first(result.events, 'event', 'is', 'are', 'earlier')} intact; "
                               f"`tabletape repair {safe(path)}` {fix}", markup=False)
-        if result.fold is not None and result.fold.blocked and not keep_going:
-            console.print(f"  {len(result.fold.unjudged)} later event(s) were not judged: the state "
-                          "after an illegal event is unreliable (--keep-going judges them without it)")
+        unjudged = len(result.fold.unjudged) if result.fold is not None else 0
+        if result.fold is not None and result.fold.blocked and not keep_going and unjudged:
+            console.print(f"  {counted(unjudged, 'later event')} {agree(unjudged, 'was', 'were')} "
+                          "not judged: the state after an illegal event is unreliable "
+                          "(--keep-going judges them without it)")
         if keep_going and result.fold is not None and result.fold.illegal:
-            console.print(f"  --keep-going: skipped {len(result.fold.illegal)} illegal event(s) "
+            console.print(f"  --keep-going: skipped {counted(len(result.fold.illegal), 'illegal event')} "
                           "and judged the rest without them")
         if result.fold is not None:
             for s, illegal in result.fold.corrected.items():
@@ -128,7 +138,7 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
             if result.fold.disputes:
                 console.print(ruling_table(result.fold.disputes, result.ruleset))
         if signatures:
-            console.print(f"  {signatures} signature(s) not checked: `tabletape verify "
+            console.print(f"  {counted(signatures, 'signature')} not checked: `tabletape verify "
                           f"{safe(path)} --keys DIR` checks them", markup=False)
     return result.ok, out.get()
 
@@ -170,8 +180,8 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
         if error is None and signed is not None and not signed.ok:
             bad = [s for s in signed.seals if s.status != "valid"]
             console.print(Text.assemble(
-                ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {len(signed.seals)} "
-                "signature(s) do not hold (" + ", ".join(
+                ("BAD SIGNATURE", "red"), f" {safe(file)}: {len(bad)} of {counted(len(signed.seals), 'signature')} "
+                f"{agree(len(bad), 'does', 'do')} not hold (" + ", ".join(
                     f"seq {s.seq} by {safe(s.player)}: {s.status}" for s in bad)
                 + f"); the chain of {counted(events, 'event')} is intact"))
         elif error is None:
@@ -183,10 +193,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
                           markup=False)
         elif isinstance(error, TornTail):
             console.print(Text.assemble(("TORN", "red"), f" {safe(str(error))}"))
-            console.print(f"the first {events} events are intact")
+            console.print(the_first(events, "event", "is intact", "are intact"))
         else:
             console.print(Text.assemble(("BROKEN", "red"), f" {safe(str(error))}"))
-            console.print(f"the first {events} events read correctly")
+            console.print(the_first(events, "event", "reads correctly", "read correctly"))
         if found.tail_seq is not None:
             console.print(f"head (seq {found.tail_seq}): {report.head}")
         common = report.parent or None
@@ -210,9 +220,10 @@ def verify(ctx: click.Context, file: str, expect_head: str | None, keys_dir: str
 @click.option("--step", is_flag=True, help="Walk the log event by event (arrows or n/p, "
               "g SEQ, d next dispute, i next illegal, q quit), from --to SEQ or seq 0.")
 @rules_option
+@components_option
 @click.pass_context
 def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None, as_json: bool,
-           step: bool, rules: str | None) -> None:
+           step: bool, rules: str | None, components: str | None) -> None:
     """Rebuild the state of the game after the last event (or after --to SEQ).
 
     With --to, the lines after SEQ are still read for their format and hash chain
@@ -223,16 +234,19 @@ def replay(ctx: click.Context, file: str, to: int | None, as_player: str | None,
       tabletape replay game.jsonl --to 40 --as bob
       tabletape replay game.jsonl --step
     """
+    whatif = whatif_for(file, components)
     if step:
         if as_json:
             raise UsageError("--step is interactive; it does not print --json")
         from tabletape.app.stepper import Stepper
         from tabletape.cli import step as stepping
-        return stepping.run(Stepper(file, as_player=as_player, at=to or 0, rules=rules))
+        return stepping.run(Stepper(file, as_player=as_player, at=to or 0, rules=rules,
+                                    components=whatif))
     from tabletape.cli import replaying
     if not as_json:
-        ctx.exit(replaying.show(file, to, as_player, rules))
-    report = reading.state_report(*replaying.replayed(file, to, as_player, rules))
+        ctx.exit(replaying.show(file, to, as_player, rules, whatif))
+    report = reading.state_report(*replaying.replayed(file, to, as_player, rules, whatif),
+                                  components=whatif)
     emit_json(report)
     ctx.exit(1 if report.problems else 0)
 
@@ -311,7 +325,7 @@ def log_cmd(ctx: click.Context, file: str, start: int | None, stop: int | None,
             err_console.print(problem_line(broken))
             part = "" if shown == result.events else f"{shown} of "
             err_console.print(f"the {'lines' if as_json else 'table'} show"
-                              f"{'' if as_json else 's'} {part}the {result.events} line(s) read "
+                              f"{'' if as_json else 's'} {part}the {counted(result.events, 'line')} read "
                               "before the log breaks; the rest cannot be read as recorded")
         out.flush()
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as `cat` does
@@ -339,7 +353,7 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     Example:
       tabletape explain game.jsonl 41
     """
-    found = reading.explain(file, seq, rules, _whatif(file, components))
+    found = reading.explain(file, seq, rules, whatif_for(file, components))
     report, result, rs, before = found.report, found.result, found.ruleset, found.before
     if as_json:
         emit_json(report)
@@ -384,14 +398,6 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
                       "a broken log may have been changed anywhere before the break (validate "
                       "reports the same break)")
     ctx.exit(1 if result.error else 0)
-
-
-def _whatif(log: str, components: str | None) -> Any:
-    """Returns the component data `--components` names for this log (`app.whatif`), or None."""
-    if components is None:
-        return None
-    from tabletape.app.whatif import components_for
-    return components_for(log, components)
 
 
 @click.command()

@@ -62,8 +62,8 @@ def drawing(rs: Ruleset, state: Any) -> Any:
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
     components.
     """
-    d, o = rs.pending(state), rs.outcome(state)
-    return rs.render.render(rs, state, o.summary if o else d.detail if d else "nothing")
+    from tabletape.app.pictures import next_text
+    return rs.render.render(rs, state, next_text(rs, state))
 
 
 def plain(value: Any) -> str:
@@ -112,6 +112,33 @@ def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
     return table
 
 
+def _blocks(title: str, columns: list[str], rows: list[list[str]], keys: int) -> None:
+    """Prints each row as its ids on a line, then `column  value` lines whose values wrap
+    between words (a cell's lines joined by ", "): nothing is cut short or split. Where a
+    value's longest word would not fit beside the column's name, values go under it."""
+    import textwrap
+
+    cells = [c.replace("\n", ", ") for r in rows for c in r[keys:]]
+    longest = max((len(w) for c in cells for w in c.split()), default=0)
+    label = max(len(c) for c in columns[keys:]) + 4
+    beside = label + longest <= console.width
+    indent = label if beside else 4
+    width = max(console.width - indent, longest)
+    out: list[str] = [title]
+    for r in rows:
+        out.append("  ".join(r[:keys]))
+        for col, cell in zip(columns[keys:], r[keys:], strict=True):
+            lines = textwrap.wrap(cell.replace("\n", ", "), width, break_long_words=False,
+                                  break_on_hyphens=False) or [""]
+            if beside:
+                out.append(f"  {col:<{label - 2}}{lines.pop(0)}")
+            else:
+                out.append(f"  {col}")
+            out += [" " * indent + line for line in lines]
+    for line in out:  # escaped already; a word longer than the screen is left to it
+        console.print(Text(line), soft_wrap=True)
+
+
 def summary(result: Replay) -> str:
     """Returns one sentence on a replayed log: events, problems, outcome."""
     if result.ruleset is None:
@@ -126,9 +153,9 @@ def summary(result: Replay) -> str:
             d = result.ruleset.pending(result.state)
             parts.append(f"in progress, next: {safe(d.detail)}" if d else "in progress")
         if result.fold.corrected:
-            parts.append(f"{len(result.fold.corrected)} illegal event(s) corrected by undo")
+            parts.append(f"{counted(len(result.fold.corrected), 'illegal event')} corrected by undo")
         if result.fold.unjudged:
-            parts.append(f"{len(result.fold.unjudged)} event(s) not judged after an illegal one")
+            parts.append(f"{counted(len(result.fold.unjudged), 'event')} not judged after an illegal one")
     return "; ".join(parts)
 
 
@@ -151,22 +178,32 @@ def version_note(result: Replay) -> Text | None:
                      f"{judging}; {why}"), style="yellow")
 
 
-def listing(title: str, columns: list[str], rows: list[list[str]], keys: int = 1) -> None:
+def listing(title: str, columns: list[str], rows: list[list[str]], keys: int = 1,
+            whole: tuple[int, ...] = ()) -> None:
     """Prints rows whose first `keys` columns are ids a person types: never cut short.
 
-    At a terminal, a table whose id columns never wrap (the others fold first);
-    elsewhere (a pipe, a file), plain text, one row a line, columns aligned by spaces.
-    A cell's lines are stacked in a table and joined by ", " in plain text.
+    At a terminal, a table whose id columns never wrap (the others fold first), and whose
+    `whole` columns (values such as `key=value`) wrap between words only: when the table
+    cannot be that wide, each row is a block of `column  value` lines instead. Elsewhere (a
+    pipe, a file), plain text, one row a line, columns aligned by spaces. A cell's lines are
+    stacked in a table and joined by ", " in plain text.
     """
     if console.is_terminal:
+        rows = [["\n".join(safe(line) for line in c.split("\n")) for c in r] for r in rows]
+        widest = [max(len(w) for r in [columns, *rows] for w in r[i].split()) if i >= keys
+                  else max(len(col), *(len(r[i]) for r in rows)) for i, col in enumerate(columns)]
+        if whole and sum(widest) + 3 * len(columns) + 1 > console.width:
+            _blocks(title, columns, rows, keys)
+            return
         table = Table(title=title)
         for i, col in enumerate(columns):
             if i < keys:
-                table.add_column(col, no_wrap=True, min_width=max(len(r[i]) for r in rows))
+                table.add_column(col, no_wrap=True, min_width=widest[i])
             else:
-                table.add_column(col, overflow="fold")
+                table.add_column(col, overflow="fold",
+                                 min_width=widest[i] if i in whole else None)
         for r in rows:
-            table.add_row(*(Text("\n".join(safe(line) for line in c.split("\n"))) for c in r))
+            table.add_row(*(Text(c) for c in r))
         console.print(table)
         return
     rows = [[c.replace("\n", ", ") for c in r] for r in rows]

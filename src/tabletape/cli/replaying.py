@@ -13,14 +13,16 @@ from tabletape import engine
 from tabletape.tape.errors import UsageError
 
 
-def replayed(file: str, to: int | None, as_player: str | None, rules: str | None = None
-             ) -> tuple[engine.Replay, Any]:
+def replayed(file: str, to: int | None, as_player: str | None, rules: str | None = None,
+             components: Any = None) -> tuple[engine.Replay, Any]:
     """Returns a log's replay after seq `to` (checked to its end for format and chain), and
     its state as `as_player` sees it; raises UsageError for a seq or a player it does not have.
+    `components` (`app.whatif.Whatif`): judged with that component data, not the header's.
     """
     if to is not None and to < 0:
         raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
-    result = engine.state_at(file, to=to, check_after=True, version=rules)
+    result = engine.state_at(file, to=to, check_after=True, version=rules,
+                             components=components.data if components is not None else None)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -37,13 +39,18 @@ def replayed(file: str, to: int | None, as_player: str | None, rules: str | None
     return result, state
 
 
-def show(file: str, to: int | None, as_player: str | None, rules: str | None = None) -> int:
+def show(file: str, to: int | None, as_player: str | None, rules: str | None = None,
+         components: Any = None) -> int:
     """Draws the table after seq `to` (as `as_player` sees it), the problems on stderr;
-    returns the exit code: 1 when the log has problems, else 0."""
-    result, state = replayed(file, to, as_player, rules)
+    returns the exit code: 1 when the log has problems, else 0. With `components`, says
+    first that the table was judged with them and which values differ."""
+    result, state = replayed(file, to, as_player, rules, components)
     rs = result.ruleset
     assert rs is not None  # `replayed` refuses a log without one
     from tabletape.cli.render import console, drawing, safe, version_note
+    if components is not None:
+        from rich.text import Text
+        console.print(Text(components.note(), style="yellow"))
     console.print(drawing(rs, state))
     point, why = drawn_at(result)
     console.print(f"{point}" + (f", as {safe(as_player)} sees it" if as_player else "") + why,

@@ -11,7 +11,7 @@ import click
 
 from tabletape.cli import complete
 from tabletape.cli.group import echo
-from tabletape.cli.params import rules_option
+from tabletape.cli.params import components_option, rules_option, whatif_for
 from tabletape.tape import files
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import visible
@@ -72,9 +72,10 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
 @click.option("--force", is_flag=True, help="Replace the output if it exists (never the log).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @rules_option
+@components_option
 @click.pass_context
 def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool,
-         rules: str | None) -> None:
+         rules: str | None, components: str | None) -> None:
     """Write the whole game as one self-contained HTML page to step through.
 
     VCR buttons, a slider, keys, `#seq=N` links, each event's ruling and disputes,
@@ -88,11 +89,14 @@ def view(ctx: click.Context, file: str, out: str, as_json: bool, force: bool,
     """
 
     from tabletape.app import viewer
-    page, ok = viewer.view(file, out, force=force, rules=rules)
+    whatif = whatif_for(file, components)
+    page, ok = viewer.view(file, out, force=force, rules=rules, components=whatif)
     if as_json:
         from tabletape.cli.group import emit_json
         emit_json(page)
     else:
+        if whatif is not None:
+            echo(whatif.note())
         versions = page.rules_version
         echo(f"wrote {out}: {page.lines} lines (seq 0-{page.lines - 1}), {page.verdict}"
              + ("" if versions.recorded == versions.judged_by else

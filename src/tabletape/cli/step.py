@@ -48,6 +48,8 @@ def show(stepper: Stepper) -> None:
 
     from tabletape.cli.render import console, drawing
     f = stepper.frame
+    if stepper.components is not None:  # every frame: the table is not the header's box
+        console.print(Text(stepper.components.note(), style="yellow"))
     who = f" · by {visible(f.event.by)}" if f.event.by else ""
     seen = f" · as {stepper.as_player} sees it" if stepper.as_player else ""
     console.print(Rule(Text(f"seq {f.seq} of {stepper.last}{who}{seen}"), align="left"))

@@ -117,7 +117,7 @@ def repair(file: str, as_json: bool) -> None:
     if done.restored:
         echo(f"restored {file}: undid {'; '.join(done.restored)}; the hash chain proves every "
              f"line as recorded; the original file is in {done.aside}; {file} keeps "
-             f"{done.events} complete event(s){but}")
+             f"{counted(done.events or 0, 'complete event')}{but}")
         return
-    echo(f"moved {done.moved_bytes} torn byte(s) to {done.aside}; {file} keeps {done.events} "
-         f"complete event(s){but}")
+    echo(f"moved {counted(done.moved_bytes, 'torn byte')} to {done.aside}; {file} keeps "
+         f"{counted(done.events or 0, 'complete event')}{but}")

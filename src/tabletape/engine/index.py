@@ -233,7 +233,8 @@ def _open(path: str, to: int | None) -> _Opened | None:
 # -- the state at a seq, from the index -----------------------------------------------------
 
 def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
-             check_after: bool = False, version: str | None = None) -> Replay:
+             check_after: bool = False, version: str | None = None,
+             components: Any = None) -> Replay:
     """Returns what `reading.replay(path, to=to)` returns, starting from a checkpoint if one
     fits: for a caller that needs the state, the undo stack and the problems in effect but
     not every earlier event's fate (rulings on old disputes). Extends or writes the index.
@@ -241,12 +242,14 @@ def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
     The fold is `partial` when it starts from a checkpoint: its state, undo stack and
     problems are whole, its history for rulings (retracted, disputes) is not.
     `check_after` also checks the lines after `to` for format and chain (`check_later`).
-    `version` judges by other rules than the recorded ones: a full replay (the checkpoints
-    hold states under the recorded rules).
+    `version` judges by other rules than the recorded ones, `components` with other
+    component data than the header's: a full replay (the checkpoints hold states under
+    the recorded rules and the header's values), which neither reads nor writes the index.
     """
-    opened = _open(path, to) if version is None else None
+    opened = _open(path, to) if version is None and components is None else None
     if opened is None:
-        result = reading.replay(path, to=to, visit=visit, version=version)
+        result = reading.replay(path, to=to, visit=visit, version=version,
+                                components=components)
     else:
         result = _state_of(path, opened, to, visit)
     if check_after:

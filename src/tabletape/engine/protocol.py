@@ -72,13 +72,16 @@ S_contra = TypeVar("S_contra", contravariant=True)
 
 
 class RenderModule(Protocol[S_contra]):
-    """render.py: the table in the terminal (a rich renderable); the only module with rich."""
+    """render.py: the table in the terminal (a rich renderable); the only module with rich.
+
+    `pending` is the line shown under the table as it is: `next: ...` while the game goes
+    on, `result: ...` once it is over (`app.pictures.next_text`)."""
 
     def render(self, game: Any, state: S_contra, pending: str, /) -> Any: ...
 
 
 class SvgModule(Protocol[S_contra]):
-    """svg.py: the table as SVG (`engine.kit.svg.Drawing`)."""
+    """svg.py: the table as SVG (`engine.kit.svg.Drawing`); `pending` as for `render`."""
 
     def draw(self, game: Any, state: S_contra, pending: str, /) -> Drawing: ...
 

@@ -15,6 +15,7 @@ import msgspec
 from tabletape.tape.events import visible
 
 RULEBOOK = "rulebook"
+RECORDED = "recorded"  # a term the log gives (the state its events made), not a component
 
 
 class Reliance(msgspec.Struct, frozen=True):
@@ -158,10 +159,13 @@ class Derivation(msgspec.Struct, dict=True):
     terms: tuple[Term, ...]
 
     def sum(self) -> str:
-        """Returns the sum as a person checks it: "attack 6 (A6M Zero, air) + ... = 8"."""
-        parts = [f"{t.term} {t.value}" + (f" ({t.detail})" if t.detail else "")
-                 for t in self.terms]
-        return visible(f"{self.what}: {' + '.join(parts) or 'nothing'} = {self.result}")
+        """Returns the sum as a person checks it: "attack 6 (A6M Zero, air) + ... = 8"; a
+        term taken away reads "- cost 1 (Fog of War)"."""
+        out = ""
+        for i, t in enumerate(self.terms):
+            sign = ("- " if t.value < 0 else "") if i == 0 else (" - " if t.value < 0 else " + ")
+            out += f"{sign}{t.term} {abs(t.value)}" + (f" ({t.detail})" if t.detail else "")
+        return visible(f"{self.what}: {out or 'nothing'} = {self.result}")
 
 
 class Deriving:
@@ -182,6 +186,13 @@ class Deriving:
         self.reads.append((name, entry, field))
         self.terms.append(Term(term, value, f"components: {name}.{field}",
                                provenance_of(entry, field), detail))
+        return value
+
+    def given(self, term: str, value: int, source: str, detail: str = "",
+              provenance: str = RECORDED) -> int:
+        """Notes a term that is not a component value: one the log gives (a marker's place,
+        a count of events: `recorded`) or a number the rulebook prints; returns `value`."""
+        self.terms.append(Term(term, value, source, provenance, detail))
         return value
 
     def done(self, what: str, result: int) -> Derivation:

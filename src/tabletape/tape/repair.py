@@ -17,6 +17,7 @@ from tabletape.tape import files
 from tabletape.tape.codec import BOM, MAX_LINE, Codec, digest
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.reader import BLOCK, TAIL_CHUNK, read_records
+from tabletape.tape.words import listed
 from tabletape.tape.writer import open_locked
 
 
@@ -313,7 +314,7 @@ class _TooLong(Exception):
 
 
 def _refusal(path: str, edits: _Edits, why: str, line: int) -> UsageError:
-    what = " and ".join(edits.named(counted=False)) or "editor damage"
+    what = listed(edits.named(counted=False)) or "editor damage"
     return UsageError(f"cannot restore {path}: it has {what}, but {why}; a log is restored "
                       "only where its hash chain proves every line as recorded; nothing was "
                       "changed", file=path, line=line)

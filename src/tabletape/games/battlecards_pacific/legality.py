@@ -15,6 +15,7 @@ from typing import cast
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.turns import Owing, by_event, head
 from tabletape.tape.events import Event
+from tabletape.tape.words import a
 
 from . import lookups as q
 from .components import Lookups, targetable
@@ -117,7 +118,7 @@ def _check_deploy(lk: Lookups, state: State, ev: UnitDeployed) -> Violation | No
         return Violation("bcp.deploy.in-hand", f"{ev.player}'s Reserve Hand holds no {ev.unit!r}")
     kind = q.unit(lk, state, ev.player, ev.unit).type
     if ev.stack is not kind:
-        return Violation("bcp.deploy.stack", f"{ev.unit} is a {kind} unit; it cannot go on "
+        return Violation("bcp.deploy.stack", f"{ev.unit} is {a(kind)} unit; it cannot go on "
                          f"the {ev.stack} stack")
     return None
 

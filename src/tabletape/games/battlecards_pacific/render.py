@@ -50,5 +50,5 @@ def render(game: BattlecardsPacific, state: State, pending: str) -> Group:
     footer = f"{conflict}; {decks}"
     if state.last_battle:
         footer += f"\nlast battle: {state.last_battle}"
-    parts.append(Text(footer + f"\nnext: {pending}"))
+    parts.append(Text(footer + f"\n{pending}"))
     return Group(*parts)

@@ -84,13 +84,13 @@ def _footer(state: State, parts: list[str], y: float, width: int, pending: str, 
                                 "bold"),
                                (f"last battle: {state.last_battle}" if state.last_battle
                                 else "", 11, "normal"),
-                               (f"next: {pending}", 12, "bold")):
+                               (pending, 12, "bold")):
         if said:
             block, n = lines(16, y, said, chars, size=size, weight=weight)
             items.append(block)
             y += n * 15 + 4
     parts.append(group(*items, label="footer"))
-    return Drawing(width, int(y + 8), f"{title}; next: {pending}", parts)
+    return Drawing(width, int(y + 8), f"{title}; {pending}", parts)
 
 
 def _battle_narrow(game: BattlecardsPacific, state: State, y: float, width: int

@@ -26,6 +26,7 @@ from .events import (
     WithdrawalFinished,
 )
 from .fire import window
+from .legality import check
 
 
 def describe(event: Event) -> str:
@@ -111,9 +112,9 @@ def consulted(lk: Lookups, state: Any, event: Event) -> Consulted:
                 return
 
     match event:
-        case ArsenalDrawn(player=p, unit=u):
+        case ArsenalDrawn(player=p, unit=u) if _on_the_deck(lk, state, event):
             yield from unit(p, u, "count")
-        case ConflictDrawn(card=c) if c in lk.cards:
+        case ConflictDrawn(card=c) if c in lk.cards and _on_the_deck(lk, state, event):
             yield c, lk.cards[c], ("count",)
         case UnitFired(player=p, unit=u, target=t):  # the volley was drawn up from phases
             yield from unit(p, u, "type", "phases")
@@ -142,3 +143,10 @@ def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
     above, upto = window(lk, state, b, player, unit, target, kept, support, how)
     needs = f"needs {above + 1}-{upto}" if upto > above else f"cannot hit (defence {above})"
     return how.done(needs, upto)
+
+
+def _on_the_deck(lk: Lookups, state: Any, event: Event) -> bool:
+    """Whether a draw's ruling turns on the deck (it passed, or the card is not in it): a
+    draw refused on whose turn or which step it is reads no card's count."""
+    v = check(lk, state, event)
+    return v is None or v.rule == "bcp.draw.in-deck"

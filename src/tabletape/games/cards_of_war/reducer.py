@@ -16,6 +16,7 @@ from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
 from tabletape.tape.events import Event
+from tabletape.tape.words import counted
 
 from .components import Lookups
 from .events import (
@@ -341,7 +342,7 @@ def outcome(lk: Lookups, state: State) -> Outcome | None:
         return None
     wins = dict(state.rounds_won)
     if state.winner is None:
-        return Outcome((), wins, f"a draw after {state.round} round(s)")
+        return Outcome((), wins, f"a draw after {counted(state.round, 'round')}")
     won, lost = wins[state.winner], wins[other(state, state.winner)]
     return Outcome((state.winner,), wins, f"{state.winner} wins the war, "
                    f"{won} round{'s' if won != 1 else ''} to {lost}")

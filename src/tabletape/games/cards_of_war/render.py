@@ -44,5 +44,5 @@ def render(game: CardsOfWar, state: State, pending: str) -> Group:
                       for o, d in state.decks.items())
     on = [f for f in opts.__struct_fields__ if f != "length" and getattr(opts, f)]
     footer = Text(f"{opts.length} game" + (f"; options: {', '.join(on)}" if on else "")
-                  + f"\n{piles}\nnext: {pending}")
+                  + f"\n{piles}\n{pending}")
     return Group(battles, people, footer)

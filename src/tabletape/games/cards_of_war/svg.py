@@ -99,7 +99,7 @@ def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawin
         parts.append(part)
     part, y = _footer(state, y, pending, width)
     parts.append(part)
-    return Drawing(width, y, f"{title}; next: {pending}", parts)
+    return Drawing(width, y, f"{title}; {pending}", parts)
 
 
 def _player(game: CardsOfWar, state: State, p: str, y: int, width: int) -> tuple[str, int]:
@@ -185,6 +185,6 @@ def _footer(state: State, y: int, pending: str, width: int) -> tuple[str, int]:
         block, n = lines(16, y, s, chars, size=12)
         items.append(block)
         y += n * 14 + 4
-    block, n = lines(16, y + 2, f"next: {pending}", min(130, chars), size=12, weight="bold")
+    block, n = lines(16, y + 2, pending, min(130, chars), size=12, weight="bold")
     items.append(block)
     return group(*items, label="footer"), y + n * 14 + 16

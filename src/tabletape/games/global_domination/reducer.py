@@ -18,6 +18,7 @@ from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
 from tabletape.tape.events import Event
+from tabletape.tape.words import listed
 
 from . import lookups as q
 from .components import Card, Effect, Lookups
@@ -396,4 +397,4 @@ def outcome(lk: Lookups, state: State) -> Outcome | None:
     scores = dict(state.vp)
     if len(top) == 1:
         return Outcome((top[0],), scores, f"{top[0]} wins with {best} VP")
-    return Outcome(tuple(top), scores, f"{' and '.join(top)} share the win with {best} VP")
+    return Outcome(tuple(top), scores, f"{listed(top)} share the win with {best} VP")

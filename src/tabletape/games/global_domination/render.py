@@ -51,5 +51,5 @@ def render(game: GlobalDomination, state: State, pending: str) -> Group:
                        str(sum(state.decks[p].values())), str(len(state.discards[p])),
                        str(q.supply(i, state, p)), status.strip())
     stacks = ", ".join(f"{c} ({n})" for c, n in state.stacks.items()) or "not chosen yet"
-    parts += [regions, seas, people, Text(f"cards in use: {stacks}\nnext: {pending}")]
+    parts += [regions, seas, people, Text(f"cards in use: {stacks}\n{pending}")]
     return Group(*parts)

@@ -117,10 +117,10 @@ def draw(game: GlobalDomination, state: State, pending: str, width: int = W) -> 
     chars = int((width - 32) / 6.2)
     listed, n = lines(16, y + 16, f"Action stacks: {stacks}", chars, size=11)  # whole
     y += (n - 1) * 13
-    nxt, k = lines(16, y + 36, f"next: {pending}", int((width - 32) / 7.2), size=12,
+    nxt, k = lines(16, y + 36, pending, int((width - 32) / 7.2), size=12,
                    weight="bold")
     parts.append(group(listed, nxt, label="footer"))
-    return Drawing(width, int(y + 52 + (k - 1) * 14), f"{title}; next: {pending}", parts)
+    return Drawing(width, int(y + 52 + (k - 1) * 14), f"{title}; {pending}", parts)
 
 
 def _area(game: GlobalDomination, state: State, a: str,

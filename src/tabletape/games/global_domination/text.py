@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tabletape.engine.provenance import Derivation, Deriving
 from tabletape.tape.events import Event
 
-from .components import Lookups
+from .components import Kind, Lookups, Restriction
 from .events import (
     ActionStackChosen,
     CardDrawn,
@@ -29,6 +30,8 @@ from .events import (
     TurnEnded,
     Use,
 )
+from .legality import check
+from .points import ZONE_RULE
 
 USE_WORDS = {Use.BUILD: "its Build points", Use.ATTACK: "its Reductions", Use.TEXT: "its text"}
 
@@ -112,10 +115,61 @@ def governing(event: Event) -> tuple[str, ...]:
 
 def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:
     """Yields the track values the ruling on this event rests on (the cards and areas the
-    check reads as it runs are recorded: `Ruleset.reads`): a Build or a seizure the Force
-    tokens in a set; a discard of a card with a cost the Logistical track's left end."""
+    check reads as it runs are recorded: `Ruleset.reads`): a Build or a seizure judged on
+    its merits (not refused on whose turn it is) the Force tokens in a set. A discard's
+    Logistical track is read by its derivation (`derive`)."""
     match event:
         case ForceBuilt() | ForceSeized():
-            yield "the set of Forces", lk.tracks, ("force_tokens",)
-        case CardsDiscarded(taken=t) if t in lk.cards and lk.cards[t].cost:
-            yield "the Logistical track", lk.tracks.logistics, ("low",)
+            v = check(lk, state, event)
+            if v is None or v.rule == "gd.build.supply":
+                yield "the set of Forces", lk.tracks, ("force_tokens",)
+
+
+def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
+    """Returns the arithmetic a ruling on this event computes, as its terms: a card played
+    for its Build or Reduction points, the points it gives (The Cards: Build and Attack
+    uses; gd.use.zero); a Discard that takes a card with a Logistical cost, the marker
+    after paying it (Acquiring Cards: gd.cost.logistics). None for other events and for a
+    refusal about something else (whose turn or say it is, a card not held: no sum)."""
+    v = check(lk, state, event)
+    match event:
+        case CardPlayed(card=c, use=u) if u is not Use.TEXT and (
+                v is None or v.rule == "gd.use.zero"):
+            card, field = lk.cards[c], "build" if u is Use.BUILD else "reduce"
+            how = Deriving()
+            what = USE_WORDS[u].removeprefix("its ")
+            points = how.term(c, getattr(card, field), c, card, field)
+            return how.done(f"{event.player}'s {what} from {c}", points)
+        case CardsDiscarded(player=p, taken=k) if (
+                v is None or v.rule == "gd.cost.logistics") and lk.cards[k].cost:
+            card, track = lk.cards[k], lk.tracks.logistics
+            how = Deriving()
+            low = how.read("the Logistical track", track, "low")
+            lg = how.given("marker", state.logistics[p], f"the log: {p}'s Logistics marker")
+            cost = how.term("cost", -card.cost, k, card, "cost", k)
+            return how.done(f"{p}'s Logistics marker after taking {k} (the track's left end "
+                            f"is {low})", lg + cost)
+        case ForceBuilt(area=a) | ForceReduced(area=a) if (
+                state.steps and a in lk.areas and state.steps[0].restriction in _NEAR
+                and (v is None or v.rule == ZONE_RULE[state.steps[0].restriction])):
+            return _near(lk, state, state.steps[0].player, a, state.steps[0].restriction)
+    return None
+
+
+_NEAR = {Restriction.NEAR_OWN_SEA: Kind.SEA, Restriction.NEAR_OWN_LAND: Kind.LAND}
+
+
+def _near(lk: Lookups, state: Any, player: str, area: str, restriction: Restriction
+          ) -> Derivation:
+    """Returns how many Areas of the kind a restricted card needs `player` controls next
+    to `area` (Amphibious, Helicopters: at least one; gd.card.amphibious, .helicopters)."""
+    how = Deriving()
+    entry, kind = lk.areas[area], _NEAR[restriction]
+    if how.read(area, entry, "kind") is Kind.LAND:
+        for n in sorted(how.read(area, entry, "adjacent")):
+            f = state.board.get(n)
+            if f is not None and f.owner == player and how.read(n, lk.areas[n], "kind") is kind:
+                how.given(n, 1, f"the log: {player}'s Force in {n}", f"{kind.value.capitalize()} Area")
+    count = sum(t.value for t in how.terms)
+    return how.done(f"{kind.value.capitalize()} Areas {player} controls next to {area} (needs 1 or more)",
+                    count)

@@ -12,12 +12,22 @@ from msgspec.structs import replace
 from tabletape.engine.kit import turns
 
 from .components import Ability, Country, Lookups, Trigger
-from .state import WIN_POINTS, WIN_POINTS_FOUR, State
+from .state import WIN_POINTS, WIN_POINTS_FOUR, Stage, State
 
 
 def country(lk: Lookups, state: State) -> Country | None:
     """Returns the country card being fought over, if any."""
     return lk.countries[state.country] if state.country else None
+
+
+def stage(state: State) -> str:
+    """Returns where the fight for the country stands, in words: `round 2`, `extra round for
+    the tied players (round 4)`; the deal and the tie-break draws are in no round."""
+    if state.stage is Stage.ROUNDS:
+        return f"round {state.round}"
+    if state.stage is Stage.EXTRA:
+        return f"{state.stage} (round {state.round})"
+    return str(state.stage)
 
 
 def target(state: State) -> int:

@@ -18,6 +18,7 @@ from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import merge, take, with_cards, without
 from tabletape.tape.events import Event
+from tabletape.tape.words import listed
 
 from . import legality, lookups
 from .components import Ability, Lookups, Trigger
@@ -348,5 +349,5 @@ def outcome(lk: Lookups, state: State) -> Outcome | None:
     if len(state.winners) == 1:
         w = state.winners[0]
         return Outcome(state.winners, scores, f"{w} wins with {scores[w]} victory points")
-    return Outcome(state.winners, scores, f"{' and '.join(state.winners)} share the win with "
+    return Outcome(state.winners, scores, f"{listed(state.winners)} share the win with "
                    f"{scores[state.winners[0]]} victory points each")

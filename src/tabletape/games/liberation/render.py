@@ -23,7 +23,7 @@ def render(game: Liberation, state: State, pending: str) -> Group:
         instruction = land.trigger.value + (f" {land.card_type}" if land.card_type else "") \
             + (f" +{land.amount}" if land.amount else "")
         title = (f"Liberation — {land.name} ({land.vp} VP, {instruction}) — "
-                 f"{state.stage}, round {state.round}")
+                 f"{t.stage(state)}")
     else:
         title = "Liberation — between countries"
     grid = Table(title=title, show_lines=True)
@@ -41,7 +41,7 @@ def render(game: Liberation, state: State, pending: str) -> Group:
     footer = Text(f"target {t.target(state)} VP; countries left {len(state.countries)}; "
                   f"force deck {t.deck_size(state)}, discards {len(state.discards)}"
                   + (f"; failed: {', '.join(state.failed)}" if state.failed else "")
-                  + f"\nnext: {pending}")
+                  + f"\n{pending}")
     return Group(grid, footer)
 
 

@@ -52,7 +52,7 @@ def draw(game: Liberation, state: State, pending: str, width: int = W) -> Drawin
     if state.phase is Phase.OVER:
         title = "Liberation — game over"
     elif land:
-        title = f"Liberation — {land.name}: {state.stage}, round {state.round}"
+        title = f"Liberation — {land.name}: {t.stage(state)}"
     else:
         title = "Liberation — between countries"
     size = 14 if narrow else 17
@@ -81,9 +81,9 @@ def draw(game: Liberation, state: State, pending: str, width: int = W) -> Drawin
                      + (f"; failed: {', '.join(state.failed)}" if state.failed else ""),
                      chars, size=12)
     y += (k1 - 1) * 14
-    nxt, k2 = lines(16, y + 36, f"next: {pending}", min(130, chars), size=12, weight="bold")
+    nxt, k2 = lines(16, y + 36, pending, min(130, chars), size=12, weight="bold")
     parts.append(group(left, nxt, label="footer"))
-    return Drawing(width, int(y + 52 + (k2 - 1) * 14), f"{title}; next: {pending}", parts)
+    return Drawing(width, int(y + 52 + (k2 - 1) * 14), f"{title}; {pending}", parts)
 
 
 def _countries(game: Liberation, state: State, top: float, width: int) -> tuple[str, float]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tabletape.engine.provenance import Derivation, Deriving
 from tabletape.tape.events import Event
 
-from .components import Lookups
+from .components import Ability, Lookups, Trigger
 from .events import (
     CountryTurned,
     ForceCardDealt,
@@ -23,6 +24,8 @@ from .events import (
     TurnOverPrevented,
     TurnPassed,
 )
+from .legality import check
+from .state import Step
 
 
 def describe(event: Event) -> str:
@@ -98,5 +101,49 @@ def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any,
     reads how many the deck holds, and the deck was filled from the cards' counts."""
     match event:
         case ForceCardDealt(card=c) | ForceCardDrawn(card=c) | TieBreakDrawn(card=c):
-            if c in lk.cards:
+            if c in lk.cards and _on_the_deck(lk, state, event):
                 yield c, lk.cards[c], ("count",)
+
+
+def derive(lk: Lookups, state: Any, event: Event) -> Derivation | None:
+    """Returns the arithmetic a ruling on a legal event computes, as its terms: a force card
+    play, the player's face-up force points with the card (How to Play: the highest
+    face-up total liberates the country; Further Explanations: a face-down card counts
+    nothing), with the country's bonus for a card type; a card dealt, how many each player
+    is dealt for the country (How to Play: its victory points, lib.deal.count). None for
+    other events and for refusals (whose turn it is, a card not held or forbidden: no sum)."""
+    if check(lk, state, event) is not None:
+        return None
+    if isinstance(event, ForceCardDealt) and state.country in lk.countries:
+        return _dealt(lk, state, event.player)
+    if not isinstance(event, ForceCardPlayed):
+        return None
+    land = lk.countries[state.country] if state.country else None
+    how = Deriving()
+    placed = lk.cards[event.card].ability is not Ability.TRADE_CARD  # else placed later
+    cards = [p.card for p in state.played[event.player] if p.up]
+    for name in (*cards, *((event.card,) if placed else ())):
+        c = lk.cards[name]
+        how.term(name, c.points, name, c, "points")
+        if land is not None and how.read(land.name, land, "trigger") is Trigger.BONUS \
+                and how.read(land.name, land, "card_type") == c.type:
+            how.term(f"{land.name}'s bonus", land.amount, land.name, land, "amount",
+                     f"{c.type} card {name}")
+    total = sum(t.value for t in how.terms)
+    return how.done(f"{event.player}'s face-up force points with {event.card}", total)
+
+
+def _dealt(lk: Lookups, state: Any, player: str) -> Derivation:
+    land = lk.countries[state.country]
+    how = Deriving()
+    vp = how.term(f"{land.name}'s victory points", land.vp, land.name, land, "vp")
+    left = sum(o.step is Step.DEAL and o.player == player for o in state.steps)
+    return how.done(f"force cards dealt to {player} for {land.name} (this is card "
+                    f"{vp - left + 1})", vp)
+
+
+def _on_the_deck(lk: Lookups, state: Any, event: Event) -> bool:
+    """Whether a draw's ruling turns on the pile (it passed, or the card is not in it): a
+    draw refused on whose turn or which step it is reads no card's count."""
+    v = check(lk, state, event)
+    return v is None or v.rule == "lib.draw.in-deck"
