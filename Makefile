@@ -69,12 +69,16 @@ stress: $(VENV)/.installed
 	@echo; echo "figures (also in $(STRESS_FIGURES)):"
 	@$(PY) -m tests.reliability.figures $(STRESS_FIGURES)
 
-# The manual's screenshots (docs/viewer-GAME.png, on docs/seeing.md), made again by the
-# browser tests.
+# The manual's screenshots, made again by the browser tests: docs/viewer-GAME.png (on
+# docs/seeing.md); each game's player page and shared table mid-game at 390x844 and 1280x900,
+# docs/play-GAME-390.png, table-GAME-1280.png, ... (on docs/play.md).
+PLAY_SHOTS := $(foreach g,cards-of-war liberation global-domination battlecards-pacific,\
+	$(foreach k,play table,$(foreach w,390 1280,build/screenshots/$(k)-$(g)-$(w).png)))
 screenshots: $(VENV)/.installed
 	TABLETAPE_DOCS_SCREENSHOTS=1 $(PY) -m pytest tests/app/test_browser.py -k disputed_replay
-	$(PY) -m pytest tests/app/test_browser_play.py -k "each_game"
-	cp build/screenshots/play-cards-of-war-390.png build/screenshots/play-global-domination-390.png docs/
+	TABLETAPE_BROWSER_TESTS=require $(PY) -m pytest tests/app/test_browser_play.py \
+		-k "each_games_pages"
+	cp $(PLAY_SHOTS) docs/
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import re
 
@@ -18,6 +19,7 @@ from tests.app.test_serve import Served
 uvicorn = pytest.importorskip("uvicorn", reason="serve --play needs the view extra")
 
 SIM = "replays/cards-of-war/sim-normal.jsonl"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def cut(src: str, dst, lines: int) -> None:
@@ -408,3 +410,43 @@ def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
         assert path.read_bytes() == before
     finally:
         served.close()
+
+
+# -- the walk-through's transcript (docs/play.md) ------------------------------------------
+
+def test_the_walk_through_shows_what_serve_play_prints(run, no_server, monkeypatch, tmp_path):
+    """docs/play.md shows `serve --play` as the terminal prints it: this run, with each
+    random token replaced by a made-up one (the code passes through the same path: only
+    `secrets.token_urlsafe` is swapped), on port 8000 (not listened on: no server runs)."""
+    import itertools
+    import secrets
+    made_up = (f"docs-example-token-{n:05d}" for n in itertools.count(1))
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n=18: next(made_up))
+    log_path = tmp_path / "game.jsonl"
+    assert run("new", "cards-of-war", log_path, "--players", "alice,bob", "--option",
+               "length=short").exit_code == 0
+    from tabletape.cli import see
+
+    class Port8000:  # the port the page says, whether or not this machine has it free
+        def getsockname(self):
+            return ("127.0.0.1", 8000)
+
+        def close(self):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+    monkeypatch.setattr(see, "_listen", lambda host, port: Port8000())
+    monkeypatch.chdir(tmp_path)
+    res = run("serve", "game.jsonl", "--play", "--port", "8000")
+    assert res.exit_code == 0 and res.stderr == ""
+    printed = res.stdout.rstrip("\n")
+    with open(f"{ROOT}/docs/play.md", encoding="utf-8") as f:
+        page = f.read()
+    shown = re.search(r"\$ tabletape serve game.jsonl --play --port 8000\n(.*?)\n```",
+                      page, flags=re.S)
+    assert shown, "docs/play.md shows the transcript of serve --play"
+    assert shown[1] == printed, "docs/play.md's transcript, as printed now:\n" + printed

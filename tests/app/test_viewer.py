@@ -123,9 +123,9 @@ def test_following_a_growing_log_draws_only_what_is_new(tmp_path, monkeypatch):
         f.write(open(KILL, "rb").readlines()[40])
     drawn = []
     real = pictures.draw
-    monkeypatch.setattr(pictures, "draw", lambda *a: drawn.append(a) or real(*a))
+    monkeypatch.setattr(pictures, "draw", lambda *a, **k: drawn.append(a) or real(*a, **k))
     after = viewer.build(str(path), before)
-    assert len(drawn) == 3  # seq 40, for everyone, alice and bob
+    assert len(drawn) == 6  # seq 40, for everyone, alice and bob, on a screen and a phone
     fresh = viewer.build(str(path))
     assert [[[after.parts[i] for i in v] for v in p] for p in after.pics] == \
         [[[fresh.parts[i] for i in v] for v in p] for p in fresh.pics]

@@ -163,7 +163,7 @@ def _side_narrow(game: BattlecardsPacific, state: State, p: str, y: float, width
     half = (width - 52 - 4) / 2
     for kind in UnitType:
         units = state.stacks[p][kind.value]
-        most = max(2, *(len(state.stacks[q][kind.value]) for q in state.players))
+        most = max(len(state.stacks[q][kind.value]) for q in state.players)
         items.append(text(26, at, f"{kind.value} stack ({len(units)})", size=12, weight="bold"))
         at += 6
         for i, u in enumerate(units):

@@ -191,7 +191,8 @@ def _player(game: GlobalDomination, state: State, p: str, y: float, width: int
     hand = state.hands[p]
     narrow = width < 600
     left = 26 if narrow else 190  # where the hand's cards start
-    per = max(1, int((width - 26 - left) // 72))
+    card_w = 96 if narrow else 84  # "Manufacturing" whole on a line
+    per = max(1, int((width - 26 - left - (0 if narrow else 110)) // (card_w + 4)))
     rows = max(1, (len(hand) + per - 1) // per)
     top = y + 46 if narrow else y + 6
     h = (top - y) + rows * 38 + (2 if narrow else 2)
@@ -202,7 +203,8 @@ def _player(game: GlobalDomination, state: State, p: str, y: float, width: int
              text(width - 26, y + 36, f"deck {deck} · discard {len(state.discards[p])}",
                   size=11, anchor="end", fill=FAINT)]
     for k, name in enumerate(hand):
-        items.append(card(left + (k % per) * 72, top + (k // per) * 38, 68, 34, name,
+        items.append(card(left + (k % per) * (card_w + 4), top + (k // per) * 38, card_w, 34,
+                          name,
                           hidden=name == HIDDEN, colour=colour, small=10 if narrow else 9))
     if not hand:
         items.append(text(left, top + 22, "empty hand", size=11, fill=FAINT))

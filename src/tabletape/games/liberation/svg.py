@@ -136,7 +136,7 @@ def _player(game: Liberation, state: State, p: str, y: float, width: int
     left = 26 if narrow else 190  # where the cards on the table start
     per = max(1, (width - 40 - left) // 76 + 1) if narrow else 9
     slots = state.played[p] if narrow else state.played[p][:9]
-    rows = max(2 if narrow else 1, (len(slots) + per - 1) // per)  # steady: fewer parts
+    rows = max(1, (len(slots) + per - 1) // per)
     top = y + 90 if narrow else y
     hand = state.hands[p]
     shown = "" if all(c == HIDDEN for c in hand) else ", ".join(hand)
@@ -144,7 +144,7 @@ def _player(game: Liberation, state: State, p: str, y: float, width: int
     listed, k = lines(26 if narrow else 300, hand_at + (14 if narrow else 0),
                       shown or ("?" * min(len(hand), 12)), int((width - 52) / 6.2) if narrow
                       else 95, size=10, leading=11)  # every card named
-    height = (hand_at - y) + 14 + max(k, 3) * 11 + 6 if narrow else ROW
+    height = (hand_at - y) + 14 + max(k, 2) * 11 + 6 if narrow else ROW  # steadier
     colour = seat_colour(state.players, p)
     mark = " ▶" if p == state.turn else ""
     items = [rect(16, y, width - 32, height, fill="#fbf8ef", stroke=colour,
