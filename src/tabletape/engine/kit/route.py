@@ -21,15 +21,6 @@ BEND = 40.0  # a bend costs as much as this much length
 SHARED = 0.6  # a segment already taken by another route costs this much more per length
 
 
-def crosses(a: Point, b: Point, box: Box) -> bool:
-    """Returns whether the axis-parallel segment a-b passes through the inside of `box`
-    (touching its edge is not crossing)."""
-    x, y, w, h = box
-    (x1, y1), (x2, y2) = a, b
-    lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-    return lo_x < x + w and hi_x > x and lo_y < y + h and hi_y > y
-
-
 def routes(boxes: dict[str, Box], pairs: list[tuple[str, str]], gap: float = 6,
            ) -> list[list[Point]]:
     """Returns one route (a list of points) per pair, in the order of `pairs`."""
