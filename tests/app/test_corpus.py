@@ -744,3 +744,23 @@ def test_the_coverage_of_the_changed_rules_is_in_every_report(run, logs):
     # No change, no coverage walked.
     code, report = check_json(run, logs, "--baseline", base)
     assert report["changed_rules"] == []
+
+
+def test_recorded_takes_only_the_logs_recorded_under_that_version(run, tmp_path):
+    """Issue 26's filter by rules version: `--recorded 1.0` checks, compares and updates only
+    the logs whose header names 1.0 (`--rules` still says which version judges them)."""
+    import shutil
+    old = sorted(glob.glob("tests/fixtures/rules-1.0/cards-of-war/*.jsonl"))[:2]
+    for p in old:
+        shutil.copy(p, tmp_path / ("old-" + os.path.basename(p)))
+    shutil.copy("replays/cards-of-war/kill-dispute.jsonl", tmp_path / "new.jsonl")
+    base = tmp_path / "baseline.json"
+    run("corpus", "check", tmp_path, "--baseline", base, "--update")
+    whole = corpus.read_baseline(str(base))
+    r = run("corpus", "check", tmp_path, "--no-cache", "--recorded", "1.0", "--json")
+    names = sorted(os.path.basename(k) for k in json.loads(r.stdout)["logs"])
+    assert names == sorted("old-" + os.path.basename(p) for p in old), r.stdout
+    r = run("corpus", "check", tmp_path, "--baseline", base, "--recorded", "1.0",
+            "--rules", "latest", "--update")
+    after = corpus.read_baseline(str(base))
+    assert set(after) == set(whole) and after["new.jsonl"] == whole["new.jsonl"]

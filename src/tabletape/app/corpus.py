@@ -141,13 +141,15 @@ def names_of(logs: Iterable[str], root: str) -> dict[str, str]:
 
 
 class Filter(msgspec.Struct, frozen=True):
-    """Which logs a check takes: of these games (none: any), with these option values."""
+    """Which logs a check takes: of these games (none: any), with these option values,
+    recorded under these rules versions (none: any)."""
 
     games: tuple[str, ...] = ()
     options: tuple[tuple[str, str], ...] = ()  # (name, value as written: true, short, 2)
+    recorded: tuple[str, ...] = ()  # the header's rules_version
 
     def __bool__(self) -> bool:
-        return bool(self.games or self.options)
+        return bool(self.games or self.options or self.recorded)
 
     def takes(self, path: str) -> bool:
         """Returns whether the log at `path` is of the games with the options (its header,
@@ -158,6 +160,8 @@ class Filter(msgspec.Struct, frozen=True):
             return False
         header = rec.event
         if self.games and getattr(header, "game", None) not in self.games:
+            return False
+        if self.recorded and getattr(header, "rules_version", None) not in self.recorded:
             return False
         if not self.options:
             return True
@@ -457,7 +461,10 @@ def under(name: str, paths: Sequence[str], root: str, only: Filter = ANY,
     its options unknown, it is left out)."""
     if only and entry is not None and only.games and entry.game not in only.games:
         return False
-    if only.options and not only.takes(os.path.join(root, name)):
+    if only and entry is not None and only.recorded and \
+            entry.rules_version not in only.recorded:
+        return False
+    if (only.options or only.recorded) and not only.takes(os.path.join(root, name)):
         return False
     for p in paths:
         k = key_of(p, root)

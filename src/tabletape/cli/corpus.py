@@ -64,6 +64,9 @@ def group() -> None:
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="Check only the logs played with this option value (repeatable), e.g. "
                    "two_decks=true, length=short.")
+@click.option("--recorded", "recorded", multiple=True, metavar="VERSION",
+              help="Check only the logs recorded under this rules version (repeatable), e.g. "
+                   "1.0; --rules says which version judges them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--markdown", "as_markdown", is_flag=True,
               help="Print the report as Markdown, for a pull request (with the coverage of "
@@ -73,8 +76,8 @@ def group() -> None:
 def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, update: bool,
           components: list[tuple[str, str]], jobs: int | None, dask: str | None,
           dask_threads: bool, dask_timeout: float, no_cache: bool, cache_dir: str | None,
-          games: tuple[str, ...], options: tuple[str, ...], as_json: bool, as_markdown: bool,
-          rules: str | None) -> None:
+          games: tuple[str, ...], options: tuple[str, ...], recorded: tuple[str, ...],
+          as_json: bool, as_markdown: bool, rules: str | None) -> None:
     """Validate every log under PATHS (any game) and summarise, by game and rules version.
 
     With --baseline FILE, print every log whose result differs from the manifest (verdict,
@@ -94,7 +97,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     if dask_threads and dask != "local":
         raise UsageError("--dask-threads goes with --dask local")
     parsed = corpus.parse_components(components)
-    only = corpus.Filter(tuple(games), corpus.parse_options(options))
+    only = corpus.Filter(tuple(games), corpus.parse_options(options), tuple(recorded))
     root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
     old = None if not baseline else corpus.baseline_to_update(baseline) if update \
         else corpus.in_scope(corpus.read_baseline(baseline), paths, root, only)
