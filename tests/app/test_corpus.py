@@ -764,3 +764,17 @@ def test_recorded_takes_only_the_logs_recorded_under_that_version(run, tmp_path)
             "--rules", "latest", "--update")
     after = corpus.read_baseline(str(base))
     assert set(after) == set(whole) and after["new.jsonl"] == whole["new.jsonl"]
+
+
+def test_a_filter_that_takes_no_log_is_a_usage_error_not_a_green_run(run, tmp_path):
+    """`--game` with an unknown id, or a filter no log matches (a typo'd version), would
+    otherwise report "0 logs" and exit 0."""
+    import shutil
+    shutil.copy("replays/cards-of-war/kill-dispute.jsonl", tmp_path / "g.jsonl")
+    r = run("corpus", "check", tmp_path, "--game", "cards-of-wor")
+    assert r.exit_code == 2 and "did you mean 'cards-of-war'?" in r.stderr, r.stderr
+    r = run("corpus", "check", tmp_path, "--no-cache", "--recorded", "9.9")
+    assert r.exit_code == 2, r.output
+    assert f"none of the 1 log under {tmp_path} is recorded under rules 9.9" in r.stderr
+    assert run("corpus", "check", tmp_path, "--no-cache", "--game", "cards-of-war"
+               ).exit_code == 0

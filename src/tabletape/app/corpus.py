@@ -81,6 +81,7 @@ from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import visible
+from tabletape.tape.words import counted
 
 # The names callers use, from the modules that hold them: judging one log (app.judge),
 # baselines (app.baseline) and the report with coverage (app.report). This module finds
@@ -150,6 +151,14 @@ class Filter(msgspec.Struct, frozen=True):
 
     def __bool__(self) -> bool:
         return bool(self.games or self.options or self.recorded)
+
+    def described(self) -> str:
+        """Returns what the filter asks, as a reader would say it."""
+        said = [f"of {' or '.join(self.games)}"] if self.games else []
+        said += [f"played with {n}={v}" for n, v in self.options]
+        if self.recorded:
+            said.append(f"recorded under rules {' or '.join(self.recorded)}")
+        return ", ".join(said)
 
     def takes(self, path: str) -> bool:
         """Returns whether the log at `path` is of the games with the options (its header,
@@ -411,7 +420,11 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     components = components or {}
     logs = find_logs(paths)
     if only:
-        logs = [p for p in logs if only.takes(p)]
+        taken = [p for p in logs if only.takes(p)]
+        if logs and not taken:  # a filter that takes nothing is a typo, not a green run
+            raise UsageError(f"none of the {counted(len(logs), 'log')} under "
+                             f"{', '.join(paths)} is {only.described()}")
+        logs = taken
     names = names_of(logs, root)
     run = Run(root)
     cache = load_cache(cache_dir) if cache_dir is not None else {}

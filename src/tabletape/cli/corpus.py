@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from tabletape import engine
 from tabletape.app import corpus
 from tabletape.cli.group import emit_json
 from tabletape.cli.params import rules_option
@@ -97,6 +98,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     if dask_threads and dask != "local":
         raise UsageError("--dask-threads goes with --dask local")
     parsed = corpus.parse_components(components)
+    for g in games:
+        engine.get(g)  # an unknown game id is a usage error, with a suggestion
     only = corpus.Filter(tuple(games), corpus.parse_options(options), tuple(recorded))
     root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
     old = None if not baseline else corpus.baseline_to_update(baseline) if update \
