@@ -128,6 +128,7 @@ def test_two_phones_play_and_each_sees_only_its_own_hand(phones, playing):
     assert bob.locator("#groups button").count() == 0
     shot(alice, "play-phone-opening")
     press(alice, "Battleship", log_path)
+    bob.evaluate("poll(true)")
     expect(bob.locator("#waiting")).to_contain_text("Your move: the card bob turns up",
                                                     timeout=3000)
     press(bob, "Spy", log_path)
@@ -135,13 +136,17 @@ def test_two_phones_play_and_each_sees_only_its_own_hand(phones, playing):
     while (d := pending(log_path)) is not None and d.actor == "chance":
         who = d.detail.split()[2]  # "the card alice draws (...)"
         pg = alice if who == "alice" else bob
+        pg.evaluate("poll(true)")  # at once, not at the page's next second
         expect(pg.locator("#waiting")).to_contain_text(f"Your move: the card {who} draws",
                                                        timeout=3000)
         press(pg, in_deck(log_path), log_path)  # the card drawn: one the deck holds
     now = hands(log_path)
     assert now["alice"] and now["bob"]
     expect(alice.locator("#waiting")).to_contain_text("Your move: alice", timeout=3000)
-    time.sleep(1.5)  # every page has polled the state since the last draw
+    events = len(log_path.read_text().splitlines())
+    for pg in (alice, bob, table):  # every page has fetched the state since the last draw
+        pg.evaluate("poll(true)")
+        expect(pg.locator("#seq")).to_have_text(f"after seq {events - 1}", timeout=3000)
     for pg, sent, me, other in ((alice, alice_sent, "alice", "bob"),
                                 (bob, bob_sent, "bob", "alice")):
         secret = set(now[other]) - set(now[me])

@@ -416,9 +416,9 @@ def test_a_scheduler_without_workers_fails_with_a_message(run, logs, scheduler):
     import time
     address, _ = scheduler
     t = time.monotonic()
-    r = run("corpus", "check", logs, "--dask", address, "--dask-timeout", "2")
+    r = run("corpus", "check", logs, "--dask", address, "--dask-timeout", "1")
     assert r.exit_code == 2 and time.monotonic() - t < 30
-    assert f"the Dask scheduler {address} has no workers (waited 2 s)" in r.stderr
+    assert f"the Dask scheduler {address} has no workers (waited 1 s)" in r.stderr
     r = run("corpus", "check", logs, "--dask", "tcp://127.0.0.1:9", "--dask-timeout", "1")
     assert r.exit_code == 2 and "cannot reach the Dask scheduler tcp://127.0.0.1:9" in r.stderr
 

@@ -157,6 +157,22 @@ def test_the_printed_examples_hold_no_placeholder(run):
 
 # -- `games` at a narrow terminal ----------------------------------------------------------
 
+def test_the_consoles_take_the_terminals_width_when_they_print_not_when_made(monkeypatch):
+    """The module's consoles are made when tabletape.cli.render is first imported; $COLUMNS
+    then (80 under pytest-xdist, whose workers inherit the one GNU readline sets in pytest's
+    own process) is not the width they print at: that is $COLUMNS at each print."""
+    from tabletape.cli import render
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    made_at_80 = render.SafeConsole(soft_wrap=True)
+    monkeypatch.setenv("COLUMNS", "160")
+    monkeypatch.setenv("LINES", "50")
+    assert (made_at_80.width, made_at_80.height) == (160, 50)
+    monkeypatch.setenv("COLUMNS", "123")
+    assert render.console.width == render.err_console.width == 123
+    assert render.SafeConsole(width=70).width == 70  # a width given is kept
+
+
 @pytest.mark.parametrize("columns", ["80", "50", "120"])
 def test_games_at_a_terminal_never_splits_an_option_value(run, monkeypatch, columns):
     import io

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tabletape import engine
 from tabletape.tape.errors import ChainError, LogFormatError
-from tests.conftest import lines, write
+from tests.conftest import lines, session_log, write
 
 from .test_games import GAMES, simulated
 
@@ -370,22 +370,23 @@ def test_battlecards_targets_are_the_units_targetable_says(seed):
     assert asked
 
 
-def test_the_viewer_reusing_drawings_writes_the_page_it_would_draw(long_log, tmp_path,
-                                                                    monkeypatch):
+def test_the_viewer_reusing_drawings_writes_the_page_it_would_draw(tmp_path, monkeypatch):
     """`view -o` reuses the drawing of a state the fold comes back to (an undo) and looks a
     part up among the last drawing's before hashing it: the same page as drawing every seq
-    into a Book (`html(build())`, the plain definition)."""
+    into a Book (`html(build())`, the plain definition). A session of 600 events has undos
+    and notes enough (~1,500 drawings reused); the long log took 6 s here."""
     from tabletape.app import pictures, viewer
 
+    path = session_log(tmp_path / "session.jsonl", 5, 600)
     drawn: list[int] = []
     real = pictures.draw
     monkeypatch.setattr(pictures, "draw", lambda *a, **k: drawn.append(1) or real(*a, **k))
     fast = tmp_path / "fast.html"
-    viewer.write(long_log, str(fast))
-    reused = 6 * 3001 - len(drawn)  # 3 views, each on a screen and on a phone
+    viewer.write(path, str(fast))
+    reused = 6 * 601 - len(drawn)  # 3 views, each on a screen and on a phone
     monkeypatch.setattr(viewer, "STATES_KEPT", 0)
-    assert fast.read_text() == viewer.html(viewer.build(long_log))
-    assert reused > 6 * 300  # the shortcut was taken (undos, notes) and it changed nothing
+    assert fast.read_text() == viewer.html(viewer.build(path))
+    assert reused > 6 * 60  # the shortcut was taken (undos, notes) and it changed nothing
 
 
 def test_the_viewers_table_of_parts_numbers_as_a_dict_would():

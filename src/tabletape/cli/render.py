@@ -38,6 +38,13 @@ class SafeConsole(Console):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**{"markup": False, "highlight": False, "emoji": False, **kw})
+        # rich fixes the width (and height) to $COLUMNS ($LINES) as it is when the console
+        # is made: here, when this module is first imported. Unless a width is given, both
+        # are read again at each print, as the terminal says them then (rich's `size`).
+        if kw.get("width") is None:
+            self._width = None
+        if kw.get("height") is None:
+            self._height = None
 
     def render(self, renderable: RenderableType, options: ConsoleOptions | None = None
                ) -> Iterable[Segment]:
