@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from tabletape import __version__, engine
+from tabletape.app.whatif import read_components
 from tabletape.engine import fingerprint, registry
 from tabletape.engine.reading import Judged, Replay, walk
 from tabletape.tape.codec import MAX_LINE
@@ -71,20 +72,7 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 def parse_components(specs: Iterable[tuple[str, str]]) -> dict[str, bytes]:
     """Returns {game: component JSON} for `--components GAME=FILE`, each checked against
     the game's schema; raises UsageError for an unknown game or data that does not fit."""
-    out: dict[str, bytes] = {}
-    for game, path in specs:
-        rs = engine.get(game)
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(MAX_LINE + 1)
-        except OSError as e:
-            raise UsageError(f"cannot read components file: {e.strerror}", file=path) from None
-        try:
-            msgspec.json.decode(raw, type=rs.Components)
-        except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            raise UsageError(f"components do not fit the {game} schema: {e}", file=path) from None
-        out[game] = raw
-    return out
+    return {game: read_components(game, path)[0] for game, path in specs}
 
 
 @functools.lru_cache(maxsize=16)

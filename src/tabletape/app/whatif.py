@@ -12,6 +12,7 @@ from tabletape import engine
 from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import Header, visible
+from tabletape.tape.words import agree, counted
 
 
 class Rejudged(msgspec.Struct, frozen=True):
@@ -32,14 +33,30 @@ class Whatif(msgspec.Struct, frozen=True):
     def note(self) -> str:
         """Returns the sentence printed above a ruling judged with these values."""
         n = len(self.differs)
-        said = (f"{n} value{'s' if n != 1 else ''} differ{'' if n != 1 else 's'} from the "
-                f"header's: " + "; ".join(self.differs)) if n else "no value differs from the header's"
+        said = (f"{counted(n, 'value')} {agree(n, 'differs', 'differ')} from the header's: "
+                + "; ".join(self.differs)) if n else "no value differs from the header's"
         return visible(f"judged with the components in {self.file}, not the log's header "
                        f"({said}); the log is unchanged")
 
     def report(self) -> Rejudged:
         """Returns what `--json` says of it (`components`)."""
         return Rejudged(self.file, list(self.differs))
+
+
+def read_components(game: str, file: str) -> tuple[bytes, Any]:
+    """Returns the bytes of a components file and their data, checked against `game`'s
+    schema; UsageError (naming the file) for an unknown game, a file that cannot be read or
+    data that does not fit."""
+    rs = engine.get(game)
+    try:
+        with open(file, "rb") as f:
+            raw = f.read(MAX_LINE + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read components file: {e.strerror}", file=file) from None
+    try:
+        return raw, msgspec.json.decode(raw, type=rs.Components)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise UsageError(f"components do not fit the {game} schema: {e}", file=file) from None
 
 
 def components_for(log: str, file: str) -> Whatif:
@@ -52,17 +69,7 @@ def components_for(log: str, file: str) -> Whatif:
                          file=log) from None
     if not isinstance(header, Header):
         raise UsageError("line 1 is not a header", file=log)
-    rs = engine.get(header.game)
-    try:
-        with open(file, "rb") as f:
-            raw = f.read(MAX_LINE + 1)
-    except OSError as e:
-        raise UsageError(f"cannot read components file: {e.strerror}", file=file) from None
-    try:
-        data = msgspec.json.decode(raw, type=rs.Components)
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise UsageError(f"components do not fit the {header.game} schema: {e}",
-                         file=file) from None
+    _, data = read_components(header.game, file)
     old = msgspec.to_builtins(getattr(header, "components", None))
     return Whatif(file, data, tuple(differences(old, msgspec.to_builtins(data))))
 
