@@ -726,3 +726,16 @@ def test_battlecards_stalemate_test_remembered_asks_again_when_the_kept_cards_ch
     assert reducer._either_can_hit(lk, bare, b) is False
     n = len(calls)
     assert reducer._either_can_hit(lk, bare, b) is False and len(calls) == n  # remembered
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.usefixtures("template_registered")
+@pytest.mark.parametrize("seed", [4, 5])
+def test_count_is_the_number_of_legal_events(game, seed):
+    """`count` (corpus check asks it after every event) is the length of `legal`, whether a
+    game counts its own way (`legality.count`) or not."""
+    header, _, states = simulated(game, seed)
+    rs = engine.get(game).bind(header)
+    for state in (rs.initial(), *states):
+        if not rs.over(state):
+            assert rs.count(state) == len(list(rs.legal(state)))

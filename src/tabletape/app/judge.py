@@ -114,7 +114,7 @@ class _LegalCounts:
             self.over_at = j.seq
         del self.counts[j.seq:]  # (seqs are visited in order, from 0)
         self.counts.extend([-1] * (j.seq - len(self.counts)))
-        self.counts.append(0 if over else sum(1 for _ in rs.legal(state)))
+        self.counts.append(0 if over else rs.count(state))
 
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -241,6 +241,11 @@ class Ruleset(ABC, Generic[H, S, E]):
     def legal(self, state: S) -> Iterable[E]:
         """Yields every legal next event (chance's outcomes included)."""
 
+    def count(self, state: S) -> int:
+        """Returns how many legal next events there are: the length of `legal` (corpus check
+        counts them after every event); games count without building every event."""
+        return sum(1 for _ in self.legal(state))
+
     def weight(self, state: S, event: E) -> int:
         """Returns how many ways chance can produce this outcome (cards of that kind left)."""
         return 1

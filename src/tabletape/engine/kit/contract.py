@@ -87,8 +87,9 @@ class ComponentsModule(Protocol[LK_co]):
 
 
 # A part may also have optional functions, which `Packaged` asks for by name: `text.derive`
-# (the arithmetic of a ruling) and `legality.implied(lk, state, body)` (the fields of an
-# event being entered that the table decides: the recorder offers them filled in).
+# (the arithmetic of a ruling), `legality.implied(lk, state, body)` (the fields of an
+# event being entered that the table decides: the recorder offers them filled in) and
+# `legality.count(lk, state)` (how many events `legal` yields, counted without building them).
 # The functions each part must have, checked when a game class is made (a module that lost
 # one fails at import with the game's and the part's names, whatever mypy was run on).
 MEMBERS: dict[str, tuple[str, ...]] = {

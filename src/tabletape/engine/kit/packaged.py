@@ -165,12 +165,22 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
         vars(bound).update(over=legality.over, check=check, apply=apply,
                            pending=partial(legality.pending, lk),
                            legal=partial(legality.legal, lk),
+                           count=self._counter(lk),
                            weight=partial(legality.weight, lk),
                            weights=partial(legality.weights, lk))
         return bound
 
     def upcast(self, state: S, event: E) -> E:
         return event
+
+    def _counter(self, lk: LK) -> Callable[[S], int]:
+        """Returns `count` over `lk`: the game's own `legality.count` (pinned to the length
+        of `legal` in tests/games/test_fast_paths.py), else the length of `legal`."""
+        count = getattr(self.legality, "count", None)
+        if count is not None:
+            return partial(count, lk)
+        legal = self.legality.legal
+        return lambda state: sum(1 for _ in legal(lk, state))
 
     # -- the rules (the same functions as bound above, for the unbound type's sake) --------
     def initial(self) -> S:
@@ -190,6 +200,9 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
 
     def legal(self, state: S) -> Iterable[E]:
         return self.legality.legal(self.lk, state)
+
+    def count(self, state: S) -> int:
+        return self._counter(self.lk)(state)
 
     def weight(self, state: S, event: E) -> int:
         return self.legality.weight(self.lk, state, event)
