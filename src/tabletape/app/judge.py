@@ -21,7 +21,8 @@ import msgspec
 from tabletape import __version__, engine
 from tabletape.app.whatif import read_components
 from tabletape.engine import fingerprint, registry
-from tabletape.engine.reading import Judged, Replay, walk
+from tabletape.engine.fold import Fold
+from tabletape.engine.reading import Replay, walk
 from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
@@ -97,24 +98,31 @@ def digest(data: Any) -> str:
 
 
 class _LegalCounts:
-    """A visitor: the number of legal next events after every seq, and the seq that ended
-    the game."""
+    """The number of legal next events after every seq, and the seq that ended the game:
+    called with each seq and the fold after it (`walk`'s `each`), seqs in order from 0."""
 
     def __init__(self) -> None:
         self.counts: list[int] = []
         self.over_at: int | None = None
+        self._state: Any = self  # the last state counted (no state is this object)
+        self._n = 0  # and its count
 
-    def __call__(self, j: Judged) -> None:
-        fold = j.fold
-        if fold is None:
+    def __call__(self, seq: int, fold: Fold) -> None:
+        counts = self.counts
+        if seq != len(counts):  # (never in a pass from line 1: every seq is folded)
+            del counts[seq:]
+            counts.extend([-1] * (seq - len(counts)))
+        state = fold.state
+        if state is self._state:  # a note, an illegal event, a signature: the same state
+            counts.append(self._n)  # (an immutable value), so the same count
             return
-        rs, state = fold.ruleset, fold.state
+        rs = fold.ruleset
         over = rs.over(state)
         if over and self.over_at is None:
-            self.over_at = j.seq
-        del self.counts[j.seq:]  # (seqs are visited in order, from 0)
-        self.counts.extend([-1] * (j.seq - len(self.counts)))
-        self.counts.append(0 if over else rs.count(state))
+            self.over_at = seq
+        n = self._n = 0 if over else rs.count(state)
+        self._state = state
+        counts.append(n)
 
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -282,8 +290,9 @@ def _judge(path: str, components: dict[str, bytes], f: Hashed, rules: str | None
     counts = _LegalCounts()
     try:
         records = read_records(path, registry.codec_for, opened=f)
-        result = walk(Replay(path, version=rules), _with_components(records, components),
-                      visit=counts)
+        if components:
+            records = _with_components(records, components)
+        result = walk(Replay(path, version=rules), records, each=counts)
     except TapeError as e:
         if rules is not None and isinstance(e, UsageError) and not isinstance(e, UnknownGame):
             raise  # a rules version the game never had: the command's usage, not this log's

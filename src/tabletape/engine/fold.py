@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from typing import Any
 
@@ -17,6 +18,7 @@ from tabletape.tape.seqs import SeqMap, SeqSet
 APPLIED, ILLEGAL, UNJUDGED = "applied", "illegal", "not judged"
 # what the engine folds itself; every other event is the game's
 _CORE: tuple[type[Event], ...] = (*CORE_EVENTS, Header)
+UNDOS_PENDING = 1 << 14  # usual undos' seqs (two per undo) `feed` notes before settling them
 
 
 class Ruling(msgspec.Struct):
@@ -88,15 +90,41 @@ class Fold:
         self.corrected: dict[int, IllegalEvent] = {}  # illegal, then retracted by `undone`
         # Per-seq facts are packed (a bit, or four bytes, per seq): memory must not
         # grow by a Python object per event on a long log.
-        self.retracted = SeqMap()  # seq -> the undone's seq
+        self._retracted = SeqMap()  # seq -> the undone's seq (`retracted`)
         self.unjudged = SeqSet()
-        self.core_seqs = SeqSet((0,))
+        self._core_seqs = SeqSet((0,))  # (`core_seqs`)
+        # The usual undo's two facts (its seq, the seq it retracts), appended here by `feed`
+        # (an array append each, not a method of ours) and moved into `_core_seqs` and
+        # `_retracted` when either is read, or when UNDOS_PENDING of them wait.
+        self._undos = array("i")
         self.signed = SeqSet()  # seqs of `signed` events
         self.disputes: list[Ruling] = []
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
         self.partial = False  # resumed from a checkpoint: no history for rulings before it
         self.later: list[int] = []  # `undo_after`: game events read past the fold's end
+
+    @property
+    def core_seqs(self) -> SeqSet:
+        """The seqs of core events: the header, undos, notes, signatures, misplaced headers."""
+        if self._undos:
+            self._settle()
+        return self._core_seqs
+
+    @property
+    def retracted(self) -> SeqMap:
+        """The seqs of retracted events -> the seq of the `undone` that retracted each."""
+        if self._undos:
+            self._settle()
+        return self._retracted
+
+    def _settle(self) -> None:
+        """Moves the usual undos `feed` noted into `core_seqs` and `retracted`, in order."""
+        undos, core, retracted = self._undos, self._core_seqs, self._retracted
+        for i in range(0, len(undos), 2):
+            core.add(undos[i])
+            retracted[undos[i + 1]] = undos[i]
+        del undos[:]
 
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
@@ -105,10 +133,14 @@ class Fold:
             stack = self.stack
             if type(event) is Undone and stack and event.target == stack[-1].seq:
                 # the usual undo, inline: `_feed_core` -> `_undo` for the latest event
-                # (tests/games/test_fast_paths.py pins it to that path)
-                self.core_seqs.add(seq)
+                # (tests/games/test_fast_paths.py pins it to that path); its seq and the one
+                # it retracts noted for `core_seqs` and `retracted` (`_settle`)
                 top = stack.pop()
-                self.retracted[top.seq] = seq
+                undos = self._undos
+                undos.append(seq)
+                undos.append(top.seq)
+                if len(undos) >= UNDOS_PENDING:
+                    self._settle()
                 if top.status == APPLIED:
                     self.state = top.before
                 elif top.status == ILLEGAL:

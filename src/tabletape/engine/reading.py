@@ -94,6 +94,7 @@ class Judged(msgspec.Struct):
 
 
 Visitor = Callable[[Judged], None]
+Each = Callable[[int, Fold], None]  # called with a seq and the fold after it
 
 
 # The passes over a log, one function per what the caller needs (the loop is `walk`). A
@@ -152,14 +153,61 @@ def with_components(records: Iterator[Record], components: Any
 
 def walk(result: Replay, records: Iterable[Record], *, to: int | None = None,
          keep_going: bool = False, capture: int | None = None, rules: bool = True,
-         visit: Visitor | None = None) -> Replay:
+         visit: Visitor | None = None, each: Each | None = None) -> Replay:
     """Folds `records` into `result` (from line 1, or on from a checkpoint's fold): the loop.
 
     Every reader of a log (validate, replay, explain, log, the index, the stepper,
     the recorder) goes through here: `to` stops it after that seq; `keep_going` judges
     past an illegal event; `capture` keeps that seq's record, state before and ruling;
-    `rules=False` reads format and chain only; `visit` sees every line folded.
+    `rules=False` reads format and chain only; `visit` sees every line folded; `each` is
+    called with every seq folded and the fold after it (with rules; no `Judged` built).
     """
+    if to is not None or capture is not None or visit is not None:
+        return _walk(result, records, to, keep_going, capture, rules, visit, each)
+    # The common pass, every line to the end with no visitor: the loop of `_walk` with its
+    # tests for `to`, `capture` and `visit` left out, and the head and count of lines
+    # stored once, from the last line folded (tests/engine/test_walk.py pins it to `_walk`).
+    fold = result.fold
+    last: Record | None = None
+    it = iter(records)
+    try:
+        for rec in it:  # the first line: the header from line 1, or on from a checkpoint
+            if rec.line == 1:
+                fold = _start(result, rec, keep_going, rules)
+            elif fold is not None:
+                fold.feed(rec.line - 1, rec.event, rec.line)
+            last = rec
+            if each is not None and fold is not None:
+                each(rec.line - 1, fold)
+            break
+        if fold is None:
+            for last in it:  # noqa: B007 - format and chain only: the last line read is kept
+                pass
+        elif each is None:
+            feed = fold.feed
+            for last in it:
+                feed(last.line - 1, last.event, last.line)
+        else:
+            feed = fold.feed
+            for last in it:
+                seq = last.line - 1
+                feed(seq, last.event, last.line)
+                each(seq, fold)
+    except (UnknownGame, UsageError):
+        raise
+    except TapeError as e:
+        result.error = e
+    finally:
+        if last is not None:
+            result.head = last.digest
+            result.events = last.line
+    return result
+
+
+def _walk(result: Replay, records: Iterable[Record], to: int | None, keep_going: bool,
+          capture: int | None, rules: bool, visit: Visitor | None, each: Each | None
+          ) -> Replay:
+    """The loop `walk` runs, with every option: its plain definition."""
     fold = result.fold
     try:
         for rec in records:
@@ -182,6 +230,8 @@ def walk(result: Replay, records: Iterable[Record], *, to: int | None = None,
                     result.captured = (rec, before, err)
             result.head = rec.digest
             result.events = seq + 1
+            if each is not None and fold is not None:
+                each(seq, fold)
             if visit is not None:
                 visit(Judged(rec, seq, err, before, fold))
     except (UnknownGame, UsageError):

@@ -14,7 +14,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterator
-from itertools import accumulate, count
+from itertools import accumulate, chain, count
 from typing import Any, NamedTuple
 
 import msgspec
@@ -71,10 +71,23 @@ def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
     """Yields the log's records one line at a time, checking format, canonical form and chain.
 
     Raises at the first problem: LogFormatError (TornTail for an unterminated last
-    line) or ChainError. Reads a block of lines at a time (never the whole file).
-    With `start`, reading begins at a line whose predecessor's tail is known.
-    `opened`: the log, already open (a file object; the caller closes it).
+    line) or ChainError, after yielding every record before it. Reads a block of lines at
+    a time (never the whole file). With `start`, reading begins at a line whose
+    predecessor's tail is known. `opened`: the log, already open (a file object; the caller
+    closes it). Nothing is opened or read until the first record is asked for.
     """
+    # The records of each block are yielded by `chain` (C): no generator frame resumes per
+    # line, only per block (`read_blocks`).
+    return chain.from_iterable(read_blocks(path, codec_for, max_line=max_line, start=start,
+                                           opened=opened))
+
+
+def read_blocks(path: str, codec_for: Callable[[bytes, str], Codec],
+                *, max_line: int = MAX_LINE, start: Resume | None = None,
+                opened: Any = None) -> Iterator[list[Record]]:
+    """Yields the log's records a block of lines at a time (lists, none empty), in order,
+    as `read_records` yields them one at a time: a problem is raised after the list of
+    the records before it in its block."""
     with open_log(path) if opened is None else contextlib.nullcontext(opened) as f:
         at = _Cursor(0, 0, None, None) if start is None else \
             _Cursor(start.offset, start.tail.seq + 1, start.tail.head, start.codec)
@@ -82,18 +95,34 @@ def read_records(path: str, codec_for: Callable[[bytes, str], Codec],
         for chunk in _chunks(f, max_line):
             if at.codec is None:  # the header names the codec of every later line
                 first = chunk.find(b"\n") + 1 or len(chunk)
-                at = yield from _check_lines(chunk[:first], at, path, codec_for, max_line)
+                at = yield from _strict(chunk[:first], at, path, codec_for, max_line)
                 chunk = chunk[first:]
             records = _decode_block(chunk, at, max_line) if chunk else []
             if records is None:  # something is wrong in this block: find it line by line
-                at = yield from _check_lines(chunk, at, path, codec_for, max_line)
+                at = yield from _strict(chunk, at, path, codec_for, max_line)
                 continue
-            yield from records
             if records:
+                yield records
                 last = records[-1]
                 at = _Cursor(last.offset + len(last.raw) + 1, last.line, last.digest, at.codec)
         if at.line == 0:
             raise LogFormatError("empty file: no header line", file=path, line=1, offset=0)
+
+
+def _strict(chunk: bytes, at: _Cursor, path: str, codec_for: Callable[[bytes, str], Codec],
+            max_line: int):
+    """Yields the records of a block read line by line (one list), raising at its first
+    problem after yielding those before it; returns the cursor."""
+    out: list[Record] = []
+    try:
+        at = _check_lines(chunk, at, path, codec_for, max_line, out)
+    except TapeError:
+        if out:
+            yield out
+        raise
+    if out:
+        yield out
+    return at
 
 
 def _lines(chunk: bytes) -> list[bytes]:
@@ -200,8 +229,10 @@ def _decode_block(chunk: bytes, at: _Cursor, max_line: int) -> list[Record] | No
 
 
 def _check_lines(chunk: bytes, at: _Cursor, path: str,
-                 codec_for: Callable[[bytes, str], Codec], max_line: int):
-    """Yields the records of a block line by line, raising at its first problem; returns the cursor."""
+                 codec_for: Callable[[bytes, str], Codec], max_line: int,
+                 out: list[Record]) -> _Cursor:
+    """Appends the records of a block to `out` line by line, raising at its first problem;
+    returns the cursor."""
     offset, line, prev, codec = at
     for raw in _lines(chunk):
         line += 1
@@ -248,7 +279,7 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
                    f"was changed, or lines were removed or inserted before line {line}")
             raise ChainError(why, file=path, line=line, seq=seq, offset=offset, field="$.prev")
         prev = digest(body)
-        yield Record(line, offset, body, prev, event)
+        out.append(Record(line, offset, body, prev, event))
         offset += len(raw)
     return _Cursor(offset, line, prev, codec)
 
