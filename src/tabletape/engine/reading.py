@@ -9,7 +9,7 @@ import msgspec
 
 from tabletape.engine.fold import Fold
 from tabletape.engine.protocol import Ruleset
-from tabletape.engine.registry import check_header, codec_for, ruleset_for
+from tabletape.engine.registry import GAMES, check_header, codec_for, get, ruleset_for
 from tabletape.tape.errors import IllegalEvent, LogFormatError, TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header, Note
 from tabletape.tape.reader import Record, Tail, read_records
@@ -243,7 +243,7 @@ def _walk(result: Replay, records: Iterable[Record], to: int | None, keep_going:
 
 def _start(result: Replay, rec: Record, keep_going: bool, rules: bool) -> Fold | None:
     """Opens a game from its header line: the ruleset it names, checked as `new` would."""
-    result.ruleset = ruleset_for(rec.raw, result.file)
+    result.ruleset = _ruleset_of(rec, result.file)
     result.header = header = rec.event
     assert isinstance(header, Header)  # the reader decodes line 1 with the header's type
     check_header(result.ruleset, header, result.file)
@@ -253,6 +253,18 @@ def _start(result: Replay, rec: Record, keep_going: bool, rules: bool) -> Fold |
         result.ruleset = result.fold.ruleset  # bound to this game
         _check_version(result.ruleset, header, result.file)
     return result.fold
+
+
+def _ruleset_of(rec: Record, file: str) -> Ruleset:
+    """Returns the ruleset of a header line: `ruleset_for(rec.raw)`, without reading the line
+    again when its event is already that game's header (decoded by the game's codec)."""
+    header = rec.event
+    game = getattr(header, "game", None)
+    if game in GAMES:
+        rs = get(game)
+        if type(header) is rs.Header:
+            return rs
+    return ruleset_for(rec.raw, file)
 
 
 def _check_version(rs: Ruleset, header: Header, file: str) -> None:

@@ -6,6 +6,10 @@ import functools
 import importlib
 import importlib.util
 import pkgutil
+import sys
+import threading
+from collections import OrderedDict
+from typing import Any
 
 import msgspec
 
@@ -46,14 +50,52 @@ def get(game: str) -> Ruleset:
         close = difflib.get_close_matches(game, sorted(GAMES), n=2, cutoff=0.6)
         hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
         raise UnknownGame(f"unknown game {game!r}{hint}; known games: {known}") from None
-    return importlib.import_module(module).RULESET
+    # imported already (its RULESET made: a module another thread is importing has none
+    # yet, and import_module waits for it)
+    ruleset = getattr(sys.modules.get(module), "RULESET", None)
+    return ruleset if ruleset is not None else importlib.import_module(module).RULESET
 
 
 def check_header(rs: Ruleset, header: Header, file: str) -> None:
     """Raises LogFormatError at line 1 when no `new` would have written this header."""
-    problem = rs.header_problem(header)
+    problem = header_problem(rs, header)
     if problem:
         raise LogFormatError(f"bad header: {problem}", file=file, line=1, offset=0)
+
+
+# `header_problem` of the headers read lately: most logs of an archive play one box with
+# the same players and options, and the codec hands them the very same decoded components
+# (`Codec.decode_header`), so a header's problem is worked out once per ruleset, header
+# fields (all but the components) and components object (kept with the answer: its id
+# stays its own). tests/engine/test_bind_cache.py pins it to `rs.header_problem`.
+PROBLEMS_KEPT = 64  # 0: every header checked afresh
+_problems: OrderedDict[tuple[Any, ...], tuple[Any, str | None]] = OrderedDict()
+_problems_lock = threading.Lock()
+
+
+def header_problem(rs: Ruleset, header: Header) -> str | None:
+    """Returns `rs.header_problem(header)`, kept for the next header with the same fields
+    and the very same components object."""
+    comp = getattr(header, "components", None)
+    try:
+        key = (rs, type(header), id(comp), *(getattr(header, f) for f in header.__struct_fields__
+                                             if f != "components"))
+        hash(key)
+    except TypeError:  # a field that cannot be a key (a list): checked each time
+        return rs.header_problem(header)
+    if PROBLEMS_KEPT <= 0:
+        return rs.header_problem(header)
+    with _problems_lock:
+        hit = _problems.get(key)
+        if hit is not None and hit[0] is comp:
+            _problems.move_to_end(key)
+            return hit[1]
+    problem = rs.header_problem(header)
+    with _problems_lock:
+        _problems[key] = (comp, problem)
+        while len(_problems) > PROBLEMS_KEPT:
+            _problems.popitem(last=False)
+    return problem
 
 
 def all_games() -> list[Ruleset]:

@@ -58,13 +58,13 @@ def lookups_for(make: Callable[[Any], Any], comp: Any, judging: str,
     COMPONENTS_MAX bytes: a larger box's tables are built each time)."""
     if CACHE_SIZE <= 0:
         return _build(make, comp, off)
-    data = msgspec.json.encode(comp)
+    data = _encoded(comp)
     if len(data) > COMPONENTS_MAX:  # a box this large is built afresh, never kept
         return _build(make, comp, off)
     key = (make, judging, tuple(sorted(off)), type(comp), data)
     with _cache_lock:
         hit = _cache.get(key)
-        if hit is not None and hit[0] == comp:  # equal bytes and equal values (a tuple is
+        if hit is not None and (hit[0] is comp or hit[0] == comp):  # equal bytes and values (a tuple is
             _cache.move_to_end(key)             # not a list): the very same tables
             return hit[1]
     lk = _build(make, comp, off)
@@ -74,6 +74,28 @@ def lookups_for(make: Callable[[Any], Any], comp: Any, judging: str,
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return lk
+
+
+# The canonical bytes of the components last bound, by identity: the codec hands every log
+# of one box the very same decoded components (`Codec.decode_header`), so a bind need not
+# encode them again for its key. The object is kept with its bytes (its id stays its own).
+_encodings: OrderedDict[int, tuple[Any, bytes]] = OrderedDict()
+
+
+def _encoded(comp: Any) -> bytes:
+    """Returns msgspec.json.encode(comp), once per components object among the last
+    CACHE_SIZE (they are never written to: tests/engine/test_bind_cache.py)."""
+    with _cache_lock:
+        hit = _encodings.get(id(comp))
+        if hit is not None and hit[0] is comp:
+            _encodings.move_to_end(id(comp))
+            return hit[1]
+    data = msgspec.json.encode(comp)
+    with _cache_lock:
+        _encodings[id(comp)] = (comp, data)
+        while len(_encodings) > CACHE_SIZE:
+            _encodings.popitem(last=False)
+    return data
 
 
 def _build(make: Callable[[Any], Any], comp: Any, off: dict[str, bool]) -> Any:
