@@ -203,6 +203,22 @@ def test_an_unchanged_archive_comes_from_the_cache(logs, tmp_path):
         first.entries["cards-of-war/sim-normal.jsonl"].events + 1
 
 
+def test_a_log_is_hashed_before_judging_only_when_the_cache_holds_one_of_its_size(
+        logs, tmp_path, monkeypatch):
+    """A first run reads each log once (the judge hashes what it reads), not twice."""
+    cache_dir = str(tmp_path / "c")
+    corpus.check([str(logs / "liberation")], root=str(logs), cache_dir=cache_dir)
+    cache = corpus.load_cache(cache_dir)
+    hashed = []
+    finish = corpus.Hashed.finish
+    monkeypatch.setattr(corpus.Hashed, "finish", lambda self: hashed.append(1) or finish(self))
+    paths = sorted(glob.glob(str(logs / "*" / "*.jsonl")))
+    found = {p: corpus._from_cache(p, {}, cache) for p in paths}
+    assert {p for p, e in found.items() if e is not None} == \
+        {p for p in paths if "/liberation/" in p}
+    assert len(hashed) == len(glob.glob("replays/liberation/*.jsonl"))
+
+
 def test_the_cache_is_never_trusted_for_a_different_key(logs, tmp_path):
     cache = str(tmp_path / "c")
     first = corpus.check([str(logs)], root=str(logs), cache_dir=cache)

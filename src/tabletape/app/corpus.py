@@ -280,26 +280,33 @@ def _locked(path: str) -> Iterator[None]:
 
 
 
-def _log_key(path: str, components: dict[str, bytes], rules: str | None = None) -> Key | None:
-    """Returns (size, content hash, rules fingerprint) of a log, or None if it has none.
+def _from_cache(path: str, components: dict[str, bytes], cache: dict[str, _Cached],
+                rules: str | None = None) -> Entry | None:
+    """Returns a log's cached entry when its bytes and rules fingerprint are the ones cached,
+    else None (judge it).
 
-    Only to look the log up: an entry is cached under the key of the bytes it judged.
-    Reads a block at a time, and at most one line's bound of the header.
+    Reads the header line for the game (and so the fingerprint); every byte is read and
+    hashed only when an entry of that size is cached for it: a log not in the cache (a
+    first run) is read once, by the judge, not twice.
     """
     try:
         with open(path, "rb") as f:
             hashed = Hashed(f)
             first = hashed.readline(tapelog.MAX_LINE + 1)
+            if not first.endswith(b"\n"):
+                return None
+            try:
+                game = registry.ruleset_for(first[:-1], path).id
+            except TapeError:
+                return None
+            fingerprint = rules_fingerprint(game, components.get(game), rules)
+            hit = cache.get(cache_key(path, fingerprint))
+            if hit is None or hit.rules != fingerprint or hit.size != os.fstat(f.fileno()).st_size:
+                return None
             hashed.finish()
     except OSError:
         return None
-    if not first.endswith(b"\n"):
-        return None
-    try:
-        game = registry.ruleset_for(first[:-1], path).id
-    except TapeError:
-        return None
-    return hashed.size, hashed.h.hexdigest(), rules_fingerprint(game, components.get(game), rules)
+    return hit.entry if (hashed.size, hashed.h.hexdigest()) == (hit.size, hit.content) else None
 
 
 # -- running many ----------------------------------------------------------------------------
@@ -432,13 +439,9 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     todo: list[str] = []
     found: dict[str, Entry] = {}
     for p in logs:
-        if cache_dir is None:
-            todo.append(p)
-            continue
-        k = keys[p] = _log_key(p, components, rules)
-        hit = cache.get(cache_key(p, k[2])) if k is not None else None
-        if k is not None and hit is not None and (hit.size, hit.content, hit.rules) == k:
-            found[p] = hit.entry
+        hit = _from_cache(p, components, cache, rules) if cache else None
+        if hit is not None:
+            found[p] = hit
         else:
             todo.append(p)
     run.cached = len(found)
