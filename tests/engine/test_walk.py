@@ -17,6 +17,8 @@ import os
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletape import engine
 from tabletape.app import judge
@@ -173,3 +175,15 @@ def test_judges_counts_on_a_long_session_with_undos_and_notes(long_log):
     counts, over_at = plain_counts(long_log)
     assert judge.decode_counts(entry.moves) == counts
     assert entry.over_at == over_at
+
+
+def _plain_encoding(counts: list[int]) -> str:
+    return "".join("?" if n < 0 else judge._DIGITS[n] if n < len(judge._DIGITS) else f"~{n}."
+                   for n in counts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.lists(st.integers(0, 61)), st.lists(st.integers(-1, 300))))
+def test_counts_are_encoded_as_the_plain_loop_writes_them(counts):
+    assert judge.encode_counts(counts) == _plain_encoding(counts)
+    assert judge.decode_counts(judge.encode_counts(counts)) == counts
