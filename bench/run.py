@@ -406,9 +406,16 @@ def _append_one(long: str, rounds: int) -> Row | None:
     copy = path("append-target.jsonl")
     shutil.copyfile(long, copy)
     run([*TT, "replay", copy, "--json"])  # builds the index
+    if BEFORE is not None:  # the before tree appends to a copy of its own (not a link to
+        theirs = os.path.join(BUILD, "before", os.path.relpath(copy, BUILD))  # this one)
+        os.makedirs(os.path.dirname(theirs), exist_ok=True)
+        if os.path.exists(theirs):
+            os.unlink(theirs)
+        shutil.copyfile(long, theirs)
+        run([*TT, "replay", theirs, "--json"], env={**ENV, "PYTHONPATH": BEFORE})
     return median_run("tabletape append one event (whole process, fsync)",
                       [*TT, "append", copy, '{"type":"note","text":"benchmark"}'], 1, 0, rounds,
-                      note="index fresh", compare=False)
+                      note="index fresh")
 
 
 def _append_stdin(inputs: dict[str, str], rounds: int) -> Row | None:
@@ -824,6 +831,16 @@ def ratios(rows: list[Row]) -> list[str]:
                      and r.name.endswith(" [before]") == before), None)
 
     out = []
+    for parts, goal in ((("corpus check", "--jobs 2, first run"), "at least 2x"),
+                        (("tabletape append one event",), "within 10%"),
+                        (("tabletape replay --to",), "within 10%")):
+        for then in rows:  # the targets beside today's (the before tree's rows)
+            if not then.name.endswith(" [before]") or not all(p in then.name for p in parts):
+                continue
+            now = next((r for r in rows if r.name == then.name[:-len(" [before]")]), None)
+            if now is not None:
+                out.append(f"- {now.name}: {then.seconds:.3f} s before, {now.seconds:.3f} s "
+                           f"after: **{then.seconds / now.seconds:.2f}x** ({goal})")
     for before in (True, False):
         tag = " [before]" if before else ""
         chain = next((r for r in rows if r.name == "floor: decode + SHA-256 chain check"), None)
