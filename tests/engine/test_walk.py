@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import os
+import typing
 
 import msgspec
 import pytest
@@ -187,3 +188,20 @@ def _plain_encoding(counts: list[int]) -> str:
 def test_counts_are_encoded_as_the_plain_loop_writes_them(counts):
     assert judge.encode_counts(counts) == _plain_encoding(counts)
     assert judge.decode_counts(judge.encode_counts(counts)) == counts
+
+
+def test_the_core_test_by_type_is_isinstance():
+    """Fold.feed asks `_IS_CORE` by the event's type: isinstance(event, _CORE) by definition."""
+    seen = 0
+    for path in REPLAYS:
+        for rec in reader.read_records(path, engine.codec_for):
+            kind = type(rec.event)
+            core = folding._IS_CORE.get(kind)
+            if core is None:
+                core = folding._is_core(kind)
+            assert core == isinstance(rec.event, folding._CORE)
+            seen += core
+    assert seen  # (headers, notes, undos among them)
+    for rs in engine.all_games():
+        for kind in typing.get_args(rs.union()):
+            assert folding._is_core(kind) == issubclass(kind, folding._CORE)
