@@ -214,7 +214,9 @@ def _decode_block(chunk: bytes, at: _Cursor, max_line: int) -> list[Record] | No
         return None
     bodies = chunk.split(b"\n")
     bodies.pop()  # the block ends with a newline
-    if max(map(len, bodies)) > max_line or at.line + len(bodies) > MAX_EVENTS:
+    # (no line of a block is longer than the block)
+    if (len(chunk) > max_line and max(map(len, bodies)) > max_line) \
+            or at.line + len(bodies) > MAX_EVENTS:
         return None
     sha256 = hashlib.sha256
     digests = [sha256(body).hexdigest() for body in bodies]
