@@ -97,3 +97,24 @@ def test_seqmap_holds_the_seqs_from_the_lowest_set_not_from_0():
     mine[499_990] = 500_102  # an undo reaching below the first seq set
     assert mine._values.buffer_info()[1] < 1_000
     assert dict(mine) == {499_990: 500_102, 500_000: 500_001, 500_100: 500_101}
+
+
+@given(st.lists(st.lists(st.integers(0, 5000), max_size=20), max_size=8))
+def test_seqset_add_all_is_add_each(batches):
+    mine, ref = SeqSet(), SeqSet()
+    for batch in batches:
+        mine.add_all(batch)
+        for s in batch:
+            ref.add(s)
+        assert mine == ref and len(mine) == len(ref) and bytes(mine._bits).rstrip(b"\0") \
+            == bytes(ref._bits).rstrip(b"\0")
+
+
+@given(st.lists(st.lists(st.tuples(st.integers(0, 5000), st.integers(1, 10_000_000)),
+                         max_size=20), max_size=8))
+def test_seqmap_set_all_is_setting_each(batches):
+    mine, d = SeqMap(), {}
+    for batch in batches:
+        mine.set_all([k for k, _ in batch], [v for _, v in batch])
+        d.update(batch)
+        assert dict(mine) == d and len(mine) == len(d)

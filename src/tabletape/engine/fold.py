@@ -129,10 +129,9 @@ class Fold:
 
     def _settle(self) -> None:
         """Moves the usual undos `feed` noted into `core_seqs` and `retracted`, in order."""
-        undos, core, retracted = self._undos, self._core_seqs, self._retracted
-        for i in range(0, len(undos), 2):
-            core.add(undos[i])
-            retracted[undos[i + 1]] = undos[i]
+        undos = self._undos
+        self._core_seqs.add_all(undos[0::2])
+        self._retracted.set_all(undos[1::2], undos[0::2])
         del undos[:]
 
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
@@ -192,7 +191,7 @@ class Fold:
 
     def _feed_core(self, seq: int, event: Event, line: int | None) -> IllegalEvent | None:
         """Folds an undo, a note, a signature or a misplaced header; returns its refusal, if any."""
-        self.core_seqs.add(seq)
+        self._core_seqs.add(seq)  # (a set: the undos `feed` noted need not come first)
         match event:
             case Undone():
                 return self._core(self._undo(seq, event), event, seq, line)
@@ -246,7 +245,7 @@ class Fold:
         if v is not None:
             return v
         top = self.stack.pop()
-        self.retracted[top.seq] = seq
+        self._retracted[top.seq] = seq  # (retracted once: the undos `feed` noted hold others)
         if top.status == APPLIED:
             self.state = top.before
         elif top.status == ILLEGAL:

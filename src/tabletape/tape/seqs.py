@@ -8,7 +8,7 @@ entry; a bitmap costs one bit per seq and a packed array four bytes.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Mapping, MutableSet
+from collections.abc import Iterable, Iterator, Mapping, MutableSet
 
 
 class SeqSet(MutableSet[int]):
@@ -34,6 +34,20 @@ class SeqSet(MutableSet[int]):
         if not self._bits[byte] & mask:
             self._bits[byte] |= mask
             self._len += 1
+
+    def add_all(self, seqs: Iterable[int]) -> None:
+        """Adds every seq, as `add` does each (one call for many: `Fold` settles its undos)."""
+        bits, n = self._bits, self._len
+        for seq in seqs:
+            byte = seq >> 3
+            if byte >= len(bits):
+                bits.extend(bytes(byte + 1 - len(bits) + len(bits) // 2))
+            mask = 1 << (seq & 7)
+            b = bits[byte]
+            if not b & mask:
+                bits[byte] = b | mask
+                n += 1
+        self._len = n
 
     def discard(self, seq: int) -> None:
         if seq in self:
@@ -84,6 +98,16 @@ class SeqMap(Mapping[int, int]):
             self._values.frombytes(bytes(4 * (at + 1 - len(self._values) + len(self._values) // 2)))
         self._len += not self._values[at]
         self._values[at] = value
+
+    def set_all(self, seqs: Iterable[int], values: Iterable[int]) -> None:
+        """Sets each seq to its value, in order, as `self[seq] = value` does each."""
+        for seq, value in zip(seqs, values, strict=True):
+            at = seq - self._base
+            if 0 <= at < len(self._values):  # within the array: no growing
+                self._len += not self._values[at]
+                self._values[at] = value
+            else:
+                self[seq] = value
 
     def __contains__(self, seq: object) -> bool:
         if not isinstance(seq, int):
