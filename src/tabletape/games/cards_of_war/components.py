@@ -7,7 +7,7 @@ The rulebook prints no card list; see components.json's provenance on every card
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -99,12 +99,19 @@ def problems(comp: Components) -> str | None:
 class Lookups(msgspec.Struct, frozen=True):
     """The lookup tables of one deck, built once per game by `bind` and passed to the rules as `lk`.
 
-    Cards by name, a fresh deck as a multiset, and each card's joint-deployment partners.
+    Cards by name, a fresh deck as a multiset, and each card's joint-deployment partners;
+    tabulated from the cards for the rules' hot paths, each card's theatre as the RECON
+    answer names it and the cards its KILL matches.
     """
+
+    # a lookup in a table tabulated from one field is a read of that field (engine.provenance)
+    DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"theatre_of": ("cards", "theatre")}
 
     cards: dict[str, Card]
     full_deck: dict[str, int]  # name -> count, sorted by name
     partners: dict[str, tuple[str, ...]]  # the cards that may be jointly deployed with a card
+    theatre_of: dict[str, str]  # name -> its theatre in lower case (HandReported's fields)
+    prey: dict[str, frozenset[str]]  # name -> the cards of a type its KILL names (cow.kill.type-match)
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     kill_target: bool = True  # 1.1 cow.kill.target: a KILL names its victim
     off_theatre: bool = True  # 1.1 cow.opt.theatres.off-theatre: off-theatre cards only kill
@@ -122,6 +129,9 @@ class Lookups(msgspec.Struct, frozen=True):
                     pair_of[name] = (pair, side)  # a card in two pairs: the last one counts
         return cls(
             cards={c.name: c for c in comp.cards},
+            theatre_of={c.name: c.theatre.value.lower() for c in comp.cards},
+            prey={c.name: frozenset(v.name for v in comp.cards if set(c.kill) & set(v.types))
+                  for c in comp.cards},
             full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},
             partners={name: pair.second if side == 0 else pair.first
                       for name, (pair, side) in pair_of.items()})

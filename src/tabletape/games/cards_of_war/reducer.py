@@ -8,11 +8,13 @@ Round, Special Abilities, Winning a Battle, Winning a Round, Winning the Game.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
+from tabletape.engine.kit.multiset import reshuffle, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import counted
 
@@ -85,12 +87,24 @@ def _report(lk: Lookups, state: State, ev: HandReported) -> State:
 
 def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
     """A card into the hand: a refill (cow.draw.refill) or a reinforcement (cow.reinforce.draw)."""
-    own = owner(state, ev.player)
-    state = replace(state, decks={**state.decks, own: take(state.decks[own], ev.card)},
-                    hands={**state.hands, ev.player: with_cards(state.hands[ev.player], ev.card)})
-    if state.steps[0].step is Step.REINFORCE_DRAW:
-        state = replace(state, steps=state.steps[1:], reinforce_card=ev.card)
-    return state
+    # multiset.take from the pile and multiset.with_cards into the hand, written out, and
+    # one `replace` (tests/games/cards_of_war/test_fast_paths.py pins it to the plain play)
+    p, card = ev.player, ev.card
+    own = p if state.options.two_decks else COMMON  # lookups.owner
+    deck = dict(state.decks[own])
+    left = deck[card] - 1
+    if left:
+        deck[card] = left
+    else:  # a deck holds no zero counts
+        del deck[card]
+    hand = state.hands[p]
+    i = bisect_right(hand, card)  # a hand stays sorted
+    decks = {**state.decks, own: deck}
+    hands = {**state.hands, p: hand[:i] + (card,) + hand[i:]}
+    steps = state.steps
+    if steps[0].step is _REINFORCE_DRAW:
+        return replace(state, decks=decks, hands=hands, steps=steps[1:], reinforce_card=card)
+    return replace(state, decks=decks, hands=hands)
 
 
 def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
@@ -103,28 +117,35 @@ def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
 
 def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants."""
-    me, opp = ev.player, other(state, ev.player)
-    owed_before = state.steps[1:] if state.steps else None
-    hands, discards = dict(state.hands), dict(state.discards)
+    me = ev.player
+    a, b = state.players
+    opp = b if me == a else a  # lookups.other
+    two = state.options.two_decks
+    steps = state.steps
+    owed_before = steps[1:] if steps else None
+    hands, discards = state.hands, state.discards  # copied only where they change
     if ev.from_discard:  # cow.opt.alt-reinforce: the drawn card takes the discard's place
-        own = owner(state, me)
+        own = me if two else COMMON
+        hands, discards = dict(hands), dict(discards)
         discards[own] = discards[own][:-1]
         if state.reinforce_card is not None:
             hands[me] = without(hands[me], state.reinforce_card)
             discards[own] += (state.reinforce_card,)
     else:
-        hands[me] = without(hands[me], ev.card)
+        hand = hands[me]
+        j = hand.index(ev.card)  # multiset.without, written out
+        hands = {**hands, me: hand[:j] + hand[j + 1:]}
     i = ev.battle - 1
     battle = state.battles[i]
-    piles = dict(battle.piles)
+    piles = battle.piles
     if ev.kill:  # cow.kill.*: the opponent's top card in this battle is discarded at once
         victim = piles[opp][-1]
-        piles[opp] = piles[opp][:-1]
-        discards[owner(state, opp)] += (victim,)
-    piles[me] += (ev.card,)
-    battle = replace(battle, piles=piles, theatre=battle.theatre or ev.theatre)
-    state = replace(state, hands=hands, discards=discards, reinforce_card=None,
-                    battles=_put(state.battles, i, battle))
+        piles = {**piles, opp: piles[opp][:-1]}
+        if discards is state.discards:
+            discards = dict(discards)
+        discards[opp if two else COMMON] += (victim,)
+    mine = piles[me] + (ev.card,)
+    theatre = battle.theatre or ev.theatre
     card = lk.cards[ev.card]  # what it owes: its partner, the RECON answer, the reinforcement
     owed: tuple[Owed, ...] = ()
     if ev.joint:
@@ -133,16 +154,52 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
         owed += (Owed(Step.RECON, opp),)
     if card.reinforce:
         owed += (Owed(Step.REINFORCE_DRAW, me), Owed(Step.REINFORCE_DEPLOY, me))
-    if total(lk, state, battle, me) >= WIN_POINTS:
-        state = _win_battle(lk, state, i, me)
-        if all(b.closed for b in state.battles):  # only a win closes a battle
-            state = _end_round(lk, state)
-            if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
-                return _abilities_past_the_round(state, owed + (owed_before or ()))
-            return state
-    if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
-        owed_before = (Owed(Step.REFILL, me), Owed(Step.PASS, me))
-    return replace(state, steps=owed + owed_before)
+    # lookups.total, written out: under Theatres of War only the battle's theatre counts
+    cards = lk.cards
+    scored = theatre if state.options.theatres_of_war else None
+    points = 0
+    for n in mine:
+        c = cards[n]
+        if scored is None or c.theatre == scored:
+            points += c.value
+    battles = state.battles
+    if points < WIN_POINTS:
+        battle = replace(battle, piles={**piles, me: mine}, theatre=theatre)
+        return replace(state, hands=hands, discards=discards, reinforce_card=None,
+                       battles=battles[:i] + (battle,) + battles[i + 1:],
+                       steps=owed + (_refill_and_pass(me) if owed_before is None else owed_before))
+    # Winning a Battle: `_win_battle` for this battle, written out with the score just
+    # counted: the loser's cards to the discards, the winner's face down until the round ends
+    if discards is state.discards:
+        discards = dict(discards)
+    discards[opp if two else COMMON] += piles[opp]
+    face_down = {**state.face_down, me: state.face_down[me] + mine}
+    done = Battle(piles={p: () for p in state.players}, theatre=theatre, closed=True,
+                  winner=me, points=points)
+    battles = battles[:i] + (done,) + battles[i + 1:]
+    if not all(b.closed for b in battles):  # only a win closes a battle
+        return replace(state, hands=hands, discards=discards, face_down=face_down,
+                       reinforce_card=None, battles=battles,
+                       steps=owed + (_refill_and_pass(me) if owed_before is None else owed_before))
+    state = _end_round(lk, replace(state, hands=hands, discards=discards, face_down=face_down,
+                                   reinforce_card=None, battles=battles))
+    if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
+        return _abilities_past_the_round(state, owed + (owed_before or ()))
+    return state
+
+
+_TURN_ENDS: dict[str, tuple[Owed, Owed]] = {}  # player -> the steps that end their turn
+
+
+def _refill_and_pass(player: str) -> tuple[Owed, Owed]:
+    """Returns (Owed(REFILL, player), Owed(PASS, player)): what a fresh turn's deployment
+    owes; the same frozen values each turn, made once per player name."""
+    ends = _TURN_ENDS.get(player)
+    if ends is None:
+        if len(_TURN_ENDS) >= 1024:  # a bound, however many names a process meets
+            _TURN_ENDS.clear()
+        ends = _TURN_ENDS[player] = (Owed(Step.REFILL, player), Owed(Step.PASS, player))
+    return ends
 
 
 def _abilities_past_the_round(state: State, owed: tuple[Owed, ...]) -> State:
@@ -170,12 +227,64 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
     play = APPLY.get(type(event))
     if play is not None:
         state = play(lk, state, event)
-    while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
-        state = after                                   # partial, no frame per event
-    return state
+    return _settle(lk, state)
 
 
 # -- settling what needs no decision -------------------------------------------------------
+
+def settled(lk: Lookups, state: State) -> State:
+    """Returns the state with everything that needs no decision resolved (turns.settle over
+    `resolve`): the plain definition `_settle` stands for."""
+    return turns.settle(state, lambda s: resolve(lk, s))
+
+
+def _settle(lk: Lookups, state: State) -> State:
+    """`settled`, with the usual stops and steps decided here rather than by a `resolve` each
+    (tests/games/cards_of_war/test_fast_paths.py pins it to `settled` on every state).
+
+    While every deck holds two kinds of card or more there is nothing to reshuffle and no
+    draw is skipped for an empty pile; then a deployment owed by a player with a card
+    (no Theatres of War), a draw into a hand below its size, the RECON answer, a joint
+    partner and a reinforcement's deployment from a hand (no Alternative Reinforce) are
+    decisions; a full hand's refill followed by the turn's pass hands the turn
+    to an opponent holding a card. Anything else is `resolve`'s, one step at a time.
+    """
+    while True:
+        for deck in state.decks.values():
+            if len(deck) <= 1:
+                break
+        else:
+            if state.phase is not _PLAY:
+                return state
+            steps = state.steps
+            fits_any = not state.options.theatres_of_war or not lk.no_fit  # can_deploy: a card
+            if not steps:
+                if fits_any and state.hands[state.turn]:  # type: ignore[index]
+                    return state
+            else:
+                h = steps[0]
+                step = h.step
+                if step is _REFILL:
+                    p = h.player
+                    if len(state.hands[p]) < state.hand_size[p]:
+                        return state
+                    if fits_any and len(steps) > 1 and (n := steps[1]).step is _PASS:
+                        a, b = state.players
+                        opp = b if n.player == a else a
+                        if state.hands[opp]:  # _pass_turn to an opponent who can deploy
+                            state = replace(state, steps=steps[2:], turn=opp)
+                            continue
+                elif step is _RECON or step is _REINFORCE_DRAW or step is _PARTNER:
+                    return state
+                elif step is _REINFORCE_DEPLOY:  # _can_redeploy: a card in hand
+                    if fits_any and not state.options.alternative_reinforce \
+                            and state.hands[h.player]:
+                        return state
+        after = resolve(lk, state)
+        if after is None:
+            return state
+        state = after
+
 
 def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state after one step that needs no decision, or None when one is pending."""
@@ -217,8 +326,9 @@ def _skipped(lk: Lookups, state: State, h: Owed) -> bool:
 
 
 _PLAY = Phase.PLAY
-_PASS, _REFILL, _REINFORCE_DRAW, _DISCARD, _REINFORCE_DEPLOY, _RECON = (
-    Step.PASS, Step.REFILL, Step.REINFORCE_DRAW, Step.DISCARD, Step.REINFORCE_DEPLOY, Step.RECON)
+_PASS, _REFILL, _REINFORCE_DRAW, _DISCARD, _REINFORCE_DEPLOY, _RECON, _PARTNER = (
+    Step.PASS, Step.REFILL, Step.REINFORCE_DRAW, Step.DISCARD, Step.REINFORCE_DEPLOY, Step.RECON,
+    Step.PARTNER)
 
 
 def _can_redeploy(lk: Lookups, state: State, player: str) -> bool:
