@@ -270,3 +270,34 @@ def test_the_fresh_turns_steps_are_made_once_per_player():
     assert a == (Owed(Step.REFILL, "alice"), Owed(Step.PASS, "alice"))
     assert reducer._refill_and_pass("alice") is a
     assert reducer._refill_and_pass("bob") == (Owed(Step.REFILL, "bob"), Owed(Step.PASS, "bob"))
+
+
+def _variants(state):
+    """Yields the state with other steps owed and hands emptied or filled: the stops of
+    `_settle` that play seldom reaches (an opponent or a reinforcer with no card)."""
+    a, b = state.players
+    for p, q in ((a, b), (b, a)):
+        queues = [(), (Owed(Step.REFILL, p), Owed(Step.PASS, p)),
+                  (Owed(Step.REINFORCE_DEPLOY, p), Owed(Step.REFILL, p), Owed(Step.PASS, p)),
+                  (Owed(Step.REINFORCE_DRAW, p), Owed(Step.REINFORCE_DEPLOY, p)),
+                  (Owed(Step.RECON, q), Owed(Step.REFILL, p), Owed(Step.PASS, p)),
+                  (Owed(Step.REFILL, p), Owed(Step.REFILL, q)), (Owed(Step.PASS, p),)]
+        full = tuple(sorted(state.hands[p] + state.hands[q]))[:8]
+        hands = [state.hands, {**state.hands, q: ()}, {**state.hands, p: ()},
+                 {**state.hands, p: full}, {**state.hands, p: full, q: ()}, {p: (), q: ()}]
+        for steps in queues:
+            for held in hands:
+                yield replace(state, steps=steps, hands=held, turn=p)
+
+
+@pytest.mark.parametrize("table", range(len(TABLES)), ids=IDS)
+def test_settle_is_the_settle_loop_on_states_play_seldom_reaches(table):
+    lk, steps, _ = game(table, 1)
+    tried = 0
+    for state, _ in steps[::5]:
+        if state.phase is not Phase.PLAY:
+            continue
+        for v in _variants(state):
+            assert same(reducer._settle(lk, v), reducer.settled(lk, v)), v
+            tried += 1
+    assert tried > 100
