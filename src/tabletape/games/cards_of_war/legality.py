@@ -454,7 +454,7 @@ def _count_deploys(lk: Lookups, state: State, player: str) -> int:
     """Returns how many deployments `_legal_deploys` yields. Without Theatres of War, joint
     deployment, Alternative Reinforce or a partner owed, each kind of held card goes into
     each open battle plainly, and also with its KILL where the opponent's top card there is
-    of a type it kills (`prey`); automatic KILL leaves only the KILL there. Otherwise the
+    of a type it kills (`hunters`); automatic KILL leaves only the KILL there. Otherwise the
     deployments are counted one by one."""
     opts = state.options
     h = head(state)
@@ -464,15 +464,16 @@ def _count_deploys(lk: Lookups, state: State, player: str) -> int:
     if _check_deployer(lk, state, player) is not None:
         return 0
     opp = other(state, player)
-    tops = [b.piles[opp][-1:] for b in state.battles if not b.closed]
-    cards, prey = lk.cards, lk.prey
-    held = [name for name in set(state.hands[player]) if name in cards]
-    n = len(held) * len(tops)
-    if not opts.automatic_kill:  # automatic: the KILL replaces the plain deployment
-        for top in tops:
-            if top:
-                victim = top[0]
-                n += sum(1 for name in held if victim in prey[name])
+    held = set(state.hands[player]).intersection(lk.cards)
+    n = 0
+    hunters = lk.hunters
+    auto = opts.automatic_kill  # automatic: the KILL replaces the plain deployment
+    for b in state.battles:
+        if not b.closed:
+            n += len(held)
+            pile = b.piles[opp]
+            if pile and not auto:
+                n += len(hunters[pile[-1]] & held)
     return n
 
 
