@@ -273,25 +273,35 @@ def test_the_fresh_turns_steps_are_made_once_per_player():
 
 
 def _variants(state):
-    """Yields the state with other steps owed and hands emptied or filled: the stops of
-    `_settle` that play seldom reaches (an opponent or a reinforcer with no card)."""
+    """Yields the state with other steps owed, hands emptied or filled and (2 Deck Version)
+    the other pile nearly empty: the stops of `_settle` and of a draw's own settling that
+    play seldom reaches (an opponent or a reinforcer with no card, a pile to reshuffle)."""
     a, b = state.players
     for p, q in ((a, b), (b, a)):
         queues = [(), (Owed(Step.REFILL, p), Owed(Step.PASS, p)),
                   (Owed(Step.REINFORCE_DEPLOY, p), Owed(Step.REFILL, p), Owed(Step.PASS, p)),
                   (Owed(Step.REINFORCE_DRAW, p), Owed(Step.REINFORCE_DEPLOY, p)),
                   (Owed(Step.RECON, q), Owed(Step.REFILL, p), Owed(Step.PASS, p)),
-                  (Owed(Step.REFILL, p), Owed(Step.REFILL, q)), (Owed(Step.PASS, p),)]
+                  (Owed(Step.REFILL, p), Owed(Step.REFILL, q)), (Owed(Step.PASS, p),),
+                  (Owed(Step.REFILL, p), Owed(Step.PASS, p), Owed(Step.RECON, q)),
+                  (Owed(Step.REINFORCE_DRAW, p), Owed(Step.REINFORCE_DEPLOY, q))]
         full = tuple(sorted(state.hands[p] + state.hands[q]))[:8]
         hands = [state.hands, {**state.hands, q: ()}, {**state.hands, p: ()},
                  {**state.hands, p: full}, {**state.hands, p: full, q: ()}, {p: (), q: ()}]
+        decks = [state.decks]
+        if state.options.two_decks:  # the other pile down to one card, or none
+            low = {**state.decks, q: dict(list(state.decks[q].items())[:1])}
+            decks += [low, {**state.decks, q: {}}]
         for steps in queues:
             for held in hands:
-                yield replace(state, steps=steps, hands=held, turn=p)
+                for piles in decks:
+                    yield replace(state, steps=steps, hands=held, turn=p, decks=piles)
 
 
 @pytest.mark.parametrize("table", range(len(TABLES)), ids=IDS)
 def test_settle_is_the_settle_loop_on_states_play_seldom_reaches(table):
+    """`_settle`, and a draw's own settling, on states with other steps owed and hands
+    emptied or filled: the same state as the settle loop leaves."""
     lk, steps, _ = game(table, 1)
     tried = 0
     for state, _ in steps[::5]:
@@ -300,4 +310,10 @@ def test_settle_is_the_settle_loop_on_states_play_seldom_reaches(table):
         for v in _variants(state):
             assert same(reducer._settle(lk, v), reducer.settled(lk, v)), v
             tried += 1
+            h = v.steps[0] if v.steps else None
+            deck = v.decks[owner(v, h.player)] if h else {}
+            if h and h.step in (Step.REFILL, Step.REINFORCE_DRAW) and deck:
+                for card in list(deck)[:2]:  # the draw's own settling, on the same states
+                    ev = CardDrawn(player=h.player, card=card)
+                    assert same(reducer.apply(lk, v, ev), apply_plain(lk, v, ev)), (v, ev)
     assert tried > 100

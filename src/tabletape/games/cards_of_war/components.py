@@ -101,16 +101,18 @@ class Lookups(msgspec.Struct, frozen=True):
 
     Cards by name, a fresh deck as a multiset, and each card's joint-deployment partners;
     tabulated from the cards for the rules' hot paths, each card's theatre as the RECON
-    answer names it and the cards whose KILL matches a card.
+    answer names it, its value, and the cards whose KILL matches a card.
     """
 
     # a lookup in a table tabulated from one field is a read of that field (engine.provenance)
-    DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"theatre_of": ("cards", "theatre")}
+    DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"theatre_of": ("cards", "theatre"),
+                                                      "value_of": ("cards", "value")}
 
     cards: dict[str, Card]
     full_deck: dict[str, int]  # name -> count, sorted by name
     partners: dict[str, tuple[str, ...]]  # the cards that may be jointly deployed with a card
     theatre_of: dict[str, str]  # name -> its theatre in lower case (HandReported's fields)
+    value_of: dict[str, int]  # name -> its value (a pile's score)
     hunters: dict[str, frozenset[str]]  # name -> the cards whose KILL names a type of it
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     kill_target: bool = True  # 1.1 cow.kill.target: a KILL names its victim
@@ -130,6 +132,7 @@ class Lookups(msgspec.Struct, frozen=True):
         return cls(
             cards={c.name: c for c in comp.cards},
             theatre_of={c.name: c.theatre.value.lower() for c in comp.cards},
+            value_of={c.name: c.value for c in comp.cards},
             hunters={v.name: frozenset(c.name for c in comp.cards if set(c.kill) & set(v.types))
                      for v in comp.cards},  # cow.kill.type-match
             full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},

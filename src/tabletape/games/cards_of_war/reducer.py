@@ -86,11 +86,14 @@ def _report(lk: Lookups, state: State, ev: HandReported) -> State:
 
 
 def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
-    """A card into the hand: a refill (cow.draw.refill) or a reinforcement (cow.reinforce.draw)."""
+    """A card into the hand: a refill (cow.draw.refill) or a reinforcement (cow.reinforce.draw);
+    then settled (`_settle`)."""
     # multiset.take from the pile and multiset.with_cards into the hand, written out, and
-    # one `replace` (tests/games/cards_of_war/test_fast_paths.py pins it to the plain play)
+    # one `replace` (tests/games/cards_of_war/test_fast_paths.py pins it to the plain play
+    # followed by the settle loop)
     p, card = ev.player, ev.card
-    own = p if state.options.two_decks else COMMON  # lookups.owner
+    two = state.options.two_decks
+    own = p if two else COMMON  # lookups.owner
     deck = dict(state.decks[own])
     left = deck[card] - 1
     if left:
@@ -99,12 +102,34 @@ def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
         del deck[card]
     hand = state.hands[p]
     i = bisect_right(hand, card)  # a hand stays sorted
+    hand = hand[:i] + (card,) + hand[i:]
     decks = {**state.decks, own: deck}
-    hands = {**state.hands, p: hand[:i] + (card,) + hand[i:]}
+    hands = {**state.hands, p: hand}
     steps = state.steps
-    if steps[0].step is _REINFORCE_DRAW:
-        return replace(state, decks=decks, hands=hands, steps=steps[1:], reinforce_card=card)
-    return replace(state, decks=decks, hands=hands)
+    h = steps[0]
+    # `_settle`'s usual stops, known here: with every pile holding two kinds of card or more
+    # (nothing to reshuffle, no draw skipped), a refill below the hand's size is still owed;
+    # a full hand's refill followed by the turn's pass hands the turn to an opponent who
+    # holds a card (no Theatres of War); a reinforcement's deployment from the hand is owed
+    if len(deck) > 1 and not (two and any(len(d) <= 1 for d in decks.values())):
+        if h.step is _REFILL:
+            if len(hand) < state.hand_size[p]:
+                return replace(state, decks=decks, hands=hands)
+            if len(steps) == 2 and steps[1].step is _PASS and (
+                    not state.options.theatres_of_war or not lk.no_fit):
+                a, b = state.players
+                opp = b if p == a else a
+                if hands[opp]:
+                    return replace(state, decks=decks, hands=hands, steps=(), turn=opp)
+        elif (h.step is _REINFORCE_DRAW and len(steps) > 1
+              and (n := steps[1]).step is _REINFORCE_DEPLOY and hands[n.player]
+              and not state.options.alternative_reinforce
+              and (not state.options.theatres_of_war or not lk.no_fit)):
+            return replace(state, decks=decks, hands=hands, steps=steps[1:], reinforce_card=card)
+    if h.step is _REINFORCE_DRAW:
+        return _settle(lk, replace(state, decks=decks, hands=hands, steps=steps[1:],
+                                   reinforce_card=card))
+    return _settle(lk, replace(state, decks=decks, hands=hands))
 
 
 def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
@@ -155,18 +180,24 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     if card.reinforce:
         owed += (Owed(Step.REINFORCE_DRAW, me), Owed(Step.REINFORCE_DEPLOY, me))
     # lookups.total, written out: under Theatres of War only the battle's theatre counts
-    cards = lk.cards
-    scored = theatre if state.options.theatres_of_war else None
     points = 0
-    for n in mine:
-        c = cards[n]
-        if scored is None or c.theatre == scored:
-            points += c.value
-    battles = state.battles
+    if theatre is None or not state.options.theatres_of_war:
+        value_of = lk.value_of
+        for n in mine:
+            points += value_of[n]
+    else:
+        cards = lk.cards
+        for n in mine:
+            if cards[n].theatre == theatre:
+                points += cards[n].value
+    bs = state.battles
     if points < WIN_POINTS:
         battle = replace(battle, piles={**piles, me: mine}, theatre=theatre)
+        # _put, written out for the three battles (cow.setup: always three)
+        put = ((battle, bs[1], bs[2]) if i == 0 else (bs[0], battle, bs[2]) if i == 1
+               else (bs[0], bs[1], battle))
         return replace(state, hands=hands, discards=discards, reinforce_card=None,
-                       battles=battles[:i] + (battle,) + battles[i + 1:],
+                       battles=put,
                        steps=owed + (_refill_and_pass(me) if owed_before is None else owed_before))
     # Winning a Battle: `_win_battle` for this battle, written out with the score just
     # counted: the loser's cards to the discards, the winner's face down until the round ends
@@ -176,7 +207,7 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     face_down = {**state.face_down, me: state.face_down[me] + mine}
     done = Battle(piles={p: () for p in state.players}, theatre=theatre, closed=True,
                   winner=me, points=points)
-    battles = battles[:i] + (done,) + battles[i + 1:]
+    battles = bs[:i] + (done,) + bs[i + 1:]
     if not all(b.closed for b in battles):  # only a win closes a battle
         return replace(state, hands=hands, discards=discards, face_down=face_down,
                        reinforce_card=None, battles=battles,
@@ -224,10 +255,13 @@ APPLY = turns.by_event(_opening, _draw, _report, _deploy, _discard)  # which pla
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
-    play = APPLY.get(type(event))
-    if play is not None:
-        state = play(lk, state, event)
-    return _settle(lk, state)
+    kind = type(event)
+    play = APPLY.get(kind)
+    if play is None:
+        return _settle(lk, state)
+    if kind is CardDrawn:  # the draw settles what follows it itself
+        return play(lk, state, event)
+    return _settle(lk, play(lk, state, event))
 
 
 # -- settling what needs no decision -------------------------------------------------------
@@ -272,6 +306,8 @@ def _settle(lk: Lookups, state: State) -> State:
                         a, b = state.players
                         opp = b if n.player == a else a
                         if state.hands[opp]:  # _pass_turn to an opponent who can deploy
+                            if len(steps) == 2:  # the turn is the opponent's: a deployment
+                                return replace(state, steps=(), turn=opp)
                             state = replace(state, steps=steps[2:], turn=opp)
                             continue
                 elif step is _RECON or step is _REINFORCE_DRAW or step is _PARTNER:
