@@ -141,7 +141,8 @@ def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
 
 
 def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
-    """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants."""
+    """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants;
+    then settled (`_settle`)."""
     me = ev.player
     a, b = state.players
     opp = b if me == a else a  # lookups.other
@@ -196,9 +197,23 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
         # _put, written out for the three battles (cow.setup: always three)
         put = ((battle, bs[1], bs[2]) if i == 0 else (bs[0], battle, bs[2]) if i == 1
                else (bs[0], bs[1], battle))
-        return replace(state, hands=hands, discards=discards, reinforce_card=None,
-                       battles=put,
-                       steps=owed + (_refill_and_pass(me) if owed_before is None else owed_before))
+        steps = owed + (_refill_and_pass(me) if owed_before is None else owed_before)
+        after = replace(state, hands=hands, discards=discards, reinforce_card=None,
+                        battles=put, steps=steps)
+        # `_settle`'s usual stops, known here: with every pile holding two kinds of card or
+        # more (nothing to reshuffle, no draw skipped), the RECON answer, a joint partner,
+        # a reinforcement's draw and a refill below the hand's size are owed
+        for d in state.decks.values():
+            if len(d) <= 1:
+                return _settle(lk, after)
+        h = steps[0]
+        step = h.step
+        if step is _REFILL:
+            if len(hands[h.player]) < state.hand_size[h.player]:
+                return after
+        elif step is _RECON or step is _PARTNER or step is _REINFORCE_DRAW:
+            return after
+        return _settle(lk, after)
     # Winning a Battle: `_win_battle` for this battle, written out with the score just
     # counted: the loser's cards to the discards, the winner's face down until the round ends
     if discards is state.discards:
@@ -209,14 +224,15 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
                   winner=me, points=points)
     battles = bs[:i] + (done,) + bs[i + 1:]
     if not all(b.closed for b in battles):  # only a win closes a battle
-        return replace(state, hands=hands, discards=discards, face_down=face_down,
-                       reinforce_card=None, battles=battles,
-                       steps=owed + (_refill_and_pass(me) if owed_before is None else owed_before))
+        return _settle(lk, replace(
+            state, hands=hands, discards=discards, face_down=face_down, reinforce_card=None,
+            battles=battles,
+            steps=owed + (_refill_and_pass(me) if owed_before is None else owed_before)))
     state = _end_round(lk, replace(state, hands=hands, discards=discards, face_down=face_down,
                                    reinforce_card=None, battles=battles))
     if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
-        return _abilities_past_the_round(state, owed + (owed_before or ()))
-    return state
+        return _settle(lk, _abilities_past_the_round(state, owed + (owed_before or ())))
+    return _settle(lk, state)
 
 
 _TURN_ENDS: dict[str, tuple[Owed, Owed]] = {}  # player -> the steps that end their turn
@@ -259,7 +275,7 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
     play = APPLY.get(kind)
     if play is None:
         return _settle(lk, state)
-    if kind is CardDrawn:  # the draw settles what follows it itself
+    if kind is CardDrawn or kind is CardDeployed:  # these settle what follows them
         return play(lk, state, event)
     return _settle(lk, play(lk, state, event))
 
