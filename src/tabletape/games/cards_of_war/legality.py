@@ -24,9 +24,11 @@ from .state import COMMON, Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
 DEPLOYS = (Step.PARTNER, Step.REINFORCE_DEPLOY)
-_PLAY = Phase.PLAY
-_REFILL, _REINFORCE_DRAW, _REINFORCE_DEPLOY, _RECON = (
-    Step.REFILL, Step.REINFORCE_DRAW, Step.REINFORCE_DEPLOY, Step.RECON)
+# module constants: an enum member read through its class costs an attribute lookup each time
+_OPENING, _PLAY, _OVER = Phase.OPENING, Phase.PLAY, Phase.OVER
+_REFILL, _REINFORCE_DRAW, _REINFORCE_DEPLOY, _RECON, _DISCARD, _PARTNER = (
+    Step.REFILL, Step.REINFORCE_DRAW, Step.REINFORCE_DEPLOY, Step.RECON, Step.DISCARD,
+    Step.PARTNER)
 
 
 # -- Setup and who decides next ------------------------------------------------------------
@@ -41,7 +43,7 @@ def next_opener(state: State) -> str:
 
 def over(state: State) -> bool:
     """Returns whether the game is over (exactly when `pending` is None)."""
-    return state.phase is Phase.OVER
+    return state.phase is _OVER
 
 
 def pending(lk: Lookups, state: State) -> Decision | None:
@@ -432,9 +434,9 @@ def count(lk: Lookups, state: State) -> int:
     """Returns how many events `legal` yields, counted without making them (corpus check asks
     after every event; tests/games/cards_of_war/test_fast_paths.py pins it to `legal`)."""
     phase = state.phase
-    if phase is Phase.OVER:
+    if phase is _OVER:
         return 0
-    if phase is Phase.OPENING:  # one per kind of card left (a deck holds no zero counts)
+    if phase is _OPENING:  # one per kind of card left (a deck holds no zero counts)
         return len(state.decks[owner(state, next_opener(state))])
     steps = state.steps
     if steps:
@@ -442,7 +444,7 @@ def count(lk: Lookups, state: State) -> int:
         step = h.step
         if step is _REFILL or step is _REINFORCE_DRAW:
             return len(state.decks[owner(state, h.player)])
-        if step is Step.DISCARD:  # one per kind of card held
+        if step is _DISCARD:  # one per kind of card held
             return len(set(state.hands[h.player]))
         if step is _RECON:  # the one true report
             return 1
@@ -459,7 +461,7 @@ def _count_deploys(lk: Lookups, state: State, player: str) -> int:
     opts = state.options
     h = head(state)
     if (opts.theatres_of_war or opts.joint_deployment or opts.alternative_reinforce
-            or (h is not None and h.step is Step.PARTNER)):
+            or (h is not None and h.step is _PARTNER)):
         return sum(1 for _ in _legal_deploys(lk, state, player))
     if _check_deployer(lk, state, player) is not None:
         return 0

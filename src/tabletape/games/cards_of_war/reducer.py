@@ -94,7 +94,7 @@ def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
     p, card = ev.player, ev.card
     two = state.options.two_decks
     own = p if two else COMMON  # lookups.owner
-    deck = dict(state.decks[own])
+    deck = state.decks[own].copy()
     left = deck[card] - 1
     if left:
         deck[card] = left
@@ -103,8 +103,10 @@ def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
     hand = state.hands[p]
     i = bisect_right(hand, card)  # a hand stays sorted
     hand = hand[:i] + (card,) + hand[i:]
-    decks = {**state.decks, own: deck}
-    hands = {**state.hands, p: hand}
+    decks = state.decks.copy()
+    decks[own] = deck
+    hands = state.hands.copy()
+    hands[p] = hand
     steps = state.steps
     h = steps[0]
     # `_settle`'s usual stops, known here: with every pile holding two kinds of card or more
@@ -143,7 +145,7 @@ def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
 def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
     """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants;
     then settled (`_settle`)."""
-    me = ev.player
+    me, name = ev.player, ev.card
     a, b = state.players
     opp = b if me == a else a  # lookups.other
     two = state.options.two_decks
@@ -159,27 +161,28 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
             discards[own] += (state.reinforce_card,)
     else:
         hand = hands[me]
-        j = hand.index(ev.card)  # multiset.without, written out
-        hands = {**hands, me: hand[:j] + hand[j + 1:]}
+        j = hand.index(name)  # multiset.without, written out
+        hands = hands.copy()
+        hands[me] = hand[:j] + hand[j + 1:]
     i = ev.battle - 1
     battle = state.battles[i]
-    piles = battle.piles
+    piles = battle.piles.copy()
     if ev.kill:  # cow.kill.*: the opponent's top card in this battle is discarded at once
         victim = piles[opp][-1]
-        piles = {**piles, opp: piles[opp][:-1]}
+        piles[opp] = piles[opp][:-1]
         if discards is state.discards:
             discards = dict(discards)
         discards[opp if two else COMMON] += (victim,)
-    mine = piles[me] + (ev.card,)
+    mine = piles[me] + (name,)
     theatre = battle.theatre or ev.theatre
-    card = lk.cards[ev.card]  # what it owes: its partner, the RECON answer, the reinforcement
+    card = lk.cards[name]  # what it owes: its partner, the RECON answer, the reinforcement
     owed: tuple[Owed, ...] = ()
     if ev.joint:
-        owed += (Owed(Step.PARTNER, me, battle=ev.battle, card=ev.card),)
+        owed += (Owed(Step.PARTNER, me, battle=ev.battle, card=name),)
     if card.recon:
-        owed += (Owed(Step.RECON, opp),)
+        owed += (Owed(_RECON, opp),)
     if card.reinforce:
-        owed += (Owed(Step.REINFORCE_DRAW, me), Owed(Step.REINFORCE_DEPLOY, me))
+        owed += (Owed(_REINFORCE_DRAW, me), Owed(_REINFORCE_DEPLOY, me))
     # lookups.total, written out: under Theatres of War only the battle's theatre counts
     points = 0
     if theatre is None or not state.options.theatres_of_war:
@@ -193,7 +196,8 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
                 points += cards[n].value
     bs = state.battles
     if points < WIN_POINTS:
-        battle = replace(battle, piles={**piles, me: mine}, theatre=theatre)
+        piles[me] = mine
+        battle = replace(battle, piles=piles, theatre=theatre)
         # _put, written out for the three battles (cow.setup: always three)
         put = ((battle, bs[1], bs[2]) if i == 0 else (bs[0], battle, bs[2]) if i == 1
                else (bs[0], bs[1], battle))
