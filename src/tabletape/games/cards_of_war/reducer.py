@@ -195,48 +195,51 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
             if cards[n].theatre == theatre:
                 points += cards[n].value
     bs = state.battles
+    steps = owed + (_refill_and_pass(me) if owed_before is None else owed_before)
     if points < WIN_POINTS:
         piles[me] = mine
         battle = replace(battle, piles=piles, theatre=theatre)
         # _put, written out for the three battles (cow.setup: always three)
         put = ((battle, bs[1], bs[2]) if i == 0 else (bs[0], battle, bs[2]) if i == 1
                else (bs[0], bs[1], battle))
-        steps = owed + (_refill_and_pass(me) if owed_before is None else owed_before)
         after = replace(state, hands=hands, discards=discards, reinforce_card=None,
                         battles=put, steps=steps)
-        # `_settle`'s usual stops, known here: with every pile holding two kinds of card or
-        # more (nothing to reshuffle, no draw skipped), the RECON answer, a joint partner,
-        # a reinforcement's draw and a refill below the hand's size are owed
-        for d in state.decks.values():
-            if len(d) <= 1:
-                return _settle(lk, after)
-        h = steps[0]
-        step = h.step
-        if step is _REFILL:
-            if len(hands[h.player]) < state.hand_size[h.player]:
-                return after
-        elif step is _RECON or step is _PARTNER or step is _REINFORCE_DRAW:
+    else:
+        # Winning a Battle: `_win_battle` for this battle, written out with the score just
+        # counted: the loser's cards to the discards, the winner's face down until the round
+        # ends
+        if discards is state.discards:
+            discards = dict(discards)
+        discards[opp if two else COMMON] += piles[opp]
+        face_down = state.face_down.copy()
+        face_down[me] += mine
+        done = Battle(piles={a: (), b: ()}, theatre=theatre, closed=True, winner=me,
+                      points=points)
+        put = ((done, bs[1], bs[2]) if i == 0 else (bs[0], done, bs[2]) if i == 1
+               else (bs[0], bs[1], done))
+        if put[0].closed and put[1].closed and put[2].closed:  # only a win closes a battle
+            state = _end_round(lk, replace(state, hands=hands, discards=discards,
+                                           face_down=face_down, reinforce_card=None,
+                                           battles=put))
+            if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
+                return _settle(lk, _abilities_past_the_round(state, owed + (owed_before or ())))
+            return _settle(lk, state)
+        after = replace(state, hands=hands, discards=discards, face_down=face_down,
+                        reinforce_card=None, battles=put, steps=steps)
+    # `_settle`'s usual stops, known here: with every pile holding two kinds of card or more
+    # (nothing to reshuffle, no draw skipped), the RECON answer, a joint partner, a
+    # reinforcement's draw and a refill below the hand's size are owed
+    for d in state.decks.values():
+        if len(d) <= 1:
+            return _settle(lk, after)
+    h = steps[0]
+    step = h.step
+    if step is _REFILL:
+        if len(hands[h.player]) < state.hand_size[h.player]:
             return after
-        return _settle(lk, after)
-    # Winning a Battle: `_win_battle` for this battle, written out with the score just
-    # counted: the loser's cards to the discards, the winner's face down until the round ends
-    if discards is state.discards:
-        discards = dict(discards)
-    discards[opp if two else COMMON] += piles[opp]
-    face_down = {**state.face_down, me: state.face_down[me] + mine}
-    done = Battle(piles={p: () for p in state.players}, theatre=theatre, closed=True,
-                  winner=me, points=points)
-    battles = bs[:i] + (done,) + bs[i + 1:]
-    if not all(b.closed for b in battles):  # only a win closes a battle
-        return _settle(lk, replace(
-            state, hands=hands, discards=discards, face_down=face_down, reinforce_card=None,
-            battles=battles,
-            steps=owed + (_refill_and_pass(me) if owed_before is None else owed_before)))
-    state = _end_round(lk, replace(state, hands=hands, discards=discards, face_down=face_down,
-                                   reinforce_card=None, battles=battles))
-    if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
-        return _settle(lk, _abilities_past_the_round(state, owed + (owed_before or ())))
-    return _settle(lk, state)
+    elif step is _RECON or step is _PARTNER or step is _REINFORCE_DRAW:
+        return after
+    return _settle(lk, after)
 
 
 _TURN_ENDS: dict[str, tuple[Owed, Owed]] = {}  # player -> the steps that end their turn
