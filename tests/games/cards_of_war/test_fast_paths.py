@@ -246,7 +246,8 @@ def test_check_reads_the_same_component_values(table):
 @pytest.mark.parametrize("table", range(len(TABLES)), ids=IDS)
 def test_count_is_the_number_of_legal_events(table, seed):
     """`count` (closed forms for draws, reports, discards and plain deployments) is
-    len(list(legal)) on every state, and on states with battles laid out by hand."""
+    len(list(legal)) on every state, and on states with battles laid out, steps owed and
+    hands changed by hand."""
     lk, steps, final = game(table, seed)
     deploys = 0
     for state in (*(s for s, _ in steps), final):
@@ -263,6 +264,8 @@ def test_count_is_the_number_of_legal_events(table, seed):
             Battle(piles={a: (), b: ()}, closed=True, winner=a),
             Battle(piles={a: state.hands[b][-1:], b: ()})))
         assert legality.count(lk, mixed) == len(list(legality.legal(lk, mixed)))
+        for v in (*_variants(state), replace(state, turn=None)):  # steps owed, hands, no turn
+            assert legality.count(lk, v) == len(list(legality.legal(lk, v))), v
 
 
 def test_the_fresh_turns_steps_are_made_once_per_player():

@@ -453,27 +453,28 @@ def count(lk: Lookups, state: State) -> int:
 
 
 def _count_deploys(lk: Lookups, state: State, player: str) -> int:
-    """Returns how many deployments `_legal_deploys` yields. Without Theatres of War, joint
-    deployment, Alternative Reinforce or a partner owed, each kind of held card goes into
-    each open battle plainly, and also with its KILL where the opponent's top card there is
-    of a type it kills (`hunters`); automatic KILL leaves only the KILL there. Otherwise the
-    deployments are counted one by one."""
+    """Returns how many deployments `_legal_deploys` yields. A plain deployment by the one who
+    owes it (no Theatres of War, joint deployment or Alternative Reinforce; nothing owed, or
+    a reinforcement's deployment; so `_check_deployer` passes): each kind of held card goes
+    into each open battle plainly, and also with its KILL where the opponent's top card
+    there is of a type it kills (`hunters`); automatic KILL leaves only the KILL there.
+    Otherwise the deployments are counted one by one."""
     opts = state.options
-    h = head(state)
+    steps = state.steps
+    a, b = state.players
     if (opts.theatres_of_war or opts.joint_deployment or opts.alternative_reinforce
-            or (h is not None and h.step is _PARTNER)):
+            or state.phase is not _PLAY or (player != a and player != b)
+            or (steps and steps[0].step is not _REINFORCE_DEPLOY)):
         return sum(1 for _ in _legal_deploys(lk, state, player))
-    if _check_deployer(lk, state, player) is not None:
-        return 0
-    opp = other(state, player)
+    opp = b if player == a else a
     held = set(state.hands[player]).intersection(lk.cards)
     n = 0
     hunters = lk.hunters
     auto = opts.automatic_kill  # automatic: the KILL replaces the plain deployment
-    for b in state.battles:
-        if not b.closed:
+    for battle in state.battles:
+        if not battle.closed:
             n += len(held)
-            pile = b.piles[opp]
+            pile = battle.piles[opp]
             if pile and not auto:
                 n += len(hunters[pile[-1]] & held)
     return n
