@@ -321,3 +321,32 @@ def test_settle_is_the_settle_loop_on_states_play_seldom_reaches(table):
                     ev = CardDrawn(player=h.player, card=card)
                     assert same(reducer.apply(lk, v, ev), apply_plain(lk, v, ev)), (v, ev)
     assert tried > 100
+
+
+@pytest.mark.parametrize("table", range(len(TABLES)), ids=IDS)
+def test_validate_judges_a_log_as_the_plain_rules_do(table):
+    """A fold over the played events with neighbours slipped in now and then (judged past
+    each refusal, `keep_going`): the same refusals, words and final state with the rules
+    as they are and with the plain `check` and `apply` bound in their place."""
+    from functools import partial
+
+    from tabletape.engine.fold import Fold
+    lk, steps, _ = game(table, 1)
+    h = replace(header(**TABLES[table][1]), rules_version=TABLES[table][0])
+    rng = random.Random(table)
+    events = []
+    for state, ev in steps:
+        if rng.random() < 0.1:
+            events.append(rng.choice(candidates(lk, state, ev, rng)))
+        events.append(ev)
+    fast = Fold(RULESET, h, keep_going=True)
+    plain = Fold(RULESET, h, keep_going=True)
+    vars(plain.ruleset).update(check=partial(check_plain, plain.ruleset.lk),
+                               apply=partial(apply_plain, plain.ruleset.lk))
+    for seq, ev in enumerate(events, 1):
+        fast.feed(seq, ev)
+        plain.feed(seq, ev)
+        assert same(fast.state, plain.state), (seq, ev)
+    assert [(s, e.rule, e.reason) for s, e in fast.illegal.items()] == \
+        [(s, e.rule, e.reason) for s, e in plain.illegal.items()]
+    assert len(fast.illegal) > 0
