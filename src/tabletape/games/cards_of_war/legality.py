@@ -443,7 +443,7 @@ def count(lk: Lookups, state: State) -> int:
         h = steps[0]
         step = h.step
         if step is _REFILL or step is _REINFORCE_DRAW:
-            return len(state.decks[owner(state, h.player)])
+            return len(state.decks[h.player if state.options.two_decks else COMMON])
         if step is _DISCARD:  # one per kind of card held
             return len(set(state.hands[h.player]))
         if step is _RECON:  # the one true report

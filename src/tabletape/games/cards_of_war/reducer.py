@@ -1,9 +1,12 @@
 """Cards of War as a pure fold: `initial`, `apply`, the settling between decisions, `outcome`.
 
-`apply` assumes `check` passed. After every event the game settles (turns.settle,
-one `resolve` at a time) what needs no decision: reshuffles, skipped draws,
-passing the turn, a stalemate. Sections follow the rulebook: Setup, Playing a
-Round, Special Abilities, Winning a Battle, Winning a Round, Winning the Game.
+`apply` assumes `check` passed. After every event the game settles (`settled`:
+turns.settle, one `resolve` at a time) what needs no decision: reshuffles, skipped
+draws, passing the turn, a stalemate. For speed `_settle` decides the usual stops
+without a `resolve`, and a draw or a deployment settles itself where it knows what
+it changed; tests/games/cards_of_war/test_fast_paths.py pins each to `settled`.
+Sections follow the rulebook: Setup, Playing a Round, Special Abilities, Winning a
+Battle, Winning a Round, Winning the Game.
 """
 
 from __future__ import annotations
@@ -195,7 +198,9 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
             if cards[n].theatre == theatre:
                 points += cards[n].value
     bs = state.battles
-    steps = owed + (_refill_and_pass(me) if owed_before is None else owed_before)
+    if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
+        owed_before = _TURN_ENDS.get(me) or _refill_and_pass(me)
+    steps = owed + owed_before
     if points < WIN_POINTS:
         piles[me] = mine
         battle = replace(battle, piles=piles, theatre=theatre)
