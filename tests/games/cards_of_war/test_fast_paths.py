@@ -350,3 +350,16 @@ def test_validate_judges_a_log_as_the_plain_rules_do(table):
     assert [(s, e.rule, e.reason) for s, e in fast.illegal.items()] == \
         [(s, e.rule, e.reason) for s, e in plain.illegal.items()]
     assert len(fast.illegal) > 0
+
+
+@pytest.mark.parametrize("field", ["types", "kill"])
+def test_undeclared_type_symbols_are_named_as_before(field):
+    """`problems` tests each card's symbols against the declared ones without a set per card;
+    a card using an undeclared one is named with the symbols it lacks, sorted."""
+    from tabletape.games.cards_of_war.components import default, problems
+    comp = default()
+    assert problems(comp) is None
+    card = comp.cards[3]
+    bad = replace(comp, cards=(*comp.cards[:3], replace(card, **{field: ("Z", "Q", *getattr(
+        card, field))}), *comp.cards[4:]))
+    assert problems(bad) == f"card {card.name!r} uses undeclared type symbols ['Q', 'Z']"
