@@ -198,9 +198,9 @@ def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
             if cards[n].theatre == theatre:
                 points += cards[n].value
     bs = state.battles
-    if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
-        owed_before = _TURN_ENDS.get(me) or _refill_and_pass(me)
-    steps = owed + owed_before
+    # what was owed after this deployment, or on a fresh turn: refill, then pass (cow.draw.refill)
+    steps = owed + (owed_before if owed_before is not None
+                    else _TURN_ENDS.get(me) or _refill_and_pass(me))
     if points < WIN_POINTS:
         piles[me] = mine
         battle = replace(battle, piles=piles, theatre=theatre)
