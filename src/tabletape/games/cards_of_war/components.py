@@ -7,7 +7,7 @@ The rulebook prints no card list; see components.json's provenance on every card
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -83,9 +83,9 @@ def problems(comp: Components) -> str | None:
     if len(set(names)) != len(names):
         return "card names must be unique in the components"
     symbols = {t.symbol for t in comp.types}
-    for card in comp.cards:
-        unknown = (set(card.types) | set(card.kill)) - symbols
-        if unknown:
+    for card in comp.cards:  # the usual deck, each log's header: no set made per card
+        if not (symbols.issuperset(card.types) and symbols.issuperset(card.kill)):
+            unknown = (set(card.types) | set(card.kill)) - symbols
             return f"card {card.name!r} uses undeclared type symbols {sorted(unknown)}"
     for pair in comp.pairs:
         for name in (*pair.first, *pair.second):
@@ -99,12 +99,21 @@ def problems(comp: Components) -> str | None:
 class Lookups(msgspec.Struct, frozen=True):
     """The lookup tables of one deck, built once per game by `bind` and passed to the rules as `lk`.
 
-    Cards by name, a fresh deck as a multiset, and each card's joint-deployment partners.
+    Cards by name, a fresh deck as a multiset, and each card's joint-deployment partners;
+    tabulated from the cards for the rules' hot paths, each card's theatre as the RECON
+    answer names it, its value, and the cards whose KILL matches a card.
     """
+
+    # a lookup in a table tabulated from one field is a read of that field (engine.provenance)
+    DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"theatre_of": ("cards", "theatre"),
+                                                      "value_of": ("cards", "value")}
 
     cards: dict[str, Card]
     full_deck: dict[str, int]  # name -> count, sorted by name
     partners: dict[str, tuple[str, ...]]  # the cards that may be jointly deployed with a card
+    theatre_of: dict[str, str]  # name -> its theatre in lower case (HandReported's fields)
+    value_of: dict[str, int]  # name -> its value (a pile's score)
+    hunters: dict[str, frozenset[str]]  # name -> the cards whose KILL names a type of it
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     kill_target: bool = True  # 1.1 cow.kill.target: a KILL names its victim
     off_theatre: bool = True  # 1.1 cow.opt.theatres.off-theatre: off-theatre cards only kill
@@ -122,6 +131,10 @@ class Lookups(msgspec.Struct, frozen=True):
                     pair_of[name] = (pair, side)  # a card in two pairs: the last one counts
         return cls(
             cards={c.name: c for c in comp.cards},
+            theatre_of={c.name: c.theatre.value.lower() for c in comp.cards},
+            value_of={c.name: c.value for c in comp.cards},
+            hunters={v.name: frozenset(c.name for c in comp.cards if set(c.kill) & set(v.types))
+                     for v in comp.cards},  # cow.kill.type-match
             full_deck={c.name: c.count for c in sorted(comp.cards, key=lambda c: c.name)},
             partners={name: pair.second if side == 0 else pair.first
                       for name, (pair, side) in pair_of.items()})

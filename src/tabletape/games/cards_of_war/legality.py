@@ -24,6 +24,11 @@ from .state import COMMON, Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
 DEPLOYS = (Step.PARTNER, Step.REINFORCE_DEPLOY)
+# module constants: an enum member read through its class costs an attribute lookup each time
+_OPENING, _PLAY, _OVER = Phase.OPENING, Phase.PLAY, Phase.OVER
+_REFILL, _REINFORCE_DRAW, _REINFORCE_DEPLOY, _RECON, _DISCARD, _PARTNER = (
+    Step.REFILL, Step.REINFORCE_DRAW, Step.REINFORCE_DEPLOY, Step.RECON, Step.DISCARD,
+    Step.PARTNER)
 
 
 # -- Setup and who decides next ------------------------------------------------------------
@@ -38,7 +43,7 @@ def next_opener(state: State) -> str:
 
 def over(state: State) -> bool:
     """Returns whether the game is over (exactly when `pending` is None)."""
-    return state.phase is Phase.OVER
+    return state.phase is _OVER
 
 
 def pending(lk: Lookups, state: State) -> Decision | None:
@@ -107,14 +112,21 @@ OWING: Owing[Lookups, State, Owed] = Owing(
 
 
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
-    if v := OWING.refuse(lk, state, DRAWS, ev.player, "draw"):
-        return v
-    return _check_in_deck(state, ev.player, ev.card)
+    steps = state.steps  # OWING.refuse's answer when the draw is owed by this player, inline
+    if not (steps and ((h := steps[0]).step is _REFILL or h.step is _REINFORCE_DRAW)
+            and h.player == ev.player):
+        if v := OWING.refuse(lk, state, DRAWS, ev.player, "draw"):
+            return v
+    if ev.card not in state.decks[ev.player if state.options.two_decks else COMMON]:
+        return _check_in_deck(state, ev.player, ev.card)
+    return None
 
 
 def _check_report(lk: Lookups, state: State, ev: HandReported) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.RECON,), ev.player, "recon report"):
-        return v
+    steps = state.steps  # OWING.refuse's answer when the report is owed by this player, inline
+    if not (steps and (h := steps[0]).step is _RECON and h.player == ev.player):
+        if v := OWING.refuse(lk, state, (Step.RECON,), ev.player, "recon report"):
+            return v
     truth = theatre_counts(lk, state.hands[ev.player])
     said = {"air": ev.air, "sea": ev.sea, "ground": ev.ground, "intel": ev.intel}
     if said != truth:
@@ -133,7 +145,27 @@ def _check_discard(lk: Lookups, state: State, ev: CardDiscarded) -> Violation | 
 
 
 def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
-    return _check_deployer(lk, state, ev.player) or _check_placement(lk, state, ev, head(state))
+    steps = state.steps
+    h = steps[0] if steps else None
+    opts = state.options
+    # A plain deployment (no theatre named, no pair, not from the discards) by the player
+    # who owes it, with neither Theatres of War nor an Alternative Reinforce step: of
+    # `_check_deployer` and `_check_placement` only the tests that can refuse it are left,
+    # the same refusals in the same order (pinned to the whole chain in
+    # tests/games/cards_of_war/test_fast_paths.py).
+    if (state.phase is _PLAY and not ev.from_discard and not ev.joint and ev.theatre is None
+            and not opts.theatres_of_war
+            and (h is None or (h.step is _REINFORCE_DEPLOY and not opts.alternative_reinforce))
+            and ev.player == (state.turn if h is None else h.player)
+            and ev.player in state.players):
+        if ev.card not in lk.cards:
+            return _check_placement(lk, state, ev, h)
+        if state.battles[ev.battle - 1].closed or ev.card not in state.hands[ev.player]:
+            return _check_placement(lk, state, ev, h)
+        if ev.kill or ev.target is not None or opts.automatic_kill:
+            return _check_kill(lk, state, ev)
+        return None
+    return _check_deployer(lk, state, ev.player) or _check_placement(lk, state, ev, h)
 
 
 def _check_deployer(lk: Lookups, state: State, player: str) -> Violation | None:
@@ -396,6 +428,56 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
                         or _check_partner(lk, state, ev, h) or _check_off_theatre(lk, state, ev)
                         or _check_kill(lk, state, ev)) is None:
                     yield ev
+
+
+def count(lk: Lookups, state: State) -> int:
+    """Returns how many events `legal` yields, counted without making them (corpus check asks
+    after every event; tests/games/cards_of_war/test_fast_paths.py pins it to `legal`)."""
+    phase = state.phase
+    if phase is _OVER:
+        return 0
+    if phase is _OPENING:  # one per kind of card left (a deck holds no zero counts)
+        return len(state.decks[owner(state, next_opener(state))])
+    steps = state.steps
+    if steps:
+        h = steps[0]
+        step = h.step
+        if step is _REFILL or step is _REINFORCE_DRAW:
+            return len(state.decks[h.player if state.options.two_decks else COMMON])
+        if step is _DISCARD:  # one per kind of card held
+            return len(set(state.hands[h.player]))
+        if step is _RECON:  # the one true report
+            return 1
+        return _count_deploys(lk, state, h.player)
+    return _count_deploys(lk, state, state.turn or "")
+
+
+def _count_deploys(lk: Lookups, state: State, player: str) -> int:
+    """Returns how many deployments `_legal_deploys` yields. A plain deployment by the one who
+    owes it (no Theatres of War, joint deployment or Alternative Reinforce; nothing owed, or
+    a reinforcement's deployment; so `_check_deployer` passes): each kind of held card goes
+    into each open battle plainly, and also with its KILL where the opponent's top card
+    there is of a type it kills (`hunters`); automatic KILL leaves only the KILL there.
+    Otherwise the deployments are counted one by one."""
+    opts = state.options
+    steps = state.steps
+    a, b = state.players
+    if (opts.theatres_of_war or opts.joint_deployment or opts.alternative_reinforce
+            or state.phase is not _PLAY or (player != a and player != b)
+            or (steps and steps[0].step is not _REINFORCE_DEPLOY)):
+        return sum(1 for _ in _legal_deploys(lk, state, player))
+    opp = b if player == a else a
+    held = set(state.hands[player]).intersection(lk.cards)
+    n = 0
+    hunters = lk.hunters
+    auto = opts.automatic_kill  # automatic: the KILL replaces the plain deployment
+    for battle in state.battles:
+        if not battle.closed:
+            n += len(held)
+            pile = battle.piles[opp]
+            if pile and not auto:
+                n += len(hunters[pile[-1]] & held)
+    return n
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:

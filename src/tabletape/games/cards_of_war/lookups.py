@@ -75,9 +75,9 @@ def can_deploy(lk: Lookups, state: State, player: str) -> bool:
 def theatre_counts(lk: Lookups, hand: tuple[str, ...]) -> dict[str, int]:
     """Returns how many cards of each theatre a hand holds (the RECON answer)."""
     counts = {"air": 0, "sea": 0, "ground": 0, "intel": 0}
-    cards = lk.cards
+    theatre_of = lk.theatre_of  # each card's theatre, lower case (Lookups.of)
     for name in hand:
-        counts[cards[name].theatre.value.lower()] += 1
+        counts[theatre_of[name]] += 1
     return counts
 
 

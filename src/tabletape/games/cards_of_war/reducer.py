@@ -1,18 +1,23 @@
 """Cards of War as a pure fold: `initial`, `apply`, the settling between decisions, `outcome`.
 
-`apply` assumes `check` passed. After every event the game settles (turns.settle,
-one `resolve` at a time) what needs no decision: reshuffles, skipped draws,
-passing the turn, a stalemate. Sections follow the rulebook: Setup, Playing a
-Round, Special Abilities, Winning a Battle, Winning a Round, Winning the Game.
+`apply` assumes `check` passed. After every event the game settles (`settled`:
+turns.settle, one `resolve` at a time) what needs no decision: reshuffles, skipped
+draws, passing the turn, a stalemate. For speed `_settle` decides the usual stops
+without a `resolve`, and a draw or a deployment settles itself where it knows what
+it changed; tests/games/cards_of_war/test_fast_paths.py pins each to `settled`.
+Sections follow the rulebook: Setup, Playing a Round, Special Abilities, Winning a
+Battle, Winning a Round, Winning the Game.
 """
 
 from __future__ import annotations
+
+from bisect import bisect_right
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
+from tabletape.engine.kit.multiset import reshuffle, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import counted
 
@@ -84,13 +89,52 @@ def _report(lk: Lookups, state: State, ev: HandReported) -> State:
 
 
 def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
-    """A card into the hand: a refill (cow.draw.refill) or a reinforcement (cow.reinforce.draw)."""
-    own = owner(state, ev.player)
-    state = replace(state, decks={**state.decks, own: take(state.decks[own], ev.card)},
-                    hands={**state.hands, ev.player: with_cards(state.hands[ev.player], ev.card)})
-    if state.steps[0].step is Step.REINFORCE_DRAW:
-        state = replace(state, steps=state.steps[1:], reinforce_card=ev.card)
-    return state
+    """A card into the hand: a refill (cow.draw.refill) or a reinforcement (cow.reinforce.draw);
+    then settled (`_settle`)."""
+    # multiset.take from the pile and multiset.with_cards into the hand, written out, and
+    # one `replace` (tests/games/cards_of_war/test_fast_paths.py pins it to the plain play
+    # followed by the settle loop)
+    p, card = ev.player, ev.card
+    two = state.options.two_decks
+    own = p if two else COMMON  # lookups.owner
+    deck = state.decks[own].copy()
+    left = deck[card] - 1
+    if left:
+        deck[card] = left
+    else:  # a deck holds no zero counts
+        del deck[card]
+    hand = state.hands[p]
+    i = bisect_right(hand, card)  # a hand stays sorted
+    hand = hand[:i] + (card,) + hand[i:]
+    decks = state.decks.copy()
+    decks[own] = deck
+    hands = state.hands.copy()
+    hands[p] = hand
+    steps = state.steps
+    h = steps[0]
+    # `_settle`'s usual stops, known here: with every pile holding two kinds of card or more
+    # (nothing to reshuffle, no draw skipped), a refill below the hand's size is still owed;
+    # a full hand's refill followed by the turn's pass hands the turn to an opponent who
+    # holds a card (no Theatres of War); a reinforcement's deployment from the hand is owed
+    if len(deck) > 1 and not (two and any(len(d) <= 1 for d in decks.values())):
+        if h.step is _REFILL:
+            if len(hand) < state.hand_size[p]:
+                return replace(state, decks=decks, hands=hands)
+            if len(steps) == 2 and steps[1].step is _PASS and (
+                    not state.options.theatres_of_war or not lk.no_fit):
+                a, b = state.players
+                opp = b if p == a else a
+                if hands[opp]:
+                    return replace(state, decks=decks, hands=hands, steps=(), turn=opp)
+        elif (h.step is _REINFORCE_DRAW and len(steps) > 1
+              and (n := steps[1]).step is _REINFORCE_DEPLOY and hands[n.player]
+              and not state.options.alternative_reinforce
+              and (not state.options.theatres_of_war or not lk.no_fit)):
+            return replace(state, decks=decks, hands=hands, steps=steps[1:], reinforce_card=card)
+    if h.step is _REINFORCE_DRAW:
+        return _settle(lk, replace(state, decks=decks, hands=hands, steps=steps[1:],
+                                   reinforce_card=card))
+    return _settle(lk, replace(state, decks=decks, hands=hands))
 
 
 def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
@@ -102,47 +146,119 @@ def _discard(lk: Lookups, state: State, ev: CardDiscarded) -> State:
 
 
 def _deploy(lk: Lookups, state: State, ev: CardDeployed) -> State:
-    """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants."""
-    me, opp = ev.player, other(state, ev.player)
-    owed_before = state.steps[1:] if state.steps else None
-    hands, discards = dict(state.hands), dict(state.discards)
+    """Playing a Round and Special Abilities: place the card, kill, score, owe what it grants;
+    then settled (`_settle`)."""
+    me, name = ev.player, ev.card
+    a, b = state.players
+    opp = b if me == a else a  # lookups.other
+    two = state.options.two_decks
+    steps = state.steps
+    owed_before = steps[1:] if steps else None
+    hands, discards = state.hands, state.discards  # copied only where they change
     if ev.from_discard:  # cow.opt.alt-reinforce: the drawn card takes the discard's place
-        own = owner(state, me)
+        own = me if two else COMMON
+        hands, discards = dict(hands), dict(discards)
         discards[own] = discards[own][:-1]
         if state.reinforce_card is not None:
             hands[me] = without(hands[me], state.reinforce_card)
             discards[own] += (state.reinforce_card,)
     else:
-        hands[me] = without(hands[me], ev.card)
+        hand = hands[me]
+        j = hand.index(name)  # multiset.without, written out
+        hands = hands.copy()
+        hands[me] = hand[:j] + hand[j + 1:]
     i = ev.battle - 1
     battle = state.battles[i]
-    piles = dict(battle.piles)
+    piles = battle.piles.copy()
     if ev.kill:  # cow.kill.*: the opponent's top card in this battle is discarded at once
         victim = piles[opp][-1]
         piles[opp] = piles[opp][:-1]
-        discards[owner(state, opp)] += (victim,)
-    piles[me] += (ev.card,)
-    battle = replace(battle, piles=piles, theatre=battle.theatre or ev.theatre)
-    state = replace(state, hands=hands, discards=discards, reinforce_card=None,
-                    battles=_put(state.battles, i, battle))
-    card = lk.cards[ev.card]  # what it owes: its partner, the RECON answer, the reinforcement
+        if discards is state.discards:
+            discards = dict(discards)
+        discards[opp if two else COMMON] += (victim,)
+    mine = piles[me] + (name,)
+    theatre = battle.theatre or ev.theatre
+    card = lk.cards[name]  # what it owes: its partner, the RECON answer, the reinforcement
     owed: tuple[Owed, ...] = ()
     if ev.joint:
-        owed += (Owed(Step.PARTNER, me, battle=ev.battle, card=ev.card),)
+        owed += (Owed(Step.PARTNER, me, battle=ev.battle, card=name),)
     if card.recon:
-        owed += (Owed(Step.RECON, opp),)
+        owed += (Owed(_RECON, opp),)
     if card.reinforce:
-        owed += (Owed(Step.REINFORCE_DRAW, me), Owed(Step.REINFORCE_DEPLOY, me))
-    if total(lk, state, battle, me) >= WIN_POINTS:
-        state = _win_battle(lk, state, i, me)
-        if all(b.closed for b in state.battles):  # only a win closes a battle
-            state = _end_round(lk, state)
+        owed += (Owed(_REINFORCE_DRAW, me), Owed(_REINFORCE_DEPLOY, me))
+    # lookups.total, written out: under Theatres of War only the battle's theatre counts
+    points = 0
+    if theatre is None or not state.options.theatres_of_war:
+        value_of = lk.value_of
+        for n in mine:
+            points += value_of[n]
+    else:
+        cards = lk.cards
+        for n in mine:
+            if cards[n].theatre == theatre:
+                points += cards[n].value
+    bs = state.battles
+    # what was owed after this deployment, or on a fresh turn: refill, then pass (cow.draw.refill)
+    steps = owed + (owed_before if owed_before is not None
+                    else _TURN_ENDS.get(me) or _refill_and_pass(me))
+    if points < WIN_POINTS:
+        piles[me] = mine
+        battle = replace(battle, piles=piles, theatre=theatre)
+        # _put, written out for the three battles (cow.setup: always three)
+        put = ((battle, bs[1], bs[2]) if i == 0 else (bs[0], battle, bs[2]) if i == 1
+               else (bs[0], bs[1], battle))
+        after = replace(state, hands=hands, discards=discards, reinforce_card=None,
+                        battles=put, steps=steps)
+    else:
+        # Winning a Battle: `_win_battle` for this battle, written out with the score just
+        # counted: the loser's cards to the discards, the winner's face down until the round
+        # ends
+        if discards is state.discards:
+            discards = dict(discards)
+        discards[opp if two else COMMON] += piles[opp]
+        face_down = state.face_down.copy()
+        face_down[me] += mine
+        done = Battle(piles={a: (), b: ()}, theatre=theatre, closed=True, winner=me,
+                      points=points)
+        put = ((done, bs[1], bs[2]) if i == 0 else (bs[0], done, bs[2]) if i == 1
+               else (bs[0], bs[1], done))
+        if put[0].closed and put[1].closed and put[2].closed:  # only a win closes a battle
+            state = _end_round(lk, replace(state, hands=hands, discards=discards,
+                                           face_down=face_down, reinforce_card=None,
+                                           battles=put))
             if lk.round_end_abilities and state.phase is _PLAY:  # 1.2; 1.1 dropped them
-                return _abilities_past_the_round(state, owed + (owed_before or ()))
-            return state
-    if owed_before is None:  # a fresh turn: refill, then pass (cow.draw.refill)
-        owed_before = (Owed(Step.REFILL, me), Owed(Step.PASS, me))
-    return replace(state, steps=owed + owed_before)
+                return _settle(lk, _abilities_past_the_round(state, owed + (owed_before or ())))
+            return _settle(lk, state)
+        after = replace(state, hands=hands, discards=discards, face_down=face_down,
+                        reinforce_card=None, battles=put, steps=steps)
+    # `_settle`'s usual stops, known here: with every pile holding two kinds of card or more
+    # (nothing to reshuffle, no draw skipped), the RECON answer, a joint partner, a
+    # reinforcement's draw and a refill below the hand's size are owed
+    for d in state.decks.values():
+        if len(d) <= 1:
+            return _settle(lk, after)
+    h = steps[0]
+    step = h.step
+    if step is _REFILL:
+        if len(hands[h.player]) < state.hand_size[h.player]:
+            return after
+    elif step is _RECON or step is _PARTNER or step is _REINFORCE_DRAW:
+        return after
+    return _settle(lk, after)
+
+
+_TURN_ENDS: dict[str, tuple[Owed, Owed]] = {}  # player -> the steps that end their turn
+
+
+def _refill_and_pass(player: str) -> tuple[Owed, Owed]:
+    """Returns (Owed(REFILL, player), Owed(PASS, player)): what a fresh turn's deployment
+    owes; the same frozen values each turn, made once per player name."""
+    ends = _TURN_ENDS.get(player)
+    if ends is None:
+        if len(_TURN_ENDS) >= 1024:  # a bound, however many names a process meets
+            _TURN_ENDS.clear()
+        ends = _TURN_ENDS[player] = (Owed(Step.REFILL, player), Owed(Step.PASS, player))
+    return ends
 
 
 def _abilities_past_the_round(state: State, owed: tuple[Owed, ...]) -> State:
@@ -167,15 +283,72 @@ APPLY = turns.by_event(_opening, _draw, _report, _deploy, _discard)  # which pla
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
-    play = APPLY.get(type(event))
-    if play is not None:
-        state = play(lk, state, event)
-    while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
-        state = after                                   # partial, no frame per event
-    return state
+    kind = type(event)
+    play = APPLY.get(kind)
+    if play is None:
+        return _settle(lk, state)
+    if kind is CardDrawn or kind is CardDeployed:  # these settle what follows them
+        return play(lk, state, event)
+    return _settle(lk, play(lk, state, event))
 
 
 # -- settling what needs no decision -------------------------------------------------------
+
+def settled(lk: Lookups, state: State) -> State:
+    """Returns the state with everything that needs no decision resolved (turns.settle over
+    `resolve`): the plain definition `_settle` stands for."""
+    return turns.settle(state, lambda s: resolve(lk, s))
+
+
+def _settle(lk: Lookups, state: State) -> State:
+    """`settled`, with the usual stops and steps decided here rather than by a `resolve` each
+    (tests/games/cards_of_war/test_fast_paths.py pins it to `settled` on every state).
+
+    While every deck holds two kinds of card or more there is nothing to reshuffle and no
+    draw is skipped for an empty pile; then a deployment owed by a player with a card
+    (no Theatres of War), a draw into a hand below its size, the RECON answer, a joint
+    partner and a reinforcement's deployment from a hand (no Alternative Reinforce) are
+    decisions; a full hand's refill followed by the turn's pass hands the turn
+    to an opponent holding a card. Anything else is `resolve`'s, one step at a time.
+    """
+    while True:
+        for deck in state.decks.values():
+            if len(deck) <= 1:
+                break
+        else:
+            if state.phase is not _PLAY:
+                return state
+            steps = state.steps
+            fits_any = not state.options.theatres_of_war or not lk.no_fit  # can_deploy: a card
+            if not steps:
+                if fits_any and state.hands[state.turn]:  # type: ignore[index]
+                    return state
+            else:
+                h = steps[0]
+                step = h.step
+                if step is _REFILL:
+                    p = h.player
+                    if len(state.hands[p]) < state.hand_size[p]:
+                        return state
+                    if fits_any and len(steps) > 1 and (n := steps[1]).step is _PASS:
+                        a, b = state.players
+                        opp = b if n.player == a else a
+                        if state.hands[opp]:  # _pass_turn to an opponent who can deploy
+                            if len(steps) == 2:  # the turn is the opponent's: a deployment
+                                return replace(state, steps=(), turn=opp)
+                            state = replace(state, steps=steps[2:], turn=opp)
+                            continue
+                elif step is _RECON or step is _REINFORCE_DRAW or step is _PARTNER:
+                    return state
+                elif step is _REINFORCE_DEPLOY:  # _can_redeploy: a card in hand
+                    if fits_any and not state.options.alternative_reinforce \
+                            and state.hands[h.player]:
+                        return state
+        after = resolve(lk, state)
+        if after is None:
+            return state
+        state = after
+
 
 def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state after one step that needs no decision, or None when one is pending."""
@@ -217,8 +390,9 @@ def _skipped(lk: Lookups, state: State, h: Owed) -> bool:
 
 
 _PLAY = Phase.PLAY
-_PASS, _REFILL, _REINFORCE_DRAW, _DISCARD, _REINFORCE_DEPLOY, _RECON = (
-    Step.PASS, Step.REFILL, Step.REINFORCE_DRAW, Step.DISCARD, Step.REINFORCE_DEPLOY, Step.RECON)
+_PASS, _REFILL, _REINFORCE_DRAW, _DISCARD, _REINFORCE_DEPLOY, _RECON, _PARTNER = (
+    Step.PASS, Step.REFILL, Step.REINFORCE_DRAW, Step.DISCARD, Step.REINFORCE_DEPLOY, Step.RECON,
+    Step.PARTNER)
 
 
 def _can_redeploy(lk: Lookups, state: State, player: str) -> bool:

@@ -1,5 +1,9 @@
 """Cards of War state: frozen Structs, per-player data keyed by player name.
 
+gc=False on each: a state refers to its battles and owed steps, and they to names, numbers
+and tuples and dicts of them; nothing refers back, so none can be in a reference cycle.
+Untracked, the few a play makes per event do not drive the garbage collector (as events).
+
 The deck in play is not part of the state: the rules read it from the `Lookups`
 built when the ruleset is bound to a game's header.
 """
@@ -38,14 +42,14 @@ class Step(enum.StrEnum):
     PASS = "pass the turn"  # never pending: settled as soon as it is reached
 
 
-class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
+class Owed(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     step: Step
     player: str
     battle: int = 0  # PARTNER: the battle the first card of the pair went to
     card: str = ""  # PARTNER: the first card of the pair
 
 
-class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
+class Battle(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """One of the three battles: each player's face-up pile (bottom first)."""
 
     piles: dict[str, tuple[str, ...]]
@@ -55,7 +59,7 @@ class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
     points: int = 0  # the winner's score when it was won
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     players: tuple[str, ...]
     options: Options
     phase: Phase
