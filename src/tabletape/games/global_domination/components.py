@@ -238,6 +238,10 @@ class Lookups(msgspec.Struct, frozen=True):
     resources: tuple[str, ...]
     in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
     with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
+    # Card -> how many of its three uses (Build, Attack, text) `check` accepts from a player
+    # holding it: (on their own turn, on another's turn, as the scorer in the scoring step,
+    # as another player in it); `legality.count` sums them (`_uses`: the plain definition)
+    uses: dict[str, tuple[int, int, int, int]]
     # the tables tabulated from one field of the entries: a lookup in one reads that field
     # (engine.provenance.recording: what a ruling rests on)
     DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"adjacent": ("areas", "adjacent")}
@@ -263,4 +267,21 @@ class Lookups(msgspec.Struct, frozen=True):
             resources=resources_,
             in_region={r: tuple(a.name for a in comp.areas if a.region == r) for r in regions},
             with_resource={r: tuple(a.name for a in comp.areas if a.resource == r)
-                           for r in resources_})
+                           for r in resources_},
+            uses={c.name: _uses(c) for c in comp.cards})
+
+
+def _uses(card: Card) -> tuple[int, int, int, int]:
+    """Returns how many uses of `card` `plays.check_use` accepts: on the holder's own turn,
+    on another's turn, from the scorer in the scoring step, from another player then.
+
+    Each Game Turn: on one's own turn a card is played for each of its non-zero points
+    (gd.use.zero) and for its text if it has one and it is not a scoring card
+    (gd.use.text-none, gd.card.fog.timing); on another's turn only an any-time text. In the
+    scoring step (gd.score.window) only texts: the scorer's scoring and any-time cards,
+    anyone's any-time cards (an any-time card is accepted there whatever its text).
+    """
+    text = card.effect is not Effect.NONE and card.timing is not Timing.SCORING
+    anytime = card.timing is Timing.ANY
+    return (text + (card.build != 0) + (card.reduce != 0), int(anytime and text),
+            int(card.timing is not Timing.TURN), int(anytime))
