@@ -91,3 +91,46 @@ KINDS = ["play", "scoring", "over", *(s for s in Step if s is not Step.DRAW)]
 def test_count_is_the_number_of_legal_events_on_varied_states(kind, data):
     lk, state = data.draw(_varied(kind))
     assert legality.count(lk, state) == len(list(legality.legal(lk, state)))
+
+
+def _end_plain(lk, state):
+    """End of Each Game Turn plainly: each player's `score` in turn (reducer._end_game_turn)."""
+    from tabletape.engine.kit.multiset import with_cards
+    from tabletape.games.global_domination import lookups as q
+    from tabletape.games.global_domination.reducer import score
+    high = lk.tracks.logistics.high
+    vp, lg, claimed = dict(state.vp), dict(state.logistics), dict(state.claimed)
+    for p in state.players:
+        gain, steps = score(lk, state, p)
+        vp[p] += gain
+        lg[p] = min(high, lg[p] + steps)
+        if state.options.resource_gain == "once":
+            claimed[p] = tuple(sorted({*claimed.get(p, ()),
+                                       *q.resource_monopolies(lk, state, p)}))
+    state = replace(state, vp=vp, logistics=lg, claimed=claimed, fog=(), scored=())
+    if state.options.hands == "discard":
+        state = replace(state, hands={p: () for p in state.players},
+                        discards={p: with_cards(state.discards[p], *state.hands[p])
+                                  for p in state.players})
+    return state
+
+
+@pytest.mark.parametrize("kind", ["scoring", "play"])
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_the_end_of_a_game_turn_is_every_players_score(kind, data):
+    """`_end_game_turn` (the board read once for all) is each player's `score` in turn, on
+    varied boards: Regions and Resources held whole or not, Fog of War played or not, the
+    Resources already claimed (option resource_gain=once)."""
+    from tabletape.games.global_domination import reducer
+    lk, state = data.draw(_varied(kind))
+    players = st.sampled_from(state.players)
+    if data.draw(st.booleans()):  # a Region or a Resource held whole by someone
+        who = data.draw(players)
+        r = data.draw(st.sampled_from(lk.regions))
+        held = lk.in_region[r] + data.draw(st.sampled_from(list(lk.with_resource.values())))
+        state = replace(state, board={**state.board, **{a: Force(who, True) for a in held}})
+    state = replace(state, fog=tuple(data.draw(st.lists(players, max_size=2))),
+                    claimed={p: tuple(sorted(data.draw(st.sets(st.sampled_from(lk.resources)))))
+                             for p in state.players})
+    assert reducer._end_game_turn(lk, state) == _end_plain(lk, state)

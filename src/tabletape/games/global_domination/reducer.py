@@ -20,7 +20,7 @@ from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
 from . import lookups as q
-from .components import Card, Effect, Lookups
+from .components import Card, Effect, Kind, Lookups
 from .events import (
     ActionStackChosen,
     CardDrawn,
@@ -306,7 +306,8 @@ def _scoring_passed(lk: Lookups, state: State, ev: ScoringPassed) -> State:
 
 
 def score(lk: Lookups, state: State, player: str) -> tuple[int, int]:
-    """Returns the VPs and Logistical steps `player` gains at this scoring (gd.score.*)."""
+    """Returns the VPs and Logistical steps `player` gains at this scoring (gd.score.*): the
+    plain definition `_end_game_turn` computes for every player at once."""
     vp = 0
     for area, f in state.board.items():
         if f.owner != player:
@@ -324,22 +325,56 @@ def score(lk: Lookups, state: State, player: str) -> tuple[int, int]:
 
 
 def _end_game_turn(lk: Lookups, state: State) -> State:
-    """End of Each Game Turn: everyone scores; hands are kept unless the option discards them."""
+    """End of Each Game Turn: everyone scores; hands are kept unless the option discards them.
+
+    Every player's `score`, the board read once for all of them (`_monopolies`): each Force
+    counted for its owner, each Region and Resource held whole for the one who holds it
+    (pinned to `score` per player in tests/games/global_domination/test_fast_paths.py).
+    """
     high = lk.tracks.logistics.high
+    players, board, once = state.players, state.board, state.options.resource_gain == "once"
     vp, lg, claimed = dict(state.vp), dict(state.logistics), dict(state.claimed)
-    for p in state.players:
-        gain, steps = score(lk, state, p)
-        vp[p] += gain
+    areas = lk.areas
+    for a, f in board.items():  # gd.score.forces
+        if areas[a].kind is Kind.LAND:
+            vp[f.owner] += FULL_LAND_VP if f.full else STRUGGLING_LAND_VP
+        else:
+            vp[f.owner] += FULL_SEA_VP if f.full else STRUGGLING_SEA_VP
+    regions = _monopolies(board, lk.regions, lk.in_region)
+    resources = _monopolies(board, lk.resources, lk.with_resource)
+    fog = state.fog
+    for p in players:
+        if p in regions and not any(o != p for o in fog):  # gd.card.fog
+            vp[p] += REGION_MONOPOLY_VP * len(regions[p])
+        held = resources.get(p, ())
+        if once:
+            mine = state.claimed.get(p, ())
+            steps = sum(1 for r in held if r not in mine)
+            claimed[p] = tuple(sorted({*claimed.get(p, ()), *held}))
+        else:
+            steps = len(held)
         lg[p] = min(high, lg[p] + steps)  # gd.score.logistics-cap
-        if state.options.resource_gain == "once":
-            claimed[p] = tuple(sorted({*claimed.get(p, ()),
-                                       *q.resource_monopolies(lk, state, p)}))
     state = replace(state, vp=vp, logistics=lg, claimed=claimed, fog=(), scored=())
     if state.options.hands == "discard":  # gd.hand.carry
         state = replace(state, hands={p: () for p in state.players},
                         discards={p: with_cards(state.discards[p], *state.hands[p])
                                   for p in state.players})
     return state
+
+
+def _monopolies(board: dict[str, Force], names: tuple[str, ...],
+                areas_of: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    """Returns {player: the Regions (or Resources) all of whose Areas hold their Forces}, in
+    the tables' order: `q.region_monopolies` (`q.resource_monopolies`) of every player."""
+    out: dict[str, list[str]] = {}
+    for r in names:
+        areas = areas_of[r]
+        if not areas or (f := board.get(areas[0])) is None:
+            continue
+        who = f.owner
+        if all((g := board.get(a)) is not None and g.owner == who for a in areas):
+            out.setdefault(who, []).append(r)
+    return out
 
 
 # -- apply and settle -------------------------------------------------------------------------
