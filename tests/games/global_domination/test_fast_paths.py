@@ -134,3 +134,20 @@ def test_the_end_of_a_game_turn_is_every_players_score(kind, data):
                     claimed={p: tuple(sorted(data.draw(st.sets(st.sampled_from(lk.resources)))))
                              for p in state.players})
     assert reducer._end_game_turn(lk, state) == _end_plain(lk, state)
+
+
+@pytest.mark.parametrize("kind", ["play", *(s for s in Step if s is not Step.DRAW)])
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_can_reduce_is_reduce_areas(kind, data):
+    """`can_reduce` (the first Force found) is `bool(reduce_areas)` for every player,
+    restriction and target, on varied boards (every restriction of the box's cards)."""
+    from tabletape.games.global_domination import lookups as q
+    lk, state = data.draw(_varied(kind))
+    if data.draw(st.booleans()):  # a board of one owner: often nothing to Reduce
+        who = data.draw(st.sampled_from(state.players))
+        state = replace(state, board={a: replace(f, owner=who) for a, f in state.board.items()})
+    for p in state.players:
+        for r in Restriction:
+            for t in ("", *state.players):
+                assert q.can_reduce(lk, state, p, r, t) == bool(q.reduce_areas(lk, state, p, r, t))

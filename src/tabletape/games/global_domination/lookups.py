@@ -142,6 +142,19 @@ def reduce_areas(lk: Lookups, state: State, player: str, restriction: Restrictio
             and in_zone(lk, state, player, a, restriction)]
 
 
+def can_reduce(lk: Lookups, state: State, player: str, restriction: Restriction,
+               target: str = "") -> bool:
+    """Returns `bool(reduce_areas(...))`: whether `player` can Reduce anything, the search
+    stopped at the first Force (`possible` asks it as every step settles;
+    tests/games/global_domination/test_fast_paths.py pins it)."""
+    anywhere = restriction is Restriction.ANY
+    for a, f in state.board.items():
+        if (f.owner == target if target else f.owner != player) \
+                and (anywhere or in_zone(lk, state, player, a, restriction)):
+            return True
+    return False
+
+
 def region_monopolies(lk: Lookups, state: State, player: str) -> list[str]:
     """Returns the Regions all of whose Land Areas hold `player`'s Forces."""
     return [r for r in lk.regions if lk.in_region[r]
@@ -170,11 +183,10 @@ def possible(lk: Lookups, state: State, h: Owed) -> bool:
         case Step.BUILD:
             return h.points > 0 and can_build(lk, state, h.player, h.restriction)
         case Step.REDUCE:
-            return h.points > 0 and bool(reduce_areas(lk, state, h.player, h.restriction,
-                                                      h.target))
+            return h.points > 0 and can_reduce(lk, state, h.player, h.restriction, h.target)
         case Step.LAND_MIX:
             return h.points > 0 and (can_build(lk, state, h.player, h.restriction)
-                                     or bool(reduce_areas(lk, state, h.player, h.restriction)))
+                                     or can_reduce(lk, state, h.player, h.restriction))
         case Step.REMOVE:
             return any((f := state.board.get(a)) and (h.own or f.owner != h.player)
                        for a in lk.in_region[h.region])

@@ -99,9 +99,9 @@ def _start_game_turn(lk: Lookups, state: State) -> State:
 def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
     """gd.draw.logistics: one card from the player's own Draw Deck into their hand."""
     p = ev.player
-    state = replace(state, decks={**state.decks, p: take(state.decks[p], ev.card)},
-                    hands={**state.hands, p: with_cards(state.hands[p], ev.card)})
-    return _spend(state)
+    return replace(state, decks={**state.decks, p: take(state.decks[p], ev.card)},
+                   hands={**state.hands, p: with_cards(state.hands[p], ev.card)},
+                   steps=_spent(state.steps))  # one replace: the card moved, the point spent
 
 
 # -- EACH GAME TURN: using a card -----------------------------------------------------------
@@ -110,24 +110,22 @@ def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
 def _played(lk: Lookups, state: State, ev: CardPlayed) -> State:
     """Each Game Turn: the card leaves the hand for the discard pile (or its stack), then acts."""
     card = lk.cards[ev.card]
-    p = ev.player
+    p, use = ev.player, ev.use
     hands = {**state.hands, p: without(state.hands[p], ev.card)}
-    if ev.use is Use.TEXT and card.returns:  # gd.card.fog: back to its stack
-        state = replace(state, hands=hands,
+    # (each case one replace: the card's move, the turn's card used, the Builds or Reductions)
+    used = True if state.phase is Phase.PLAY and p == state.current else state.used
+    if use is Use.TEXT and card.returns:  # gd.card.fog: back to its stack
+        state = replace(state, hands=hands, used=used,
                         stacks={**state.stacks, ev.card: state.stacks.get(ev.card, 0) + 1})
-    else:  # gd.card.discard
-        state = replace(state, hands=hands,
-                        discards={**state.discards, p: with_cards(state.discards[p], ev.card)})
-    if state.phase is Phase.PLAY and p == state.current:
-        state = replace(state, used=True)
-    match ev.use:
-        case Use.BUILD:  # gd.use.build
-            owed = Owed(Step.BUILD, p, ev.card, card.build, card.restriction)
-            return replace(state, steps=(owed, *state.steps))
-        case Use.ATTACK:  # gd.use.attack
-            owed = Owed(Step.REDUCE, p, ev.card, card.reduce, card.restriction)
-            return replace(state, steps=(owed, *state.steps))
-    return _play_text(lk, state, p, card)
+        return _play_text(lk, state, p, card)
+    discards = {**state.discards, p: with_cards(state.discards[p], ev.card)}  # gd.card.discard
+    if use is Use.BUILD:  # gd.use.build
+        owed = Owed(Step.BUILD, p, ev.card, card.build, card.restriction)
+    elif use is Use.ATTACK:  # gd.use.attack
+        owed = Owed(Step.REDUCE, p, ev.card, card.reduce, card.restriction)
+    else:
+        return _play_text(lk, replace(state, hands=hands, discards=discards, used=used), p, card)
+    return replace(state, hands=hands, discards=discards, used=used, steps=(owed, *state.steps))
 
 
 def _discarded(lk: Lookups, state: State, ev: CardsDiscarded) -> State:
@@ -151,30 +149,32 @@ def _turn_ended(lk: Lookups, state: State, ev: TurnEnded) -> State:
     """gd.play.pass: a turn with no card used passes for the rest of the Game Turn."""
     player = ev.player
     passed = state.passed if state.used else (*state.passed, player)
-    state = replace(state, passed=passed, used=False)
+    players = state.players
     nxt = player
-    for _ in state.players:
-        nxt = turns.left_of(state.players, nxt)
+    for _ in players:
+        nxt = turns.left_of(players, nxt)
         if nxt not in passed:
-            return replace(state, current=nxt)
+            return replace(state, passed=passed, used=False, current=nxt)
     # gd.play.end: everyone has passed
-    return replace(state, current=None, phase=Phase.SCORING, scored=(), fog=())
+    return replace(state, passed=passed, used=False, current=None, phase=Phase.SCORING,
+                   scored=(), fog=())
 
 
 # -- GAME TERMS: Builds, Reductions and owed points ------------------------------------------
 
 
-def _spend(state: State) -> State:
-    """Returns the state with one point of the head step used."""
-    h = state.steps[0]
-    return replace(state, steps=(replace(h, points=h.points - 1), *state.steps[1:]))
+def _spent(steps: tuple[Owed, ...]) -> tuple[Owed, ...]:
+    """Returns the steps owed with one point of the head step used (each play that spends a
+    point passes them to its one replace of the state)."""
+    h = steps[0]
+    return (replace(h, points=h.points - 1), *steps[1:])
 
 
 def _built(lk: Lookups, state: State, ev: ForceBuilt) -> State:
     """gd.build.empty / gd.build.upgrade: a new Struggling Force, or one's own made Full."""
     board = dict(state.board)
     board[ev.area] = Force(ev.player, full=ev.area in board)
-    return _spend(replace(state, board=board))
+    return replace(state, board=board, steps=_spent(state.steps))
 
 
 def _reduced(lk: Lookups, state: State, ev: ForceReduced) -> State:
@@ -185,7 +185,7 @@ def _reduced(lk: Lookups, state: State, ev: ForceReduced) -> State:
         board[ev.area] = Force(f.owner, full=False)
     else:
         del board[ev.area]
-    return _spend(replace(state, board=board))
+    return replace(state, board=board, steps=_spent(state.steps))
 
 
 def _removed(lk: Lookups, state: State, ev: ForceRemoved) -> State:
@@ -197,7 +197,8 @@ def _removed(lk: Lookups, state: State, ev: ForceRemoved) -> State:
 
 def _seized(lk: Lookups, state: State, ev: ForceSeized) -> State:
     """gd.card.insurgents: the player's Full Force takes the Area."""
-    return _spend(replace(state, board={**state.board, ev.area: Force(ev.player, True)}))
+    return replace(state, board={**state.board, ev.area: Force(ev.player, True)},
+                   steps=_spent(state.steps))
 
 
 def _forgone(lk: Lookups, state: State, ev: PointsForgone) -> State:
