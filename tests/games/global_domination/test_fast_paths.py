@@ -74,6 +74,11 @@ def _varied(draw, kind):
         case "over":
             return lk, replace(state, phase=Phase.OVER, current=None)
     step = kind
+    if step is Step.DRAW:
+        decks = {p: {c: draw(st.integers(1, 3)) for c in draw(st.sets(cards, max_size=4))}
+                 for p in players}
+        owed = Owed(step, draw(owners), points=draw(st.integers(1, 4)))
+        return lk, replace(state, phase=Phase.DRAW, current=None, steps=(owed,), decks=decks)
     owed = Owed(step, draw(owners), draw(cards), draw(st.integers(1, 4)),
                 draw(st.sampled_from(list(Restriction))),
                 target=draw(st.sampled_from(("", *players))) if step is Step.REDUCE else "",
@@ -82,7 +87,7 @@ def _varied(draw, kind):
     return lk, replace(state, phase=Phase.PLAY, current=draw(owners), steps=(owed,))
 
 
-KINDS = ["play", "scoring", "over", *(s for s in Step if s is not Step.DRAW)]
+KINDS = ["play", "scoring", "over", *Step]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -151,3 +156,76 @@ def test_can_reduce_is_reduce_areas(kind, data):
         for r in Restriction:
             for t in ("", *state.players):
                 assert q.can_reduce(lk, state, p, r, t) == bool(q.reduce_areas(lk, state, p, r, t))
+
+
+@pytest.mark.parametrize("kind", ["play", "over"])
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_has_supply_is_a_token_left(kind, data):
+    """`has_supply` (at once while the map holds fewer Forces than a set has tokens) is
+    `supply > 0`, on boards where someone's tokens are often all on the map."""
+    from tabletape.games.global_domination import lookups as q
+    lk, state = data.draw(_varied(kind))
+    who = data.draw(st.sampled_from(state.players))
+    mine = data.draw(st.integers(lk.tracks.force_tokens - 2, lk.tracks.force_tokens + 1))
+    board = dict(state.board) if data.draw(st.booleans()) else {}  # {}: only `who` on the map
+    for a in data.draw(st.permutations(list(lk.areas)))[:mine]:
+        board[a] = Force(who, data.draw(st.booleans()))
+    state = replace(state, board=board)
+    for p in state.players:
+        assert q.has_supply(lk, state, p) == (q.supply(lk, state, p) > 0)
+
+
+def _check_plain(lk, state, ev):
+    """`legality.check` with each check that asks its accepting case first replaced by the
+    plain check it stands for."""
+    from tabletape.games.global_domination import events as e
+    from tabletape.games.global_domination import plays, points
+    plain = {**legality.CHECK, e.CardDrawn: legality._check_draw_plain,
+             e.ForceBuilt: points._check_point, e.ForceReduced: points._check_point,
+             e.CardsDiscarded: plays._check_discard}
+    return plain[type(ev)](lk, state, ev)
+
+
+def _events(lk, state):
+    """Events of the types whose checks take a shortcut, legal ones and near misses: by the
+    player who decides and by another, in every Area (and one off the map), every card
+    they could draw (and one not in their Draw Deck), every Discard of their hand (in either
+    order, and of a card not held) taking every stack in use (and a card of no stack)."""
+    from tabletape.games.global_domination import events as e
+    decides = state.steps[0].player if state.steps else state.current or state.players[0]
+    other = next(p for p in state.players if p != decides)
+    for p in (decides, other):
+        hand = state.hands[p]
+        yield from (e.CardDrawn(player=p, card=c) for c in (*state.decks[p], "Nothing"))
+        for a in (*lk.areas, "Atlantis"):
+            yield e.ForceBuilt(player=p, area=a)
+            yield e.ForceReduced(player=p, area=a)
+        sets = [*legality._discard_sets(hand), *((c, c) for c in set(hand)), ("Nothing",),
+                (*hand[:1], "Nothing")]
+        for taken in (*state.stacks, lk.basic):
+            yield from (e.CardsDiscarded(player=p, cards=cards, taken=taken) for cards in sets)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_the_checks_asking_their_accepting_case_first_are_the_plain_checks(kind, data):
+    """`check` judges every event as the plain checks do, with the same words and rule, and
+    reads the same component values (what a ruling rests on) in the same order."""
+    from tabletape.engine.provenance import grouped, recording
+    lk, state = data.draw(_varied(kind))
+    decides = state.steps[0].player if state.steps else state.current or state.players[0]
+    low = lk.tracks.logistics.low  # a stack's cost paid to the track's end, or not
+    state = replace(state, logistics={**state.logistics, decides: low + data.draw(st.integers(0, 2))},
+                    stacks={**state.stacks, **{c: 1 for c in lk.actions if lk.cards[c].cost}})
+    if data.draw(st.booleans()):  # the one who decides has every token on the map, or all but one
+        mine = lk.tracks.force_tokens - data.draw(st.integers(0, 1))
+        state = replace(state, board={a: Force(decides, data.draw(st.booleans()))
+                                      for a in data.draw(st.permutations(list(lk.areas)))[:mine]})
+    for ev in _events(lk, state):
+        assert legality.check(lk, state, ev) == _check_plain(lk, state, ev), ev
+        fast, plain = [], []  # type: ignore[var-annotated]
+        legality.check(recording(lk, fast), state, ev)
+        _check_plain(recording(lk, plain), state, ev)
+        assert grouped(fast) == grouped(plain), ev

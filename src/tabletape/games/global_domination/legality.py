@@ -91,6 +91,16 @@ def _check_stack(lk: Lookups, state: State, ev: ActionStackChosen) -> Violation 
 # START OF EACH GAME TURN
 
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
+    """`_check_draw_plain`, its accepting case asked first: a draw owed by the player, the
+    card in their Draw Deck (tests/games/global_domination/test_fast_paths.py pins it)."""
+    steps = state.steps
+    if steps and (h := steps[0]).step is Step.DRAW and h.player == ev.player \
+            and ev.card in state.decks[ev.player]:
+        return None
+    return _check_draw_plain(lk, state, ev)
+
+
+def _check_draw_plain(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
     if v := OWING.refuse(lk, state, (Step.DRAW,), ev.player, "draw"):
         return v
     if ev.card not in state.decks[ev.player]:
@@ -268,7 +278,7 @@ def _count_step(lk: Lookups, state: State, h: Owed) -> int:
         return n + sum(1 for a in lk.in_region.get(h.region, ())
                        if (f := board.get(a)) is not None and (h.own or f.owner != p))
     if step is Step.SEIZE:  # check_seize: a Struggling Land Force, a token for another's
-        free = q.supply(lk, state, p) > 0
+        free = q.has_supply(lk, state, p)
         return n + sum(1 for a, f in board.items()
                        if not f.full and q.is_land(lk, a) and (f.owner == p or free))
     if step is Step.TARGET:  # check_target: another player at the table
@@ -283,7 +293,7 @@ def _count_builds(lk: Lookups, state: State, p: str, restriction: Restriction) -
     counted once, as `q.can_build` does; a restriction that is the Area's kind alone read
     from the tables of Land and Sea Areas)."""
     board = state.board
-    free = q.supply(lk, state, p) > 0
+    free = q.has_supply(lk, state, p)
     if restriction is Restriction.ANY or restriction is Restriction.LAND \
             or restriction is Restriction.SEA:
         areas = lk.areas if restriction is Restriction.ANY else (

@@ -15,7 +15,7 @@ from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
+from tabletape.engine.kit.multiset import reshuffle, with_cards, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
@@ -98,10 +98,19 @@ def _start_game_turn(lk: Lookups, state: State) -> State:
 
 def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
     """gd.draw.logistics: one card from the player's own Draw Deck into their hand."""
-    p = ev.player
-    return replace(state, decks={**state.decks, p: take(state.decks[p], ev.card)},
-                   hands={**state.hands, p: with_cards(state.hands[p], ev.card)},
-                   steps=_spent(state.steps))  # one replace: the card moved, the point spent
+    p, card = ev.player, ev.card
+    # multiset.take and with_cards written out, and one replace: the card moved, the point spent
+    deck = state.decks[p].copy()
+    left = deck[card] - 1
+    if left:
+        deck[card] = left
+    else:
+        del deck[card]
+    decks = state.decks.copy()
+    decks[p] = deck
+    hands = state.hands.copy()
+    hands[p] = tuple(sorted((*hands[p], card)))
+    return replace(state, decks=decks, hands=hands, steps=_spent(state.steps))
 
 
 # -- EACH GAME TURN: using a card -----------------------------------------------------------
@@ -130,19 +139,23 @@ def _played(lk: Lookups, state: State, ev: CardPlayed) -> State:
 
 def _discarded(lk: Lookups, state: State, ev: CardsDiscarded) -> State:
     """Discard 1 sends the taken card to the discard pile, Discard 2 to the hand (gd.use.discard*)."""
-    p = ev.player
+    p, cards, taken = ev.player, ev.cards, ev.taken
     hand = state.hands[p]
-    for c in ev.cards:
+    for c in cards:
         hand = without(hand, c)
-    pile = with_cards(state.discards[p], *ev.cards)
-    if len(ev.cards) == 1:
-        pile = with_cards(pile, ev.taken)
+    # (each map copied, then its one entry set: `{**d, k: v}` for a key already in it)
+    hands, discards = state.hands.copy(), state.discards.copy()
+    if len(cards) == 1:
+        discards[p] = tuple(sorted((*discards[p], *cards, taken)))
+        hands[p] = hand
     else:
-        hand = with_cards(hand, ev.taken)
-    cost = lk.cards[ev.taken].cost  # gd.cost.logistics
-    return replace(state, hands={**state.hands, p: hand}, discards={**state.discards, p: pile},
-                   stacks={**state.stacks, ev.taken: state.stacks[ev.taken] - 1},
-                   logistics={**state.logistics, p: state.logistics[p] - cost}, used=True)
+        discards[p] = tuple(sorted((*discards[p], *cards)))
+        hands[p] = tuple(sorted((*hand, taken)))
+    stacks, logistics = state.stacks.copy(), state.logistics.copy()
+    stacks[taken] -= 1
+    logistics[p] -= lk.cards[taken].cost  # gd.cost.logistics
+    return replace(state, hands=hands, discards=discards, stacks=stacks, logistics=logistics,
+                   used=True)
 
 
 def _turn_ended(lk: Lookups, state: State, ev: TurnEnded) -> State:
@@ -150,9 +163,9 @@ def _turn_ended(lk: Lookups, state: State, ev: TurnEnded) -> State:
     player = ev.player
     passed = state.passed if state.used else (*state.passed, player)
     players = state.players
-    nxt = player
-    for _ in players:
-        nxt = turns.left_of(players, nxt)
+    n, i = len(players), players.index(player)
+    for k in range(i + 1, i + 1 + n):  # each seat to the left in turn (turns.left_of)
+        nxt = players[k % n]
         if nxt not in passed:
             return replace(state, passed=passed, used=False, current=nxt)
     # gd.play.end: everyone has passed
@@ -388,6 +401,15 @@ APPLY = turns.by_event(_first_chosen, _stack_chosen, _drawn, _played, _discarded
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
     state = APPLY[type(event)](lk, state, event)
+    # `resolve`'s two commonest answers, None (a decision is pending), asked here first: a
+    # card to draw from a Draw Deck that has one; a turn to play with nothing owed
+    steps = state.steps
+    if steps:
+        h = steps[0]
+        if h.step is Step.DRAW and h.points > 0 and state.decks[h.player]:
+            return state
+    elif state.phase is Phase.PLAY:
+        return state
     while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
         state = after                                   # partial, no frame per event
     return state
