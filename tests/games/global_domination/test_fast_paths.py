@@ -229,3 +229,34 @@ def test_the_checks_asking_their_accepting_case_first_are_the_plain_checks(kind,
         legality.check(recording(lk, fast), state, ev)
         _check_plain(recording(lk, plain), state, ev)
         assert grouped(fast) == grouped(plain), ev
+
+
+def _apply_plain(lk, state, ev):
+    """`reducer.apply` plainly: the play, then `resolve` until it finds nothing to do."""
+    from tabletape.games.global_domination import reducer
+    state = reducer.APPLY[type(ev)](lk, state, ev)
+    while (after := reducer.resolve(lk, state)) is not None:
+        state = after
+    return state
+
+
+@pytest.mark.parametrize("n,seed,k", [(2, 1, 0), (3, 2, 1), (4, 3, 2), (6, 5, 1)])
+def test_apply_asking_resolve_inline_is_the_plain_settle(n, seed, k):
+    """`apply` (resolve's commonest answers asked inline) is the play followed by `resolve`
+    until it finds nothing to do, for every legal event of the states of a simulated game."""
+    from tabletape.games.global_domination import reducer
+    h, states = _played(n, seed, k)
+    lk = RULESET.bind(h).lk
+    for state in states[::3]:
+        for ev in legality.legal(lk, state):
+            assert reducer.apply(lk, state, ev) == _apply_plain(lk, state, ev)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_apply_asking_resolve_inline_is_the_plain_settle_on_varied_states(kind, data):
+    from tabletape.games.global_domination import reducer
+    lk, state = data.draw(_varied(kind))
+    for ev in legality.legal(lk, state):
+        assert reducer.apply(lk, state, ev) == _apply_plain(lk, state, ev)
