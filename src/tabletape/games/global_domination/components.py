@@ -238,10 +238,11 @@ class Lookups(msgspec.Struct, frozen=True):
     resources: tuple[str, ...]
     in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
     with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
-    # Card -> how many of its three uses (Build, Attack, text) `check` accepts from a player
-    # holding it: (on their own turn, on another's turn, as the scorer in the scoring step,
-    # as another player in it); `legality.count` sums them (`_uses`: the plain definition)
-    uses: dict[str, tuple[int, int, int, int]]
+    # How many of a card's three uses (Build, Attack, text) `check` accepts from a player
+    # holding it, card -> count, by seat: on their own turn, on another's turn, as the scorer
+    # in the scoring step, as another player in it (`_uses`); `legality.count` sums them
+    uses: tuple[dict[str, int], ...]
+    costs: dict[str, int]  # the cards with a cost in Logistical steps -> that cost
     # the tables tabulated from one field of the entries: a lookup in one reads that field
     # (engine.provenance.recording: what a ruling rests on)
     DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"adjacent": ("areas", "adjacent")}
@@ -268,7 +269,8 @@ class Lookups(msgspec.Struct, frozen=True):
             in_region={r: tuple(a.name for a in comp.areas if a.region == r) for r in regions},
             with_resource={r: tuple(a.name for a in comp.areas if a.resource == r)
                            for r in resources_},
-            uses={c.name: _uses(c) for c in comp.cards})
+            uses=tuple({c.name: _uses(c)[i] for c in comp.cards} for i in range(4)),
+            costs={c.name: c.cost for c in comp.cards if c.cost})
 
 
 def _uses(card: Card) -> tuple[int, int, int, int]:

@@ -13,6 +13,7 @@ Every function takes the game's `Lookups` (`lk`) first.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
 
 from tabletape.engine import Violation
 from tabletape.engine.kit.turns import by_event
@@ -63,6 +64,7 @@ from .turn import OWING
 from .turn import over as over  # who decides next: the rules' `over` and `pending` are these
 from .turn import pending as pending
 
+ZERO = repeat(0)  # the default of each `dict.get` that `map` asks (`_count_plays`)
 USES = tuple(Use)  # (iterating the enum itself costs a generator each time)
 
 
@@ -325,19 +327,21 @@ def _count_plays(lk: Lookups, state: State) -> int:
     if phase is not Phase.PLAY and phase is not Phase.SCORING:  # check_turn_level refuses
         return 0
     uses, hands = lk.uses, state.hands
-    none = (0, 0, 0, 0)
     n = 0
     if phase is Phase.PLAY:
         p = state.current
-        for who in state.players:
-            i = 0 if who == p else 1
-            n += sum(uses.get(c, none)[i] for c in set(hands[who]))
+        own, other = uses[0], uses[1]
+        for who in state.players:  # (each kind's uses summed in C; a card of no box: none)
+            n += sum(map((own if who == p else other).get, set(hands[who]), ZERO))
         if not p:
             return n
-        lg, low, cards, stacks = state.logistics[p], lk.tracks.logistics.low, lk.cards, state.stacks
         # check_taken: a stack in use, not empty, whose cost the Logistical marker can pay
-        taken = sum(1 for k, left in stacks.items() if left != 0
-                    and not ((cost := cards[k].cost) and lg - cost < low))
+        # (the stacks left, less those with a cost the marker cannot pay: lk.costs)
+        stacks, lg, low = state.stacks, state.logistics[p], lk.tracks.logistics.low
+        taken = len(stacks) - list(stacks.values()).count(0)
+        for k, cost in lk.costs.items():
+            if stacks.get(k, 0) != 0 and lg - cost < low:
+                taken -= 1
         if taken:
             hand = hands[p]
             kinds = set(hand)
@@ -347,7 +351,7 @@ def _count_plays(lk: Lookups, state: State) -> int:
             n += (k + pairs + doubles) * taken  # `_discard_sets`, counted
         return n + 1  # TurnEnded
     who_scores = q.scorer(state)
+    scorer, anyone = uses[2], uses[3]
     for who in state.players:
-        i = 2 if who == who_scores else 3
-        n += sum(uses.get(c, none)[i] for c in set(hands[who]))
+        n += sum(map((scorer if who == who_scores else anyone).get, set(hands[who]), ZERO))
     return n + bool(who_scores)  # ScoringPassed
