@@ -339,8 +339,8 @@ def _count_plays(lk: Lookups, state: State) -> int:
         # (the stacks left, less those with a cost the marker cannot pay: lk.costs)
         stacks, lg, low = state.stacks, state.logistics[p], lk.tracks.logistics.low
         taken = len(stacks) - list(stacks.values()).count(0)
-        for k, cost in lk.costs.items():
-            if stacks.get(k, 0) != 0 and lg - cost < low:
+        for card, cost in lk.costs.items():
+            if stacks.get(card, 0) != 0 and lg - cost < low:
                 taken -= 1
         if taken:
             hand = hands[p]
