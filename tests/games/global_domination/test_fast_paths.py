@@ -232,12 +232,9 @@ def test_the_checks_asking_their_accepting_case_first_are_the_plain_checks(kind,
 
 
 def _apply_plain(lk, state, ev):
-    """`reducer.apply` plainly: the play, then `resolve` until it finds nothing to do."""
+    """`reducer.apply` plainly: the play, then `resolve` (plainly) until nothing is left."""
     from tabletape.games.global_domination import reducer
-    state = reducer.APPLY[type(ev)](lk, state, ev)
-    while (after := reducer.resolve(lk, state)) is not None:
-        state = after
-    return state
+    return _settled_plain(lk, reducer.APPLY[type(ev)](lk, state, ev))
 
 
 @pytest.mark.parametrize("n,seed,k", [(2, 1, 0), (3, 2, 1), (4, 3, 2), (6, 5, 1)])
@@ -260,3 +257,40 @@ def test_apply_asking_resolve_inline_is_the_plain_settle_on_varied_states(kind, 
     lk, state = data.draw(_varied(kind))
     for ev in legality.legal(lk, state):
         assert reducer.apply(lk, state, ev) == _apply_plain(lk, state, ev)
+
+
+def _resolve_plain(lk, state):
+    """`reducer.resolve` with the scoring step plainly one thing a call: the scorer with no
+    card to play passes, or, everyone done, the Game Turn ends."""
+    from tabletape.games.global_domination import lookups as q
+    from tabletape.games.global_domination import reducer
+    if state.phase is Phase.SCORING and not state.steps:
+        who = q.scorer(state)
+        if who is None:
+            return reducer._start_game_turn(lk, reducer._end_game_turn(lk, state))
+        if not q.has_scoring_card(lk, state, who):
+            return replace(state, scored=(*state.scored, who))
+        return None
+    return reducer.resolve(lk, state)
+
+
+def _settled_plain(lk, state):
+    while (after := _resolve_plain(lk, state)) is not None:
+        state = after
+    return state
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_the_scoring_passes_at_once_are_the_plain_passes_one_at_a_time(data):
+    """`_pass_scoring` (every pass of a player with no scoring card, and the end of the Game
+    Turn, in one call) settles to the state the plain one-a-call `resolve` settles to."""
+    from tabletape.games.global_domination import reducer
+    lk, state = data.draw(_varied("scoring"))
+    if data.draw(st.booleans()):  # nobody holds a card for the scoring step: the turn ends
+        state = replace(state, hands={p: tuple(c for c in h if c not in lk.at_scoring)
+                                      for p, h in state.hands.items()})
+    fast = state
+    while (after := reducer.resolve(lk, fast)) is not None:
+        fast = after
+    assert fast == _settled_plain(lk, state)

@@ -243,6 +243,7 @@ class Lookups(msgspec.Struct, frozen=True):
     # in the scoring step, as another player in it (`_uses`); `legality.count` sums them
     uses: tuple[dict[str, int], ...]
     costs: dict[str, int]  # the cards with a cost in Logistical steps -> that cost
+    at_scoring: frozenset[str]  # the cards that may be played in the scoring step (timing)
     # the tables tabulated from one field of the entries: a lookup in one reads that field
     # (engine.provenance.recording: what a ruling rests on)
     DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"adjacent": ("areas", "adjacent")}
@@ -270,7 +271,8 @@ class Lookups(msgspec.Struct, frozen=True):
             with_resource={r: tuple(a.name for a in comp.areas if a.resource == r)
                            for r in resources_},
             uses=tuple({c.name: _uses(c)[i] for c in comp.cards} for i in range(4)),
-            costs={c.name: c.cost for c in comp.cards if c.cost})
+            costs={c.name: c.cost for c in comp.cards if c.cost},
+            at_scoring=frozenset(c.name for c in comp.cards if c.timing is not Timing.TURN))
 
 
 def _uses(card: Card) -> tuple[int, int, int, int]:

@@ -434,12 +434,23 @@ def resolve(lk: Lookups, state: State) -> State | None:
     if state.phase is Phase.DRAW:
         return replace(state, phase=Phase.PLAY, current=state.first, used=False, passed=())
     if state.phase is Phase.SCORING:
-        who = q.scorer(state)
-        if who is None:
-            return _start_game_turn(lk, _end_game_turn(lk, state))
-        if not q.has_scoring_card(lk, state, who):
-            return replace(state, scored=(*state.scored, who))
+        return _pass_scoring(lk, state)
     return None
+
+
+def _pass_scoring(lk: Lookups, state: State) -> State | None:
+    """gd.score.window: in seat order, each player with no card to play in the scoring step
+    passes at once; once all have, the Game Turn ends. Every such pass and the end in one
+    call, where `resolve` plainly takes one a call (the scorer passes, or the turn ends:
+    tests/games/global_domination/test_fast_paths.py pins it to that)."""
+    scored, hands, timely = state.scored, state.hands, lk.at_scoring
+    for who in q.seat_order(state):
+        if who in scored:
+            continue
+        if not timely.isdisjoint(hands[who]):  # q.has_scoring_card: their say
+            return None if scored is state.scored else replace(state, scored=scored)
+        scored = (*scored, who)
+    return _start_game_turn(lk, _end_game_turn(lk, replace(state, scored=scored)))
 
 
 # -- END OF THE GAME ---------------------------------------------------------------------------
