@@ -238,12 +238,15 @@ class Lookups(msgspec.Struct, frozen=True):
     resources: tuple[str, ...]
     in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
     with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
-    # How many of a card's three uses (Build, Attack, text) `check` accepts from a player
-    # holding it, card -> count, by seat: on their own turn, on another's turn, as the scorer
-    # in the scoring step, as another player in it (`_uses`); `legality.count` sums them
-    uses: tuple[dict[str, int], ...]
+    # The uses (Build, Attack, text) `check` accepts of a card held (`_uses`), which
+    # `legality.count` sums: card -> how many on the holder's own turn; the cards with one
+    # on another's turn (an any-time text); those the scorer may play in the scoring step,
+    # and those anyone may play then (`at_scoring`, `anytime`)
+    uses: dict[str, int]
+    anytime_text: frozenset[str]
     costs: dict[str, int]  # the cards with a cost in Logistical steps -> that cost
     at_scoring: frozenset[str]  # the cards that may be played in the scoring step (timing)
+    anytime: frozenset[str]  # the cards whose text may be played at any time
     # the tables tabulated from one field of the entries: a lookup in one reads that field
     # (engine.provenance.recording: what a ruling rests on)
     DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"adjacent": ("areas", "adjacent")}
@@ -270,9 +273,11 @@ class Lookups(msgspec.Struct, frozen=True):
             in_region={r: tuple(a.name for a in comp.areas if a.region == r) for r in regions},
             with_resource={r: tuple(a.name for a in comp.areas if a.resource == r)
                            for r in resources_},
-            uses=tuple({c.name: _uses(c)[i] for c in comp.cards} for i in range(4)),
+            uses={c.name: _uses(c)[0] for c in comp.cards},
+            anytime_text=frozenset(c.name for c in comp.cards if _uses(c)[1]),
             costs={c.name: c.cost for c in comp.cards if c.cost},
-            at_scoring=frozenset(c.name for c in comp.cards if c.timing is not Timing.TURN))
+            at_scoring=frozenset(c.name for c in comp.cards if _uses(c)[2]),
+            anytime=frozenset(c.name for c in comp.cards if _uses(c)[3]))
 
 
 def _uses(card: Card) -> tuple[int, int, int, int]:
@@ -287,5 +292,6 @@ def _uses(card: Card) -> tuple[int, int, int, int]:
     """
     text = card.effect is not Effect.NONE and card.timing is not Timing.SCORING
     anytime = card.timing is Timing.ANY
+    # (a card has at most one text: on another's turn and in the scoring step, 0 or 1)
     return (text + (card.build != 0) + (card.reduce != 0), int(anytime and text),
             int(card.timing is not Timing.TURN), int(anytime))

@@ -296,10 +296,11 @@ def _count_builds(lk: Lookups, state: State, p: str, restriction: Restriction) -
     from the tables of Land and Sea Areas)."""
     board = state.board
     free = q.has_supply(lk, state, p)
-    if restriction is Restriction.ANY or restriction is Restriction.LAND \
-            or restriction is Restriction.SEA:
-        areas = lk.areas if restriction is Restriction.ANY else (
-            lk.land if restriction is Restriction.LAND else lk.sea)
+    if restriction is Restriction.ANY:  # every empty Area of the map, each own Struggling Force
+        empty = len(lk.areas) - len(lk.areas.keys() & board.keys()) if free else 0
+        return empty + sum(1 for f in board.values() if f.owner == p and not f.full)
+    if restriction is Restriction.LAND or restriction is Restriction.SEA:
+        areas = lk.land if restriction is Restriction.LAND else lk.sea
         return sum(1 for a in areas if (f := board.get(a)) is None and free
                    or f is not None and f.owner == p and not f.full)
     return sum(1 for a in lk.land if ((f := board.get(a)) is None and free
@@ -311,10 +312,9 @@ def _count_reductions(lk: Lookups, state: State, p: str, restriction: Restrictio
                       target: str) -> int:
     """The Forces `check_spend` lets `p` Reduce: `q.reduce_areas`, counted."""
     board = state.board
-    if restriction is Restriction.ANY:
-        if target:
-            return sum(1 for f in board.values() if f.owner == target)
-        return sum(1 for f in board.values() if f.owner != p)
+    if restriction is Restriction.ANY:  # the target's Forces, or every opposing one
+        owners = list(map(q.OWNER, board.values()))
+        return owners.count(target) if target else len(owners) - owners.count(p)
     return sum(1 for a, f in board.items() if (f.owner == target if target else f.owner != p)
                and q.in_zone(lk, state, p, a, restriction))
 
@@ -326,13 +326,16 @@ def _count_plays(lk: Lookups, state: State) -> int:
     phase = state.phase
     if phase is not Phase.PLAY and phase is not Phase.SCORING:  # check_turn_level refuses
         return 0
-    uses, hands = lk.uses, state.hands
+    hands = state.hands
     n = 0
     if phase is Phase.PLAY:
         p = state.current
-        own, other = uses[0], uses[1]
-        for who in state.players:  # (each kind's uses summed in C; a card of no box: none)
-            n += sum(map((own if who == p else other).get, set(hands[who]), ZERO))
+        other = lk.anytime_text
+        for who in state.players:  # (in C: each kind's uses summed, or the kinds with one
+            if who == p:            # counted; a card of no box has none)
+                n += sum(map(lk.uses.get, set(hands[who]), ZERO))
+            else:
+                n += len(other.intersection(hands[who]))
         if not p:
             return n
         # check_taken: a stack in use, not empty, whose cost the Logistical marker can pay
@@ -351,7 +354,6 @@ def _count_plays(lk: Lookups, state: State) -> int:
             n += (k + pairs + doubles) * taken  # `_discard_sets`, counted
         return n + 1  # TurnEnded
     who_scores = q.scorer(state)
-    scorer, anyone = uses[2], uses[3]
     for who in state.players:
-        n += sum(map((scorer if who == who_scores else anyone).get, set(hands[who]), ZERO))
+        n += len((lk.at_scoring if who == who_scores else lk.anytime).intersection(hands[who]))
     return n + bool(who_scores)  # ScoringPassed
