@@ -231,10 +231,55 @@ def test_the_checks_asking_their_accepting_case_first_are_the_plain_checks(kind,
         assert grouped(fast) == grouped(plain), ev
 
 
+def _drawn_plain(lk, state, ev):
+    """A draw plainly: the card from the Draw Deck to the hand, then a point of the step spent
+    (`reducer._drawn` writes it out and drops a step it spends to nothing)."""
+    from tabletape.engine.kit.multiset import take, with_cards
+    p, h = ev.player, state.steps[0]
+    return replace(state, decks={**state.decks, p: take(state.decks[p], ev.card)},
+                   hands={**state.hands, p: with_cards(state.hands[p], ev.card)},
+                   steps=(replace(h, points=h.points - 1), *state.steps[1:]))
+
+
+def _discarded_plain(lk, state, ev):
+    """A Discard plainly (`reducer._discarded` writes it out, one copy of each map)."""
+    from tabletape.engine.kit.multiset import with_cards, without
+    p = ev.player
+    hand = state.hands[p]
+    for c in ev.cards:
+        hand = without(hand, c)
+    pile = with_cards(state.discards[p], *ev.cards)
+    if len(ev.cards) == 1:
+        pile = with_cards(pile, ev.taken)
+    else:
+        hand = with_cards(hand, ev.taken)
+    cost = lk.cards[ev.taken].cost
+    return replace(state, hands={**state.hands, p: hand}, discards={**state.discards, p: pile},
+                   stacks={**state.stacks, ev.taken: state.stacks[ev.taken] - 1},
+                   logistics={**state.logistics, p: state.logistics[p] - cost}, used=True)
+
+
+def _turn_ended_plain(lk, state, ev):
+    """An end of turn plainly: the next seat to the left not out (`turns.left_of`)."""
+    from tabletape.engine.kit import turns
+    passed = state.passed if state.used else (*state.passed, ev.player)
+    state = replace(state, passed=passed, used=False)
+    nxt = ev.player
+    for _ in state.players:
+        nxt = turns.left_of(state.players, nxt)
+        if nxt not in passed:
+            return replace(state, current=nxt)
+    return replace(state, current=None, phase=Phase.SCORING, scored=(), fog=())
+
+
 def _apply_plain(lk, state, ev):
-    """`reducer.apply` plainly: the play, then `resolve` (plainly) until nothing is left."""
+    """`reducer.apply` plainly: the play (plainly), then `resolve` (plainly) until nothing
+    is left."""
+    from tabletape.games.global_domination import events as e
     from tabletape.games.global_domination import reducer
-    return _settled_plain(lk, reducer.APPLY[type(ev)](lk, state, ev))
+    plain = {**reducer.APPLY, e.CardDrawn: _drawn_plain, e.CardsDiscarded: _discarded_plain,
+             e.TurnEnded: _turn_ended_plain}
+    return _settled_plain(lk, plain[type(ev)](lk, state, ev))
 
 
 @pytest.mark.parametrize("n,seed,k", [(2, 1, 0), (3, 2, 1), (4, 3, 2), (6, 5, 1)])

@@ -110,7 +110,10 @@ def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
     decks[p] = deck
     hands = state.hands.copy()
     hands[p] = tuple(sorted((*hands[p], card)))
-    return replace(state, decks=decks, hands=hands, steps=_spent(state.steps))
+    steps = state.steps
+    if steps[0].points == 1:  # the last card owed: the step is done (what `resolve` would do)
+        return replace(state, decks=decks, hands=hands, steps=steps[1:])
+    return replace(state, decks=decks, hands=hands, steps=_spent(steps))
 
 
 # -- EACH GAME TURN: using a card -----------------------------------------------------------
