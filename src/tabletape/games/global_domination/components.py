@@ -245,6 +245,7 @@ class Lookups(msgspec.Struct, frozen=True):
     uses: dict[str, int]
     anytime_text: frozenset[str]
     costs: dict[str, int]  # the cards with a cost in Logistical steps -> that cost
+    dearest: int  # the highest of those costs (0: none)
     at_scoring: frozenset[str]  # the cards that may be played in the scoring step (timing)
     anytime: frozenset[str]  # the cards whose text may be played at any time
     # the tables tabulated from one field of the entries: a lookup in one reads that field
@@ -276,6 +277,7 @@ class Lookups(msgspec.Struct, frozen=True):
             uses={c.name: _uses(c)[0] for c in comp.cards},
             anytime_text=frozenset(c.name for c in comp.cards if _uses(c)[1]),
             costs={c.name: c.cost for c in comp.cards if c.cost},
+            dearest=max((c.cost for c in comp.cards), default=0),
             at_scoring=frozenset(c.name for c in comp.cards if _uses(c)[2]),
             anytime=frozenset(c.name for c in comp.cards if _uses(c)[3]))
 

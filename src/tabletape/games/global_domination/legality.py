@@ -330,27 +330,29 @@ def _count_plays(lk: Lookups, state: State) -> int:
     n = 0
     if phase is Phase.PLAY:
         p = state.current
-        other = lk.anytime_text
+        own, other = lk.uses, lk.anytime_text
         for who in state.players:  # (in C: each kind's uses summed, or the kinds with one
-            if who == p:            # counted; a card of no box has none)
-                n += sum(map(lk.uses.get, set(hands[who]), ZERO))
-            else:
-                n += len(other.intersection(hands[who]))
+            hand = hands[who]       # counted; a card of no box has none)
+            if who == p:
+                n += sum(map(own.get, set(hand), ZERO))
+            elif not other.isdisjoint(hand):
+                n += len(other.intersection(hand))
         if not p:
             return n
         # check_taken: a stack in use, not empty, whose cost the Logistical marker can pay
         # (the stacks left, less those with a cost the marker cannot pay: lk.costs)
         stacks, lg, low = state.stacks, state.logistics[p], lk.tracks.logistics.low
         taken = len(stacks) - list(stacks.values()).count(0)
-        for card, cost in lk.costs.items():
-            if stacks.get(card, 0) != 0 and lg - cost < low:
-                taken -= 1
+        if lg - lk.dearest < low:  # (else every cost is payable)
+            for card, cost in lk.costs.items():
+                if stacks.get(card, 0) != 0 and lg - cost < low:
+                    taken -= 1
         if taken:
             hand = hands[p]
             kinds = set(hand)
             k = len(kinds)
             pairs = k * (k - 1) if lk.discard_any_order else k * (k - 1) // 2
-            doubles = sum(1 for c in kinds if hand.count(c) > 1)
+            doubles = 0 if len(hand) == k else sum(1 for c in kinds if hand.count(c) > 1)
             n += (k + pairs + doubles) * taken  # `_discard_sets`, counted
         return n + 1  # TurnEnded
     who_scores = q.scorer(state)
