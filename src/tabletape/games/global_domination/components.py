@@ -238,6 +238,10 @@ class Lookups(msgspec.Struct, frozen=True):
     resources: tuple[str, ...]
     in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
     with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
+    # the same as sets (a Region or Resource held whole is a subset of the board's Areas)
+    region_sets: dict[str, frozenset[str]]
+    resource_sets: dict[str, frozenset[str]]
+    land_set: frozenset[str]
     # The uses (Build, Attack, text) `check` accepts of a card held (`_uses`), which
     # `legality.count` sums: card -> how many on the holder's own turn; the cards with one
     # on another's turn (an any-time text); those the scorer may play in the scoring step,
@@ -274,6 +278,11 @@ class Lookups(msgspec.Struct, frozen=True):
             in_region={r: tuple(a.name for a in comp.areas if a.region == r) for r in regions},
             with_resource={r: tuple(a.name for a in comp.areas if a.resource == r)
                            for r in resources_},
+            region_sets={r: frozenset(a.name for a in comp.areas if a.region == r)
+                         for r in regions},
+            resource_sets={r: frozenset(a.name for a in comp.areas if a.resource == r)
+                           for r in resources_},
+            land_set=frozenset(a.name for a in comp.areas if a.kind is Kind.LAND),
             uses={c.name: _uses(c)[0] for c in comp.cards},
             anytime_text=frozenset(c.name for c in comp.cards if _uses(c)[1]),
             costs={c.name: c.cost for c in comp.cards if c.cost},

@@ -20,7 +20,7 @@ from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
 from . import lookups as q
-from .components import Card, Effect, Kind, Lookups
+from .components import Card, Effect, Lookups
 from .events import (
     ActionStackChosen,
     CardDrawn,
@@ -351,14 +351,14 @@ def _end_game_turn(lk: Lookups, state: State) -> State:
     high = lk.tracks.logistics.high
     players, board, once = state.players, state.board, state.options.resource_gain == "once"
     vp, lg, claimed = dict(state.vp), dict(state.logistics), dict(state.claimed)
-    areas = lk.areas
+    land = lk.land_set
     for a, f in board.items():  # gd.score.forces
-        if areas[a].kind is Kind.LAND:
+        if a in land:
             vp[f.owner] += FULL_LAND_VP if f.full else STRUGGLING_LAND_VP
         else:
             vp[f.owner] += FULL_SEA_VP if f.full else STRUGGLING_SEA_VP
-    regions = _monopolies(board, lk.regions, lk.in_region)
-    resources = _monopolies(board, lk.resources, lk.with_resource)
+    regions = _monopolies(board, lk.region_sets)
+    resources = _monopolies(board, lk.resource_sets)
     fog = state.fog
     for p in players:
         if p in regions and not any(o != p for o in fog):  # gd.card.fog
@@ -379,18 +379,18 @@ def _end_game_turn(lk: Lookups, state: State) -> State:
     return state
 
 
-def _monopolies(board: dict[str, Force], names: tuple[str, ...],
-                areas_of: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+def _monopolies(board: dict[str, Force], areas_of: dict[str, frozenset[str]]
+                ) -> dict[str, list[str]]:
     """Returns {player: the Regions (or Resources) all of whose Areas hold their Forces}, in
-    the tables' order: `q.region_monopolies` (`q.resource_monopolies`) of every player."""
+    the tables' order: `q.region_monopolies` (`q.resource_monopolies`) of every player (the
+    Areas all held asked first of the board's keys, in C)."""
     out: dict[str, list[str]] = {}
-    for r in names:
-        areas = areas_of[r]
-        if not areas or (f := board.get(areas[0])) is None:
-            continue
-        who = f.owner
-        if all((g := board.get(a)) is not None and g.owner == who for a in areas):
-            out.setdefault(who, []).append(r)
+    held = board.keys()
+    for r, areas in areas_of.items():
+        if areas and held >= areas:
+            owners = {board[a].owner for a in areas}
+            if len(owners) == 1:
+                out.setdefault(owners.pop(), []).append(r)
     return out
 
 
