@@ -242,6 +242,7 @@ class Lookups(msgspec.Struct, frozen=True):
     region_sets: dict[str, frozenset[str]]
     resource_sets: dict[str, frozenset[str]]
     land_set: frozenset[str]
+    sea_set: frozenset[str]
     # The uses (Build, Attack, text) `check` accepts of a card held (`_uses`), which
     # `legality.count` sums: card -> how many on the holder's own turn; the cards with one
     # on another's turn (an any-time text); those the scorer may play in the scoring step,
@@ -283,6 +284,7 @@ class Lookups(msgspec.Struct, frozen=True):
             resource_sets={r: frozenset(a.name for a in comp.areas if a.resource == r)
                            for r in resources_},
             land_set=frozenset(a.name for a in comp.areas if a.kind is Kind.LAND),
+            sea_set=frozenset(a.name for a in comp.areas if a.kind is Kind.SEA),
             uses={c.name: _uses(c)[0] for c in comp.cards},
             anytime_text=frozenset(c.name for c in comp.cards if _uses(c)[1]),
             costs={c.name: c.cost for c in comp.cards if c.cost},

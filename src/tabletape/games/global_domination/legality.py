@@ -300,9 +300,11 @@ def _count_builds(lk: Lookups, state: State, p: str, restriction: Restriction) -
         empty = len(lk.areas) - len(lk.areas.keys() & board.keys()) if free else 0
         return empty + sum(1 for f in board.values() if f.owner == p and not f.full)
     if restriction is Restriction.LAND or restriction is Restriction.SEA:
-        areas = lk.land if restriction is Restriction.LAND else lk.sea
-        return sum(1 for a in areas if (f := board.get(a)) is None and free
-                   or f is not None and f.owner == p and not f.full)
+        # the same within the Areas of that kind
+        kind = lk.land_set if restriction is Restriction.LAND else lk.sea_set
+        empty = len(kind) - len(kind & board.keys()) if free else 0
+        return empty + sum(1 for a, f in board.items()
+                           if f.owner == p and not f.full and a in kind)
     return sum(1 for a in lk.land if ((f := board.get(a)) is None and free
                                       or f is not None and f.owner == p and not f.full)
                and q.in_zone(lk, state, p, a, restriction))
@@ -315,6 +317,10 @@ def _count_reductions(lk: Lookups, state: State, p: str, restriction: Restrictio
     if restriction is Restriction.ANY:  # the target's Forces, or every opposing one
         owners = list(map(q.OWNER, board.values()))
         return owners.count(target) if target else len(owners) - owners.count(p)
+    if restriction is Restriction.LAND or restriction is Restriction.SEA:  # of that kind
+        kind = lk.land_set if restriction is Restriction.LAND else lk.sea_set
+        return sum(1 for a, f in board.items() if a in kind
+                   and (f.owner == target if target else f.owner != p))
     return sum(1 for a, f in board.items() if (f.owner == target if target else f.owner != p)
                and q.in_zone(lk, state, p, a, restriction))
 
