@@ -10,6 +10,7 @@ function takes the game's `Lookups` (`lk`) first. Rule code reads a card's
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 
 from msgspec.structs import replace
 
@@ -109,11 +110,15 @@ def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
     decks = state.decks.copy()
     decks[p] = deck
     hands = state.hands.copy()
-    hands[p] = tuple(sorted((*hands[p], card)))
+    hand = hands[p]
+    i = bisect_right(hand, card)  # (the hand stays sorted: the card put in its place)
+    hands[p] = hand[:i] + (card,) + hand[i:]
     steps = state.steps
-    if steps[0].points == 1:  # the last card owed: the step is done (what `resolve` would do)
+    h = steps[0]
+    if h.points == 1:  # the last card owed: the step is done (what `resolve` would do)
         return replace(state, decks=decks, hands=hands, steps=steps[1:])
-    return replace(state, decks=decks, hands=hands, steps=_spent(steps))
+    return replace(state, decks=decks, hands=hands,
+                   steps=(replace(h, points=h.points - 1), *steps[1:]))  # `_spent`
 
 
 # -- EACH GAME TURN: using a card -----------------------------------------------------------
