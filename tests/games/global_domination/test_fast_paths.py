@@ -1,8 +1,17 @@
 """Global Domination's shortcuts taken for speed agree with the plain definitions they stand for.
 
-`legality.count` is the length of `legal`; on the states of simulated games (every table
-size, the options, rules 1.0 and 1.1) and on states varied at random from them (boards,
-hands, stacks, the step owed, the scoring step), which simulated play seldom reaches.
+Each on the states of simulated games (every table size, the options, rules 1.0 and 1.1)
+and on states varied at random from them (boards, hands, stacks, Logistics, the step owed,
+the scoring step), which simulated play seldom reaches:
+
+- `legality.count` is the length of `legal`;
+- the end of a Game Turn (every player scored from one reading of the board) is each
+  player's `score` in turn;
+- `can_reduce` is `bool(reduce_areas)`, `has_supply` is `supply > 0`;
+- the checks that ask their accepting case first judge every event as the plain checks
+  do (the same rule and words) and read the same component values;
+- `apply` (its plays written out, resolve's commonest answers asked inline, the scoring
+  step's passes at once) is the plain plays followed by the plain one-a-call `resolve`.
 """
 
 from __future__ import annotations
