@@ -336,15 +336,15 @@ def _count_plays(lk: Lookups, state: State) -> int:
     n = 0
     if phase is Phase.PLAY:
         p = state.current
-        own, other = lk.uses, lk.anytime_text
-        for who in state.players:  # (in C: each kind's uses summed, or the kinds with one
-            hand = hands[who]       # counted; a card of no box has none)
-            if who == p:
-                n += sum(map(own.get, set(hand), ZERO))
-            elif not other.isdisjoint(hand):
-                n += len(other.intersection(hand))
+        other = lk.anytime_text
+        for who in state.players:  # (in C: the kinds with a use on another's turn counted;
+            if who != p and not other.isdisjoint(hands[who]):  # a card of no box has none)
+                n += len(other.intersection(hands[who]))
         if not p:
             return n
+        hand = hands[p]
+        kinds = set(hand)
+        n += sum(map(lk.uses.get, kinds, ZERO))  # each kind's uses on one's own turn
         # check_taken: a stack in use, not empty, whose cost the Logistical marker can pay
         # (the stacks left, less those with a cost the marker cannot pay: lk.costs)
         stacks, lg, low = state.stacks, state.logistics[p], lk.tracks.logistics.low
@@ -354,8 +354,6 @@ def _count_plays(lk: Lookups, state: State) -> int:
                 if stacks.get(card, 0) != 0 and lg - cost < low:
                     taken -= 1
         if taken:
-            hand = hands[p]
-            kinds = set(hand)
             k = len(kinds)
             pairs = k * (k - 1) if lk.discard_any_order else k * (k - 1) // 2
             doubles = 0 if len(hand) == k else sum(1 for c in kinds if hand.count(c) > 1)
