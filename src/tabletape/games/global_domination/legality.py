@@ -257,8 +257,12 @@ def count(lk: Lookups, state: State) -> int:
         return len(state.players)
     if phase is Phase.STACKS:
         return sum(1 for c in lk.actions if c not in state.stacks)
-    if state.steps:
-        return _count_step(lk, state, state.steps[0])
+    steps = state.steps
+    if steps:
+        h = steps[0]
+        if h.step is Step.DRAW:  # gd.draw.in-deck: one event per kind of card in the Draw Deck
+            return len(state.decks[h.player])
+        return _count_step(lk, state, h)
     return _count_plays(lk, state)
 
 
