@@ -238,6 +238,21 @@ class Lookups(msgspec.Struct, frozen=True):
     resources: tuple[str, ...]
     in_region: dict[str, tuple[str, ...]]  # Region -> its Land Areas
     with_resource: dict[str, tuple[str, ...]]  # Resource -> its Areas
+    # the same as sets (a Region or Resource held whole is a subset of the board's Areas)
+    region_sets: dict[str, frozenset[str]]
+    resource_sets: dict[str, frozenset[str]]
+    land_set: frozenset[str]
+    sea_set: frozenset[str]
+    # The uses (Build, Attack, text) `check` accepts of a card held (`_uses`), which
+    # `legality.count` sums: card -> how many on the holder's own turn; the cards with one
+    # on another's turn (an any-time text); those the scorer may play in the scoring step,
+    # and those anyone may play then (`at_scoring`, `anytime`)
+    uses: dict[str, int]
+    anytime_text: frozenset[str]
+    costs: dict[str, int]  # the cards with a cost in Logistical steps -> that cost
+    dearest: int  # the highest of those costs (0: none)
+    at_scoring: frozenset[str]  # the cards that may be played in the scoring step (timing)
+    anytime: frozenset[str]  # the cards whose text may be played at any time
     # the tables tabulated from one field of the entries: a lookup in one reads that field
     # (engine.provenance.recording: what a ruling rests on)
     DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"adjacent": ("areas", "adjacent")}
@@ -263,4 +278,33 @@ class Lookups(msgspec.Struct, frozen=True):
             resources=resources_,
             in_region={r: tuple(a.name for a in comp.areas if a.region == r) for r in regions},
             with_resource={r: tuple(a.name for a in comp.areas if a.resource == r)
-                           for r in resources_})
+                           for r in resources_},
+            region_sets={r: frozenset(a.name for a in comp.areas if a.region == r)
+                         for r in regions},
+            resource_sets={r: frozenset(a.name for a in comp.areas if a.resource == r)
+                           for r in resources_},
+            land_set=frozenset(a.name for a in comp.areas if a.kind is Kind.LAND),
+            sea_set=frozenset(a.name for a in comp.areas if a.kind is Kind.SEA),
+            uses={c.name: _uses(c)[0] for c in comp.cards},
+            anytime_text=frozenset(c.name for c in comp.cards if _uses(c)[1]),
+            costs={c.name: c.cost for c in comp.cards if c.cost},
+            dearest=max((c.cost for c in comp.cards), default=0),
+            at_scoring=frozenset(c.name for c in comp.cards if _uses(c)[2]),
+            anytime=frozenset(c.name for c in comp.cards if _uses(c)[3]))
+
+
+def _uses(card: Card) -> tuple[int, int, int, int]:
+    """Returns how many uses of `card` `plays.check_use` accepts: on the holder's own turn,
+    on another's turn, from the scorer in the scoring step, from another player then.
+
+    Each Game Turn: on one's own turn a card is played for each of its non-zero points
+    (gd.use.zero) and for its text if it has one and it is not a scoring card
+    (gd.use.text-none, gd.card.fog.timing); on another's turn only an any-time text. In the
+    scoring step (gd.score.window) only texts: the scorer's scoring and any-time cards,
+    anyone's any-time cards (an any-time card is accepted there whatever its text).
+    """
+    text = card.effect is not Effect.NONE and card.timing is not Timing.SCORING
+    anytime = card.timing is Timing.ANY
+    # (a card has at most one text: on another's turn and in the scoring step, 0 or 1)
+    return (text + (card.build != 0) + (card.reduce != 0), int(anytime and text),
+            int(card.timing is not Timing.TURN), int(anytime))

@@ -13,6 +13,7 @@ Every function takes the game's `Lookups` (`lk`) first.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
 
 from tabletape.engine import Violation
 from tabletape.engine.kit.turns import by_event
@@ -20,7 +21,7 @@ from tabletape.tape.events import Event
 from tabletape.tape.words import counted
 
 from . import lookups as q
-from .components import Lookups
+from .components import Lookups, Restriction
 from .events import (
     ActionStackChosen,
     CardDrawn,
@@ -49,6 +50,7 @@ from .plays import (
     check_use,
 )
 from .points import (
+    FIXED,
     check_chain,
     check_forgo,
     check_point,
@@ -62,6 +64,7 @@ from .turn import OWING
 from .turn import over as over  # who decides next: the rules' `over` and `pending` are these
 from .turn import pending as pending
 
+ZERO = repeat(0)  # the default of each `dict.get` that `map` asks (`_count_plays`)
 USES = tuple(Use)  # (iterating the enum itself costs a generator each time)
 
 
@@ -90,6 +93,16 @@ def _check_stack(lk: Lookups, state: State, ev: ActionStackChosen) -> Violation 
 # START OF EACH GAME TURN
 
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
+    """`_check_draw_plain`, its accepting case asked first: a draw owed by the player, the
+    card in their Draw Deck (tests/games/global_domination/test_fast_paths.py pins it)."""
+    steps = state.steps
+    if steps and (h := steps[0]).step is Step.DRAW and h.player == ev.player \
+            and ev.card in state.decks[ev.player]:
+        return None
+    return _check_draw_plain(lk, state, ev)
+
+
+def _check_draw_plain(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
     if v := OWING.refuse(lk, state, (Step.DRAW,), ev.player, "draw"):
         return v
     if ev.card not in state.decks[ev.player]:
@@ -228,3 +241,129 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     """Returns each event's `weight`, in one pass."""
     decks = state.decks
     return [decks[e.player].get(e.card, 0) if isinstance(e, CardDrawn) else 1 for e in events]
+
+
+# -- count: how many events `legal` yields, none of them built -------------------------------
+
+
+def count(lk: Lookups, state: State) -> int:
+    """Returns `len(list(legal(lk, state)))` (corpus check asks it after every event): the
+    same candidates as `legal`, each group counted where `check` accepts all of it or none
+    (pinned to `legal` in tests/games/global_domination/test_fast_paths.py)."""
+    phase = state.phase
+    if phase is Phase.OVER:  # `pending` is None: nothing is legal
+        return 0
+    if phase is Phase.FIRST:
+        return len(state.players)
+    if phase is Phase.STACKS:
+        return sum(1 for c in lk.actions if c not in state.stacks)
+    steps = state.steps
+    if steps:
+        h = steps[0]
+        if h.step is Step.DRAW:  # gd.draw.in-deck: one event per kind of card in the Draw Deck
+            return len(state.decks[h.player])
+        return _count_step(lk, state, h)
+    return _count_plays(lk, state)
+
+
+def _count_step(lk: Lookups, state: State, h: Owed) -> int:
+    """The answers to the step owed that `check` accepts (`_legal_step`, counted)."""
+    p, step = h.player, h.step
+    board = state.board
+    # gd.step.forgo: every step but a draw, a target and a chain may be forgone unless a must
+    n = 0 if step in FIXED or h.must else 1
+    if step is Step.DRAW:  # gd.draw.in-deck: one event per kind of card in the Draw Deck
+        return len(state.decks[p])
+    if step is Step.BUILD or step is Step.REDUCE or step is Step.LAND_MIX:
+        if step is not Step.REDUCE:
+            n += _count_builds(lk, state, p, h.restriction)
+        if step is not Step.BUILD:
+            n += _count_reductions(lk, state, p, h.restriction, h.target)
+        return n
+    if step is Step.REMOVE:  # check_remove: a Force in the Region, one's own only if `own`
+        return n + sum(1 for a in lk.in_region.get(h.region, ())
+                       if (f := board.get(a)) is not None and (h.own or f.owner != p))
+    if step is Step.SEIZE:  # check_seize: a Struggling Land Force, a token for another's
+        free = q.has_supply(lk, state, p)
+        return n + sum(1 for a, f in board.items()
+                       if not f.full and q.is_land(lk, a) and (f.owner == p or free))
+    if step is Step.TARGET:  # check_target: another player at the table
+        return sum(1 for t in state.players if t != p)
+    if step is Step.CHAIN:  # check_chain: declining always; joining with a Force to Reduce
+        return 1 + bool(q.reduce_areas(lk, state, p, Restriction.ANY))
+    return n + sum(1 for e in _step_plain(lk, state, h))  # (no other step: the plain count)
+
+
+def _count_builds(lk: Lookups, state: State, p: str, restriction: Restriction) -> int:
+    """The Areas `check_spend` lets `p` Build in: `q.build_areas`, counted (the supply
+    counted once, as `q.can_build` does; a restriction that is the Area's kind alone read
+    from the tables of Land and Sea Areas)."""
+    board = state.board
+    free = q.has_supply(lk, state, p)
+    if restriction is Restriction.ANY:  # every empty Area of the map, each own Struggling Force
+        empty = len(lk.areas) - len(lk.areas.keys() & board.keys()) if free else 0
+        return empty + sum(1 for f in board.values() if f.owner == p and not f.full)
+    if restriction is Restriction.LAND or restriction is Restriction.SEA:
+        # the same within the Areas of that kind
+        kind = lk.land_set if restriction is Restriction.LAND else lk.sea_set
+        empty = len(kind) - len(kind & board.keys()) if free else 0
+        return empty + sum(1 for a, f in board.items()
+                           if f.owner == p and not f.full and a in kind)
+    return sum(1 for a in lk.land if ((f := board.get(a)) is None and free
+                                      or f is not None and f.owner == p and not f.full)
+               and q.in_zone(lk, state, p, a, restriction))
+
+
+def _count_reductions(lk: Lookups, state: State, p: str, restriction: Restriction,
+                      target: str) -> int:
+    """The Forces `check_spend` lets `p` Reduce: `q.reduce_areas`, counted."""
+    board = state.board
+    if restriction is Restriction.ANY:  # the target's Forces, or every opposing one
+        owners = list(map(q.OWNER, board.values()))
+        return owners.count(target) if target else len(owners) - owners.count(p)
+    if restriction is Restriction.LAND or restriction is Restriction.SEA:  # of that kind
+        kind = lk.land_set if restriction is Restriction.LAND else lk.sea_set
+        return sum(1 for a, f in board.items() if a in kind
+                   and (f.owner == target if target else f.owner != p))
+    return sum(1 for a, f in board.items() if (f.owner == target if target else f.owner != p)
+               and q.in_zone(lk, state, p, a, restriction))
+
+
+def _count_plays(lk: Lookups, state: State) -> int:
+    """The card plays, Discards, ends of turn and scoring passes `check` accepts
+    (`_legal_plays`, counted): each held kind of card by its uses (`Lookups.uses`), the
+    Discards as the sets of cards times the stacks they may take."""
+    phase = state.phase
+    if phase is not Phase.PLAY and phase is not Phase.SCORING:  # check_turn_level refuses
+        return 0
+    hands = state.hands
+    n = 0
+    if phase is Phase.PLAY:
+        p = state.current
+        other = lk.anytime_text
+        for who in state.players:  # (in C: the kinds with a use on another's turn counted;
+            if who != p and not other.isdisjoint(hands[who]):  # a card of no box has none)
+                n += len(other.intersection(hands[who]))
+        if not p:
+            return n
+        hand = hands[p]
+        kinds = set(hand)
+        n += sum(map(lk.uses.get, kinds, ZERO))  # each kind's uses on one's own turn
+        # check_taken: a stack in use, not empty, whose cost the Logistical marker can pay
+        # (the stacks left, less those with a cost the marker cannot pay: lk.costs)
+        stacks, lg, low = state.stacks, state.logistics[p], lk.tracks.logistics.low
+        taken = len(stacks) - list(stacks.values()).count(0)
+        if lg - lk.dearest < low:  # (else every cost is payable)
+            for card, cost in lk.costs.items():
+                if stacks.get(card, 0) != 0 and lg - cost < low:
+                    taken -= 1
+        if taken:
+            k = len(kinds)
+            pairs = k * (k - 1) if lk.discard_any_order else k * (k - 1) // 2
+            doubles = 0 if len(hand) == k else sum(1 for c in kinds if hand.count(c) > 1)
+            n += (k + pairs + doubles) * taken  # `_discard_sets`, counted
+        return n + 1  # TurnEnded
+    who_scores = q.scorer(state)
+    for who in state.players:
+        n += len((lk.at_scoring if who == who_scores else lk.anytime).intersection(hands[who]))
+    return n + bool(who_scores)  # ScoringPassed

@@ -6,6 +6,8 @@ changes anything. Seats and hidden hands come from the shared turn machinery.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from msgspec.structs import replace
 
 from tabletape.engine.kit import turns
@@ -64,6 +66,7 @@ def in_zone(lk: Lookups, state: State, player: str, area: str, restriction: Rest
 
 
 UNLIMITED = 1 << 30  # the supply under rules 1.0
+OWNER = attrgetter("owner")
 
 
 def supply(lk: Lookups, state: State, player: str) -> int:
@@ -75,14 +78,24 @@ def supply(lk: Lookups, state: State, player: str) -> int:
     """
     if not lk.token_supply:
         return UNLIMITED
-    return lk.tracks.force_tokens - sum(1 for f in state.board.values() if f.owner == player)
+    # (the owners listed and counted in C: `sum(1 for f in board.values() if f.owner == player)`)
+    return lk.tracks.force_tokens - list(map(OWNER, state.board.values())).count(player)
+
+
+def has_supply(lk: Lookups, state: State, player: str) -> bool:
+    """Returns `supply(lk, state, player) > 0`, at once while the map holds fewer Forces in
+    all than a set has tokens (tests/games/global_domination/test_fast_paths.py pins it)."""
+    if not lk.token_supply:
+        return True
+    tokens, board = lk.tracks.force_tokens, state.board
+    return len(board) < tokens or list(map(OWNER, board.values())).count(player) < tokens
 
 
 def build_problem(lk: Lookups, state: State, player: str, area: str) -> str | None:
     """Returns why `player` cannot Build in `area` (ignoring restrictions), or None."""
     f = state.board.get(area)
     if f is None:
-        if supply(lk, state, player) <= 0:
+        if not has_supply(lk, state, player):
             return (f"{player} has no Force token left in supply (all "
                     f"{lk.tracks.force_tokens} are on the map)")
         return None
@@ -114,7 +127,7 @@ def seizable(lk: Lookups, state: State, player: str, area: str) -> bool:
     f = state.board.get(area)
     if f is None or f.full or not is_land(lk, area):
         return False
-    return f.owner == player or supply(lk, state, player) > 0
+    return f.owner == player or has_supply(lk, state, player)
 
 
 def build_areas(lk: Lookups, state: State, player: str, restriction: Restriction) -> list[str]:
@@ -124,11 +137,22 @@ def build_areas(lk: Lookups, state: State, player: str, restriction: Restriction
 
 def can_build(lk: Lookups, state: State, player: str, restriction: Restriction) -> bool:
     """Returns `bool(build_areas(...))`: whether `player` can Build anywhere, the supply
-    counted once (not once per empty Area) and the search stopped at the first Area
-    (`possible` asks it as every step settles; tests/games/test_fast_paths.py pins it)."""
+    counted once (not once per empty Area) and the search stopped at the first Area; a
+    restriction that is an Area's kind alone searches the Areas of that kind, the others
+    the Land Areas next to one of the player's (`possible` asks it as every step settles;
+    tests/games/test_fast_paths.py pins it)."""
     board = state.board
-    free = supply(lk, state, player) > 0
-    for a in lk.areas:
+    free = has_supply(lk, state, player)
+    if restriction is Restriction.ANY or restriction is Restriction.LAND \
+            or restriction is Restriction.SEA:
+        areas = lk.areas if restriction is Restriction.ANY else (
+            lk.land if restriction is Restriction.LAND else lk.sea)
+        for a in areas:
+            f = board.get(a)
+            if free if f is None else (f.owner == player and not f.full):
+                return True
+        return False
+    for a in lk.land:
         f = board.get(a)
         if (free if f is None else (f.owner == player and not f.full)) \
                 and in_zone(lk, state, player, a, restriction):
@@ -140,6 +164,19 @@ def reduce_areas(lk: Lookups, state: State, player: str, restriction: Restrictio
                  target: str = "") -> list[str]:
     return [a for a in state.board if reduce_problem(state, player, a, target) is None
             and in_zone(lk, state, player, a, restriction)]
+
+
+def can_reduce(lk: Lookups, state: State, player: str, restriction: Restriction,
+               target: str = "") -> bool:
+    """Returns `bool(reduce_areas(...))`: whether `player` can Reduce anything, the search
+    stopped at the first Force (`possible` asks it as every step settles;
+    tests/games/global_domination/test_fast_paths.py pins it)."""
+    anywhere = restriction is Restriction.ANY
+    for a, f in state.board.items():
+        if (f.owner == target if target else f.owner != player) \
+                and (anywhere or in_zone(lk, state, player, a, restriction)):
+            return True
+    return False
 
 
 def region_monopolies(lk: Lookups, state: State, player: str) -> list[str]:
@@ -170,11 +207,10 @@ def possible(lk: Lookups, state: State, h: Owed) -> bool:
         case Step.BUILD:
             return h.points > 0 and can_build(lk, state, h.player, h.restriction)
         case Step.REDUCE:
-            return h.points > 0 and bool(reduce_areas(lk, state, h.player, h.restriction,
-                                                      h.target))
+            return h.points > 0 and can_reduce(lk, state, h.player, h.restriction, h.target)
         case Step.LAND_MIX:
             return h.points > 0 and (can_build(lk, state, h.player, h.restriction)
-                                     or bool(reduce_areas(lk, state, h.player, h.restriction)))
+                                     or can_reduce(lk, state, h.player, h.restriction))
         case Step.REMOVE:
             return any((f := state.board.get(a)) and (h.own or f.owner != h.player)
                        for a in lk.in_region[h.region])

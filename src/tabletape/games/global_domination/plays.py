@@ -81,6 +81,29 @@ def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
 
 
 def check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | None:
+    """`_check_discard`, its accepting case asked first in one frame: the player's own turn
+    with nothing owed, the cards held (a pair of one kind held twice), listed in an order the
+    rules accept, the stack in use and not empty, its cost read as `check_taken` reads it and
+    payable (tests/games/global_domination/test_fast_paths.py pins it)."""
+    p, cards, taken = ev.player, ev.cards, ev.taken
+    if state.phase is Phase.PLAY and not state.steps and p == state.current:
+        hand, n = state.hands[p], len(cards)
+        if n == 1:
+            held = cards[0] in hand
+        elif n == 2:
+            a, b = cards
+            held = (a != b and a in hand and b in hand or a == b and hand.count(a) > 1) \
+                and (lk.discard_any_order or a <= b)
+        else:
+            held = False
+        if held and state.stacks.get(taken, 0) != 0:
+            cost = lk.cards[taken].cost
+            if not cost or state.logistics[p] - cost >= lk.tracks.logistics.low:
+                return None
+    return _check_discard(lk, state, ev)
+
+
+def _check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | None:
     return (check_discarder(lk, state, ev.player) or check_held(state, ev.player, ev.cards)
             or check_order(lk, ev.player, ev.cards)
             or check_taken(lk, state, ev.player, ev.taken))

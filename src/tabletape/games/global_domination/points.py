@@ -49,6 +49,26 @@ def _check_zone(lk: Lookups, state: State, player: str, area: str,
 
 
 def check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
+    """Returns why a Build or a Reduction cannot be spent now, or None: `_check_point`, its
+    accepting case asked first in one frame (the step owed is the player's and takes it, the
+    Area is on the map and in the card's zone, an empty Area with a token left or one's own
+    Struggling Force to Build, an opposing Force (the target's) to Reduce); the zone is read
+    as `_check_zone` reads it (tests/games/global_domination/test_fast_paths.py pins both)."""
+    steps, p, area = state.steps, ev.player, ev.area
+    if steps and (h := steps[0]).player == p and area in lk.areas:
+        step, zone, building = h.step, h.restriction, isinstance(ev, ForceBuilt)
+        if (step is Step.LAND_MIX or step is (Step.BUILD if building else Step.REDUCE)) \
+                and (zone is Restriction.ANY or q.in_zone(lk, state, p, area, zone)):
+            f = state.board.get(area)
+            if building:
+                if f.owner == p and not f.full if f is not None else q.has_supply(lk, state, p):
+                    return None
+            elif f is not None and (f.owner == h.target if h.target else f.owner != p):
+                return None
+    return _check_point(lk, state, ev)
+
+
+def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
     building = isinstance(ev, ForceBuilt)
     steps = (Step.BUILD, Step.LAND_MIX) if building else (Step.REDUCE, Step.LAND_MIX)
     if v := OWING.refuse(lk, state, steps, ev.player, "Build" if building else "Reduction"):
@@ -112,7 +132,7 @@ def check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
     if not q.is_land(lk, ev.area) or f is None or f.full:
         return Violation("gd.card.insurgents", f"{ev.player}'s Insurgents take only Struggling "
                          f"Land Forces, and {ev.area} holds none")
-    if f.owner != ev.player and q.supply(lk, state, ev.player) <= 0:
+    if f.owner != ev.player and not q.has_supply(lk, state, ev.player):
         return Violation("gd.build.supply", f"{ev.player} has no Force token left in supply "
                          f"to put in {ev.area}")
     return None

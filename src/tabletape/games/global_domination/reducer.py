@@ -10,12 +10,13 @@ function takes the game's `Lookups` (`lk`) first. Rule code reads a card's
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
+from tabletape.engine.kit.multiset import reshuffle, with_cards, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
@@ -98,10 +99,26 @@ def _start_game_turn(lk: Lookups, state: State) -> State:
 
 def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
     """gd.draw.logistics: one card from the player's own Draw Deck into their hand."""
-    p = ev.player
-    state = replace(state, decks={**state.decks, p: take(state.decks[p], ev.card)},
-                    hands={**state.hands, p: with_cards(state.hands[p], ev.card)})
-    return _spend(state)
+    p, card = ev.player, ev.card
+    # multiset.take and with_cards written out, and one replace: the card moved, the point spent
+    deck = state.decks[p].copy()
+    left = deck[card] - 1
+    if left:
+        deck[card] = left
+    else:
+        del deck[card]
+    decks = state.decks.copy()
+    decks[p] = deck
+    hands = state.hands.copy()
+    hand = hands[p]
+    i = bisect_right(hand, card)  # (the hand stays sorted: the card put in its place)
+    hands[p] = hand[:i] + (card,) + hand[i:]
+    steps = state.steps
+    h = steps[0]
+    if h.points == 1:  # the last card owed: the step is done (what `resolve` would do)
+        return replace(state, decks=decks, hands=hands, steps=steps[1:])
+    return replace(state, decks=decks, hands=hands,
+                   steps=(replace(h, points=h.points - 1), *steps[1:]))  # `_spent`
 
 
 # -- EACH GAME TURN: using a card -----------------------------------------------------------
@@ -110,71 +127,75 @@ def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
 def _played(lk: Lookups, state: State, ev: CardPlayed) -> State:
     """Each Game Turn: the card leaves the hand for the discard pile (or its stack), then acts."""
     card = lk.cards[ev.card]
-    p = ev.player
+    p, use = ev.player, ev.use
     hands = {**state.hands, p: without(state.hands[p], ev.card)}
-    if ev.use is Use.TEXT and card.returns:  # gd.card.fog: back to its stack
-        state = replace(state, hands=hands,
+    # (each case one replace: the card's move, the turn's card used, the Builds or Reductions)
+    used = True if state.phase is Phase.PLAY and p == state.current else state.used
+    if use is Use.TEXT and card.returns:  # gd.card.fog: back to its stack
+        state = replace(state, hands=hands, used=used,
                         stacks={**state.stacks, ev.card: state.stacks.get(ev.card, 0) + 1})
-    else:  # gd.card.discard
-        state = replace(state, hands=hands,
-                        discards={**state.discards, p: with_cards(state.discards[p], ev.card)})
-    if state.phase is Phase.PLAY and p == state.current:
-        state = replace(state, used=True)
-    match ev.use:
-        case Use.BUILD:  # gd.use.build
-            owed = Owed(Step.BUILD, p, ev.card, card.build, card.restriction)
-            return replace(state, steps=(owed, *state.steps))
-        case Use.ATTACK:  # gd.use.attack
-            owed = Owed(Step.REDUCE, p, ev.card, card.reduce, card.restriction)
-            return replace(state, steps=(owed, *state.steps))
-    return _play_text(lk, state, p, card)
+        return _play_text(lk, state, p, card)
+    discards = {**state.discards, p: with_cards(state.discards[p], ev.card)}  # gd.card.discard
+    if use is Use.BUILD:  # gd.use.build
+        owed = Owed(Step.BUILD, p, ev.card, card.build, card.restriction)
+    elif use is Use.ATTACK:  # gd.use.attack
+        owed = Owed(Step.REDUCE, p, ev.card, card.reduce, card.restriction)
+    else:
+        return _play_text(lk, replace(state, hands=hands, discards=discards, used=used), p, card)
+    return replace(state, hands=hands, discards=discards, used=used, steps=(owed, *state.steps))
 
 
 def _discarded(lk: Lookups, state: State, ev: CardsDiscarded) -> State:
     """Discard 1 sends the taken card to the discard pile, Discard 2 to the hand (gd.use.discard*)."""
-    p = ev.player
+    p, cards, taken = ev.player, ev.cards, ev.taken
     hand = state.hands[p]
-    for c in ev.cards:
+    for c in cards:
         hand = without(hand, c)
-    pile = with_cards(state.discards[p], *ev.cards)
-    if len(ev.cards) == 1:
-        pile = with_cards(pile, ev.taken)
+    # (each map copied, then its one entry set: `{**d, k: v}` for a key already in it)
+    hands, discards = state.hands.copy(), state.discards.copy()
+    if len(cards) == 1:
+        discards[p] = tuple(sorted((*discards[p], *cards, taken)))
+        hands[p] = hand
     else:
-        hand = with_cards(hand, ev.taken)
-    cost = lk.cards[ev.taken].cost  # gd.cost.logistics
-    return replace(state, hands={**state.hands, p: hand}, discards={**state.discards, p: pile},
-                   stacks={**state.stacks, ev.taken: state.stacks[ev.taken] - 1},
-                   logistics={**state.logistics, p: state.logistics[p] - cost}, used=True)
+        discards[p] = tuple(sorted((*discards[p], *cards)))
+        hands[p] = tuple(sorted((*hand, taken)))
+    stacks, logistics = state.stacks.copy(), state.logistics.copy()
+    stacks[taken] -= 1
+    logistics[p] -= lk.cards[taken].cost  # gd.cost.logistics
+    return replace(state, hands=hands, discards=discards, stacks=stacks, logistics=logistics,
+                   used=True)
 
 
 def _turn_ended(lk: Lookups, state: State, ev: TurnEnded) -> State:
     """gd.play.pass: a turn with no card used passes for the rest of the Game Turn."""
     player = ev.player
     passed = state.passed if state.used else (*state.passed, player)
-    state = replace(state, passed=passed, used=False)
-    nxt = player
-    for _ in state.players:
-        nxt = turns.left_of(state.players, nxt)
+    players = state.players
+    n, i = len(players), players.index(player)
+    for k in range(i + 1, i + 1 + n):  # each seat to the left in turn (turns.left_of)
+        nxt = players[k % n]
         if nxt not in passed:
-            return replace(state, current=nxt)
+            return replace(state, passed=passed, used=False, current=nxt)
     # gd.play.end: everyone has passed
-    return replace(state, current=None, phase=Phase.SCORING, scored=(), fog=())
+    return replace(state, passed=passed, used=False, current=None, phase=Phase.SCORING,
+                   scored=(), fog=())
 
 
 # -- GAME TERMS: Builds, Reductions and owed points ------------------------------------------
 
 
-def _spend(state: State) -> State:
-    """Returns the state with one point of the head step used."""
-    h = state.steps[0]
-    return replace(state, steps=(replace(h, points=h.points - 1), *state.steps[1:]))
+def _spent(steps: tuple[Owed, ...]) -> tuple[Owed, ...]:
+    """Returns the steps owed with one point of the head step used (each play that spends a
+    point passes them to its one replace of the state)."""
+    h = steps[0]
+    return (replace(h, points=h.points - 1), *steps[1:])
 
 
 def _built(lk: Lookups, state: State, ev: ForceBuilt) -> State:
     """gd.build.empty / gd.build.upgrade: a new Struggling Force, or one's own made Full."""
     board = dict(state.board)
     board[ev.area] = Force(ev.player, full=ev.area in board)
-    return _spend(replace(state, board=board))
+    return replace(state, board=board, steps=_spent(state.steps))
 
 
 def _reduced(lk: Lookups, state: State, ev: ForceReduced) -> State:
@@ -185,7 +206,7 @@ def _reduced(lk: Lookups, state: State, ev: ForceReduced) -> State:
         board[ev.area] = Force(f.owner, full=False)
     else:
         del board[ev.area]
-    return _spend(replace(state, board=board))
+    return replace(state, board=board, steps=_spent(state.steps))
 
 
 def _removed(lk: Lookups, state: State, ev: ForceRemoved) -> State:
@@ -197,7 +218,8 @@ def _removed(lk: Lookups, state: State, ev: ForceRemoved) -> State:
 
 def _seized(lk: Lookups, state: State, ev: ForceSeized) -> State:
     """gd.card.insurgents: the player's Full Force takes the Area."""
-    return _spend(replace(state, board={**state.board, ev.area: Force(ev.player, True)}))
+    return replace(state, board={**state.board, ev.area: Force(ev.player, True)},
+                   steps=_spent(state.steps))
 
 
 def _forgone(lk: Lookups, state: State, ev: PointsForgone) -> State:
@@ -306,7 +328,8 @@ def _scoring_passed(lk: Lookups, state: State, ev: ScoringPassed) -> State:
 
 
 def score(lk: Lookups, state: State, player: str) -> tuple[int, int]:
-    """Returns the VPs and Logistical steps `player` gains at this scoring (gd.score.*)."""
+    """Returns the VPs and Logistical steps `player` gains at this scoring (gd.score.*): the
+    plain definition `_end_game_turn` computes for every player at once."""
     vp = 0
     for area, f in state.board.items():
         if f.owner != player:
@@ -324,22 +347,56 @@ def score(lk: Lookups, state: State, player: str) -> tuple[int, int]:
 
 
 def _end_game_turn(lk: Lookups, state: State) -> State:
-    """End of Each Game Turn: everyone scores; hands are kept unless the option discards them."""
+    """End of Each Game Turn: everyone scores; hands are kept unless the option discards them.
+
+    Every player's `score`, the board read once for all of them (`_monopolies`): each Force
+    counted for its owner, each Region and Resource held whole for the one who holds it
+    (pinned to `score` per player in tests/games/global_domination/test_fast_paths.py).
+    """
     high = lk.tracks.logistics.high
+    players, board, once = state.players, state.board, state.options.resource_gain == "once"
     vp, lg, claimed = dict(state.vp), dict(state.logistics), dict(state.claimed)
-    for p in state.players:
-        gain, steps = score(lk, state, p)
-        vp[p] += gain
+    land = lk.land_set
+    for a, f in board.items():  # gd.score.forces
+        if a in land:
+            vp[f.owner] += FULL_LAND_VP if f.full else STRUGGLING_LAND_VP
+        else:
+            vp[f.owner] += FULL_SEA_VP if f.full else STRUGGLING_SEA_VP
+    regions = _monopolies(board, lk.region_sets)
+    resources = _monopolies(board, lk.resource_sets)
+    fog = state.fog
+    for p in players:
+        if p in regions and not any(o != p for o in fog):  # gd.card.fog
+            vp[p] += REGION_MONOPOLY_VP * len(regions[p])
+        held = resources.get(p, ())
+        if once:
+            mine = state.claimed.get(p, ())
+            steps = sum(1 for r in held if r not in mine)
+            claimed[p] = tuple(sorted({*claimed.get(p, ()), *held}))
+        else:
+            steps = len(held)
         lg[p] = min(high, lg[p] + steps)  # gd.score.logistics-cap
-        if state.options.resource_gain == "once":
-            claimed[p] = tuple(sorted({*claimed.get(p, ()),
-                                       *q.resource_monopolies(lk, state, p)}))
     state = replace(state, vp=vp, logistics=lg, claimed=claimed, fog=(), scored=())
     if state.options.hands == "discard":  # gd.hand.carry
         state = replace(state, hands={p: () for p in state.players},
                         discards={p: with_cards(state.discards[p], *state.hands[p])
                                   for p in state.players})
     return state
+
+
+def _monopolies(board: dict[str, Force], areas_of: dict[str, frozenset[str]]
+                ) -> dict[str, list[str]]:
+    """Returns {player: the Regions (or Resources) all of whose Areas hold their Forces}, in
+    the tables' order: `q.region_monopolies` (`q.resource_monopolies`) of every player (the
+    Areas all held asked first of the board's keys, in C)."""
+    out: dict[str, list[str]] = {}
+    held = board.keys()
+    for r, areas in areas_of.items():
+        if areas and held >= areas:
+            owners = {board[a].owner for a in areas}
+            if len(owners) == 1:
+                out.setdefault(owners.pop(), []).append(r)
+    return out
 
 
 # -- apply and settle -------------------------------------------------------------------------
@@ -352,6 +409,15 @@ APPLY = turns.by_event(_first_chosen, _stack_chosen, _drawn, _played, _discarded
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
     state = APPLY[type(event)](lk, state, event)
+    # `resolve`'s two commonest answers, None (a decision is pending), asked here first: a
+    # card to draw from a Draw Deck that has one; a turn to play with nothing owed
+    steps = state.steps
+    if steps:
+        h = steps[0]
+        if h.step is Step.DRAW and h.points > 0 and state.decks[h.player]:
+            return state
+    elif state.phase is Phase.PLAY:
+        return state
     while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
         state = after                                   # partial, no frame per event
     return state
@@ -376,12 +442,23 @@ def resolve(lk: Lookups, state: State) -> State | None:
     if state.phase is Phase.DRAW:
         return replace(state, phase=Phase.PLAY, current=state.first, used=False, passed=())
     if state.phase is Phase.SCORING:
-        who = q.scorer(state)
-        if who is None:
-            return _start_game_turn(lk, _end_game_turn(lk, state))
-        if not q.has_scoring_card(lk, state, who):
-            return replace(state, scored=(*state.scored, who))
+        return _pass_scoring(lk, state)
     return None
+
+
+def _pass_scoring(lk: Lookups, state: State) -> State | None:
+    """gd.score.window: in seat order, each player with no card to play in the scoring step
+    passes at once; once all have, the Game Turn ends. Every such pass and the end in one
+    call, where `resolve` plainly takes one a call (the scorer passes, or the turn ends:
+    tests/games/global_domination/test_fast_paths.py pins it to that)."""
+    scored, hands, timely = state.scored, state.hands, lk.at_scoring
+    for who in q.seat_order(state):
+        if who in scored:
+            continue
+        if not timely.isdisjoint(hands[who]):  # q.has_scoring_card: their say
+            return None if scored is state.scored else replace(state, scored=scored)
+        scored = (*scored, who)
+    return _start_game_turn(lk, _end_game_turn(lk, replace(state, scored=scored)))
 
 
 # -- END OF THE GAME ---------------------------------------------------------------------------
