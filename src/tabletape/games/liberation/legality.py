@@ -306,9 +306,95 @@ def has_choice(lk: Lookups, state: State, h: Owed) -> bool:
     A forced turn-down lapses when the player has no card it could turn, even if they
     hold a prevent card: there is nothing to prevent (lib.ability.no-target); so does
     an optional turn-over with nothing to turn (stopping is then all that is left).
+
+    Stands for: any event of `_legal_choices(lk, state, h)` other than a prevent or a
+    stop (tests/games/liberation/test_fast_paths.py), without building the candidates.
     """
-    return any(not isinstance(ev, (TurnOverPrevented, TurnOverDeclined))
-               for ev in _legal_choices(lk, state, h))
+    step = h.step
+    if step in TURNING:
+        return next(_turn_targets(lk, state, h), None) is not None
+    if step is Step.TAKE:
+        return any(p.up for q in state.players if q != h.player for p in state.played[q])
+    if step is Step.SWAP:
+        return any(q != h.player for q in state.players)
+    return step is Step.PREVENT  # letting the turn-over stand
+
+
+def _turn_targets(lk: Lookups, state: State, h: Owed) -> Iterator[tuple[str, int, bool]]:
+    """Yields (owner, slot, face up) of every card the owed turning step `h` may turn: the
+    `PlayedCardTurned` events `_check_turned` accepts, in the order `_legal_choices` tries them.
+
+    A turn-down (turn-over, a country's turn-down, everyone turning one of their own) takes a
+    face-up card that is not protected, another player's or, for the last, the player's own; a
+    turn-up (and, from rules 1.1, a turn-over) turns any face-down card back up; no card twice
+    with one turn-over card (lib.ability.turn-over, .count, turn-up, all-turn-down, protected).
+    """
+    step, me, spent = h.step, h.player, h.spent
+    turns_down = step is not Step.TURN_UP
+    own = step is Step.TURN_DOWN_OWN
+    back_up = step is Step.TURN_UP or (step is Step.TURN_OVER and lk.turn_back_up)
+    cards = lk.cards
+    for q in state.players:
+        down_here = turns_down and (q == me) == own
+        for i, p in enumerate(state.played[q]):
+            if spent and (q, i) in spent:
+                continue
+            if p.up:
+                if down_here and not cards[p.card].protected:
+                    yield q, i, False
+            elif back_up:
+                yield q, i, True
+
+
+def count(lk: Lookups, state: State) -> int:
+    """Returns how many events `legal` yields, without building them (pinned to
+    `len(list(legal(lk, state)))` in tests/games/liberation/test_fast_paths.py)."""
+    if state.phase is Phase.OVER:
+        return 0
+    h = head(state)
+    if h is None:
+        return _playable(lk, state, state.turn) + 1  # a play of each kind of card, or a pass
+    step = h.step
+    if step is Step.SECOND:
+        return _playable(lk, state, h.player) + 1
+    if step is Step.TURN_COUNTRY:
+        return len(state.countries)
+    if step in CHANCE_STEPS:
+        return len(state.deck)  # one outcome per kind of card left (none is kept at 0)
+    me = h.player
+    n = 0
+    if step in TURNING:
+        n = sum(1 for _ in _turn_targets(lk, state, h))
+    if step is Step.PREVENT or step is Step.TURN_DOWN_OWN:
+        n += len(lookups.holds(lk, state, me, Ability.PREVENT))
+    if step is Step.PREVENT:
+        n += 1  # let it stand
+    elif step is Step.TURN_OVER and state.options.turn_over == "optional":
+        n += 1  # stop
+    elif step is Step.TAKE:
+        n += sum(p.up for q in state.players if q != me for p in state.played[q])
+    elif step is Step.SWAP:
+        n += sum(q != me for q in state.players)
+    return n
+
+
+def _playable(lk: Lookups, state: State, player: str | None) -> int:
+    """Returns how many kinds of card in a player's hand `_check_play` lets them play now: all
+    but the type a country forbids (lib.country.forbid-type); none if it is nobody's turn."""
+    if player is None:
+        return 0
+    hand = state.hands[player]
+    land = lk.countries[state.country] if state.country else None
+    if land is None or land.trigger is not Trigger.FORBID:
+        return len(set(hand))
+    cards, banned = lk.cards, land.card_type
+    return len({n for n in hand if cards[n].type != banned})
+
+
+def can_play(lk: Lookups, state: State, player: str) -> bool:
+    """Returns whether the player could play a card now (stands for: `legal` yields a
+    `ForceCardPlayed`; pinned in tests/games/liberation/test_fast_paths.py)."""
+    return _playable(lk, state, player) > 0
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:

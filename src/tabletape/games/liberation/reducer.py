@@ -244,7 +244,7 @@ def resolve(lk: Lookups, state: State) -> State | None:
     if h.step is Step.END_TURN:
         return _end_turn(lk, replace(state, steps=rest))
     if h.step is Step.SECOND:
-        if any(e for e in legality.legal(lk, state) if isinstance(e, ForceCardPlayed)):
+        if legality.can_play(lk, state, h.player):  # legal offers a ForceCardPlayed
             return None
         return _end_turn(lk, replace(state, steps=rest))
     if h.step is Step.PREVENT or legality.has_choice(lk, state, h):
