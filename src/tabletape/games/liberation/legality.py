@@ -121,7 +121,7 @@ def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | 
 def _check_draw(lk: Lookups, state: State,
                 ev: ForceCardDealt | ForceCardDrawn | TieBreakDrawn) -> Violation | None:
     step = _DRAW_STEP[type(ev)]
-    if v := OWING.refuse(lk, state, (step,), ev.player, step.value):
+    if v := OWING.refuse(lk, state, (step,), ev.player, step):  # a Step's str is its words
         return v
     if ev.card not in state.deck:
         got = (f"the card dealt to {ev.player}, {ev.card!r}," if isinstance(ev, ForceCardDealt)
@@ -368,9 +368,9 @@ def count(lk: Lookups, state: State) -> int:
     `len(list(legal(lk, state)))` in tests/games/liberation/test_fast_paths.py)."""
     if state.phase is PHASE_OVER:
         return 0
-    h = head(state)
-    if h is None:
+    if not state.steps:
         return _playable(lk, state, state.turn) + 1  # a play of each kind of card, or a pass
+    h = state.steps[0]
     step = h.step
     if step is STEP_SECOND:
         return _playable(lk, state, h.player) + 1

@@ -185,7 +185,7 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
         owed.append(Owed(STEP_SWAP, me, card=name))
     elif ability is ABILITY_FIRST_DRAW and first:
         owed.append(Owed(STEP_DRAW, me, card=name))
-    land = lookups.country(lk, state)
+    land = lk.countries[state.country] if state.country else None  # lookups.country
     if land and land.card_type == c.type:
         if land.trigger is TRIGGER_TURN_OVER:
             owed.append(Owed(STEP_TURN_DOWN, me, card=land.name))
@@ -282,27 +282,28 @@ def resolve(lk: Lookups, state: State) -> State | None:
         if state.stage is STAGE_TIE_BREAK:
             return _compare_tie(lk, state)
         return None
-    h, rest = state.steps[0], state.steps[1:]
-    if h.step in CHANCE_STEPS:
-        if h.step is STEP_TURN_COUNTRY or state.deck:
+    h = state.steps[0]
+    step = h.step
+    if step in CHANCE_STEPS:
+        if step is STEP_TURN_COUNTRY or state.deck:
             return None
         if state.discards:  # lib.deck.refresh
             return replace(state, deck=merge(state.deck, state.discards), discards=())
-        if h.step is STEP_TIE_DRAW:  # lib.tie.failed
+        if step is STEP_TIE_DRAW:  # lib.tie.failed
             return _fail(lk, state)
-        return replace(state, steps=rest)  # lib.deck.exhausted
-    if h.step is STEP_END_TURN:
-        return _end_turn(lk, replace(state, steps=rest))
-    if h.step is STEP_SECOND:
+        return replace(state, steps=state.steps[1:])  # lib.deck.exhausted
+    if step is STEP_END_TURN:
+        return _end_turn(lk, replace(state, steps=state.steps[1:]))
+    if step is STEP_SECOND:
         if legality.can_play(lk, state, h.player):  # legal offers a ForceCardPlayed
             return None
-        return _end_turn(lk, replace(state, steps=rest))
-    if h.step is STEP_PREVENT or legality.has_choice(lk, state, h):
+        return _end_turn(lk, replace(state, steps=state.steps[1:]))
+    if step is STEP_PREVENT or legality.has_choice(lk, state, h):
         return None
-    if h.step is STEP_TAKE:  # lib.ability.trade-card.no-target: it stays with its player
-        return replace(state, steps=rest, played={
+    if step is STEP_TAKE:  # lib.ability.trade-card.no-target: it stays with its player
+        return replace(state, steps=state.steps[1:], played={
             **state.played, h.player: state.played[h.player] + (Played(h.card),)})
-    return replace(state, steps=rest)  # lib.ability.no-target
+    return replace(state, steps=state.steps[1:])  # lib.ability.no-target
 
 
 # -- HOW TO PLAY: rounds, the count, ties, the next country ---------------------------------
