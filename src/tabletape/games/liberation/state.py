@@ -2,6 +2,12 @@
 
 The state holds no component data: the rules get the game's `Lookups` (components.py)
 as their first argument, prepared once when the ruleset is bound to a header.
+
+Its Structs are `gc=False`: the garbage collector never tracks them. A state is a value
+of strings, numbers, tuples and dicts of them, which can never refer back to a state, so
+no cycle runs through one; each event makes a new state (and owed steps, played cards)
+and the undo stack keeps a thousand: tracking them cost the collector's passes ~0.2 us
+an event of `validate` (measured: untracked, it runs as fast as with the collector off).
 """
 
 from __future__ import annotations
@@ -80,7 +86,7 @@ STEP_END_TURN = Step.END_TURN
 CHANCE_STEPS = frozenset({Step.TURN_COUNTRY, Step.DEAL, Step.DRAW, Step.TIE_DRAW})
 
 
-class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
+class Owed(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     step: Step
     player: str
     card: str = ""  # the card that owes the step (TAKE: the trade card waiting to be placed)
@@ -90,14 +96,14 @@ class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
     spent: tuple[tuple[str, int], ...] = ()  # TURN_OVER: (owner, slot) this card already turned
 
 
-class Played(msgspec.Struct, frozen=True, omit_defaults=True):
+class Played(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A force card on the table in front of a player."""
 
     card: str
     up: bool = True
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     players: tuple[str, ...]
     options: Options
     phase: Phase
