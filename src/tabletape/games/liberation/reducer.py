@@ -10,6 +10,7 @@ double-play country, the chance of a second card).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import partial
 
 from msgspec.structs import replace
@@ -92,6 +93,13 @@ def initial(lk: Lookups, header: LiberationStarted) -> State:
         steps=(Owed(STEP_TURN_COUNTRY, first),))
 
 
+def with_card(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """Returns a sorted hand (or pile) with one `name` added: `with_cards(cards, name)` of the
+    kit, without sorting the whole hand again (pinned in tests/games/liberation/test_fast_paths.py)."""
+    i = bisect_right(cards, name)
+    return cards[:i] + (name,) + cards[i:]
+
+
 # -- apply: one function per event -----------------------------------------------------------
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
@@ -117,7 +125,7 @@ def _card_to_hand(lk: Lookups, state: State, ev: ForceCardDealt | ForceCardDrawn
     """A dealt card or a bonus draw goes from the force deck into the hand."""
     p, c = ev.player, ev.card
     return replace(state, deck=take(state.deck, c), steps=state.steps[1:],
-                   hands={**state.hands, p: with_cards(state.hands[p], c)})
+                   hands={**state.hands, p: with_card(state.hands[p], c)})
 
 
 def _tie_break_drawn(lk: Lookups, state: State, ev: TieBreakDrawn) -> State:
@@ -136,7 +144,7 @@ def _prevented(lk: Lookups, state: State, ev: TurnOverPrevented) -> State:
     """lib.ability.prevent: the prevent card goes from the hand to the discards."""
     p, c = ev.player, ev.card
     return replace(state, steps=state.steps[1:], hands={**state.hands, p: without(state.hands[p], c)},
-                   discards=with_cards(state.discards, c))
+                   discards=with_card(state.discards, c))
 
 
 def _accepted(lk: Lookups, state: State, ev: TurnOverAccepted) -> State:
@@ -255,7 +263,7 @@ def _taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> State:
     got = row[ev.slot].card
     row = row[:ev.slot] + (Played(h.card),) + row[ev.slot + 1:]
     return replace(state, steps=rest, played={**state.played, ev.owner: row},
-                   hands={**state.hands, ev.player: with_cards(state.hands[ev.player], got)})
+                   hands={**state.hands, ev.player: with_card(state.hands[ev.player], got)})
 
 
 APPLY = turns.by_event(_country_turned, _card_to_hand, _tie_break_drawn, _played, _passed,
