@@ -115,7 +115,7 @@ def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
     state = turns.done(state)
     vp = lk.countries[ev.country].vp
     order = lookups.clockwise(state, lookups.left_of(state, state.dealer))  # lib.deal.count: dealer last
-    deal = tuple(Owed(STEP_DEAL, p) for _ in range(vp) for p in order)
+    deal = tuple(Owed(STEP_DEAL, p) for p in order) * vp  # vp times round the table
     leader = state.dealer if state.first_country else lookups.left_of(state, state.dealer)
     return replace(state, country=ev.country, leader=leader, steps=state.steps + deal,
                    countries=tuple(c for c in state.countries if c != ev.country))
