@@ -8,6 +8,7 @@ fixtures (its turn-up cards).
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -30,8 +31,10 @@ from tabletape.games.liberation.events import (
 from tabletape.games.liberation.state import CHANCE_STEPS, Owed, Played, Stage, Step
 from tests.games.liberation.helpers import SEATS
 from tests.games.liberation.test_properties import candidates
+from tests.games.test_games import simulated
 
-OLD_CARDS = "tests/fixtures/rules-1.0/liberation/iraq-abilities.jsonl"  # has turn-up cards
+OLD_CARDS = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "rules-1.0",
+                         "liberation", "iraq-abilities.jsonl")  # the earlier cards: turn-up
 
 
 def _components(old: bool):
@@ -125,6 +128,14 @@ PLAIN_APPLY = {ForceCardPlayed: plain_played}
 def plain_apply(lk, state, ev):
     """apply as first written: the plain play above, then `settle` (the kit's loop)."""
     return reducer.settle(lk, PLAIN_APPLY.get(type(ev), reducer.APPLY[type(ev)])(lk, state, ev))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_count_on_the_simulated_games_of_the_suite(seed):
+    header, _, states = simulated("liberation", seed)
+    rs = RULESET.bind(header)
+    for state in (rs.initial(), *states):
+        assert rs.count(state) == len(list(rs.legal(state)))
 
 
 def test_count_is_the_number_of_legal_events(played):
