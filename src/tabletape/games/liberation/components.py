@@ -48,6 +48,18 @@ class Ability(enum.StrEnum):
     DRAW_TWO = "draw_two"  # draw two if you liberate this country with it face up
 
 
+# Module names for the members, as in state.py (ABILITY_PREVENT is Ability.PREVENT)
+ABILITY_NONE = Ability.NONE
+ABILITY_TURN_OVER = Ability.TURN_OVER
+ABILITY_TURN_UP = Ability.TURN_UP
+ABILITY_ALL_TURN_DOWN = Ability.ALL_TURN_DOWN
+ABILITY_PREVENT = Ability.PREVENT
+ABILITY_FIRST_DRAW = Ability.FIRST_DRAW
+ABILITY_TRADE_CARD = Ability.TRADE_CARD
+ABILITY_TRADE_HANDS = Ability.TRADE_HANDS
+ABILITY_DRAW_TWO = Ability.DRAW_TWO
+
+
 class Trigger(enum.StrEnum):
     """The kinds of special instruction a country card carries."""
 
@@ -57,6 +69,14 @@ class Trigger(enum.StrEnum):
     BONUS = "bonus"  # face-up cards of `card_type` count `amount` more points
     DRAW = "draw"  # each card of `card_type` played draws one card
     FORBID = "forbid"  # cards of `card_type` may not be played
+
+
+TRIGGER_NONE = Trigger.NONE
+TRIGGER_TURN_OVER = Trigger.TURN_OVER
+TRIGGER_DOUBLE_PLAY = Trigger.DOUBLE_PLAY
+TRIGGER_BONUS = Trigger.BONUS
+TRIGGER_DRAW = Trigger.DRAW
+TRIGGER_FORBID = Trigger.FORBID
 
 
 TYPED_TRIGGERS = frozenset({Trigger.TURN_OVER, Trigger.BONUS, Trigger.DRAW, Trigger.FORBID})

@@ -14,7 +14,7 @@ from tabletape.engine.kit.turns import Owing, by_event, head, must
 from tabletape.tape.events import Event
 
 from . import lookups
-from .components import Ability, Lookups, Trigger
+from .components import ABILITY_PREVENT, TRIGGER_FORBID, Lookups
 from .events import (
     CountryTurned,
     ForceCardDealt,
@@ -29,37 +29,54 @@ from .events import (
     TurnOverPrevented,
     TurnPassed,
 )
-from .state import CHANCE_STEPS, Owed, Phase, State, Step
+from .state import (
+    CHANCE_STEPS,
+    PHASE_OVER,
+    STEP_DEAL,
+    STEP_DRAW,
+    STEP_PREVENT,
+    STEP_SECOND,
+    STEP_SWAP,
+    STEP_TAKE,
+    STEP_TIE_DRAW,
+    STEP_TURN_COUNTRY,
+    STEP_TURN_DOWN,
+    STEP_TURN_DOWN_OWN,
+    STEP_TURN_OVER,
+    STEP_TURN_UP,
+    Owed,
+    State,
+)
 
-TURNING = (Step.TURN_OVER, Step.TURN_DOWN, Step.TURN_UP, Step.TURN_DOWN_OWN)
+TURNING = (STEP_TURN_OVER, STEP_TURN_DOWN, STEP_TURN_UP, STEP_TURN_DOWN_OWN)
 
 
 # -- who decides next -------------------------------------------------------------------------
 
 def over(state: State) -> bool:
     """Returns whether the game is over (exactly when `pending` is None)."""
-    return state.phase is Phase.OVER
+    return state.phase is PHASE_OVER
 
 
 def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
-    if state.phase is Phase.OVER:
+    if state.phase is PHASE_OVER:
         return None
     h = head(state)
     if h is None:
         return Decision(state.turn or "", "play", f"{state.turn} plays a force card or passes")
     if h.step in CHANCE_STEPS:
-        what = {Step.TURN_COUNTRY: f"the country {h.player} turns up",
-                Step.DEAL: f"the force card dealt to {h.player}",
-                Step.DRAW: f"the card {h.player} draws for {h.card}",
-                Step.TIE_DRAW: f"{h.player}'s tie-break card"}[h.step]
+        what = {STEP_TURN_COUNTRY: f"the country {h.player} turns up",
+                STEP_DEAL: f"the force card dealt to {h.player}",
+                STEP_DRAW: f"the card {h.player} draws for {h.card}",
+                STEP_TIE_DRAW: f"{h.player}'s tie-break card"}[h.step]
         return Decision(CHANCE, h.step.value, what)
-    if h.step is Step.PREVENT:
+    if h.step is STEP_PREVENT:
         target = state.played[h.owner][h.slot].card
         return Decision(h.player, h.step.value, f"{h.player} may discard a prevent card to keep "
                         f"their {target} face up against {h.by}'s {h.card}, or let it stand")
     why = f" ({h.card})" if h.card else ""
-    if h.step is Step.TURN_OVER and state.options.turn_over == "optional":
+    if h.step is STEP_TURN_OVER and state.options.turn_over == "optional":
         return Decision(h.player, h.step.value, f"{h.player} may {h.step}{why}, or stop")
     return Decision(h.player, h.step.value, f"{h.player} must {h.step}{why}")
 
@@ -79,7 +96,7 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
 def _order(h: Owed, player: str, what: str) -> str:
     """The words of an order refusal, naming who acts: a force card is dealt *to* a player
     (the dealer is chance), so "the force card dealt now goes to bob, not ann"."""
-    if h.step is Step.DEAL:
+    if h.step is STEP_DEAL:
         return f"the force card dealt now goes to {h.player}, not {player}"
     return must(h, player, what)
 
@@ -88,12 +105,12 @@ OWING: Owing[Lookups, State, Owed] = Owing("lib.turn.step", "lib.turn.order", pe
 
 
 # HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)
-_DRAW_STEP = {ForceCardDealt: Step.DEAL, ForceCardDrawn: Step.DRAW, TieBreakDrawn: Step.TIE_DRAW}
+_DRAW_STEP = {ForceCardDealt: STEP_DEAL, ForceCardDrawn: STEP_DRAW, TieBreakDrawn: STEP_TIE_DRAW}
 _DRAWN_AT = {step: kind for kind, step in _DRAW_STEP.items()}  # the event each draw step owes
 
 
 def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.TURN_COUNTRY,), ev.player, "country card"):
+    if v := OWING.refuse(lk, state, (STEP_TURN_COUNTRY,), ev.player, "country card"):
         return v
     if ev.country not in state.countries:
         return Violation("lib.country.turn", f"{ev.player} cannot turn {ev.country!r}: it is "
@@ -104,7 +121,7 @@ def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | 
 def _check_draw(lk: Lookups, state: State,
                 ev: ForceCardDealt | ForceCardDrawn | TieBreakDrawn) -> Violation | None:
     step = _DRAW_STEP[type(ev)]
-    if v := OWING.refuse(lk, state, (step,), ev.player, step.value):
+    if v := OWING.refuse(lk, state, (step,), ev.player, step):  # a Step's str is its words
         return v
     if ev.card not in state.deck:
         got = (f"the card dealt to {ev.player}, {ev.card!r}," if isinstance(ev, ForceCardDealt)
@@ -119,7 +136,7 @@ def _check_draw(lk: Lookups, state: State,
 def _check_turn(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """A play or a pass belongs to the player whose turn it is (or who may play a second card)."""
     h = head(state)
-    if h is not None and h.step is not Step.SECOND:
+    if h is not None and h.step is not STEP_SECOND:
         return OWING.not_now(lk, state, what, player)
     actor = h.player if h else state.turn
     if player != actor:
@@ -134,7 +151,7 @@ def _check_play(lk: Lookups, state: State, ev: ForceCardPlayed) -> Violation | N
     if ev.card not in state.hands[ev.player]:
         return Violation("lib.play.in-hand", f"{ev.player} holds no {ev.card!r}")
     land, c = lookups.country(lk, state), lk.cards[ev.card]
-    if land and land.trigger is Trigger.FORBID and c.type == land.card_type:
+    if land and land.trigger is TRIGGER_FORBID and c.type == land.card_type:
         return Violation("lib.country.forbid-type", f"{ev.player} may not play {ev.card}: "
                          f"{c.type} cards may not be played while {land.name} is fought over")
     return None
@@ -162,24 +179,24 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
     if (ev.owner, ev.slot) in h.spent:
         return Violation("lib.ability.turn-over.count", f"{ev.player}'s {h.card} has already "
                          f"turned {ev.owner}'s {name} at slot {ev.slot}")
-    if h.step is Step.TURN_OVER and ev.face_up and not lk.turn_back_up:  # rules 1.0
+    if h.step is STEP_TURN_OVER and ev.face_up and not lk.turn_back_up:  # rules 1.0
         return Violation("lib.ability.turn-over", f"{ev.player}'s {h.card} turns a card face "
                          "down; under rules 1.0 a turn-over never turns one back up")
-    if h.step in (Step.TURN_OVER, Step.TURN_UP) and ev.face_up:  # lib.ability.turn-up
+    if h.step in (STEP_TURN_OVER, STEP_TURN_UP) and ev.face_up:  # lib.ability.turn-up
         if row[ev.slot].up:
             return Violation("lib.ability.turn-up", f"{ev.player} cannot turn up {ev.owner}'s "
                              f"{name} at slot {ev.slot}: it is already face up")
         return None
-    if h.step is Step.TURN_UP:
+    if h.step is STEP_TURN_UP:
         return Violation("lib.ability.turn-up.cards", f"{ev.player}'s {h.card} only turns a "
                          "card back up")
     if ev.face_up:
-        rule = "lib.country.turn-over-type" if h.step is Step.TURN_DOWN else "lib.ability.all-turn-down"
+        rule = "lib.country.turn-over-type" if h.step is STEP_TURN_DOWN else "lib.ability.all-turn-down"
         return Violation(rule, f"{h.card} makes {ev.player} turn a card face down, not up")
-    if h.step in (Step.TURN_OVER, Step.TURN_DOWN) and ev.owner == ev.player:
+    if h.step in (STEP_TURN_OVER, STEP_TURN_DOWN) and ev.owner == ev.player:
         return Violation("lib.ability.turn-over", f"{ev.player} turns down one of their own "
                          "cards, and a turn-over never turns its player's own cards")
-    if h.step is Step.TURN_DOWN_OWN and ev.owner != ev.player:
+    if h.step is STEP_TURN_DOWN_OWN and ev.owner != ev.player:
         return Violation("lib.ability.all-turn-down", f"{ev.player} turns down one of their own "
                          f"cards, not {ev.owner}'s")
     if not row[ev.slot].up:
@@ -192,7 +209,7 @@ def _check_turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> Violation 
 
 
 def _check_declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.TURN_OVER,), ev.player, "stop to a turn-over"):
+    if v := OWING.refuse(lk, state, (STEP_TURN_OVER,), ev.player, "stop to a turn-over"):
         return v
     h = state.steps[0]
     if state.options.turn_over != "optional":
@@ -203,18 +220,18 @@ def _check_declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> Violatio
 
 
 def _check_prevent(lk: Lookups, state: State, ev: TurnOverPrevented) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.PREVENT, Step.TURN_DOWN_OWN), ev.player, "prevent card"):
+    if v := OWING.refuse(lk, state, (STEP_PREVENT, STEP_TURN_DOWN_OWN), ev.player, "prevent card"):
         return v
     if ev.card not in state.hands[ev.player]:
         return Violation("lib.ability.prevent", f"{ev.player} holds no {ev.card!r}")
-    if lk.cards[ev.card].ability is not Ability.PREVENT:
+    if lk.cards[ev.card].ability is not ABILITY_PREVENT:
         return Violation("lib.ability.prevent", f"{ev.player}'s {ev.card} cannot prevent a "
                          "turn-over")
     return None
 
 
 def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.TAKE,), ev.player, "trade"):
+    if v := OWING.refuse(lk, state, (STEP_TAKE,), ev.player, "trade"):
         return v
     if v := _check_owner(state, ev.player, ev.owner):
         return v
@@ -229,7 +246,7 @@ def _check_taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> Violation | 
 
 
 def _check_swap(lk: Lookups, state: State, ev: HandsTraded) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.SWAP,), ev.player, "hand trade"):
+    if v := OWING.refuse(lk, state, (STEP_SWAP,), ev.player, "hand trade"):
         return v
     if v := _check_owner(state, ev.player, ev.other):
         return v
@@ -244,7 +261,7 @@ def _check_pass(lk: Lookups, state: State, ev: TurnPassed) -> Violation | None:
 
 
 def _check_accept(lk: Lookups, state: State, ev: TurnOverAccepted) -> Violation | None:
-    return OWING.refuse(lk, state, (Step.PREVENT,), ev.player, "acceptance of a turn-over")
+    return OWING.refuse(lk, state, (STEP_PREVENT,), ev.player, "acceptance of a turn-over")
 
 
 CHECK = by_event(_check_country, _check_draw, _check_play, _check_pass, _check_turned,
@@ -259,9 +276,9 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
     if d is None:
         return
     h = head(state)
-    if h is None or h.step is Step.SECOND:
+    if h is None or h.step is STEP_SECOND:
         yield from _legal_plays(lk, state, d.actor)
-    elif h.step is Step.TURN_COUNTRY:
+    elif h.step is STEP_TURN_COUNTRY:
         for name in state.countries:
             yield CountryTurned(player=h.player, country=name)
     elif h.step in CHANCE_STEPS:
@@ -287,15 +304,15 @@ def _legal_choices(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     if h.step in TURNING:
         candidates += [PlayedCardTurned(player=me, owner=q, slot=i, face_up=up)
                        for q, i in slots for up in (False, True)]
-    if h.step in (Step.PREVENT, Step.TURN_DOWN_OWN):
-        candidates += [TurnOverPrevented(player=me, card=c) for c in lookups.holds(lk, state, me, Ability.PREVENT)]
-    if h.step is Step.PREVENT:
+    if h.step in (STEP_PREVENT, STEP_TURN_DOWN_OWN):
+        candidates += [TurnOverPrevented(player=me, card=c) for c in lookups.holds(lk, state, me, ABILITY_PREVENT)]
+    if h.step is STEP_PREVENT:
         candidates.append(TurnOverAccepted(player=me))
-    if h.step is Step.TURN_OVER:
+    if h.step is STEP_TURN_OVER:
         candidates.append(TurnOverDeclined(player=me))
-    if h.step is Step.TAKE:
+    if h.step is STEP_TAKE:
         candidates += [PlayedCardTaken(player=me, owner=q, slot=i) for q, i in slots]
-    if h.step is Step.SWAP:
+    if h.step is STEP_SWAP:
         candidates += [HandsTraded(player=me, other=q) for q in state.players]
     yield from (ev for ev in candidates if check(lk, state, ev) is None)
 
@@ -306,9 +323,95 @@ def has_choice(lk: Lookups, state: State, h: Owed) -> bool:
     A forced turn-down lapses when the player has no card it could turn, even if they
     hold a prevent card: there is nothing to prevent (lib.ability.no-target); so does
     an optional turn-over with nothing to turn (stopping is then all that is left).
+
+    Stands for: any event of `_legal_choices(lk, state, h)` other than a prevent or a
+    stop (tests/games/liberation/test_fast_paths.py), without building the candidates.
     """
-    return any(not isinstance(ev, (TurnOverPrevented, TurnOverDeclined))
-               for ev in _legal_choices(lk, state, h))
+    step = h.step
+    if step in TURNING:
+        return next(_turn_targets(lk, state, h), None) is not None
+    if step is STEP_TAKE:
+        return any(p.up for q in state.players if q != h.player for p in state.played[q])
+    if step is STEP_SWAP:
+        return any(q != h.player for q in state.players)
+    return step is STEP_PREVENT  # letting the turn-over stand
+
+
+def _turn_targets(lk: Lookups, state: State, h: Owed) -> Iterator[tuple[str, int, bool]]:
+    """Yields (owner, slot, face up) of every card the owed turning step `h` may turn: the
+    `PlayedCardTurned` events `_check_turned` accepts, in the order `_legal_choices` tries them.
+
+    A turn-down (turn-over, a country's turn-down, everyone turning one of their own) takes a
+    face-up card that is not protected, another player's or, for the last, the player's own; a
+    turn-up (and, from rules 1.1, a turn-over) turns any face-down card back up; no card twice
+    with one turn-over card (lib.ability.turn-over, .count, turn-up, all-turn-down, protected).
+    """
+    step, me, spent = h.step, h.player, h.spent
+    turns_down = step is not STEP_TURN_UP
+    own = step is STEP_TURN_DOWN_OWN
+    back_up = step is STEP_TURN_UP or (step is STEP_TURN_OVER and lk.turn_back_up)
+    cards = lk.cards
+    for q in state.players:
+        down_here = turns_down and (q == me) == own
+        for i, p in enumerate(state.played[q]):
+            if spent and (q, i) in spent:
+                continue
+            if p.up:
+                if down_here and not cards[p.card].protected:
+                    yield q, i, False
+            elif back_up:
+                yield q, i, True
+
+
+def count(lk: Lookups, state: State) -> int:
+    """Returns how many events `legal` yields, without building them (pinned to
+    `len(list(legal(lk, state)))` in tests/games/liberation/test_fast_paths.py)."""
+    if state.phase is PHASE_OVER:
+        return 0
+    if not state.steps:
+        return _playable(lk, state, state.turn) + 1  # a play of each kind of card, or a pass
+    h = state.steps[0]
+    step = h.step
+    if step is STEP_SECOND:
+        return _playable(lk, state, h.player) + 1
+    if step is STEP_TURN_COUNTRY:
+        return len(state.countries)
+    if step in CHANCE_STEPS:
+        return len(state.deck)  # one outcome per kind of card left (none is kept at 0)
+    me = h.player
+    n = 0
+    if step in TURNING:
+        n = sum(1 for _ in _turn_targets(lk, state, h))
+    if step is STEP_PREVENT or step is STEP_TURN_DOWN_OWN:
+        n += len(lookups.holds(lk, state, me, ABILITY_PREVENT))
+    if step is STEP_PREVENT:
+        n += 1  # let it stand
+    elif step is STEP_TURN_OVER and state.options.turn_over == "optional":
+        n += 1  # stop
+    elif step is STEP_TAKE:
+        n += sum(p.up for q in state.players if q != me for p in state.played[q])
+    elif step is STEP_SWAP:
+        n += sum(q != me for q in state.players)
+    return n
+
+
+def _playable(lk: Lookups, state: State, player: str | None) -> int:
+    """Returns how many kinds of card in a player's hand `_check_play` lets them play now: all
+    but the type a country forbids (lib.country.forbid-type); none if it is nobody's turn."""
+    if player is None:
+        return 0
+    hand = state.hands[player]
+    land = lk.countries[state.country] if state.country else None
+    if land is None or land.trigger is not TRIGGER_FORBID:
+        return len(set(hand))
+    cards, banned = lk.cards, land.card_type
+    return len({n for n in hand if cards[n].type != banned})
+
+
+def can_play(lk: Lookups, state: State, player: str) -> bool:
+    """Returns whether the player could play a card now (stands for: `legal` yields a
+    `ForceCardPlayed`; pinned in tests/games/liberation/test_fast_paths.py)."""
+    return _playable(lk, state, player) > 0
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:

@@ -11,8 +11,8 @@ from msgspec.structs import replace
 
 from tabletape.engine.kit import turns
 
-from .components import Ability, Country, Lookups, Trigger
-from .state import WIN_POINTS, WIN_POINTS_FOUR, Stage, State
+from .components import TRIGGER_BONUS, Ability, Country, Lookups
+from .state import STAGE_EXTRA, STAGE_ROUNDS, WIN_POINTS, WIN_POINTS_FOUR, State
 
 
 def country(lk: Lookups, state: State) -> Country | None:
@@ -23,9 +23,9 @@ def country(lk: Lookups, state: State) -> Country | None:
 def stage(state: State) -> str:
     """Returns where the fight for the country stands, in words: `round 2`, `extra round for
     the tied players (round 4)`; the deal and the tie-break draws are in no round."""
-    if state.stage is Stage.ROUNDS:
+    if state.stage is STAGE_ROUNDS:
         return f"round {state.round}"
-    if state.stage is Stage.EXTRA:
+    if state.stage is STAGE_EXTRA:
         return f"{state.stage} (round {state.round})"
     return str(state.stage)
 
@@ -57,7 +57,7 @@ def clockwise(state: State, start: str, among: tuple[str, ...] | None = None) ->
 def points(lk: Lookups, state: State, name: str) -> int:
     """Returns a card's force points, with the country's bonus for its type (lib.country.bonus-type)."""
     c, land = lk.cards[name], country(lk, state)
-    bonus = land.amount if land and land.trigger is Trigger.BONUS and land.card_type == c.type else 0
+    bonus = land.amount if land and land.trigger is TRIGGER_BONUS and land.card_type == c.type else 0
     return c.points + bonus
 
 

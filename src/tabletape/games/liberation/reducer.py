@@ -10,6 +10,7 @@ double-play country, the chance of a second card).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import partial
 
 from msgspec.structs import replace
@@ -21,7 +22,21 @@ from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
 from . import legality, lookups
-from .components import Ability, Lookups, Trigger
+from .components import (
+    ABILITY_ALL_TURN_DOWN,
+    ABILITY_DRAW_TWO,
+    ABILITY_FIRST_DRAW,
+    ABILITY_NONE,
+    ABILITY_PREVENT,
+    ABILITY_TRADE_CARD,
+    ABILITY_TRADE_HANDS,
+    ABILITY_TURN_OVER,
+    ABILITY_TURN_UP,
+    TRIGGER_DOUBLE_PLAY,
+    TRIGGER_DRAW,
+    TRIGGER_TURN_OVER,
+    Lookups,
+)
 from .events import (
     CountryTurned,
     ForceCardDealt,
@@ -37,7 +52,31 @@ from .events import (
     TurnOverPrevented,
     TurnPassed,
 )
-from .state import CHANCE_STEPS, Owed, Phase, Played, Stage, State, Step
+from .state import (
+    CHANCE_STEPS,
+    PHASE_OVER,
+    PHASE_PLAY,
+    STAGE_DEAL,
+    STAGE_EXTRA,
+    STAGE_ROUNDS,
+    STAGE_TIE_BREAK,
+    STEP_DEAL,
+    STEP_DRAW,
+    STEP_END_TURN,
+    STEP_PREVENT,
+    STEP_SECOND,
+    STEP_SWAP,
+    STEP_TAKE,
+    STEP_TIE_DRAW,
+    STEP_TURN_COUNTRY,
+    STEP_TURN_DOWN,
+    STEP_TURN_DOWN_OWN,
+    STEP_TURN_OVER,
+    STEP_TURN_UP,
+    Owed,
+    Played,
+    State,
+)
 
 # -- SET UP ----------------------------------------------------------------------------------
 
@@ -46,12 +85,19 @@ def initial(lk: Lookups, header: LiberationStarted) -> State:
     players = tuple(header.players)
     first = players[0]  # lib.setup.first: the first seat turns, deals and leads
     return State(
-        players=players, options=header.options, phase=Phase.PLAY, stage=Stage.DEAL,
+        players=players, options=header.options, phase=PHASE_PLAY, stage=STAGE_DEAL,
         dealer=first, leader=first, countries=lk.country_names,
         deck=dict(lk.full_deck), discards=(), hands={p: () for p in players},
         played={p: () for p in players}, liberated={p: () for p in players},
         plays={p: 0 for p in players}, tie_cards={p: () for p in players},
-        steps=(Owed(Step.TURN_COUNTRY, first),))
+        steps=(Owed(STEP_TURN_COUNTRY, first),))
+
+
+def with_card(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """Returns a sorted hand (or pile) with one `name` added: `with_cards(cards, name)` of the
+    kit, without sorting the whole hand again (pinned in tests/games/liberation/test_fast_paths.py)."""
+    i = bisect_right(cards, name)
+    return cards[:i] + (name,) + cards[i:]
 
 
 # -- apply: one function per event -----------------------------------------------------------
@@ -69,7 +115,7 @@ def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
     state = turns.done(state)
     vp = lk.countries[ev.country].vp
     order = lookups.clockwise(state, lookups.left_of(state, state.dealer))  # lib.deal.count: dealer last
-    deal = tuple(Owed(Step.DEAL, p) for _ in range(vp) for p in order)
+    deal = tuple(Owed(STEP_DEAL, p) for p in order) * vp  # vp times round the table
     leader = state.dealer if state.first_country else lookups.left_of(state, state.dealer)
     return replace(state, country=ev.country, leader=leader, steps=state.steps + deal,
                    countries=tuple(c for c in state.countries if c != ev.country))
@@ -79,7 +125,7 @@ def _card_to_hand(lk: Lookups, state: State, ev: ForceCardDealt | ForceCardDrawn
     """A dealt card or a bonus draw goes from the force deck into the hand."""
     p, c = ev.player, ev.card
     return replace(state, deck=take(state.deck, c), steps=state.steps[1:],
-                   hands={**state.hands, p: with_cards(state.hands[p], c)})
+                   hands={**state.hands, p: with_card(state.hands[p], c)})
 
 
 def _tie_break_drawn(lk: Lookups, state: State, ev: TieBreakDrawn) -> State:
@@ -98,7 +144,7 @@ def _prevented(lk: Lookups, state: State, ev: TurnOverPrevented) -> State:
     """lib.ability.prevent: the prevent card goes from the hand to the discards."""
     p, c = ev.player, ev.card
     return replace(state, steps=state.steps[1:], hands={**state.hands, p: without(state.hands[p], c)},
-                   discards=with_cards(state.discards, c))
+                   discards=with_card(state.discards, c))
 
 
 def _accepted(lk: Lookups, state: State, ev: TurnOverAccepted) -> State:
@@ -117,41 +163,53 @@ def _hands_traded(lk: Lookups, state: State, ev: HandsTraded) -> State:
 # -- FURTHER EXPLANATIONS: abilities and country instructions, as owed steps ----------------
 
 def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
-    """A card goes face up; its ability and the country's instruction are owed in order."""
-    state = turns.done(state)
-    me, c = ev.player, lk.cards[ev.card]
+    """A card goes face up; its ability and the country's instruction are owed in order.
+
+    One new state: the card leaves the hand, joins the row (a trade card waits for the card
+    it is traded for) and what it sets in motion is owed first; when nothing is owed but the
+    end of the turn, the turn ends here, as settling the owed END_TURN would.
+    """
+    me, name = ev.player, ev.card
+    c = lk.cards[name]
+    ability = c.ability
     first = state.plays[me] == 0
-    state = replace(state, hands={**state.hands, me: without(state.hands[me], ev.card)},
-                    plays={**state.plays, me: state.plays[me] + 1}, turn_plays=state.turn_plays + 1)
+    turn_plays = state.turn_plays + 1
+    played = state.played
     owed: list[Owed] = []
-    if c.ability is Ability.TRADE_CARD:  # placed once the card it is traded for is chosen
-        owed.append(Owed(Step.TAKE, me, card=ev.card))
+    if ability is ABILITY_TRADE_CARD:  # placed once the card it is traded for is chosen
+        owed.append(Owed(STEP_TAKE, me, card=name))
     else:
-        state = replace(state, played={**state.played, me: state.played[me] + (Played(ev.card),)})
-    match c.ability:
-        case Ability.TURN_OVER:  # lib.ability.turn-over.count: one step per card it turns
-            owed += [Owed(Step.TURN_OVER, me, card=ev.card)] * (c.turns if lk.turn_count else 1)
-        case Ability.TURN_UP:
-            owed.append(Owed(Step.TURN_UP, me, card=ev.card))
-        case Ability.ALL_TURN_DOWN:
-            owed += [Owed(Step.TURN_DOWN_OWN, q, card=ev.card)
-                     for q in lookups.clockwise(state, me) if q != me]
-        case Ability.TRADE_HANDS:
-            owed.append(Owed(Step.SWAP, me, card=ev.card))
-        case Ability.FIRST_DRAW if first:
-            owed.append(Owed(Step.DRAW, me, card=ev.card))
-    land = lookups.country(lk, state)
+        played = {**played, me: played[me] + (Played(name),)}
+    if ability is ABILITY_NONE:
+        pass
+    elif ability is ABILITY_TURN_OVER:  # lib.ability.turn-over.count: one step per card it turns
+        owed += [Owed(STEP_TURN_OVER, me, card=name)] * (c.turns if lk.turn_count else 1)
+    elif ability is ABILITY_TURN_UP:
+        owed.append(Owed(STEP_TURN_UP, me, card=name))
+    elif ability is ABILITY_ALL_TURN_DOWN:
+        owed += [Owed(STEP_TURN_DOWN_OWN, q, card=name)
+                 for q in lookups.clockwise(state, me) if q != me]
+    elif ability is ABILITY_TRADE_HANDS:
+        owed.append(Owed(STEP_SWAP, me, card=name))
+    elif ability is ABILITY_FIRST_DRAW and first:
+        owed.append(Owed(STEP_DRAW, me, card=name))
+    land = lk.countries[state.country] if state.country else None  # lookups.country
     if land and land.card_type == c.type:
-        if land.trigger is Trigger.TURN_OVER:
-            owed.append(Owed(Step.TURN_DOWN, me, card=land.name))
-        elif land.trigger is Trigger.DRAW:
-            owed.append(Owed(Step.DRAW, me, card=land.name))
-    again = (land is not None and land.trigger is Trigger.DOUBLE_PLAY and state.turn_plays == 1
-             and c.ability is not Ability.TRADE_HANDS  # lib.country.double-play.second
-             and (state.stage is not Stage.EXTRA  # lib.tie.double-play, lib.opt.tie-one-card
+        if land.trigger is TRIGGER_TURN_OVER:
+            owed.append(Owed(STEP_TURN_DOWN, me, card=land.name))
+        elif land.trigger is TRIGGER_DRAW:
+            owed.append(Owed(STEP_DRAW, me, card=land.name))
+    again = (land is not None and land.trigger is TRIGGER_DOUBLE_PLAY and turn_plays == 1
+             and ability is not ABILITY_TRADE_HANDS  # lib.country.double-play.second
+             and (state.stage is not STAGE_EXTRA  # lib.tie.double-play, lib.opt.tie-one-card
                   or state.options.double_play_tie == "two_cards"))
-    owed.append(Owed(Step.SECOND if again else Step.END_TURN, me))
-    return turns.owe_first(state, *owed)
+    steps = state.steps[1:]
+    if owed or again:
+        steps = (*owed, Owed(STEP_SECOND if again else STEP_END_TURN, me), *steps)
+    state = replace(state, steps=steps, hands={**state.hands, me: without(state.hands[me], name)},
+                    plays={**state.plays, me: state.plays[me] + 1}, turn_plays=turn_plays,
+                    played=played)
+    return state if owed or again else _end_turn(lk, state)  # only the end of the turn owed
 
 
 def _turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> State:
@@ -161,11 +219,11 @@ def _turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> State:
     card's turns remember the card, which it may not turn twice (lib.ability.turn-over.count).
     """
     h, rest = state.steps[0], state.steps[1:]
-    if h.step is Step.TURN_OVER:
+    if h.step is STEP_TURN_OVER:
         rest = _spend(rest, h, (ev.owner, ev.slot))
-    if (h.step in (Step.TURN_OVER, Step.TURN_DOWN) and not ev.face_up
-            and lookups.holds(lk, state, ev.owner, Ability.PREVENT)):
-        window = Owed(Step.PREVENT, ev.owner, card=h.card, owner=ev.owner, slot=ev.slot, by=ev.player)
+    if (h.step in (STEP_TURN_OVER, STEP_TURN_DOWN) and not ev.face_up
+            and lookups.holds(lk, state, ev.owner, ABILITY_PREVENT)):
+        window = Owed(STEP_PREVENT, ev.owner, card=h.card, owner=ev.owner, slot=ev.slot, by=ev.player)
         return replace(state, steps=(window,) + rest)
     return _flip(replace(state, steps=rest), ev.owner, ev.slot, ev.face_up)
 
@@ -180,7 +238,7 @@ def _spend(steps: tuple[Owed, ...], h: Owed, target: tuple[str, int]) -> tuple[O
 
 
 def _same_card(o: Owed, h: Owed) -> bool:
-    return o.step is Step.TURN_OVER and o.player == h.player and o.card == h.card
+    return o.step is STEP_TURN_OVER and o.player == h.player and o.card == h.card
 
 
 def _declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> State:
@@ -205,7 +263,7 @@ def _taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> State:
     got = row[ev.slot].card
     row = row[:ev.slot] + (Played(h.card),) + row[ev.slot + 1:]
     return replace(state, steps=rest, played={**state.played, ev.owner: row},
-                   hands={**state.hands, ev.player: with_cards(state.hands[ev.player], got)})
+                   hands={**state.hands, ev.player: with_card(state.hands[ev.player], got)})
 
 
 APPLY = turns.by_event(_country_turned, _card_to_hand, _tie_break_drawn, _played, _passed,
@@ -224,42 +282,43 @@ def resolve(lk: Lookups, state: State) -> State | None:
 
     None once the game is over or a decision is pending.
     """
-    if state.phase is not Phase.PLAY:
+    if state.phase is not PHASE_PLAY:
         return None
     if not state.steps:
-        if state.stage is Stage.DEAL:
+        if state.stage is STAGE_DEAL:
             return _start_rounds(state)
-        if state.stage is Stage.TIE_BREAK:
+        if state.stage is STAGE_TIE_BREAK:
             return _compare_tie(lk, state)
         return None
-    h, rest = state.steps[0], state.steps[1:]
-    if h.step in CHANCE_STEPS:
-        if h.step is Step.TURN_COUNTRY or state.deck:
+    h = state.steps[0]
+    step = h.step
+    if step in CHANCE_STEPS:
+        if step is STEP_TURN_COUNTRY or state.deck:
             return None
         if state.discards:  # lib.deck.refresh
             return replace(state, deck=merge(state.deck, state.discards), discards=())
-        if h.step is Step.TIE_DRAW:  # lib.tie.failed
+        if step is STEP_TIE_DRAW:  # lib.tie.failed
             return _fail(lk, state)
-        return replace(state, steps=rest)  # lib.deck.exhausted
-    if h.step is Step.END_TURN:
-        return _end_turn(lk, replace(state, steps=rest))
-    if h.step is Step.SECOND:
-        if any(e for e in legality.legal(lk, state) if isinstance(e, ForceCardPlayed)):
+        return replace(state, steps=state.steps[1:])  # lib.deck.exhausted
+    if step is STEP_END_TURN:
+        return _end_turn(lk, replace(state, steps=state.steps[1:]))
+    if step is STEP_SECOND:
+        if legality.can_play(lk, state, h.player):  # legal offers a ForceCardPlayed
             return None
-        return _end_turn(lk, replace(state, steps=rest))
-    if h.step is Step.PREVENT or legality.has_choice(lk, state, h):
+        return _end_turn(lk, replace(state, steps=state.steps[1:]))
+    if step is STEP_PREVENT or legality.has_choice(lk, state, h):
         return None
-    if h.step is Step.TAKE:  # lib.ability.trade-card.no-target: it stays with its player
-        return replace(state, steps=rest, played={
+    if step is STEP_TAKE:  # lib.ability.trade-card.no-target: it stays with its player
+        return replace(state, steps=state.steps[1:], played={
             **state.played, h.player: state.played[h.player] + (Played(h.card),)})
-    return replace(state, steps=rest)  # lib.ability.no-target
+    return replace(state, steps=state.steps[1:])  # lib.ability.no-target
 
 
 # -- HOW TO PLAY: rounds, the count, ties, the next country ---------------------------------
 
 def _start_rounds(state: State) -> State:
     """How to Play: the leader opens round one; everyone takes part."""
-    return replace(state, stage=Stage.ROUNDS, round=1, turn=state.leader, turn_plays=0,
+    return replace(state, stage=STAGE_ROUNDS, round=1, turn=state.leader, turn_plays=0,
                    contenders=lookups.clockwise(state, state.leader))
 
 
@@ -269,29 +328,29 @@ def _end_turn(lk: Lookups, state: State) -> State:
     if i + 1 < len(state.contenders):
         return replace(state, turn=state.contenders[i + 1], turn_plays=0)
     vp = lookups.country(lk, state).vp  # type: ignore[union-attr]
-    if state.stage is Stage.ROUNDS and state.round < vp:
+    if state.stage is STAGE_ROUNDS and state.round < vp:
         return replace(state, round=state.round + 1, turn=state.contenders[0], turn_plays=0)
     return _count(lk, state)
 
 
 def _count(lk: Lookups, state: State) -> State:
     """Liberation goes to the highest face-up total; ties play an extra round, then draw."""
-    pool = state.players if state.stage is Stage.ROUNDS else state.contenders
+    pool = state.players if state.stage is STAGE_ROUNDS else state.contenders
     totals = {p: lookups.total(lk, state, p) for p in pool}
     best = max(totals.values())
     tied = lookups.clockwise(state, state.leader, tuple(p for p in pool if totals[p] == best))
     if len(tied) == 1:
         return _liberate(lk, state, tied[0])
-    if state.stage is Stage.ROUNDS:  # lib.tie.extra-round
-        return replace(state, stage=Stage.EXTRA, contenders=tied, turn=tied[0], turn_plays=0,
+    if state.stage is STAGE_ROUNDS:  # lib.tie.extra-round
+        return replace(state, stage=STAGE_EXTRA, contenders=tied, turn=tied[0], turn_plays=0,
                        round=state.round + 1)
     return _tie_draws(state, tied)
 
 
 def _tie_draws(state: State, tied: tuple[str, ...]) -> State:
     """lib.tie.draw: each tied player draws a card; only its force points count."""
-    return replace(state, stage=Stage.TIE_BREAK, contenders=tied, turn=None,
-                   steps=tuple(Owed(Step.TIE_DRAW, p) for p in tied))
+    return replace(state, stage=STAGE_TIE_BREAK, contenders=tied, turn=None,
+                   steps=tuple(Owed(STEP_TIE_DRAW, p) for p in tied))
 
 
 def _compare_tie(lk: Lookups, state: State) -> State:
@@ -308,22 +367,22 @@ def _clear_table(state: State) -> State:
     empty = {p: () for p in state.players}
     return replace(state, discards=with_cards(state.discards, *gone), played=dict(empty),
                    tie_cards=dict(empty), plays={p: 0 for p in state.players}, country=None,
-                   stage=Stage.DEAL, round=0, contenders=(), turn=None, turn_plays=0,
+                   stage=STAGE_DEAL, round=0, contenders=(), turn=None, turn_plays=0,
                    first_country=False, steps=())
 
 
 def _liberate(lk: Lookups, state: State, winner: str) -> State:
     """The winner keeps the country; the game may end; else they turn and deal the next."""
     bonus = [p.card for p in state.played[winner]
-             if p.up and lk.cards[p.card].ability is Ability.DRAW_TWO]
+             if p.up and lk.cards[p.card].ability is ABILITY_DRAW_TWO]
     liberated = {**state.liberated, winner: state.liberated[winner] + (state.country or "",)}
     state = _clear_table(replace(state, liberated=liberated))
     if lookups.vp(lk, state, winner) >= lookups.target(state):  # lib.win.points
-        return replace(state, phase=Phase.OVER, winners=(winner,))
+        return replace(state, phase=PHASE_OVER, winners=(winner,))
     if not state.countries:
         return _deck_out(lk, state)
-    draws = tuple(Owed(Step.DRAW, winner, card=c) for c in bonus for _ in range(2))
-    return replace(state, dealer=winner, steps=draws + (Owed(Step.TURN_COUNTRY, winner),))
+    draws = tuple(Owed(STEP_DRAW, winner, card=c) for c in bonus for _ in range(2))
+    return replace(state, dealer=winner, steps=draws + (Owed(STEP_TURN_COUNTRY, winner),))
 
 
 def _fail(lk: Lookups, state: State) -> State:
@@ -331,7 +390,7 @@ def _fail(lk: Lookups, state: State) -> State:
     state = _clear_table(replace(state, failed=state.failed + (state.country or "",)))
     if not state.countries:
         return _deck_out(lk, state)
-    return replace(state, steps=(Owed(Step.TURN_COUNTRY, state.dealer),))
+    return replace(state, steps=(Owed(STEP_TURN_COUNTRY, state.dealer),))
 
 
 def _deck_out(lk: Lookups, state: State) -> State:
@@ -339,12 +398,12 @@ def _deck_out(lk: Lookups, state: State) -> State:
     scores = {p: lookups.vp(lk, state, p) for p in state.players}
     best = max(scores.values())
     winners = tuple(p for p in state.players if scores[p] == best) if best else ()
-    return replace(state, phase=Phase.OVER, winners=winners)
+    return replace(state, phase=PHASE_OVER, winners=winners)
 
 
 def outcome(lk: Lookups, state: State) -> Outcome | None:
     """Returns the winner(s) and victory points once the game is over."""
-    if state.phase is not Phase.OVER:
+    if state.phase is not PHASE_OVER:
         return None
     scores = {p: lookups.vp(lk, state, p) for p in state.players}
     if not state.winners:
