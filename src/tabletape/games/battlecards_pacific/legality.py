@@ -9,6 +9,7 @@ game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -42,6 +43,8 @@ from .state import WITHDRAWAL, Battle, Owed, State, Step
 DRAWS = (Step.DEAL, Step.DRAW_ARSENAL)
 DEPLOYS = (Step.FIRST_DEPLOY, Step.DEPLOY)
 EMERGENCY = (Step.CHOOSE, Step.HOMELAND)
+TWO_WAYS = (*EMERGENCY, Step.DECIDE)  # emergency deploy or not; fight or not
+DRAW_CONFLICT, DEPLOY = Step.DRAW_CONFLICT, Step.DEPLOY
 
 REVEALED = {"reserve": "Reserve Hand", "kept": "Kept Cards", "stacks": "deployed stacks"}
 
@@ -421,6 +424,71 @@ def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
                 for k in (None, *kept):
                     for sup in backing:
                         yield UnitFired(player=p, unit=u, target=target, kept=k, support=sup)
+
+
+# -- count -----------------------------------------------------------------------------------
+# `len(list(legal(lk, state)))` without building the events (corpus check asks it after every
+# event): each branch of `legal` counted, a product where it nests loops
+# (tests/games/battlecards_pacific/test_fast_paths.py pins it to `legal` on every state).
+
+def count(lk: Lookups, state: State) -> int:
+    """Returns the number of events `legal` yields."""
+    if state.result is not None:
+        return 0
+    b = state.battle
+    if b is not None:
+        if b.shot is not None:
+            return len(q.deck(lk, state))  # a ConflictTurned per kind of card left
+        if b.phase == WITHDRAWAL:
+            return len(set(b.forces[b.side])) + 1  # each unit's withdrawal, or none more
+        return _count_fire(lk, state, b)
+    h = state.steps[0]
+    step = h.step  # (tested against tuples of steps: `Step.X` costs an enum lookup each)
+    if step in DRAWS:
+        return len(state.arsenal[state.sides[h.player]])
+    if step in DEPLOYS:  # each unit of the Reserve Hand, or (a Conflict card's) no more
+        return len(set(state.reserve[h.player])) + (step is DEPLOY)
+    if step in TWO_WAYS:  # deployed or declined; fight or not
+        return 2
+    if step is DRAW_CONFLICT:
+        return len(q.deck(lk, state))
+    return 1  # REVEAL: the cards it shows
+
+
+def _count_fire(lk: Lookups, state: State, b: Battle) -> int:
+    """`_legal_battle`'s shots counted: for each unit of the volley, its targets (the distinct
+    enemy units in the battle it may fire at: `targets`, read from `lk.reach` as `fire.ready`
+    does) times its Kept Cards' choices (none, or one that gives it a bonus) times its choices
+    of supporters (every-shot: none named; allocated: each distinct sub-multiset of the free
+    supporters, the product of each name's copies plus one)."""
+    p = b.side
+    side = state.sides[p]
+    table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[q.opponent(b, p)]
+    theirs = set(b.forces[q.opponent(b, p)])
+    kept = tuple(dict.fromkeys(state.kept[p]))
+    choices: dict[object, int] = {}  # unit type -> 1 + its Kept Cards with a bonus
+    every = state.options.support == "every-shot"
+    total = 0
+    for u in dict.fromkeys(b.to_fire):
+        n = len(table[u][enemy_side] & theirs)
+        if not n:
+            continue
+        if kept:
+            me = units[u]
+            k = choices.get(me.type)
+            if k is None:  # (a Kept Card's bonus depends on the unit's type alone)
+                k = choices[me.type] = 1 + sum(1 for c in kept
+                                               if kept_bonus(lk, c, me) is not None)
+            n *= k
+        if not every:
+            free = list(supporters(lk, state, b, p, u))
+            for s in b.backed:
+                if s in free:
+                    free.remove(s)
+            for copies in Counter(free).values():
+                n *= copies + 1
+        total += n
+    return total
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:
