@@ -59,3 +59,75 @@ def test_count_is_the_number_of_legal_events_with_kept_cards_held(seed, support,
     some = data.draw(st.lists(st.sampled_from(keep), max_size=6))
     state = replace(state, kept={**state.kept, state.battle.side: tuple(sorted(some))})
     assert legality.count(rs.lk, state) == len(list(legality.legal(rs.lk, state)))
+
+
+def test_the_need_table_is_the_window_for_every_pair_of_units_and_bonus():
+    """`lk.need` (read by the stalemate test, `can_hit`) holds `shortfall` for every pair, and
+    a shot could hit with a bonus exactly when its need is at most that bonus: the unit lists
+    a firing phase, may fire at the target, and some Action Number falls in the window
+    (above the defence, at most the attack plus the bonus)."""
+    from tabletape.games.battlecards_pacific.components import shortfall, targetable
+    for support in SUPPORT:
+        lk = played(support, 1)[0].lk
+        pairs = 0
+        for side, units in lk.units.items():
+            for enemy_side, theirs in lk.units.items():
+                if enemy_side == side:
+                    continue
+                for name, me in units.items():
+                    need = lk.need[side][name][enemy_side]
+                    for target, them in theirs.items():
+                        n = shortfall(me, them, lk.actions)
+                        assert need.get(target) == n
+                        above = them.defence.of(me.type) or 0
+                        attack = me.attack.of(them.type) or 0
+                        for bonus in range(0, 25):
+                            plain = bool(me.phases) and targetable(me, them) and any(
+                                above < a <= attack + bonus for a in lk.actions)
+                            assert (n is not None and n <= bonus) == plain
+                        pairs += 1
+        assert pairs > 100
+
+
+@pytest.mark.parametrize("support", SUPPORT)
+@pytest.mark.parametrize("seed", [4, 5])
+def test_resolve_by_table_of_steps_is_the_plain_settling(support, seed):
+    """`resolve` (one function per owed step, from a table) settles every state of simulated
+    games as the plain definition does: the step owed dropped when nothing can fulfil it
+    (bcp.deck.exhausted, empty hands), a CHOOSE with an empty Reserve Hand turned into a
+    Conflict draw, the game ended on points when no Conflict card is left to draw."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import reducer
+    from tabletape.games.battlecards_pacific.state import Step
+    rs, _, states = played(support, seed)
+    lk = rs.lk
+    for state in states:
+        if state.result is not None or state.battle is not None or not state.steps:
+            continue
+        for s in (state, replace(state, reserve={p: () for p in state.reserve}),
+                  replace(state, conflict={t: {} for t in state.conflict},
+                          conflict_discard={t: () for t in state.conflict})):
+            h = s.steps[0]
+            match h.step:
+                case Step.DEAL | Step.DRAW_ARSENAL:
+                    skip = h.count <= 0 or not s.arsenal[s.sides[h.player]]
+                case Step.FIRST_DEPLOY | Step.DEPLOY:
+                    skip = h.count <= 0 or not s.reserve[h.player]
+                case Step.HOMELAND:
+                    skip = not s.reserve[h.player]
+                case Step.REVEAL:
+                    skip = h.player in s.eliminated
+                case _:
+                    skip = False
+            after = reducer.resolve(lk, s)
+            if h.step is Step.CHOOSE and not s.reserve[h.player]:
+                assert after is not None and after.steps[0].step is Step.DRAW_CONFLICT
+            elif h.step is Step.DRAW_CONFLICT and not s.conflict[lk.theatre]:
+                assert after is not None and after.result is not None
+            elif h.step is Step.BATTLE:
+                assert after is not None
+            elif skip:
+                assert after == replace(s, steps=s.steps[1:])
+            else:
+                assert after is None

@@ -8,7 +8,6 @@ the bound game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -150,26 +149,24 @@ def _kind(kind: object) -> str:
 def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
     with every supporter backing it (however support is allocated) and its best Kept Card."""
-    # `window(..., None, supporters(...))` for each target, with what does not depend on
-    # the target worked out once per unit, the targets read from `lk.reach`, and the Action
-    # Numbers (sorted) searched by bisection (tests/games/test_fast_paths.py pins it to that form)
+    # `window(..., None, supporters(...))` for each target, read from `lk.need` (the bonus each
+    # pair's shot needs beyond its attack: `components.shortfall`, which has the reach, the
+    # firing phases and the Action Numbers in it): a unit could hit when its least need among
+    # the enemy units is covered by its support and its best Kept Card
+    # (tests/games/test_fast_paths.py pins it to that form)
     side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
-    units, theirs, actions = lk.units[side], lk.units[enemy_side], lk.actions
-    enemy = tuple(dict.fromkeys(battle.forces[q.opponent(battle, player)]))
+    need, units = lk.need[side], lk.units[side]
+    enemy = set(battle.forces[q.opponent(battle, player)])
     for name in dict.fromkeys(battle.forces[player]):
+        needs = need[name][enemy_side]
+        least = min((needs[t] for t in enemy if t in needs), default=None)
+        if least is None:
+            continue  # nothing it may fire at could ever fall to it
+        if least <= 0:
+            return True  # some Action Number falls in the bare window
         me = units[name]
-        reach = lk.reach[side][name][enemy_side]
-        if not me.phases or reach.isdisjoint(enemy):
-            continue
-        best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
         bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
-        for target in enemy:
-            if target not in reach:
-                continue
-            them = theirs[target]
-            above = them.defence.of(me.type) or 0
-            upto = (me.attack.of(them.type) or 0) + bonus + best
-            i = bisect_right(actions, above)  # the first Action Number above `above`
-            if i < len(actions) and actions[i] <= upto:
-                return True
+        if least <= bonus + max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]),
+                                default=0):
+            return True
     return False

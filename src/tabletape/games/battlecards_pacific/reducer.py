@@ -495,39 +495,77 @@ def resolve(lk: Lookups, state: State) -> State | None:
             return shuffled
     b = state.battle
     if b is not None:
-        moved = _advance(lk, state, b)
-        if moved is not None:
-            return moved
-        if b.shot is not None and not q.deck(lk, state):
+        if b.shot is not None:  # the shot's card is owed (`_advance` would not move)
+            if state.conflict[lk.theatre]:
+                return None
             # bcp.deck.exhausted: nothing to turn for the shot, a miss
             return replace(state, battle=replace(b, shot=None))
-        return None
+        if b.phase > 4:  # the withdrawal phase: a decision (`_advance` would not move)
+            return None
+        return _advance(lk, state, b)
     if not state.steps:
         return _next_turn(lk, state)
     h = state.steps[0]
-    if h.step is Step.BATTLE:
-        return _begin(lk, turns.done(state))
-    if h.step is Step.CHOOSE and not state.reserve[h.player]:
-        return replace(state, steps=(Owed(Step.DRAW_CONFLICT, h.player),) + state.steps[1:])
-    if h.step is Step.DRAW_CONFLICT and not q.deck(lk, state):
-        return _on_points(state, "the Conflict deck ran out")  # bcp.deck.exhausted
-    if not _skippable(state, h):
+    # the step owed now, by a table of steps (not `match`: each `Step.X` is an enum lookup)
+    return _SETTLE[h.step](lk, state, h)
+
+
+# -- resolving the step owed now, one function per step (`resolve` looks it up) ----------------
+
+def _battle_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """Fighting a Battle: the battle begins as soon as it is owed."""
+    return _begin(lk, turns.done(state))
+
+
+def _choose_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.emergency.turn: with an empty Reserve Hand there is nothing to choose: draw."""
+    if state.reserve[h.player]:
+        return None
+    return replace(state, steps=(Owed(Step.DRAW_CONFLICT, h.player),) + state.steps[1:])
+
+
+def _draw_conflict_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.deck.exhausted: no Conflict card left to draw ends the game on points."""
+    if state.conflict[lk.theatre]:
+        return None
+    return _on_points(state, "the Conflict deck ran out")
+
+
+def _draw_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """Owed draws end with the count, or with the deck (bcp.deck.exhausted)."""
+    if h.count > 0 and state.arsenal[state.sides[h.player]]:
         return None
     return turns.done(state)
 
 
-def _skippable(state: State, h: Owed) -> bool:
-    """Owed steps that nothing can fulfil are dropped (bcp.deck.exhausted, empty hands)."""
-    match h.step:
-        case Step.DEAL | Step.DRAW_ARSENAL:
-            return h.count <= 0 or not state.arsenal[state.sides[h.player]]
-        case Step.FIRST_DEPLOY | Step.DEPLOY:
-            return h.count <= 0 or not state.reserve[h.player]
-        case Step.HOMELAND:
-            return not state.reserve[h.player]
-        case Step.REVEAL:
-            return h.player in state.eliminated
-    return False
+def _deploy_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """Owed deployments end with the count, or with the Reserve Hand."""
+    if h.count > 0 and state.reserve[h.player]:
+        return None
+    return turns.done(state)
+
+
+def _homeland_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.emergency.homeland: with an empty Reserve Hand there is nothing to deploy."""
+    return None if state.reserve[h.player] else turns.done(state)
+
+
+def _reveal_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.conflict.reveal: an eliminated player shows nothing."""
+    return turns.done(state) if h.player in state.eliminated else None
+
+
+def _decide_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.battle.decide: always a decision."""
+    return None
+
+
+_SETTLE = {Step.BATTLE: _battle_step, Step.CHOOSE: _choose_step,
+           Step.DRAW_CONFLICT: _draw_conflict_step, Step.DEAL: _draw_step,
+           Step.DRAW_ARSENAL: _draw_step, Step.FIRST_DEPLOY: _deploy_step,
+           Step.DEPLOY: _deploy_step, Step.HOMELAND: _homeland_step,
+           Step.REVEAL: _reveal_step, Step.DECIDE: _decide_step}
+assert set(_SETTLE) == set(Step)
 
 
 def _next_turn(lk: Lookups, state: State) -> State:
