@@ -37,6 +37,9 @@ from .fire import can_hit, volley, window
 from .fire import ready as fire_ready
 from .state import Battle, Owed, Result, Shot, State, Step
 
+# the steps the plays owe most often, named once (each `Step.X` is an enum lookup)
+CHOOSE, DRAW_CONFLICT, DECIDE = Step.CHOOSE, Step.DRAW_CONFLICT, Step.DECIDE
+
 # -- To Set Up the Game ------------------------------------------------------------------------
 
 def assign_sides(players: tuple[str, ...], sides: tuple[str, ...], first: str) -> dict[str, str]:
@@ -77,9 +80,23 @@ def take_conflict(lk: Lookups, state: State, name: str) -> State:
 
 def to_discard(lk: Lookups, state: State, *names: str) -> State:
     """Returns the state with Conflict cards put on the discard pile."""
+    return replace(state, conflict_discard=_discarded(lk, state, names))
+
+
+# The plays below change a state once (one `replace` with every field that changes): these
+# give the new decks to put in it.
+
+def _taken(lk: Lookups, state: State, name: str) -> dict[str, dict[str, int]]:
+    """Returns the Conflict decks with one `name` drawn or turned (`take_conflict`'s)."""
     th = lk.theatre
-    return replace(state, conflict_discard={**state.conflict_discard,
-                                            th: state.conflict_discard[th] + names})
+    return {**state.conflict, th: take(state.conflict[th], name)}
+
+
+def _discarded(lk: Lookups, state: State, names: tuple[str, ...]
+               ) -> dict[str, tuple[str, ...]]:
+    """Returns the Conflict discard piles with `names` put on (`to_discard`'s)."""
+    th = lk.theatre
+    return {**state.conflict_discard, th: state.conflict_discard[th] + names}
 
 
 def _reshuffle(state: State) -> State | None:
@@ -126,11 +143,13 @@ def _deploy(lk: Lookups, state: State, player: str, units: tuple[str, ...]) -> S
 
 
 def _arsenal_drawn(lk: Lookups, state: State, ev: ArsenalDrawn) -> State:
-    """bcp.setup.deal, bcp.conflict.draw: one Arsenal card into the Reserve Hand."""
+    """bcp.setup.deal, bcp.conflict.draw: one Arsenal card into the Reserve Hand (and one
+    fewer owed: `_count_down`, in the same change)."""
     p, side = ev.player, state.sides[ev.player]
-    state = replace(state, arsenal={**state.arsenal, side: take(state.arsenal[side], ev.unit)},
-                    reserve={**state.reserve, p: with_cards(state.reserve[p], ev.unit)})
-    return _count_down(state)
+    h = state.steps[0]
+    return replace(state, arsenal={**state.arsenal, side: take(state.arsenal[side], ev.unit)},
+                   reserve={**state.reserve, p: with_cards(state.reserve[p], ev.unit)},
+                   steps=(replace(h, count=h.count - 1),) + state.steps[1:])
 
 
 def _unit_deployed(lk: Lookups, state: State, ev: UnitDeployed) -> State:
@@ -152,34 +171,38 @@ def _emergency_deployed(lk: Lookups, state: State, ev: EmergencyDeployed) -> Sta
 def _emergency_declined(lk: Lookups, state: State, ev: EmergencyDeclined) -> State:
     """At a turn's start, keeping the Reserve Hand means drawing a Conflict card."""
     rest = state.steps[1:]
-    if state.steps[0].step is Step.CHOOSE:
-        rest = (Owed(Step.DRAW_CONFLICT, ev.player),)
+    if state.steps[0].step is CHOOSE:
+        rest = (Owed(DRAW_CONFLICT, ev.player),)
     return replace(state, steps=rest)
 
 
 def _conflict_drawn(lk: Lookups, state: State, ev: ConflictDrawn) -> State:
-    """Playing the Game: the drawn Conflict card's instruction."""
+    """Playing the Game: the drawn Conflict card's instruction (the card taken from the deck
+    and the instruction's changes made at once)."""
     player, name = ev.player, ev.card
-    card = q.card(lk, name)
-    state = replace(take_conflict(lk, state, name), steps=state.steps[1:])
+    card = lk.cards[name]
+    conflict = _taken(lk, state, name)
     if card.battle is not None:
         bc = card.battle
         aggressors = q.players_of(state, bc.aggressor)
         if not aggressors or not set(bc.requires) <= q.side_won(state, bc.aggressor):
             # bcp.battle.prerequisites: discarded, and the turn is lost
-            return replace(to_discard(lk, state, name), steps=())
-        return replace(state, drawn=name, steps=(Owed(Step.DECIDE, aggressors[0]),))
+            return replace(state, conflict=conflict,
+                           conflict_discard=_discarded(lk, state, (name,)), steps=())
+        return replace(state, conflict=conflict, drawn=name,
+                       steps=(Owed(DECIDE, aggressors[0]),))
     if card.keep:  # bcp.conflict.keep
-        return replace(state, kept={**state.kept, player: state.kept[player] + (name,)}, steps=())
+        return replace(state, conflict=conflict, steps=(),
+                       kept={**state.kept, player: state.kept[player] + (name,)})
     owed: tuple[Owed, ...] = ()
     if card.draw:  # bcp.conflict.draw
         owed += (Owed(Step.DRAW_ARSENAL, player, card.draw),)
     if card.deploy:  # bcp.conflict.deploy
         owed += (Owed(Step.DEPLOY, player, card.deploy),)
-    enemy = q.enemy_of(state, player)
-    if card.reveal and enemy is not None:  # bcp.conflict.reveal
+    if card.reveal and (enemy := q.enemy_of(state, player)) is not None:  # bcp.conflict.reveal
         owed += (Owed(Step.REVEAL, enemy, what=card.reveal),)
-    return replace(to_discard(lk, state, name), steps=owed)  # bcp.conflict.discard
+    return replace(state, conflict=conflict, steps=owed,  # bcp.conflict.discard
+                   conflict_discard=_discarded(lk, state, (name,)))
 
 
 def _cards_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> State:
@@ -208,11 +231,12 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
     assert b is not None
     player, name = ev.player, ev.unit
     above, upto = window(lk, state, b, player, name, ev.target, ev.kept, ev.support)
-    if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
-        state = to_discard(lk, replace(state, kept={
-            **state.kept, player: without(state.kept[player], ev.kept)}), ev.kept)
-    b = replace(b, to_fire=without(b.to_fire, name), backed=with_cards(b.backed, *ev.support),
+    b = replace(b, to_fire=without(b.to_fire, name),
+                backed=with_cards(b.backed, *ev.support) if ev.support else b.backed,
                 shot=Shot(player, name, ev.target, above, upto, ev.kept, ev.support))
+    if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
+        return replace(state, battle=b, conflict_discard=_discarded(lk, state, (ev.kept,)),
+                       kept={**state.kept, player: without(state.kept[player], ev.kept)})
     return replace(state, battle=b)
 
 
@@ -222,23 +246,25 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
     b = state.battle
     assert b is not None and b.shot is not None
     shot = b.shot
-    state = to_discard(lk, take_conflict(lk, state, ev.card), ev.card)
-    b = replace(b, shot=None)
+    conflict, discard = _taken(lk, state, ev.card), _discarded(lk, state, (ev.card,))
     if not ev.hit:  # a miss may still have spent the Kept Card that made a hit possible
-        return _stalemate_again(lk, replace(state, battle=b))
+        return _stalemate_again(lk, replace(state, conflict=conflict, conflict_discard=discard,
+                                            battle=replace(b, shot=None)))
     enemy = q.opponent(b, shot.player)
     side = state.sides[enemy]
-    b = replace(b, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
-    state = replace(state, battle=b, arsenal_discard={
-        **state.arsenal_discard, side: state.arsenal_discard[side] + (shot.target,)})
+    b = replace(b, shot=None, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
+    state = replace(state, battle=b, conflict=conflict, conflict_discard=discard,
+                    arsenal_discard={**state.arsenal_discard,
+                                     side: state.arsenal_discard[side] + (shot.target,)})
     if not b.forces[enemy]:
         return _finish(lk, state, shot.player, "every enemy unit in it was destroyed or withdrawn")
-    special = q.battlecard(lk, b.card).special
-    kind = q.unit(lk, state, enemy, shot.target).type
-    if special is not None and kind == special and not any(
-            q.unit(lk, state, enemy, n).type == special for n in b.forces[enemy]):
-        return _finish(lk, state, shot.player,
-                       f"special victory: the last enemy {special} unit fell", special=True)
+    special = lk.battles[b.card].special
+    if special is not None:
+        units = lk.units[side]
+        if units[shot.target].type == special and not any(
+                units[n].type == special for n in b.forces[enemy]):
+            return _finish(lk, state, shot.player,
+                           f"special victory: the last enemy {special} unit fell", special=True)
     return _stalemate_again(lk, state)
 
 
@@ -569,9 +595,13 @@ assert set(_SETTLE) == set(Step)
 
 
 def _next_turn(lk: Lookups, state: State) -> State:
-    """bcp.turn.order: the next player in turn order who is still in the game draws."""
+    """bcp.turn.order: the next player in turn order who is still in the game draws.
+
+    bcp.emergency.turn: they choose between drawing and an emergency deployment; with an empty
+    Reserve Hand they draw at once (the step `_choose_step` would settle CHOOSE into next)."""
     nxt = turns.next_in(state.order, state.turn, state.eliminated)
     assert nxt is not None  # the game ends before every side is out
     if not _battle_live(lk, state):  # bcp.victory.no-battles
         return _on_points(state, "no BATTLECARD is left that could still be fought")
-    return replace(state, turn=nxt, turns=state.turns + 1, steps=(Owed(Step.CHOOSE, nxt),))
+    owed = Owed(CHOOSE if state.reserve[nxt] else DRAW_CONFLICT, nxt)
+    return replace(state, turn=nxt, turns=state.turns + 1, steps=(owed,))
