@@ -168,3 +168,25 @@ def test_the_verdicts_and_states_are_those_of_the_plain_rules(support):
     """Validating simulated games gives the states and refusals the rules gave before the
     shortcuts (`VERDICTS`, from the tree before them)."""
     assert _verdicts(support, range(24)) == VERDICTS[support]
+
+
+@pytest.mark.parametrize("support", SUPPORT)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_window_of_a_shot_played_is_the_window_written_down(support, seed):
+    """`window` with nothing to write down (`_window`, the play of every shot) gives the window
+    the written-down arithmetic gives, for every shot of simulated games, with each Kept Card
+    of the deck played for it too."""
+    from tabletape.engine.provenance import Deriving
+    from tabletape.games.battlecards_pacific import fire
+    from tabletape.games.battlecards_pacific.events import UnitFired
+    rs, events, states = played(support, seed)
+    keep = [None, *sorted(n for n, c in rs.lk.cards.items() if c.keep)]
+    shots = 0
+    for state, ev in zip(states, events, strict=False):
+        if not isinstance(ev, UnitFired):
+            continue
+        for kept in keep:
+            args = (rs.lk, state, state.battle, ev.player, ev.unit, ev.target, kept, ev.support)
+            assert fire.window(*args) == fire.window(*args, Deriving())
+            shots += 1
+    assert shots

@@ -111,6 +111,8 @@ def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, ta
     (bcp.fire.support-allocated), else every supporter does (bcp.fire.support). With `how`,
     each term of `upto` is written down as it is added, and each value read (to explain a
     ruling: the sentence and the check then use the same numbers)."""
+    if how is None:  # the shot being applied: nothing to write down
+        return _window(lk, state, battle, player, name, target, kept, allocated)
     me = q.unit(lk, state, player, name)
     them = q.unit(lk, state, q.opponent(battle, player), target)
     above = them.defence.of(me.type) or 0
@@ -140,6 +142,24 @@ def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, ta
                 how.read(kept, c, f)
             how.term(kept, bonus, kept, c, "bonus")
     return above, upto
+
+
+def _window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
+            kept: str | None, allocated: tuple[str, ...]) -> tuple[int, int]:
+    """`window` without a derivation to write: the same sums, no test of `how` at each term
+    (the play of every shot reads it; tests/games/battlecards_pacific/test_fast_paths.py pins
+    it to `window` written down)."""
+    units = lk.units[state.sides[player]]
+    me = units[name]
+    them = lk.units[state.sides[q.opponent(battle, player)]][target]
+    upto = me.attack.of(them.type) or 0
+    if state.options.support == "every-shot":
+        allocated = supporters(lk, state, battle, player, name)
+    for n in allocated:
+        upto += units[n].support
+    if kept is not None:
+        upto += kept_bonus(lk, kept, me) or 0
+    return them.defence.of(me.type) or 0, upto
 
 
 def _kind(kind: object) -> str:

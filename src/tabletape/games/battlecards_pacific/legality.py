@@ -44,7 +44,9 @@ DRAWS = (Step.DEAL, Step.DRAW_ARSENAL)
 DEPLOYS = (Step.FIRST_DEPLOY, Step.DEPLOY)
 EMERGENCY = (Step.CHOOSE, Step.HOMELAND)
 TWO_WAYS = (*EMERGENCY, Step.DECIDE)  # emergency deploy or not; fight or not
-DRAW_CONFLICT, DEPLOY = Step.DRAW_CONFLICT, Step.DEPLOY
+# the steps `check` and `count` name, once (each `Step.X` is an enum lookup)
+CHOOSE, DRAW_CONFLICT, DEPLOY, DECIDE = Step.CHOOSE, Step.DRAW_CONFLICT, Step.DEPLOY, Step.DECIDE
+TURN_START = (CHOOSE, DRAW_CONFLICT)  # a turn's first decision: emergency deploy, or draw
 
 REVEALED = {"reserve": "Reserve Hand", "kept": "Kept Cards", "stacks": "deployed stacks"}
 
@@ -139,14 +141,14 @@ def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> V
 def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
     """bcp.turn.order, bcp.emergency.turn, bcp.draw.in-deck."""
     h = head(state)
-    if h is not None and h.step in (Step.CHOOSE, Step.DRAW_CONFLICT) and ev.player != h.player:
+    if h is not None and h.step in TURN_START and ev.player != h.player:
         # whoever's turn is over (an emergency deployment ends it too) draws no more
         return Violation("bcp.turn.order", f"it is {h.player}'s turn: {ev.player} may not "
                          f"draw a Conflict card now; {h.player} must {h.step}")
-    if h is not None and h.step is Step.CHOOSE:
+    if h is not None and h.step is CHOOSE:
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
                          "whether they emergency deploy it instead of drawing")
-    if v := OWING.refuse(lk, state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw"):
+    if v := OWING.refuse(lk, state, TURN_START[1:], ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
         left = counted(sum(q.deck(lk, state).values()), "card")
@@ -187,7 +189,7 @@ def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation |
 def _check_decide(lk: Lookups, state: State, ev: BattleDecided) -> Violation | None:
     """bcp.battle.decide, bcp.battle.aggressor-decides."""
     h = head(state)
-    if h is None or h.step is not Step.DECIDE:
+    if h is None or h.step is not DECIDE:
         return OWING.not_now(lk, state, "battle decision", ev.player)
     if ev.player != h.player:
         return Violation("bcp.battle.aggressor-decides", f"{state.drawn} names "
