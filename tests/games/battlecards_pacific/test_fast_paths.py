@@ -190,3 +190,26 @@ def test_the_window_of_a_shot_played_is_the_window_written_down(support, seed):
             assert fire.window(*args) == fire.window(*args, Deriving())
             shots += 1
     assert shots
+
+
+@pytest.mark.parametrize("support", SUPPORT)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_support_bonus_is_the_sum_over_the_supporters(support, seed):
+    """`fire.support_bonus` (read from `lk.backers`, each backer counted by its copies engaged)
+    is the support of every unit `supporters` names, for every unit of both sides, and for
+    a unit not engaged (none)."""
+    from tabletape.games.battlecards_pacific import fire
+    rs, _, states = played(support, seed)
+    lk, asked = rs.lk, 0
+    for state in states:
+        b = state.battle
+        if b is None:
+            continue
+        for player in (b.aggressor, b.defender):
+            units = lk.units[state.sides[player]]
+            for name in units:
+                plain = sum(units[n].support
+                            for n in fire.supporters(lk, state, b, player, name))
+                assert fire.support_bonus(lk, state, b, player, name) == plain
+                asked += plain > 0
+    assert asked

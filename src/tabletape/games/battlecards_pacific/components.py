@@ -237,6 +237,8 @@ class Lookups(msgspec.Struct, frozen=True):
     # side -> unit -> enemy side -> target -> the bonus its shot needs for some Action Number to
     # fall in its window (`shortfall`, tabulated: the stalemate test's arithmetic)
     need: dict[str, dict[str, dict[str, dict[str, int]]]]
+    # side -> unit type -> the side's units (by name) that support that type (bcp.fire.support)
+    backers: dict[str, dict[UnitType, tuple[str, ...]]]
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     stalemate_every_shot: bool = True  # 1.1 bcp.stalemate.test: also after shots, withdrawals
     first_side_named: bool = True  # 1.1 bcp.turn.first-side: the named side starts (1.0: the file's first)
@@ -265,4 +267,7 @@ class Lookups(msgspec.Struct, frozen=True):
                                          if (n := shortfall(u, t, actions)) is not None}
                                   for e in comp.sides if e.id != s.id}
                          for u in s.arsenal}
-                  for s in comp.sides})
+                  for s in comp.sides},
+            backers={s.id: {k: tuple(u.name for u in s.arsenal if k in u.supports)
+                            for k in UnitType}
+                     for s in comp.sides})

@@ -46,10 +46,10 @@ def ready(lk: Lookups, state: State, battle: Battle, player: str, names: tuple[s
     """Returns those of `names` that `can_fire`: the tables and the enemy's units read once,
     not once per unit (the battle's flow asks it as every event settles;
     tests/games/test_fast_paths.py pins it to `can_fire`)."""
-    enemy = q.opponent(battle, player)
+    enemy = battle.defender if player == battle.aggressor else battle.aggressor  # q.opponent
     table, enemy_side = lk.reach[state.sides[player]], state.sides[enemy]
     theirs = battle.forces[enemy]
-    return tuple(n for n in names if not table[n][enemy_side].isdisjoint(theirs))
+    return tuple([n for n in names if not table[n][enemy_side].isdisjoint(theirs)])
 
 
 def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
@@ -66,6 +66,22 @@ def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str
     kind = units[name].type
     others = without(battle.forces[player], name) if name in battle.forces[player] else ()
     return tuple(n for n in others if kind in units[n].supports)
+
+
+def support_bonus(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> int:
+    """Returns `support` of every supporter (bcp.fire.support): the units of `lk.backers` for
+    `name`'s type, each as many times as the player has it engaged (`name` itself once less),
+    not the engaged units one by one (tests/games/battlecards_pacific/test_fast_paths.py pins
+    it to the sum over `supporters`)."""
+    units, engaged = lk.units[state.sides[player]], battle.forces[player]
+    if name not in engaged:
+        return 0
+    bonus = 0
+    for n in lk.backers[state.sides[player]][units[name].type]:
+        copies = engaged.count(n) - (n == name)
+        if copies > 0:
+            bonus += units[n].support * copies
+    return bonus
 
 
 def support(lk: Lookups, state: State, battle: Battle, player: str, name: str,
@@ -151,12 +167,14 @@ def _window(lk: Lookups, state: State, battle: Battle, player: str, name: str, t
     it to `window` written down)."""
     units = lk.units[state.sides[player]]
     me = units[name]
-    them = lk.units[state.sides[q.opponent(battle, player)]][target]
+    enemy = battle.defender if player == battle.aggressor else battle.aggressor  # q.opponent
+    them = lk.units[state.sides[enemy]][target]
     upto = me.attack.of(them.type) or 0
     if state.options.support == "every-shot":
-        allocated = supporters(lk, state, battle, player, name)
-    for n in allocated:
-        upto += units[n].support
+        upto += support_bonus(lk, state, battle, player, name)
+    else:
+        for n in allocated:
+            upto += units[n].support
     if kept is not None:
         upto += kept_bonus(lk, kept, me) or 0
     return them.defence.of(me.type) or 0, upto
@@ -174,9 +192,10 @@ def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     # firing phases and the Action Numbers in it): a unit could hit when its least need among
     # the enemy units is covered by its support and its best Kept Card
     # (tests/games/test_fast_paths.py pins it to that form)
-    side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
+    opponent = q.opponent(battle, player)
+    side, enemy_side = state.sides[player], state.sides[opponent]
     need, units = lk.need[side], lk.units[side]
-    enemy = set(battle.forces[q.opponent(battle, player)])
+    enemy = set(battle.forces[opponent])
     for name in dict.fromkeys(battle.forces[player]):
         needs = need[name][enemy_side]
         least = min((needs[t] for t in enemy if t in needs), default=None)
@@ -185,7 +204,7 @@ def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
         if least <= 0:
             return True  # some Action Number falls in the bare window
         me = units[name]
-        bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
+        bonus = support_bonus(lk, state, battle, player, name)
         if least <= bonus + max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]),
                                 default=0):
             return True
