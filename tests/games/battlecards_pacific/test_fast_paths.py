@@ -213,3 +213,27 @@ def test_support_bonus_is_the_sum_over_the_supporters(support, seed):
                 assert fire.support_bonus(lk, state, b, player, name) == plain
                 asked += plain > 0
     assert asked
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_next_turn_is_the_next_in_turn_order(seed):
+    """`_next_turn` (the next seat, while nobody is out) passes the turn to whom
+    `turns.next_in` names, on the states of simulated games with the turn over (nothing owed),
+    with a player out of the game, and before the first turn."""
+    from msgspec.structs import replace
+
+    from tabletape.engine.kit import turns
+    from tabletape.games.battlecards_pacific import reducer
+    rs, _, states = played("every-shot", seed)
+    passed = 0
+    for state in states:
+        if state.result is not None or state.battle is not None:
+            continue
+        state = replace(state, steps=())
+        for s in (state, replace(state, eliminated=state.order[-1:]),
+                  replace(state, turn=None)):
+            after = reducer._next_turn(rs.lk, s)
+            if after.result is None:
+                assert after.turn == turns.next_in(s.order, s.turn, s.eliminated)
+                passed += 1
+    assert passed

@@ -125,26 +125,26 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
     return state
 
 
-def _count_down(state: State) -> State:
-    h = state.steps[0]
-    return replace(state, steps=(replace(h, count=h.count - 1),) + state.steps[1:])
-
-
-def _deploy(lk: Lookups, state: State, player: str, units: tuple[str, ...]) -> State:
-    """bcp.deploy.stack: each unit goes face down onto the stack of its own type."""
+def _deployed(lk: Lookups, state: State, player: str, units: tuple[str, ...]
+              ) -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[str, tuple[str, ...]]]:
+    """bcp.deploy.stack: returns the stacks and the Reserve Hands once each unit has gone face
+    down onto the stack of its own type (each stack sorted once, with all that joins it)."""
     stacks = dict(state.stacks[player])
     reserve = state.reserve[player]
+    kinds = lk.units[state.sides[player]]
+    joining: dict[str, list[str]] = {}
     for u in units:
-        kind = q.unit(lk, state, player, u).type.value
-        stacks[kind] = with_cards(stacks[kind], u)
+        # (a unit type is a StrEnum: it finds its stack's key, which keeps its plain str)
+        joining.setdefault(kinds[u].type, []).append(u)
         reserve = without(reserve, u)
-    return replace(state, stacks={**state.stacks, player: stacks},
-                   reserve={**state.reserve, player: reserve})
+    for kind, more in joining.items():
+        stacks[kind] = with_cards(stacks[kind], *more)
+    return {**state.stacks, player: stacks}, {**state.reserve, player: reserve}
 
 
 def _arsenal_drawn(lk: Lookups, state: State, ev: ArsenalDrawn) -> State:
     """bcp.setup.deal, bcp.conflict.draw: one Arsenal card into the Reserve Hand (and one
-    fewer owed: `_count_down`, in the same change)."""
+    fewer owed, in the same change)."""
     p, side = ev.player, state.sides[ev.player]
     h = state.steps[0]
     return replace(state, arsenal={**state.arsenal, side: take(state.arsenal[side], ev.unit)},
@@ -153,8 +153,11 @@ def _arsenal_drawn(lk: Lookups, state: State, ev: ArsenalDrawn) -> State:
 
 
 def _unit_deployed(lk: Lookups, state: State, ev: UnitDeployed) -> State:
-    """bcp.setup.deploy, bcp.conflict.deploy."""
-    return _count_down(_deploy(lk, state, ev.player, (ev.unit,)))
+    """bcp.setup.deploy, bcp.conflict.deploy (and one fewer owed, at once)."""
+    stacks, reserve = _deployed(lk, state, ev.player, (ev.unit,))
+    h = state.steps[0]
+    return replace(state, stacks=stacks, reserve=reserve,
+                   steps=(replace(h, count=h.count - 1),) + state.steps[1:])
 
 
 def _deployment_finished(lk: Lookups, state: State, ev: DeploymentFinished) -> State:
@@ -164,8 +167,9 @@ def _deployment_finished(lk: Lookups, state: State, ev: DeploymentFinished) -> S
 
 def _emergency_deployed(lk: Lookups, state: State, ev: EmergencyDeployed) -> State:
     """bcp.emergency.turn (instead of the turn's draw), bcp.emergency.homeland."""
-    state = _deploy(lk, state, ev.player, state.reserve[ev.player])
-    return replace(state, steps=() if state.steps[0].step is Step.CHOOSE else state.steps[1:])
+    stacks, reserve = _deployed(lk, state, ev.player, state.reserve[ev.player])
+    return replace(state, stacks=stacks, reserve=reserve,
+                   steps=() if state.steps[0].step is CHOOSE else state.steps[1:])
 
 
 def _emergency_declined(lk: Lookups, state: State, ev: EmergencyDeclined) -> State:
@@ -411,8 +415,9 @@ def _finish(lk: Lookups, state: State, winner: str, how: str, *, special: bool =
             if special and p == loser and bc.special_losers == "discard":
                 discard[state.sides[p]] += b.forces[p]
                 home = b.withdrawn[p]
-            for n in home:
-                kind = q.unit(lk, state, p, n).type.value
+            units = lk.units[state.sides[p]]
+            for n in home:  # (a unit type is a StrEnum: it finds its stack's plain str key)
+                kind = units[n].type
                 stacks[p][kind] = with_cards(stacks[p][kind], n)
     state = replace(state, battle=None, drawn=None, steps=(), stacks=stacks,
                     arsenal_discard=discard,
@@ -599,7 +604,11 @@ def _next_turn(lk: Lookups, state: State) -> State:
 
     bcp.emergency.turn: they choose between drawing and an emergency deployment; with an empty
     Reserve Hand they draw at once (the step `_choose_step` would settle CHOOSE into next)."""
-    nxt = turns.next_in(state.order, state.turn, state.eliminated)
+    order, turn = state.order, state.turn
+    if not state.eliminated and turn in order:  # `turns.next_in` with nobody out: the next seat
+        nxt: str | None = order[(order.index(turn) + 1) % len(order)]
+    else:
+        nxt = turns.next_in(order, turn, state.eliminated)
     assert nxt is not None  # the game ends before every side is out
     if not _battle_live(lk, state):  # bcp.victory.no-battles
         return _on_points(state, "no BATTLECARD is left that could still be fought")
