@@ -76,9 +76,10 @@ def test_the_need_table_is_the_window_for_every_pair_of_units_and_bonus():
                     continue
                 for name, me in units.items():
                     need = lk.need[side][name][enemy_side]
+                    assert list(need) == sorted(need)  # least need first
                     for target, them in theirs.items():
                         n = shortfall(me, them, lk.actions)
-                        assert need.get(target) == n
+                        assert dict((t, k) for k, t in need).get(target) == n
                         above = them.defence.of(me.type) or 0
                         attack = me.attack.of(them.type) or 0
                         for bonus in range(0, 25):

@@ -234,9 +234,10 @@ class Lookups(msgspec.Struct, frozen=True):
     rules: Numbers
     # side -> unit -> enemy side -> the enemy units it may fire at (`targetable`, tabulated)
     reach: dict[str, dict[str, dict[str, frozenset[str]]]]
-    # side -> unit -> enemy side -> target -> the bonus its shot needs for some Action Number to
-    # fall in its window (`shortfall`, tabulated: the stalemate test's arithmetic)
-    need: dict[str, dict[str, dict[str, dict[str, int]]]]
+    # side -> unit -> enemy side -> (the bonus its shot needs for some Action Number to fall in
+    # its window, target) for each target it ever could hit, least need first (`shortfall`,
+    # tabulated: the stalemate test's arithmetic)
+    need: dict[str, dict[str, dict[str, tuple[tuple[int, str], ...]]]]
     # side -> unit type -> the side's units (by name) that support that type (bcp.fire.support)
     backers: dict[str, dict[UnitType, tuple[str, ...]]]
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
@@ -263,8 +264,8 @@ class Lookups(msgspec.Struct, frozen=True):
                                    for e in comp.sides if e.id != s.id}
                           for u in s.arsenal}
                    for s in comp.sides},
-            need={s.id: {u.name: {e.id: {t.name: n for t in e.arsenal
-                                         if (n := shortfall(u, t, actions)) is not None}
+            need={s.id: {u.name: {e.id: tuple(sorted((n, t.name) for t in e.arsenal
+                                                if (n := shortfall(u, t, actions)) is not None))
                                   for e in comp.sides if e.id != s.id}
                          for u in s.arsenal}
                   for s in comp.sides},

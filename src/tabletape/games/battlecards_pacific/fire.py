@@ -187,25 +187,27 @@ def _kind(kind: object) -> str:
 def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
     with every supporter backing it (however support is allocated) and its best Kept Card."""
-    # `window(..., None, supporters(...))` for each target, read from `lk.need` (the bonus each
-    # pair's shot needs beyond its attack: `components.shortfall`, which has the reach, the
-    # firing phases and the Action Numbers in it): a unit could hit when its least need among
-    # the enemy units is covered by its support and its best Kept Card
+    # `window(..., None, supporters(...))` for each target, read from `lk.need` (each pair's
+    # need beyond the attack, least first: `components.shortfall`, which has the reach, the
+    # firing phases and the Action Numbers in it): a unit could hit when the least need among
+    # the enemy units in the battle is covered by its support and its best Kept Card
     # (tests/games/test_fast_paths.py pins it to that form)
-    opponent = q.opponent(battle, player)
+    opponent = battle.defender if player == battle.aggressor else battle.aggressor
     side, enemy_side = state.sides[player], state.sides[opponent]
     need, units = lk.need[side], lk.units[side]
-    enemy = set(battle.forces[opponent])
-    for name in dict.fromkeys(battle.forces[player]):
-        needs = need[name][enemy_side]
-        least = min((needs[t] for t in enemy if t in needs), default=None)
+    theirs = battle.forces[opponent]
+    last = None
+    for name in battle.forces[player]:  # (a sorted multiset: each name's copies together)
+        if name == last:
+            continue
+        last = name
+        least = next((n for n, target in need[name][enemy_side] if target in theirs), None)
         if least is None:
-            continue  # nothing it may fire at could ever fall to it
+            continue  # nothing it may fire at in the battle could ever fall to it
         if least <= 0:
             return True  # some Action Number falls in the bare window
         me = units[name]
-        bonus = support_bonus(lk, state, battle, player, name)
-        if least <= bonus + max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]),
-                                default=0):
+        if least <= support_bonus(lk, state, battle, player, name) + max(
+                (kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0):
             return True
     return False
