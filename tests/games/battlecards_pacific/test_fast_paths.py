@@ -238,3 +238,63 @@ def test_the_next_turn_is_the_next_in_turn_order(seed):
                 assert after.turn == turns.next_in(s.order, s.turn, s.eliminated)
                 passed += 1
     assert passed
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
+def test_the_volley_found_ready_remembered_is_fire_ready(seeds, data):
+    """`_ready` (a volley made only of units last found ready against the very same battle's
+    units is ready again) answers as `fire.ready` does, states of several games asked in any
+    order, some with their units, their volley or the side firing changed."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import fire, reducer
+    asked = []
+    for seed in seeds:
+        rs, _, states = played("every-shot", seed)
+        asked += [(rs.lk, s) for s in states if s.battle is not None]
+    if not asked:
+        return
+    order = data.draw(st.permutations(range(len(asked))))
+    for i in order[:200]:
+        lk, state = asked[i]
+        b = state.battle
+        roll = data.draw(st.integers(0, 6))
+        if roll == 0:  # the same units in a new dict
+            b = replace(b, forces=dict(b.forces))
+        elif roll == 1:  # the enemy thinned to its first unit
+            enemy = b.defender if b.side == b.aggressor else b.aggressor
+            b = replace(b, forces={**b.forces, enemy: b.forces[enemy][:1]})
+        elif roll == 2:  # every engaged unit of the side firing in the volley
+            b = replace(b, to_fire=b.forces[b.side])
+        elif roll == 3:  # the other side fires, all its units in the volley
+            other = b.defender if b.side == b.aggressor else b.aggressor
+            b = replace(b, side=other, to_fire=b.forces[other])
+        if not b.to_fire:
+            continue
+        state = replace(state, battle=b)
+        assert reducer._ready(lk, state, b) == fire.ready(lk, state, b, b.side, b.to_fire)
+
+
+def test_the_volley_found_ready_remembered_is_asked_again_for_the_other_side(monkeypatch):
+    """The side firing is part of what the remembered volley is kept with (both sides may
+    field units of one name): with the same battle's units, the other side's volley is asked
+    again, the same side's is not."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import reducer
+    rs, _, states = played("every-shot", 1)
+    state = next(s for s in states if s.battle is not None and s.battle.to_fire)
+    b = state.battle
+    calls = []
+
+    def every_one(lk, state, battle, player, names):
+        calls.append(player)
+        return names
+    monkeypatch.setattr(reducer, "fire_ready", every_one)
+    monkeypatch.setattr(reducer, "_last_ready", (None, None, None, None, frozenset()))
+    other = b.defender if b.side == b.aggressor else b.aggressor
+    theirs = replace(b, side=other, to_fire=b.to_fire)  # the same names, the other side
+    assert reducer._ready(rs.lk, state, b) == b.to_fire and calls == [b.side]
+    assert reducer._ready(rs.lk, state, b) == b.to_fire and calls == [b.side]  # remembered
+    assert reducer._ready(rs.lk, state, theirs) == b.to_fire and calls == [b.side, other]

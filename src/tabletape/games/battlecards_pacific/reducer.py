@@ -378,12 +378,35 @@ def _start_round(lk: Lookups, state: State) -> State:
     return replace(state, battle=b)
 
 
+# The battle's flow asks, as every event settles, whether each unit of the volley still has
+# something to fire at (`fire.ready`, bcp.fire.phase). That reads the volley's units, the
+# enemy's (`battle.forces`, a new dict only when a unit leaves the battle), the sides and the
+# box; so the units last found ready are kept with the very objects they were found on, and a
+# volley made only of them is ready again (identity, as `_either_can_hit`; a miss changes
+# neither side's units). tests/games/battlecards_pacific/test_fast_paths.py pins it to `ready`.
+_last_ready: tuple = (None, None, None, None, frozenset())
+
+
+def _ready(lk: Lookups, state: State, b: Battle) -> tuple[str, ...]:
+    """Returns `fire.ready(lk, state, b, b.side, b.to_fire)`: the volley itself when each of
+    its units was found ready against the very same battle's units."""
+    global _last_ready
+    last = _last_ready  # read once: another thread may replace it, never half of it
+    if last[0] is b.forces and last[1] == b.side and last[2] is state.sides \
+            and last[3] is lk and last[4].issuperset(b.to_fire):
+        return b.to_fire
+    ready = fire_ready(lk, state, b, b.side, b.to_fire)  # each that `can_fire`
+    if ready:
+        _last_ready = (b.forces, b.side, state.sides, lk, frozenset(ready))
+    return ready
+
+
 def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
     """Moves the battle on while nobody can act: units without targets, empty volleys
     (bcp.fire.phase, bcp.withdraw.phase). Returns None when it need not move."""
     moved = False
     while b.phase <= 4 and b.shot is None:
-        ready = fire_ready(lk, state, b, b.side, b.to_fire)  # each that `can_fire`
+        ready = _ready(lk, state, b) if b.to_fire else ()
         if ready:
             if not moved and ready == b.to_fire:
                 return None
