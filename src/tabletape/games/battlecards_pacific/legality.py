@@ -465,9 +465,12 @@ def _count_fire(lk: Lookups, state: State, b: Battle) -> int:
     supporters, the product of each name's copies plus one)."""
     p = b.side
     side = state.sides[p]
-    table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[q.opponent(b, p)]
-    theirs = set(b.forces[q.opponent(b, p)])
-    kept = tuple(dict.fromkeys(state.kept[p]))
+    enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
+    table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
+    theirs = set(b.forces[enemy])
+    kept = state.kept[p]
+    if kept:
+        kept = tuple(dict.fromkeys(kept))
     choices: dict[object, int] = {}  # unit type -> 1 + its Kept Cards with a bonus
     every = state.options.support == "every-shot"
     total = 0
