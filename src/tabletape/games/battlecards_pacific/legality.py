@@ -220,8 +220,12 @@ def _check_fire(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
                 f"{b.card}")
         return Violation("bcp.fire.each-phase", f"every {ev.unit} of {ev.player} has already "
                          f"fired in phase {b.phase}")
-    return (_check_target(lk, state, ev) or _check_kept(lk, state, ev)
-            or _check_support(lk, state, ev))
+    v = _check_target(lk, state, ev)  # then the Kept Card and the supporters, when named
+    if v is None and ev.kept is not None:
+        v = _check_kept(lk, state, ev)
+    if v is None and ev.support:
+        v = _check_support(lk, state, ev)
+    return v
 
 
 def _check_target(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
