@@ -225,6 +225,7 @@ def test_the_next_turn_is_the_next_in_turn_order(seed):
 
     from tabletape.engine.kit import turns
     from tabletape.games.battlecards_pacific import reducer
+    from tabletape.games.battlecards_pacific.state import Owed, Step
     rs, _, states = played("every-shot", seed)
     passed = 0
     for state in states:
@@ -232,10 +233,14 @@ def test_the_next_turn_is_the_next_in_turn_order(seed):
             continue
         state = replace(state, steps=())
         for s in (state, replace(state, eliminated=state.order[-1:]),
-                  replace(state, turn=None)):
+                  replace(state, turn=None), replace(state, reserve={p: () for p in state.reserve})):
             after = reducer._next_turn(rs.lk, s)
             if after.result is None:
                 assert after.turn == turns.next_in(s.order, s.turn, s.eliminated)
+                # the step owed is CHOOSE as settling would leave it (an empty Reserve Hand:
+                # the Conflict draw at once)
+                plain = replace(after, steps=(Owed(Step.CHOOSE, after.turn),))
+                assert reducer.settle(rs.lk, after) == reducer.settle(rs.lk, plain)
                 passed += 1
     assert passed
 
