@@ -75,6 +75,20 @@ def targetable(attacker: Unit, target: Unit) -> bool:
     return attack is not None and attack >= (target.defence.of(attacker.type) or 0)
 
 
+def shortfall(attacker: Unit, target: Unit, actions: tuple[int, ...]) -> int | None:
+    """bcp.stalemate.test's arithmetic for one pair: the least bonus (support and Kept Card,
+    beyond the attack) with which some Action Number of `actions` (ascending) falls in the
+    window of `attacker`'s shot at `target` (above its defence, at most attack plus bonus);
+    None when it can never: the attacker lists no firing phase, may not fire at the target
+    (`targetable`), or no Action Number is above the defence. (Tabulated in `Lookups.need`.)
+    """
+    if not attacker.phases or not targetable(attacker, target):
+        return None
+    above = target.defence.of(attacker.type) or 0
+    first = next((a for a in actions if a > above), None)  # the least that could hit
+    return None if first is None else first - (attacker.attack.of(target.type) or 0)
+
+
 class Battlecard(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """What a BATTLECARD says: aggressor side, forces called, VP, prerequisites, specials.
 
@@ -220,6 +234,12 @@ class Lookups(msgspec.Struct, frozen=True):
     rules: Numbers
     # side -> unit -> enemy side -> the enemy units it may fire at (`targetable`, tabulated)
     reach: dict[str, dict[str, dict[str, frozenset[str]]]]
+    # side -> unit -> enemy side -> (the bonus its shot needs for some Action Number to fall in
+    # its window, target) for each target it ever could hit, least need first (`shortfall`,
+    # tabulated: the stalemate test's arithmetic)
+    need: dict[str, dict[str, dict[str, tuple[tuple[int, str], ...]]]]
+    # side -> unit type -> the side's units (by name) that support that type (bcp.fire.support)
+    backers: dict[str, dict[UnitType, tuple[str, ...]]]
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     stalemate_every_shot: bool = True  # 1.1 bcp.stalemate.test: also after shots, withdrawals
     first_side_named: bool = True  # 1.1 bcp.turn.first-side: the named side starts (1.0: the file's first)
@@ -227,6 +247,7 @@ class Lookups(msgspec.Struct, frozen=True):
     @classmethod
     def of(cls, comp: Components) -> Lookups:
         """Returns the lookup tables of a card set."""
+        actions = tuple(sorted({c.action for c in comp.conflict}))
         return cls(
             theatre=comp.theatre,
             sides=turn_order(comp),
@@ -236,10 +257,18 @@ class Lookups(msgspec.Struct, frozen=True):
                      for s in comp.sides},
             cards={c.name: c for c in comp.conflict},
             conflict={c.name: c.count for c in sorted(comp.conflict, key=lambda c: c.name)},
-            actions=tuple(sorted({c.action for c in comp.conflict})),
+            actions=actions,
             battles={c.name: c.battle for c in comp.conflict if c.battle},
             rules=comp.rules,
             reach={s.id: {u.name: {e.id: frozenset(t.name for t in e.arsenal if targetable(u, t))
                                    for e in comp.sides if e.id != s.id}
                           for u in s.arsenal}
-                   for s in comp.sides})
+                   for s in comp.sides},
+            need={s.id: {u.name: {e.id: tuple(sorted((n, t.name) for t in e.arsenal
+                                                if (n := shortfall(u, t, actions)) is not None))
+                                  for e in comp.sides if e.id != s.id}
+                         for u in s.arsenal}
+                  for s in comp.sides},
+            backers={s.id: {k: tuple(u.name for u in s.arsenal if k in u.supports)
+                            for k in UnitType}
+                     for s in comp.sides})

@@ -8,7 +8,6 @@ the bound game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -47,10 +46,10 @@ def ready(lk: Lookups, state: State, battle: Battle, player: str, names: tuple[s
     """Returns those of `names` that `can_fire`: the tables and the enemy's units read once,
     not once per unit (the battle's flow asks it as every event settles;
     tests/games/test_fast_paths.py pins it to `can_fire`)."""
-    enemy = q.opponent(battle, player)
+    enemy = battle.defender if player == battle.aggressor else battle.aggressor  # q.opponent
     table, enemy_side = lk.reach[state.sides[player]], state.sides[enemy]
     theirs = battle.forces[enemy]
-    return tuple(n for n in names if not table[n][enemy_side].isdisjoint(theirs))
+    return tuple([n for n in names if not table[n][enemy_side].isdisjoint(theirs)])
 
 
 def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
@@ -67,6 +66,22 @@ def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str
     kind = units[name].type
     others = without(battle.forces[player], name) if name in battle.forces[player] else ()
     return tuple(n for n in others if kind in units[n].supports)
+
+
+def support_bonus(lk: Lookups, state: State, battle: Battle, player: str, name: str) -> int:
+    """Returns `support` of every supporter (bcp.fire.support): the units of `lk.backers` for
+    `name`'s type, each as many times as the player has it engaged (`name` itself once less),
+    not the engaged units one by one (tests/games/battlecards_pacific/test_fast_paths.py pins
+    it to the sum over `supporters`)."""
+    units, engaged = lk.units[state.sides[player]], battle.forces[player]
+    if name not in engaged:
+        return 0
+    bonus = 0
+    for n in lk.backers[state.sides[player]][units[name].type]:
+        copies = engaged.count(n) - (n == name)
+        if copies > 0:
+            bonus += units[n].support * copies
+    return bonus
 
 
 def support(lk: Lookups, state: State, battle: Battle, player: str, name: str,
@@ -112,6 +127,8 @@ def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, ta
     (bcp.fire.support-allocated), else every supporter does (bcp.fire.support). With `how`,
     each term of `upto` is written down as it is added, and each value read (to explain a
     ruling: the sentence and the check then use the same numbers)."""
+    if how is None:  # the shot being applied: nothing to write down
+        return _window(lk, state, battle, player, name, target, kept, allocated)
     me = q.unit(lk, state, player, name)
     them = q.unit(lk, state, q.opponent(battle, player), target)
     above = them.defence.of(me.type) or 0
@@ -143,6 +160,26 @@ def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, ta
     return above, upto
 
 
+def _window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
+            kept: str | None, allocated: tuple[str, ...]) -> tuple[int, int]:
+    """`window` without a derivation to write: the same sums, no test of `how` at each term
+    (the play of every shot reads it; tests/games/battlecards_pacific/test_fast_paths.py pins
+    it to `window` written down)."""
+    units = lk.units[state.sides[player]]
+    me = units[name]
+    enemy = battle.defender if player == battle.aggressor else battle.aggressor  # q.opponent
+    them = lk.units[state.sides[enemy]][target]
+    upto = me.attack.of(them.type) or 0
+    if state.options.support == "every-shot":
+        upto += support_bonus(lk, state, battle, player, name)
+    else:
+        for n in allocated:
+            upto += units[n].support
+    if kept is not None:
+        upto += kept_bonus(lk, kept, me) or 0
+    return them.defence.of(me.type) or 0, upto
+
+
 def _kind(kind: object) -> str:
     return str(getattr(kind, "value", kind)).lower()
 
@@ -150,26 +187,27 @@ def _kind(kind: object) -> str:
 def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
     """bcp.stalemate.test: some engaged unit could destroy some target with some Action Number,
     with every supporter backing it (however support is allocated) and its best Kept Card."""
-    # `window(..., None, supporters(...))` for each target, with what does not depend on
-    # the target worked out once per unit, the targets read from `lk.reach`, and the Action
-    # Numbers (sorted) searched by bisection (tests/games/test_fast_paths.py pins it to that form)
-    side, enemy_side = state.sides[player], state.sides[q.opponent(battle, player)]
-    units, theirs, actions = lk.units[side], lk.units[enemy_side], lk.actions
-    enemy = tuple(dict.fromkeys(battle.forces[q.opponent(battle, player)]))
-    for name in dict.fromkeys(battle.forces[player]):
-        me = units[name]
-        reach = lk.reach[side][name][enemy_side]
-        if not me.phases or reach.isdisjoint(enemy):
+    # `window(..., None, supporters(...))` for each target, read from `lk.need` (each pair's
+    # need beyond the attack, least first: `components.shortfall`, which has the reach, the
+    # firing phases and the Action Numbers in it): a unit could hit when the least need among
+    # the enemy units in the battle is covered by its support and its best Kept Card
+    # (tests/games/test_fast_paths.py pins it to that form)
+    opponent = battle.defender if player == battle.aggressor else battle.aggressor
+    side, enemy_side = state.sides[player], state.sides[opponent]
+    need, units = lk.need[side], lk.units[side]
+    theirs = battle.forces[opponent]
+    last = None
+    for name in battle.forces[player]:  # (a sorted multiset: each name's copies together)
+        if name == last:
             continue
-        best = max((kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
-        bonus = sum(units[n].support for n in supporters(lk, state, battle, player, name))
-        for target in enemy:
-            if target not in reach:
-                continue
-            them = theirs[target]
-            above = them.defence.of(me.type) or 0
-            upto = (me.attack.of(them.type) or 0) + bonus + best
-            i = bisect_right(actions, above)  # the first Action Number above `above`
-            if i < len(actions) and actions[i] <= upto:
-                return True
+        last = name
+        least = next((n for n, target in need[name][enemy_side] if target in theirs), None)
+        if least is None:
+            continue  # nothing it may fire at in the battle could ever fall to it
+        if least <= 0:
+            return True  # some Action Number falls in the bare window
+        me = units[name]
+        if least <= support_bonus(lk, state, battle, player, name) + max(
+                (kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0):
+            return True
     return False

@@ -9,6 +9,7 @@ game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -42,6 +43,10 @@ from .state import WITHDRAWAL, Battle, Owed, State, Step
 DRAWS = (Step.DEAL, Step.DRAW_ARSENAL)
 DEPLOYS = (Step.FIRST_DEPLOY, Step.DEPLOY)
 EMERGENCY = (Step.CHOOSE, Step.HOMELAND)
+TWO_WAYS = (*EMERGENCY, Step.DECIDE)  # emergency deploy or not; fight or not
+# the steps `check` and `count` name, once (each `Step.X` is an enum lookup)
+CHOOSE, DRAW_CONFLICT, DEPLOY, DECIDE = Step.CHOOSE, Step.DRAW_CONFLICT, Step.DEPLOY, Step.DECIDE
+TURN_START = (CHOOSE, DRAW_CONFLICT)  # a turn's first decision: emergency deploy, or draw
 
 REVEALED = {"reserve": "Reserve Hand", "kept": "Kept Cards", "stacks": "deployed stacks"}
 
@@ -136,14 +141,14 @@ def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> V
 def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
     """bcp.turn.order, bcp.emergency.turn, bcp.draw.in-deck."""
     h = head(state)
-    if h is not None and h.step in (Step.CHOOSE, Step.DRAW_CONFLICT) and ev.player != h.player:
+    if h is not None and h.step in TURN_START and ev.player != h.player:
         # whoever's turn is over (an emergency deployment ends it too) draws no more
         return Violation("bcp.turn.order", f"it is {h.player}'s turn: {ev.player} may not "
                          f"draw a Conflict card now; {h.player} must {h.step}")
-    if h is not None and h.step is Step.CHOOSE:
+    if h is not None and h.step is CHOOSE:
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
                          "whether they emergency deploy it instead of drawing")
-    if v := OWING.refuse(lk, state, (Step.DRAW_CONFLICT,), ev.player, "Conflict draw"):
+    if v := OWING.refuse(lk, state, TURN_START[1:], ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
         left = counted(sum(q.deck(lk, state).values()), "card")
@@ -184,7 +189,7 @@ def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation |
 def _check_decide(lk: Lookups, state: State, ev: BattleDecided) -> Violation | None:
     """bcp.battle.decide, bcp.battle.aggressor-decides."""
     h = head(state)
-    if h is None or h.step is not Step.DECIDE:
+    if h is None or h.step is not DECIDE:
         return OWING.not_now(lk, state, "battle decision", ev.player)
     if ev.player != h.player:
         return Violation("bcp.battle.aggressor-decides", f"{state.drawn} names "
@@ -215,8 +220,12 @@ def _check_fire(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
                 f"{b.card}")
         return Violation("bcp.fire.each-phase", f"every {ev.unit} of {ev.player} has already "
                          f"fired in phase {b.phase}")
-    return (_check_target(lk, state, ev) or _check_kept(lk, state, ev)
-            or _check_support(lk, state, ev))
+    v = _check_target(lk, state, ev)  # then the Kept Card and the supporters, when named
+    if v is None and ev.kept is not None:
+        v = _check_kept(lk, state, ev)
+    if v is None and ev.support:
+        v = _check_support(lk, state, ev)
+    return v
 
 
 def _check_target(lk: Lookups, state: State, ev: UnitFired) -> Violation | None:
@@ -421,6 +430,74 @@ def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
                 for k in (None, *kept):
                     for sup in backing:
                         yield UnitFired(player=p, unit=u, target=target, kept=k, support=sup)
+
+
+# -- count -----------------------------------------------------------------------------------
+# `len(list(legal(lk, state)))` without building the events (corpus check asks it after every
+# event): each branch of `legal` counted, a product where it nests loops
+# (tests/games/battlecards_pacific/test_fast_paths.py pins it to `legal` on every state).
+
+def count(lk: Lookups, state: State) -> int:
+    """Returns the number of events `legal` yields."""
+    if state.result is not None:
+        return 0
+    b = state.battle
+    if b is not None:
+        if b.shot is not None:
+            return len(q.deck(lk, state))  # a ConflictTurned per kind of card left
+        if b.phase == WITHDRAWAL:
+            return len(set(b.forces[b.side])) + 1  # each unit's withdrawal, or none more
+        return _count_fire(lk, state, b)
+    h = state.steps[0]
+    step = h.step  # (tested against tuples of steps: `Step.X` costs an enum lookup each)
+    if step in DRAWS:
+        return len(state.arsenal[state.sides[h.player]])
+    if step in DEPLOYS:  # each unit of the Reserve Hand, or (a Conflict card's) no more
+        return len(set(state.reserve[h.player])) + (step is DEPLOY)
+    if step in TWO_WAYS:  # deployed or declined; fight or not
+        return 2
+    if step is DRAW_CONFLICT:
+        return len(q.deck(lk, state))
+    return 1  # REVEAL: the cards it shows
+
+
+def _count_fire(lk: Lookups, state: State, b: Battle) -> int:
+    """`_legal_battle`'s shots counted: for each unit of the volley, its targets (the distinct
+    enemy units in the battle it may fire at: `targets`, read from `lk.reach` as `fire.ready`
+    does) times its Kept Cards' choices (none, or one that gives it a bonus) times its choices
+    of supporters (every-shot: none named; allocated: each distinct sub-multiset of the free
+    supporters, the product of each name's copies plus one)."""
+    p = b.side
+    side = state.sides[p]
+    enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
+    table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
+    theirs = set(b.forces[enemy])
+    kept = state.kept[p]
+    if kept:
+        kept = tuple(dict.fromkeys(kept))
+    choices: dict[object, int] = {}  # unit type -> 1 + its Kept Cards with a bonus
+    every = state.options.support == "every-shot"
+    total = 0
+    for u in dict.fromkeys(b.to_fire):
+        n = len(table[u][enemy_side] & theirs)
+        if not n:
+            continue
+        if kept:
+            me = units[u]
+            k = choices.get(me.type)
+            if k is None:  # (a Kept Card's bonus depends on the unit's type alone)
+                k = choices[me.type] = 1 + sum(1 for c in kept
+                                               if kept_bonus(lk, c, me) is not None)
+            n *= k
+        if not every:
+            free = list(supporters(lk, state, b, p, u))
+            for s in b.backed:
+                if s in free:
+                    free.remove(s)
+            for copies in Counter(free).values():
+                n *= copies + 1
+        total += n
+    return total
 
 
 def weight(lk: Lookups, state: State, event: Event) -> int:

@@ -37,6 +37,9 @@ from .fire import can_hit, volley, window
 from .fire import ready as fire_ready
 from .state import Battle, Owed, Result, Shot, State, Step
 
+# the steps the plays owe most often, named once (each `Step.X` is an enum lookup)
+CHOOSE, DRAW_CONFLICT, DECIDE = Step.CHOOSE, Step.DRAW_CONFLICT, Step.DECIDE
+
 # -- To Set Up the Game ------------------------------------------------------------------------
 
 def assign_sides(players: tuple[str, ...], sides: tuple[str, ...], first: str) -> dict[str, str]:
@@ -77,9 +80,23 @@ def take_conflict(lk: Lookups, state: State, name: str) -> State:
 
 def to_discard(lk: Lookups, state: State, *names: str) -> State:
     """Returns the state with Conflict cards put on the discard pile."""
+    return replace(state, conflict_discard=_discarded(lk, state, names))
+
+
+# The plays below change a state once (one `replace` with every field that changes): these
+# give the new decks to put in it.
+
+def _taken(lk: Lookups, state: State, name: str) -> dict[str, dict[str, int]]:
+    """Returns the Conflict decks with one `name` drawn or turned (`take_conflict`'s)."""
     th = lk.theatre
-    return replace(state, conflict_discard={**state.conflict_discard,
-                                            th: state.conflict_discard[th] + names})
+    return {**state.conflict, th: take(state.conflict[th], name)}
+
+
+def _discarded(lk: Lookups, state: State, names: tuple[str, ...]
+               ) -> dict[str, tuple[str, ...]]:
+    """Returns the Conflict discard piles with `names` put on (`to_discard`'s)."""
+    th = lk.theatre
+    return {**state.conflict_discard, th: state.conflict_discard[th] + names}
 
 
 def _reshuffle(state: State) -> State | None:
@@ -108,34 +125,39 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
     return state
 
 
-def _count_down(state: State) -> State:
-    h = state.steps[0]
-    return replace(state, steps=(replace(h, count=h.count - 1),) + state.steps[1:])
-
-
-def _deploy(lk: Lookups, state: State, player: str, units: tuple[str, ...]) -> State:
-    """bcp.deploy.stack: each unit goes face down onto the stack of its own type."""
+def _deployed(lk: Lookups, state: State, player: str, units: tuple[str, ...]
+              ) -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[str, tuple[str, ...]]]:
+    """bcp.deploy.stack: returns the stacks and the Reserve Hands once each unit has gone face
+    down onto the stack of its own type (each stack sorted once, with all that joins it)."""
     stacks = dict(state.stacks[player])
     reserve = state.reserve[player]
+    kinds = lk.units[state.sides[player]]
+    joining: dict[str, list[str]] = {}
     for u in units:
-        kind = q.unit(lk, state, player, u).type.value
-        stacks[kind] = with_cards(stacks[kind], u)
+        # (a unit type is a StrEnum: it finds its stack's key, which keeps its plain str)
+        joining.setdefault(kinds[u].type, []).append(u)
         reserve = without(reserve, u)
-    return replace(state, stacks={**state.stacks, player: stacks},
-                   reserve={**state.reserve, player: reserve})
+    for kind, more in joining.items():
+        stacks[kind] = with_cards(stacks[kind], *more)
+    return {**state.stacks, player: stacks}, {**state.reserve, player: reserve}
 
 
 def _arsenal_drawn(lk: Lookups, state: State, ev: ArsenalDrawn) -> State:
-    """bcp.setup.deal, bcp.conflict.draw: one Arsenal card into the Reserve Hand."""
+    """bcp.setup.deal, bcp.conflict.draw: one Arsenal card into the Reserve Hand (and one
+    fewer owed, in the same change)."""
     p, side = ev.player, state.sides[ev.player]
-    state = replace(state, arsenal={**state.arsenal, side: take(state.arsenal[side], ev.unit)},
-                    reserve={**state.reserve, p: with_cards(state.reserve[p], ev.unit)})
-    return _count_down(state)
+    h = state.steps[0]
+    return replace(state, arsenal={**state.arsenal, side: take(state.arsenal[side], ev.unit)},
+                   reserve={**state.reserve, p: with_cards(state.reserve[p], ev.unit)},
+                   steps=(replace(h, count=h.count - 1),) + state.steps[1:])
 
 
 def _unit_deployed(lk: Lookups, state: State, ev: UnitDeployed) -> State:
-    """bcp.setup.deploy, bcp.conflict.deploy."""
-    return _count_down(_deploy(lk, state, ev.player, (ev.unit,)))
+    """bcp.setup.deploy, bcp.conflict.deploy (and one fewer owed, at once)."""
+    stacks, reserve = _deployed(lk, state, ev.player, (ev.unit,))
+    h = state.steps[0]
+    return replace(state, stacks=stacks, reserve=reserve,
+                   steps=(replace(h, count=h.count - 1),) + state.steps[1:])
 
 
 def _deployment_finished(lk: Lookups, state: State, ev: DeploymentFinished) -> State:
@@ -145,41 +167,46 @@ def _deployment_finished(lk: Lookups, state: State, ev: DeploymentFinished) -> S
 
 def _emergency_deployed(lk: Lookups, state: State, ev: EmergencyDeployed) -> State:
     """bcp.emergency.turn (instead of the turn's draw), bcp.emergency.homeland."""
-    state = _deploy(lk, state, ev.player, state.reserve[ev.player])
-    return replace(state, steps=() if state.steps[0].step is Step.CHOOSE else state.steps[1:])
+    stacks, reserve = _deployed(lk, state, ev.player, state.reserve[ev.player])
+    return replace(state, stacks=stacks, reserve=reserve,
+                   steps=() if state.steps[0].step is CHOOSE else state.steps[1:])
 
 
 def _emergency_declined(lk: Lookups, state: State, ev: EmergencyDeclined) -> State:
     """At a turn's start, keeping the Reserve Hand means drawing a Conflict card."""
     rest = state.steps[1:]
-    if state.steps[0].step is Step.CHOOSE:
-        rest = (Owed(Step.DRAW_CONFLICT, ev.player),)
+    if state.steps[0].step is CHOOSE:
+        rest = (Owed(DRAW_CONFLICT, ev.player),)
     return replace(state, steps=rest)
 
 
 def _conflict_drawn(lk: Lookups, state: State, ev: ConflictDrawn) -> State:
-    """Playing the Game: the drawn Conflict card's instruction."""
+    """Playing the Game: the drawn Conflict card's instruction (the card taken from the deck
+    and the instruction's changes made at once)."""
     player, name = ev.player, ev.card
-    card = q.card(lk, name)
-    state = replace(take_conflict(lk, state, name), steps=state.steps[1:])
+    card = lk.cards[name]
+    conflict = _taken(lk, state, name)
     if card.battle is not None:
         bc = card.battle
         aggressors = q.players_of(state, bc.aggressor)
         if not aggressors or not set(bc.requires) <= q.side_won(state, bc.aggressor):
             # bcp.battle.prerequisites: discarded, and the turn is lost
-            return replace(to_discard(lk, state, name), steps=())
-        return replace(state, drawn=name, steps=(Owed(Step.DECIDE, aggressors[0]),))
+            return replace(state, conflict=conflict,
+                           conflict_discard=_discarded(lk, state, (name,)), steps=())
+        return replace(state, conflict=conflict, drawn=name,
+                       steps=(Owed(DECIDE, aggressors[0]),))
     if card.keep:  # bcp.conflict.keep
-        return replace(state, kept={**state.kept, player: state.kept[player] + (name,)}, steps=())
+        return replace(state, conflict=conflict, steps=(),
+                       kept={**state.kept, player: state.kept[player] + (name,)})
     owed: tuple[Owed, ...] = ()
     if card.draw:  # bcp.conflict.draw
         owed += (Owed(Step.DRAW_ARSENAL, player, card.draw),)
     if card.deploy:  # bcp.conflict.deploy
         owed += (Owed(Step.DEPLOY, player, card.deploy),)
-    enemy = q.enemy_of(state, player)
-    if card.reveal and enemy is not None:  # bcp.conflict.reveal
+    if card.reveal and (enemy := q.enemy_of(state, player)) is not None:  # bcp.conflict.reveal
         owed += (Owed(Step.REVEAL, enemy, what=card.reveal),)
-    return replace(to_discard(lk, state, name), steps=owed)  # bcp.conflict.discard
+    return replace(state, conflict=conflict, steps=owed,  # bcp.conflict.discard
+                   conflict_discard=_discarded(lk, state, (name,)))
 
 
 def _cards_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> State:
@@ -208,11 +235,12 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
     assert b is not None
     player, name = ev.player, ev.unit
     above, upto = window(lk, state, b, player, name, ev.target, ev.kept, ev.support)
-    if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
-        state = to_discard(lk, replace(state, kept={
-            **state.kept, player: without(state.kept[player], ev.kept)}), ev.kept)
-    b = replace(b, to_fire=without(b.to_fire, name), backed=with_cards(b.backed, *ev.support),
+    b = replace(b, to_fire=without(b.to_fire, name),
+                backed=with_cards(b.backed, *ev.support) if ev.support else b.backed,
                 shot=Shot(player, name, ev.target, above, upto, ev.kept, ev.support))
+    if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
+        return replace(state, battle=b, conflict_discard=_discarded(lk, state, (ev.kept,)),
+                       kept={**state.kept, player: without(state.kept[player], ev.kept)})
     return replace(state, battle=b)
 
 
@@ -222,23 +250,25 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
     b = state.battle
     assert b is not None and b.shot is not None
     shot = b.shot
-    state = to_discard(lk, take_conflict(lk, state, ev.card), ev.card)
-    b = replace(b, shot=None)
+    conflict, discard = _taken(lk, state, ev.card), _discarded(lk, state, (ev.card,))
     if not ev.hit:  # a miss may still have spent the Kept Card that made a hit possible
-        return _stalemate_again(lk, replace(state, battle=b))
+        return _stalemate_again(lk, replace(state, conflict=conflict, conflict_discard=discard,
+                                            battle=replace(b, shot=None)))
     enemy = q.opponent(b, shot.player)
     side = state.sides[enemy]
-    b = replace(b, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
-    state = replace(state, battle=b, arsenal_discard={
-        **state.arsenal_discard, side: state.arsenal_discard[side] + (shot.target,)})
+    b = replace(b, shot=None, forces={**b.forces, enemy: without(b.forces[enemy], shot.target)})
+    state = replace(state, battle=b, conflict=conflict, conflict_discard=discard,
+                    arsenal_discard={**state.arsenal_discard,
+                                     side: state.arsenal_discard[side] + (shot.target,)})
     if not b.forces[enemy]:
         return _finish(lk, state, shot.player, "every enemy unit in it was destroyed or withdrawn")
-    special = q.battlecard(lk, b.card).special
-    kind = q.unit(lk, state, enemy, shot.target).type
-    if special is not None and kind == special and not any(
-            q.unit(lk, state, enemy, n).type == special for n in b.forces[enemy]):
-        return _finish(lk, state, shot.player,
-                       f"special victory: the last enemy {special} unit fell", special=True)
+    special = lk.battles[b.card].special
+    if special is not None:
+        units = lk.units[side]
+        if units[shot.target].type == special and not any(
+                units[n].type == special for n in b.forces[enemy]):
+            return _finish(lk, state, shot.player,
+                           f"special victory: the last enemy {special} unit fell", special=True)
     return _stalemate_again(lk, state)
 
 
@@ -348,12 +378,35 @@ def _start_round(lk: Lookups, state: State) -> State:
     return replace(state, battle=b)
 
 
+# The battle's flow asks, as every event settles, whether each unit of the volley still has
+# something to fire at (`fire.ready`, bcp.fire.phase). That reads the volley's units, the
+# enemy's (`battle.forces`, a new dict only when a unit leaves the battle), the sides and the
+# box; so the units last found ready are kept with the very objects they were found on, and a
+# volley made only of them is ready again (identity, as `_either_can_hit`; a miss changes
+# neither side's units). tests/games/battlecards_pacific/test_fast_paths.py pins it to `ready`.
+_last_ready: tuple = (None, None, None, None, frozenset())
+
+
+def _ready(lk: Lookups, state: State, b: Battle) -> tuple[str, ...]:
+    """Returns `fire.ready(lk, state, b, b.side, b.to_fire)`: the volley itself when each of
+    its units was found ready against the very same battle's units."""
+    global _last_ready
+    last = _last_ready  # read once: another thread may replace it, never half of it
+    if last[0] is b.forces and last[1] == b.side and last[2] is state.sides \
+            and last[3] is lk and last[4].issuperset(b.to_fire):
+        return b.to_fire
+    ready = fire_ready(lk, state, b, b.side, b.to_fire)  # each that `can_fire`
+    if ready:
+        _last_ready = (b.forces, b.side, state.sides, lk, frozenset(ready))
+    return ready
+
+
 def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
     """Moves the battle on while nobody can act: units without targets, empty volleys
     (bcp.fire.phase, bcp.withdraw.phase). Returns None when it need not move."""
     moved = False
     while b.phase <= 4 and b.shot is None:
-        ready = fire_ready(lk, state, b, b.side, b.to_fire)  # each that `can_fire`
+        ready = _ready(lk, state, b) if b.to_fire else ()
         if ready:
             if not moved and ready == b.to_fire:
                 return None
@@ -385,8 +438,9 @@ def _finish(lk: Lookups, state: State, winner: str, how: str, *, special: bool =
             if special and p == loser and bc.special_losers == "discard":
                 discard[state.sides[p]] += b.forces[p]
                 home = b.withdrawn[p]
-            for n in home:
-                kind = q.unit(lk, state, p, n).type.value
+            units = lk.units[state.sides[p]]
+            for n in home:  # (a unit type is a StrEnum: it finds its stack's plain str key)
+                kind = units[n].type
                 stacks[p][kind] = with_cards(stacks[p][kind], n)
     state = replace(state, battle=None, drawn=None, steps=(), stacks=stacks,
                     arsenal_discard=discard,
@@ -495,45 +549,91 @@ def resolve(lk: Lookups, state: State) -> State | None:
             return shuffled
     b = state.battle
     if b is not None:
-        moved = _advance(lk, state, b)
-        if moved is not None:
-            return moved
-        if b.shot is not None and not q.deck(lk, state):
+        if b.shot is not None:  # the shot's card is owed (`_advance` would not move)
+            if state.conflict[lk.theatre]:
+                return None
             # bcp.deck.exhausted: nothing to turn for the shot, a miss
             return replace(state, battle=replace(b, shot=None))
-        return None
+        if b.phase > 4:  # the withdrawal phase: a decision (`_advance` would not move)
+            return None
+        return _advance(lk, state, b)
     if not state.steps:
         return _next_turn(lk, state)
     h = state.steps[0]
-    if h.step is Step.BATTLE:
-        return _begin(lk, turns.done(state))
-    if h.step is Step.CHOOSE and not state.reserve[h.player]:
-        return replace(state, steps=(Owed(Step.DRAW_CONFLICT, h.player),) + state.steps[1:])
-    if h.step is Step.DRAW_CONFLICT and not q.deck(lk, state):
-        return _on_points(state, "the Conflict deck ran out")  # bcp.deck.exhausted
-    if not _skippable(state, h):
+    # the step owed now, by a table of steps (not `match`: each `Step.X` is an enum lookup)
+    return _SETTLE[h.step](lk, state, h)
+
+
+# -- resolving the step owed now, one function per step (`resolve` looks it up) ----------------
+
+def _battle_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """Fighting a Battle: the battle begins as soon as it is owed."""
+    return _begin(lk, turns.done(state))
+
+
+def _choose_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.emergency.turn: with an empty Reserve Hand there is nothing to choose: draw."""
+    if state.reserve[h.player]:
+        return None
+    return replace(state, steps=(Owed(Step.DRAW_CONFLICT, h.player),) + state.steps[1:])
+
+
+def _draw_conflict_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.deck.exhausted: no Conflict card left to draw ends the game on points."""
+    if state.conflict[lk.theatre]:
+        return None
+    return _on_points(state, "the Conflict deck ran out")
+
+
+def _draw_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """Owed draws end with the count, or with the deck (bcp.deck.exhausted)."""
+    if h.count > 0 and state.arsenal[state.sides[h.player]]:
         return None
     return turns.done(state)
 
 
-def _skippable(state: State, h: Owed) -> bool:
-    """Owed steps that nothing can fulfil are dropped (bcp.deck.exhausted, empty hands)."""
-    match h.step:
-        case Step.DEAL | Step.DRAW_ARSENAL:
-            return h.count <= 0 or not state.arsenal[state.sides[h.player]]
-        case Step.FIRST_DEPLOY | Step.DEPLOY:
-            return h.count <= 0 or not state.reserve[h.player]
-        case Step.HOMELAND:
-            return not state.reserve[h.player]
-        case Step.REVEAL:
-            return h.player in state.eliminated
-    return False
+def _deploy_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """Owed deployments end with the count, or with the Reserve Hand."""
+    if h.count > 0 and state.reserve[h.player]:
+        return None
+    return turns.done(state)
+
+
+def _homeland_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.emergency.homeland: with an empty Reserve Hand there is nothing to deploy."""
+    return None if state.reserve[h.player] else turns.done(state)
+
+
+def _reveal_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.conflict.reveal: an eliminated player shows nothing."""
+    return turns.done(state) if h.player in state.eliminated else None
+
+
+def _decide_step(lk: Lookups, state: State, h: Owed) -> State | None:
+    """bcp.battle.decide: always a decision."""
+    return None
+
+
+_SETTLE = {Step.BATTLE: _battle_step, Step.CHOOSE: _choose_step,
+           Step.DRAW_CONFLICT: _draw_conflict_step, Step.DEAL: _draw_step,
+           Step.DRAW_ARSENAL: _draw_step, Step.FIRST_DEPLOY: _deploy_step,
+           Step.DEPLOY: _deploy_step, Step.HOMELAND: _homeland_step,
+           Step.REVEAL: _reveal_step, Step.DECIDE: _decide_step}
+assert set(_SETTLE) == set(Step)
 
 
 def _next_turn(lk: Lookups, state: State) -> State:
-    """bcp.turn.order: the next player in turn order who is still in the game draws."""
-    nxt = turns.next_in(state.order, state.turn, state.eliminated)
+    """bcp.turn.order: the next player in turn order who is still in the game draws.
+
+    bcp.emergency.turn: they choose between drawing and an emergency deployment; with an empty
+    Reserve Hand they draw at once (the step `_choose_step` would settle CHOOSE into next)."""
+    order, turn = state.order, state.turn
+    if not state.eliminated and turn in order:  # `turns.next_in` with nobody out: the next seat
+        nxt: str | None = order[(order.index(turn) + 1) % len(order)]
+    else:
+        nxt = turns.next_in(order, turn, state.eliminated)
     assert nxt is not None  # the game ends before every side is out
     if not _battle_live(lk, state):  # bcp.victory.no-battles
         return _on_points(state, "no BATTLECARD is left that could still be fought")
-    return replace(state, turn=nxt, turns=state.turns + 1, steps=(Owed(Step.CHOOSE, nxt),))
+    owed = Owed(CHOOSE if state.reserve[nxt] else DRAW_CONFLICT, nxt)
+    return replace(state, turn=nxt, turns=state.turns + 1, steps=(owed,))
