@@ -588,12 +588,13 @@ def _plain_or_core(fold, seq, event):
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 50))
 def test_battlecards_resolve_asks_reshuffle_only_when_a_deck_is_empty(seed):
-    """`resolve` skips `_reshuffle` while every deck holds cards: it would reshuffle nothing."""
-    from tabletape.games.battlecards_pacific import reducer
+    """`resolve` skips `decks.reshuffled` while every deck holds cards: it would reshuffle
+    nothing."""
+    from tabletape.games.battlecards_pacific import decks
     _, _, states = simulated("battlecards-pacific", seed)
     for state in states:
         if all(state.arsenal.values()) and all(state.conflict.values()):
-            assert reducer._reshuffle(state) is None
+            assert decks.reshuffled(state) is None
 
 
 @settings(max_examples=25, deadline=None)

@@ -13,11 +13,12 @@ from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, take, with_cards, without
+from tabletape.engine.kit.multiset import take, with_cards, without
 from tabletape.tape.events import Event
 
 from . import lookups as q
 from .components import Lookups, UnitType
+from .decks import discarded, reshuffled, taken, to_discard
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -68,51 +69,6 @@ def initial(lk: Lookups, header: BcpStarted) -> State:
         kept={p: () for p in players}, won={p: () for p in players}, vp={p: 0 for p in players},
         steps=steps)
     return settle(lk, state)
-
-
-# -- the decks ---------------------------------------------------------------------------------
-
-def take_conflict(lk: Lookups, state: State, name: str) -> State:
-    """Returns the state with one `name` drawn or turned from the Conflict deck."""
-    th = lk.theatre
-    return replace(state, conflict={**state.conflict, th: take(state.conflict[th], name)})
-
-
-def to_discard(lk: Lookups, state: State, *names: str) -> State:
-    """Returns the state with Conflict cards put on the discard pile."""
-    return replace(state, conflict_discard=_discarded(lk, state, names))
-
-
-# The plays below change a state once (one `replace` with every field that changes): these
-# give the new decks to put in it.
-
-def _taken(lk: Lookups, state: State, name: str) -> dict[str, dict[str, int]]:
-    """Returns the Conflict decks with one `name` drawn or turned (`take_conflict`'s)."""
-    th = lk.theatre
-    return {**state.conflict, th: take(state.conflict[th], name)}
-
-
-def _discarded(lk: Lookups, state: State, names: tuple[str, ...]
-               ) -> dict[str, tuple[str, ...]]:
-    """Returns the Conflict discard piles with `names` put on (`to_discard`'s)."""
-    th = lk.theatre
-    return {**state.conflict_discard, th: state.conflict_discard[th] + names}
-
-
-def _reshuffle(state: State) -> State | None:
-    """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is)."""
-    if all(state.arsenal.values()) and all(state.conflict.values()):
-        return None  # no deck is empty: the usual case
-    before = state
-    for side, deck in state.arsenal.items():
-        if not deck and state.arsenal_discard[side]:
-            arsenal, discards = reshuffle(state.arsenal, state.arsenal_discard, side)
-            state = replace(state, arsenal=arsenal, arsenal_discard=discards)
-    for th, pile in state.conflict.items():
-        if not pile and state.conflict_discard[th]:
-            conflict, discards = reshuffle(state.conflict, state.conflict_discard, th)
-            state = replace(state, conflict=conflict, conflict_discard=discards)
-    return None if state is before else state
 
 
 # -- apply: one small function per event -------------------------------------------------------
@@ -185,14 +141,14 @@ def _conflict_drawn(lk: Lookups, state: State, ev: ConflictDrawn) -> State:
     and the instruction's changes made at once)."""
     player, name = ev.player, ev.card
     card = lk.cards[name]
-    conflict = _taken(lk, state, name)
+    conflict = taken(lk, state, name)
     if card.battle is not None:
         bc = card.battle
         aggressors = q.players_of(state, bc.aggressor)
         if not aggressors or not set(bc.requires) <= q.side_won(state, bc.aggressor):
             # bcp.battle.prerequisites: discarded, and the turn is lost
             return replace(state, conflict=conflict,
-                           conflict_discard=_discarded(lk, state, (name,)), steps=())
+                           conflict_discard=discarded(lk, state, (name,)), steps=())
         return replace(state, conflict=conflict, drawn=name,
                        steps=(Owed(DECIDE, aggressors[0]),))
     if card.keep:  # bcp.conflict.keep
@@ -206,7 +162,7 @@ def _conflict_drawn(lk: Lookups, state: State, ev: ConflictDrawn) -> State:
     if card.reveal and (enemy := q.enemy_of(state, player)) is not None:  # bcp.conflict.reveal
         owed += (Owed(Step.REVEAL, enemy, what=card.reveal),)
     return replace(state, conflict=conflict, steps=owed,  # bcp.conflict.discard
-                   conflict_discard=_discarded(lk, state, (name,)))
+                   conflict_discard=discarded(lk, state, (name,)))
 
 
 def _cards_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> State:
@@ -239,7 +195,7 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
                 backed=with_cards(b.backed, *ev.support) if ev.support else b.backed,
                 shot=Shot(player, name, ev.target, above, upto, ev.kept, ev.support))
     if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
-        return replace(state, battle=b, conflict_discard=_discarded(lk, state, (ev.kept,)),
+        return replace(state, battle=b, conflict_discard=discarded(lk, state, (ev.kept,)),
                        kept={**state.kept, player: without(state.kept[player], ev.kept)})
     return replace(state, battle=b)
 
@@ -250,7 +206,7 @@ def _conflict_turned(lk: Lookups, state: State, ev: ConflictTurned) -> State:
     b = state.battle
     assert b is not None and b.shot is not None
     shot = b.shot
-    conflict, discard = _taken(lk, state, ev.card), _discarded(lk, state, (ev.card,))
+    conflict, discard = taken(lk, state, ev.card), discarded(lk, state, (ev.card,))
     if not ev.hit:  # a miss may still have spent the Kept Card that made a hit possible
         return _stalemate_again(lk, replace(state, conflict=conflict, conflict_discard=discard,
                                             battle=replace(b, shot=None)))
@@ -542,9 +498,9 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    # bcp.deck.reshuffle, asked only when a deck is empty (`_reshuffle`'s own first test)
+    # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test)
     if not (all(state.arsenal.values()) and all(state.conflict.values())):
-        shuffled = _reshuffle(state)
+        shuffled = reshuffled(state)
         if shuffled is not None:
             return shuffled
     b = state.battle
