@@ -40,10 +40,11 @@ docs: $(VENV)/.installed
 	$(MKDOCS)
 
 # The whole suite spread over 2 processes by pytest-xdist (-n 2, as CI has 2 cores;
-# TEST_WORKERS=auto for one per core). --dist loadgroup: the tests of a module that tallies
-# one figure (xdist_group) run on one worker. The pytest plugin's tests run under xdist too;
-# one of them runs the plugin itself on xdist's workers and checks that the whole baseline
-# is written.
+# TEST_WORKERS=auto for one per core). --dist loadfile: each test file runs whole on one
+# worker, so that a module's fixtures (a browser, a long log) are made once and the modules
+# that tally one figure over their tests (tests/cli/test_trust_cli.py, ...) see all of them.
+# The pytest plugin's tests run under xdist too; one of them runs the plugin itself on
+# xdist's workers and checks that the whole baseline is written.
 TEST_WORKERS ?= 2
 test: $(VENV)/.installed
 	$(PY) -m ruff check src tests
@@ -51,7 +52,7 @@ test: $(VENV)/.installed
 	$(PY) -m mypy
 	$(TT) schema --check schemas
 	$(MKDOCS)
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The benchmark (not part of `make test`): inputs cached in build/bench, BENCH_QUICK=1 for a
 # smoke run. The peers (python-chess, eventsourcing) come from the `bench` extra.

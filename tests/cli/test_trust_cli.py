@@ -14,11 +14,6 @@ from tests.conftest import COW, lines, new_log, opening, write
 from tests.reliability import figures
 
 pytest_plugins = ["pytester"]
-
-# The module's tests tally one figure (`_figure`): under pytest-xdist they run on one
-# worker, one after another (`make test`: --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("trust-cli")
-
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
 UNSAFE_RE = re.compile(f"[{UNSAFE}]")
 

@@ -18,10 +18,6 @@ from tests.conftest import COW, lines, write
 from tests.engine.test_index import lines_hash, same, session_log
 from tests.reliability import figures
 
-# The module's tests tally one figure (`_figure`): under pytest-xdist they run on one
-# worker, one after another (`make test`: --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("trust-tape")
-
 # the figure: index edits tried, reads of each edited log compared with a read from line 1,
 # and misleading answers (the index used on the first read, or an answer that differs)
 TALLY = {"edits": 0, "reads": 0, "misleading": 0}
