@@ -39,17 +39,20 @@ schemas: $(VENV)/.installed
 docs: $(VENV)/.installed
 	$(MKDOCS)
 
-# The pytest plugin's tests run apart, spread over 2 processes by pytest-xdist (-n 2): CI
-# runs them under xdist; one of them runs the plugin itself on xdist's workers and checks
-# that the whole baseline is written.
+# The whole suite spread over 2 processes by pytest-xdist (-n 2, as CI has 2 cores;
+# TEST_WORKERS=auto for one per core). --dist loadfile: each test file runs whole on one
+# worker, so that a module's fixtures (a browser, a long log) are made once and the modules
+# that tally one figure over their tests (tests/cli/test_trust_cli.py, ...) see all of them.
+# The pytest plugin's tests run under xdist too; one of them runs the plugin itself on
+# xdist's workers and checks that the whole baseline is written.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed
 	$(PY) -m ruff check src tests
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 	$(TT) schema --check schemas
 	$(MKDOCS)
-	$(PY) -m pytest --ignore=tests/app/test_pytest_plugin.py
-	$(PY) -m pytest -n 2 tests/app/test_pytest_plugin.py
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The benchmark (not part of `make test`): inputs cached in build/bench, BENCH_QUICK=1 for a
 # smoke run. The peers (python-chess, eventsourcing) come from the `bench` extra.

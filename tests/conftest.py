@@ -17,10 +17,19 @@ from tests import session
 COW = engine.get("cards-of-war")
 
 
+@pytest.fixture(scope="session")
+def _cache_dir(tmp_path_factory) -> str:
+    """A cache folder of this run's own (this worker's, under pytest-xdist): the derived key
+    and the corpus cache go there, not to the user's ~/.cache/tabletape (which other runs,
+    or another worker, would be writing at the same time)."""
+    return str(tmp_path_factory.mktemp("cache"))
+
+
 @pytest.fixture(autouse=True)
-def _no_clock(monkeypatch):
+def _no_clock(monkeypatch, _cache_dir):
     monkeypatch.setenv("TABLETAPE_CLOCK", "off")
     monkeypatch.setenv("COLUMNS", "160")
+    monkeypatch.setenv("TABLETAPE_CACHE", _cache_dir)  # a test may name its own
 
 
 @pytest.fixture
@@ -92,9 +101,44 @@ def long_log(tmp_path_factory) -> str:
     return session_log(tmp_path_factory.mktemp("long") / "long.jsonl", 5, 3000)
 
 
+# -- the reliability figures, also from pytest-xdist's workers (`make test` runs -n 2) ----
+# Each figure recorded is tagged with the place of the test that recorded it in the run's
+# order (its module's teardown included): a worker hands its figures to the controller,
+# which prints them all in that order, whichever worker ran which test.
+_PLACES: list[int] = []  # the place of each entry of figures.RECORDED in the run's order
+_FROM_WORKERS: list[tuple[int, int, dict]] = []  # (place, worker's order, figure)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    from tests.reliability import figures
+    done = yield
+    if len(figures.RECORDED) > len(_PLACES):
+        place = next((n for n, it in enumerate(item.session.items) if it is item), -1)
+        _PLACES.extend([place] * (len(figures.RECORDED) - len(_PLACES)))
+    return done
+
+
+def pytest_sessionfinish(session):
+    from tests.reliability import figures
+    if hasattr(session.config, "workeroutput"):  # a pytest-xdist worker: to the controller
+        late = [len(session.items)] * (len(figures.RECORDED) - len(_PLACES))  # after the tests
+        session.config.workeroutput["tabletape_figures"] = [
+            [place, n, entry]
+            for n, (place, entry) in enumerate(zip(_PLACES + late, figures.RECORDED, strict=True))]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """(pytest-xdist's, on the controller) Keeps the figures a worker recorded."""
+    _FROM_WORKERS.extend(map(tuple, getattr(node, "workeroutput", {}).get("tabletape_figures", [])))
+
+
 def pytest_terminal_summary(terminalreporter):
     """Prints the figures the tests recorded (tests/reliability/figures.py), if any."""
     from tests.reliability import figures
+    if _FROM_WORKERS:
+        figures.RECORDED[:] = [entry for *_, entry in sorted(_FROM_WORKERS, key=lambda t: t[:2])]
     if not figures.RECORDED:
         return
     terminalreporter.section("reliability figures")

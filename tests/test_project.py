@@ -144,3 +144,22 @@ def test_each_import_contract_fails_on_a_planted_violation(tmp_path):
     assert "Contracts: 3 kept, 6 broken." in out, out
     for _, contract in CONTRACTS.values():
         assert re.search(re.escape(contract) + r".*BROKEN", out), out
+
+
+def test_the_reliability_figures_come_back_from_xdists_workers(tmp_path):
+    """`make test` runs under pytest-xdist: the figures the workers' tests record are printed
+    by the controller after the summary (tests/conftest.py), in the order of the tests."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("xdist")
+    names = [f"tests/reliability/test_determinism.py::"
+             f"test_simulated_games_replay_to_identical_state_digests[{g}]"
+             for g in ("cards-of-war", "take-away")]
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "load",
+                           "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"), *names],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout.split("reliability figures", 1)[-1]
+    assert re.findall(r"^determinism \((\S+)\) \[test\]", out, re.M) == ["cards-of-war",
+                                                                         "take-away"], done.stdout
