@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tabletape.engine import Decision, Violation
 from tabletape.engine.kit import multiset, turns
@@ -130,3 +132,11 @@ def test_every_event_of_a_game_has_its_check_and_its_apply(package):
     events = set(importlib.import_module(f"{game}.events").EVENTS)
     assert set(importlib.import_module(f"{game}.legality").CHECK) == events
     assert set(importlib.import_module(f"{game}.reducer").APPLY) == events
+
+
+@given(st.one_of(st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False)))
+def test_a_coordinate_is_written_as_the_plain_rule_writes_it(v):
+    """`svg.num`'s shortcut for an int gives what its plain rule gives (no needless fraction,
+    else one decimal)."""
+    from tabletape.engine.kit.svg import num
+    assert num(v) == (str(int(v)) if v == int(v) else f"{v:.1f}")

@@ -32,6 +32,8 @@ def esc(text: object) -> str:
 
 def num(v: float) -> str:
     """Returns a coordinate without a needless fraction (deterministic)."""
+    if type(v) is int:  # most coordinates (a page draws millions): `str` as below would give
+        return str(v)
     return str(int(v)) if v == int(v) else f"{v:.1f}"
 
 
