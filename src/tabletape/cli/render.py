@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
@@ -100,7 +100,10 @@ def problem_line(e: TapeError) -> Text:
     return Text(safe(str(e)), style="red")
 
 
-def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
+def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Group:
+    """Returns the disputes as a table (who raised which, the verdict, its rule and reason),
+    then, under it, each ruling's arithmetic and what it rests on, one line each at the
+    console's whole width (in the table's last column they were a word a line)."""
     table = Table(title="disputes", title_justify="left")
     for col in ("dispute", "about", "raised by", "ruling"):
         table.add_column(col, no_wrap=True)
@@ -113,12 +116,15 @@ def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Table:
             entry = ruleset.catalogue().get(r.rule)
             if entry:
                 rule = f"{r.rule}\n({entry.section})"
-        why = Text(safe(r.reason))
-        for line in r.lines():  # escaped already: they name component data
-            why.append(f"\n{line}", style="yellow")
         table.add_row(f"seq {r.dispute_seq}", f"seq {r.about}", safe(r.by or "—"),
-                      Text(r.verdict, style=style), Text(rule), why)
-    return table
+                      Text(r.verdict, style=style), Text(rule), Text(safe(r.reason)))
+    below: list[RenderableType] = []
+    for r in rulings:
+        lines = r.lines()  # escaped already: they name component data
+        if lines:
+            below.append(Text(f"seq {r.dispute_seq}, the ruling on seq {r.about}:"))
+            below.extend(Text(f"  {line}", style="yellow") for line in lines)
+    return Group(table, *below)
 
 
 def _blocks(title: str, columns: list[str], rows: list[list[str]], keys: int) -> None:
