@@ -102,8 +102,8 @@ def problem_line(e: TapeError) -> Text:
 
 def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Group:
     """Returns the disputes as a table (who raised which, the verdict, its rule and reason),
-    then, under it, each ruling's arithmetic and what it rests on, one line each at the
-    console's whole width (in the table's last column they were a word a line)."""
+    then, under it, each ruling's arithmetic and what it rests on, each line printed whole
+    (in the table's last column they ran a word a line)."""
     table = Table(title="disputes", title_justify="left")
     for col in ("dispute", "about", "raised by", "ruling"):
         table.add_column(col, no_wrap=True)
