@@ -332,13 +332,18 @@ def _files(folder) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in folder.iterdir()}
 
 
-def test_replay_judges_with_the_box_values_and_says_so(run, tmp_path):
+def _bcp_alone(tmp_path):
+    """Returns the disputed BATTLECARDS log copied alone into a folder, a box with Radar
+    Advantage's bonus 2, and the folder's files now (to show nothing was written)."""
     logs = tmp_path / "logs"
     logs.mkdir()
     path = logs / "g.jsonl"
     shutil.copy(BCP, path)
-    box = _box(tmp_path, 2)
-    before = _files(logs)
+    return logs, path, _box(tmp_path, 2), _files(logs)
+
+
+def test_replay_judges_with_the_box_values_and_says_so(run, tmp_path):
+    logs, path, box, before = _bcp_alone(tmp_path)
     r = run("replay", path, "--components", box)
     assert r.exit_code == 1  # seq 27 is illegal with these values
     assert r.stdout.splitlines()[0] == NOTE.format(box)
@@ -357,12 +362,7 @@ def test_replay_judges_with_the_box_values_and_says_so(run, tmp_path):
 def test_view_judges_with_the_box_values_and_the_page_says_so(run, tmp_path):
     from tabletape.app import viewer
     from tabletape.app.whatif import components_for
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    path = logs / "g.jsonl"
-    shutil.copy(BCP, path)
-    box = _box(tmp_path, 2)
-    before = _files(logs)
+    logs, path, box, before = _bcp_alone(tmp_path)
     out = tmp_path / "g.html"
     r = run("view", path, "-o", out, "--components", box)
     assert r.exit_code == 1

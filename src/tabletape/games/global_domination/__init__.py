@@ -10,7 +10,6 @@ reducer.py (what events do), legality.py (what may happen next) and lookups.py
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from tabletape.engine import Outcome
@@ -30,11 +29,6 @@ if TYPE_CHECKING:  # mypy checks the drawings against the contract as it does th
     from . import svg as _svg
 else:  # the rules never import them (nor rich): a name, checked when the class is made
     _render, _svg = drawn(".render"), drawn(".svg")
-
-
-# `components.problems`, asked once per distinct box (most logs of an archive play one box;
-# a box is a frozen value, equal boxes hash alike): ~20 us a log saved, for ~6 us of hashing
-_problems = functools.lru_cache(maxsize=16)(components.problems)
 
 
 class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
@@ -62,7 +56,7 @@ class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
 
     def check_header(self, header: GdStarted) -> str | None:
         comp = header.components
-        problem = _problems(comp)
+        problem = components.problems(comp)
         if problem:
             return f"{problem} (gd.components)"
         basic = next(c for c in comp.cards if c.basic)
