@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from tabletape.engine import Decision, Outcome, Rule, Ruleset, Violation
 from tabletape.engine.kit import turns
+from tabletape.engine.seats import Held
 from tabletape.tape.events import Event, Header, Name
 
 Count = Annotated[int, msgspec.Meta(ge=1, le=100)]
@@ -57,6 +58,7 @@ RULES = {
 class TakeAway(Ruleset[Started, State, Taken]):
     id, version, title, players = "take-away", "1.0", "Take-away", (2, 4)
     Header, Options, Components, events, RULES = Started, Options, Components, (Taken,), RULES
+    OWNERS = {Taken: "player"}  # each take is its player's; nothing is secret
 
     def default_components(self) -> Components:
         return Components()
@@ -93,6 +95,12 @@ class TakeAway(Ruleset[Started, State, Taken]):
 
     def view(self, state: State, player: str) -> State:
         return state  # nothing is hidden
+
+    def candidates(self, state: State, player: str) -> list[Taken]:
+        return []  # chance draws nothing
+
+    def held(self, view: State, player: str) -> tuple[Held, ...]:
+        return ()  # no one holds a hidden card
 
     def describe(self, event: Taken) -> str:
         return f"{event.player} takes {event.count}"

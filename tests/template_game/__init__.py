@@ -16,7 +16,7 @@ from tabletape.engine.kit.contract import drawn
 from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
-from . import components, legality, lookups, reducer, text
+from . import components, legality, lookups, reducer, seats, text
 from .catalogue import CHANGELOG, RULES
 from .components import Lookups
 from .events import EVENTS, Options, Started
@@ -44,6 +44,7 @@ class TakeAway(Packaged[Started, State, Event, Lookups]):
     RULES = RULES
     # The parts: mypy checks each against engine.kit.contract; a missing one fails here.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
+    seating = seats  # who enters each event, what each seat may know (seats.py)
     render, svg = _render, _svg  # the drawings: named here, imported on first use
 
     def check_header(self, header: Started) -> str | None:

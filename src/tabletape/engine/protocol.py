@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 import msgspec
 
+from tabletape.engine.seats import Held, Secret
 from tabletape.engine.versions import Edition, Upcaster, option_problem, resolve, versions_of
 from tabletape.tape.codec import Codec
 from tabletape.tape.errors import UsageError
@@ -121,6 +122,10 @@ class Ruleset(ABC, Generic[H, S, E]):
     Components: ClassVar[type[msgspec.Struct]]
     events: ClassVar[tuple[type[Event], ...]]  # the game's own events, header excluded
     RULES: ClassVar[dict[str, Rule]]
+    # The seats (engine.seats): the field naming each event's owner (None: any player, a
+    # public chance outcome), and what of each event some seats may not know.
+    OWNERS: ClassVar[dict[type, str | None]]
+    SECRETS: ClassVar[dict[type, Secret]] = {}
 
     header: H  # set on a bound ruleset only
     edition: Edition  # set on a bound ruleset only: the version judging, the version recorded
@@ -261,6 +266,16 @@ class Ruleset(ABC, Generic[H, S, E]):
     @abstractmethod
     def view(self, state: S, player: str) -> S:
         """Returns the state as `player` could see it (others' hands hidden)."""
+
+    @abstractmethod
+    def candidates(self, state: S, player: str) -> Iterable[E]:
+        """Returns the outcomes of `player`'s own hidden draw now as they can tell them apart
+        (the cards they cannot rule out from what they know); never depends on what another
+        seat holds (engine.seats)."""
+
+    @abstractmethod
+    def held(self, view: S, player: str) -> tuple[Held, ...]:
+        """Returns `player`'s own hidden cards, pile by pile, from their own `view`."""
 
     # -- the words: sentences and the rules that govern an event --------------------------
     @abstractmethod

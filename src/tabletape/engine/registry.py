@@ -16,7 +16,7 @@ import msgspec
 from tabletape.engine.protocol import Ruleset
 from tabletape.tape.codec import Codec
 from tabletape.tape.errors import LogFormatError, UnknownGame
-from tabletape.tape.events import FORMAT, Header
+from tabletape.tape.events import FORMATS, Header
 
 # A game is one package in the `tabletape.games` namespace, its id the package name with
 # dashes (cards_of_war -> cards-of-war). The engine names the namespace, never a game, and
@@ -129,9 +129,9 @@ def ruleset_for(body: bytes, file: str) -> Ruleset:
     if probe.type != "game_started":
         raise LogFormatError(f"line 1 must be the game_started header, found {probe.type!r}",
                              file=file, line=1, offset=0, field="$.type")
-    if probe.format != FORMAT:
+    if probe.format not in FORMATS:
         raise LogFormatError(f"log format {probe.format} is not supported (this tabletape "
-                             f"reads format {FORMAT})", file=file, line=1, offset=0,
+                             f"reads formats {FORMATS[0]} to {FORMATS[-1]})", file=file, line=1, offset=0,
                              field="$.format")
     try:
         return get(probe.game)

@@ -13,7 +13,9 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-FORMAT = 1  # the log format this tabletape reads and writes (every header says which)
+FORMAT = 2  # the log format this tabletape writes (every header says which)
+# The formats it reads: 1 (no salts: docs/format.md says what a format-1 log exposes) and 2.
+FORMATS = (1, 2)
 
 # Bounds shared by every schema: a log may come from an opponent. docs/format.md "Limits" lists them.
 MAX_EVENTS = 10_000_000  # events per log, so seq < MAX_EVENTS; the reader and append enforce it
@@ -65,6 +67,8 @@ DIGEST = "^[0-9a-f]{64}$"
 Digest = Annotated[str, Meta(extra_json_schema={"type": "string", "pattern": DIGEST})]
 StrictDigest = Annotated[str, Meta(pattern=DIGEST)]
 Signature = Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]  # Ed25519: 64 bytes as hex
+SALT_HEX = 32  # a salt is 128 random bits, as hex
+Salt = Annotated[str, Meta(pattern=f"^[0-9a-f]{{{SALT_HEX}}}$")]
 Timestamp = Annotated[str, Meta(
     max_length=40, pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")]
 
@@ -118,7 +122,7 @@ UNSET_SEQ = -1  # events built by rules code; the log fills in the real seq
 
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False,
             forbid_unknown_fields=True, omit_defaults=True):
-    """The envelope: `type` (the tag), `seq`, `prev`, `at`, `by`."""
+    """The envelope: `type` (the tag), `seq`, `prev`, `at`, `by`, `salt`."""
 
     # gc=False: an event holds only scalars and frozen component data, so it can be in no
     # reference cycle; untracked, the ~7,500 events decoded per block do not drive the GC.
@@ -127,12 +131,16 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=Fals
     prev: Digest | None = None
     at: Timestamp | None = None
     by: Name | None = None
+    # Format 2: fresh randomness in every line whose content some seat may not know, so that
+    # no hash of the line (a head, a signed head) can be inverted by trying the few cards it
+    # might name; never shown to a seat that may not know the content (engine.seats.seen).
+    salt: Salt | None = None
 
 
 class Header(Event, tag="game_started", kw_only=True, frozen=True):
     """Line 0. Games subclass it to type `options` and `components`."""
 
-    format: Annotated[int, Meta(ge=1, le=1)]  # required, so that it is always written
+    format: Annotated[int, Meta(ge=1, le=2)]  # required, so that it is always written
     game: Name
     rules_version: Name  # free text: the bounds of a name (docs/format.md "Limits")
     players: Annotated[tuple[Name, ...], Meta(min_length=1, max_length=16)]
@@ -173,8 +181,8 @@ def is_core(event: Event) -> bool:
 
 
 def envelope(event: Event) -> Event:
-    """Returns the event without its envelope's seq, prev, at and by (for comparison)."""
-    return msgspec.structs.replace(event, seq=UNSET_SEQ, prev=None, at=None, by=None)
+    """Returns the event without its envelope's seq, prev, at, by and salt (for comparison)."""
+    return msgspec.structs.replace(event, seq=UNSET_SEQ, prev=None, at=None, by=None, salt=None)
 
 
 def event_type(cls: type[Event]) -> str:

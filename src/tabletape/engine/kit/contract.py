@@ -23,10 +23,12 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from tabletape.engine.protocol import Decision, Outcome, RenderModule, SvgModule, Violation
+from tabletape.engine.seats import Held, Secret
 
 # RenderModule and SvgModule are declared beside Ruleset, which holds the drawings.
 __all__ = ["MEMBERS", "ComponentsModule", "ContractError", "LegalityModule", "LookupsModule",
-           "LookupsOf", "ReducerModule", "RenderModule", "SvgModule", "TextModule", "drawn",
+           "LookupsOf", "ReducerModule", "RenderModule", "SeatsModule", "SvgModule", "TextModule",
+           "drawn",
            "missing"]
 
 LK_contra = TypeVar("LK_contra", contravariant=True)
@@ -72,6 +74,16 @@ class TextModule(Protocol[LK_contra, S_contra, E_contra]):
                   ) -> Iterable[tuple[str, Any, tuple[str, ...]]]: ...
 
 
+class SeatsModule(Protocol[LK_contra, S, E]):
+    """seats.py: who enters each event and what each seat may know (engine.seats)."""
+
+    OWNERS: dict[type, str | None]
+    SECRETS: dict[type, Secret]
+
+    def candidates(self, lk: LK_contra, state: S, player: str, /) -> Iterable[E]: ...
+    def held(self, lk: LK_contra, view: S, player: str, /) -> tuple[Held, ...]: ...
+
+
 class LookupsOf(Protocol[LK_co]):
     """components.Lookups: the tables built once per game from its components."""
 
@@ -96,6 +108,7 @@ MEMBERS: dict[str, tuple[str, ...]] = {
     "reducer": ("initial", "apply", "outcome"),
     "legality": ("pending", "over", "check", "legal", "weight", "weights"),
     "lookups": ("view",),
+    "seating": ("OWNERS", "SECRETS", "candidates", "held"),
     "text": ("describe", "governing", "consulted"),
     "components": ("default", "Lookups"),
     "render": ("render",),
@@ -151,6 +164,6 @@ class drawn(Generic[M]):  # lower case: a declaration, like `property`
 def missing(owner: type, part: str, module: object) -> None:
     """Raises ContractError when `module` lacks a function the `part` must have."""
     for name in MEMBERS.get(part, ()):
-        if not callable(getattr(module, name, None)):
+        if not hasattr(module, name) or (name.islower() and not callable(getattr(module, name))):
             raise ContractError(f"game {owner.__name__} ({owner.__module__}): its {part} part "
                                 f"({getattr(module, '__name__', module)}) has no {name!r}")

@@ -27,12 +27,14 @@ from tabletape.engine.kit.contract import (
     LegalityModule,
     LookupsModule,
     ReducerModule,
+    SeatsModule,
     TextModule,
     drawn,
     missing,
 )
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
 from tabletape.engine.provenance import Derivation, Read, grouped, recording
+from tabletape.engine.seats import Held, check_seating
 from tabletape.engine.versions import Upcaster, check_options, check_switches, check_upcasters
 from tabletape.tape.codec import COMPONENTS_MAX
 
@@ -129,6 +131,7 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
     reducer: ReducerModule[LK, H, S, E]
     legality: LegalityModule[LK, S, E]
     lookups: LookupsModule[S]
+    seating: SeatsModule[LK, S, E]  # the game's seats.py
     text: TextModule[LK, S, E]
     components: ComponentsModule[LK]
     # render, svg: declared in Ruleset (RenderModule, SvgModule); a game writes `drawn(...)`
@@ -155,6 +158,11 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
         problem = (check_switches(cls.__name__, cls.changelog, cls.switches)
                    or check_upcasters(cls.__name__, cls.changelog, cls.upcasters)
                    or check_options(cls.__name__, cls.changelog, cls.options_since))
+        if problem:
+            raise ContractError(problem)
+        seating = next(k.__dict__["seating"] for k in cls.__mro__ if "seating" in k.__dict__)
+        cls.OWNERS, cls.SECRETS = seating.OWNERS, seating.SECRETS
+        problem = check_seating(cls.__name__, cls.events, cls.OWNERS, cls.SECRETS)
         if problem:
             raise ContractError(problem)
 
@@ -237,6 +245,12 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
 
     def view(self, state: S, player: str) -> S:
         return self.lookups.view(state, player)
+
+    def candidates(self, state: S, player: str) -> Iterable[E]:
+        return self.seating.candidates(self.lk, state, player)
+
+    def held(self, view: S, player: str) -> tuple[Held, ...]:
+        return self.seating.held(self.lk, view, player)
 
     # -- the words --------------------------------------------------------------------------
     def describe(self, event: E) -> str:

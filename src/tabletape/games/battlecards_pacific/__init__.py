@@ -13,7 +13,7 @@ from tabletape.engine.kit.contract import drawn
 from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
-from . import components, legality, lookups, reducer, text
+from . import components, legality, lookups, reducer, seats, text
 from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, SWITCHES
 from .components import Lookups
 from .events import EVENTS, BcpStarted, Options
@@ -41,6 +41,7 @@ class BattlecardsPacific(Packaged[BcpStarted, State, Event, Lookups]):
     RULES = RULES
     # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
+    seating = seats  # who enters each event, what each seat may know (seats.py)
     render, svg = _render, _svg  # the drawings: named here, imported on first use
 
     def check_header(self, header: BcpStarted) -> str | None:

@@ -1,0 +1,195 @@
+"""The seats: who may enter each event, and what each seat may know of the state and of the log.
+
+Part of the game contract (docs/adding-a-game.md "Seats"). A game declares, in its `seats`
+module:
+
+- `OWNERS`: for each of its event types, the field naming the seat that enters it (its
+  player; a chance outcome is owned by the seat that draws it), or None for a public chance
+  outcome that any player at the table may enter (the first player chosen, a stack turned);
+- `SECRETS`: for each event type whose content some seats may not know, a `Secret`: which
+  fields are hidden, the fields naming the players who know them, and (optionally) when;
+- `candidates(lk, state, player)`: the outcomes of that player's own hidden draw as the
+  player can tell them apart: never a list that depends on what another seat holds;
+- `held(lk, view, player)`: the player's own hidden cards, pile by pile, read from the
+  player's own view (their hand panel).
+
+Everything a seat is shown or told is computed from these and from the game's `view`:
+the events offered to it (`offered`), an event as it may see it (`seen`), and whether a
+line carries content it may not know (`secret_from`). The umpire sees everything. The
+engine checks the declarations when a game class is made (`check_seating`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from tabletape.tape.events import Event, Header, Note, Signed, Undone
+
+if TYPE_CHECKING:
+    from tabletape.engine.protocol import Ruleset
+
+HIDDEN = "?"  # what a value a seat may not know looks like (as `engine.kit.turns.HIDDEN`)
+ANY_PLAYER = None  # OWNERS' word for a public chance outcome: any player may enter it
+
+
+@dataclass(frozen=True)
+class Secret:
+    """What of an event some seats may not know: its `fields`, known only to the players
+    the fields `seen_by` name (and the umpire); `when(lk, state, event)`, if given, says
+    whether this event is secret (a Conflict card kept face down, not one read out)."""
+
+    fields: tuple[str, ...]
+    seen_by: tuple[str, ...]
+    when: Callable[[Any, Any, Any], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Held:
+    """A pile of a seat's own hidden cards, as its hand panel lists it ("Hand", "Reserve Hand")."""
+
+    pile: str
+    cards: tuple[str, ...]
+
+
+class SeatingError(TypeError):
+    """A game whose seat declarations do not fit its events."""
+
+
+def check_seating(game: str, events: Iterable[type[Event]], owners: Mapping[type, str | None],
+                  secrets: Mapping[type, Secret]) -> str | None:
+    """Returns why a game's `OWNERS` and `SECRETS` do not fit its events, or None: every
+    event type has an owner entry, and every field they name is a field of that event."""
+    events = tuple(events)
+    for kind in events:
+        if kind not in owners:
+            return (f"game {game}: seats.OWNERS names no owner for {kind.__name__} (a field "
+                    "naming the seat that enters it, or None for a public chance outcome)")
+    for kind, field in owners.items():
+        if kind not in events:
+            return f"game {game}: seats.OWNERS names {kind.__name__}, not one of its events"
+        if field is not None and field not in kind.__struct_fields__:
+            return f"game {game}: seats.OWNERS: {kind.__name__} has no field {field!r}"
+    for kind, secret in secrets.items():
+        if kind not in events:
+            return f"game {game}: seats.SECRETS names {kind.__name__}, not one of its events"
+        for field in (*secret.fields, *secret.seen_by):
+            if field not in kind.__struct_fields__:
+                return f"game {game}: seats.SECRETS: {kind.__name__} has no field {field!r}"
+        if not secret.fields or not secret.seen_by:
+            return f"game {game}: seats.SECRETS: {kind.__name__} hides nothing or from no one"
+    return None
+
+
+# -- who enters an event -------------------------------------------------------------------
+
+def owner(rs: Ruleset[Any, Any, Any], event: Event) -> str | None:
+    """Returns the player who may enter `event`, or None when any player may (a public chance
+    outcome, a note). Read from the event alone, before any state: authority comes first."""
+    if isinstance(event, Note):
+        return None
+    if isinstance(event, Signed):
+        return event.player
+    if isinstance(event, (Undone, Header)):
+        return None  # the umpire undoes; a player asks (the table's own path)
+    field = rs.OWNERS.get(type(event))
+    value = getattr(event, field) if field is not None else None
+    return value if isinstance(value, str) else None
+
+
+def may_enter(rs: Ruleset[Any, Any, Any], event: Event, player: str) -> bool:
+    """Returns whether `player` may enter `event` (their own, or a public chance outcome)."""
+    who = owner(rs, event)
+    return who is None or who == player
+
+
+# -- what a seat may know ------------------------------------------------------------------
+
+def secret_from(rs: Ruleset[Any, Any, Any], state: Any, event: Event) -> tuple[str, ...] | None:
+    """Returns the fields of `event` (entered in `state`) that some player may not know, or
+    None when it is public; `knowers` tells who knows them."""
+    secret = rs.SECRETS.get(type(event))
+    if secret is None:
+        return None
+    if secret.when is not None and not secret.when(rs.lk, state, event):
+        return None
+    return secret.fields
+
+
+def knowers(rs: Ruleset[Any, Any, Any], event: Event) -> frozenset[str]:
+    """Returns the players who know a secret event's hidden fields."""
+    secret = rs.SECRETS.get(type(event))
+    if secret is None:
+        return frozenset()
+    found = (getattr(event, f) for f in secret.seen_by)
+    return frozenset(v for v in found if isinstance(v, str))
+
+
+def hidden_from(rs: Ruleset[Any, Any, Any], state: Any, event: Event, player: str | None
+                ) -> tuple[str, ...]:
+    """Returns the fields of `event` that `player` may not know (none for the umpire, None)."""
+    if player is None:
+        return ()
+    fields = secret_from(rs, state, event)
+    if not fields or player in knowers(rs, event):
+        return ()
+    return fields
+
+
+def masked(value: Any) -> Any:
+    """Returns a value as a seat that may not know it sees it: `?` for a name, a tuple of
+    `?` of the same length for a list of names (how many is public), None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        return (HIDDEN,) * len(value)
+    return HIDDEN
+
+
+def seen(rs: Ruleset[Any, Any, Any], state: Any, event: Event, player: str | None) -> Event:
+    """Returns `event` as `player` may see it: the fields it may not know masked and the
+    salt dropped (the salt is what keeps a hash of the line from being inverted)."""
+    fields = hidden_from(rs, state, event, player)
+    if not fields:
+        return event
+    return msgspec.structs.replace(event, salt=None,
+                                   **{f: masked(getattr(event, f)) for f in fields})
+
+
+def salted(rs: Ruleset[Any, Any, Any], state: Any, event: Event,
+           fresh: Callable[[], str]) -> Event:
+    """Returns `event` with a fresh salt when its content is secret from some seat (a log of
+    format 2 salts every such line), else the event itself."""
+    if event.salt is None and secret_from(rs, state, event):
+        return msgspec.structs.replace(event, salt=fresh())
+    return event
+
+
+# -- what a seat is offered ----------------------------------------------------------------
+
+def offered(rs: Ruleset[Any, Any, Any], state: Any, player: str | None) -> list[Event]:
+    """Returns the next events `player` may enter now (None: the umpire, every legal event).
+
+    A player is offered the legal events they own, and the public chance outcomes any
+    player may enter. When chance draws a card for them that others may not know, they are
+    offered the game's `candidates`: the cards they cannot rule out from what they know, so
+    that the list never depends on what another seat holds. Nothing when the game is over.
+    """
+    decision = rs.pending(state)
+    if decision is None:
+        return []
+    events = list(rs.legal(state))
+    if player is None:
+        return events
+    from tabletape.engine.protocol import CHANCE
+    if decision.actor == CHANCE and events:
+        owners = {owner(rs, e) for e in events}
+        if owners == {player}:
+            return list(rs.candidates(state, player))
+        if owners == {None}:
+            return events
+        return []
+    return [e for e in events if owner(rs, e) == player]

@@ -1,0 +1,42 @@
+"""The seats: who enters each event, and what each seat may know (engine.seats).
+
+A first declaration (owners only); its secrets, candidates and hand panel to follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tabletape.engine.seats import ANY_PLAYER, Held, Secret
+from tabletape.tape.events import Event
+
+from . import legality
+from .components import Lookups
+from .events import ArsenalDrawn, UnitDeployed, DeploymentFinished, EmergencyDeployed, EmergencyDeclined, CardsRevealed, ConflictDrawn, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn, WithdrawalFinished
+from .state import State
+
+OWNERS: dict[type, str | None] = {
+    ArsenalDrawn: "player",
+    UnitDeployed: "player",
+    DeploymentFinished: "player",
+    EmergencyDeployed: "player",
+    EmergencyDeclined: "player",
+    CardsRevealed: "player",
+    ConflictDrawn: "player",
+    BattleDecided: "player",
+    UnitFired: "player",
+    ConflictTurned: "player",
+    UnitWithdrawn: "player",
+    WithdrawalFinished: "player",
+}
+SECRETS: dict[type, Secret] = {}
+
+
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+    """Returns the outcomes of a player's own hidden draw as they can tell them apart."""
+    return legality.legal(lk, state)
+
+
+def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
+    """Returns a player's own hidden cards, pile by pile, from their own view."""
+    return ()

@@ -1,0 +1,44 @@
+"""The seats: who enters each event, and what each seat may know (engine.seats).
+
+A first declaration (owners only); its secrets, candidates and hand panel to follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tabletape.engine.seats import ANY_PLAYER, Held, Secret
+from tabletape.tape.events import Event
+
+from . import legality
+from .components import Lookups
+from .events import FirstPlayerChosen, ActionStackChosen, CardDrawn, CardPlayed, CardsDiscarded, ForceBuilt, ForceReduced, ForceRemoved, ForceSeized, PlayerTargeted, ChainAnswered, PointsForgone, TurnEnded, ScoringPassed
+from .state import State
+
+OWNERS: dict[type, str | None] = {
+    FirstPlayerChosen: "player",
+    ActionStackChosen: ANY_PLAYER,
+    CardDrawn: "player",
+    CardPlayed: "player",
+    CardsDiscarded: "player",
+    ForceBuilt: "player",
+    ForceReduced: "player",
+    ForceRemoved: "player",
+    ForceSeized: "player",
+    PlayerTargeted: "player",
+    ChainAnswered: "player",
+    PointsForgone: "player",
+    TurnEnded: "player",
+    ScoringPassed: "player",
+}
+SECRETS: dict[type, Secret] = {}
+
+
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+    """Returns the outcomes of a player's own hidden draw as they can tell them apart."""
+    return legality.legal(lk, state)
+
+
+def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
+    """Returns a player's own hidden cards, pile by pile, from their own view."""
+    return ()
