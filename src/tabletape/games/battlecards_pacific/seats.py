@@ -7,12 +7,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabletape.engine.seats import ANY_PLAYER, Held, Secret
+from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
 
 from . import legality
 from .components import Lookups
-from .events import ArsenalDrawn, UnitDeployed, DeploymentFinished, EmergencyDeployed, EmergencyDeclined, CardsRevealed, ConflictDrawn, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn, WithdrawalFinished
+from .events import (
+    ArsenalDrawn,
+    BattleDecided,
+    CardsRevealed,
+    ConflictDrawn,
+    ConflictTurned,
+    DeploymentFinished,
+    EmergencyDeclined,
+    EmergencyDeployed,
+    UnitDeployed,
+    UnitFired,
+    UnitWithdrawn,
+    WithdrawalFinished,
+)
 from .state import State
 
 OWNERS: dict[type, str | None] = {

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabletape.engine.seats import ANY_PLAYER, Held, Secret
+from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
 
 from . import legality
 from .components import Lookups
-from .events import OpeningCardDrawn, CardDrawn, CardDeployed, HandReported, CardDiscarded
+from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
 from .state import State
 
 OWNERS: dict[type, str | None] = {

@@ -12,7 +12,22 @@ from tabletape.tape.events import Event
 
 from . import legality
 from .components import Lookups
-from .events import FirstPlayerChosen, ActionStackChosen, CardDrawn, CardPlayed, CardsDiscarded, ForceBuilt, ForceReduced, ForceRemoved, ForceSeized, PlayerTargeted, ChainAnswered, PointsForgone, TurnEnded, ScoringPassed
+from .events import (
+    ActionStackChosen,
+    CardDrawn,
+    CardPlayed,
+    CardsDiscarded,
+    ChainAnswered,
+    FirstPlayerChosen,
+    ForceBuilt,
+    ForceReduced,
+    ForceRemoved,
+    ForceSeized,
+    PlayerTargeted,
+    PointsForgone,
+    ScoringPassed,
+    TurnEnded,
+)
 from .state import State
 
 OWNERS: dict[type, str | None] = {

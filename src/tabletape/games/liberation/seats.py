@@ -7,12 +7,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabletape.engine.seats import ANY_PLAYER, Held, Secret
+from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
 
 from . import legality
 from .components import Lookups
-from .events import CountryTurned, ForceCardDealt, ForceCardDrawn, ForceCardPlayed, TurnPassed, PlayedCardTurned, TurnOverDeclined, TurnOverPrevented, TurnOverAccepted, PlayedCardTaken, HandsTraded, TieBreakDrawn
+from .events import (
+    CountryTurned,
+    ForceCardDealt,
+    ForceCardDrawn,
+    ForceCardPlayed,
+    HandsTraded,
+    PlayedCardTaken,
+    PlayedCardTurned,
+    TieBreakDrawn,
+    TurnOverAccepted,
+    TurnOverDeclined,
+    TurnOverPrevented,
+    TurnPassed,
+)
 from .state import State
 
 OWNERS: dict[type, str | None] = {
