@@ -8,6 +8,7 @@ prints; the command line and the recorder report what these return or raise.
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -15,11 +16,20 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tabletape import engine
+from tabletape.engine import seats
 from tabletape.engine.fold import Ruling
 from tabletape.engine.protocol import Violation
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
-from tabletape.tape.events import Event, Note, Signed, Undone, is_core
+from tabletape.tape.events import SALT_HEX, Event, Note, Signed, Undone, is_core
+
+
+RESERVED = ("umpire", "chance")  # the names of the seats that are not players
+
+
+def fresh_salt() -> str:
+    """Returns a fresh salt: 128 random bits from the operating system, as hex."""
+    return secrets.token_hex(SALT_HEX // 2)
 
 
 def now() -> str | None:
@@ -83,8 +93,14 @@ def start_log(path: str, ruleset: engine.Ruleset, players: tuple[str, ...],
     """Writes the header of a new log (never over an existing file): the game's start for
     these players, options (`KEY=VALUE` pairs) and components file; returns it and the tail.
 
-    Every command that starts a log (`new`, `record`, `simulate`) starts it here.
+    Every command that starts a log (`new`, `record`, `simulate`) starts it here. A seat is
+    not a name: no player may be named as the umpire's seat (`RESERVED`), so that what the
+    umpire writes at the table (`by: "umpire"`) is never a player's.
     """
+    taken = [p for p in players if p.lower() in RESERVED]
+    if taken:
+        raise UsageError(f"a player may not be named {taken[0]!r}: the umpire's seat (and "
+                         "chance) are named so at the table; choose another name", file=path)
     header = ruleset.start(players, options_for(ruleset, options),
                            load_components(ruleset, components))
     header = msgspec.structs.replace(header, at=at, by=by)
@@ -177,6 +193,9 @@ def append_checked(file: str, events: list[Event], result: engine.Replay,
                    force: bool = False) -> Appended:
     """Checks events against the replayed state (folding them in), then appends all or none.
 
+    In a log of format 2, an event whose content some seat may not know gets a fresh salt
+    (in `events` itself) before it is written.
+
     A log blocked by an illegal event takes only core events, and an illegal event
     is refused with the rule it breaks, unless `force`: then it is written, and
     returned with its refusal, so that the caller says what was recorded.
@@ -184,10 +203,13 @@ def append_checked(file: str, events: list[Event], result: engine.Replay,
     fold, rs, tail = result.fold, result.ruleset, result.tail
     assert fold is not None and rs is not None and tail is not None
     seq = tail.seq
+    salting = fold.header.format >= 2
     illegal: dict[int, IllegalEvent] = {}
     unjudged: list[int] = []
-    for ev in events:
+    for i, ev in enumerate(events):
         seq += 1
+        if salting:  # the caller's list: what it reports is what was written
+            ev = events[i] = seats.salted(rs, fold.state, ev, fresh_salt)
         if fold.blocked and not force and not is_core(ev):
             first = min(fold.illegal)
             raise IllegalEvent(f"the log has an illegal event at seq {first} that is still in "

@@ -4,12 +4,10 @@ its sentence; for scripts, and for the scribe who wants to know what may come ne
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import msgspec
 
 from tabletape import engine
-from tabletape.engine import CHANCE
+from tabletape.engine import CHANCE, seats
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
 from tabletape.tape.events import Event
 
@@ -34,19 +32,10 @@ class Legal(msgspec.Struct, frozen=True, kw_only=True):
     events: list[LegalEvent]
 
 
-def chance_owner(events: Iterable[Event]) -> str | None:
-    """Returns the one player whose chance outcomes these are (every outcome names that
-    player: a card they draw, which only they see), else None (public: anyone may enter it)."""
-    named = {getattr(e, "player", None) for e in events}
-    if len(named) == 1:
-        (player,) = named
-        return player if isinstance(player, str) else None
-    return None
-
-
 def legal(file: str, as_player: str | None = None, rules: str | None = None) -> Legal:
-    """Returns the legal next events of the log `file` (those `as_player` may enter: their
-    own decisions, and chance's outcomes that all name them). Refuses a log that does not
+    """Returns the legal next events of the log `file`; with `as_player`, those that player
+    may enter (engine.seats.offered: the events they own, and for their own hidden draw the
+    cards they cannot rule out, without weights). Refuses a log that does not
     read (its error), one blocked by an illegal event in effect, and a finished game."""
     result = engine.state_at(file, version=rules)
     if result.error is not None:
@@ -70,11 +59,10 @@ def legal(file: str, as_player: str | None = None, rules: str | None = None) -> 
         outcome = rs.outcome(state)
         raise IllegalEvent(f"the game is over: {outcome.summary if outcome else 'it has ended'}; "
                            "no game event is legal", rule="core.game.over", file=file)
-    events = list(rs.legal(state))
-    if as_player is not None and decision.actor != as_player and not (
-            decision.actor == CHANCE and chance_owner(events) == as_player):
-        events = []
-    weights = rs.weights(state, events) if decision.actor == CHANCE else [None] * len(events)
+    events = seats.offered(rs, state, as_player)
+    # chance's weights are the cards left in a deck: what the other hands hold, for a player
+    weights = (rs.weights(state, events) if decision.actor == CHANCE and as_player is None
+               else [None] * len(events))
     return Legal(file=file, seq=tail.seq, pending=decision, as_=as_player,
                  events=[LegalEvent(event=e, text=engine.describe(rs, e), weight=w)
                          for e, w in zip(events, weights, strict=True)])

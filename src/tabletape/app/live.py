@@ -399,6 +399,8 @@ async def _body(request: Request) -> dict:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise Refused(400, "a write is one JSON object") from None
+    except RecursionError:  # a body nested past the parser's depth: hostile, never a 500
+        raise Refused(400, "a write is one JSON object, nested a few levels at most") from None
     if not isinstance(body, dict):
         raise Refused(400, "a write is one JSON object")
     return body
@@ -415,13 +417,13 @@ def play_app(table: Any, seats: Any, allowed: Callable[[str], bool] | None = Non
     from tabletape.app import play, play_page
 
     page_bytes = play_page.PAGE.encode()
-    cached: dict[tuple[str, str], tuple[str, bytes]] = {}  # (seat, log stamp) -> data
+    cached: dict[tuple[Any, str], tuple[str, bytes]] = {}  # (seat, log stamp) -> data
     guard = threading.Lock()
 
     def shown(seat: play.Seat) -> tuple[str, bytes]:
         try:
             stamp = _stat(table.path)
-            key = (seat.name, f"{stamp}-{table.asked}")
+            key = (seat, f"{stamp}-{table.asked}")  # the seat itself: the umpire is no name
         except OSError:
             key = None
         with guard:
@@ -484,7 +486,7 @@ def play_app(table: Any, seats: Any, allowed: Callable[[str], bool] | None = Non
                 return refused(500, f"tabletape failed ({type(e).__name__}); nothing may "
                                     "have been written: reload the page")
             if told is not None:  # the seq, not the sentence: a drawn card is the player's
-                told(f"{seat.name}: {said.partition(':')[0]}")
+                told(f"{'the umpire' if seat.umpire else seat.name}: {said.partition(':')[0]}")
             return JSONResponse({"message": said}, headers={"Cache-Control": "no-store"})
         return endpoint
 

@@ -18,6 +18,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from tabletape import engine
+from tabletape.engine import seats
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
 from tabletape.tape.errors import IllegalEvent, UsageError
 from tabletape.tape.events import CORE_EVENTS, Header, Undone, visible
@@ -74,7 +75,7 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     is one. With `stop`, the lines after it are still checked for format and chain
     (`check_after`); a break there is the returned replay's `later`.
     With `as_player`, an event that player could not see is shown by its type only
-    (`hidden`; see `hidden_from`). `rules` judges by another rules version than the
+    (`hidden`: what the game's seats say that player may not know). `rules` judges by another rules version than the
     recorded one. Returns the replay; memory stays bounded.
     """
     if as_player is not None:
@@ -90,14 +91,19 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
                 held[k].undone_at = seq
         if seq >= first:
             rs = fold.ruleset if fold is not None else None
-            hidden = (as_player is not None and rs is not None and j.problem is None
-                      and hidden_from(rs, j.before, fold, event, as_player))
+            hidden = (as_player is not None and rs is not None
+                      and hidden_from(rs, j.before, event, as_player))
             who = event.by or getattr(event, "player", None) or "someone"
             text = (f"{visible(who)}: "
                     f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
                     if hidden else engine.describe(rs, event) if rs is not None else "")
+            problem = j.problem
+            if hidden and problem is not None:  # its reason may name what the player may not know
+                problem = IllegalEvent("not shown: the event is hidden from "
+                                       f"{visible(as_player or '')}", rule="core.secret.hidden",
+                                       seq=seq)
             held.append(Row(seq, event.by, event.at, type(event).__struct_config__.tag, text,
-                            j.problem, fold is not None and seq in fold.unjudged, None, hidden,
+                            problem, fold is not None and seq in fold.unjudged, None, hidden,
                             rs.edition.judging if rs is not None else None))
         # rows below the undo stack can no longer be retracted
         floor = fold.stack[0].seq if fold is not None and fold.stack else seq + 1
@@ -114,8 +120,8 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     return result
 
 
-def _check_player(path: str, player: str) -> None:
-    """Raises a UsageError when `player` is not one of the log's players (line 1 only)."""
+def header_of(path: str) -> tuple[Header, engine.Ruleset]:
+    """Returns a log's header and its (unbound) game, read from line 1 alone."""
     from tabletape.engine import registry
     from tabletape.tape import log as tapelog
     with tapelog.open_log(path) as f:
@@ -123,34 +129,20 @@ def _check_player(path: str, player: str) -> None:
     rs = registry.ruleset_for(first.rstrip(b"\n"), path)
     header = rs.codec.decode(first.rstrip(b"\n"), path, 1, 0)
     assert isinstance(header, Header)  # line 1 decodes as the game's header
+    return header, rs
+
+
+def _check_player(path: str, player: str) -> None:
+    """Raises a UsageError when `player` is not one of the log's players (line 1 only)."""
+    header, _ = header_of(path)
     if player not in header.players:
         raise UsageError(f"--as {player}: not a player ({', '.join(header.players)})",
                          file=path)
 
 
-def hidden_from(rs: engine.Ruleset, before: Any, fold: Any, event: Any, player: str) -> bool:
-    """Returns True when `player` could not tell this game event from another of its type.
-
-    The test uses the game's own `view`: the event is hidden when some other legal event
-    of the same type, in the state before it, would have made a different state that
-    `player` sees exactly as this one (bob's draw, seen by alice: another card bob could
-    have drawn changes his hand, which her view does not show). The player's own
-    events, core events and events not applied (illegal, not judged) are shown as
-    recorded.
-    """
+def hidden_from(rs: engine.Ruleset, before: Any, event: Any, player: str) -> bool:
+    """Returns True when `event` carries content `player` may not know (the game's seats:
+    engine.seats.hidden_from): bob's draw, seen by alice. Core events are public."""
     if before is None or isinstance(event, CORE_EVENTS) or isinstance(event, Header):
         return False
-    if event.by == player or getattr(event, "player", None) == player:
-        return False
-    seq = fold.last_seq
-    if not fold.stack or fold.stack[-1].seq != seq or fold.stack[-1].status != "applied":
-        return False
-    after = fold.state
-    seen = rs.view(after, player)
-    kind = type(event)
-    for other in rs.legal(before):
-        if type(other) is kind and other != event:
-            state = rs.apply(before, other)
-            if state != after and rs.view(state, player) == seen:
-                return True
-    return False
+    return bool(seats.hidden_from(rs, before, event, player))

@@ -6,6 +6,8 @@ its order; the command line renders its text from the same result. Nothing here 
 
 from __future__ import annotations
 
+import random
+
 import functools
 import operator
 from collections.abc import Callable, Iterable
@@ -58,20 +60,26 @@ def simulate(game: str, players: tuple[str, ...], seed: int, output: str,
              progress: Callable[[int], None] | None = None) -> Simulated:
     """Plays a whole game of random legal moves into a new log; `progress(n)` is told every
     thousand events."""
+    from tabletape.engine import seats
     from tabletape.engine import simulate as sim
     rs = engine.get(game)
     header, tail = entries.start_log(output, rs, players, options, components)
-    batch, state = [], None
+    bound = rs.bind(header)
+    # A simulated game is made again from its seed, salts and all: they come from the seed
+    # (a log whose seed is known hides nothing from anyone who knows it).
+    salts = random.Random(f"salts-{seed}")
+    batch, state, before = [], None, bound.initial()
     for n, step in enumerate(sim.play(rs, header, seed, max_events=max_events), 1):
         event, state = step
-        batch.append(event)
+        batch.append(seats.salted(bound, before, event, lambda: f"{salts.getrandbits(128):032x}"))
+        before = state
         if len(batch) == 1000:
             tail = tapelog.append(output, batch, rs.codec, expect=tail, durable=False)
             batch = []
             if progress is not None:
                 progress(n)
     tail = tapelog.append(output, batch, rs.codec, expect=tail)
-    o = rs.bind(header).outcome(state) if state is not None else None
+    o = bound.outcome(state) if state is not None else None
     return Simulated(file=output, game=rs.id, events=tail.seq + 1, head=tail.head,
                      finished=o is not None, outcome=o)
 

@@ -18,6 +18,7 @@ Nothing here prints; `tabletape serve` says the links.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import threading
@@ -31,12 +32,11 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries, pictures, viewer
-from tabletape.app.legal import chance_owner
 from tabletape.app.record import listing
-from tabletape.engine import CHANCE
+from tabletape.engine import seats as seating
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, visible
+from tabletape.tape.events import Event, Note, Undone, envelope, visible
 
 UMPIRE = "umpire"  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
@@ -45,7 +45,10 @@ RATE = (30, 10.0)  # at most 30 writes per seat in 10 seconds (a hand of draws i
 
 @dataclass(frozen=True)
 class Seat:
-    """Who a link is for: a player (by name), the umpire, or everyone (the shared page)."""
+    """Who a link is for: a player (by name), the umpire, or everyone (the shared page).
+
+    Seats are kept apart by what they are, not by name: the umpire is `umpire=True` (a
+    player may not be named `umpire` in a log played with one: `Seats` refuses it)."""
 
     name: str  # the player's name; "" for the shared page; UMPIRE for the umpire
     umpire: bool = False
@@ -57,7 +60,8 @@ class Seat:
 
     @property
     def sees(self) -> str | None:
-        """Returns whose view the table is drawn as (None: everything, the umpire's)."""
+        """Returns whose view the table is drawn as: the player's; "" for the shared page
+        (what every seat sees: no one's hidden cards); None for the umpire (everything)."""
         return None if self.umpire else self.name
 
 
@@ -69,6 +73,9 @@ class Seats:
 
     def __init__(self, players: tuple[str, ...], umpire: bool = False,
                  token: Callable[[], str] = lambda: secrets.token_urlsafe(18)):
+        if umpire and UMPIRE in players:
+            raise UsageError(f"a player is named {UMPIRE!r}: with --umpire their writes could "
+                             "not be told from the umpire's; serve without --umpire")
         self.tokens: dict[str, Seat] = {token(): Seat(p) for p in players}
         if umpire:
             self.tokens[token()] = Seat(UMPIRE, umpire=True)
@@ -110,6 +117,8 @@ class Table:
     path: str
     rules: str | None = None
     asked: UndoAsked | None = None
+    flagged: Callable[[str], None] | None = None  # hears a write the umpire must rule on
+    _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     _writing: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _recent: dict[str, deque[float]] = field(default_factory=dict, repr=False)
 
@@ -136,22 +145,27 @@ class Table:
                                "written") from None
 
     def shown(self, seat: Seat) -> dict[str, Any]:
-        """Returns what `seat`'s page shows now: JSON-ready, never another's hidden cards."""
+        """Returns what `seat`'s page shows now: JSON-ready, computed from what that seat
+        may know (engine.seats): its view of the table, the events offered to it, its own
+        hidden cards. Never another's hidden cards, nor a hash of them."""
         try:
             result = self.replayed()
         except (TapeError, OSError, ValueError) as e:
             why = e.reason if isinstance(e, TapeError) else str(e)
-            return {"version": f"broken-{hash(why) & 0xffff}", "ok": False,
-                    "verdict": visible(f"unreadable: {why}"), "svg": "", "narrow": "", "groups": [],
-                    "you": seat.name, "waiting": "", "undo": None}
+            return {"version": self._keyed(f"broken-{why}"), "ok": False,
+                    "verdict": visible(f"unreadable: {why}"), "svg": "", "narrow": "",
+                    "groups": [], "you": seat.name, "waiting": "", "undo": None, "hand": []}
         fold, rs, tail = result.fold, result.ruleset, result.tail
         assert fold is not None and rs is not None and tail is not None
         ok, verdict = viewer.log_verdict(result)
+        if not ok and not seat.umpire and fold.blocked:  # the reason may name a hidden card
+            verdict = f"invalid at seq {min(fold.illegal)}: the umpire rules on it"
         version = self.version(tail)
         state = fold.state
         decision = rs.pending(state)
         groups = []
-        for group, rows in listing(rs, state, self.offered(result, seat), 10**6).groups():
+        offered = self.offered(result, seat)
+        for group, rows in listing(rs, state, offered, 10**6).groups():
             groups.append({"group": group, "events": [
                 {"item": e.item, "sentence": e.sentence, "label": e.label,
                  "event": msgspec.to_builtins(e.event)} for e in rows]})
@@ -160,11 +174,13 @@ class Table:
         latest = fold.latest()
         if latest >= 0:
             undo = {"target": latest, "asked_by": asked.by if asked else None,
-                    "may_confirm": bool(asked and seat.name and asked.by != seat.name),
-                    "may_ask": bool(seat.name) and asked is None}
+                    "may_confirm": bool(asked and seat.player and asked.by != seat.name),
+                    "may_ask": bool(seat.player) and asked is None}
         outcome = rs.outcome(state)
-        hands = getattr(state, "hands", None)  # a player's own hand, listed on the page too
-        hand = list(hands.get(seat.player, ())) if seat.player and isinstance(hands, dict) else []
+        hand: list[dict[str, Any]] = []
+        if seat.player:  # the seat's own hidden cards, read from its own view
+            hand = [{"pile": h.pile, "cards": list(h.cards)}
+                    for h in rs.held(rs.view(state, seat.player), seat.player)]
         return {
             "hand": hand,
             "version": version, "ok": ok, "verdict": verdict, "seq": tail.seq,
@@ -180,46 +196,25 @@ class Table:
         }
 
     def version(self, tail: tapelog.Tail) -> str:
+        """Returns the page's version of the log now: a keyed hash (this server's own random
+        key), never the chain's head, which a seat could invert by trying the few cards a
+        format-1 line may name; it changes with every line and with an undo asked."""
         asked = "-u" if self.asked is not None else ""
-        return f"{tail.seq}-{tail.head[:16]}{asked}"
+        return f"{tail.seq}-{self._keyed(tail.head)}{asked}"
+
+    def _keyed(self, text: str) -> str:
+        return hmac.new(self._key, text.encode(), hashlib.sha256).hexdigest()[:16]
 
     @staticmethod
     def offered(result: engine.Replay, seat: Seat) -> list[Event]:
-        """Returns the legal next events `seat` may enter: the umpire all; a player those of
-        their own decisions, and chance's outcomes when they all name that player (a card
-        they draw, which only they see) or not one player (public: the first player chosen,
-        a stack picked, which anyone at the table may enter); the shared page none."""
+        """Returns the next events `seat` may enter (engine.seats.offered): the umpire every
+        legal one; a player the events they own, and for their own hidden draw the cards
+        they cannot rule out; the shared page none; nothing while the log is blocked."""
         fold, rs = result.fold, result.ruleset
         assert fold is not None and rs is not None
-        if not seat.name or fold.blocked:
+        if not (seat.umpire or seat.player) or fold.blocked:
             return []
-        decision = rs.pending(fold.state)
-        if decision is None:
-            return []
-        events = list(rs.legal(fold.state))
-        if seat.umpire or decision.actor == seat.name:
-            return events
-        if decision.actor == CHANCE:  # a draw that names one player is theirs to enter
-            named = {getattr(e, "player", None) for e in events}
-            if chance_owner(events) == seat.name:
-                return Table.unrevealing(fold.state, seat.name, events)
-            return events if named == {None} or len(named) > 1 else []
-        return []
-
-    @staticmethod
-    def unrevealing(state: Any, player: str, draws: list[Event]) -> list[Event]:
-        """Returns a player's possible draws as names that tell nothing hidden: the cards
-        left in the deck, and the names in the other hands (else a name missing from the
-        list would say that another player holds its last copies), sorted by name. The
-        player enters the card they hold; one not in the deck is refused as illegal."""
-        hands = getattr(state, "hands", None)
-        if not isinstance(hands, dict) or len({type(e) for e in draws}) != 1 \
-                or not all(isinstance(getattr(e, "card", None), str) for e in draws):
-            return draws
-        have = {e.card for e in draws}  # type: ignore[attr-defined]
-        others = {c for p, hand in hands.items() if p != player for c in hand} - have
-        more = [msgspec.structs.replace(draws[0], card=c) for c in others]
-        return sorted([*draws, *more], key=lambda e: e.card)  # type: ignore[attr-defined]
+        return seating.offered(rs, fold.state, None if seat.umpire else seat.player)
 
     # -- the writes ------------------------------------------------------------------------
     def limit(self, seat: Seat) -> None:
@@ -234,23 +229,19 @@ class Table:
                                "wait a moment")
         recent.append(now)
 
-    def _stale(self, result: engine.Replay, expected: Any, event: Event | None) -> None:
-        """Refuses a write from a page drawn before the log moved on (409), with the rule
-        the event now breaks, if it does."""
-        assert result.tail is not None and result.fold is not None
+    def _stale(self, result: engine.Replay, expected: Any) -> None:
+        """Refuses a write from a page drawn before the log moved on (409). It says nothing of
+        the event the page sent: whether that event is still legal may turn on a card
+        another seat holds."""
+        assert result.tail is not None
         if expected == self.version(result.tail):
             return
-        rule, why = None, ""
-        if event is not None:
-            v = result.fold.violation(result.tail.seq + 1, event)
-            if v is not None:
-                rule, why = v.rule, f": now {v.reason}"
         raise Refused(409, f"the table moved on since your page was drawn (the log ends at "
-                           f"seq {result.tail.seq}){why}; nothing was written", rule)
+                           f"seq {result.tail.seq}); nothing was written: look again")
 
-    def _append(self, events: list[Event], result: engine.Replay) -> int:
+    def _append(self, events: list[Event], result: engine.Replay, force: bool = False) -> int:
         try:
-            written = entries.append_checked(self.path, events, result)
+            written = entries.append_checked(self.path, events, result, force)
         except StaleWriter:
             raise Refused(409, "the log moved on while writing; nothing was written") from None
         except IllegalEvent as e:
@@ -260,30 +251,59 @@ class Table:
         self.asked = None
         return written.tail.seq
 
+    def game(self) -> engine.Ruleset:
+        """Returns the log's game, from its header alone (no state read)."""
+        from tabletape.app.logrows import header_of
+        header, rs = header_of(self.path)
+        return rs
+
     def enter(self, seat: Seat, body: dict[str, Any]) -> str:
-        """Appends the event a seat pressed (one of those offered to it); returns what was
-        written, or raises Refused."""
+        """Appends the event a seat pressed; returns what was written, or raises Refused.
+
+        Authority first: a player may enter only the events they own (engine.seats.owner,
+        read from the event alone), refused (403) before the log is read or any rule asked.
+        Then a page drawn before the log moved on is refused (409), and an event not offered
+        to the seat (409), in words that tell nothing of another seat's cards. A player's
+        own hidden draw is offered as the cards they cannot rule out; one the deck cannot
+        hold (another seat has it) is written all the same and flagged to the umpire, so
+        that the answer the drawer gets never depends on another seat's hand."""
         raw = body.get("event")
         if not isinstance(raw, dict):
             raise Refused(400, "expected {\"event\": {...}, \"after\": VERSION}")
+        try:
+            rs = self.game()
+        except (TapeError, OSError) as e:
+            raise Refused(409, f"the log cannot take a write ({getattr(e, 'reason', e)}); "
+                               "nothing was written") from None
+        try:
+            text = msgspec.json.encode({k: v for k, v in raw.items()
+                                        if k not in ("seq", "prev", "at", "by", "salt")}).decode()
+            event = entries.event_from(rs, text, "the page", None, None)
+        except (UsageError, TypeError) as e:
+            raise Refused(400, getattr(e, "reason", str(e))) from None
+        if not seat.umpire:
+            if seat.player is None:
+                raise Refused(403, "the shared page enters nothing; nothing was written")
+            owner = seating.owner(rs, event)
+            if owner is not None and owner != seat.player:
+                raise Refused(403, f"that is {visible(owner)}'s to enter, not yours; nothing "
+                                   "was written")
         with self._writing:
             result = self.writable()
-            rs = result.ruleset
-            assert rs is not None
-            try:
-                text = msgspec.json.encode({k: v for k, v in raw.items()
-                                            if k not in ("seq", "prev", "at", "by")}).decode()
-                event = entries.event_from(rs, text, "the page", None, None)
-            except (UsageError, TypeError) as e:
-                raise Refused(400, getattr(e, "reason", str(e))) from None
-            self._stale(result, body.get("after"), event)
-            if event not in self.offered(result, seat):
-                raise Refused(403, "that is not an event this seat may enter now; nothing "
-                                   "was written")
+            fold, bound, tail = result.fold, result.ruleset, result.tail
+            assert fold is not None and bound is not None and tail is not None
+            self._stale(result, body.get("after"))
+            if envelope(event) not in [envelope(e) for e in self.offered(result, seat)]:
+                raise Refused(409, "that is not a move offered to you now (your page lists "
+                                   "yours); nothing was written")
             who = seat.player or UMPIRE
             event = msgspec.structs.replace(event, by=who, at=entries.now())
-            seq = self._append([event], result)
-        return f"recorded seq {seq}: {engine.describe(rs, event)}"
+            flag = fold.violation(tail.seq + 1, event) if not seat.umpire else None
+            seq = self._append([event], result, force=flag is not None)
+        if flag is not None and self.flagged is not None:
+            self.flagged(f"seq {seq}, entered by {who}, breaks [{flag.rule}]: {flag.reason}; "
+                         "the umpire rules on it")
+        return f"recorded seq {seq}: {engine.describe(bound, event)}"
 
     def note(self, seat: Seat, body: dict[str, Any]) -> str:
         """Appends a note (or a dispute of the latest event) from a seat."""
@@ -294,7 +314,7 @@ class Table:
         with self._writing:
             result = self.writable()
             assert result.fold is not None
-            self._stale(result, body.get("after"), None)
+            self._stale(result, body.get("after"))
             latest = result.fold.latest()
             about = latest if dispute else None
             if dispute and latest < 0:
@@ -310,7 +330,7 @@ class Table:
             result = self.writable()
             fold, tail = result.fold, result.tail
             assert fold is not None and tail is not None
-            self._stale(result, body.get("after"), None)
+            self._stale(result, body.get("after"))
             target = fold.latest()
             if target < 0:
                 raise Refused(409, "there is no event to undo", "core.undo.nothing")

@@ -19,7 +19,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries, vocab
-from tabletape.engine import CHANCE, Decision, Ruling
+from tabletape.engine import CHANCE, Decision, Ruling, seats
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import Event, Note, Signed, Undone, event_type
@@ -397,6 +397,8 @@ class RecordSession:
                                               event=engine.describe(self.ruleset, event), seq=self.next_seq))
         if event.at is None and event.by is None:
             event = msgspec.structs.replace(event, at=self.clock(), by=self.by)
+        if self.fold.header.format >= 2:  # a line some seat may not know: salted
+            event = seats.salted(self.ruleset, self.fold.state, event, entries.fresh_salt)
         try:
             self.tail = tapelog.append(self.path, [event], self.ruleset.codec, expect=self.tail)
         except StaleWriter as e:

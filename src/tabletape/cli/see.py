@@ -178,7 +178,7 @@ def _play(file: str, sock: socket.socket, host: str, port: int, umpire: bool,
     import uvicorn
 
     from tabletape.app import live, play
-    table = play.Table(file, rules)
+    table = play.Table(file, rules, flagged=lambda said: _console(f"for the umpire: {said}"))
     header = table.replayed().fold.header  # type: ignore[union-attr]
     seats = play.Seats(tuple(header.players), umpire)
     shown = play.lan_address() if host in ("0.0.0.0", "::") else host

@@ -63,6 +63,15 @@ CORE_RULES: dict[str, Rule] = {
     "core.undo.depth": Rule("DESIGN: reliability",
                             f"`undone` reaches back at most {MAX_UNDO_DEPTH} events."),
     "core.note.about": Rule("DESIGN: core events", "A note may only be about an earlier event."),
+    "core.secret.hidden": Rule("docs/play.md: who sees what",
+                               "An event whose content a seat may not know is shown to that "
+                               "seat by its kind only, and so is why it was refused."),
+    "core.secret.salt": Rule("docs/format.md: salts",
+                             "In a format-2 log every line whose content some seat may not "
+                             "know carries a fresh salt of 128 random bits."),
+    "core.seat.owner": Rule("docs/play.md: who enters what",
+                            "A player enters only the events they own: their own plays and "
+                            "their own draws; the umpire and a scribe may enter any."),
     "core.sign.final": Rule("docs/umpire.md: signed heads",
                             "A `signed` event seals every line before it; it changes no game "
                             "state, no game rule judges it, and it cannot be undone."),

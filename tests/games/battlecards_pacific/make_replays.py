@@ -27,6 +27,7 @@ from tabletape.games.battlecards_pacific.events import (
 from tabletape.games.battlecards_pacific.state import State, Step
 from tabletape.tape import log
 from tabletape.tape.events import Event, Note
+from tests.replays_format import as_recorded
 
 RS = engine.get("battlecards-pacific")
 OUT = "replays/battlecards-pacific"
@@ -68,7 +69,7 @@ def shot(player: str, unit: str, target: str, card: str, kept: str | None = None
 
 def write(out: str, name: str, plays: Iterable[Play | Dispute]) -> None:
     """Checks every play against the rules, then writes the log."""
-    header = RS.start((JAPAN, US), RS.Options(), RS.default_components())
+    header = as_recorded(RS.start((JAPAN, US), RS.Options(), RS.default_components()))
     rs = RS.bind(header)
     state = rs.initial()
     events: list[Event] = []
@@ -215,7 +216,7 @@ def total_victory() -> list:
 
 
 def simulated(out: str, name: str, seed: int) -> None:
-    header = simulate.header_for(RS, (JAPAN, US))
+    header = as_recorded(simulate.header_for(RS, (JAPAN, US)))
     _save(out, name, header, [ev for ev, _ in simulate.play(RS, header, seed)])
 
 

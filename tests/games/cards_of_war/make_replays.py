@@ -23,6 +23,7 @@ from tabletape.games.cards_of_war.events import CardDeployed, Options
 from tabletape.games.cards_of_war.lookups import other
 from tabletape.tape import log
 from tabletape.tape.events import Note, Undone
+from tests.replays_format import as_recorded
 
 RS = engine.get("cards-of-war")
 RECORDED = "1.1"  # the bundled replays were recorded under rules 1.1 and stay so (issue 24)
@@ -39,7 +40,7 @@ class Scribe:
         self.path = os.path.join(out, name)
         if os.path.exists(self.path):
             os.remove(self.path)
-        self.header = replace(RS.start(PLAYERS, options, RS.default_components()),
+        self.header = replace(as_recorded(RS.start(PLAYERS, options, RS.default_components())),
                               rules_version=rules)
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
@@ -157,7 +158,8 @@ def simulated(out: str, name: str, options: Options, seed: int) -> None:
     path = os.path.join(out, name)
     if os.path.exists(path):
         os.remove(path)
-    header = replace(simulate.header_for(RS, PLAYERS, options), rules_version=RECORDED)
+    header = replace(as_recorded(simulate.header_for(RS, PLAYERS, options)),
+                     rules_version=RECORDED)
     tail = log.create(path, header, RS.codec)
     log.append(path, [e for e, _ in simulate.play(RS, header, seed)], RS.codec, expect=tail)
 

@@ -28,6 +28,7 @@ from tabletape.games.global_domination.events import (
 )
 from tabletape.tape import log
 from tabletape.tape.events import Note, Undone
+from tests.replays_format import as_recorded
 
 OUT = "replays/global-domination"
 RS = engine.get("global-domination")
@@ -39,7 +40,8 @@ class Script:
     """A game played by hand: every event checked, chance draws picked deterministically."""
 
     def __init__(self, players, stacks, first=A, **options):
-        self.header = RS.start(tuple(players), RS.Options(**options), RS.default_components())
+        self.header = as_recorded(RS.start(tuple(players), RS.Options(**options),
+                                           RS.default_components()))
         self.rs = RS.bind(self.header)
         self.state = self.rs.initial()
         self.events: list = []
@@ -251,7 +253,7 @@ def disputed() -> Script:
 
 
 def simulated(players, seed, **options):
-    header = simulate.header_for(RS, tuple(players), RS.Options(**options))
+    header = as_recorded(simulate.header_for(RS, tuple(players), RS.Options(**options)))
     s = Script.__new__(Script)
     s.header, s.events = header, [ev for ev, _ in simulate.play(RS, header, seed)]
     return s

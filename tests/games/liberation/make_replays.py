@@ -30,6 +30,7 @@ from tabletape.games.liberation.events import (
 )
 from tabletape.tape import log
 from tabletape.tape.events import Event, Note, Undone
+from tests.replays_format import as_recorded
 
 RS = engine.get("liberation")
 OUT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays",
@@ -43,7 +44,7 @@ class Scribe:
         self.path = os.path.join(out, name)
         if os.path.exists(self.path):
             os.remove(self.path)
-        self.header = RS.start(players, Options(), RS.default_components())
+        self.header = as_recorded(RS.start(players, Options(), RS.default_components()))
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
         self.rs = self.fold.ruleset  # bound to this game's header
@@ -178,7 +179,7 @@ def four_players_nine(out: str) -> None:
     """A four-player game, played at random until a player wins with exactly 9 points."""
     players = ("ann", "bob", "cat", "dan")
     for seed in range(100):
-        header = simulate.header_for(RS, players)
+        header = as_recorded(simulate.header_for(RS, players))
         o = RS.bind(header).outcome(list(simulate.play(RS, header, seed))[-1][1])
         if len(o.winners) == 1 and o.scores[o.winners[0]] == 9:
             simulated(out, "four-players-won-at-nine.jsonl", players, seed)
@@ -190,7 +191,7 @@ def simulated(out: str, name: str, players: tuple[str, ...], seed: int) -> None:
     path = os.path.join(out, name)
     if os.path.exists(path):
         os.remove(path)
-    header = simulate.header_for(RS, players)
+    header = as_recorded(simulate.header_for(RS, players))
     tail = log.create(path, header, RS.codec)
     log.append(path, [e for e, _ in simulate.play(RS, header, seed)], RS.codec, expect=tail)
 
