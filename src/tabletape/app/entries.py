@@ -23,7 +23,6 @@ from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
 from tabletape.tape.events import SALT_HEX, Event, Note, Signed, Undone, is_core
 
-
 RESERVED = ("umpire", "chance")  # the names of the seats that are not players
 
 

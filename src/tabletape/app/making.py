@@ -6,10 +6,9 @@ its order; the command line renders its text from the same result. Nothing here 
 
 from __future__ import annotations
 
-import random
-
 import functools
 import operator
+import random
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
