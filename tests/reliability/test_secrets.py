@@ -10,7 +10,7 @@ import pytest
 
 from tabletape import engine
 from tests.reliability import figures
-from tests.reliability.secrecy import TABLES, first_difference, pairs, received, write
+from tests.reliability.secrecy import first_difference, pairs, received, tables, write
 
 PAIRS_PER_GAME = figures.budget(3, 40)  # per simulated game
 GAMES_PER_TABLE = figures.budget(1, 4)  # simulated games per table (seeds)
@@ -21,8 +21,8 @@ def _no_clock(monkeypatch):
     monkeypatch.setenv("TABLETAPE_CLOCK", "off")  # `at` would differ by the clock alone
 
 
-@pytest.mark.parametrize(("game", "options", "n"), TABLES,
-                         ids=[f"{g}-{n}{'-' + ','.join(o) if o else ''}" for g, o, n in TABLES])
+@pytest.mark.parametrize(("game", "options", "n"), tables(),
+                         ids=[f"{g}-{n}{'-' + ','.join(o) if o else ''}" for g, o, n in tables()])
 def test_a_seat_receives_the_same_from_logs_that_differ_only_in_its_secrets(
         tmp_path, game, options, n):
     rs = engine.get(game)
@@ -46,5 +46,7 @@ def test_a_seat_receives_the_same_from_logs_that_differ_only_in_its_secrets(
                                  f"({type(pair.one[pair.at]).__name__}): {where}")
     figures.record(f"non-interference {game} {n} players {options or ''}".strip(),
                    pairs=made, comparisons=compared, leaks=len(leaks))
-    assert made > 0, "no pair was made: the game declares no secret event?"
+    if not made and not engine.get(game).SECRETS:
+        pytest.skip(f"{game} declares no secret: nothing to tell apart")
+    assert made > 0, "no pair was made from a game that declares secrets"
     assert not leaks, "\n".join(leaks[:5])

@@ -67,6 +67,23 @@ class Corrected(Struct, frozen=True):
     undone_at: int
 
 
+class SeatFinding(Struct, frozen=True):
+    """What the seats find in a log (engine.seats), which changes no verdict: an event written
+    by a player who does not own it, a secret line of a format-2 log without its salt."""
+
+    seq: int
+    rule: str
+    reason: str
+
+
+def seat_findings(result: engine.Replay) -> list[SeatFinding]:
+    """Returns the seats' findings of a replayed log, in seq order."""
+    fold = result.fold
+    if fold is None:
+        return []
+    return [SeatFinding(seq, v.rule, v.reason) for seq, v in sorted(fold.seat_findings.items())]
+
+
 class Validation(Struct, frozen=True, kw_only=True):
     """`validate --json`: one log's verdict (fields after `problems` only when it folded)."""
 
@@ -81,6 +98,7 @@ class Validation(Struct, frozen=True, kw_only=True):
     corrected: list[Corrected] | UnsetType = UNSET
     not_judged: int | UnsetType = UNSET
     disputes: list[Ruling] | UnsetType = UNSET
+    seats: list[SeatFinding] | UnsetType = UNSET  # only when there are some
     signatures: int = 0
     signatures_checked: bool = False
     components: Rejudged | UnsetType = UNSET  # judged with other component data
@@ -116,6 +134,8 @@ def validation(result: engine.Replay, components: Whatif | None = None) -> Valid
                 "corrected": [Corrected(s, e.rule, fold.retracted[s])
                               for s, e in fold.corrected.items()],
                 "not_judged": len(fold.unjudged), "disputes": list(fold.disputes)}
+        if fold.seat_findings:
+            more["seats"] = seat_findings(result)
     return Validation(file=result.file, game=rs.id if rs else None, events=result.events,
                       head=result.tail.head if result.tail else None, valid=result.ok,
                       rules_version=rules_version(result), problems=problems(result.problems),
@@ -285,6 +305,7 @@ class Explanation(Struct, frozen=True, kw_only=True):
     disputes: list[Ruling]
     rules_version: RulesVersion
     components: Rejudged | UnsetType = UNSET  # judged with other component data
+    seat: SeatFinding | UnsetType = UNSET  # what the seats find of it (engine.seats), if any
     problems: list[Problem]
 
 
@@ -337,6 +358,7 @@ def explain(file: str, seq: int, rules: str | None = None, components: Whatif | 
         disputes=[r for r in fold.disputes if r.about == seq],
         rules_version=rules_version(result),
         components=components.report() if components else UNSET,
+        seat=next((f for f in seat_findings(result) if f.seq == seq), UNSET),
         problems=[result.error.to_dict()] if result.error else [])
     return Explained(report, result, rs, before, rec.raw, cited, components)
 

@@ -123,6 +123,9 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
                        else "moves the torn bytes aside")
                 console.print(f"  {the_first(result.events, 'event', 'is', 'are', 'earlier')} intact; "
                               f"`tabletape repair {safe(path)}` {fix}", markup=False)
+        for found in reading.seat_findings(result):  # the seats' findings: no verdict changes
+            console.print(Text(f"  note: seq {found.seq} [{found.rule}] {found.reason}",
+                               style="yellow"))
         unjudged = len(result.fold.unjudged) if result.fold is not None else 0
         if result.fold is not None and result.fold.blocked and not keep_going and unjudged:
             console.print(f"  {counted(unjudged, 'later event')} {agree(unjudged, 'was', 'were')} "
@@ -385,6 +388,8 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
     from tabletape import engine
     for line in engine.ruling_lines(report.derivation, report.rests_on):
         console.print(Text(f"  {line}", style="yellow"))
+    if report.seat:  # written by a player who does not own it, or a secret line unsalted
+        console.print(Text(f"  note [{report.seat.rule}]: {report.seat.reason}", style="yellow"))
     if report.undone_at is not None:
         console.print(f"  undone at seq {report.undone_at}: it no longer counts in the game")
     if report.disputes:

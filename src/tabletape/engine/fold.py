@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from tabletape.engine import seats
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
 from tabletape.engine.provenance import Derivation, Reliance, rests_on, ruling_lines
 from tabletape.tape.errors import IllegalEvent
@@ -57,6 +58,9 @@ class Ruling(msgspec.Struct):
         verdict, the rule and the reason on one line, then its `lines`."""
         return [f"{head}: {self.verdict}" + (f" [{self.rule}]" if self.rule else "")
                 + f" — {visible(self.reason)}", *self.lines()]
+
+
+SEAT_FINDINGS = 1000  # the seats' findings kept per log (all are counted)
 
 
 class Entry(msgspec.Struct, gc=False):
@@ -112,6 +116,13 @@ class Fold:
         self.last_seq = 0
         self.partial = False  # resumed from a checkpoint: no history for rulings before it
         self.later: list[int] = []  # `undo_after`: game events read past the fold's end
+        # What the seats find (engine.seats), which changes no verdict: a game event written
+        # by one player that another owns, a secret line without its salt (format 2). Kept
+        # for the first SEAT_FINDINGS; `seat_found` counts them all.
+        self.seat_findings: dict[int, Violation] = {}
+        self.seat_found = 0
+        self._watched = (frozenset(self.ruleset.SECRETS) if getattr(header, "format", 1) >= 2
+                         else frozenset())
 
     @property
     def core_seqs(self) -> SeqSet:
@@ -171,6 +182,8 @@ class Fold:
         # `judge` and `_push` in tests/games/test_fast_paths.py)
         rs = self.ruleset
         state = self.state
+        if event.by is not None or type(event) in self._watched:  # (rare: one test else)
+            self._seat_check(seq, state, event)
         v = (Violation("core.game.over", "the game is already over") if rs.over(state)
              else rs.check(state, event))
         if v is None:
@@ -188,6 +201,25 @@ class Fold:
             self._push(seq, event, ILLEGAL)
             self.blocked += 1
         return err
+
+    def _seat_check(self, seq: int, state: Any, event: Event) -> None:
+        """Notes a game event written by a player who does not own it, or a secret line of a
+        format-2 log that carries no salt (`seat_findings`)."""
+        rs, by = self.ruleset, event.by
+        found = None
+        if by is not None and by in self.header.players:
+            who = seats.owner(rs, event)
+            if who is not None and who != by:
+                found = Violation("core.seat.owner", f"written by {by}, but it is {who}'s to "
+                                                     "enter (a player enters only their own)")
+        if found is None and type(event) in self._watched and event.salt is None \
+                and seats.secret_from(rs, state, event):
+            found = Violation("core.secret.salt", "its content is secret from some seats, "
+                                                  "but the line carries no salt")
+        if found is not None:
+            self.seat_found += 1
+            if len(self.seat_findings) < SEAT_FINDINGS:
+                self.seat_findings[seq] = found
 
     def _feed_core(self, seq: int, event: Event, line: int | None) -> IllegalEvent | None:
         """Folds an undo, a note, a signature or a misplaced header; returns its refusal, if any."""
