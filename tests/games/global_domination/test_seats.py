@@ -248,3 +248,11 @@ def test_who_holds_a_scoring_card_shows_in_the_scoring_step():
     b = run(state, CardDrawn(player="alice", card="Domination"), *rest)
     assert a.phase is Phase.SCORING or b.phase is Phase.SCORING
     assert received(a, "bob") == received(b, "bob")
+
+
+def test_the_check_finds_a_view_that_shows_another_hand(monkeypatch):
+    # (the check has teeth: with every hand shown, the pairs differ for the other seats)
+    from tabletape.games.global_domination import lookups
+    monkeypatch.setattr(lookups, "view", lambda state, player: state)
+    _, _, leaks = non_interference({"two_players": True}, ("alice", "bob"), 3)
+    assert leaks
