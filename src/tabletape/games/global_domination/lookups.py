@@ -233,6 +233,8 @@ def has_scoring_card(lk: Lookups, state: State, player: str) -> bool:
 
 
 def view(state: State, player: str) -> State:
-    """Returns the state as `player` sees it: other hands and every other Draw Deck hidden."""
+    """Returns the state as `player` sees it: other hands and every other Draw Deck hidden
+    (how many cards, not which: seats.SECRETS). Their own Draw Deck's cards are shown, as
+    they can count them (their cards less their hand and their face-up discard pile)."""
     decks = {p: d if p == player else turns.hide_deck(d) for p, d in state.decks.items()}
     return replace(state, hands=turns.hide_hands(state.hands, player), decks=decks)
