@@ -100,9 +100,13 @@ function draw() {
   // drawn by the server: the same SVG as `tabletape svg`, or on a phone the same table
   // laid out narrow (shown at its own size: its smallest text 10 px, the page not wider)
   $("table").innerHTML = NARROW.matches && S.narrow ? S.narrow : S.svg;
-  $("hand").hidden = !S.hand || !S.hand.length;
-  $("hand").textContent = S.hand && S.hand.length
-    ? "Your hand (" + S.hand.length + "): " + S.hand.join(", ") : "";
+  const piles = (S.hand || []).filter(h => h.cards.length);
+  $("hand").hidden = !piles.length;
+  $("hand").replaceChildren(...piles.map(h => {
+    const line = document.createElement("div");
+    line.textContent = "Your " + h.pile + " (" + h.cards.length + "): " + h.cards.join(", ");
+    return line;
+  }));
   const mine = S.groups.length > 0;
   $("waiting").textContent = !S.waiting ? ""
     : (S.over ? "Game over: " : mine ? "Your move: " : "Waiting: ") + S.waiting;
