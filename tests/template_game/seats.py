@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
+from tabletape.tape.events import Event
 
 from . import legality
 from .components import Lookups
@@ -22,7 +23,7 @@ OWNERS: dict[type, str | None] = {Rolled: ANY_PLAYER, Taken: "player"}
 SECRETS: dict[type, Secret] = {}
 
 
-def candidates(lk: Lookups, state: State, player: str) -> Iterable[Rolled | Taken]:
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
     """Returns the outcomes of a player's own hidden draw: none is hidden here, so the
     legal ones (a die's faces tell nothing of anyone's cards)."""
     return legality.legal(lk, state)

@@ -137,6 +137,7 @@ class Ruleset(ABC, Generic[H, S, E]):
     SECRETS: ClassVar[dict[type, Secret]] = {}
 
     header: H  # set on a bound ruleset only
+    lk: Any = None  # the game's lookup tables, on a bound ruleset (a `Secret.when` reads them)
     edition: Edition  # set on a bound ruleset only: the version judging, the version recorded
     # The drawings: the game's `render` and `svg` modules, named in its class (`kit.contract.drawn`)
     # and imported the first time they are read, so that the rules never import them.

@@ -36,6 +36,7 @@ LK_co = TypeVar("LK_co", covariant=True)
 H_contra = TypeVar("H_contra", contravariant=True)
 S_contra = TypeVar("S_contra", contravariant=True)
 E_contra = TypeVar("E_contra", contravariant=True)
+E_co = TypeVar("E_co", covariant=True)
 S = TypeVar("S")
 E = TypeVar("E")
 
@@ -74,14 +75,14 @@ class TextModule(Protocol[LK_contra, S_contra, E_contra]):
                   ) -> Iterable[tuple[str, Any, tuple[str, ...]]]: ...
 
 
-class SeatsModule(Protocol[LK_contra, S, E]):
+class SeatsModule(Protocol[LK_contra, S_contra, E_co]):
     """seats.py: who enters each event and what each seat may know (engine.seats)."""
 
     OWNERS: dict[type, str | None]
     SECRETS: dict[type, Secret]
 
-    def candidates(self, lk: LK_contra, state: S, player: str, /) -> Iterable[E]: ...
-    def held(self, lk: LK_contra, view: S, player: str, /) -> tuple[Held, ...]: ...
+    def candidates(self, lk: LK_contra, state: S_contra, player: str, /) -> Iterable[E_co]: ...
+    def held(self, lk: LK_contra, view: S_contra, player: str, /) -> tuple[Held, ...]: ...
 
 
 class LookupsOf(Protocol[LK_co]):
