@@ -104,7 +104,7 @@ function draw() {
   $("hand").hidden = !piles.length;
   $("hand").replaceChildren(...piles.map(h => {
     const line = document.createElement("div");
-    line.textContent = "Your " + h.pile + " (" + h.cards.length + "): " + h.cards.join(", ");
+    line.textContent = "Your " + h.pile.toLowerCase() + " (" + h.cards.length + "): " + h.cards.join(", ");
     return line;
   }));
   const mine = S.groups.length > 0;
