@@ -173,10 +173,10 @@ def salted(rs: Ruleset[Any, Any, Any], state: Any, event: Event,
 def offered(rs: Ruleset[Any, Any, Any], state: Any, player: str | None) -> list[Event]:
     """Returns the next events `player` may enter now (None: the umpire, every legal event).
 
-    A player is offered the legal events they own, and the public chance outcomes any
-    player may enter. When chance draws a card for them that others may not know, they are
-    offered the game's `candidates`: the cards they cannot rule out from what they know, so
-    that the list never depends on what another seat holds. Nothing when the game is over.
+    A player is offered the legal events they own. When chance moves (a card they draw, or
+    a public outcome any player may enter), they are offered the game's `candidates`: the
+    outcomes they cannot rule out from what they know, so that the list never depends on
+    what another seat holds. Nothing when the game is over.
     """
     decision = rs.pending(state)
     if decision is None:
@@ -186,10 +186,11 @@ def offered(rs: Ruleset[Any, Any, Any], state: Any, player: str | None) -> list[
         return events
     from tabletape.engine.protocol import CHANCE
     if decision.actor == CHANCE and events:
+        # the player's own draw, or a public one any player enters: the outcomes as the
+        # game's candidates give them (a public draw from a deck whose content is hidden
+        # must not list what the deck holds either)
         owners = {owner(rs, e) for e in events}
-        if owners == {player}:
+        if owners <= {player, None}:
             return list(rs.candidates(state, player))
-        if owners == {None}:
-            return events
         return []
     return [e for e in events if owner(rs, e) == player]
