@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.engine.kit.turns import head
+from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
 
 from . import legality, lookups
