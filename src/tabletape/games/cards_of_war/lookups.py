@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from tabletape.engine.kit import turns
 
 from .components import Lookups
-from .state import COMMON, Battle, State
+from .state import COMMON, Battle, State, Step
 
 
 def other(state: State, player: str) -> str:
@@ -82,9 +82,14 @@ def theatre_counts(lk: Lookups, hand: tuple[str, ...]) -> dict[str, int]:
 
 
 def view(state: State, player: str) -> State:
-    """Returns the state as `player` sees it: the opponent's hand and the decks hidden."""
-    drew = h.player if (h := turns.head(state)) else state.turn
-    secret = state.reinforce_card if drew == player else None  # the card just drawn
+    """Returns the state as `player` sees it: the opponent's hand and the decks hidden, and
+    the card a reinforcement drew shown only to its drawer while its deployment is owed."""
+    # The rules read that card only then (Alternative Reinforce). Whose turn it is does not
+    # say who drew it: a reinforcement drawn as a round ends (cow.reinforce.round-end), or
+    # one whose deployment is skipped, leaves it set while the other player refills or plays
+    h = turns.head(state)
+    mine = h is not None and h.step is Step.REINFORCE_DEPLOY and h.player == player
+    secret = state.reinforce_card if mine else None
     return replace(state, hands=turns.hide_hands(state.hands, player),
                    decks={o: turns.hide_deck(d) for o, d in state.decks.items()},
                    reinforce_card=secret)
