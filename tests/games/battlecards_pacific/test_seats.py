@@ -18,6 +18,7 @@ from tabletape.games.battlecards_pacific import seats
 from tabletape.games.battlecards_pacific.events import (
     EVENTS,
     ArsenalDrawn,
+    BattleDecided,
     CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
@@ -284,6 +285,22 @@ def test_the_other_players_draw_and_kept_card_look_the_same_either_way():
     assert seen(RS, start, one, US) == seen(RS, start, two, US)
     assert received(RS, act(start, one), US) == received(RS, act(start, two), US)
     assert received(RS, act(start, one), JAPAN) != received(RS, act(start, two), JAPAN)
+
+
+def test_a_stalemate_is_judged_with_the_kept_cards_so_it_tells_what_one_can_do():
+    # bcp.stalemate: a battle ends in stalemate when no unit could hit even with its best Kept
+    # Card; alice's A6M Zero needs +1 against bob's M4 Sherman Tank. Whether the battle goes
+    # on tells bob whether her face-down Kept Card gives her Air units a bonus (at the table
+    # she would have to show it to fight on). Judging, not a view: left as it is, and the
+    # non-interference pairs stop where the table learns a difference.
+    outcomes = []
+    for kept in ("Veteran Crews", "Naval Gunfire Support"):  # +1 to any unit; Ground and Sea
+        state = table(stacks={JAPAN: ("A6M Zero",), US: ("M4 Sherman Tank",)},
+                      kept={JAPAN: (kept,)})
+        state = act(draw(state, "Fall of the Philippines"), BattleDecided(player=JAPAN,
+                                                                          fight=True))
+        outcomes.append(RS.view(state, US).battle is None)
+    assert outcomes == [False, True]
 
 
 @pytest.mark.parametrize("table_", sorted(TABLES))
