@@ -17,7 +17,7 @@ from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
 
 from . import lookups as q
-from .components import Lookups, UnitType
+from .components import Lookups
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -128,18 +128,13 @@ def _unseen_conflict(lk: Lookups, view: State) -> list[str]:
 
 def _unseen_arsenal(lk: Lookups, view: State, player: str) -> list[str]:
     """Returns the Arsenal cards of `player`'s side a view cannot rule out: the box's, less
-    the side's casualties and every card of the side it shows (Reserve Hands, stacks, units
-    in a battle): in the two-player game, exactly their Arsenal deck."""
+    the side's casualties and every card of the side it shows in Reserve Hands and stacks
+    (no Arsenal card is drawn during a battle): in the two-player game, their Arsenal deck."""
     side = view.sides[player]
     seen = Counter(view.arsenal_discard[side])
-    b = view.battle
     for p in view.players:
-        if view.sides[p] != side:
-            continue
-        shown = [*view.reserve[p], *(u for k in UnitType for u in view.stacks[p][k.value])]
-        if b is not None and p in b.forces:
-            shown += [*b.forces[p], *b.withdrawn[p]]
-        seen.update(u for u in shown if u != HIDDEN)
+        if view.sides[p] == side:
+            seen.update(u for u in (*view.reserve[p], *q.deployed(view, p)) if u != HIDDEN)
     return sorted(u for u, n in lk.arsenal[side].items() if n > seen[u])
 
 
