@@ -89,10 +89,10 @@ def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
 
 
 def _candidates(lk: Lookups, state: State, player: str) -> Iterator[Event]:
-    if state.result is not None:
+    view = q.view(state, player)  # everything below is read from what the player sees
+    if view.result is not None:
         return
-    view = q.view(state, player)
-    b = state.battle
+    b = view.battle
     if b is not None:
         s = b.shot
         if s is None or s.player != player:
@@ -102,7 +102,7 @@ def _candidates(lk: Lookups, state: State, player: str) -> Iterator[Event]:
             yield ConflictTurned(player=player, unit=s.unit, target=s.target, card=c, action=a,
                                  above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
         return
-    h = head(state)
+    h = head(view)
     if h is None or h.player != player:
         return
     if h.step in DRAWS:
