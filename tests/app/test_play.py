@@ -136,8 +136,9 @@ def test_each_page_is_sent_only_what_its_seat_may_see(table):
             assert status == 200
             assert not {c for c in secret if c in body.decode()}, (who, link)
     result = replayed(path)
-    for who in ("alice", "bob"):
-        assert state(served, links[who])["hand"] == list(result.fold.state.hands[who])
+    for who in ("alice", "bob"):  # the hand panel: the game's `held`, pile by pile
+        assert state(served, links[who])["hand"] == [
+            {"pile": "Hand", "cards": list(result.fold.state.hands[who])}]
     public = state(served, "")
     both = hidden_from(path, "alice") | hidden_from(path, "bob")
     assert not {c for c in both if c in json.dumps(public)}
@@ -170,12 +171,12 @@ def test_a_pressed_event_is_appended_through_the_checked_path(table):
     last = json.loads(path.read_text().splitlines()[-1])
     assert (last["by"], last["type"]) == ("bob", "card_deployed")
     assert told[-1] == "bob: recorded seq 21"  # the console, seen at the table: no card
-    # the same press again, from the page as it was: refused, with the rule, nothing written
+    # the same press again, from the page as it was: refused, nothing written; the answer
+    # names no rule and no reason (whether it is still legal may turn on a hidden card)
     status, said = post(served, links["bob"] + "/event", {"event": event, "after": bob["version"]})
     assert status == 409
-    assert said["message"].startswith("the table moved on since your page was drawn (the log "
-                                      "ends at seq 21): now ")
-    assert said["rule"]
+    assert said == {"message": "the table moved on since your page was drawn (the log ends "
+                               "at seq 21); nothing was written: look again", "rule": None}
     assert replayed(path).events == 22
 
 
@@ -189,7 +190,7 @@ def test_bad_writes_write_nothing(table):
         (("/p/wrong-token/event", body), 404, "no such seat"),
         ((links["bob"][:-1] + "/event", body), 404, "no such seat"),
         (("/event", body), (404, 405), None),  # the shared page writes nothing
-        ((links["alice"] + "/event", body), 403, "that is not an event this seat may enter"),
+        ((links["alice"] + "/event", body), 403, "that is bob's to enter, not yours"),
         ((links["bob"] + "/event", {"event": event, "after": "0-x"}), 409, "the table moved on"),
         ((links["bob"] + "/event", {"event": {"type": "nope"}}), 400, "not a valid"),
         ((links["bob"] + "/event", [1, 2]), 400, "a write is one JSON object"),
@@ -279,12 +280,11 @@ def test_a_shell_append_beside_the_server_keeps_one_chain(table, run):
     assert status == 409  # the page was drawn before the shell's append
     assert after["waiting"].startswith("the card bob draws")  # only bob sees it: his buttons
     assert state(served, links["alice"])["groups"] == []
-    for choice in after["groups"][0]["events"]:  # the first card that is in the deck
-        status, said = post(served, links["bob"] + "/event",
-                            {"event": choice["event"], "after": after["version"]})
-        if status == 200:
-            break
-        assert (status, said["rule"]) == (409, "cow.draw.in-deck"), said
+    deck = replayed(path).fold.state.decks  # bob presses a card he holds: one in the deck
+    drawn = next(c for c in after["groups"][0]["events"]
+                 if any(d.get(c["event"]["card"]) for d in deck.values()))
+    status, said = post(served, links["bob"] + "/event",
+                        {"event": drawn["event"], "after": after["version"]})
     assert status == 200, said
     assert replayed(path).events == 23
 
@@ -338,18 +338,20 @@ def play_from_pages(path, players: tuple[str, ...], most: int, monkeypatch) -> i
             if not ready:
                 assert next(iter(pages.values()))["actor"] is None  # over, not stuck
                 break
-            if len(ready) > 1:  # chance's public outcomes (no player named): anyone's
-                assert ready[0][1]["actor"] == "chance"
-                assert all(s["groups"] == ready[0][1]["groups"] for _, s in ready)
-            who, page = ready[0]
+            actor = ready[0][1]["actor"]
+            mine = [(p, s) for p, s in ready if p == actor]  # the seat waited on, if a player
+            who, page = (mine or ready)[0]
             choices = [e["event"] for g in page["groups"] for e in g["events"]]
-            rng.shuffle(choices)
-            for event in choices:  # a card named that is not in the deck is refused
-                status, said = post(served, links[who] + "/event",
-                                    {"event": event, "after": page["version"]})
-                if status != 409:
-                    break
-                assert said["rule"], said
+            # an honest player presses the card they drew: one the deck holds (the page
+            # offers every card they cannot rule out, some of which another seat holds)
+            result = replayed(path)
+            legal = [json.loads(result.ruleset.codec.encode(e)) for e in
+                     result.ruleset.legal(result.fold.state)]
+            choices = [c for c in choices if {**c, "seq": -1} in
+                       [{**e, "seq": -1} for e in legal]] or choices
+            event = rng.choice(choices)
+            status, said = post(served, links[who] + "/event",
+                                {"event": event, "after": page["version"]})
             assert status == 200, said
             pressed += 1
     finally:
@@ -381,9 +383,11 @@ def test_a_few_turns_of_each_other_game_from_the_pages(tmp_path, run, monkeypatc
 
 
 def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
-    """The cards a player may say they drew: those in the deck and those in the other
-    hands, sorted (a name missing would say who holds its last copies); one not in the
-    deck is refused with its rule, and nothing is written."""
+    """The cards a player may say they drew: every card they cannot rule out from what they
+    see (the game's candidates), sorted, whatever the other hand holds. One the deck cannot
+    hold (bob has its last copy) is not refused, which would tell alice so: it is written
+    and flagged to the umpire, whose page says why; alice's and bob's pages only that the
+    umpire rules on it."""
     from tabletape.app import live, play
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 20)  # alice deployed at seq 19; she draws next
@@ -391,23 +395,29 @@ def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
     state = result.fold.state
     deck = {c for c, n in state.decks[next(iter(state.decks))].items() if n}
     bobs = set(state.hands["bob"])
-    t = play.Table(str(path))
-    seats = play.Seats(("alice", "bob"))
+    flagged: list[str] = []
+    t = play.Table(str(path), flagged=flagged.append)
+    seats = play.Seats(("alice", "bob"), umpire=True)
     served = Served(live.play_app(t, seats))
     try:
-        links = {seat.name: p for seat, p in seats.links()}
+        links = {("umpire" if seat.umpire else seat.name): p for seat, p in seats.links()}
         alice = json.loads(served.get(links["alice"] + "/state")[2])
         [group] = alice["groups"]
         items = [e["item"] for e in group["events"]]
-        assert items == sorted(deck | bobs)
+        assert items == sorted(items) and set(items) >= deck | bobs
         only_bobs = sorted(bobs - deck)
         assert only_bobs  # this cut has one: the test would say nothing otherwise
         [pressed] = [e["event"] for e in group["events"] if e["item"] == only_bobs[0]]
-        before = path.read_bytes()
         status, said = post(served, links["alice"] + "/event",
                             {"event": pressed, "after": alice["version"]})
-        assert status == 409 and said["rule"] == "cow.draw.in-deck", said
-        assert path.read_bytes() == before
+        assert status == 200 and said["message"] == f"recorded seq 20: alice draws {only_bobs[0]}"
+        assert len(flagged) == 1 and "[cow.draw.in-deck]" in flagged[0]
+        for who in ("alice", "bob"):
+            page = json.loads(served.get(links[who] + "/state")[2])
+            assert page["verdict"] == "invalid at seq 20: the umpire rules on it"
+            assert page["groups"] == []
+        umpire = json.loads(served.get(links["umpire"] + "/state")[2])
+        assert umpire["verdict"] == "invalid at seq 20 [cow.draw.in-deck]"
     finally:
         served.close()
 

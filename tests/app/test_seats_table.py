@@ -83,9 +83,8 @@ def test_authority_comes_before_the_log_is_read(tmp_path):
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 21)
     table = play.Table(str(path))
-    rs = table.game()
-    bobs = rs.events[0](player="bob", card="Marines")  # an opening draw of bob's
-    ok = body(table, bobs)
+    ok = {"event": {"type": "card_deployed", "player": "bob", "card": "Marines", "battle": 1},
+          "after": table.version(table.replayed().tail)}
     with open(path, "ab") as f:
         f.write(b'{"type":"card_drawn","seq":99}\n')  # the chain broken: nothing replays
     with pytest.raises(play.Refused) as refused:
