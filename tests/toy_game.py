@@ -102,6 +102,9 @@ class TakeAway(Ruleset[Started, State, Taken]):
     def held(self, view: State, player: str) -> tuple[Held, ...]:
         return ()  # no one holds a hidden card
 
+    def drawable(self, state: State, event: Taken) -> State:
+        return state  # no deck
+
     def describe(self, event: Taken) -> str:
         return f"{event.player} takes {event.count}"
 

@@ -387,7 +387,7 @@ def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
     see (the game's candidates), sorted, whatever the other hand holds. One the deck cannot
     hold (bob has its last copy) is not refused, which would tell alice so: it is written
     and flagged to the umpire, whose page says why; alice's and bob's pages only that the
-    umpire rules on it."""
+    umpire rules on it; the players' table plays on as though the card had been drawn."""
     from tabletape.app import live, play
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 20)  # alice deployed at seq 19; she draws next
@@ -412,12 +412,14 @@ def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
                             {"event": pressed, "after": alice["version"]})
         assert status == 200 and said["message"] == f"recorded seq 20: alice draws {only_bobs[0]}"
         assert len(flagged) == 1 and "[cow.draw.in-deck]" in flagged[0]
-        for who in ("alice", "bob"):
+        for who in ("alice", "bob"):  # the table plays on as though the card was drawn
             page = json.loads(served.get(links[who] + "/state")[2])
-            assert page["verdict"] == "invalid at seq 20: the umpire rules on it"
-            assert page["groups"] == []
+            assert (page["verdict"], page["blocked"]) == ("valid", False)
+        hand = json.loads(served.get(links["alice"] + "/state")[2])["hand"][0]["cards"]
+        assert only_bobs[0] in hand
         umpire = json.loads(served.get(links["umpire"] + "/state")[2])
         assert umpire["verdict"] == "invalid at seq 20 [cow.draw.in-deck]"
+        assert umpire["blocked"] and umpire["groups"] == []  # the umpire rules first
     finally:
         served.close()
 

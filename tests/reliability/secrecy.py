@@ -3,7 +3,9 @@
 A pair is made from a simulated game: at an event whose content the game's seats say is
 secret from seat S (a card another player draws), another legal outcome that S sees
 exactly alike (`engine.seats.seen`) is put in its place, and the same events follow for
-as long as they stay legal and S sees them alike; both logs are cut at one point after it.
+as long as they stay legal, S sees them alike and S's view of the table stays the same (a
+rule that later hands S the secret, a hand traded or cards shown, ends the pair); both logs
+are cut at one point after it, the state right after the difference included.
 Everything S then receives (its page, the shared page, what `legal`, `log`, `replay` and
 `svg` print `--as` S, and the answers to S's own writes) must be identical in the two,
 except the page's version, a keyed hash of the head that the salts make random.
@@ -99,12 +101,18 @@ def pairs(game: str, options: dict[str, Any], n: int, seed: int, want: int
             continue
         other = rng.choice(alike)
         two, state = [*events[:k], other], bound.apply(before, other)
-        for later, was in zip(events[k + 1:], states[k + 1:], strict=False):
+        for j in range(k + 1, len(events)):
+            later, was = events[j], states[j]
             if bound.check(state, later) is not None or \
                     seats.seen(bound, state, later, seat) != seats.seen(bound, was, later, seat):
                 break
+            after = bound.apply(state, later)
+            # the rules may hand the secret to the seat later (a hand traded, cards shown):
+            # the pair ends before it, where the seat still may not know it
+            if bound.view(after, seat) != bound.view(states[j + 1], seat):
+                break
             two.append(later)
-            state = bound.apply(state, later)
+            state = after
         cut = rng.randint(k + 1, len(two))  # both cut at one point after the difference
         yield Pair(game, header, seat, k, events[:cut], two[:cut])
         made += 1

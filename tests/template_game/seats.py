@@ -32,3 +32,8 @@ def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
 def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
     """Returns a player's own hidden cards: none in Take-away."""
     return ()
+
+
+def drawable(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state with a draw's card made drawable: no deck here, so the state."""
+    return state

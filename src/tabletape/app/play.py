@@ -158,10 +158,13 @@ class Table:
         fold, rs, tail = result.fold, result.ruleset, result.tail
         assert fold is not None and rs is not None and tail is not None
         ok, verdict = viewer.log_verdict(result)
-        if not ok and not seat.umpire and fold.blocked:  # the reason may name a hidden card
-            verdict = f"invalid at seq {min(fold.illegal)}: the umpire rules on it"
+        state, blocked = self.table(result, seat)
+        if not seat.umpire:
+            if blocked:  # the reason may name a hidden card: the umpire's alone
+                verdict = f"invalid at seq {min(fold.illegal)}: the umpire rules on it"
+            elif fold.blocked and rs.outcome(state) is None:  # a draw played on as made
+                ok, verdict = True, "valid"
         version = self.version(tail)
-        state = fold.state
         decision = rs.pending(state)
         groups = []
         offered = self.offered(result, seat)
@@ -192,7 +195,7 @@ class Table:
             "actor": decision.actor if decision else None,
             "over": outcome is not None,
             "groups": groups, "undo": undo,
-            "blocked": bool(fold.blocked),
+            "blocked": blocked,
         }
 
     def version(self, tail: tapelog.Tail) -> str:
@@ -206,15 +209,30 @@ class Table:
         return hmac.new(self._key, text.encode(), hashlib.sha256).hexdigest()[:16]
 
     @staticmethod
+    def table(result: engine.Replay, seat: Seat) -> tuple[Any, bool]:
+        """Returns the state `seat` is shown and whether the table waits for the umpire. A
+        player's own draw that the deck could not hold (another seat has the card) is played
+        on as made for every seat but the umpire (engine.seats.as_made): what they are shown
+        is then what a card in the deck would have shown; the umpire sees the log judged."""
+        fold, rs = result.fold, result.ruleset
+        assert fold is not None and rs is not None
+        if not fold.blocked or seat.umpire:
+            return fold.state, bool(fold.blocked)
+        made = seating.as_made(rs, fold)
+        return (fold.state, True) if made is None else (made[0], False)
+
+    @staticmethod
     def offered(result: engine.Replay, seat: Seat) -> list[Event]:
         """Returns the next events `seat` may enter (engine.seats.offered): the umpire every
         legal one; a player the events they own, and for their own hidden draw the cards
-        they cannot rule out; the shared page none; nothing while the log is blocked."""
-        fold, rs = result.fold, result.ruleset
-        assert fold is not None and rs is not None
-        if not (seat.umpire or seat.player) or fold.blocked:
+        they cannot rule out; the shared page none; nothing while the table waits for the
+        umpire."""
+        rs = result.ruleset
+        assert rs is not None
+        state, blocked = Table.table(result, seat)
+        if not (seat.umpire or seat.player) or blocked:
             return []
-        return seating.offered(rs, fold.state, None if seat.umpire else seat.player)
+        return seating.offered(rs, state, None if seat.umpire else seat.player)
 
     # -- the writes ------------------------------------------------------------------------
     def limit(self, seat: Seat) -> None:
@@ -298,8 +316,11 @@ class Table:
                                    "yours); nothing was written")
             who = seat.player or UMPIRE
             event = msgspec.structs.replace(event, by=who, at=entries.now())
-            flag = fold.violation(tail.seq + 1, event) if not seat.umpire else None
-            seq = self._append([event], result, force=flag is not None)
+            flag = None
+            if not seat.umpire:  # judged as the player's table stands (a draw played on as made)
+                state, _ = self.table(result, seat)
+                flag = bound.check(state, event)
+            seq = self._append([event], result, force=flag is not None or bool(fold.blocked))
         if flag is not None and self.flagged is not None:
             self.flagged(f"seq {seq}, entered by {who}, breaks [{flag.rule}]: {flag.reason}; "
                          "the umpire rules on it")

@@ -287,6 +287,12 @@ class Ruleset(ABC, Generic[H, S, E]):
     def held(self, view: S, player: str) -> tuple[Held, ...]:
         """Returns `player`'s own hidden cards, pile by pile, from their own `view`."""
 
+    @abstractmethod
+    def drawable(self, state: S, event: E) -> S:
+        """Returns `state` with the card a draw names put in its deck in place of another: a
+        player's own draw that the deck cannot hold (another seat has the card), which the
+        table plays on as made while the umpire rules (engine.seats.as_made)."""
+
     # -- the words: sentences and the rules that govern an event --------------------------
     @abstractmethod
     def describe(self, event: E) -> str:

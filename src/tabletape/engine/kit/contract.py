@@ -83,6 +83,7 @@ class SeatsModule(Protocol[LK_contra, S_contra, E_co]):
 
     def candidates(self, lk: LK_contra, state: S_contra, player: str, /) -> Iterable[E_co]: ...
     def held(self, lk: LK_contra, view: S_contra, player: str, /) -> tuple[Held, ...]: ...
+    def drawable(self, lk: LK_contra, state: S_contra, event: Any, /) -> Any: ...
 
 
 class LookupsOf(Protocol[LK_co]):
@@ -109,7 +110,7 @@ MEMBERS: dict[str, tuple[str, ...]] = {
     "reducer": ("initial", "apply", "outcome"),
     "legality": ("pending", "over", "check", "legal", "weight", "weights"),
     "lookups": ("view",),
-    "seating": ("OWNERS", "SECRETS", "candidates", "held"),
+    "seating": ("OWNERS", "SECRETS", "candidates", "held", "drawable"),
     "text": ("describe", "governing", "consulted"),
     "components": ("default", "Lookups"),
     "render": ("render",),

@@ -44,3 +44,19 @@ def reshuffle(decks: dict[K, dict[str, int]], discards: dict[K, tuple[str, ...]]
     """Returns the decks and the discard piles (keyed by player, side or theatre) with `key`'s
     pile shuffled back into its deck, the pile left empty."""
     return {**decks, key: merge(decks[key], discards[key])}, {**discards, key: ()}
+
+
+def swapped_in(deck: dict[str, int], name: str) -> dict[str, int]:
+    """Returns a deck holding one `name` in place of another card (the first by name that it
+    holds): how a draw the deck cannot hold is played on, the deck's size unchanged
+    (`engine.seats.drawable`); the deck itself when it holds `name` already."""
+    if deck.get(name, 0) > 0:
+        return deck
+    out = dict(deck)
+    other = next((c for c in sorted(out) if out[c] > 0), None)
+    if other is not None:
+        out[other] -= 1
+        if not out[other]:
+            del out[other]
+    out[name] = out.get(name, 0) + 1
+    return dict(sorted(out.items()))

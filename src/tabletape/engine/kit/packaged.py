@@ -252,6 +252,10 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
     def held(self, view: S, player: str) -> tuple[Held, ...]:
         return self.seating.held(self.lk, view, player)
 
+    def drawable(self, state: S, event: E) -> S:
+        result: S = self.seating.drawable(self.lk, state, event)
+        return result
+
     # -- the words --------------------------------------------------------------------------
     def describe(self, event: E) -> str:
         return self.text.describe(event)

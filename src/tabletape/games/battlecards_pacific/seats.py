@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from msgspec.structs import replace
+
+from tabletape.engine.kit.multiset import swapped_in
 from tabletape.engine.kit.turns import HIDDEN, head
 from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
@@ -144,3 +147,17 @@ def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
     """Returns a player's own hidden cards from their own view: the Reserve Hand (To Set Up
     the Game) and the Kept Cards (bcp.conflict.keep), each whole, even when empty."""
     return (Held("Reserve Hand", view.reserve[player]), Held("Kept Cards", view.kept[player]))
+
+
+def drawable(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state with the card or unit a draw names put in its deck in place of
+    another (`engine.seats.drawable`): the table plays on while the umpire rules."""
+    if isinstance(event, (ConflictDrawn, ConflictTurned)):
+        th = lk.theatre
+        return replace(state, conflict={**state.conflict,
+                                        th: swapped_in(state.conflict[th], event.card)})
+    if isinstance(event, ArsenalDrawn):
+        side = state.sides[event.player]
+        return replace(state, arsenal={**state.arsenal,
+                                       side: swapped_in(state.arsenal[side], event.unit)})
+    return state

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from msgspec.structs import replace
+
+from tabletape.engine.kit.multiset import swapped_in
 from tabletape.engine.kit.turns import head
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
@@ -80,3 +83,13 @@ def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
     """Returns a player's own hidden cards: their hand (the only cards kept face down from
     the other player; a won battle's face-down cards were all deployed face up)."""
     return (Held("Hand", view.hands[player]),)
+
+
+def drawable(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state with the card a draw names put in its pile in place of another
+    (`engine.seats.drawable`): a player's own draw the pile cannot hold, which the table
+    plays on as made while the umpire rules."""
+    if not isinstance(event, CardDrawn):
+        return state
+    own = lookups.owner(state, event.player)
+    return replace(state, decks={**state.decks, own: swapped_in(state.decks[own], event.card)})

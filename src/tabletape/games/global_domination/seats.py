@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from msgspec.structs import replace
+
+from tabletape.engine.kit.multiset import swapped_in
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
 
@@ -89,3 +92,12 @@ def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
     """Returns a player's own hidden cards, from their own view: their hand (Player Decks;
     the Draw Deck is face down to its owner too, and the discard pile is face up)."""
     return (Held("Hand", view.hands.get(player, ())),)
+
+
+def drawable(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state with the card a draw names put in its drawer's Draw Deck in place of
+    another (`engine.seats.drawable`): the table plays on while the umpire rules."""
+    if not isinstance(event, CardDrawn):
+        return state
+    decks = {**state.decks, event.player: swapped_in(state.decks[event.player], event.card)}
+    return replace(state, decks=decks)

@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from msgspec.structs import replace
+
+from tabletape.engine.kit.multiset import swapped_in
 from tabletape.engine.kit.turns import head
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
@@ -92,3 +95,11 @@ def unseen(lk: Lookups, view: State, player: str) -> tuple[str, ...]:
 def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
     """Returns a player's own hidden cards: their hand (How to Play), from their own view."""
     return (Held("Hand", view.hands[player]),)
+
+
+def drawable(lk: Lookups, state: State, event: Event) -> State:
+    """Returns the state with the card a draw names put in the force deck in place of another
+    (`engine.seats.drawable`): the table plays on while the umpire rules."""
+    if not isinstance(event, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn)):
+        return state
+    return replace(state, deck=swapped_in(state.deck, event.card))
