@@ -223,3 +223,34 @@ def test_legal_as_a_player_lists_no_one_elses_draw_and_no_weights(tmp_path):
         assert all(seats.owner(rs, rs.codec.decode(json.dumps(e["event"]).encode(), "x", 1, 1))
                    in (None, player) for e in listed) if listed else True
     assert state is not None
+
+
+def test_validate_and_explain_name_a_players_write_of_anothers_event(tmp_path):
+    path = tmp_path / "game.jsonl"
+    cut(SIM, path, 21)  # bob deploys next
+    result = engine.replay(str(path))
+    bobs = next(iter(result.ruleset.legal(result.fold.state)))
+    line = result.ruleset.codec.encode(bobs).decode()
+    r = CliRunner().invoke(main, ["append", str(path), line, "--by", "alice"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 0  # the verdict is the rules', unchanged
+    assert ("note: seq 21 [core.seat.owner] written by alice, but it is bob's to enter"
+            in r.output)
+    r = CliRunner().invoke(main, ["validate", str(path), "--json"])
+    assert json.loads(r.output)["seats"] == [
+        {"seq": 21, "rule": "core.seat.owner",
+         "reason": "written by alice, but it is bob's to enter (a player enters only their own)"}]
+    r = CliRunner().invoke(main, ["explain", str(path), "21"])
+    assert "note [core.seat.owner]: written by alice" in r.output
+
+
+def test_validate_notes_a_secret_line_of_a_format_2_log_without_its_salt(tmp_path):
+    rs = engine.get("cards-of-war")
+    header = sim.header_for(rs, ("alice", "bob"))
+    path = str(tmp_path / "game.jsonl")
+    events = [e for e, _ in zip(sim.play(rs, header, 5), range(30), strict=False)]
+    tail = tapelog.create(path, header, rs.codec)
+    tapelog.append(path, [e for e, _ in events], rs.codec, expect=tail)  # no salts
+    r = CliRunner().invoke(main, ["validate", path])
+    assert r.exit_code == 0 and "[core.secret.salt]" in r.output
