@@ -28,6 +28,7 @@ def _cache_dir(tmp_path_factory) -> str:
 @pytest.fixture(autouse=True)
 def _no_clock(monkeypatch, _cache_dir):
     monkeypatch.setenv("TABLETAPE_CLOCK", "off")
+    monkeypatch.setenv("TABLETAPE_SALTS", "seed:tests")  # salts that repeat (entries.fresh_salt)
     monkeypatch.setenv("COLUMNS", "160")
     monkeypatch.setenv("TABLETAPE_CACHE", _cache_dir)  # a test may name its own
 

@@ -254,3 +254,13 @@ def test_validate_notes_a_secret_line_of_a_format_2_log_without_its_salt(tmp_pat
     tapelog.append(path, [e for e, _ in events], rs.codec, expect=tail)  # no salts
     r = CliRunner().invoke(main, ["validate", path])
     assert r.exit_code == 0 and "[core.secret.salt]" in r.output
+
+
+def test_a_salt_is_random_unless_a_transcript_asks_for_one_that_repeats(monkeypatch):
+    from tabletape.app.entries import fresh_salt
+    event = engine.get("cards-of-war").events[1](player="bob", card="Tank")
+    monkeypatch.delenv("TABLETAPE_SALTS", raising=False)
+    salts = {fresh_salt(7, event) for _ in range(20)}
+    assert len(salts) == 20 and all(len(s) == 32 for s in salts)
+    monkeypatch.setenv("TABLETAPE_SALTS", "seed:docs")
+    assert fresh_salt(7, event) == fresh_salt(7, event) != fresh_salt(8, event)

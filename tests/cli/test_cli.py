@@ -39,7 +39,7 @@ def test_new_writes_a_header_with_options(run, tmp_path):
     assert r.exit_code == 0, r.stderr
     header = json.loads(lines(path)[0])
     assert header["options"] == {"length": "long", "two_decks": True} and header["by"] == "scribe"
-    assert header["format"] == 1 and header["components"]["cards"]
+    assert header["format"] == 2 and header["components"]["cards"]
 
 
 def test_new_takes_the_users_own_components(run, tmp_path):

@@ -27,7 +27,7 @@ README = open("README.md", encoding="utf-8").read()
 # README (issue 23); the README's short tour repeats 8 of them. None is dropped silently.
 DOCS_COMMANDS_AT_LEAST = 31
 README_MAX_BYTES = 40_000  # the README is the front door; the manual is docs/
-ENV = {"TABLETAPE_CLOCK": "off", "COLUMNS": "100", "PYTHONUNBUFFERED": "1",
+ENV = {"TABLETAPE_CLOCK": "off", "TABLETAPE_SALTS": "seed:docs", "COLUMNS": "100", "PYTHONUNBUFFERED": "1",
        "TERM": "dumb", "NO_COLOR": "1"}
 
 

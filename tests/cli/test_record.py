@@ -276,7 +276,7 @@ def test_replay_step_reads_keys_as_lines(run):
 
 # -- through a real pseudo-terminal ------------------------------------------------------
 
-ENV = {**os.environ, "TABLETAPE_CLOCK": "off", "TERM": "xterm", "NO_COLOR": "1",
+ENV = {**os.environ, "TABLETAPE_CLOCK": "off", "TABLETAPE_SALTS": "seed:tests", "TERM": "xterm", "NO_COLOR": "1",
        "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "140", "LINES": "60"}
 
 

@@ -7,10 +7,12 @@ prints; the command line and the recorder report what these return or raise.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, NamedTuple
 
 import msgspec
@@ -21,13 +23,20 @@ from tabletape.engine.fold import Ruling
 from tabletape.engine.protocol import Violation
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
-from tabletape.tape.events import SALT_HEX, Event, Note, Signed, Undone, is_core
+from tabletape.tape.events import SALT_HEX, Event, Note, Signed, Undone, envelope, is_core
 
 RESERVED = ("umpire", "chance")  # the names of the seats that are not players
 
 
-def fresh_salt() -> str:
-    """Returns a fresh salt: 128 random bits from the operating system, as hex."""
+def fresh_salt(seq: int, event: Event) -> str:
+    """Returns a fresh salt for `event` at `seq`: 128 random bits from the operating system,
+    as hex. With TABLETAPE_SALTS=seed:TEXT (for examples and tests whose transcripts must
+    repeat, as TABLETAPE_CLOCK=off is) the salt is made from TEXT, the seq and the event
+    instead: a log so written hides nothing from whoever knows TEXT."""
+    spec = os.environ.get("TABLETAPE_SALTS", "")
+    if spec.startswith("seed:"):
+        made = hashlib.sha256(f"{spec[5:]}\0{seq}\0".encode() + msgspec.json.encode(envelope(event)))
+        return made.hexdigest()[:SALT_HEX]
     return secrets.token_hex(SALT_HEX // 2)
 
 
@@ -208,7 +217,7 @@ def append_checked(file: str, events: list[Event], result: engine.Replay,
     for i, ev in enumerate(events):
         seq += 1
         if salting:  # the caller's list: what it reports is what was written
-            ev = events[i] = seats.salted(rs, fold.state, ev, fresh_salt)
+            ev = events[i] = seats.salted(rs, fold.state, ev, partial(fresh_salt, seq, ev))
         if fold.blocked and not force and not is_core(ev):
             first = min(fold.illegal)
             raise IllegalEvent(f"the log has an illegal event at seq {first} that is still in "

@@ -398,7 +398,8 @@ class RecordSession:
         if event.at is None and event.by is None:
             event = msgspec.structs.replace(event, at=self.clock(), by=self.by)
         if self.fold.header.format >= 2:  # a line some seat may not know: salted
-            event = seats.salted(self.ruleset, self.fold.state, event, entries.fresh_salt)
+            event = seats.salted(self.ruleset, self.fold.state, event,
+                                 lambda: entries.fresh_salt(self.next_seq, event))
         try:
             self.tail = tapelog.append(self.path, [event], self.ruleset.codec, expect=self.tail)
         except StaleWriter as e:

@@ -55,10 +55,6 @@ class Held:
     cards: tuple[str, ...]
 
 
-class SeatingError(TypeError):
-    """A game whose seat declarations do not fit its events."""
-
-
 def check_seating(game: str, events: Iterable[type[Event]], owners: Mapping[type, str | None],
                   secrets: Mapping[type, Secret]) -> str | None:
     """Returns why a game's `OWNERS` and `SECRETS` do not fit its events, or None: every
@@ -98,12 +94,6 @@ def owner(rs: Ruleset[Any, Any, Any], event: Event) -> str | None:
     field = rs.OWNERS.get(type(event))
     value = getattr(event, field) if field is not None else None
     return value if isinstance(value, str) else None
-
-
-def may_enter(rs: Ruleset[Any, Any, Any], event: Event, player: str) -> bool:
-    """Returns whether `player` may enter `event` (their own, or a public chance outcome)."""
-    who = owner(rs, event)
-    return who is None or who == player
 
 
 # -- what a seat may know ------------------------------------------------------------------
