@@ -302,10 +302,9 @@ class Table:
         if not seat.umpire:
             if seat.player is None:
                 raise Refused(403, "the shared page enters nothing; nothing was written")
-            owner = seating.owner(rs, event)
-            if owner is not None and owner != seat.player:
-                raise Refused(403, f"that is {visible(owner)}'s to enter, not yours; nothing "
-                                   "was written")
+            if not seating.may_enter(rs, event, seat.player):
+                raise Refused(403, f"that is {visible(seating.owner(rs, event) or '')}'s to "
+                                   "enter, not yours; nothing was written")
         with self._writing:
             result = self.writable()
             fold, bound, tail = result.fold, result.ruleset, result.tail

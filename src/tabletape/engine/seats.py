@@ -96,6 +96,12 @@ def owner(rs: Ruleset[Any, Any, Any], event: Event) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def may_enter(rs: Ruleset[Any, Any, Any], event: Event, player: str) -> bool:
+    """Returns whether `player` may enter `event` (their own, or one any player may)."""
+    who = owner(rs, event)
+    return who is None or who == player
+
+
 # -- what a seat may know ------------------------------------------------------------------
 
 def secret_from(rs: Ruleset[Any, Any, Any], state: Any, event: Event) -> tuple[str, ...] | None:

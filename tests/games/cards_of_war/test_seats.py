@@ -52,27 +52,27 @@ def test_owners_name_every_event_and_fit_them():
     assert check_seating("cards-of-war", EVENTS, seats.OWNERS, seats.SECRETS) is None
 
 
-def test_a_draw_is_its_drawers_and_the_opening_cards_anyones():
+def test_a_draw_is_its_drawers_and_so_is_an_opening_card():
     rs = bound()
     # Playing a Round: bob's refill goes into bob's hand; alice may not enter it
     assert owner(rs, draw(B, "Tank")) == B
     assert not may_enter(rs, draw(B, "Tank"), A) and may_enter(rs, draw(B, "Tank"), B)
-    # Setup: the opening cards are turned up for both; either player may enter either
-    assert owner(rs, OpeningCardDrawn(player=A, card="Tank")) is None
-    assert may_enter(rs, OpeningCardDrawn(player=A, card="Tank"), B)
+    # Setup: the opening cards are turned up for both, each by its player, who enters it
+    assert owner(rs, OpeningCardDrawn(player=A, card="Tank")) == A
+    assert not may_enter(rs, OpeningCardDrawn(player=A, card="Tank"), B)
     # each play is its player's: a deployment, the RECON answer, an exhaustion discard
     for ev in (deploy(A, "Tank", 1), HandReported(player=A), CardDiscarded(player=A, card="Tank")):
         assert owner(rs, ev) == A and not may_enter(rs, ev, B)
 
 
-def test_the_opening_draw_is_offered_to_both_players():
+def test_the_opening_draw_is_offered_to_the_player_who_turns_it_up():
     rs = bound()
     state = rs.initial()
-    assert offered(rs, state, A) == offered(rs, state, B) == list(rs.legal(state))
-    # alice has turned up her card; bob's is next, and either may enter it
+    assert offered(rs, state, A) == list(rs.legal(state)) and offered(rs, state, B) == []
+    # alice has turned up her card; bob's is next, and his to enter
     state = feed(state, OpeningCardDrawn(player=A, card="Tank"))
-    assert offered(rs, state, A) == list(rs.legal(state))
-    assert all(e.player == B for e in offered(rs, state, A))
+    assert offered(rs, state, B) == list(rs.legal(state)) and offered(rs, state, A) == []
+    assert all(e.player == B for e in offered(rs, state, B))
 
 
 # -- SECRETS: what a seat may not know -----------------------------------------------------

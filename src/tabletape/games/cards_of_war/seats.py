@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from tabletape.engine.kit.multiset import swapped_in
 from tabletape.engine.kit.turns import head
-from tabletape.engine.seats import ANY_PLAYER, Held, Secret
+from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
 
 from . import legality, lookups
@@ -24,9 +24,9 @@ from .state import COMMON, Phase, State
 
 # The field naming the seat that enters each event; ANY_PLAYER: a public chance outcome.
 OWNERS: dict[type, str | None] = {
-    # Setup: the cards turned up to choose the first player are seen by both and go back
-    # into the deck; a public chance outcome, which either player may enter
-    OpeningCardDrawn: ANY_PLAYER,
+    # Setup: each player turns up a card to choose the first player (seen by both, then put
+    # back): a public outcome, entered by the player who turns it up (a draw is its drawer's)
+    OpeningCardDrawn: "player",
     # Playing a Round (refill), Special Abilities 2 (reinforce), Joint deployment (two
     # refills): the card goes into the drawer's hand, so the drawer enters it
     CardDrawn: "player",
