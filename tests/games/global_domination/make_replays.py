@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 
+from msgspec.structs import replace
+
 from tabletape import engine
 from tabletape.engine import CHANCE, simulate
 from tabletape.games.global_domination.events import (
@@ -32,6 +34,7 @@ from tests.replays_format import as_recorded
 
 OUT = "replays/global-domination"
 RS = engine.get("global-domination")
+RECORDED = "1.1"  # the bundled replays were recorded under rules 1.1 and stay so
 DOM = "Domination"
 A, B, C = "alice", "bob", "carol"
 
@@ -39,9 +42,10 @@ A, B, C = "alice", "bob", "carol"
 class Script:
     """A game played by hand: every event checked, chance draws picked deterministically."""
 
-    def __init__(self, players, stacks, first=A, **options):
-        self.header = as_recorded(RS.start(tuple(players), RS.Options(**options),
-                                           RS.default_components()))
+    def __init__(self, players, stacks, first=A, rules=RECORDED, **options):
+        self.header = replace(as_recorded(RS.start(tuple(players), RS.Options(**options),
+                                                   RS.default_components())),
+                              rules_version=rules)
         self.rs = RS.bind(self.header)
         self.state = self.rs.initial()
         self.events: list = []
@@ -253,7 +257,8 @@ def disputed() -> Script:
 
 
 def simulated(players, seed, **options):
-    header = as_recorded(simulate.header_for(RS, tuple(players), RS.Options(**options)))
+    header = replace(as_recorded(simulate.header_for(RS, tuple(players), RS.Options(**options))),
+                     rules_version=RECORDED)
     s = Script.__new__(Script)
     s.header, s.events = header, [ev for ev, _ in simulate.play(RS, header, seed)]
     return s
