@@ -277,6 +277,28 @@ GAMES = {
 }
 
 
+FIXTURES = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "fixtures",
+                                         "rules-1.2", "global-domination"))
+
+
+def everyone_asked(out: str = FIXTURES) -> str:
+    """A 1.2 game (a test fixture, not a bundled replay): at every scoring step each player
+    is asked in turn and passes, whatever they hold (gd.score.window). At the first, alice
+    holds no scoring card and passes (seq 38); bob plays Fog of War, denying alice her North
+    American monopoly, then passes. Rules 1.1 skipped alice, so they refuse her pass."""
+    os.makedirs(out, exist_ok=True)
+    s = Script((A, B, C), ("Fog of War", "Military Base", "Megastorm", "Insurgents", "Surrender",
+                           "Bio Weapons", "Ore Control", "Supply Depots", "Propaganda War",
+                           "Tactical Nukes"), rules="1.2")
+    s.play(A, DOM, Use.BUILD).build(A, "Canada", "United States", "Mexico").end(A)
+    s.buy(B, "Fog of War", DOM, DOM).play(B, DOM, Use.BUILD)
+    s.build(B, "Brazil", "Argentina", "Colombia").end(B)
+    s.end(C, A, B)  # everyone has passed: the scoring step asks alice first
+    s.do(ScoringPassed(player=A))  # she holds three Domination cards, and is asked all the same
+    s.play(B, "Fog of War").do(ScoringPassed(player=B), ScoringPassed(player=C)).draw()
+    return s.finish().write("everyone-asked.jsonl", out)
+
+
 def main(out: str = OUT) -> None:
     os.makedirs(out, exist_ok=True)
     for name, make in GAMES.items():

@@ -90,7 +90,8 @@ class _Owing(Owing[Lookups, State, Owed]):
         v = super().not_now(lk, state, what, player)
         if lk.ask_every_scorer and state.phase is Phase.SCORING and not state.steps \
                 and v.rule == self.step_rule:
-            return Violation(SCORE_WINDOW, v.reason)
+            return Violation(SCORE_WINDOW, f"{v.reason} (the scoring step asks every player "
+                             "in turn, whatever they hold)")
         return v
 
 # the step owed now, by whom: "no draw now: ... first" (gd.play.step; gd.score.window in the
