@@ -87,7 +87,7 @@ def migrate(source: str, out: str, rules: str | None = None) -> Migrated:
     if problems:
         done.refused = problems[0]
         done.rule_changed = _changed(rs.changelog, header.rules_version, target,
-                                     problems[0].rule)
+                                     getattr(problems[0], "rule", None))  # (a bad header: none)
         return done
     new_header = msgspec.structs.replace(header, rules_version=target,
                                          migrated_from=result.head)
