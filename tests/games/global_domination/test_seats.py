@@ -276,3 +276,12 @@ def test_the_check_finds_a_view_that_shows_another_hand(monkeypatch):
     monkeypatch.setattr(lookups, "view", lambda state, player: state)
     _, _, leaks = non_interference({"two_players": True}, ("alice", "bob"), 3)
     assert leaks
+
+
+@pytest.mark.rule("gd.score.window")
+def test_a_scoring_card_another_player_drew_changes_nothing_a_seat_receives():
+    # rules 1.2: pairs of histories in which the card drawn is a scoring card in one and not
+    # in the other, played on through the scoring step (each player asked, whatever they hold)
+    n, compared, leaks = non_interference({}, PLAYERS, 3, scoring=True)
+    assert n >= 5 and compared > 1000
+    assert leaks == []

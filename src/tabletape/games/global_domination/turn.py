@@ -94,6 +94,7 @@ class _Owing(Owing[Lookups, State, Owed]):
                              "in turn, whatever they hold)")
         return v
 
+
 # the step owed now, by whom: "no draw now: ... first" (gd.play.step; gd.score.window in the
 # scoring step under rules 1.2), "bob decides now, not alice (...)" (gd.play.order)
 OWING: Owing[Lookups, State, Owed] = _Owing(
