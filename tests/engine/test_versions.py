@@ -159,6 +159,41 @@ def test_a_1_1_log_whose_recon_card_ended_the_round_is_judged_as_1_1_judged_it()
                                                  "cow.reinforce.round-end"}
 
 
+EVERYONE_ASKED = "tests/fixtures/rules-1.2/global-domination/everyone-asked.jsonl"
+GD_SIM = "replays/global-domination/simulated-3-players.jsonl"  # recorded under 1.1
+
+
+def test_a_global_domination_1_2_log_asks_every_player_in_the_scoring_step():
+    # tests/games/global_domination/make_replays.py: alice, holding no scoring card, passes
+    # at seq 38, then bob plays Fog of War and passes, then carol passes
+    result = engine.replay(EVERYONE_ASKED)
+    assert result.ok and result.judged_by == "1.2" and result.rules_versions is None
+    # 1.1 skipped alice (gd.score.window as 1.1 had it): her pass is out of turn
+    old = engine.replay(EVERYONE_ASKED, version="1.1")
+    first = old.problems[0]
+    assert (first.seq, first.rule) == (38, "gd.play.order")
+    assert first.reason == "it is bob's say, not alice's"
+
+
+def test_a_global_domination_1_1_log_that_skipped_a_say_is_refused_by_1_2_where_it_goes_on():
+    # the bundled 1.1 replays are judged as 1.1 judged them; under 1.2 the first scoring
+    # step's skipped say is owed: the next Game Turn's first draw breaks gd.score.window
+    assert engine.replay(GD_SIM).ok
+    new = engine.replay(GD_SIM, version="latest")
+    assert new.rules_versions == ("1.1", "1.2")
+    first = new.problems[0]
+    assert (first.seq, first.rule) == (42, "gd.score.window")
+    assert first.reason == ("no draw by alice now: alice may play a scoring card or pass first "
+                            "(the scoring step asks every player in turn, whatever they hold)")
+    assert set(new.ruleset.changelog["1.2"]) == {"gd.score.window"}
+
+
+def test_the_1_2_fixture_is_regenerated_byte_for_byte(tmp_path):
+    from tests.games.global_domination.make_replays import everyone_asked
+    made = open(everyone_asked(str(tmp_path)), "rb").read()
+    assert made == open(EVERYONE_ASKED, "rb").read()
+
+
 def test_global_domination_1_0_had_no_token_supply():
     from tabletape.games.global_domination import RULESET as GD
     from tabletape.games.global_domination.lookups import UNLIMITED, supply
@@ -260,7 +295,8 @@ def test_append_judges_by_the_recorded_version_and_its_vocabulary(run, tmp_path)
 
 JUDGEMENTS = "tests/fixtures/judgements.json"
 BUNDLED = (sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES}/*/*.jsonl"))
-           + sorted(glob.glob("tests/fixtures/rules-1.1/*/*.jsonl")))
+           + sorted(glob.glob("tests/fixtures/rules-1.1/*/*.jsonl"))
+           + sorted(glob.glob("tests/fixtures/rules-1.2/*/*.jsonl")))
 
 
 def judgements() -> dict[str, dict[str, dict]]:
@@ -362,6 +398,25 @@ def test_migrate_refuses_where_a_play_breaks_the_new_rules_and_writes_nothing(ru
     d = json.loads(run("migrate", THEATRES, "-o", out, "--json").stdout)
     assert d["out"] is None and d["refused"]["seq"] == 21
     assert d["refused"]["rule"] == "cow.opt.theatres.off-theatre"
+
+
+def test_migrate_refuses_a_global_domination_1_1_log_that_skipped_a_say(run, tmp_path):
+    # 1.2 asks every player in the scoring step; a 1.1 log has no pass for the players 1.1
+    # skipped, and migrate invents no event: it names the first play 1.2 refuses
+    out = tmp_path / "new.jsonl"
+    r = run("migrate", GD_SIM, "-o", out)
+    assert r.exit_code == 1 and not out.exists()
+    assert ("(seq 42): alice draws Domination: [gd.score.window] no draw by alice now: alice "
+            "may play a scoring card or pass first") in r.stderr
+    assert ("  gd.score.window changed in rules 1.2: every player is asked in the scoring "
+            "step") in r.stderr
+    assert (f"not migrated: {GD_SIM} breaks global-domination rules 1.2 at seq 42 "
+            "[gd.score.window]; nothing written (migrate adds no play)") in r.stderr
+    d = json.loads(run("migrate", GD_SIM, "-o", out, "--json").stdout)
+    assert d["out"] is None and d["refused"]["rule"] == "gd.score.window"
+    assert list(d["rule_changed"]) == ["1.2"]
+    # 1.1 is the version it was recorded under: the same plays, re-chained
+    assert run("migrate", GD_SIM, "-o", out, "--rules", "1.1").exit_code == 0
 
 
 def test_migrate_never_writes_over_a_file_or_its_source(run, tmp_path):

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
+from tabletape.engine.versions import changed_between
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, TapeError
@@ -35,13 +36,17 @@ class Migrated(msgspec.Struct):
     head: str | None  # the new log's head (None: refused)
     source_head: str | None
     refused: IllegalEvent | TapeError | None = None  # the first play the target rules refuse
+    # what the changelog says changed in the refusing rule between the two versions
+    # ({version: what changed}; empty when the rule did not change)
+    rule_changed: dict[str, str] = {}
 
     def report(self) -> Migration:
         """Returns what was done as `migrate --json` prints it."""
         return Migration(file=self.source, out=self.out if self.head else None, game=self.game,
                          recorded=self.recorded, rules_version=self.target, events=self.events,
                          head=self.head, source_head=self.source_head,
-                         refused=self.refused.to_dict() if self.refused is not None else None)
+                         refused=self.refused.to_dict() if self.refused is not None else None,
+                         rule_changed=self.rule_changed)
 
 
 class Migration(msgspec.Struct, frozen=True, kw_only=True):
@@ -57,6 +62,7 @@ class Migration(msgspec.Struct, frozen=True, kw_only=True):
     head: str | None
     source_head: str | None
     refused: dict[str, Any] | None
+    rule_changed: dict[str, str]  # the refusing rule's changelog entries between the versions
 
 
 def migrate(source: str, out: str, rules: str | None = None) -> Migrated:
@@ -80,6 +86,8 @@ def migrate(source: str, out: str, rules: str | None = None) -> Migrated:
     problems = result.problems
     if problems:
         done.refused = problems[0]
+        done.rule_changed = _changed(rs.changelog, header.rules_version, target,
+                                     getattr(problems[0], "rule", None))  # (a bad header: none)
         return done
     new_header = msgspec.structs.replace(header, rules_version=target,
                                          migrated_from=result.head)
@@ -94,3 +102,11 @@ def migrate(source: str, out: str, rules: str | None = None) -> Migrated:
     if not check.ok:
         done.refused = check.problems[0]
     return done
+
+
+def _changed(changelog: dict[str, dict[str, str]], recorded: str, target: str,
+             rule: str | None) -> dict[str, str]:
+    """Returns {version: what changed} of `rule` between the recorded and target versions:
+    why a play its own version accepted is refused now."""
+    between = changed_between(changelog, recorded, target)
+    return {v: entries[rule] for v, entries in between.items() if rule in entries}

@@ -36,8 +36,12 @@ def migrate(ctx: click.Context, file: str, out: str, rules: str | None, as_json:
         from tabletape.cli.render import err_console, problem_line
         err_console.print(problem_line(bad))
         rule = getattr(bad, "rule", None)
+        for version, what in done.rule_changed.items():  # why its own version accepted it
+            echo(f"  {rule} changed in rules {version}: {what}", err=True)
+        # (where the new rules owe a play the log lacks, none is made up)
+        adds = " (migrate adds no play)" if done.rule_changed else ""
         echo(f"not migrated: {file} breaks {done.game} rules {done.target} at seq {bad.seq}"
-             f"{f' [{rule}]' if rule else ''}; nothing written", err=True)
+             f"{f' [{rule}]' if rule else ''}; nothing written{adds}", err=True)
     else:
         echo(f"wrote {out}: {counted(done.events, 'event')} of {file} under {done.game} rules "
              f"{done.target} (recorded under {done.recorded}); head {done.head}")

@@ -72,11 +72,30 @@ def with_hand(state: State, player: str, *cards: str) -> State:
     return replace(state, hands={**state.hands, player: tuple(sorted(cards))})
 
 
-def pass_all(state: State) -> State:
-    """Every player still in the Game Turn ends a turn without using a card."""
+def end_turns(state: State) -> State:
+    """Every player still in the Game Turn ends a turn without using a card: the scoring step
+    follows (under rules 1.2 it asks every player; until 1.1 it may have been skipped)."""
     from tabletape.games.global_domination.events import TurnEnded
     from tabletape.games.global_domination.state import Phase
     turn = state.game_turn
     while state.phase is Phase.PLAY and not state.steps and state.game_turn == turn:
         state = run(state, TurnEnded(player=state.current))
     return state
+
+
+def pass_scoring(state: State) -> State:
+    """Every player still to be asked in the scoring step passes, in seat order
+    (gd.score.window): the Game Turn ends and the next one's draws are owed."""
+    from tabletape.games.global_domination import lookups as q
+    from tabletape.games.global_domination.events import ScoringPassed
+    from tabletape.games.global_domination.state import Phase
+    turn = state.game_turn
+    while state.phase is Phase.SCORING and not state.steps and state.game_turn == turn:
+        state = run(state, ScoringPassed(player=q.scorer(state) or ""))
+    return state
+
+
+def pass_all(state: State) -> State:
+    """The Game Turn passed by everyone: every turn ended without a card, every say in the
+    scoring step passed."""
+    return pass_scoring(end_turns(state))

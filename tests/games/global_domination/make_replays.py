@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 
+from msgspec.structs import replace
+
 from tabletape import engine
 from tabletape.engine import CHANCE, simulate
 from tabletape.games.global_domination.events import (
@@ -32,6 +34,7 @@ from tests.replays_format import as_recorded
 
 OUT = "replays/global-domination"
 RS = engine.get("global-domination")
+RECORDED = "1.1"  # the bundled replays were recorded under rules 1.1 and stay so
 DOM = "Domination"
 A, B, C = "alice", "bob", "carol"
 
@@ -39,9 +42,10 @@ A, B, C = "alice", "bob", "carol"
 class Script:
     """A game played by hand: every event checked, chance draws picked deterministically."""
 
-    def __init__(self, players, stacks, first=A, **options):
-        self.header = as_recorded(RS.start(tuple(players), RS.Options(**options),
-                                           RS.default_components()))
+    def __init__(self, players, stacks, first=A, rules=RECORDED, **options):
+        self.header = replace(as_recorded(RS.start(tuple(players), RS.Options(**options),
+                                                   RS.default_components())),
+                              rules_version=rules)
         self.rs = RS.bind(self.header)
         self.state = self.rs.initial()
         self.events: list = []
@@ -253,7 +257,8 @@ def disputed() -> Script:
 
 
 def simulated(players, seed, **options):
-    header = as_recorded(simulate.header_for(RS, tuple(players), RS.Options(**options)))
+    header = replace(as_recorded(simulate.header_for(RS, tuple(players), RS.Options(**options))),
+                     rules_version=RECORDED)
     s = Script.__new__(Script)
     s.header, s.events = header, [ev for ev, _ in simulate.play(RS, header, seed)]
     return s
@@ -270,6 +275,28 @@ GAMES = {
     "simulated-3-players.jsonl": lambda: simulated((A, B, C), 7),
     "simulated-6-players.jsonl": lambda: simulated((A, B, C, "dave", "erin", "frank"), 11),
 }
+
+
+FIXTURES = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "fixtures",
+                                         "rules-1.2", "global-domination"))
+
+
+def everyone_asked(out: str = FIXTURES) -> str:
+    """A 1.2 game (a test fixture, not a bundled replay): at every scoring step each player
+    is asked in turn and passes, whatever they hold (gd.score.window). At the first, alice
+    holds no scoring card and passes (seq 38); bob plays Fog of War, denying alice her North
+    American monopoly, then passes. Rules 1.1 skipped alice, so they refuse her pass."""
+    os.makedirs(out, exist_ok=True)
+    s = Script((A, B, C), ("Fog of War", "Military Base", "Megastorm", "Insurgents", "Surrender",
+                           "Bio Weapons", "Ore Control", "Supply Depots", "Propaganda War",
+                           "Tactical Nukes"), rules="1.2")
+    s.play(A, DOM, Use.BUILD).build(A, "Canada", "United States", "Mexico").end(A)
+    s.buy(B, "Fog of War", DOM, DOM).play(B, DOM, Use.BUILD)
+    s.build(B, "Brazil", "Argentina", "Colombia").end(B)
+    s.end(C, A, B)  # everyone has passed: the scoring step asks alice first
+    s.do(ScoringPassed(player=A))  # she holds three Domination cards, and is asked all the same
+    s.play(B, "Fog of War").do(ScoringPassed(player=B), ScoringPassed(player=C)).draw()
+    return s.finish().write("everyone-asked.jsonl", out)
 
 
 def main(out: str = OUT) -> None:

@@ -8,6 +8,7 @@ import pytest
 from msgspec.structs import replace
 
 from tabletape import engine
+from tabletape.games.global_domination import RULESET
 from tabletape.games.global_domination.events import (
     CardPlayed,
     ScoringPassed,
@@ -15,8 +16,20 @@ from tabletape.games.global_domination.events import (
     Use,
 )
 from tabletape.games.global_domination.state import Phase
+from tests import story
 
-from .helpers import RS, pass_all, refused, run, started, with_board, with_hand
+from .helpers import (
+    PLAYERS,
+    RS,
+    end_turns,
+    header,
+    pass_all,
+    refused,
+    run,
+    started,
+    with_board,
+    with_hand,
+)
 from .make_replays import GAMES, OUT
 
 DOM = "Domination"
@@ -63,19 +76,68 @@ def test_the_logistical_track_has_a_right_end():
     assert state.logistics["alice"] == 10
 
 
-@pytest.mark.rule("gd.score.window", "gd.play.order", "gd.play.step")
-def test_the_scoring_step_offers_scoring_cards_in_seat_order():
-    # bob holds Fog of War, alice and carol hold nothing for scoring
+@pytest.mark.rule("gd.score.window")
+def test_the_scoring_step_asks_every_player_in_seat_order():
+    # bob holds Fog of War, alice and carol hold nothing for scoring: all three are asked
     state = with_hand(started(), "bob", "Fog of War", DOM)
-    state = pass_all(state)
-    assert state.phase is Phase.SCORING and RS.pending(state).actor == "bob"
+    state = end_turns(state)
+    assert state.phase is Phase.SCORING and RS.pending(state).actor == "alice"
+    # alice holds no scoring card: she is asked all the same, and may only pass
+    assert RS.pending(state).detail == "alice may play a scoring card or pass"
+    assert list(RS.legal(state)) == [ScoringPassed(player="alice")]
+    # it is her say: bob waits, and nothing else is recorded before the step ends
+    assert refused(state, ScoringPassed(player="bob")) == "gd.score.window"
+    assert refused(state, CardPlayed(player="bob", card="Fog of War", use=Use.TEXT)) == "gd.score.window"
+    assert refused(state, TurnEnded(player="alice")) == "gd.score.window"
+    state = run(state, ScoringPassed(player="alice"))
+    assert RS.pending(state).actor == "bob" and state.scored == ("alice",)
     # only scoring and any-time cards, for their text
     assert refused(state, CardPlayed(player="bob", card=DOM, use=Use.BUILD)) == "gd.score.window"
     assert refused(state, CardPlayed(player="bob", card="Fog of War", use=Use.BUILD)) == "gd.score.window"
-    assert refused(state, ScoringPassed(player="alice")) == "gd.play.order"
-    assert refused(state, TurnEnded(player="bob")) == "gd.play.step"
     state = run(state, ScoringPassed(player="bob"))
+    # carol, who holds no scoring card, is asked last; her pass ends the step
+    assert state.game_turn == 1 and RS.pending(state).actor == "carol"
+    state = run(state, ScoringPassed(player="carol"))
     assert state.game_turn == 2 and "Fog of War" in state.hands["bob"]
+
+
+@pytest.mark.rule("gd.score.window")
+def test_the_scoring_step_does_not_depend_on_hands():
+    # the same Game Turn, with a scoring card in one hand, in another or in none: the step's
+    # decisions, whose say and what the table is told are the same
+    seen = []
+    for holder in ("alice", "bob", None):
+        state = started()
+        if holder:
+            state = with_hand(state, holder, "Fog of War", DOM)
+        state = end_turns(state)
+        says = []
+        while state.phase is Phase.SCORING:
+            d = RS.pending(state)
+            assert ScoringPassed(player=d.actor) in RS.legal(state)
+            says.append((d.actor, d.detail, state.scored))
+            state = run(state, ScoringPassed(player=d.actor))
+        seen.append((says, state.game_turn))
+    assert seen[0] == seen[1] == seen[2]
+    assert [actor for actor, *_ in seen[0][0]] == ["alice", "bob", "carol"]
+
+
+@pytest.mark.rule("gd.score.window", "gd.play.order", "gd.play.step")
+def test_until_rules_1_1_players_with_no_scoring_card_were_skipped():
+    # the same table judged by rules 1.1: alice and carol hold nothing for scoring, so
+    # only bob is asked, and his pass ends the step
+    rs = RULESET.bind(header(), "1.1")
+    state = with_hand(started(), "bob", "Fog of War", DOM)
+    state = story.play(rs, state, *[TurnEnded(player=p) for p in PLAYERS])
+    assert state.phase is Phase.SCORING and rs.pending(state).actor == "bob"
+    assert state.scored == ("alice",)  # skipped: the table learns she holds none
+    assert story.refusal(rs, state, ScoringPassed(player="alice")).rule == "gd.play.order"
+    assert story.refusal(rs, state, TurnEnded(player="bob")).rule == "gd.play.step"
+    state = story.play(rs, state, ScoringPassed(player="bob"))
+    assert state.game_turn == 2 and "Fog of War" in state.hands["bob"]
+    # with no scoring card anywhere, the step does not happen at all
+    state = story.play(rs, started(), *[TurnEnded(player=p) for p in PLAYERS])
+    assert state.game_turn == 2 and state.phase is Phase.PLAY
 
 
 @pytest.mark.rule("gd.hand.carry")

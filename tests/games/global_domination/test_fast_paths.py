@@ -1,6 +1,6 @@
 """Global Domination's shortcuts taken for speed agree with the plain definitions they stand for.
 
-Each on the states of simulated games (every table size, the options, rules 1.0 and 1.1)
+Each on the states of simulated games (every table size, the options, rules 1.0, 1.1 and 1.2)
 and on states varied at random from them (boards, hands, stacks, Logistics, the step owed,
 the scoring step), which simulated play seldom reaches:
 
@@ -34,17 +34,21 @@ OPTIONS = ({}, {"surrender_own": True}, {"megastorm_rounding": "up", "hands": "d
 
 
 @cache
-def _played(n: int, seed: int, k: int):
-    """Returns (header, states) of a simulated game of n players with OPTIONS[k]."""
+def _played(n: int, seed: int, k: int, rules: str | None = None):
+    """Returns (header, states) of a simulated game of n players with OPTIONS[k], recorded
+    under `rules` (None: the latest)."""
     h = header(tuple(f"p{i}" for i in range(n)), two_players=n == 2, **OPTIONS[k])
+    if rules is not None:
+        h = replace(h, rules_version=rules)
     return h, tuple(s for _, s in simulate.play(RULESET, h, seed))
 
 
-@pytest.mark.parametrize("rules", [None, "1.0"])
+@pytest.mark.parametrize("rules", [None, "1.1", "1.0"])
 @pytest.mark.parametrize("n,seed,k", [(2, 1, 0), (3, 2, 1), (4, 3, 2), (5, 4, 0), (6, 5, 1)])
 def test_count_is_the_number_of_legal_events(n, seed, k, rules):
-    """`count` is `len(list(legal))` on every state of a simulated game."""
-    h, states = _played(n, seed, k)
+    """`count` is `len(list(legal))` on every state of a simulated game (played under 1.2,
+    and judged by 1.0 too; played and judged under 1.1, whose scoring step skips players)."""
+    h, states = _played(n, seed, k, "1.1" if rules == "1.1" else None)
     lk = RULESET.bind(h, rules).lk
     for state in (RULESET.bind(h).initial(), *states):
         assert legality.count(lk, state) == len(list(legality.legal(lk, state)))
@@ -56,7 +60,7 @@ def _varied(draw, kind):
     (or the phase) drawn at random: the cases simulated play seldom reaches."""
     n = draw(st.integers(2, 6))
     h, states = _played(n, draw(st.integers(0, 3)), draw(st.integers(0, len(OPTIONS) - 1)))
-    rs = RULESET.bind(h, draw(st.sampled_from([None, "1.0"])))
+    rs = RULESET.bind(h, draw(st.sampled_from([None, "1.1", "1.0"])))
     lk = rs.lk
     state = draw(st.sampled_from(states[len(lk.actions) // 2:]))  # past the set-up
     players = state.players
@@ -291,12 +295,14 @@ def _apply_plain(lk, state, ev):
     return _settled_plain(lk, plain[type(ev)](lk, state, ev))
 
 
-@pytest.mark.parametrize("n,seed,k", [(2, 1, 0), (3, 2, 1), (4, 3, 2), (6, 5, 1)])
-def test_apply_asking_resolve_inline_is_the_plain_settle(n, seed, k):
+@pytest.mark.parametrize("n,seed,k,rules", [(2, 1, 0, None), (3, 2, 1, None), (4, 3, 2, None),
+                                            (6, 5, 1, None), (3, 2, 1, "1.1"), (6, 5, 1, "1.1")])
+def test_apply_asking_resolve_inline_is_the_plain_settle(n, seed, k, rules):
     """`apply` (resolve's commonest answers asked inline) is the play followed by `resolve`
-    until it finds nothing to do, for every legal event of the states of a simulated game."""
+    until it finds nothing to do, for every legal event of the states of a simulated game
+    (played under 1.2, or under 1.1, whose scoring step skips players)."""
     from tabletape.games.global_domination import reducer
-    h, states = _played(n, seed, k)
+    h, states = _played(n, seed, k, rules)
     lk = RULESET.bind(h).lk
     for state in states[::3]:
         for ev in legality.legal(lk, state):
@@ -314,14 +320,17 @@ def test_apply_asking_resolve_inline_is_the_plain_settle_on_varied_states(kind, 
 
 
 def _resolve_plain(lk, state):
-    """`reducer.resolve` with the scoring step plainly one thing a call: the scorer with no
-    card to play passes, or, everyone done, the Game Turn ends."""
+    """`reducer.resolve` with the scoring step plainly one thing a call: everyone done, the
+    Game Turn ends; else (until rules 1.1) the scorer with no card to play passes, or (rules
+    1.2: gd.score.window asks every player) it is the scorer's say."""
     from tabletape.games.global_domination import lookups as q
     from tabletape.games.global_domination import reducer
     if state.phase is Phase.SCORING and not state.steps:
         who = q.scorer(state)
         if who is None:
             return reducer._start_game_turn(lk, reducer._end_game_turn(lk, state))
+        if lk.ask_every_scorer:
+            return None
         if not q.has_scoring_card(lk, state, who):
             return replace(state, scored=(*state.scored, who))
         return None
@@ -337,8 +346,9 @@ def _settled_plain(lk, state):
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(data=st.data())
 def test_the_scoring_passes_at_once_are_the_plain_passes_one_at_a_time(data):
-    """`_pass_scoring` (every pass of a player with no scoring card, and the end of the Game
-    Turn, in one call) settles to the state the plain one-a-call `resolve` settles to."""
+    """`_pass_scoring` (until rules 1.1 every pass of a player with no scoring card, and the
+    end of the Game Turn, in one call; under 1.2 the end once everyone has passed) settles to
+    the state the plain one-a-call `resolve` settles to."""
     from tabletape.games.global_domination import reducer
     lk, state = data.draw(_varied("scoring"))
     if data.draw(st.booleans()):  # nobody holds a card for the scoring step: the turn ends

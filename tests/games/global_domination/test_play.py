@@ -26,8 +26,10 @@ from tabletape.games.global_domination.state import Force, Phase, Step
 from .helpers import (
     PLAYERS,
     RS,
+    end_turns,
     header,
     pass_all,
+    pass_scoring,
     refused,
     run,
     setup_events,
@@ -421,11 +423,12 @@ def test_airborne_forces_at_any_time():
     state = with_hand(state, "bob", "Airborne Forces")
     assert refused(state, CardPlayed(player="bob", card="Airborne Forces", use=Use.BUILD)) == "gd.play.order"
     # in the scoring step any player may play it, even the one who is not to decide
-    state = with_hand(pass_all(with_hand(state, "alice", "Fog of War")), "carol", "Airborne Forces")
+    state = with_hand(end_turns(with_hand(state, "alice", "Fog of War")), "carol", "Airborne Forces")
     assert state.phase is Phase.SCORING and RS.pending(state).actor == "alice"
     state = run(state, text("carol", "Airborne Forces"), ForceBuilt(player="carol", area="India"),
                 PointsForgone(player="carol"), ScoringPassed(player="alice"),
-                ScoringPassed(player="bob"))  # bob still holds Airborne Forces
+                ScoringPassed(player="bob"),  # bob still holds Airborne Forces
+                ScoringPassed(player="carol"))  # carol holds nothing now, and is asked too
     assert state.game_turn == 2 and state.vp["carol"] == 2
 
 
@@ -515,9 +518,10 @@ def test_bio_weapons_chain_needs_a_target_to_join():
 def test_fog_of_war_denies_other_region_monopolies():
     # bob holds all of North America, alice plays Fog of War at scoring
     state = holding("Fog of War", Canada="bob?", United_States="bob?", Mexico="bob?", India="alice?")
-    state = pass_all(state)
-    # (with no scoring card left, alice is skipped and scoring follows at once)
+    state = end_turns(state)
     state = run(state, text("alice", "Fog of War"))
+    # (then alice, bob and carol pass in turn, and scoring follows)
+    state = pass_scoring(state)
     assert state.game_turn == 2
     assert state.vp["bob"] == 1 + 3 and state.vp["alice"] == 1 + 1
     # the card goes back to its stack, not to alice's discard pile

@@ -121,9 +121,12 @@ RULES: dict[str, Rule] = {
     "gd.score.logistics-cap": Rule(DECISION, "The Logistical marker never moves past the track's "
                                    "right end (10 in the default box)."),
     "gd.score.window": Rule(DECISION, "Before scoring, each player in seat order from the First "
-                            "Player may play scoring-step cards (Fog of War) for their text, "
-                            "then passes; any player may play Airborne Forces then too. Players "
-                            "holding no such card are skipped."),
+                            "Player is asked in turn: they may play scoring-step cards (Fog of "
+                            "War) for their text, then pass; any player may play Airborne "
+                            "Forces then too. A player holding no such card is asked too and "
+                            "passes, as one who keeps a card does, so the step never tells the "
+                            "table who holds one (rules 1.2; until 1.1 such players were "
+                            "skipped). Until everyone has been asked nothing else is recorded."),
     # END OF THE GAME
     "gd.end.winner": Rule("End of the Game", "When the game ends the player with the most VP "
                           "wins."),
@@ -215,6 +218,12 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "gd.card.surrender.own": "new: cited when Surrender would remove one's own Force",
         "gd.setup.two-players": "new option two_players",
     },
+    "1.2": {
+        "gd.score.window": "every player is asked in the scoring step, in seat order, and "
+                           "passes (or plays a card playable then) whatever they hold; 1.1 "
+                           "skipped the players holding no such card, which told the table "
+                           "who held one",
+    },
 }
 
 # The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
@@ -222,6 +231,7 @@ CHANGELOG: dict[str, dict[str, str]] = {
 SWITCHES: dict[str, tuple[str, str]] = {
     "token_supply": ("1.1", "gd.build.supply"),
     "discard_any_order": ("1.1", "gd.use.discard2"),
+    "ask_every_scorer": ("1.2", "gd.score.window"),
 }
 
 # The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A

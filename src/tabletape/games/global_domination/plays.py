@@ -14,7 +14,7 @@ from . import lookups as q
 from .components import Effect, Lookups, Timing
 from .events import CardPlayed, CardsDiscarded, ScoringPassed, TurnEnded, Use
 from .state import Phase, State
-from .turn import OWING
+from .turn import OWING, not_their_say
 
 
 def check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Violation | None:
@@ -25,6 +25,8 @@ def check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Viol
                              ev.player)
     who = q.scorer(state) if scoring else state.current
     if ev.player != who:
+        if scoring and lk.ask_every_scorer:  # rules 1.2
+            return not_their_say(who, ev.player)
         return Violation("gd.play.order", f"it is {who}'s say, not {ev.player}'s")
     return None
 
@@ -76,6 +78,8 @@ def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
                          f"any-time cards are played, for their text; not {ev.player}'s "
                          f"{ev.card} for {ev.use}")
     if ev.player != q.scorer(state):
+        if lk.ask_every_scorer:  # rules 1.2
+            return not_their_say(q.scorer(state), ev.player)
         return Violation("gd.play.order", f"it is {q.scorer(state)}'s say in scoring, not {ev.player}'s")
     return None
 

@@ -447,10 +447,16 @@ def resolve(lk: Lookups, state: State) -> State | None:
 
 
 def _pass_scoring(lk: Lookups, state: State) -> State | None:
-    """gd.score.window: in seat order, each player with no card to play in the scoring step
-    passes at once; once all have, the Game Turn ends. Every such pass and the end in one
-    call, where `resolve` plainly takes one a call (the scorer passes, or the turn ends:
+    """gd.score.window: once every player has passed, the Game Turn ends. Rules 1.2 ask each
+    player in turn, whatever they hold (a say skipped would tell the table who holds a
+    scoring card). Until 1.1, in seat order, each player with no card to play in the scoring
+    step passed at once: every such pass and the end in one call, where `resolve` plainly
+    takes one a call (the scorer passes, or the turn ends:
     tests/games/global_domination/test_fast_paths.py pins it to that)."""
+    if lk.ask_every_scorer:  # 1.2: the scorer's say is pending until all have passed
+        if len(state.scored) < len(state.players):  # (only the scorer passes: no repeats)
+            return None
+        return _start_game_turn(lk, _end_game_turn(lk, state))
     scored, hands, timely = state.scored, state.hands, lk.at_scoring
     for who in q.seat_order(state):
         if who in scored:

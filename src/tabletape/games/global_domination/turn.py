@@ -75,8 +75,36 @@ def _in_setup(state: State, what: str) -> Violation | None:
     return None
 
 
-# the step owed now, by whom: "no draw now: ... first" (gd.play.step), "bob decides now, not
-# alice (...)" (gd.play.order)
-OWING: Owing[Lookups, State, Owed] = Owing(
+SCORE_WINDOW = "gd.score.window"
+
+
+class _Owing(Owing[Lookups, State, Owed]):
+    """The kit's `Owing`, with rules 1.2's scoring step (gd.score.window): while it is still
+    asking the players in turn, an event that answers nothing owed breaks that rule (a 1.1
+    log that skipped a player's say is refused where it goes on without it)."""
+
+    __slots__ = ()
+
+    def not_now(self, lk: Lookups, state: State, what: str,
+                player: str | None = None) -> Violation:
+        v = super().not_now(lk, state, what, player)
+        if lk.ask_every_scorer and state.phase is Phase.SCORING and not state.steps \
+                and v.rule == self.step_rule:
+            return Violation(SCORE_WINDOW, f"{v.reason} (the scoring step asks every player "
+                             "in turn, whatever they hold)")
+        return v
+
+
+# the step owed now, by whom: "no draw now: ... first" (gd.play.step; gd.score.window in the
+# scoring step under rules 1.2), "bob decides now, not alice (...)" (gd.play.order)
+OWING: Owing[Lookups, State, Owed] = _Owing(
     "gd.play.step", "gd.play.order", pending,
     lambda h, player, what: f"{h.player} decides now, not {player} ({owed_text(h)})", _in_setup)
+
+
+def not_their_say(who: str | None, player: str) -> Violation:
+    """Returns the refusal of a pass or a scoring card by `player` on `who`'s say in the
+    scoring step, under rules 1.2: gd.score.window asks each player in turn (until 1.1 the
+    order was gd.play.order's, and players with no card for the step were skipped)."""
+    return Violation(SCORE_WINDOW, f"it is {who}'s say in the scoring step, not {player}'s: "
+                     "every player is asked in turn")
