@@ -149,7 +149,7 @@ def test_iraq_aircraft_turn_a_card_over():
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
         == "lib.country.turn-over-type"
     assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-over"
-    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0), TurnOverAccepted(player="cat"))
     assert down(s, "cat") == ["Submarine"]
 
 
@@ -184,7 +184,7 @@ def test_yemen_second_card_after_the_first_settles():
     s = at("Yemen", hands={"ann": ("Fighter Wing", "Submarine")}, played={"bob": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert refused(s, ForceCardPlayed(player="ann", card="Submarine")) == "lib.turn.step"
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert s.steps[0].step is Step.SECOND
     s = at("Yemen", hands={"ann": ("Regime Defectors", "Submarine")})
     s = ok(s, ForceCardPlayed(player="ann", card="Regime Defectors"),
@@ -232,7 +232,7 @@ def test_turn_over_another_players_card():
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=7)) == "lib.ability.turn-over"
     # the Stealth Bomber may not be turned over
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=1)) == "lib.ability.protected"
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert down(s, "bob") == ["Submarine"] and s.turn == "bob"
 
 
@@ -265,17 +265,17 @@ def test_further_explanations_a_card_goes_down_and_up_again_in_one_round():
     s = at(hands={"ann": ("Fighter Wing",), "bob": ("Destroyer Squadron",),
                   "cat": ("Fighter Wing",)}, played={"bob": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
-           PlayedCardTurned(player="ann", owner="bob", slot=0))
+           PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert down(s, "bob") == ["Submarine"]
     # bob's Destroyer Squadron turns two: his Submarine back up, then ann's Fighter Wing down
     s = ok(s, ForceCardPlayed(player="bob", card="Destroyer Squadron"),
            PlayedCardTurned(player="bob", owner="bob", slot=0, face_up=True),
-           PlayedCardTurned(player="bob", owner="ann", slot=0))
+           PlayedCardTurned(player="bob", owner="ann", slot=0), TurnOverAccepted(player="ann"))
     assert up(s, "bob") == ["Submarine", "Destroyer Squadron"] and down(s, "ann") == ["Fighter Wing"]
     # cat may turn the Submarine down again, or ann's Fighter Wing back up
     s = ok(s, ForceCardPlayed(player="cat", card="Fighter Wing"))
     assert PlayedCardTurned(player="cat", owner="ann", slot=0, face_up=True) in list(RS.legal(s))
-    s = ok(s, PlayedCardTurned(player="cat", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="cat", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert down(s, "bob") == ["Submarine"]
 
 
@@ -316,11 +316,11 @@ def test_further_explanations_a_turn_over_card_turns_one_or_more():
            played={"bob": ("Submarine",), "cat": ("Armored Division", "Infantry Division")})
     s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
     assert [o.step for o in s.steps[:2]] == [Step.TURN_OVER, Step.TURN_OVER]
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     # the second turn is a different card: not bob's Submarine back up again
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
         == "lib.ability.turn-over.count"
-    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=1))
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=1), TurnOverAccepted(player="cat"))
     assert down(s, "bob") == ["Submarine"] and down(s, "cat") == ["Infantry Division"]
     assert s.steps == () and s.turn == "bob"
 
@@ -336,9 +336,10 @@ def test_the_count_comes_from_the_card_data():
            played={"bob": ("Submarine", "Infantry Division"), "cat": ("Submarine",)})
     s = rs.apply(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     for owner, slot in (("bob", 0), ("bob", 1), ("cat", 0)):
-        ev = PlayedCardTurned(player="ann", owner=owner, slot=slot)
-        assert rs.check(s, ev) is None
-        s = rs.apply(s, ev)
+        for ev in (PlayedCardTurned(player="ann", owner=owner, slot=slot),
+                   TurnOverAccepted(player=owner)):  # each owner is asked (1.2)
+            assert rs.check(s, ev) is None
+            s = rs.apply(s, ev)
     assert s.turn == "bob" and up(s, "bob") == up(s, "cat") == []
     # only a turn-over card may turn more than one
     bad = tuple(replace(c, turns=2) if c.name == "Submarine" else c for c in comp.cards)
@@ -355,7 +356,7 @@ def test_a_prevented_turn_is_used_up():
            TurnOverPrevented(player="bob", card="Navy SEALs"))
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0)) \
         == "lib.ability.turn-over.count"
-    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0), TurnOverAccepted(player="cat"))
     assert up(s, "bob") == ["Submarine"] and down(s, "cat") == ["Submarine"]
 
 
@@ -375,7 +376,8 @@ def test_option_optional_lets_the_player_stop_turning():
            played={"bob": ("Submarine",), "cat": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
     assert "or stop" in RS.pending(s).detail
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverDeclined(player="ann"))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"),
+           TurnOverDeclined(player="ann"))
     assert up(s, "cat") == ["Submarine"] and s.steps == () and s.turn == "bob"
     # stopping at once gives up both turns
     s = at(hands={"ann": ("Destroyer Squadron",)}, turn_over="optional",
@@ -531,6 +533,6 @@ def test_effects_resolve_in_order():
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert [(o.step, o.card) for o in s.steps] == [(Step.TURN_OVER, "Fighter Wing"),
                                                   (Step.TURN_DOWN, "Iraq"), (Step.END_TURN, "")]
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0),
-           PlayedCardTurned(player="ann", owner="cat", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"),
+           PlayedCardTurned(player="ann", owner="cat", slot=0), TurnOverAccepted(player="cat"))
     assert down(s, "bob") == down(s, "cat") == ["Submarine"] and s.turn == "bob"
