@@ -25,6 +25,7 @@ from tabletape.games.liberation.events import (
     TurnPassed,
 )
 from tabletape.games.liberation.state import Owed, Stage, Step
+from tests import story
 from tests.games.liberation.helpers import LK, RS, at, down, ok, refused, settled, up
 
 
@@ -446,6 +447,49 @@ def test_the_owner_may_let_the_turn_over_stand():
     # a prevent card may also be played as an ordinary card
     s = ok(s, ForceCardPlayed(player="bob", card="Navy SEALs"))
     assert up(s, "bob") == ["Navy SEALs"]
+
+
+@pytest.mark.rule("lib.ability.prevent.asked", "lib.ability.prevent")
+def test_an_owner_holding_no_prevent_card_is_asked_all_the_same():
+    # rules 1.2: bob holds only a Submarine; ann's Fighter Wing turning his Armored Division
+    # down still waits for his answer, asked as a holder of Navy SEALs would be
+    def turned(bob: str):
+        s = at(hands={"ann": ("Fighter Wing",), "bob": (bob,)}, played={"bob": ("Armored Division",)})
+        return ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+                  PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = turned("Submarine")
+    assert s.steps[0].step is Step.PREVENT and RS.pending(s).actor == "bob"
+    # the step does not depend on his hand
+    held = turned("Navy SEALs")
+    assert held.steps == s.steps and RS.pending(held) == RS.pending(s)
+    # he can only let it stand: nothing else may happen first, refused by the rule that asks
+    assert list(RS.legal(s)) == [TurnOverAccepted(player="bob")]
+    assert refused(s, ForceCardPlayed(player="bob", card="Submarine")) == "lib.ability.prevent"
+    assert refused(s, TurnOverPrevented(player="bob", card="Submarine")) == "lib.ability.prevent"
+    s = ok(s, TurnOverAccepted(player="bob"))
+    assert down(s, "bob") == ["Armored Division"] and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.prevent")
+def test_rules_1_1_asked_only_a_holder_of_a_prevent_card():
+    # a log recorded under 1.1 is judged as 1.1 judged it: bob, holding no prevent card, is
+    # not asked, his card goes down at once and his turn comes; a holder is still asked
+    old = RULESET.bind(RS.header, "1.1")
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Submarine",)},
+           played={"bob": ("Armored Division",)})
+    s = story.play(old, s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+                   PlayedCardTurned(player="ann", owner="bob", slot=0), offered=True)
+    assert s.steps == () and down(s, "bob") == ["Armored Division"] and s.turn == "bob"
+    assert story.refusal(old, s, TurnOverAccepted(player="bob"), offered=True).rule \
+        == "lib.turn.step"
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Navy SEALs",)},
+           played={"bob": ("Armored Division",)})
+    s = story.play(old, s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+                   PlayedCardTurned(player="ann", owner="bob", slot=0), offered=True)
+    assert s.steps[0].step is Step.PREVENT and old.pending(s).actor == "bob"
+    # and under 1.1 an event skipping an open window is out of step, as it always was
+    assert story.refusal(old, s, ForceCardPlayed(player="bob", card="Navy SEALs")).rule \
+        == "lib.turn.step"
 
 
 @pytest.mark.rule("lib.ability.prevent.forced", "lib.turn.step")

@@ -99,9 +99,9 @@ def _unanswered(v: Violation) -> Violation:
     """An event that skips the owner's answer to a turn-down, from rules 1.2: the refusal
     names the changed rule, so a log recorded when only a holder was asked (1.0, 1.1) says
     why it is refused where the owner held no prevent card (lib.ability.prevent.asked)."""
-    return Violation("lib.ability.prevent", f"{v.reason}: from rules 1.2 the owner of a card "
+    return Violation("lib.ability.prevent", f"{v.reason} (from rules 1.2 the owner of a card "
                      "turned face down is asked whether or not they hold a prevent card, and "
-                     "answers with turn_over_accepted or turn_over_prevented")
+                     "answers: turn_over_accepted, or turn_over_prevented with one)")
 
 
 # the step owed now, by whom: "no play now: ... first" (lib.turn.step), "bob must ..., not
