@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import random
 
+from msgspec.structs import replace
+
 from tabletape import engine
 from tabletape.engine import simulate
 from tabletape.games.liberation.events import (
@@ -33,18 +35,27 @@ from tabletape.tape.events import Event, Note, Undone
 from tests.replays_format import as_recorded
 
 RS = engine.get("liberation")
+RECORDED = "1.1"  # the bundled replays were recorded under rules 1.1 and stay so (issue 24)
 OUT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "replays",
                                     "liberation"))
+FIXTURES = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "fixtures",
+                                         "rules-1.1", "liberation"))
+
+
+def recorded(header, rules: str = RECORDED):
+    """Returns a new game's header as the bundled replays were written: format 1, rules 1.1."""
+    return replace(as_recorded(header), rules_version=rules)
 
 
 class Scribe:
     """Writes one log event by event, checking each against the rules like `append` does."""
 
-    def __init__(self, out: str, name: str, players: tuple[str, ...], seed: int):
+    def __init__(self, out: str, name: str, players: tuple[str, ...], seed: int,
+                 rules: str = RECORDED):
         self.path = os.path.join(out, name)
         if os.path.exists(self.path):
             os.remove(self.path)
-        self.header = as_recorded(RS.start(players, Options(), RS.default_components()))
+        self.header = recorded(RS.start(players, Options(), RS.default_components()), rules)
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
         self.rs = self.fold.ruleset  # bound to this game's header
@@ -179,7 +190,7 @@ def four_players_nine(out: str) -> None:
     """A four-player game, played at random until a player wins with exactly 9 points."""
     players = ("ann", "bob", "cat", "dan")
     for seed in range(100):
-        header = as_recorded(simulate.header_for(RS, players))
+        header = recorded(simulate.header_for(RS, players))
         o = RS.bind(header).outcome(list(simulate.play(RS, header, seed))[-1][1])
         if len(o.winners) == 1 and o.scores[o.winners[0]] == 9:
             simulated(out, "four-players-won-at-nine.jsonl", players, seed)
@@ -191,9 +202,24 @@ def simulated(out: str, name: str, players: tuple[str, ...], seed: int) -> None:
     path = os.path.join(out, name)
     if os.path.exists(path):
         os.remove(path)
-    header = as_recorded(simulate.header_for(RS, players))
+    header = recorded(simulate.header_for(RS, players))
     tail = log.create(path, header, RS.codec)
     log.append(path, [e for e, _ in simulate.play(RS, header, seed)], RS.codec, expect=tail)
+
+
+def turn_over_unasked(out: str = FIXTURES) -> None:
+    """A 1.1 game (a test fixture, not a bundled replay) whose Destroyer Squadron turns down
+    bob's Submarine with no answer from bob, who holds no prevent card (seq 12), then cat's,
+    who holds Navy SEALs and is asked (seq 13, accepted at 14): 1.2 asks bob too (lib.ability.prevent)."""
+    os.makedirs(out, exist_ok=True)
+    s = Scribe(out, "turn-over-unasked.jsonl", ("ann", "bob", "cat"), seed=5, rules="1.1")
+    s.write(CountryTurned(player="ann", country="Somalia"), *deal(("bob", "cat", "ann"), {
+        "ann": ("Infantry Division", "Destroyer Squadron"),
+        "bob": ("Submarine", "Armored Division"), "cat": ("Submarine", "Navy SEALs")}))
+    s.write(play("ann", "Infantry Division"), play("bob", "Submarine"), play("cat", "Submarine"))
+    s.write(play("ann", "Destroyer Squadron"), PlayedCardTurned(player="ann", owner="bob", slot=0),
+            PlayedCardTurned(player="ann", owner="cat", slot=0), TurnOverAccepted(player="cat"))
+    s.finish()
 
 
 def main(out: str = OUT) -> None:

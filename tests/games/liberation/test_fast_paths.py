@@ -2,8 +2,8 @@
 
 Every state of simulated games is asked both ways: the games are walked with the game's own
 legal events (chance weighted as `simulate` weighs it) under several seat counts, both
-readings of the options, the rules 1.0 switches and the earlier card data of the rules 1.0
-fixtures (its turn-up cards).
+readings of the options, the rules 1.0 and 1.1 switches (1.1: only a holder of a prevent card
+is asked) and the earlier card data of the rules 1.0 fixtures (its turn-up cards).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ GAMES = [(2, 1, None, False, {}), (3, 2, None, False, {}), (4, 3, None, False, {
          (6, 4, None, False, {}), (5, 5, None, False, {"turn_over": "optional"}),
          (3, 6, None, False, {"turn_over": "optional", "double_play_tie": "one_card"}),
          (4, 7, "1.0", False, {}), (3, 8, "1.0", True, {}), (5, 9, None, True, {}),
-         (4, 10, None, True, {"turn_over": "optional"})]
+         (4, 10, None, True, {"turn_over": "optional"}), (3, 11, "1.1", False, {})]
 
 
 @pytest.fixture(scope="module", params=GAMES, ids=lambda g: f"{g[0]}p-seed{g[1]}-{g[2]}"

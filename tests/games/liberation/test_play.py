@@ -25,6 +25,7 @@ from tabletape.games.liberation.events import (
     TurnPassed,
 )
 from tabletape.games.liberation.state import Owed, Stage, Step
+from tests import story
 from tests.games.liberation.helpers import LK, RS, at, down, ok, refused, settled, up
 
 
@@ -149,7 +150,7 @@ def test_iraq_aircraft_turn_a_card_over():
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
         == "lib.country.turn-over-type"
     assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-over"
-    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0), TurnOverAccepted(player="cat"))
     assert down(s, "cat") == ["Submarine"]
 
 
@@ -184,7 +185,7 @@ def test_yemen_second_card_after_the_first_settles():
     s = at("Yemen", hands={"ann": ("Fighter Wing", "Submarine")}, played={"bob": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert refused(s, ForceCardPlayed(player="ann", card="Submarine")) == "lib.turn.step"
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert s.steps[0].step is Step.SECOND
     s = at("Yemen", hands={"ann": ("Regime Defectors", "Submarine")})
     s = ok(s, ForceCardPlayed(player="ann", card="Regime Defectors"),
@@ -232,7 +233,7 @@ def test_turn_over_another_players_card():
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=7)) == "lib.ability.turn-over"
     # the Stealth Bomber may not be turned over
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=1)) == "lib.ability.protected"
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert down(s, "bob") == ["Submarine"] and s.turn == "bob"
 
 
@@ -265,17 +266,17 @@ def test_further_explanations_a_card_goes_down_and_up_again_in_one_round():
     s = at(hands={"ann": ("Fighter Wing",), "bob": ("Destroyer Squadron",),
                   "cat": ("Fighter Wing",)}, played={"bob": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
-           PlayedCardTurned(player="ann", owner="bob", slot=0))
+           PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert down(s, "bob") == ["Submarine"]
     # bob's Destroyer Squadron turns two: his Submarine back up, then ann's Fighter Wing down
     s = ok(s, ForceCardPlayed(player="bob", card="Destroyer Squadron"),
            PlayedCardTurned(player="bob", owner="bob", slot=0, face_up=True),
-           PlayedCardTurned(player="bob", owner="ann", slot=0))
+           PlayedCardTurned(player="bob", owner="ann", slot=0), TurnOverAccepted(player="ann"))
     assert up(s, "bob") == ["Submarine", "Destroyer Squadron"] and down(s, "ann") == ["Fighter Wing"]
     # cat may turn the Submarine down again, or ann's Fighter Wing back up
     s = ok(s, ForceCardPlayed(player="cat", card="Fighter Wing"))
     assert PlayedCardTurned(player="cat", owner="ann", slot=0, face_up=True) in list(RS.legal(s))
-    s = ok(s, PlayedCardTurned(player="cat", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="cat", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     assert down(s, "bob") == ["Submarine"]
 
 
@@ -316,11 +317,11 @@ def test_further_explanations_a_turn_over_card_turns_one_or_more():
            played={"bob": ("Submarine",), "cat": ("Armored Division", "Infantry Division")})
     s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
     assert [o.step for o in s.steps[:2]] == [Step.TURN_OVER, Step.TURN_OVER]
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"))
     # the second turn is a different card: not bob's Submarine back up again
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
         == "lib.ability.turn-over.count"
-    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=1))
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=1), TurnOverAccepted(player="cat"))
     assert down(s, "bob") == ["Submarine"] and down(s, "cat") == ["Infantry Division"]
     assert s.steps == () and s.turn == "bob"
 
@@ -336,9 +337,10 @@ def test_the_count_comes_from_the_card_data():
            played={"bob": ("Submarine", "Infantry Division"), "cat": ("Submarine",)})
     s = rs.apply(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     for owner, slot in (("bob", 0), ("bob", 1), ("cat", 0)):
-        ev = PlayedCardTurned(player="ann", owner=owner, slot=slot)
-        assert rs.check(s, ev) is None
-        s = rs.apply(s, ev)
+        for ev in (PlayedCardTurned(player="ann", owner=owner, slot=slot),
+                   TurnOverAccepted(player=owner)):  # each owner is asked (1.2)
+            assert rs.check(s, ev) is None
+            s = rs.apply(s, ev)
     assert s.turn == "bob" and up(s, "bob") == up(s, "cat") == []
     # only a turn-over card may turn more than one
     bad = tuple(replace(c, turns=2) if c.name == "Submarine" else c for c in comp.cards)
@@ -355,7 +357,7 @@ def test_a_prevented_turn_is_used_up():
            TurnOverPrevented(player="bob", card="Navy SEALs"))
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0)) \
         == "lib.ability.turn-over.count"
-    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="cat", slot=0), TurnOverAccepted(player="cat"))
     assert up(s, "bob") == ["Submarine"] and down(s, "cat") == ["Submarine"]
 
 
@@ -375,7 +377,8 @@ def test_option_optional_lets_the_player_stop_turning():
            played={"bob": ("Submarine",), "cat": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
     assert "or stop" in RS.pending(s).detail
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverDeclined(player="ann"))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"),
+           TurnOverDeclined(player="ann"))
     assert up(s, "cat") == ["Submarine"] and s.steps == () and s.turn == "bob"
     # stopping at once gives up both turns
     s = at(hands={"ann": ("Destroyer Squadron",)}, turn_over="optional",
@@ -444,6 +447,49 @@ def test_the_owner_may_let_the_turn_over_stand():
     # a prevent card may also be played as an ordinary card
     s = ok(s, ForceCardPlayed(player="bob", card="Navy SEALs"))
     assert up(s, "bob") == ["Navy SEALs"]
+
+
+@pytest.mark.rule("lib.ability.prevent.asked", "lib.ability.prevent")
+def test_an_owner_holding_no_prevent_card_is_asked_all_the_same():
+    # rules 1.2: bob holds only a Submarine; ann's Fighter Wing turning his Armored Division
+    # down still waits for his answer, asked as a holder of Navy SEALs would be
+    def turned(bob: str):
+        s = at(hands={"ann": ("Fighter Wing",), "bob": (bob,)}, played={"bob": ("Armored Division",)})
+        return ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+                  PlayedCardTurned(player="ann", owner="bob", slot=0))
+    s = turned("Submarine")
+    assert s.steps[0].step is Step.PREVENT and RS.pending(s).actor == "bob"
+    # the step does not depend on his hand
+    held = turned("Navy SEALs")
+    assert held.steps == s.steps and RS.pending(held) == RS.pending(s)
+    # he can only let it stand: nothing else may happen first, refused by the rule that asks
+    assert list(RS.legal(s)) == [TurnOverAccepted(player="bob")]
+    assert refused(s, ForceCardPlayed(player="bob", card="Submarine")) == "lib.ability.prevent"
+    assert refused(s, TurnOverPrevented(player="bob", card="Submarine")) == "lib.ability.prevent"
+    s = ok(s, TurnOverAccepted(player="bob"))
+    assert down(s, "bob") == ["Armored Division"] and s.turn == "bob"
+
+
+@pytest.mark.rule("lib.ability.prevent")
+def test_rules_1_1_asked_only_a_holder_of_a_prevent_card():
+    # a log recorded under 1.1 is judged as 1.1 judged it: bob, holding no prevent card, is
+    # not asked, his card goes down at once and his turn comes; a holder is still asked
+    old = RULESET.bind(RS.header, "1.1")
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Submarine",)},
+           played={"bob": ("Armored Division",)})
+    s = story.play(old, s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+                   PlayedCardTurned(player="ann", owner="bob", slot=0), offered=True)
+    assert s.steps == () and down(s, "bob") == ["Armored Division"] and s.turn == "bob"
+    assert story.refusal(old, s, TurnOverAccepted(player="bob"), offered=True).rule \
+        == "lib.turn.step"
+    s = at(hands={"ann": ("Fighter Wing",), "bob": ("Navy SEALs",)},
+           played={"bob": ("Armored Division",)})
+    s = story.play(old, s, ForceCardPlayed(player="ann", card="Fighter Wing"),
+                   PlayedCardTurned(player="ann", owner="bob", slot=0), offered=True)
+    assert s.steps[0].step is Step.PREVENT and old.pending(s).actor == "bob"
+    # and under 1.1 an event skipping an open window is out of step, as it always was
+    assert story.refusal(old, s, ForceCardPlayed(player="bob", card="Navy SEALs")).rule \
+        == "lib.turn.step"
 
 
 @pytest.mark.rule("lib.ability.prevent.forced", "lib.turn.step")
@@ -531,6 +577,6 @@ def test_effects_resolve_in_order():
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert [(o.step, o.card) for o in s.steps] == [(Step.TURN_OVER, "Fighter Wing"),
                                                   (Step.TURN_DOWN, "Iraq"), (Step.END_TURN, "")]
-    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0),
-           PlayedCardTurned(player="ann", owner="cat", slot=0))
+    s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"),
+           PlayedCardTurned(player="ann", owner="cat", slot=0), TurnOverAccepted(player="cat"))
     assert down(s, "bob") == down(s, "cat") == ["Submarine"] and s.turn == "bob"

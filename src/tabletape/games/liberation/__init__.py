@@ -30,7 +30,7 @@ else:  # the rules never import them (nor rich): a name, checked when the class 
 
 class Liberation(Packaged[LiberationStarted, State, Event, Lookups]):
     id = "liberation"
-    version = "1.1"
+    version = "1.2"
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
     options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)

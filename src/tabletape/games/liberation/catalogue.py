@@ -124,6 +124,13 @@ RULES: dict[str, Rule] = {
                                 "turned face down may discard a prevent card from hand to stop "
                                 "it; this costs no turn (turning a card back up is not "
                                 "answered). A prevent card may also be played normally."),
+    "lib.ability.prevent.asked": Rule(DECISION, "From rules 1.2 the owner of a card being "
+                                      "turned face down is always asked, whether or not they "
+                                      "hold a prevent card, and answers by discarding one or by "
+                                      "letting the turn stand: at a table, holding none looks "
+                                      "the same as choosing not to use one. Rules 1.0 and 1.1 "
+                                      "asked only a holder, so the question told the table "
+                                      "what the owner held."),
     "lib.ability.prevent.forced": Rule(DECISION, "A prevent card may also be discarded instead "
                                        "of turning down one's own card when another player's "
                                        "card forces everyone to."),
@@ -189,6 +196,11 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "lib.opt.turn-over-optional": "new option turn_over=optional",
         "lib.opt.tie-one-card": "new option double_play_tie=one_card",
     },
+    "1.2": {
+        "lib.ability.prevent": "the owner of a card being turned face down is always asked, "
+                               "whatever they hold; 1.1 asked only a holder of a prevent card",
+        "lib.ability.prevent.asked": "new: why the owner is asked whatever they hold",
+    },
 }
 
 # The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
@@ -196,6 +208,7 @@ CHANGELOG: dict[str, dict[str, str]] = {
 SWITCHES: dict[str, tuple[str, str]] = {
     "turn_back_up": ("1.1", "lib.ability.turn-over"),
     "turn_count": ("1.1", "lib.ability.turn-over.count"),
+    "prevent_asked": ("1.2", "lib.ability.prevent"),
 }
 
 # The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A

@@ -161,6 +161,7 @@ class Lookups(msgspec.Struct, frozen=True):
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     turn_back_up: bool = True  # 1.1 lib.ability.turn-over: a turn-over may turn a card back up
     turn_count: bool = True  # 1.1 lib.ability.turn-over.count: as many cards as its `turns`
+    prevent_asked: bool = True  # 1.2 lib.ability.prevent: its owner asked, whatever they hold
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

@@ -88,7 +88,20 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
     judge = CHECK.get(type(event))
     if judge is None:
         return Violation("lib.turn.step", f"{type(event).__name__} is not a Liberation event")
-    return judge(lk, state, event)
+    v = judge(lk, state, event)
+    if v is not None and v.rule == OWING.step_rule and lk.prevent_asked and state.steps \
+            and state.steps[0].step is STEP_PREVENT:
+        return _unanswered(v)
+    return v
+
+
+def _unanswered(v: Violation) -> Violation:
+    """An event that skips the owner's answer to a turn-down, from rules 1.2: the refusal
+    names the changed rule, so a log recorded when only a holder was asked (1.0, 1.1) says
+    why it is refused where the owner held no prevent card (lib.ability.prevent.asked)."""
+    return Violation("lib.ability.prevent", f"{v.reason} (from rules 1.2 the owner of a card "
+                     "turned face down is asked whether or not they hold a prevent card, and "
+                     "answers: turn_over_accepted, or turn_over_prevented with one)")
 
 
 # the step owed now, by whom: "no play now: ... first" (lib.turn.step), "bob must ..., not

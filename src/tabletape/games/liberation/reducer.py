@@ -213,16 +213,18 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
 
 
 def _turned(lk: Lookups, state: State, ev: PlayedCardTurned) -> State:
-    """A card is turned; a targeted holder of a prevent card first gets to answer.
+    """A card is turned; the owner of a card turned face down first gets to answer.
 
-    Only turning a face-up card face down can be prevented; the rest of a turn-over
-    card's turns remember the card, which it may not turn twice (lib.ability.turn-over.count).
+    Only turning a face-up card face down can be prevented. From rules 1.2 its owner is
+    asked whatever they hold (lib.ability.prevent.asked); before, only a holder of a prevent
+    card was. The rest of a turn-over card's turns remember the card, which it may not turn
+    twice (lib.ability.turn-over.count).
     """
     h, rest = state.steps[0], state.steps[1:]
     if h.step is STEP_TURN_OVER:
         rest = _spend(rest, h, (ev.owner, ev.slot))
     if (h.step in (STEP_TURN_OVER, STEP_TURN_DOWN) and not ev.face_up
-            and lookups.holds(lk, state, ev.owner, ABILITY_PREVENT)):
+            and (lk.prevent_asked or lookups.holds(lk, state, ev.owner, ABILITY_PREVENT))):
         window = Owed(STEP_PREVENT, ev.owner, card=h.card, owner=ev.owner, slot=ev.slot, by=ev.player)
         return replace(state, steps=(window,) + rest)
     return _flip(replace(state, steps=rest), ev.owner, ev.slot, ev.face_up)
