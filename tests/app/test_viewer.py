@@ -112,7 +112,9 @@ def test_a_500_event_game_is_well_under_2_mb(tmp_path):
         sizes[game] = len(viewer.html(viewer.build(path)).encode())
     print("HTML bytes of a 500-event game:", sizes)
     assert max(sizes.values()) < 2_000_000
-    assert max(sizes.values()) < 200_000  # what it is: under 100 kB each today
+    # what it is: 116-204 kB (Liberation's six players under rules 1.2, where every owner of
+    # a targeted card is asked, play a longer-drawn 500 events than under 1.1's 155 kB)
+    assert max(sizes.values()) < 250_000
 
 
 def test_following_a_growing_log_draws_only_what_is_new(tmp_path, monkeypatch):
