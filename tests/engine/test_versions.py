@@ -263,7 +263,8 @@ def test_append_judges_by_the_recorded_version_and_its_vocabulary(run, tmp_path)
 
 JUDGEMENTS = "tests/fixtures/judgements.json"
 BUNDLED = (sorted(glob.glob("replays/*/*.jsonl")) + sorted(glob.glob(f"{FIXTURES}/*/*.jsonl"))
-           + sorted(glob.glob("tests/fixtures/rules-1.1/*/*.jsonl")))
+           + sorted(glob.glob("tests/fixtures/rules-1.1/*/*.jsonl"))
+           + sorted(glob.glob("tests/fixtures/rules-1.2/*/*.jsonl")))
 
 
 def judgements() -> dict[str, dict[str, dict]]:

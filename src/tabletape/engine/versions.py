@@ -145,14 +145,17 @@ def check_rules_since(game: str, changelog: dict[str, dict[str, str]],
                       rules_since: dict[str, tuple[str, str | None]],
                       rules_before: dict[str, dict[str, Any]]) -> str | None:
     """Returns why a game's rules added by a version (`rules_since`: rule id -> (version, the
-    id cited before it)) or restated by one (`rules_before`: version -> {rule id: the rule as
-    the versions before it read}) do not name its changelog's entries, or None."""
-    named = [(rule, version) for rule, (version, _) in rules_since.items()]
-    named += [(rule, version) for version, rules in rules_before.items() for rule in rules]
-    for rule, version in named:
+    id cited before it)) do not name its changelog's entries, or a rule restated by a version
+    (`rules_before`: version -> {rule id: the rule as the versions before it read}) is no
+    version's or no rule of the game's, or None. (A restatement of words alone, with no
+    change of behaviour, needs no changelog entry.)"""
+    for rule, (version, before) in rules_since.items():
         if rule not in changelog.get(version, {}):
-            return (f"game {game}: rule {rule!r} is new or restated in {version!r}, which "
-                    f"its changelog does not list: add the entry")
+            return (f"game {game}: rule {rule!r} is new in {version!r}, which its changelog "
+                    f"does not list: add the entry")
+    for version in rules_before:
+        if version not in changelog:
+            return f"game {game}: rules restated in {version!r}, which is not a version"
     return None
 
 

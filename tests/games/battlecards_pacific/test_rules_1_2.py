@@ -4,10 +4,13 @@ told under 1.2 and, beside it, as 1.1 judged it (unchanged)."""
 
 from __future__ import annotations
 
+import json
+
 import msgspec
 import pytest
 from msgspec.structs import replace
 
+from tabletape import engine
 from tabletape.games.battlecards_pacific.events import (
     BattleDecided,
     CardsRevealed,
@@ -113,3 +116,49 @@ def test_a_draw_after_an_emergency_deployment_cites_the_judging_versions_rule():
     assert refused(state, late, RS_1_1) == "bcp.turn.order"
     assert refused(state, late, rs_1_0) == "bcp.emergency.turn"
     assert refused(state, EmergencyDeclined(player=JAPAN), rs_1_0) == "bcp.turn.order"
+
+
+# -- the logs: 1.1's judged as 1.1 judged them, 1.2's fixtures, migrate ---------------------
+
+SEED_0 = "replays/battlecards-pacific/simulated-seed-0.jsonl"  # recorded under 1.1
+FIXTURES_1_2 = "tests/fixtures/rules-1.2/battlecards-pacific"
+
+
+def first_problem(path, version=None):
+    result = engine.replay(path, version=version)
+    return (result.problems[0].seq, result.problems[0].rule) if result.problems else None
+
+
+def test_a_1_1_log_is_judged_as_1_1_judged_it_and_1_2_finds_the_deck_changed():
+    # seed 0 draws a BATTLECARD as the Conflict deck's last card: 1.1 reshuffled without it,
+    # so a later shot turns a card 1.2's deck (the card shuffled back in) deals otherwise
+    assert engine.replay(SEED_0).ok and engine.replay(SEED_0).judged_by == "1.1"
+    assert first_problem(SEED_0, "latest") == (434, "bcp.draw.in-deck")
+    assert first_problem(f"{FIXTURES_1_2}/simulated-seed-0.jsonl") is None
+    assert first_problem(f"{FIXTURES_1_2}/simulated-seed-0.jsonl", "1.1") == (417,
+                                                                            "bcp.draw.in-deck")
+
+
+def test_a_1_2_log_lists_the_hand_in_any_order_which_1_1_refuses():
+    path = f"{FIXTURES_1_2}/emergency-any-order.jsonl"
+    assert engine.replay(path).ok and engine.replay(path).judged_by == "1.2"
+    assert first_problem(path, "1.1") == (19, "bcp.emergency.all")
+
+
+def test_migrate_from_1_1(run, tmp_path):
+    out = tmp_path / "new.jsonl"
+    r = run("migrate", "replays/battlecards-pacific/emergency-deployment.jsonl", "-o", out)
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(open(out, "rb").readline())["rules_version"] == "1.2"
+    assert engine.replay(str(out)).ok
+    r = run("migrate", SEED_0, "-o", tmp_path / "seed.jsonl")
+    assert r.exit_code == 1 and not (tmp_path / "seed.jsonl").exists()
+    assert "at seq 434 [bcp.draw.in-deck]; nothing written" in r.stderr
+
+
+def test_the_1_2_fixtures_are_regenerated_byte_for_byte(tmp_path):
+    from .make_replays import fixtures
+    fixtures(str(tmp_path))
+    for name in ("emergency-any-order.jsonl", "simulated-seed-0.jsonl"):
+        made = (tmp_path / "rules-1.2" / "battlecards-pacific" / name).read_bytes()
+        assert made == open(f"{FIXTURES_1_2}/{name}", "rb").read(), name

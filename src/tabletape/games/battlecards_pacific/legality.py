@@ -147,8 +147,9 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
         return Violation("bcp.turn.order", f"it is {h.player}'s turn: {ev.player} may not "
                          f"draw a Conflict card now; {h.player} must {h.step}")
     if h is not None and h.step is CHOOSE:
+        other = f" ({ev.player} may not draw now)" if ev.player != h.player else ""
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
-                         "whether they emergency deploy it instead of drawing")
+                         f"whether they emergency deploy it instead of drawing{other}")
     if v := OWING.refuse(lk, state, TURN_START[1:], ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):

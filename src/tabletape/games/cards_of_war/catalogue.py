@@ -251,5 +251,9 @@ RULES_BEFORE: dict[str, dict[str, Rule]] = {
         "cow.battle.stalemate": Rule(DECISION, "If both hands are empty with nothing to "
                                      "draw, each open battle goes to the higher pile; equal "
                                      "piles win nothing."),
+        "cow.hand.over-size": Rule(DECISION, "A player holding more cards than their hand "
+                                   "size keeps them and simply draws nothing until below it."),
+        "cow.kill.optional": Rule(DECISION, "A KILL is announced in the deployment event; a "
+                                  "player may deploy a killer without using it."),
     },
 }

@@ -247,5 +247,10 @@ RULES_BEFORE: dict[str, dict[str, Rule]] = {
                                 "where it can be played this turn. Decision: the two cards "
                                 "are written in alphabetical order so that each discard has "
                                 "one spelling."),
+        "gd.setup.players": Rule("Start of the Game", "Three to six players; the 24 starting "
+                                 "cards are enough for four each."),
+        "gd.card.surrender": Rule("The Cards: Surrender", "In each Region where the player "
+                                  "has a Full Force, they may remove one opposing Force "
+                                  "(option surrender_own lets them take their own)."),
     },
 }
