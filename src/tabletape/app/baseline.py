@@ -96,7 +96,7 @@ class Change(msgspec.Struct, frozen=True, omit_defaults=True):
 
     log: str
     kind: str  # changed | added | removed
-    aspects: list[Aspect] = []  # the break (if any) first, then in the order of `ASPECTS`
+    aspects: list[Aspect] = []  # the break (if any) first, a change of length, then the rest
     first_seq: int | None = None  # the first seq judged differently (None: not located)
     rules_changed: list[str] = []  # the rule ids changed since the log's rules version
     look: str | None = None  # a command line to look closer (explain at first_seq)
@@ -209,6 +209,8 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
     if (old.error, old.error_seq) != (new.error, new.error_seq):
         seqs = [x for x in (old.error_seq, new.error_seq) if x is not None]
         aspects.append(Aspect("broken", min(seqs) if seqs else None, old.error, new.error))
+    if old.events != new.events:  # a log cut short or grown: said before what follows from it
+        aspects.append(Aspect("events", None, old.events, new.events))
     if old.verdict != new.verdict:
         aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
     if old.illegal != new.illegal:
@@ -228,8 +230,6 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
             aspects.append(Aspect("legal", seq + 1, before, after))
     if old.state != new.state:
         aspects.append(Aspect("state", None, old.state, new.state))
-    if old.events != new.events:
-        aspects.append(Aspect("events", None, old.events, new.events))
     if old.latest != new.latest:
         aspects.append(_latest_aspect(old, new))
     if (old.game, old.rules_version) != (new.game, new.rules_version):

@@ -149,7 +149,7 @@ def check_rules_since(game: str, changelog: dict[str, dict[str, str]],
     (`rules_before`: version -> {rule id: the rule as the versions before it read}) is no
     version's or no rule of the game's, or None. (A restatement of words alone, with no
     change of behaviour, needs no changelog entry.)"""
-    for rule, (version, before) in rules_since.items():
+    for rule, (version, _) in rules_since.items():
         if rule not in changelog.get(version, {}):
             return (f"game {game}: rule {rule!r} is new in {version!r}, which its changelog "
                     f"does not list: add the entry")

@@ -19,10 +19,23 @@ from tabletape.games.battlecards_pacific.events import (
     EmergencyDeployed,
     UnitFired,
 )
-
 from tests import story
 
-from .helpers import ACTION, GAME, JAPAN, RS, US, act, discards, draw, header, refused, table, turned, with_changes
+from .helpers import (
+    ACTION,
+    GAME,
+    JAPAN,
+    RS,
+    US,
+    act,
+    discards,
+    draw,
+    header,
+    refused,
+    table,
+    turned,
+    with_changes,
+)
 
 RS_1_1 = GAME.bind(msgspec.structs.replace(header(), rules_version="1.1"))
 HAND = ("A6M Zero", "Infantry Division", "Kagero Destroyer")  # the Reserve Hand, as held

@@ -685,6 +685,7 @@ def test_tactical_nukes_struggle_everything():
 def test_surrender_of_ones_own_force_cites_the_judging_versions_rule():
     # judged as 1.0, the refusal cites the card's own rule: 1.0 had no gd.card.surrender.own
     from tests import story
+
     from .helpers import RULESET, header
     old = RULESET.bind(replace(header(), rules_version="1.0"))
     state = holding("Surrender", Canada="alice", Mexico="bob")
