@@ -180,7 +180,8 @@ def cited_as(ids: tuple[str, ...], catalogue: dict[str, Any],
     """Returns rule ids as a version with this catalogue cites them: an id it does not have
     becomes the id cited before it was added (or is left out), without repeats."""
     out: list[str] = []
-    for r in ids:
+    for rule in ids:
+        r: str | None = rule
         while r is not None and r not in catalogue:
             r = rules_since.get(r, ("", None))[1]
         if r is not None and r not in out:

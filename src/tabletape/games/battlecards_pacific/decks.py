@@ -33,9 +33,9 @@ def discarded(lk: Lookups, state: State, names: tuple[str, ...]
     return {**state.conflict_discard, th: state.conflict_discard[th] + names}
 
 
-def reshuffled(state: State, conflict: bool = True) -> State | None:
+def reshuffled(state: State, conflict_too: bool = True) -> State | None:
     """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is);
-    the Conflict deck only with `conflict` (not while its last card is still in play)."""
+    the Conflict deck only with `conflict_too` (not while its last card is still in play)."""
     if all(state.arsenal.values()) and all(state.conflict.values()):
         return None  # no deck is empty: the usual case
     before = state
@@ -43,7 +43,7 @@ def reshuffled(state: State, conflict: bool = True) -> State | None:
         if not deck and state.arsenal_discard[side]:
             arsenal, discards = reshuffle(state.arsenal, state.arsenal_discard, side)
             state = replace(state, arsenal=arsenal, arsenal_discard=discards)
-    for th, pile in state.conflict.items() if conflict else ():
+    for th, pile in state.conflict.items() if conflict_too else ():
         if not pile and state.conflict_discard[th]:
             conflict, discards = reshuffle(state.conflict, state.conflict_discard, th)
             state = replace(state, conflict=conflict, conflict_discard=discards)

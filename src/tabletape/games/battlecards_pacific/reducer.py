@@ -506,7 +506,7 @@ def resolve(lk: Lookups, state: State) -> State | None:
         # fought) to be discarded, unless a shot needs a card now
         held = lk.reshuffle_after_discard and state.drawn is not None and (
             b is None or b.shot is None)
-        shuffled = reshuffled(state, conflict=not held)
+        shuffled = reshuffled(state, conflict_too=not held)
         if shuffled is not None:
             return shuffled
     if b is not None:
