@@ -209,7 +209,8 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
     if (old.error, old.error_seq) != (new.error, new.error_seq):
         seqs = [x for x in (old.error_seq, new.error_seq) if x is not None]
         aspects.append(Aspect("broken", min(seqs) if seqs else None, old.error, new.error))
-    if old.events != new.events:  # a log cut short or grown: said before what follows from it
+    broke = new.error is not None and new.error != old.error  # (its events: those before it)
+    if old.events != new.events and not broke:  # cut short or grown: said before what follows
         aspects.append(Aspect("events", None, old.events, new.events))
     if old.verdict != new.verdict:
         aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
@@ -240,7 +241,8 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
     if not aspects:
         return None  # (only what an older baseline did not measure)
     # a seq past the log's end is where the baseline's log went on, not a judgement of this one
-    seqs = [a.seq for a in aspects if a.seq is not None and a.seq < new.events]
+    seqs = [a.seq for a in aspects
+            if a.seq is not None and (a.seq < new.events or a.aspect == "broken")]
     # the rules changed since its version are involved only where another version judged
     involved = (any(a.aspect == "latest" for a in aspects)
                 or old.judged_by != new.judged_by or new.judged_by not in (None, new.rules_version))
