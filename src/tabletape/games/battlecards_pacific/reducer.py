@@ -502,11 +502,7 @@ def resolve(lk: Lookups, state: State) -> State | None:
     # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test)
     b = state.battle
     if not (all(state.arsenal.values()) and all(state.conflict.values())):
-        # rules 1.2: the Conflict deck waits for its last card (a BATTLECARD being decided or
-        # fought) to be discarded, unless a shot needs a card now
-        held = lk.reshuffle_after_discard and state.drawn is not None and (
-            b is None or b.shot is None)
-        shuffled = reshuffled(state, conflict_too=not held)
+        shuffled = reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
     if b is not None:
