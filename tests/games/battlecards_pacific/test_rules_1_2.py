@@ -175,3 +175,22 @@ def test_the_1_2_fixtures_are_regenerated_byte_for_byte(tmp_path):
     for name in ("emergency-any-order.jsonl", "simulated-seed-0.jsonl"):
         made = (tmp_path / "rules-1.2" / "battlecards-pacific" / name).read_bytes()
         assert made == open(f"{FIXTURES_1_2}/{name}", "rb").read(), name
+
+
+@pytest.mark.rule("bcp.fire.support-allocated")
+def test_the_supporters_may_be_named_in_any_order():
+    # Pearl Harbor under support=allocated: alice's Zero misses; bob's Corsair fires backed
+    # by the Essex and Nimitz, named in another order than the alphabet's
+    from .helpers import pearl_harbor, refusal
+    state = pearl_harbor(("A6M Zero",), ("F4U Corsair", "Essex Carrier", "Admiral Nimitz"),
+                         support="allocated")
+    state = act(state, UnitFired(player=JAPAN, unit="A6M Zero", target="Essex Carrier"))
+    state = act(state, turned(state, ACTION[1]))
+    shot = UnitFired(player=US, unit="F4U Corsair", target="A6M Zero",
+                     support=("Essex Carrier", "Admiral Nimitz"))
+    after = story.play(RS, state, shot)  # 1.2
+    assert after == act(state, replace(shot, support=("Admiral Nimitz", "Essex Carrier")))
+    rs_1_1 = GAME.bind(msgspec.structs.replace(header(support="allocated"), rules_version="1.1"))
+    assert refusal(state, shot, rs_1_1).reason.endswith("names the supporters in sorted order")
+    twice = replace(shot, support=("Essex Carrier", "Essex Carrier"))
+    assert refused(state, twice) == "bcp.fire.support-allocated"
