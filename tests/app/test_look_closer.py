@@ -110,16 +110,6 @@ def test_rules_names_the_version_listed_and_the_latest(run):
 
 # -- the smaller things of issue 35 --------------------------------------------------------
 
-def test_the_viewer_states_a_ruling_once():
-    from tabletape.app import viewer
-    frame = viewer.build("replays/cards-of-war/kill-dispute.jsonl").frames[21]
-    assert frame["r"].startswith("ruling: illegal [cow.kill.type-match] — alice's Anti-Tank Gun")
-    assert frame["m"][0] == "the state shown is the one before it"
-    assert "disputed at seq 22: the ruling above stands (illegal [cow.kill.type-match])" \
-        in frame["m"]
-    assert sum("kills type T" in line for line in [frame["r"], *frame["m"]]) == 1
-
-
 def test_diff_wraps_between_items_never_inside_a_name(run, monkeypatch):
     from tabletape.cli import render
     monkeypatch.setattr(render.console, "width", 100)

@@ -232,24 +232,8 @@ def build(path: str, before: Book | None = None, rules: str | None = None,
     book = Book(path, rules=rules, components=components)
     fold = _fold(path, _BookDrawer(book, before), book)
     for seq in _amended(fold):
-        book.frames[seq]["m"].extend(_marks_after(fold, seq, book.frames[seq]))
+        book.frames[seq]["m"].extend(stepper.marks_after(fold, seq))
     return book
-
-
-def _marks_after(fold: engine.Fold, seq: int, frame: dict[str, Any]) -> list[str]:
-    """Returns the marks later lines put on an event (`stepper.marks_after`), a dispute
-    whose ruling is the one the panel already states said in a few words, not again whole."""
-    out = [f"undone at seq {fold.retracted[seq]}"] if seq in fold.retracted else []
-    for r in fold.disputes:
-        if r.about != seq:
-            continue
-        said = r.said(f"disputed at seq {r.dispute_seq}")
-        if r.verdict == "illegal" and frame["r"] == "ruling: " + said[0].partition(": ")[2]:
-            out.append(f"disputed at seq {r.dispute_seq}: the ruling above stands "
-                       f"(illegal [{r.rule}])")
-        else:
-            out.extend(said)
-    return out
 
 
 def _frame(fold: engine.Fold, seq: int, event: Any, problem: Any) -> dict[str, Any]:
@@ -261,12 +245,9 @@ def _frame(fold: engine.Fold, seq: int, event: Any, problem: Any) -> dict[str, A
         ruling = "the header: who plays, the options, the components"
     else:
         verdict, _ = stepper.verdict(fold, seq, problem)
-        ruling = f"ruling: {verdict}" + (f" [{problem.rule}] — {problem.reason}" if problem
-                                         else "")
-    marks = stepper.marks_at(fold, stepper.Frame(seq, event, text, problem))
-    if problem is not None and seq not in fold.core_seqs:  # the ruling is stated once, above
-        marks[0] = "the state shown is the one before it"
-    frame: dict[str, Any] = {"t": text, "r": ruling, "m": marks}
+        ruling = f"ruling: {verdict}" + (f" — {problem.reason}" if problem else "")
+    frame: dict[str, Any] = {"t": text, "r": ruling,
+                             "m": stepper.marks_at(fold, stepper.Frame(seq, event, text, problem))}
     if event.by:
         frame["b"] = event.by
     if problem is not None:
@@ -468,7 +449,7 @@ class _Export(_Drawer):
             for line in lines:
                 if seq == due:
                     frame = msgspec.json.decode(line)
-                    frame["m"].extend(_marks_after(fold, seq, frame))
+                    frame["m"].extend(stepper.marks_after(fold, seq))
                     line = _safe(msgspec.json.encode(frame))
                     due = next(amended, None)
                 out.write((b"," if seq else b"") + line)
