@@ -179,3 +179,22 @@ def test_xdist_workers_give_the_whole_baseline_once(project):
     assert len(corpus.read_baseline(str(project.path / "logs/baseline.json"))) == \
         len(COW) + len(LIB) - 1
     project.runpytest(*PLUGIN).assert_outcomes(passed=len(COW) + len(LIB))
+
+
+def test_a_log_cut_short_says_so_and_hints_at_a_command_that_runs(pytester, monkeypatch):
+    monkeypatch.setenv("TABLETAPE_CACHE", str(pytester.path / "cache"))
+    (pytester.path / "logs").mkdir()
+    src = next(p for p in COW if p.endswith("/joint-adjacent.jsonl"))  # 86 events
+    log = pytester.path / "logs" / "game.jsonl"
+    whole = open(src, "rb").read().splitlines(keepends=True)
+    log.write_bytes(b"".join(whole))
+    pytester.makeini("[pytest]\ntabletape_corpus = logs\n")
+    pytester.runpytest(*PLUGIN, "--tabletape-update")
+    log.write_bytes(b"".join(whole[:60]))  # seq 0-59
+    r = pytester.runpytest(*PLUGIN)
+    r.assert_outcomes(failed=1)
+    out = r.stdout.str()
+    assert ("game.jsonl differs from the baseline logs/baseline.json\n"
+            "  the log is shorter than its baseline: 86 \u2192 60 events (it ends at seq 59)") in out
+    assert "first differs" not in out and "rules changed" not in out
+    assert "  look closer: tabletape replay logs/game.jsonl" in out

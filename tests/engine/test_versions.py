@@ -81,6 +81,9 @@ def test_under_the_latest_version_a_verdict_differs_only_by_rules_the_changelog_
     assert new.rules_versions == ("1.0", rs.version)
     changed = {rule for entries in changed_between(rs.changelog, "1.0", rs.version).values()
                for rule in entries}
+    # a deck rebuilt at another time holds other cards: the draw a log recorded may be refused
+    changed |= {r.replace(".deck.reshuffle", ".draw.in-deck") for r in changed
+                if r.endswith(".deck.reshuffle")}
     before, after = verdict(old), verdict(new)
     if before["valid"] == after["valid"] and rule_ids(before) == rule_ids(after):
         return
@@ -126,7 +129,7 @@ def test_the_current_replays_are_judged_by_their_own_version():
 # Each switch, shown on a bundled 1.1 replay that plays the change: judged under 1.0, the
 # first refusal is where 1.0's rule differs (the changelog's rule id, or what follows it).
 @pytest.mark.parametrize("log,first", [
-    ("cards-of-war/sim-normal", (40, "cow.kill.target")),  # 1.0 names no KILL target
+    ("cards-of-war/sim-normal", (40, "cow.kill.top-only")),  # 1.0 names no KILL target
     ("global-domination/simulated-3-players", (36, "gd.use.discard2")),  # alphabetical
     ("liberation/iraq-abilities", (26, "lib.ability.turn-over")),  # never turned back up
     ("liberation/four-players-won-at-nine", (22, "lib.turn.step")),  # a turn-over turns one
@@ -366,7 +369,7 @@ def test_the_kill_target_upcaster_fills_the_top_card_and_leaves_1_1_events_alone
     latest = engine.get("cards-of-war").bind(engine.replay(SIM).header, "latest")
     assert latest.upcast(state, ev) == filled  # under 1.1: read as 1.1 records it
     assert latest.check(state, ev) is None and latest.check(state, filled) is None
-    assert rs.check(state, filled).rule == "cow.kill.target"  # 1.0 names no target
+    assert rs.check(state, filled).rule == "cow.kill.top-only"  # 1.0 names no target
 
 
 # -- migrate (item 5) ----------------------------------------------------------------------

@@ -591,10 +591,11 @@ def test_battlecards_resolve_asks_reshuffle_only_when_a_deck_is_empty(seed):
     """`resolve` skips `decks.reshuffled` while every deck holds cards: it would reshuffle
     nothing."""
     from tabletape.games.battlecards_pacific import decks
+    from tests.games.battlecards_pacific.helpers import LK
     _, _, states = simulated("battlecards-pacific", seed)
     for state in states:
         if all(state.arsenal.values()) and all(state.conflict.values()):
-            assert decks.reshuffled(state) is None
+            assert decks.reshuffled(LK, state) is None
 
 
 @settings(max_examples=25, deadline=None)

@@ -96,7 +96,7 @@ class Change(msgspec.Struct, frozen=True, omit_defaults=True):
 
     log: str
     kind: str  # changed | added | removed
-    aspects: list[Aspect] = []  # the break (if any) first, then in the order of `ASPECTS`
+    aspects: list[Aspect] = []  # the break (if any) first, a change of length, then the rest
     first_seq: int | None = None  # the first seq judged differently (None: not located)
     rules_changed: list[str] = []  # the rule ids changed since the log's rules version
     look: str | None = None  # a command line to look closer (explain at first_seq)
@@ -134,6 +134,10 @@ def _sentence(a: Aspect) -> str:
     if k == "state":
         return "final state differs"
     if k == "events":
+        if isinstance(a.before, int) and isinstance(a.after, int) and a.before != a.after:
+            how = "shorter" if a.after < a.before else "longer"
+            return (f"the log is {how} than its baseline: {a.before} \u2192 {a.after} events "
+                    f"(it ends at seq {a.after - 1})")
         return f"events: {a.before} -> {a.after}"
     if k == "latest":
         return f"under the latest rules: {_latest_words(a.before)} -> {_latest_words(a.after)}"
@@ -189,10 +193,7 @@ def _first_count_change(old: str, new: str) -> tuple[int, int | None, int | None
     for seq, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
             return seq, x, y
-    if len(a) != len(b):
-        seq = min(len(a), len(b))
-        return seq, a[seq] if seq < len(a) else None, b[seq] if seq < len(b) else None
-    return None
+    return None  # (counts past the shorter log's end: its length differs, `events` says so)
 
 
 def difference(log: str, old: Entry, new: Entry) -> Change | None:
@@ -208,6 +209,9 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
     if (old.error, old.error_seq) != (new.error, new.error_seq):
         seqs = [x for x in (old.error_seq, new.error_seq) if x is not None]
         aspects.append(Aspect("broken", min(seqs) if seqs else None, old.error, new.error))
+    broke = new.error is not None and new.error != old.error  # (its events: those before it)
+    if old.events != new.events and not broke:  # cut short or grown: said before what follows
+        aspects.append(Aspect("events", None, old.events, new.events))
     if old.verdict != new.verdict:
         aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
     if old.illegal != new.illegal:
@@ -227,8 +231,6 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
             aspects.append(Aspect("legal", seq + 1, before, after))
     if old.state != new.state:
         aspects.append(Aspect("state", None, old.state, new.state))
-    if old.events != new.events:
-        aspects.append(Aspect("events", None, old.events, new.events))
     if old.latest != new.latest:
         aspects.append(_latest_aspect(old, new))
     if (old.game, old.rules_version) != (new.game, new.rules_version):
@@ -238,9 +240,14 @@ def difference(log: str, old: Entry, new: Entry) -> Change | None:
         aspects.append(Aspect("verdict", None, old.verdict, new.verdict))
     if not aspects:
         return None  # (only what an older baseline did not measure)
-    seqs = [a.seq for a in aspects if a.seq is not None]
+    # a seq past the log's end is where the baseline's log went on, not a judgement of this one
+    seqs = [a.seq for a in aspects
+            if a.seq is not None and (a.seq < new.events or a.aspect == "broken")]
+    # the rules changed since its version are involved only where another version judged
+    involved = (any(a.aspect == "latest" for a in aspects)
+                or old.judged_by != new.judged_by or new.judged_by not in (None, new.rules_version))
     return Change(log, "changed", aspects, min(seqs) if seqs else None,
-                  rules_changed_since(new.game, new.rules_version))
+                  rules_changed_since(new.game, new.rules_version) if involved else [])
 
 
 def _under_latest(e: Entry) -> dict[str, Any] | None:
@@ -264,14 +271,19 @@ def _latest_aspect(old: Entry, new: Entry) -> Aspect:
 
 
 def look_closer(change: Change, path: str, rules: str | None = None) -> str | None:
-    """Returns the command line that explains a changed log at its first differing seq
-    (the break, when it broke), or None when there is no seq to look at."""
+    """Returns a command line that works on the log as it is now: `explain` at its first
+    differing seq; `validate` where it breaks (explain stops there); `replay` (its final
+    state and outcome) when no seq of the log is located (e.g. a log cut short, or only
+    its final state differs); None for a log added or removed."""
     import shlex
-    seq = change.broken_at.seq if change.broken_at is not None else change.first_seq
-    if seq is None or change.kind != "changed":
+    if change.kind != "changed":
         return None
-    return " ".join(["tabletape", "explain", shlex.quote(path), str(seq),
-                     *(["--rules", shlex.quote(rules)] if rules else [])])
+    rest = ["--rules", shlex.quote(rules)] if rules else []
+    if change.broken_at is not None:
+        return " ".join(["tabletape", "validate", *rest, shlex.quote(path)])
+    if change.first_seq is None:
+        return " ".join(["tabletape", "replay", *rest, shlex.quote(path)])
+    return " ".join(["tabletape", "explain", shlex.quote(path), str(change.first_seq), *rest])
 
 
 def compare(baseline: dict[str, Entry], entries: dict[str, Entry], root: str | None = None,

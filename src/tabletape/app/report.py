@@ -85,7 +85,8 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def summary(run: Run, changes: Sequence[Change] | None = None) -> Summary:
-    """Returns the totals, by game, by (game, rules version recorded under) and by (game,
+    """Returns the totals, by game, by (game, rules version recorded under, and the version
+    that judged when another: `versions`) and by (game,
     option value); with `changes` (a baseline compared), each total also counts the logs
     that changed and those whose winner changed."""
     by_game: dict[str, list[str]] = {}
@@ -96,7 +97,7 @@ def summary(run: Run, changes: Sequence[Change] | None = None) -> Summary:
             continue
         g = e.game or "(unreadable)"
         by_game.setdefault(g, []).append(k)
-        by_version.setdefault(f"{g} {e.rules_version or '?'}", []).append(k)
+        by_version.setdefault(f"{g} {versions(e)}", []).append(k)
         for name, value in e.options.items():
             by_option.setdefault(g, {}).setdefault(f"{name}={value}", []).append(k)
     changed = {c.log: c for c in changes or () if c.kind != "removed"}
@@ -119,6 +120,16 @@ def summary(run: Run, changes: Sequence[Change] | None = None) -> Summary:
                    by_option={g: {o: count(v) for o, v in sorted(opts.items())}
                               for g, opts in sorted(by_option.items())},
                    winner_changed=msgspec.UNSET if changes is None else list(winners.values()))
+
+
+JUDGED_BY = ", judged by "  # a total's rules: "1.1, judged by 1.2" (corpus check --rules)
+
+
+def versions(e: Entry) -> str:
+    """Returns the rules a log was judged by, for a total's key: the version it was recorded
+    under, and the version that judged it when another (`--rules`)."""
+    recorded = e.rules_version or "?"
+    return recorded if e.judged_by in (None, recorded) else f"{recorded}{JUDGED_BY}{e.judged_by}"
 
 
 def _game(e: Entry | None) -> str | None:
@@ -308,7 +319,7 @@ def markdown(run: Run, changes: list[Change] | None, baseline: str | None = None
     out = ["### tabletape corpus check", "",
            f"| game | rules | {heads} |", "|---|---|" + "---:|" * len(cols)]
     for key, t in s.by_version.items():
-        game, _, version = key.rpartition(" ")
+        game, _, version = key.partition(" ")
         out.append(f"| {_md(game)} | {_md(version)} | "
                    + " | ".join(f"{getattr(t, c):,}" for c in cols) + " |")
     t = s.total

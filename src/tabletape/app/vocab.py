@@ -404,13 +404,16 @@ class RuleEntry(msgspec.Struct, frozen=True):
     changes: dict[str, str] | UnsetType = UNSET
 
 
-def rules(game: str, rule: str | None = None
-          ) -> tuple[engine.Ruleset, dict[str, RuleEntry], list[tuple[str, str, str]]]:
-    """Returns a game's rule catalogue (or only `rule`, refused with the closest ids when
-    the game has no such rule), and its changelog's entries for those rules (version, rule
-    id, what changed)."""
+def rules(game: str, rule: str | None = None, version: str | None = None
+          ) -> tuple[engine.Ruleset, dict[str, RuleEntry], list[tuple[str, str, str]], str]:
+    """Returns a game's rule catalogue under `version` (a version or `latest`; default the
+    latest) or only `rule` (refused with the closest ids when that version has no such
+    rule), its changelog's entries for those rules (version, rule id, what changed), and the
+    version shown."""
     rs = engine.get(game)
-    cat = rs.catalogue()
+    from tabletape.engine.versions import resolve
+    shown = resolve(rs.id, rs.changelog or {rs.version: {}}, rs.versions[-1], version).judging
+    cat = rs.catalogue(shown)
     if rule is not None:
         if rule not in cat:
             raise UsageError(f"{rs.id} has no rule {rule!r}{did_you_mean(rule, cat)}; "
@@ -422,4 +425,4 @@ def rules(game: str, rule: str | None = None
     for v, rule_id, what in changes:
         by_rule.setdefault(rule_id, {})[v] = what
     return rs, {k: RuleEntry(r.section, r.text, by_rule.get(k, UNSET))
-                for k, r in cat.items()}, changes
+                for k, r in cat.items()}, changes, shown

@@ -184,7 +184,7 @@ def _print_report(console: Any, run: corpus.Run, changes: list[corpus.Change] | 
         console.print(t)
 
     table(f"{s.total.logs} logs" + (f" ({run.cached} from the cache)" if run.cached else ""),
-          ("game", "rules"), [(*k.rpartition(" ")[::2], t) for k, t in s.by_version.items()],
+          ("game", "rules"), [(*k.partition(" ")[::2], t) for k, t in s.by_version.items()],
           s.total)
     for game, opts in s.by_option.items():  # the logs played with an option not its default
         table(f"{game} by option", ("option",), list(opts.items()),

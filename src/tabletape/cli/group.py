@@ -4,6 +4,7 @@ those it imports only when they run."""
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import sys
 from typing import Any
@@ -165,6 +166,9 @@ class Tabletape(click.Group):
             return super().invoke(ctx)
         except click.ClickException as e:  # a command's own usage errors, in one style
             raise ours(e) from None
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as `cat` does
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(141)
         except (TapeError, OSError) as e:
             raise failure(e) from e
 
@@ -222,8 +226,10 @@ def _show(v: Any) -> str:
 @main.command()
 @click.argument("game", shell_complete=lambda c, p, i: _complete("games", c, p, i))
 @click.argument("rule", required=False)
+@click.option("--rules", "version", metavar="VERSION|latest",
+              help="The catalogue of another rules version (default: the latest).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def rules(game: str, rule: str | None, as_json: bool) -> None:
+def rules(game: str, rule: str | None, version: str | None, as_json: bool) -> None:
     """Show a game's rule catalogue (or one RULE): rule id, rulebook section, our paraphrase;
     then its changelog: what changed in each rules version, by rule id.
 
@@ -233,15 +239,20 @@ def rules(game: str, rule: str | None, as_json: bool) -> None:
       tabletape rules cards-of-war cow.kill.type-match
     """
     from tabletape.app.vocab import rules as catalogue
-    rs, cat, changes = catalogue(game, rule)
+    rs, cat, changes, shown = catalogue(game, rule, version)
     if as_json:  # each rule's changes by version: the changelog, by rule id
         return emit_json(cat)
     from tabletape.cli.render import listing
-    listing(f"{rs.title} — rules", ["rule", "section", "what it says (our words)"],
+    latest = rs.versions[-1]
+    echo(f"{rs.title}: rules {shown}" + (" (the latest)" if shown == latest else
+                                          f" (the latest is {latest})"))
+    listing(f"{rs.title} — rules {shown}", ["rule", "section", "what it says (our words)"],
             [[rule_id, r.section, r.text] for rule_id, r in cat.items()])
     if changes:
-        listing(f"{rs.title} — changelog (rules {', '.join(rs.versions)}; judged by the "
-                "version a log was recorded under)", ["version", "rule", "what changed"],
+        echo("")
+        echo(f"changelog: rules {', '.join(rs.versions)}, the latest {latest}; a log is "
+             "judged by the version it was recorded under unless --rules asks for another")
+        listing("", ["version", "rule", "what changed"],
                 [[v, rule_id, what] for v, rule_id, what in changes], keys=2)
 
 

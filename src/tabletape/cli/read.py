@@ -430,7 +430,7 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str
     from rich.table import Table
     from rich.text import Text
 
-    from tabletape.cli.render import console, plain, problem_line, safe
+    from tabletape.cli.render import console, problem_line, safe, spaced
     for side, spec, problems in found.found:
         if problems:
             broken = any(not isinstance(p, IllegalEvent) for p in problems)
@@ -459,7 +459,7 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str
     table.add_column("A", ratio=1, overflow="fold")
     table.add_column("B", ratio=1, overflow="fold")
     for c in changes[:200]:
-        table.add_row(Text(safe(c.path)), Text(plain(c.a)), Text(plain(c.b)))
+        table.add_row(Text(safe(c.path)), Text(spaced(c.a)), Text(spaced(c.b)))
     console.print(table)
     if len(changes) > 200:
         console.print(f"... and {len(changes) - 200} more (use --json)")

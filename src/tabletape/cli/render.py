@@ -84,6 +84,16 @@ def plain(value: Any) -> str:
     return safe(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
+def spaced(value: Any) -> str:
+    """Returns a value as JSON with a space after each comma and colon, so that a narrow
+    cell wraps between a list's items and never inside a card's name (`diff`)."""
+    if isinstance(value, str):
+        return safe(value)
+    import json
+
+    return safe(json.dumps(value, ensure_ascii=False))
+
+
 def tape_error(e: TapeError | OSError) -> TapeError:
     """Returns an error of ours as it is, and one of the system as a UsageError (exit 2)."""
     if isinstance(e, OSError):

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 import msgspec
 
 from tabletape.engine.seats import Held, Secret
-from tabletape.engine.versions import Edition, Upcaster, option_problem, resolve, versions_of
+from tabletape.engine.versions import (
+    Edition,
+    Upcaster,
+    catalogue_of,
+    cited_as,
+    option_problem,
+    resolve,
+    versions_of,
+)
 from tabletape.tape.codec import Codec
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import CORE_EVENTS, FORMAT, Event, Header
@@ -124,6 +132,11 @@ class Ruleset(ABC, Generic[H, S, E]):
     # The options a version added: `name` (any value but the default) or `name=value` ->
     # (the version, the changelog's rule id); a log naming one is not a game of an older version.
     options_since: ClassVar[dict[str, tuple[str, str]]] = {}
+    # The rules a version added: rule id -> (the version, the id the versions before it cite
+    # instead, or None); and the rules a version restated: version -> {rule id: the rule as
+    # the versions before it read}. A version's catalogue and citations are its own.
+    rules_since: ClassVar[dict[str, tuple[str, str | None]]] = {}
+    rules_before: ClassVar[dict[str, dict[str, Rule]]] = {}
     title: ClassVar[str]
     players: ClassVar[tuple[int, int]]  # fewest and most players
     Header: ClassVar[type[Header]]
@@ -224,6 +237,10 @@ class Ruleset(ABC, Generic[H, S, E]):
         bound = copy.copy(self)
         bound.header = header
         bound.edition = self.edition_for(header, rules)
+        if self.rules_since and bound.edition.judging != self.versions[-1]:
+            # an older version's rulings cite its own rules (ids a later version added left out)
+            cat, since, governing = bound.catalogue(), self.rules_since, self.governing
+            vars(bound)["governing"] = lambda event: cited_as(governing(event), cat, since)
         return bound
 
     def upcast(self, state: S, event: E) -> E:
@@ -329,6 +346,10 @@ class Ruleset(ABC, Generic[H, S, E]):
         ruling computes nothing. Called only to explain a ruling, never to judge a log."""
         return None
 
-    def catalogue(self) -> dict[str, Rule]:
-        """Returns the game's rule catalogue followed by the core rules."""
-        return {**self.RULES, **CORE_RULES}
+    def catalogue(self, version: str | None = None) -> dict[str, Rule]:
+        """Returns the rule catalogue of `version` (default: the judging version of a bound
+        ruleset, else the latest) followed by the core rules."""
+        edition: Edition | None = vars(self).get("edition")
+        v = version or (edition.judging if edition is not None else self.versions[-1])
+        own = catalogue_of(self.RULES, self.versions, v, self.rules_since, self.rules_before)
+        return {**own, **CORE_RULES}

@@ -139,3 +139,51 @@ def option_problem(options: Any, options_since: dict[str, tuple[str, str]],
             return (f"option {option if value else name} is not in {edition.game} rules "
                     f"{edition.judging}: rules {version} added it ({rule})")
     return None
+
+
+def check_rules_since(game: str, changelog: dict[str, dict[str, str]],
+                      rules_since: dict[str, tuple[str, str | None]],
+                      rules_before: dict[str, dict[str, Any]]) -> str | None:
+    """Returns why a game's rules added by a version (`rules_since`: rule id -> (version, the
+    id cited before it)) do not name its changelog's entries, or a rule restated by a version
+    (`rules_before`: version -> {rule id: the rule as the versions before it read}) is no
+    version's or no rule of the game's, or None. (A restatement of words alone, with no
+    change of behaviour, needs no changelog entry.)"""
+    for rule, (version, _) in rules_since.items():
+        if rule not in changelog.get(version, {}):
+            return (f"game {game}: rule {rule!r} is new in {version!r}, which its changelog "
+                    f"does not list: add the entry")
+    for version in rules_before:
+        if version not in changelog:
+            return f"game {game}: rules restated in {version!r}, which is not a version"
+    return None
+
+
+def catalogue_of(rules: dict[str, Any], versions: tuple[str, ...], version: str,
+                 rules_since: dict[str, tuple[str, str | None]],
+                 rules_before: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Returns the rule catalogue of `version`: without the rules a later version added, and
+    with each rule a later version restated as the oldest such restatement had it."""
+    if version not in versions:
+        return dict(rules)
+    at = versions.index(version)
+    later = versions[at + 1:]
+    out = {r: rule for r, rule in rules.items()
+           if r not in rules_since or rules_since[r][0] not in later}
+    for v in reversed(later):  # newest first, so the oldest restatement is the one kept
+        out.update({r: rule for r, rule in rules_before.get(v, {}).items() if r in out})
+    return out
+
+
+def cited_as(ids: tuple[str, ...], catalogue: dict[str, Any],
+             rules_since: dict[str, tuple[str, str | None]]) -> tuple[str, ...]:
+    """Returns rule ids as a version with this catalogue cites them: an id it does not have
+    becomes the id cited before it was added (or is left out), without repeats."""
+    out: list[str] = []
+    for rule in ids:
+        r: str | None = rule
+        while r is not None and r not in catalogue:
+            r = rules_since.get(r, ("", None))[1]
+        if r is not None and r not in out:
+            out.append(r)
+    return tuple(out)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
+from msgspec.structs import replace
+
 from tabletape import engine
 from tabletape.engine import simulate
 from tabletape.games.battlecards_pacific import BattlecardsPacific, lookups
@@ -31,6 +33,8 @@ from tests.replays_format import as_recorded
 
 RS = engine.get("battlecards-pacific")
 OUT = "replays/battlecards-pacific"
+FIXTURES = "tests/fixtures"  # rules-<version>/battlecards-pacific: the logs of one version
+RECORDED = "1.1"  # the bundled replays stay recorded under rules 1.1 (1.2 is a test fixture)
 JAPAN, US = "alice", "bob"
 Play = Event | Callable[[BattlecardsPacific, State], Event | None]  # given the bound game
 
@@ -67,9 +71,10 @@ def shot(player: str, unit: str, target: str, card: str, kept: str | None = None
     return [UnitFired(player=player, unit=unit, target=target, kept=kept), turned]
 
 
-def write(out: str, name: str, plays: Iterable[Play | Dispute]) -> None:
-    """Checks every play against the rules, then writes the log."""
-    header = as_recorded(RS.start((JAPAN, US), RS.Options(), RS.default_components()))
+def write(out: str, name: str, plays: Iterable[Play | Dispute], rules: str = RECORDED) -> None:
+    """Checks every play against the rules, then writes the log (recorded under `rules`)."""
+    header = replace(as_recorded(RS.start((JAPAN, US), RS.Options(), RS.default_components())),
+                     rules_version=rules)
     rs = RS.bind(header)
     state = rs.initial()
     events: list[Event] = []
@@ -215,9 +220,28 @@ def total_victory() -> list:
     ]
 
 
-def simulated(out: str, name: str, seed: int) -> None:
-    header = as_recorded(simulate.header_for(RS, (JAPAN, US)))
+def simulated(out: str, name: str, seed: int, rules: str = RECORDED) -> None:
+    header = replace(as_recorded(simulate.header_for(RS, (JAPAN, US))), rules_version=rules)
     _save(out, name, header, [ev for ev, _ in simulate.play(RS, header, seed)])
+
+
+def emergency_any_order() -> list:
+    """Japan's emergency deployment lists the Reserve Hand in another order than it is held:
+    the rulebook gives a hand no order (rules 1.2, bcp.emergency.all; 1.1 refused it)."""
+    plays = emergency_turn()
+    return [EmergencyDeployed(player=JAPAN, units=("General Yamashita", "Artillery Regiment",
+                                                   "B5N Kate Torpedo Bomber"))
+            if isinstance(p, EmergencyDeployed) else p for p in plays]
+
+
+def fixtures(out: str = FIXTURES) -> None:
+    """Writes the rules 1.2 test fixtures: a hand listed in any order, and the simulated game
+    of seed 0 as 1.2 plays it (its Conflict deck reshuffled after the last BATTLECARD; under
+    1.1 the bundled simulated-seed-0 reshuffled it before, bcp.deck.reshuffle)."""
+    where = os.path.join(out, "rules-1.2", "battlecards-pacific")
+    os.makedirs(where, exist_ok=True)
+    write(where, "emergency-any-order.jsonl", emergency_any_order(), rules="1.2")
+    simulated(where, "simulated-seed-0.jsonl", 0, rules="1.2")
 
 
 def main(out: str = OUT) -> None:
@@ -235,3 +259,4 @@ def main(out: str = OUT) -> None:
 
 if __name__ == "__main__":
     main()
+    fixtures()

@@ -683,3 +683,19 @@ def test_tactical_nukes_struggle_everything():
     state = holding("Tactical Nukes", Canada="alice", Mexico="bob", Arctic_Ocean="carol?")
     state = run(state, text("alice", "Tactical Nukes"))
     assert not any(f.full for f in state.board.values()) and len(state.board) == 3
+
+
+@pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own")
+def test_surrender_of_ones_own_force_cites_the_judging_versions_rule():
+    # judged as 1.0, the refusal cites the card's own rule: 1.0 had no gd.card.surrender.own
+    from tests import story
+
+    from .helpers import RULESET, header
+    old = RULESET.bind(replace(header(), rules_version="1.0"))
+    state = holding("Surrender", Canada="alice", Mexico="bob")
+    state = run(state, text("alice", "Surrender"))
+    own = ForceRemoved(player="alice", area="Canada")
+    assert refused(state, own) == "gd.card.surrender.own"
+    assert story.refusal(old, state, own).rule == "gd.card.surrender"
+    assert "gd.card.surrender.own" not in old.catalogue()
+    assert old.governing(own) == tuple(r for r in RS.governing(own) if r != "gd.card.surrender.own")

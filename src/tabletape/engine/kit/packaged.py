@@ -35,7 +35,13 @@ from tabletape.engine.kit.contract import (
 from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Violation
 from tabletape.engine.provenance import Derivation, Read, grouped, recording
 from tabletape.engine.seats import Held, check_seating
-from tabletape.engine.versions import Upcaster, check_options, check_switches, check_upcasters
+from tabletape.engine.versions import (
+    Upcaster,
+    check_options,
+    check_rules_since,
+    check_switches,
+    check_upcasters,
+)
 from tabletape.tape.codec import COMPONENTS_MAX
 
 LK = TypeVar("LK")  # the game's lookup tables (`components.Lookups`)
@@ -157,7 +163,9 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
                                 f"{cls.version!r} is not the changelog's last")
         problem = (check_switches(cls.__name__, cls.changelog, cls.switches)
                    or check_upcasters(cls.__name__, cls.changelog, cls.upcasters)
-                   or check_options(cls.__name__, cls.changelog, cls.options_since))
+                   or check_options(cls.__name__, cls.changelog, cls.options_since)
+                   or check_rules_since(cls.__name__, cls.changelog, cls.rules_since,
+                                        cls.rules_before))
         if problem:
             raise ContractError(problem)
         seating = next(k.__dict__["seating"] for k in cls.__mro__ if "seating" in k.__dict__)

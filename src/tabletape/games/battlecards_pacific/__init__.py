@@ -14,7 +14,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, seats, text
-from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, SWITCHES
+from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, RULES_BEFORE, RULES_SINCE, SWITCHES
 from .components import Lookups
 from .events import EVENTS, BcpStarted, Options
 from .state import State
@@ -28,10 +28,11 @@ else:  # the rules never import them (nor rich): a name, checked when the class 
 
 class BattlecardsPacific(Packaged[BcpStarted, State, Event, Lookups]):
     id = "battlecards-pacific"
-    version = "1.1"
+    version = "1.2"
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
     options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)
+    rules_since, rules_before = RULES_SINCE, RULES_BEFORE  # each version's own rules
     title = "BATTLECARDS Pacific Theater"
     players = (2, 2)
     Header = BcpStarted

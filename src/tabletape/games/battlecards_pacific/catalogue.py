@@ -67,8 +67,14 @@ RULES: dict[str, Rule] = {
     "bcp.conflict.deploy": Rule(DECISION, "The deck's deployment cards let the drawing player "
                                 "move up to the number printed from the Reserve Hand onto the "
                                 "stacks, stopping early if they wish."),
-    "bcp.deck.reshuffle": Rule("Firing a Unit", "Once a deck (Conflict, or a side's Arsenal) is "
-                               "used up, its discard pile is shuffled to become that deck again."),
+    "bcp.deck.reshuffle": Rule("Firing a Unit", "Once every card of a deck (Conflict, or a side's "
+                               "Arsenal) has been dealt with, its discard pile is turned over "
+                               "and shuffled to become that deck again: the Conflict deck's "
+                               "last card is shuffled in with the rest once it has been "
+                               "carried out and discarded (a card kept, or a BATTLECARD still "
+                               "being fought or won, stays out). A shot that needs a card "
+                               "while that BATTLECARD is fought has the pile shuffled without "
+                               "it."),
     "bcp.deck.exhausted": Rule(DECISION, "With a deck and its discards both empty, Arsenal draws "
                                "are skipped, a shot with no card to turn misses, and a turn that "
                                "cannot draw a Conflict card ends the game on VP."),
@@ -113,7 +119,7 @@ RULES: dict[str, Rule] = {
                                        "names the supporters backing each shot; a supporter "
                                        "backs at most one shot of its side's volley in each "
                                        "firing phase, and only shots by units of a type it "
-                                       "supports."),
+                                       "supports. They may be named in any order."),
     "bcp.fire.kept": Rule(DECISION, "A Kept Card may be played with one shot by a unit it "
                           "favours, adding its bonus; it is then discarded."),
     "bcp.withdraw.phase": Rule("Game Phases", "In the withdrawal phase the aggressor, then the "
@@ -143,7 +149,8 @@ RULES: dict[str, Rule] = {
                                    "(a BATTLECARD that would eliminate their side) may deploy "
                                    "the Reserve Hand before the forces are revealed."),
     "bcp.emergency.all": Rule("Emergency Deployment", "An emergency deployment puts the whole "
-                              "Reserve Hand on the stacks, leaving the hand empty."),
+                              "Reserve Hand on the stacks, leaving the hand empty; the record "
+                              "may list the hand's units in any order."),
     # WINNING THE WAR
     "bcp.victory.total": Rule("Winning the War", "Winning Invasion of Australia against the US, "
                               "or Invasion of Japan against Japan, eliminates that side; when "
@@ -171,6 +178,17 @@ CHANGELOG: dict[str, dict[str, str]] = {
         "bcp.conflict.reveal": "new: cards that show the opponent's cards are recorded",
         "bcp.conflict.reveal-recorded": "new: what was shown, to whom, is an event",
     },
+    "1.2": {
+        "bcp.deck.reshuffle": "the Conflict deck is reshuffled once its last card has been "
+                              "carried out and discarded, that card included (1.1 reshuffled "
+                              "as it was drawn, and a last BATTLECARD sat out a whole cycle)",
+        "bcp.emergency.all": "the Reserve Hand's units may be listed in any order (1.1: in "
+                             "the hand's own order)",
+        "bcp.conflict.reveal": "the cards shown may be listed in any order (1.1: in the "
+                               "table's order)",
+        "bcp.fire.support-allocated": "the supporters may be named in any order (1.1: in "
+                                      "alphabetical order)",
+    },
 }
 
 # The changes the rules read as switches: a flag on `Lookups` -> (version, rule id above).
@@ -178,6 +196,11 @@ CHANGELOG: dict[str, dict[str, str]] = {
 SWITCHES: dict[str, tuple[str, str]] = {
     "stalemate_every_shot": ("1.1", "bcp.stalemate.test"),
     "first_side_named": ("1.1", "bcp.turn.first-side"),
+    "turn_order_cited": ("1.1", "bcp.turn.order"),
+    "reshuffle_after_discard": ("1.2", "bcp.deck.reshuffle"),
+    "emergency_any_order": ("1.2", "bcp.emergency.all"),
+    "reveal_any_order": ("1.2", "bcp.conflict.reveal"),
+    "support_any_order": ("1.2", "bcp.fire.support-allocated"),
 }
 
 # The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A
@@ -185,3 +208,42 @@ SWITCHES: dict[str, tuple[str, str]] = {
 OPTIONS_SINCE: dict[str, tuple[str, str]] = {
     "support=allocated": ("1.1", "bcp.fire.support-allocated"),
 }
+
+# The rules a version added: rule id -> (version, the id the versions before it cite, or
+# None); and the rules a version restated: version -> {rule id: the rule as read before it}.
+# A version's catalogue (`tabletape rules --rules`, explain) and citations are its own.
+RULES_SINCE: dict[str, tuple[str, str | None]] = {
+    "bcp.setup.battles-unique": ("1.1", None),
+    "bcp.setup.battles-refused": ("1.1", None),
+    "bcp.turn.first-side": ("1.1", None),
+    "bcp.fire.support-allocated": ("1.1", None),
+    "bcp.conflict.reveal": ("1.1", None),
+    "bcp.conflict.reveal-recorded": ("1.1", None),
+}
+RULES_BEFORE: dict[str, dict[str, Rule]] = {
+    "1.1": {  # as rules 1.0 stated them
+        "bcp.stalemate.test": Rule(DECISION, "Stalemate is tested as each combat round opens, "
+                                   "counting support and the best Kept Card a side holds, "
+                                   "against every Action Number the Conflict deck carries."),
+        "bcp.turn.order": Rule("Playing the Game", "The Japanese player has the first turn and "
+                               "the sides then take turns in alternation; only the player "
+                               "named by the pending decision may act."),
+        "bcp.fire.support": Rule(DECISION, "A supporting unit adds its bonus to every shot by "
+                                 "the other units of the types it supports on its side of the "
+                                 "battle; no allocation is recorded."),
+    },
+    "1.2": {  # as rules 1.1 stated them
+        "bcp.deck.reshuffle": Rule("Firing a Unit", "Once a deck (Conflict, or a side's "
+                                   "Arsenal) is used up, its discard pile is shuffled to become "
+                                   "that deck again."),
+        "bcp.emergency.all": Rule("Emergency Deployment", "An emergency deployment puts the "
+                                  "whole Reserve Hand on the stacks, leaving the hand empty."),
+        "bcp.fire.support-allocated": Rule(DECISION, "With the option support=allocated (Firing a "
+                                           "Unit speaks of allocating support), the firing player "
+                                           "names the supporters backing each shot; a supporter "
+                                           "backs at most one shot of its side's volley in each "
+                                           "firing phase, and only shots by units of a type it "
+                                           "supports."),
+    },
+}
+

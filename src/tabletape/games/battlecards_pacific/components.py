@@ -243,6 +243,11 @@ class Lookups(msgspec.Struct, frozen=True):
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     stalemate_every_shot: bool = True  # 1.1 bcp.stalemate.test: also after shots, withdrawals
     first_side_named: bool = True  # 1.1 bcp.turn.first-side: the named side starts (1.0: the file's first)
+    turn_order_cited: bool = True  # 1.1 bcp.turn.order: a draw after the turn is over (1.0: emergency.turn)
+    reshuffle_after_discard: bool = True  # 1.2 bcp.deck.reshuffle: the last card discarded first
+    emergency_any_order: bool = True  # 1.2 bcp.emergency.all: the hand listed in any order
+    reveal_any_order: bool = True  # 1.2 bcp.conflict.reveal: the cards shown in any order
+    support_any_order: bool = True  # 1.2 bcp.fire.support-allocated: supporters in any order
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

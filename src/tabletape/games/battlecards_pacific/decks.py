@@ -33,16 +33,21 @@ def discarded(lk: Lookups, state: State, names: tuple[str, ...]
     return {**state.conflict_discard, th: state.conflict_discard[th] + names}
 
 
-def reshuffled(state: State) -> State | None:
-    """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is)."""
+def reshuffled(lk: Lookups, state: State) -> State | None:
+    """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is).
+    Rules 1.2: the Conflict deck waits for its last card (a BATTLECARD being decided or
+    fought) to be discarded, unless a shot needs a card now; 1.1 reshuffled at once."""
     if all(state.arsenal.values()) and all(state.conflict.values()):
         return None  # no deck is empty: the usual case
+    b = state.battle
+    conflict_too = not (lk.reshuffle_after_discard and state.drawn is not None
+                        and (b is None or b.shot is None))
     before = state
     for side, deck in state.arsenal.items():
         if not deck and state.arsenal_discard[side]:
             arsenal, discards = reshuffle(state.arsenal, state.arsenal_discard, side)
             state = replace(state, arsenal=arsenal, arsenal_discard=discards)
-    for th, pile in state.conflict.items():
+    for th, pile in state.conflict.items() if conflict_too else ():
         if not pile and state.conflict_discard[th]:
             conflict, discards = reshuffle(state.conflict, state.conflict_discard, th)
             state = replace(state, conflict=conflict, conflict_discard=discards)

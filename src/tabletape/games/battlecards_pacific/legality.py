@@ -141,13 +141,15 @@ def _check_finish_deploy(lk: Lookups, state: State, ev: DeploymentFinished) -> V
 def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation | None:
     """bcp.turn.order, bcp.emergency.turn, bcp.draw.in-deck."""
     h = head(state)
-    if h is not None and h.step in TURN_START and ev.player != h.player:
+    if (lk.turn_order_cited and h is not None and h.step in TURN_START
+            and ev.player != h.player):  # rules 1.0: bcp.emergency.turn below, or the step's
         # whoever's turn is over (an emergency deployment ends it too) draws no more
         return Violation("bcp.turn.order", f"it is {h.player}'s turn: {ev.player} may not "
                          f"draw a Conflict card now; {h.player} must {h.step}")
     if h is not None and h.step is CHOOSE:
+        other = f" ({ev.player} may not draw now)" if ev.player != h.player else ""
         return Violation("bcp.emergency.turn", f"{h.player} holds a Reserve Hand: first record "
-                         "whether they emergency deploy it instead of drawing")
+                         f"whether they emergency deploy it instead of drawing{other}")
     if v := OWING.refuse(lk, state, TURN_START[1:], ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
@@ -178,7 +180,7 @@ def _check_revealed(lk: Lookups, state: State, ev: CardsRevealed) -> Violation |
         return Violation("bcp.conflict.reveal", f"the card shows {state.turn} {h.player}'s "
                          f"{REVEALED[h.what]}, not {ev.to} their {REVEALED[ev.what]}")
     cards = shown(lk, state, h.player, h.what)
-    if ev.cards != cards:
+    if not same(lk.reveal_any_order, ev.cards, cards):
         return Violation("bcp.conflict.reveal", f"{h.player}'s {REVEALED[h.what]} is "
                          f"{', '.join(cards) or 'empty'}; the record must show exactly that")
     return None
@@ -268,10 +270,11 @@ def _check_support(lk: Lookups, state: State, ev: UnitFired) -> Violation | None
                          "supporters are named")
     b = state.battle
     assert b is not None
-    if tuple(sorted(ev.support)) != ev.support:
+    support = tuple(sorted(ev.support))
+    if support != ev.support and not lk.support_any_order:  # rules 1.1: alphabetical
         return Violation("bcp.fire.support-allocated", f"{ev.player} names the supporters in "
                          "sorted order")
-    if ev.support not in set(allocations(lk, state, b, ev.player, ev.unit)):
+    if support not in set(allocations(lk, state, b, ev.player, ev.unit)):
         return Violation("bcp.fire.support-allocated", f"{', '.join(ev.support)} cannot all "
                          f"back {ev.unit}: a supporter must be another of {ev.player}'s units "
                          f"in the battle, support {ev.unit}'s type, and not yet back another "
@@ -320,6 +323,12 @@ def _check_withdraw(lk: Lookups, state: State, ev: UnitWithdrawn | WithdrawalFin
     return None
 
 
+def same(any_order: bool, listed: tuple[str, ...], held: tuple[str, ...]) -> bool:
+    """Returns whether a record lists exactly the cards held: in any order (rules 1.2: the
+    rulebook gives a hand or a set of cards no order), else in the table's own order."""
+    return sorted(listed) == sorted(held) if any_order else listed == held
+
+
 # Emergency Deployment
 
 def _check_emergency(lk: Lookups, state: State, ev: EmergencyDeployed | EmergencyDeclined
@@ -333,7 +342,8 @@ def _check_emergency(lk: Lookups, state: State, ev: EmergencyDeployed | Emergenc
                          "when one's homeland is invaded; now " + (d.detail if d else "nothing"))
     if ev.player != h.player:
         return Violation("bcp.turn.order", f"{h.player} must {h.step} now, not {ev.player}")
-    if isinstance(ev, EmergencyDeployed) and ev.units != state.reserve[ev.player]:
+    if isinstance(ev, EmergencyDeployed) and not same(lk.emergency_any_order, ev.units,
+                                                      state.reserve[ev.player]):
         return Violation("bcp.emergency.all", f"{ev.player}'s emergency deployment puts the "
                          f"whole Reserve Hand down: {', '.join(state.reserve[ev.player])}")
     return None

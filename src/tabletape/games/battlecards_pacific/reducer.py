@@ -193,7 +193,8 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
     above, upto = window(lk, state, b, player, name, ev.target, ev.kept, ev.support)
     b = replace(b, to_fire=without(b.to_fire, name),
                 backed=with_cards(b.backed, *ev.support) if ev.support else b.backed,
-                shot=Shot(player, name, ev.target, above, upto, ev.kept, ev.support))
+                shot=Shot(player, name, ev.target, above, upto, ev.kept,
+                          tuple(sorted(ev.support))))
     if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
         return replace(state, battle=b, conflict_discard=discarded(lk, state, (ev.kept,)),
                        kept={**state.kept, player: without(state.kept[player], ev.kept)})
@@ -499,11 +500,11 @@ def resolve(lk: Lookups, state: State) -> State | None:
     if state.result is not None:
         return None
     # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test)
+    b = state.battle
     if not (all(state.arsenal.values()) and all(state.conflict.values())):
-        shuffled = reshuffled(state)
+        shuffled = reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
-    b = state.battle
     if b is not None:
         if b.shot is not None:  # the shot's card is owed (`_advance` would not move)
             if state.conflict[lk.theatre]:

@@ -190,6 +190,7 @@ RULES: dict[str, Rule] = {
 CHANGELOG: dict[str, dict[str, str]] = {
     "1.0": {},
     "1.1": {
+        "cow.round.reshuffle": "new: the decision that a pile of one card or none is rebuilt between rounds too, as 1.0 played it",
         "cow.opt.theatres.off-theatre": "a card of another theatre goes into a theatre's battle only to KILL there",
         "cow.opt.theatres.choose": "the theatre named on opening a battle is the opening card's own",
         "cow.opt.theatres.no-fit": "new: a player with no card that fits an open battle passes",
@@ -222,4 +223,37 @@ OPTIONS_SINCE: dict[str, tuple[str, str]] = {
     "automatic_kill": ("1.1", "cow.kill.automatic"),
     "no_reshuffle_between_rounds": ("1.1", "cow.round.no-reshuffle"),
     "reinforce_draw_at_round_end": ("1.2", "cow.reinforce.round-end"),
+}
+
+# The rules a version added: rule id -> (version, the id the versions before it cite, or
+# None); and the rules a version restated: version -> {rule id: the rule as read before it}.
+# A version's catalogue (`tabletape rules --rules`, explain) and citations are its own.
+RULES_SINCE: dict[str, tuple[str, str | None]] = {
+    "cow.opt.theatres.no-fit": ("1.1", None),
+    "cow.kill.target": ("1.1", None),
+    "cow.kill.automatic": ("1.1", None),
+    "cow.round.no-reshuffle": ("1.1", None),
+    "cow.round.reshuffle": ("1.1", None),
+    "cow.opt.exhaustion.discard": ("1.1", None),
+    "cow.ability.round-end": ("1.2", None),
+    "cow.reinforce.round-end": ("1.2", None),
+}
+RULES_BEFORE: dict[str, dict[str, Rule]] = {
+    "1.1": {  # as rules 1.0 stated them
+        "cow.opt.theatres.off-theatre": Rule(DECISION, "Under Theatres of War a card of "
+                                             "another theatre may be deployed into a battle "
+                                             "even without killing; it simply scores nothing "
+                                             "there."),
+        "cow.opt.theatres.choose": Rule("Optional Rules: Theatres of War", "A theatre is "
+                                        "named exactly when a battle is opened under the "
+                                        "option, never otherwise. Decision: any theatre may "
+                                        "be named, and two battles may share one."),
+        "cow.battle.stalemate": Rule(DECISION, "If both hands are empty with nothing to "
+                                     "draw, each open battle goes to the higher pile; equal "
+                                     "piles win nothing."),
+        "cow.hand.over-size": Rule(DECISION, "A player holding more cards than their hand "
+                                   "size keeps them and simply draws nothing until below it."),
+        "cow.kill.optional": Rule(DECISION, "A KILL is announced in the deployment event; a "
+                                  "player may deploy a killer without using it."),
+    },
 }

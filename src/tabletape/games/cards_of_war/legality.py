@@ -336,7 +336,7 @@ def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None
             return Violation("cow.kill.target", f"{ev.player} names the card {ev.card} kills "
                              f"({opp}'s top card in battle {ev.battle})")
     elif not lk.kill_target:  # rules 1.0: a KILL takes the top card and names none
-        return Violation("cow.kill.target", f"{ev.player} names a KILL target, and rules 1.0 "
+        return Violation("cow.kill.top-only", f"{ev.player} names a KILL target, and rules 1.0 "
                          "name none: the KILL takes the opponent's top card (rules 1.1 name it)")
     elif ev.target != pile[-1]:
         return Violation("cow.kill.top-only", _out_of_reach(state, ev, opp, pile))

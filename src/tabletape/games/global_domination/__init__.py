@@ -18,7 +18,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, seats, text
-from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, SWITCHES
+from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, RULES_BEFORE, RULES_SINCE, SWITCHES
 from .components import Lookups
 from .events import EVENTS, GdStarted, Options
 from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
@@ -37,6 +37,7 @@ class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
     options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)
+    rules_since, rules_before = RULES_SINCE, RULES_BEFORE  # each version's own rules
     title = "Global Domination"
     players = (3, 6)  # the default table (gd.setup.players); two with option two_players
     Header = GdStarted

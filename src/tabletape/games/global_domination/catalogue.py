@@ -231,6 +231,7 @@ CHANGELOG: dict[str, dict[str, str]] = {
 SWITCHES: dict[str, tuple[str, str]] = {
     "token_supply": ("1.1", "gd.build.supply"),
     "discard_any_order": ("1.1", "gd.use.discard2"),
+    "surrender_own_cited": ("1.1", "gd.card.surrender.own"),
     "ask_every_scorer": ("1.2", "gd.score.window"),
 }
 
@@ -238,4 +239,34 @@ SWITCHES: dict[str, tuple[str, str]] = {
 # log setting one is refused by an older version, naming the option (engine.versions).
 OPTIONS_SINCE: dict[str, tuple[str, str]] = {
     "two_players": ("1.1", "gd.setup.two-players"),
+}
+
+# The rules a version added: rule id -> (version, the id the versions before it cite, or
+# None); and the rules a version restated: version -> {rule id: the rule as read before it}.
+# A version's catalogue (`tabletape rules --rules`, explain) and citations are its own.
+RULES_SINCE: dict[str, tuple[str, str | None]] = {
+    "gd.build.supply": ("1.1", None),
+    "gd.build.tokens": ("1.1", None),
+    "gd.card.surrender.own": ("1.1", "gd.card.surrender"),
+    "gd.setup.two-players": ("1.1", None),
+}
+RULES_BEFORE: dict[str, dict[str, Rule]] = {
+    "1.2": {  # as rules 1.1 stated them
+        "gd.score.window": Rule(DECISION, "Before scoring, each player in seat order from the "
+                                "First Player may play scoring-step cards (Fog of War) for "
+                                "their text, then passes; any player may play Airborne Forces "
+                                "then too. Players holding no such card are skipped."),
+    },
+    "1.1": {  # as rules 1.0 stated them
+        "gd.use.discard2": Rule("Each Game Turn: Discard 2", "Putting two cards from hand on "
+                                "the discard pile takes one card from a stack into the hand, "
+                                "where it can be played this turn. Decision: the two cards "
+                                "are written in alphabetical order so that each discard has "
+                                "one spelling."),
+        "gd.setup.players": Rule("Start of the Game", "Three to six players; the 24 starting "
+                                 "cards are enough for four each."),
+        "gd.card.surrender": Rule("The Cards: Surrender", "In each Region where the player "
+                                  "has a Full Force, they may remove one opposing Force "
+                                  "(option surrender_own lets them take their own)."),
+    },
 }

@@ -259,6 +259,7 @@ class Lookups(msgspec.Struct, frozen=True):
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     token_supply: bool = True  # 1.1 gd.build.supply: a new Force needs a token from supply
     discard_any_order: bool = True  # 1.1 gd.use.discard2: the two cards in either order
+    surrender_own_cited: bool = True  # 1.1 gd.card.surrender.own: its own rule id, cited
     ask_every_scorer: bool = True  # 1.2 gd.score.window: the scoring step asks every player
 
     @classmethod

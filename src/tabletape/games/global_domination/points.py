@@ -116,8 +116,8 @@ def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | Non
     f = state.board.get(ev.area)
     if f is None:
         return Violation(rule, f"{ev.player} cannot remove a Force from {ev.area}: it holds none")
-    if f.owner == ev.player and not h.own:
-        return Violation("gd.card.surrender.own", f"{ev.area} holds {ev.player}'s own Force; "
+    if f.owner == ev.player and not h.own:  # rules 1.0 cited the card's own rule
+        return Violation("gd.card.surrender.own" if lk.surrender_own_cited else rule, f"{ev.area} holds {ev.player}'s own Force; "
                          "Surrender removes opposing Forces unless option surrender_own is set")
     return None
 

@@ -16,7 +16,7 @@ from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
 from . import components, legality, lookups, reducer, seats, text
-from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, SWITCHES
+from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, RULES_BEFORE, RULES_SINCE, SWITCHES
 from .components import Lookups
 from .events import EVENTS, LiberationStarted, Options
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
@@ -34,6 +34,7 @@ class Liberation(Packaged[LiberationStarted, State, Event, Lookups]):
     changelog = CHANGELOG
     switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
     options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)
+    rules_since, rules_before = RULES_SINCE, RULES_BEFORE  # each version's own rules
     title = "Liberation"
     players = (MIN_PLAYERS, MAX_PLAYERS)
     Header = LiberationStarted

@@ -186,6 +186,7 @@ RULES: dict[str, Rule] = {
 CHANGELOG: dict[str, dict[str, str]] = {
     "1.0": {},
     "1.1": {
+        "lib.tie.double-play": "new: the decision that a double-play country keeps its two cards in its extra round, as 1.0 played it",
         "lib.ability.turn-over": "a turn-over may turn a face-down card back up",
         "lib.ability.turn-up": "part of turn-over cards; the invented turn-up cards left the deck",
         "lib.ability.prevent": "prevents a card being turned down, not up",
@@ -216,4 +217,34 @@ SWITCHES: dict[str, tuple[str, str]] = {
 OPTIONS_SINCE: dict[str, tuple[str, str]] = {
     "turn_over=optional": ("1.1", "lib.opt.turn-over-optional"),
     "double_play_tie=one_card": ("1.1", "lib.opt.tie-one-card"),
+}
+
+# The rules a version added: rule id -> (version, the id the versions before it cite, or
+# None); and the rules a version restated: version -> {rule id: the rule as read before it}.
+# A version's catalogue (`tabletape rules --rules`, explain) and citations are its own.
+RULES_SINCE: dict[str, tuple[str, str | None]] = {
+    "lib.ability.turn-up.cards": ("1.1", None),
+    "lib.ability.turn-over.count": ("1.1", None),
+    "lib.ability.turn-over.compulsory": ("1.1", None),
+    "lib.opt.turn-over-optional": ("1.1", None),
+    "lib.opt.tie-one-card": ("1.1", None),
+    "lib.tie.double-play": ("1.1", None),
+    "lib.ability.prevent.asked": ("1.2", None),
+}
+RULES_BEFORE: dict[str, dict[str, Rule]] = {
+    "1.1": {  # as rules 1.0 stated them
+        "lib.ability.turn-over": Rule("Further Explanations", "A turn-over card turns one of "
+                                      "another player's face-up played cards face down; "
+                                      "never the player's own."),
+        "lib.ability.turn-up": Rule("Further Explanations", "Some cards turn a face-down "
+                                    "played card back face up, so its points count again. "
+                                    "Decision: any player's face-down card may be chosen."),
+        "lib.ability.prevent": Rule("Further Explanations", "A player whose face-up card is "
+                                    "being turned over may discard a prevent card from hand "
+                                    "to stop it; this costs no turn. A prevent card may also "
+                                    "be played normally."),
+        "lib.country.turn-over-type": Rule("Further Explanations", "Iraq-style: each card of "
+                                           "the named type played also turns over one "
+                                           "face-up card of another player."),
+    },
 }
