@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from tabletape.app import balance_stats as st
-from tabletape.app.balance import PLAYERS, Chunk, Config, check_config, run
+from tabletape.app.balance import PLAYERS, Chunk, Config, GameRow, check_config, run
 from tabletape.tape.errors import UsageError
 
 
@@ -49,7 +49,7 @@ class Side(msgspec.Struct, frozen=True):
 
 
 class Comparison(msgspec.Struct, frozen=True):
-    """B less A, figure by figure, with 95% intervals."""
+    """B less A, figure by figure, with 95% intervals over the paired games."""
 
     seats: list[st.Diff]
     completed: st.Diff
@@ -112,7 +112,7 @@ def measure(a: Config, b: Config | None, *, seed: int, games: int, jobs: int = 1
     finally:
         stream.close()
     sides = [_side(c, g) for c, g in zip(configs, got, strict=True)]
-    compare = _compare(sides[0].summary, sides[1].summary) if b is not None else None
+    compare = _compare(sides[0], sides[1], got) if b is not None else None
     return Report(game=a.game, seed=seed, games=done, asked=games, a=sides[0],
                   b=sides[1] if b is not None else None, compare=compare, sprt=test)
 
@@ -126,14 +126,20 @@ def _side(config: Config, chunks: list[Chunk]) -> Side:
     return Side(config.label(), config, names, st.summarize(chunks, config.players), games)
 
 
-def _compare(a: st.Summary, b: st.Summary) -> Comparison:
+def _compare(a: Side, b: Side, chunks: list[list[Chunk]]) -> Comparison:
+    """Returns B less A, each figure over the pairs of games that share a seed."""
+    ra = [g for c in chunks[0] for g in c.games]
+    rb = [g for c in chunks[1] for g in c.games]
+
+    def pair(f: Callable[[GameRow], float]) -> st.Diff:
+        return st.paired([f(g) for g in ra], [f(g) for g in rb])
+
     return Comparison(
-        seats=[st.rate_diff(x, y) for x, y in zip(a.seats, b.seats, strict=True)],
-        completed=st.rate_diff(a.completed, b.completed),
-        draws=st.rate_diff(st.wilson(a.draws, a.games), st.wilson(b.draws, b.games)),
-        events=st.mean_diff(a.events, a.games, b.events, b.games),
-        turns=st.mean_diff(a.turns, a.games, b.turns, b.games),
-        rounds=st.mean_diff(a.rounds, a.games, b.rounds, b.games))
+        seats=[pair(lambda g, s=s: st.share(g, s)) for s in range(a.config.players)],
+        completed=pair(lambda g: float(g.completed)),
+        draws=pair(lambda g: float(g.completed and not g.winners)),
+        events=pair(lambda g: g.events), turns=pair(lambda g: g.turns),
+        rounds=pair(lambda g: g.rounds))
 
 
 # -- words -----------------------------------------------------------------------------------

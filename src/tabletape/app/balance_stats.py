@@ -207,7 +207,10 @@ def sprt(pairs: Sequence[float], delta: float, alpha: float, beta: float) -> Spr
     n = len(pairs)
     mean = statistics.fmean(pairs) if pairs else 0.0
     var = statistics.pvariance(pairs) if n > 1 else 0.0
-    var = max(var, 1e-3)  # (no spread yet: a floor keeps the first pairs from deciding)
+    # A change that moves the rate by delta changes at least a delta share of the pairs (by 1
+    # at most each): the variance is at least about delta under H1. The floor keeps a run of
+    # identical pairs (a variance of 0) from deciding at once.
+    var = max(var, delta)
     s = sum(pairs)
     # log L(d)/L(0) for normal pairs = (d * S - n d^2 / 2) / var; H1 is the mixture of +-delta.
     up = (delta * s - n * delta * delta / 2) / var
@@ -217,3 +220,16 @@ def sprt(pairs: Sequence[float], delta: float, alpha: float, beta: float) -> Spr
     verdict = "moved" if llr >= upper else "not moved" if llr <= lower else "undecided"
     return Sprt(delta, alpha, beta, round(llr, 4), round(lower, 4), round(upper, 4), n,
                 round(mean, 6), verdict)
+
+
+def paired(xs: Sequence[float], ys: Sequence[float]) -> Diff:
+    """Returns mean(ys) - mean(xs) over paired games (game i of both shares its seed), with
+    the 95% interval of the mean difference: pairs that play alike cancel out."""
+    n = len(xs)
+    if n == 0:
+        return Diff(0.0, 0.0, 0.0, 0.0, 0.0, False)
+    ds = [y - x for x, y in zip(xs, ys, strict=True)]
+    d = statistics.fmean(ds)
+    h = Z * statistics.pstdev(ds) / math.sqrt(n) if n > 1 else math.inf
+    return Diff(round(statistics.fmean(xs), 6), round(statistics.fmean(ys), 6), round(d, 6),
+                round(d - h, 6), round(d + h, 6), not d - h <= 0 <= d + h)

@@ -59,6 +59,7 @@ class Knowledge:
     seen: list[Event | Masked] = field(default_factory=list)
     views: dict[int, Any] = field(default_factory=dict)
     now: Any = None
+    last: list[Any] = field(default_factory=list)  # the agent's: its last world's outcomes
     _state: Any = None  # the referee's: the true state after `seen` (never read by agents)
 
     def public(self) -> tuple[Any, ...]:
@@ -137,10 +138,12 @@ class MonteCarloAgent:
         wins = [0.0] * len(options)
         tries = [0] * len(options)
         done = 0
+        worlds = 0
         while done < self.budget:
-            world = sample_world(rs, k, rng)
+            world = sample_world(rs, k, rng, fresh=0.25 if worlds else 0.0)
+            worlds += 1
             if world is None:
-                self.fallbacks += 1
+                self.fallbacks += not done
                 break
             for i in rng.sample(range(len(options)), len(options)):
                 if done >= self.budget:
@@ -157,17 +160,23 @@ class MonteCarloAgent:
         return options[best]
 
 
-def sample_world(rs: Ruleset, k: Knowledge, rng: random.Random) -> Any | None:
+def sample_world(rs: Ruleset, k: Knowledge, rng: random.Random, fresh: float = 0.0
+                 ) -> Any | None:
     """Returns a state that agrees with the seat's knowledge, or None when WORLD_TRIES
-    searches fail."""
+    searches fail. A search starts from the outcomes of the seat's last world (its own
+    memory: worlds agree with what it knew then, and most still do), each drawn afresh
+    with probability `fresh`, so that successive worlds differ."""
     prefix, segments = _segments(k)
     state = rs.initial()
     for event in prefix:  # (no masked event before them: they are as they were)
         state = rs.apply(state, event)
-    for _ in range(WORLD_TRIES):
-        world = _search(rs, state, segments, k.seat, rng)
-        if world is not None and rs.view(world, k.seat) == k.now:
-            return world
+    for attempt in range(WORLD_TRIES):
+        init = [e if e is not None and rng.random() >= fresh else None
+                for e in k.last[:len(segments)]] if attempt == 0 else []
+        found = _search(rs, state, segments, k.seat, rng, init)
+        if found is not None and rs.view(found[0], k.seat) == k.now:
+            k.last = found[1]
+            return found[0]
     return None
 
 
@@ -185,40 +194,92 @@ def _segments(k: Knowledge) -> tuple[list[Event], list[tuple[type, Any, list[Eve
 
 
 def _search(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]]],
-            seat: str, rng: random.Random) -> Any | None:
+            seat: str, rng: random.Random, init: list[Event | None]
+            ) -> tuple[Any, list[Event | None]] | None:
     """Returns a world: every masked event given an outcome of its type (drawn by weight)
     that leaves the seat the view it had and every visible event after it legal.
 
     A repair search: outcomes are drawn in order; where the world first fails (a visible
-    event illegal, say a card the seat saw played that the sampled draws never gave), one
-    masked event at or before the failure is drawn again (the failing one half the time),
-    and the change is kept unless the world now fails earlier. None after SEARCH_BUDGET
-    draws in vain."""
+    event illegal: a card the seat saw played that the sampled draws never gave, or one it
+    drew that they had used up), one masked event at or before the failure is drawn again,
+    aimed at the failing event's values (a card's name): either one whose outcome holds such
+    a value is given another, or one is given an outcome that holds one. The change is kept
+    unless the world now fails earlier. None after SEARCH_BUDGET outcomes tried in vain."""
     n = len(segments)
-    outcomes: list[Event | None] = [None] * n
+    outcomes: list[Event | None] = (init + [None] * n)[:n]
     before: list[Any] = [state] * (n + 1)
     budget = [SEARCH_BUDGET]
-    fail, end = _replay_from(rs, 0, before, outcomes, segments, seat, rng, budget)
+    names = set(rs.header.players)
+    fail, end, culprit = _replay_from(rs, 0, before, outcomes, segments, seat, rng, budget)
     while fail < n:
         if budget[0] <= 0:
             return None
-        j = fail if rng.random() < 0.5 else rng.randrange(fail + 1)
+        target = _values(culprit, names) if culprit is not None else set()
+        want: set[Any] | None = None
+        avoid: set[Any] | None = None
+        holders = [d for d in range(fail + 1) if outcomes[d] is not None
+                   and _values(outcomes[d], names) & target]
+        if holders and rng.random() < 0.5:
+            j, avoid = rng.choice(holders), target
+        elif target and rng.random() < 0.8:
+            j, want = rng.randrange(fail + 1), target
+        else:
+            j = fail if rng.random() < 0.5 else rng.randrange(fail + 1)
         kept_outcomes, kept_before = outcomes[:], before[:]
-        outcomes[j] = None
-        again, end2 = _replay_from(rs, j, before, outcomes, segments, seat, rng, budget)
+        kind, view, _ = segments[j]
+        outcomes[j] = _pick(rs, before[j], kind, view, seat, rng, names, want, avoid, budget)
+        if outcomes[j] is None:
+            outcomes = kept_outcomes
+            continue
+        again, end2, culprit2 = _replay_from(rs, j, before, outcomes, segments, seat, rng,
+                                             budget)
         if again < fail:
             outcomes, before = kept_outcomes, kept_before
         else:
-            fail, end = again, end2
-    return end
+            fail, end, culprit = again, end2, culprit2
+    return end, outcomes
+
+
+def _values(event: Event, names: set[str]) -> set[Any]:
+    """Returns an event's own text values that name no player (a card, a unit, an area)."""
+    out = set()
+    for f in event.__struct_fields__:
+        if f not in ENVELOPE:
+            v = getattr(event, f)
+            if isinstance(v, str) and v not in names:
+                out.add(v)
+    return out
+
+
+ENVELOPE = frozenset({"seq", "prev", "at", "by", "type"})
+
+
+def _pick(rs: Ruleset, state: Any, kind: type, view: Any, seat: str, rng: random.Random,
+          names: set[str], want: set[Any] | None, avoid: set[Any] | None, budget: list[int]
+          ) -> Event | None:
+    """Returns an outcome of type `kind` that leaves the seat `view`, holding one of `want`
+    / none of `avoid` where asked, drawn by weight; None when DRAWS tries find none."""
+    tried = 0
+    for event in _shuffled(rs, state, kind, rng):
+        values = _values(event, names) if want or avoid else set()
+        if (want and not values & want) or (avoid and values & avoid):
+            continue
+        budget[0] -= 1
+        tried += 1
+        if rs.view(rs.apply(state, event), seat) == view:
+            return event
+        if tried >= DRAWS:
+            break
+    return None
 
 
 def _replay_from(rs: Ruleset, start: int, before: list[Any], outcomes: list[Event | None],
                  segments: list[tuple[type, Any, list[Event]]], seat: str,
-                 rng: random.Random, budget: list[int]) -> tuple[int, Any]:
+                 rng: random.Random, budget: list[int]) -> tuple[int, Any, Event | None]:
     """Replays the world from masked event `start` (its state before: `before[start]`),
     drawing an outcome where there is none or it has become illegal; returns the first
-    masked event whose segment fails (len(segments): none) and the state reached."""
+    masked event whose segment fails (len(segments): none), the state reached and the
+    visible event that failed (None: no outcome fitted the seat's view)."""
     state = before[start]
     for d in range(start, len(segments)):
         kind, view, visible = segments[d]
@@ -237,12 +298,14 @@ def _replay_from(rs: Ruleset, start: int, before: list[Any], outcomes: list[Even
                     break
                 after = None
         if after is None:
-            return d, state
+            return d, state, None
         outcomes[d] = event
-        state = _replayed(rs, after, visible)
-        if state is None:
-            return d, before[d]
-    return len(segments), state
+        for v in visible:
+            if rs.check(after, v) is not None:
+                return d, before[d], v
+            after = rs.apply(after, v)
+        state = after
+    return len(segments), state, None
 
 
 def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[Event]:
@@ -254,15 +317,6 @@ def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[E
         return options
     keys = [rng.random() ** (1.0 / max(w, 1)) for w in rs.weights(state, options)]
     return [options[i] for i in sorted(range(len(options)), key=lambda i: -keys[i])]
-
-
-def _replayed(rs: Ruleset, state: Any, visible: list[Event]) -> Any | None:
-    """Returns the state after the visible events, or None when one is illegal there."""
-    for event in visible:
-        if rs.check(state, event) is not None:
-            return None
-        state = rs.apply(state, event)
-    return state
 
 
 def rollout(rs: Ruleset, state: Any, seat: str, rng: random.Random,
