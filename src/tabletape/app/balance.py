@@ -183,7 +183,7 @@ def save_cached(cache_dir: str | None, config: Config, seed: int,
     path = _cache_path(cache_dir, config, seed)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        files.write(path, msgspec.msgpack.encode([keep[s] for s in sorted(keep)]))
+        files.write(path, msgspec.msgpack.encode([keep[s] for s in sorted(keep)]), force=True)
     except OSError:
         pass
 

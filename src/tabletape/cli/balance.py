@@ -121,10 +121,10 @@ def balance(game: str, rules: str | None, options: tuple[tuple[str, Any], ...],
     if html:
         from tabletape.app import balance_page
         from tabletape.tape import files
-        files.write(html, balance_page.page(report).encode())
+        files.write(html, balance_page.page(report).encode(), force=True)
     if md:
         from tabletape.tape import files
-        files.write(md, rep.markdown(report).encode())
+        files.write(md, rep.markdown(report).encode(), force=True)
     if as_json:
         return emit_json(report)
     for line in rep.markdown(report).splitlines():
