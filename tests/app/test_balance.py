@@ -13,7 +13,7 @@ from tabletape import engine
 from tabletape.app import balance as lab
 from tabletape.app import balance_report as rep
 from tabletape.app import balance_stats as st
-from tabletape.engine import CHANCE, agents, playout
+from tabletape.engine import CHANCE, agents, playout, simulate
 from tabletape.engine.simulate import header_for
 
 LIB = lab.Config(game="liberation", rules=engine.get("liberation").version, players=2)
@@ -227,3 +227,14 @@ def test_json_lists_every_game(run, tmp_path):
     assert {"seed", "agents", "winners", "events", "turns", "rounds"} <= set(data["a"]["games"][0])
     assert data["a"]["games"][0]["seed"] == playout.game_seed(1, 0)
     assert (tmp_path / "r.md").read_text().startswith("## Balance: liberation")
+
+
+def test_random_agents_play_the_games_simulate_plays():
+    for game in ("cards-of-war", "liberation"):
+        rs = engine.get(game)
+        header = header_for(rs, ("alice", "bob"))
+        bound = rs.bind(header)
+        seats = {p: agents.RandomAgent() for p in header.players}
+        events: list = []
+        playout.play(bound, seats, 7, visit=lambda e, s, out=events: out.append(e))
+        assert events == [e for e, _ in simulate.play(rs, header, 7)]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import msgspec
@@ -195,7 +195,7 @@ def plan(games: int) -> list[tuple[int, int]]:
 
 def run(configs: Sequence[Config], seed: int, games: int, *, jobs: int = 1,
         scheduler: str | None = None, cache_dir: str | None = None
-        ) -> Iterator[tuple[Chunk, ...]]:
+        ) -> Generator[tuple[Chunk, ...], None, None]:
     """Yields, chunk by chunk of games 0..games-1 and in order, each configuration's chunk
     (game i of every configuration shares its seed): cached ones looked up, the rest
     played in `jobs` processes or on the Dask `scheduler` ("local": a LocalCluster).
@@ -229,7 +229,7 @@ def run(configs: Sequence[Config], seed: int, games: int, *, jobs: int = 1,
 
 
 def _play(todo: Sequence[tuple[Config, int, int, int]], jobs: int, scheduler: str | None
-          ) -> Iterator[Chunk]:
+          ) -> Generator[Chunk, None, None]:
     if scheduler:
         from tabletape.app import balance_dask
         yield from balance_dask.run(todo, scheduler)

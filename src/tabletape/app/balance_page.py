@@ -14,14 +14,14 @@ W = 360  # every plot's width in user units
 LEFT = 118  # room for the labels on the left
 COLOURS = {"A": "#2e6fb7", "B": "#c0392b"}
 
-CSS = """body{font-family:%s;color:%s;background:#fbfaf6;margin:0 auto;max-width:760px;
-padding:12px;line-height:1.4}h1{font-size:1.35em}h2{font-size:1.1em;margin-top:1.6em}
-figure{margin:0}svg{width:100%%;max-width:720px;height:auto;display:block}
-.scroll{overflow-x:auto}table{border-collapse:collapse;font-size:.9em}
-td,th{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;white-space:nowrap}
-.verdict{font-weight:bold;padding:8px;background:#f0ede2;border-left:4px solid #777}
-.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 10px;vertical-align:-1px}
-""" % (FONT, INK)
+CSS = (f"body{{font-family:{FONT};color:{INK};background:#fbfaf6;margin:0 auto;max-width:760px;"
+       "padding:12px;line-height:1.4}h1{font-size:1.35em}h2{font-size:1.1em;margin-top:1.6em}"
+       "svg{width:100%;max-width:720px;height:auto;display:block}"
+       ".scroll{overflow-x:auto}table{border-collapse:collapse;font-size:.9em}"
+       "td,th{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;white-space:nowrap}"
+       ".verdict{font-weight:bold;padding:8px;background:#f0ede2;border-left:4px solid #777}"
+       ".key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 10px;"
+       "vertical-align:-1px}")
 
 
 def _sides(report: rep.Report) -> list[tuple[str, rep.Side]]:
@@ -143,7 +143,8 @@ def sprt_plot(s: st.Sprt) -> str:
 
 def _table(md: str) -> str:
     """Returns the Markdown report's tables and lines as HTML (its own simple subset)."""
-    out, rows = [], []
+    out: list[str] = []
+    rows: list[list[str]] = []
 
     def flush() -> None:
         if rows:

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -98,8 +99,8 @@ def measure(a: Config, b: Config | None, *, seed: int, games: int, jobs: int = 1
     stream = run(configs, seed, games, jobs=jobs, scheduler=scheduler, cache_dir=cache_dir)
     try:
         for chunks in stream:
-            for k, c in enumerate(chunks):
-                got[k].append(c)
+            for k, chunk in enumerate(chunks):
+                got[k].append(chunk)
             done += len(chunks[0].games)
             if progress is not None:
                 progress(done, games)
@@ -126,6 +127,10 @@ def _side(config: Config, chunks: list[Chunk]) -> Side:
     return Side(config.label(), config, names, st.summarize(chunks, config.players), games)
 
 
+def _share(g: GameRow, seat: int) -> float:
+    return st.share(g, seat)
+
+
 def _compare(a: Side, b: Side, chunks: list[list[Chunk]]) -> Comparison:
     """Returns B less A, each figure over the pairs of games that share a seed."""
     ra = [g for c in chunks[0] for g in c.games]
@@ -135,7 +140,7 @@ def _compare(a: Side, b: Side, chunks: list[list[Chunk]]) -> Comparison:
         return st.paired([f(g) for g in ra], [f(g) for g in rb])
 
     return Comparison(
-        seats=[pair(lambda g, s=s: st.share(g, s)) for s in range(a.config.players)],
+        seats=[pair(functools.partial(_share, seat=s)) for s in range(a.config.players)],
         completed=pair(lambda g: float(g.completed)),
         draws=pair(lambda g: float(g.completed and not g.winners)),
         events=pair(lambda g: g.events), turns=pair(lambda g: g.turns),
@@ -172,8 +177,8 @@ def verdict(report: Report) -> str:
         return (f"seat 1's win rate: {pct(d.a)} (A) -> {pct(d.b)} (B), "
                 f"{diff_text(d)}: " + ("moved (95% interval excludes 0)" if d.moved
                                        else "no change shown at 95%"))
-    s = report.a.summary.seats[0]
-    return f"seat 1's win rate: {rate_text(s)} over {report.games} games"
+    r = report.a.summary.seats[0]
+    return f"seat 1's win rate: {rate_text(r)} over {report.games} games"
 
 
 def markdown(report: Report) -> str:

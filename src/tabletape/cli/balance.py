@@ -100,8 +100,13 @@ def balance(game: str, rules: str | None, options: tuple[tuple[str, Any], ...],
     if write_game:
         return _write(lab, a, seed, write_game)
     ask = _sprt(sprt)
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from tabletape.cli.render import err_console
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

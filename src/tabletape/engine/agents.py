@@ -18,7 +18,6 @@ the same knowledge, and with the same seed the same move.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,9 +100,11 @@ def _hidden(rs: Ruleset, before: Any, event: Event, after: Any, seat: str) -> bo
 
 
 class RandomAgent:
-    """Chooses uniformly among its legal events."""
+    """Chooses uniformly among its legal events (the play loop draws it without making
+    every event: `uniform`)."""
 
     name = "random"
+    uniform = True
 
     def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event:
@@ -217,8 +218,8 @@ def _search(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]
         target = _values(culprit, names) if culprit is not None else set()
         want: set[Any] | None = None
         avoid: set[Any] | None = None
-        holders = [d for d in range(fail + 1) if outcomes[d] is not None
-                   and _values(outcomes[d], names) & target]
+        holders = [d for d in range(fail + 1)
+                   if (o := outcomes[d]) is not None and _values(o, names) & target]
         if holders and rng.random() < 0.5:
             j, avoid = rng.choice(holders), target
         elif target and rng.random() < 0.8:
@@ -310,7 +311,7 @@ def _replay_from(rs: Ruleset, start: int, before: list[Any], outcomes: list[Even
 
 def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[Event]:
     """Returns the legal outcomes of type `kind` in a random order drawn by weight (chance's)."""
-    options = [e for e in rs.legal(state) if type(e) is kind]
+    options: list[Event] = [e for e in rs.legal(state) if type(e) is kind]  # type: ignore[misc]
     decision = rs.pending(state)
     if decision is None or decision.actor != CHANCE:
         rng.shuffle(options)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import Any, Protocol
 
 import msgspec
@@ -75,6 +76,11 @@ def score_of(state: Any) -> Mapping[str, int] | None:
     return None
 
 
+def _score_ref(state: Any) -> Any:
+    """Returns the object the state keeps its score in (compared by identity)."""
+    return getattr(state, "vp", None) or getattr(state, "rounds_won", None)
+
+
 def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
     """Returns what a player's event exercised: its rules (`rule:ID`) and its card (`card:X`)."""
     out = tuple(f"rule:{r}" for r in rs.governing(event))
@@ -99,28 +105,36 @@ def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int
     leader_since: int | None = 0
     leader: str | None = None
     scored = score_of(game.state) is not None
-    pending, legal, apply, weights = rs.pending, rs.legal, rs.apply, rs.weights
+    last_score: Any = None
+    pending, legal, apply, weights, count = rs.pending, rs.legal, rs.apply, rs.weights, rs.count
+    randbelow = rng.randrange
+    seen: dict[Event, tuple[str, ...]] = {}  # what an event exercised (events are frozen)
     n = 0
     state = game.state
     while n < max_events:
         decision = pending(state)
         if decision is None:
             break
-        options = list(legal(state))
-        if not options:
-            raise RuntimeError(f"no legal event for {decision}: a rules bug")
         actor = decision.actor
         if actor == CHANCE:
-            event = rng.choices(options, weights(state, options))[0] if len(options) > 1 \
-                else options[0]
+            options = list(legal(state))
+            event = rng.choices(options, weights(state, options))[0]
+        elif getattr(agents[actor], "uniform", False):
+            # Uniform play needs only the chosen event: `count` counts without making the
+            # events and `legal` stops at the one drawn (the draw is `random.choice`'s).
+            event = next(islice(legal(state), randbelow(count(state)), None))
         else:
-            event = options[0] if len(options) == 1 else \
-                agents[actor].choose(rs, actor, game, options, rng)
+            options = list(legal(state))
+            event = agents[actor].choose(rs, actor, game, options, rng)
+        if actor != CHANCE:
             if actor != last_actor:
                 turns += 1
                 rounds += actor == players[0]
                 last_actor = actor
-            used[seat_of[actor]].update(features(rs, event))
+            f = seen.get(event)
+            if f is None:
+                f = seen[event] = features(rs, event)
+            used[seat_of[actor]].update(f)
         state = apply(state, event)
         game.state = state
         game.events.append(event)
@@ -128,7 +142,10 @@ def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int
         if visit is not None:
             visit(event, state)
         if scored:
-            leader, leader_since = _lead(score_of(state), leader, leader_since, n)
+            score = _score_ref(state)
+            if score is not last_score:  # (a state made by `replace` shares what is unchanged)
+                last_score = score
+                leader, leader_since = _lead(score_of(state), leader, leader_since, n)
     outcome = rs.outcome(state) if pending(state) is None else None
     winners = tuple(seat_of[w] for w in outcome.winners) if outcome else ()
     lead = None
