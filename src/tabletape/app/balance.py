@@ -24,6 +24,7 @@ from tabletape import engine
 from tabletape.app import entries, judge
 from tabletape.engine import agents as agentlib
 from tabletape.engine import playout
+from tabletape.engine.simulate import header_for
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
@@ -99,15 +100,19 @@ def _bound(config: Config) -> tuple[engine.Ruleset, Any]:
         agentlib.agent(spec)
     if config.max_events < 1:
         raise UsageError(f"--max-events must be at least 1, got {config.max_events}")
-    header = rs.start(PLAYERS[:config.players] if config.players <= len(PLAYERS) else
-                      tuple(f"p{i + 1}" for i in range(config.players)),
-                      entries.options_for(rs, config.options), rs.default_components())
+    header = header_for(rs, seat_names(config.players), entries.options_for(rs, config.options))
     header = msgspec.structs.replace(header, rules_version=config.rules)
     bound = rs.bind(header)
     problem = rs.version_problem(header, bound.edition)
     if problem:
         raise UsageError(problem)
     return bound, header
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """Returns the players' names of a run's games."""
+    return PLAYERS[:players] if players <= len(PLAYERS) else \
+        tuple(f"p{i + 1}" for i in range(players))
 
 
 def play_one(config: Config, seed: int, index: int,
@@ -142,7 +147,7 @@ def play_chunk(config: Config, seed: int, start: int, count: int) -> Chunk:
     return Chunk(start, games, tally, share)
 
 
-def _play_chunk_args(args: tuple[Config, int, int, int]) -> Chunk:
+def play_chunk_args(args: tuple[Config, int, int, int]) -> Chunk:
     return play_chunk(*args)
 
 
@@ -235,7 +240,7 @@ def _play(todo: Sequence[tuple[Config, int, int, int]], jobs: int, scheduler: st
         yield from balance_dask.run(todo, scheduler)
         return
     from tabletape.app.parallel import pmap
-    yield from pmap(_play_chunk_args, todo, jobs, chunksize=1)
+    yield from pmap(play_chunk_args, todo, jobs, chunksize=1)
 
 
 def write_game(config: Config, seed: int, index: int, path: str) -> playout.Played:
@@ -243,6 +248,9 @@ def write_game(config: Config, seed: int, index: int, path: str) -> playout.Play
     rs, header = _bound(config)
     events: list[Any] = []
     played = play_one(config, seed, index, visit=lambda e, s: events.append(e))
-    tail = tapelog.create(path, header, rs.codec)
+    written, tail = entries.start_log(path, rs, header.players, config.options,
+                                      rules=config.rules)
+    if written != header:
+        raise RuntimeError("the log's header is not the one the game was played under")
     tapelog.append(path, events, rs.codec, expect=tail)
     return played

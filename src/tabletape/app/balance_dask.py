@@ -23,7 +23,7 @@ def run(args: Sequence[tuple[Any, ...]], scheduler: str, workers: int = 2,
     except ImportError:
         raise UsageError("--scheduler needs the dask extra: pip install 'tabletape[dask]'"
                          ) from None
-    from tabletape.app.balance import _play_chunk_args
+    from tabletape.app.balance import play_chunk_args
     if not args:
         return
     cluster = None
@@ -44,7 +44,7 @@ def run(args: Sequence[tuple[Any, ...]], scheduler: str, workers: int = 2,
             raise RunFailed(f"the Dask scheduler {scheduler} has no workers (waited "
                             f"{timeout:g} s): start some with `dask worker {scheduler}`"
                             ) from None
-        futures = client.map(_play_chunk_args, list(args), pure=False)
+        futures = client.map(play_chunk_args, list(args), pure=False)
         for fut in futures:
             try:
                 yield fut.result()

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from tabletape.app import balance_stats as st
-from tabletape.app.balance import PLAYERS, Chunk, Config, GameRow, check_config, run
+from tabletape.app.balance import Chunk, Config, GameRow, check_config, run, seat_names
 from tabletape.tape.errors import UsageError
 
 
@@ -119,7 +119,7 @@ def measure(a: Config, b: Config | None, *, seed: int, games: int, jobs: int = 1
 
 
 def _side(config: Config, chunks: list[Chunk]) -> Side:
-    names = list(PLAYERS[:config.players])
+    names = list(seat_names(config.players))
     rows = [g for c in chunks for g in c.games]
     games = [Played(g.index, g.seed, list(config.seat_agents(g.index)),
                     [names[w] for w in g.winners], g.completed, g.events, g.turns, g.rounds)

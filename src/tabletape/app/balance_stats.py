@@ -186,21 +186,6 @@ def _diff(p: float, n: int, q: float, m: int) -> tuple[float, float]:
     return p - q, Z * math.sqrt(var)
 
 
-def rate_diff(a: Rate, b: Rate) -> Diff:
-    """Returns b - a for two rates, with its 95% interval."""
-    d, h = _diff(b.value, b.n, a.value, a.n)
-    return Diff(a.value, b.value, round(d, 6), round(d - h, 6), round(d + h, 6),
-                not d - h <= 0 <= d + h)
-
-
-def mean_diff(a: Spread, na: int, b: Spread, nb: int) -> Diff:
-    """Returns b's mean less a's, with its 95% interval (Welch's, normal)."""
-    d = b.mean - a.mean
-    h = Z * math.sqrt((a.sd ** 2 / na if na else 0) + (b.sd ** 2 / nb if nb else 0))
-    return Diff(a.mean, b.mean, round(d, 4), round(d - h, 4), round(d + h, 4),
-                not d - h <= 0 <= d + h)
-
-
 def sprt(pairs: Sequence[float], delta: float, alpha: float, beta: float) -> Sprt:
     """Returns the SPRT's state after these paired differences (see the module's doc)."""
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
