@@ -368,6 +368,14 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
         rows.append(median_run(f"simulate {game}: games per second", [*me, "simulate", game],
                                SIM_GAMES, 0, rounds, inner=True, note="in process",
                                ours=True))
+        # the balance lab's loop on the same games (engine.playout: the same seeds give the
+        # same games as simulate), and the Monte Carlo agent's cost per decision
+        rows.append(median_run(f"balance {game}: random games per second",
+                               [*me, "playout", game], SIM_GAMES, 0, rounds, inner=True,
+                               note="in process", ours=True))
+        rows.append(median_run(f"balance {game}: mc:8 decisions per second",
+                               [*me, "mc", game], 0, 0, rounds, inner=True,
+                               note="in process", ours=True))
     return [r for r in rows if r is not None], baseline
 
 
@@ -685,6 +693,38 @@ def _inner_simulate(game: str) -> tuple[int, float]:
         for _ in simulate.play(rs, header, seed):
             pass
     return SIM_GAMES, time.perf_counter() - t
+
+
+def _inner_playout(game: str) -> tuple[int, float]:
+    """Plays the same SIM_GAMES games with the balance lab's loop and random agents."""
+    from tabletape import engine
+    from tabletape.engine import agents, playout, simulate
+    rs = engine.get(game)
+    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
+    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+    bound = rs.bind(header)
+    seats = {p: agents.RandomAgent() for p in header.players}
+    t = time.perf_counter()
+    for seed in range(SIM_GAMES):
+        playout.play(bound, seats, seed)
+    return SIM_GAMES, time.perf_counter() - t
+
+
+def _inner_mc(game: str) -> tuple[int, float]:
+    """Plays one game with an mc:8 agent in the first seat; returns its decisions (of two
+    events or more) and their time."""
+    from tabletape import engine
+    from tabletape.engine import agents, playout, simulate
+    rs = engine.get(game)
+    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
+    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+    bound = rs.bind(header)
+    mc = agents.MonteCarloAgent(8)
+    seats = {p: agents.RandomAgent() for p in header.players}
+    seats[header.players[0]] = mc
+    t = time.perf_counter()
+    playout.play(bound, seats, 1, max_events=400 if QUICK else 2_000)
+    return mc.decisions, time.perf_counter() - t
 
 
 def _spin(n: int) -> int:

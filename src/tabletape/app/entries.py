@@ -97,13 +97,15 @@ def load_components(ruleset: engine.Ruleset, path: str | None) -> Any:
 
 def start_log(path: str, ruleset: engine.Ruleset, players: tuple[str, ...],
               options: Iterable[tuple[str, Any]] = (), components: str | None = None, *,
-              at: str | None = None, by: str | None = None) -> tuple[Any, tapelog.Tail]:
+              at: str | None = None, by: str | None = None, rules: str | None = None
+              ) -> tuple[Any, tapelog.Tail]:
     """Writes the header of a new log (never over an existing file): the game's start for
     these players, options (`KEY=VALUE` pairs) and components file; returns it and the tail.
 
-    Every command that starts a log (`new`, `record`, `simulate`) starts it here. A seat is
-    not a name: no player may be named as the umpire's seat (`RESERVED`), so that what the
-    umpire writes at the table (`by: "umpire"`) is never a player's.
+    Every command that starts a log (`new`, `record`, `simulate`, `balance --write-game`)
+    starts it here; `rules` records an older released rules version than the current one.
+    A seat is not a name: no player may be named as the umpire's seat (`RESERVED`), so that
+    what the umpire writes at the table (`by: "umpire"`) is never a player's.
     """
     taken = [p for p in players if p.lower() in RESERVED]
     if taken:
@@ -112,6 +114,8 @@ def start_log(path: str, ruleset: engine.Ruleset, players: tuple[str, ...],
     header = ruleset.start(players, options_for(ruleset, options),
                            load_components(ruleset, components))
     header = msgspec.structs.replace(header, at=at, by=by)
+    if rules is not None:
+        header = msgspec.structs.replace(header, rules_version=rules)
     try:
         ruleset.codec.strict.decode(ruleset.codec.encode(header))  # the schema's bounds hold
     except msgspec.ValidationError as e:

@@ -13,11 +13,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def pmap(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> Generator[R, None, None]:
+def pmap(fn: Callable[[T], R], items: Sequence[T], jobs: int, chunksize: int | None = None
+         ) -> Generator[R, None, None]:
     """Yields fn(item) for every item, in order, in `jobs` processes (1: in this one).
 
     The work is handed out in chunks (a few per process, at most 16 items each) so that
-    short items do not pay a round trip each. Closing the generator early cancels the rest.
+    short items do not pay a round trip each (`chunksize`: items that are long already). Closing the generator early cancels the rest.
     """
     jobs = max(1, min(jobs, len(items)))
     if jobs == 1:
@@ -26,6 +27,7 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> Generator[R, No
     from concurrent.futures import ProcessPoolExecutor
     pool = ProcessPoolExecutor(jobs)
     try:
-        yield from pool.map(fn, items, chunksize=max(1, min(16, len(items) // (4 * jobs))))
+        chunk = chunksize or max(1, min(16, len(items) // (4 * jobs)))
+        yield from pool.map(fn, items, chunksize=chunk)
     finally:
         pool.shutdown(cancel_futures=True)

@@ -104,6 +104,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "legal": "tabletape.cli.read:legal",
     "diff": "tabletape.cli.read:diff",
     "simulate": "tabletape.cli.tools:simulate",
+    "balance": "tabletape.cli.balance:balance",
     "schema": "tabletape.cli.tools:schema",
     "repair": "tabletape.cli.tools:repair",
     "record": "tabletape.cli.record:record",

@@ -1,0 +1,170 @@
+"""Whole games played by agents, in memory: no JSON written, no chain hashed.
+
+One loop (`play`) asks each decision of the seat whose it is (an `Agent`), and chance's of
+a draw by weight with the game's seeded generator, as `simulate` does. What a game's
+figures need is counted as it goes (`Played`): its length in events, turns and rounds,
+who won, when the final winner took the lead for good (where the state carries a score),
+and what each seat played (the rules exercised, the cards named).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Mapping
+from itertools import islice
+from typing import Any, Protocol
+
+import msgspec
+
+from tabletape.engine.protocol import CHANCE, Ruleset
+from tabletape.tape.events import Event
+
+MAX_EVENTS = 20_000  # a game that runs longer is cut off: it counts as not completed
+
+
+class Agent(Protocol):
+    """A player's policy: chooses one of its seat's legal events."""
+
+    name: str
+
+    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+               rng: random.Random) -> Event: ...
+
+
+class Game:
+    """A game in progress as the loop holds it: the bound ruleset, the state and the events.
+
+    Agents are handed this object with their legal events; the ones that respect hidden
+    information read it only through `knowledge` (engine.agents), never `state` directly.
+    """
+
+    __slots__ = ("rs", "state", "events", "initial")
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.initial = rs.initial()
+        self.state = self.initial
+        self.events: list[Event] = []
+
+
+class Played(msgspec.Struct, frozen=True, array_like=True):
+    """One game's result and the counts its figures need (seats by index)."""
+
+    seed: int
+    winners: tuple[int, ...]  # empty: a draw (or no winner), or cut off
+    completed: bool  # False: cut off at the event cap
+    events: int
+    turns: int  # runs of decisions by one player, chance's between them not counted
+    rounds: int  # turns begun by the first seat
+    lead_from: float | None  # the fraction of the game after which the winner led for good
+    used: tuple[tuple[str, ...], ...]  # per seat: the rules and cards its own events exercised
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """Returns the seed of game `index` of a run: the same whatever process plays it."""
+    digest = hashlib.sha256(f"tabletape-balance {run_seed} {index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def score_of(state: Any) -> Mapping[str, int] | None:
+    """Returns the running score the state carries (victory points, rounds won), or None."""
+    for name in ("vp", "rounds_won"):
+        value = getattr(state, name, None)
+        if value is not None:
+            return dict(value)
+    return None
+
+
+def _score_ref(state: Any) -> Any:
+    """Returns the object the state keeps its score in (compared by identity)."""
+    return getattr(state, "vp", None) or getattr(state, "rounds_won", None)
+
+
+def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
+    """Returns what a player's event exercised: its rules (`rule:ID`) and its card (`card:X`)."""
+    out = tuple(f"rule:{r}" for r in rs.governing(event))
+    card = getattr(event, "card", None)
+    if isinstance(card, str):
+        out += (f"card:{card}",)
+    return out
+
+
+def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int = MAX_EVENTS,
+         visit: Callable[[Event, Any], None] | None = None) -> Played:
+    """Plays one game on a bound ruleset with one agent per seat; `visit(event, state)`
+    is told every event (writing a log, counting independently). Deterministic for a seed.
+    """
+    rng = random.Random(seed)
+    game = Game(rs)
+    players = tuple(rs.header.players)
+    seat_of = {p: i for i, p in enumerate(players)}
+    used: list[set[str]] = [set() for _ in players]
+    turns = rounds = 0
+    last_actor = None
+    leader_since: int | None = 0
+    leader: str | None = None
+    scored = score_of(game.state) is not None
+    last_score: Any = None
+    pending, legal, apply, weights, count = rs.pending, rs.legal, rs.apply, rs.weights, rs.count
+    randbelow = rng.randrange
+    seen: dict[Event, tuple[str, ...]] = {}  # what an event exercised (events are frozen)
+    n = 0
+    state = game.state
+    while n < max_events:
+        decision = pending(state)
+        if decision is None:
+            break
+        actor = decision.actor
+        if actor == CHANCE:
+            options = list(legal(state))
+            event = rng.choices(options, weights(state, options))[0]
+        elif getattr(agents[actor], "uniform", False):
+            # Uniform play needs only the chosen event: `count` counts without making the
+            # events and `legal` stops at the one drawn (the draw is `random.choice`'s).
+            event = next(islice(legal(state), randbelow(count(state)), None))
+        else:
+            options = list(legal(state))
+            event = agents[actor].choose(rs, actor, game, options, rng)
+        if actor != CHANCE:
+            if actor != last_actor:
+                turns += 1
+                rounds += actor == players[0]
+                last_actor = actor
+            f = seen.get(event)
+            if f is None:
+                f = seen[event] = features(rs, event)
+            used[seat_of[actor]].update(f)
+        state = apply(state, event)
+        game.state = state
+        game.events.append(event)
+        n += 1
+        if visit is not None:
+            visit(event, state)
+        if scored:
+            score = _score_ref(state)
+            if score is not last_score:  # (a state made by `replace` shares what is unchanged)
+                last_score = score
+                leader, leader_since = _lead(score_of(state), leader, leader_since, n)
+    outcome = rs.outcome(state) if pending(state) is None else None
+    winners = tuple(seat_of[w] for w in outcome.winners) if outcome else ()
+    lead = None
+    if scored and outcome and len(outcome.winners) == 1 and leader == outcome.winners[0] \
+            and leader_since is not None and n:
+        lead = round(leader_since / n, 4)
+    return Played(seed=seed, winners=winners, completed=outcome is not None, events=n,
+                  turns=turns, rounds=rounds, lead_from=lead,
+                  used=tuple(tuple(sorted(u)) for u in used))
+
+
+def _lead(score: Mapping[str, int] | None, leader: str | None, since: int | None, n: int
+          ) -> tuple[str | None, int | None]:
+    """Returns who leads alone and since which event (None: nobody leads alone)."""
+    if not score:
+        return None, None
+    best = max(score.values())
+    top = [p for p, v in score.items() if v == best]
+    now = top[0] if len(top) == 1 else None
+    if now is None:
+        return None, None
+    return (leader, since) if now == leader else (now, n)
