@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import random
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
@@ -23,7 +24,7 @@ import msgspec
 from tabletape import engine
 from tabletape.app import entries, judge
 from tabletape.engine import agents as agentlib
-from tabletape.engine import playout
+from tabletape.engine import playout, seats
 from tabletape.engine.simulate import header_for
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
@@ -252,5 +253,12 @@ def write_game(config: Config, seed: int, index: int, path: str) -> playout.Play
                                       rules=config.rules)
     if written != header:
         raise RuntimeError("the log's header is not the one the game was played under")
-    tapelog.append(path, events, rs.codec, expect=tail)
+    # its secret lines salted from the run's seed and the game's index, as `simulate` salts
+    # from its seed: the game is written again byte for byte
+    bound, salts = rs.bind(header), random.Random(f"salts-{seed}-{index}")
+    state, salted = bound.initial(), []
+    for e in events:
+        salted.append(seats.salted(bound, state, e, lambda: f"{salts.getrandbits(128):032x}"))
+        state = bound.apply(state, e)
+    tapelog.append(path, salted, rs.codec, expect=tail)
     return played
