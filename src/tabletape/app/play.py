@@ -212,13 +212,13 @@ class Table:
     def table(result: engine.Replay, seat: Seat) -> tuple[Any, bool]:
         """Returns the state `seat` is shown and whether the table waits for the umpire. A
         player's own draw that the deck could not hold (another seat has the card) is played
-        on as made for every seat but the umpire (engine.seats.as_made): what they are shown
+        on as made for every seat but the umpire (engine.Fold.played_on): what they are shown
         is then what a card in the deck would have shown; the umpire sees the log judged."""
         fold, rs = result.fold, result.ruleset
         assert fold is not None and rs is not None
         if not fold.blocked or seat.umpire:
             return fold.state, bool(fold.blocked)
-        made = seating.as_made(rs, fold)
+        made = fold.played_on()
         return (fold.state, True) if made is None else (made[0], False)
 
     @staticmethod

@@ -202,6 +202,40 @@ class Fold:
             self.blocked += 1
         return err
 
+    def played_on(self) -> tuple[Any, int | None] | None:
+        """Returns the state the players are shown, and the first seq played on as made (None:
+        no such seq), or None when the log waits for the umpire.
+
+        A fold blocked only by players' own draws that their decks could not hold
+        (`seats.flaggable`) is played on as though each were made (the game's `drawable`):
+        what every player is shown is then the same as had the card been in the deck, so
+        that no one learns from the table what another holds; the umpire sees the refusal
+        at once (and everyone, at the game's end)."""
+        if not self.blocked:
+            return self.state, None
+        rs = self.ruleset
+        first = min(self.illegal)
+        refused = self.refused.get(first)
+        if refused is None or not self.stack or self.stack[0].seq > first:
+            return None
+        state, event = refused
+        if not seats.flaggable(rs, state, event):
+            return None
+        state = rs.apply(rs.drawable(state, event), event)
+        for entry in self.stack:
+            if entry.seq <= first:
+                continue
+            ev = entry.event
+            if entry.status != UNJUDGED:
+                return None
+            if rs.check(state, ev) is None:
+                state = rs.apply(state, ev)
+            elif seats.flaggable(rs, state, ev):
+                state = rs.apply(rs.drawable(state, ev), ev)
+            else:
+                return None
+        return state, first
+
     def _seat_check(self, seq: int, state: Any, event: Event) -> None:
         """Notes a game event written by a player who does not own it, or a secret line of a
         format-2 log that carries no salt (`seat_findings`)."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 import msgspec
 
+from tabletape.engine.seats import CHANCE as _CHANCE
 from tabletape.engine.seats import Held, Secret
 from tabletape.engine.versions import (
     Edition,
@@ -27,7 +28,7 @@ from tabletape.tape.events import Header as AnyHeader  # (inside Ruleset, `Heade
 if TYPE_CHECKING:
     from tabletape.engine.kit.svg import Drawing
 
-CHANCE = "chance"  # the actor of every random outcome: chance is treated as a player
+CHANCE = _CHANCE  # the actor of every random outcome: chance is treated as a player (seats)
 MAX_UNDO_DEPTH = 1000  # how far back `undone` may reach; keeps replay memory bounded
 
 
@@ -308,7 +309,7 @@ class Ruleset(ABC, Generic[H, S, E]):
     def drawable(self, state: S, event: E) -> S:
         """Returns `state` with the card a draw names put in its deck in place of another: a
         player's own draw that the deck cannot hold (another seat has the card), which the
-        table plays on as made while the umpire rules (engine.seats.as_made)."""
+        table plays on as made while the umpire rules (engine.Fold.played_on)."""
 
     # -- the words: sentences and the rules that govern an event --------------------------
     @abstractmethod

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from tabletape.engine.protocol import Ruleset
 
 HIDDEN = "?"  # what a value a seat may not know looks like (as `engine.kit.turns.HIDDEN`)
+CHANCE = "chance"  # the actor of every random outcome (engine.protocol.CHANCE, defined here)
 ANY_PLAYER = None  # OWNERS' word for a public chance outcome: any player may enter it
 
 
@@ -180,7 +181,6 @@ def offered(rs: Ruleset[Any, Any, Any], state: Any, player: str | None) -> list[
     events = list(rs.legal(state))
     if player is None:
         return events
-    from tabletape.engine.protocol import CHANCE
     if decision.actor == CHANCE and events:
         # the player's own draw, or a public one any player enters: the outcomes as the
         # game's candidates give them (a public draw from a deck whose content is hidden
@@ -198,7 +198,6 @@ def flaggable(rs: Ruleset[Any, Any, Any], state: Any, event: Event) -> bool:
     """Returns True when `event`, refused in `state`, is its owner's own draw among the cards
     they cannot rule out, and would be legal were the card in its deck: a refusal that rests
     on what another seat holds, which the table does not give (the umpire rules on it)."""
-    from tabletape.engine.protocol import CHANCE
     who = owner(rs, event)
     decision = rs.pending(state)
     if who is None or decision is None or decision.actor != CHANCE:
@@ -206,37 +205,3 @@ def flaggable(rs: Ruleset[Any, Any, Any], state: Any, event: Event) -> bool:
     if envelope(event) not in [envelope(e) for e in rs.candidates(state, who)]:
         return False
     return rs.check(rs.drawable(state, event), event) is None
-
-
-def as_made(rs: Ruleset[Any, Any, Any], fold: Any) -> tuple[Any, int | None] | None:
-    """Returns the state the players are shown, and the first seq played on as made (None:
-    no such seq), or None when the log waits for the umpire.
-
-    A fold blocked only by players' own draws that their decks could not hold (`flaggable`)
-    is played on as though each were made (`drawable`): what every player is shown is then
-    the same as had the card been in the deck, so that no one learns from the table what
-    another holds; the umpire sees the refusal at once (and everyone, at the game's end)."""
-    from tabletape.engine.fold import UNJUDGED
-    if not fold.blocked:
-        return fold.state, None
-    first = min(fold.illegal)
-    refused = fold.refused.get(first)
-    if refused is None or not fold.stack or fold.stack[0].seq > first:
-        return None
-    state, event = refused
-    if not flaggable(rs, state, event):
-        return None
-    state = rs.apply(rs.drawable(state, event), event)
-    for entry in fold.stack:
-        if entry.seq <= first:
-            continue
-        ev = entry.event
-        if entry.status != UNJUDGED:
-            return None
-        if rs.check(state, ev) is None:
-            state = rs.apply(state, ev)
-        elif flaggable(rs, state, ev):
-            state = rs.apply(rs.drawable(state, ev), ev)
-        else:
-            return None
-    return state, first
