@@ -272,8 +272,7 @@ class Table:
     def game(self) -> engine.Ruleset:
         """Returns the log's game, from its header alone (no state read)."""
         from tabletape.app.logrows import header_of
-        header, rs = header_of(self.path)
-        return rs
+        return header_of(self.path)[1]
 
     def enter(self, seat: Seat, body: dict[str, Any]) -> str:
         """Appends the event a seat pressed; returns what was written, or raises Refused.
