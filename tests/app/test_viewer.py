@@ -50,7 +50,7 @@ def test_every_replay_has_a_frame_per_seq_with_steppers_words(path):
     for f, (seq, frame) in zip(book.frames, enumerate(stepper.frames), strict=True):
         stepper.go(seq)
         assert f["t"] == frame.sentence
-        assert f["m"] == stepper.marks()
+        assert f["m"] == stepper.marks(ruled=True)  # (the reason is in the ruling line)
     last = book.pics[-1]
     r = engine.replay(path)
     for v, who in enumerate((None, *r.header.players)):
@@ -132,3 +132,15 @@ def test_following_a_growing_log_draws_only_what_is_new(tmp_path, monkeypatch):
     assert [[[after.parts[i] for i in v] for v in p] for p in after.pics] == \
         [[[fresh.parts[i] for i in v] for v in p] for p in fresh.pics]
     assert after.frames == fresh.frames
+
+
+def test_the_panel_states_a_ruling_once():
+    """Issue 35: the disputed, illegal KILL at seq 21 had its reason in the ruling line, in
+    the illegal mark and in the dispute's mark; now the ruling line says it, the mark names
+    the rule, and the dispute refers to the ruling above."""
+    frame = viewer.build(KILL).frames[21]
+    reason = "alice's Anti-Tank Gun kills type T, but the top card in battle 3 is Torpedo Bomber"
+    panel = "\n".join([frame["r"], *frame["m"]])
+    assert panel.count(reason) == 1 and panel.count("rests on values not from the rulebook") == 1
+    assert frame["m"][0] == "illegal [cow.kill.type-match]; the state shown is the one before it"
+    assert frame["m"][-1] == "disputed at seq 22: illegal [cow.kill.type-match], as ruled above"

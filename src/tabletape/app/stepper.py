@@ -82,9 +82,10 @@ class Stepper:
                                   components=self._data).state
         return state if self.as_player is None else self.ruleset.view(state, self.as_player)
 
-    def marks(self) -> list[str]:
-        """Returns what the log says about the current event: ruling, undo, disputes."""
-        return marks(self.fold, self.frame)
+    def marks(self, ruled: bool = False) -> list[str]:
+        """Returns what the log says about the current event: ruling, undo, disputes
+        (`ruled`: its reason shown apart, as the viewer does: `marks_at`)."""
+        return marks(self.fold, self.frame, ruled)
 
     # -- moves -----------------------------------------------------------------------
     def go(self, seq: int) -> str | None:
@@ -128,17 +129,19 @@ class Stepper:
         return f"unknown key {name!r}"
 
 
-def marks(fold: engine.Fold, f: Frame) -> list[str]:
+def marks(fold: engine.Fold, f: Frame, ruled: bool = False) -> list[str]:
     """Returns what a folded log says about one of its events: ruling, undo, disputes."""
-    return marks_at(fold, f) + marks_after(fold, f.seq)
+    return marks_at(fold, f, ruled) + marks_after(fold, f.seq)
 
 
-def marks_at(fold: engine.Fold, f: Frame) -> list[str]:
+def marks_at(fold: engine.Fold, f: Frame, ruled: bool = False) -> list[str]:
     """Returns the marks known once the event itself is folded: its ruling, and the ruling
-    its dispute gets (a dispute is ruled on when it is read)."""
+    its dispute gets (a dispute is ruled on when it is read). `ruled`: the caller shows the
+    ruling's reason on a line of its own (the viewer's), so the mark names only the rule."""
     out = []
     if f.problem is not None:
-        out.append(f"illegal [{f.problem.rule}] {f.problem.reason}"
+        said = "" if ruled else f" {f.problem.reason}"
+        out.append(f"illegal [{f.problem.rule}]{said}"
                    + ("" if f.seq in fold.core_seqs else "; the state shown is the one before it"))
         out.extend(fold.refusal_lines(f.seq))  # as every ruling shows them
     elif f.seq in fold.unjudged:
@@ -160,7 +163,11 @@ def marks_after(fold: engine.Fold, seq: int) -> list[str]:
         out.append(f"undone at seq {fold.retracted[seq]}")
     for r in fold.disputes:
         if r.about == seq:
-            out.extend(r.said(f"disputed at seq {r.dispute_seq}"))
+            if seq in fold.refused:  # its own ruling is said above it: not said again
+                out.append(f"disputed at seq {r.dispute_seq}: {r.verdict}"
+                           + (f" [{r.rule}]" if r.rule else "") + ", as ruled above")
+            else:
+                out.extend(r.said(f"disputed at seq {r.dispute_seq}"))
     return out
 
 

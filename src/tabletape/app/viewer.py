@@ -247,7 +247,8 @@ def _frame(fold: engine.Fold, seq: int, event: Any, problem: Any) -> dict[str, A
         verdict, _ = stepper.verdict(fold, seq, problem)
         ruling = f"ruling: {verdict}" + (f" — {problem.reason}" if problem else "")
     frame: dict[str, Any] = {"t": text, "r": ruling,
-                             "m": stepper.marks_at(fold, stepper.Frame(seq, event, text, problem))}
+                             "m": stepper.marks_at(fold, stepper.Frame(seq, event, text, problem),
+                                                   ruled=True)}  # the reason: in "r"
     if event.by:
         frame["b"] = event.by
     if problem is not None:
