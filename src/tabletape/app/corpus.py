@@ -46,7 +46,6 @@ from tabletape.app.judge import (
     Hashed,
     Key,
     Latest,
-    RunFailed,
     Unjudged,
     decode_counts,
     encode_counts,
@@ -57,6 +56,7 @@ from tabletape.app.judge import (
     source_fingerprint,
     written,
 )
+from tabletape.app.parallel import DASK_TIMEOUT, RunFailed, dask_client, needs_dask
 from tabletape.app.report import (
     Covered,
     Report,
@@ -337,9 +337,6 @@ def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
         results.close()
 
 
-DASK_TIMEOUT = 30.0  # seconds to reach a scheduler and to see its first worker
-
-
 def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
              workers: int = 2, processes: bool = True, batch: int = 16,
              rules: str | None = None, timeout: float = DASK_TIMEOUT
@@ -353,30 +350,11 @@ def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
     `timeout` seconds, fails the run (RunFailed); so does a worker's error, naming the
     logs it was judging.
     """
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise UsageError("--dask needs the dask extra: pip install 'tabletape[dask]'") from None
+    needs_dask("--dask")
+    from dask.distributed import as_completed
     if not paths:
         return  # (every log from the cache: no cluster needed)
-    cluster = None
-    if scheduler == "local":
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=None)
-        client = Client(cluster)
-    else:
-        try:
-            client = Client(scheduler, timeout=timeout)
-        except (OSError, TimeoutError) as e:
-            raise RunFailed(f"cannot reach the Dask scheduler {scheduler} within {timeout:g} s: "
-                            f"{e}") from None
-    try:
-        try:
-            client.wait_for_workers(1, timeout=timeout)
-        except TimeoutError:
-            raise RunFailed(f"the Dask scheduler {scheduler} has no workers (waited "
-                            f"{timeout:g} s): start some with `dask worker {scheduler}`"
-                            ) from None
+    with dask_client(scheduler, "--dask", workers, processes, timeout) as client:
         absolute = {os.path.abspath(p): p for p in paths}
         batches = [list(absolute)[i:i + batch] for i in range(0, len(absolute), batch)]
         futures = client.map(_judge_batch, batches, components=components, rules=rules,
@@ -395,10 +373,6 @@ def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
                 raise RunFailed(f"a Dask worker failed judging {absolute[done[0]]}{more}: "
                                 f"{type(e).__name__}: {e}") from None
             yield from zip((absolute[p] for p in done), verdicts, strict=True)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 @dataclass

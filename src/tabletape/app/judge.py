@@ -230,10 +230,6 @@ class Unjudged(UsageError):
     worker's failure): the run fails (exit 2) and nothing is cached for it."""
 
 
-class RunFailed(UsageError):
-    """A run that could not judge its logs (no workers, a worker's error): exit 2."""
-
-
 def _both_ways(path: str, components: dict[str, bytes], entry: Entry, content: str) -> Entry:
     """Returns the entry with the verdict under the latest rules, when the log was judged by
     an older version and the latest judges it otherwise (the same bytes, read again)."""

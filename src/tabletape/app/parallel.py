@@ -1,13 +1,18 @@
-"""Running one function over many inputs: in this process, or in a pool of processes.
+"""Running one function over many inputs: in this process, in a pool of processes, or on
+a Dask cluster.
 
-`validate --jobs` and `corpus check --jobs` share this; `corpus check --dask` has its
-own runner (tabletape.app.corpus) with the same contract: the same results in order.
+`validate --jobs`, `corpus check --jobs` and `balance` share `pmap`; `corpus check --dask`
+and `balance --scheduler` reach their cluster through `dask_client` and keep their own
+runners (tabletape.app.corpus, tabletape.app.balance_dask) with the same contract.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from tabletape.tape.errors import UsageError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -31,3 +36,54 @@ def pmap(fn: Callable[[T], R], items: Sequence[T], jobs: int, chunksize: int | N
         yield from pool.map(fn, items, chunksize=chunk)
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+DASK_TIMEOUT = 30.0  # seconds to reach a scheduler and to see its first worker
+
+
+class RunFailed(UsageError):
+    """A run the cluster could not do (unreachable, no workers, a worker's error): exit 2."""
+
+
+def needs_dask(option: str) -> None:
+    """Raises a UsageError naming `option` (the command's own) without the dask extra."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise UsageError(f"{option} needs the dask extra: pip install 'tabletape[dask]'"
+                         ) from None
+
+
+@contextmanager
+def dask_client(scheduler: str, option: str, workers: int = 2, processes: bool = True,
+                timeout: float = DASK_TIMEOUT) -> Iterator[Any]:
+    """Yields a Dask client of the scheduler at `scheduler` (tcp://host:8786), or of a
+    LocalCluster of `workers` workers ("local": processes, or threads when `processes` is
+    False), once it has a worker; closes both after. A scheduler that cannot be reached, or
+    has no worker within `timeout` seconds, is RunFailed; without the dask extra, `option`
+    (the command's own) is named in the UsageError (`needs_dask`)."""
+    needs_dask(option)
+    from dask.distributed import Client, LocalCluster
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError) as e:
+            raise RunFailed(f"cannot reach the Dask scheduler {scheduler} within {timeout:g} s: "
+                            f"{e}") from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            raise RunFailed(f"the Dask scheduler {scheduler} has no workers (waited "
+                            f"{timeout:g} s): start some with `dask worker {scheduler}`"
+                            ) from None
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
