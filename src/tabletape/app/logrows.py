@@ -21,7 +21,7 @@ from tabletape import engine
 from tabletape.engine import seats
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
 from tabletape.tape.errors import IllegalEvent, UsageError
-from tabletape.tape.events import CORE_EVENTS, Header, Undone, visible
+from tabletape.tape.events import Header, Undone, visible
 
 HOLD = 4 * MAX_UNDO_DEPTH  # rows waiting for a possible `undone`, at most
 
@@ -91,8 +91,8 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
                 held[k].undone_at = seq
         if seq >= first:
             rs = fold.ruleset if fold is not None else None
-            hidden = (as_player is not None and rs is not None
-                      and hidden_from(rs, j.before, event, as_player))
+            hidden = (as_player is not None and rs is not None and j.before is not None
+                      and bool(seats.hidden_from(rs, j.before, event, as_player)))
             who = event.by or getattr(event, "player", None) or "someone"
             text = (f"{visible(who)}: "
                     f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
@@ -138,11 +138,3 @@ def _check_player(path: str, player: str) -> None:
     if player not in header.players:
         raise UsageError(f"--as {player}: not a player ({', '.join(header.players)})",
                          file=path)
-
-
-def hidden_from(rs: engine.Ruleset, before: Any, event: Any, player: str) -> bool:
-    """Returns True when `event` carries content `player` may not know (the game's seats:
-    engine.seats.hidden_from): bob's draw, seen by alice. Core events are public."""
-    if before is None or isinstance(event, CORE_EVENTS) or isinstance(event, Header):
-        return False
-    return bool(seats.hidden_from(rs, before, event, player))

@@ -167,7 +167,7 @@ class Table:
         version = self.version(tail)
         decision = rs.pending(state)
         groups = []
-        offered = self.offered(result, seat)
+        offered = self._offered(rs, state, blocked, seat)
         for group, rows in listing(rs, state, offered, 10**6).groups():
             groups.append({"group": group, "events": [
                 {"item": e.item, "sentence": e.sentence, "label": e.label,
@@ -229,7 +229,11 @@ class Table:
         umpire."""
         rs = result.ruleset
         assert rs is not None
-        state, blocked = Table.table(result, seat)
+        return Table._offered(rs, *Table.table(result, seat), seat)
+
+    @staticmethod
+    def _offered(rs: engine.Ruleset, state: Any, blocked: bool, seat: Seat) -> list[Event]:
+        """`offered`, from the state `table` gives the seat (worked out once per request)."""
         if not (seat.umpire or seat.player) or blocked:
             return []
         return seating.offered(rs, state, None if seat.umpire else seat.player)
@@ -309,15 +313,15 @@ class Table:
             fold, bound, tail = result.fold, result.ruleset, result.tail
             assert fold is not None and bound is not None and tail is not None
             self._stale(result, body.get("after"))
-            if envelope(event) not in [envelope(e) for e in self.offered(result, seat)]:
+            state, blocked = self.table(result, seat)
+            if envelope(event) not in [envelope(e) for e in
+                                       self._offered(bound, state, blocked, seat)]:
                 raise Refused(409, "that is not a move offered to you now (your page lists "
                                    "yours); nothing was written")
             who = seat.player or UMPIRE
             event = msgspec.structs.replace(event, by=who, at=entries.now())
-            flag = None
-            if not seat.umpire:  # judged as the player's table stands (a draw played on as made)
-                state, _ = self.table(result, seat)
-                flag = bound.check(state, event)
+            # judged as the player's table stands (a draw played on as made): flagged if not
+            flag = None if seat.umpire else bound.check(state, event)
             seq = self._append([event], result, force=flag is not None or bool(fold.blocked))
         if flag is not None and self.flagged is not None:
             self.flagged(f"seq {seq}, entered by {who}, breaks [{flag.rule}]: {flag.reason}; "

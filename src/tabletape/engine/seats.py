@@ -32,7 +32,7 @@ from tabletape.tape.events import Event, Header, Note, Signed, Undone, envelope
 if TYPE_CHECKING:
     from tabletape.engine.protocol import Ruleset
 
-HIDDEN = "?"  # what a value a seat may not know looks like (as `engine.kit.turns.HIDDEN`)
+HIDDEN = "?"  # what a value a seat may not know looks like (a card in another's hand too)
 CHANCE = "chance"  # the actor of every random outcome (engine.protocol.CHANCE, defined here)
 ANY_PLAYER = None  # OWNERS' word for a public chance outcome: any player may enter it
 

@@ -19,8 +19,7 @@ from types import FunctionType
 from typing import Any, Generic, Protocol, Self, TypeVar, get_args
 
 from tabletape.engine.protocol import Decision, Violation
-
-HIDDEN = "?"  # what another player's card looks like
+from tabletape.engine.seats import HIDDEN as HIDDEN  # what another player's card looks like
 
 
 class OwedStep(Protocol):
