@@ -31,7 +31,7 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, pictures, viewer
+from tabletape.app import entries, live, pictures, viewer
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
 from tabletape.tape import log as tapelog
@@ -172,6 +172,7 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
+    rematch: str | None = None  # the rematch's log, once one is made (POST rematch)
 
 
 @dataclass
@@ -183,6 +184,33 @@ class UndoAsked:
     version: str  # the log's version when asked: void once the log moves on
 
 
+@dataclass(frozen=True)
+class Moment:
+    """The table at one version, taken from the one fold (`Table.now`): every seat's page is
+    derived from it, off the write lock (its states are frozen values)."""
+
+    version: str
+    error: str | None  # why the log cannot be read (then nothing below is set)
+    rs: engine.Ruleset | None = None
+    players: tuple[str, ...] = ()
+    seq: int = -1
+    judged: Any = None  # the state as the rules judge it (the umpire's)
+    blocked: bool = False  # the judged table waits for the umpire
+    made: Any = None  # the state the players are shown (engine.Fold.played_on), or None
+    first_illegal: int | None = None
+    ok: bool = False
+    verdict: str = ""
+    latest: int = -1  # the seq an undo would retract, or -1
+    asked: UndoAsked | None = None
+
+    def seen_by(self, seat: Seat) -> tuple[Any, bool]:
+        """Returns the state `seat` is shown and whether the table waits for the umpire
+        (Table.table, from the moment)."""
+        if not self.blocked or seat.umpire:
+            return self.judged, self.blocked
+        return (self.judged, True) if self.made is None else (self.made, False)
+
+
 @dataclass
 class Table:
     """The log played at: what each seat is shown, and the writes the pages make."""
@@ -192,18 +220,27 @@ class Table:
     asked: UndoAsked | None = None
     flagged: Callable[[str], None] | None = None  # hears a write the umpire must rule on
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
-    _writing: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    rematch: str | None = None  # the new game's log once a rematch is made (`rematch`)
+    # held while the one fold is read or written (re-entered: a write looks first)
+    _writing: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    folded: live.Folded = field(init=False, repr=False)  # the log's one fold
+    _moment: tuple[tuple[int, UndoAsked | None], Moment] | None = field(
+        default=None, init=False, repr=False)
     _recent: dict[str, deque[float]] = field(default_factory=dict, repr=False)
 
     # -- what a seat sees ------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        self.folded = live.Folded(self.path, self.rules)
+
     def replayed(self) -> engine.Replay:
-        """Returns the log replayed now (raises what makes it unreadable)."""
-        result = engine.state_at(self.path, version=self.rules)
-        if result.error is not None:
-            raise result.error
-        if result.fold is None or result.tail is None:
-            raise UsageError("the log has no header", file=self.path)
-        return result
+        """Returns the log's one fold as it is now, advanced by the lines appended since the
+        last look (raises what makes it unreadable). The fold is shared: read it under the
+        write lock, or take a `Moment` (`now`)."""
+        with self._writing:
+            result = self.folded.look()
+            if result.error is not None:
+                raise result.error
+            return result
 
     def writable(self) -> engine.Replay:
         """Returns the log replayed for a write, or refuses (Conflict) one that cannot be read."""
@@ -217,35 +254,60 @@ class Table:
             raise Conflict(f"the log cannot be read ({e.strerror or e}); nothing was "
                                "written") from None
 
-    def shown(self, seat: Seat) -> Page:
-        """Returns what `seat`'s page shows now, computed from what that seat may know
-        (engine.seats): its view of the table, the events offered to it, its own hidden
-        cards. Never another's hidden cards, nor a hash of them."""
-        try:
-            result = self.replayed()
-        except (TapeError, OSError, ValueError) as e:
-            why = e.reason if isinstance(e, TapeError) else str(e)
-            return Page(version=self._keyed(f"broken-{why}"), ok=False,
-                        verdict=visible(f"unreadable: {why}"), you=seat.name)
+    def now(self) -> Moment:
+        """Returns the table now, as every seat's page is derived from it: taken from the one
+        fold under the write lock (a look: a stat, and the new lines if any), kept until the
+        fold or the undo request changes."""
+        with self._writing:
+            try:
+                result = self.replayed()
+            except (TapeError, OSError, ValueError, RecursionError) as e:
+                why = e.reason if isinstance(e, TapeError) else str(e)
+                return Moment(self._keyed(f"broken-{why}"), visible(f"unreadable: {why}"))
+            key = (self.folded.moves, self.asked)
+            if self._moment is not None and self._moment[0] == key:
+                return self._moment[1]
+            moment = self._moment_of(result)
+            self._moment = (key, moment)
+            return moment
+
+    def _moment_of(self, result: engine.Replay) -> Moment:
         fold, rs, tail = result.fold, result.ruleset, result.tail
         assert fold is not None and rs is not None and tail is not None
         ok, verdict = viewer.log_verdict(result)
-        state, blocked = self.table(result, seat)
+        made = fold.played_on() if fold.blocked else None
+        version = self.version(tail)
+        return Moment(version, None, rs=rs, players=tuple(fold.header.players), seq=tail.seq,
+                      judged=fold.state, blocked=bool(fold.blocked),
+                      made=made[0] if made is not None else None,
+                      first_illegal=min(fold.illegal) if fold.illegal else None,
+                      ok=ok, verdict=verdict, latest=fold.latest(),
+                      asked=self.asked if self.asked and self.asked.version == version else None)
+
+    def shown(self, seat: Seat, moment: Moment | None = None) -> Page:
+        """Returns what `seat`'s page shows (now, or at `moment`), computed from what that
+        seat may know (engine.seats): its view of the table, the events offered to it, its
+        own hidden cards. Never another's hidden cards, nor a hash of them."""
+        m = moment or self.now()
+        if m.error is not None:
+            return Page(version=m.version, ok=False, verdict=m.error, you=seat.name)
+        rs = m.rs
+        assert rs is not None
+        state, blocked = m.seen_by(seat)
+        ok, verdict = m.ok, m.verdict
         if not seat.umpire:
             if blocked:  # the reason may name a hidden card: the umpire's alone
-                verdict = f"invalid at seq {min(fold.illegal)}: the umpire rules on it"
-            elif fold.blocked and rs.outcome(state) is None:  # a draw played on as made
+                verdict = f"invalid at seq {m.first_illegal}: the umpire rules on it"
+            elif m.blocked and rs.outcome(state) is None:  # a draw played on as made
                 ok, verdict = True, "valid"
-        version = self.version(tail)
         decision = rs.pending(state)
         offered = self._offered(rs, state, blocked, seat)
         groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
                                 for e in rows])
                   for group, rows in listing(rs, state, offered, 10**6).groups()]
-        asked = self.asked if self.asked and self.asked.version == version else None
-        latest = fold.latest()
-        undo = None if latest < 0 else UndoOffer(
-            latest, asked.by if asked else None,
+        asked = m.asked
+        undo = None if m.latest < 0 else UndoOffer(
+            m.latest, asked.by if asked else None,
             may_confirm=bool(asked and seat.player and asked.by != seat.name),
             may_ask=bool(seat.player) and asked is None)
         outcome = rs.outcome(state)
@@ -254,13 +316,13 @@ class Table:
             hand = [Pile(h.pile, list(h.cards))
                     for h in rs.held(rs.view(state, seat.player), seat.player)]
         return Page(
-            version=version, ok=ok, verdict=verdict, you=seat.name, umpire=seat.umpire,
-            seq=tail.seq, title=rs.title, players=list(fold.header.players),
+            version=m.version, ok=ok, verdict=verdict, you=seat.name, umpire=seat.umpire,
+            seq=m.seq, title=rs.title, players=list(m.players),
             svg=pictures.draw(rs, state, seat.sees).svg(),
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
-            groups=groups, undo=undo, blocked=blocked, hand=hand)
+            groups=groups, undo=undo, blocked=blocked, hand=hand, rematch=self.rematch)
 
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
@@ -326,14 +388,21 @@ class Table:
                            f"seq {result.tail.seq}); nothing was written: look again")
 
     def _append(self, events: list[Event], result: engine.Replay, force: bool = False) -> int:
-        try:
+        try:  # append_checked folds the events into the one fold as it checks them
             written = entries.append_checked(self.path, events, result, force)
         except StaleWriter:
+            self.folded.forget()  # folded, not written: the fold is read again
             raise Conflict("the log moved on while writing; nothing was written") from None
         except IllegalEvent as e:
+            self.folded.forget()
             raise Conflict(e.reason, e.rule) from None
         except TapeError as e:
+            self.folded.forget()
             raise Malformed(e.reason) from None
+        except BaseException:
+            self.folded.forget()
+            raise
+        self.folded.wrote(written.tail, len(events))
         self.asked = None
         return written.tail.seq
 
