@@ -83,7 +83,8 @@ def unreadable(path: str, why: str) -> viewer.Book:
     return viewer.Book(path, ok=False, verdict=f"unreadable: {why}")
 
 
-def _why(e: Exception) -> str:
+def why(e: Exception) -> str:
+    """Returns why a log cannot be read, in a few words (the line, when there is one)."""
     if isinstance(e, FileNotFoundError):
         return "the file is gone (deleted or moved)"
     if isinstance(e, TapeError):
@@ -96,6 +97,12 @@ def _why(e: Exception) -> str:
 def stat(path: str) -> Stamp:
     """Returns the file's stamp now (raises OSError)."""
     return Stamp.of(os.stat(path))
+
+
+def settled(stamp: Stamp) -> bool:
+    """Returns True when the file system's clock has passed the stamp's last change: any
+    later change then shows in the stamp."""
+    return time.time_ns() - stamp.ctime_ns >= SETTLE_NS
 
 
 def _stamp(path: str) -> tuple[Stamp, bool]:
@@ -162,15 +169,15 @@ class Follower:
             stamp, settled = _stamp(path)
             tail = _tail(path, stamp.size)
         except OSError as e:
-            return Shown(unreadable(path, _why(e)), error=e)
+            return Shown(unreadable(path, why(e)), error=e)
         try:
             book = viewer.build(path, self.drawn, self.rules)
         except (TapeError, OSError, RecursionError, ValueError) as e:
             # a broken header, an empty file, or a file that is not a log: shown as such
-            return Shown(unreadable(path, _why(e)), stamp, settled, tail, e)
+            return Shown(unreadable(path, why(e)), stamp, settled, tail, e)
         except Exception as e:  # a fault of ours: said on the page, never a 500
-            why = f"tabletape failed to read it ({type(e).__name__}: {e}); please report this"
-            return Shown(unreadable(path, why), stamp, settled, tail, e)
+            fault = f"tabletape failed to read it ({type(e).__name__}: {e}); please report this"
+            return Shown(unreadable(path, fault), stamp, settled, tail, e)
         self.drawn = book
         return Shown(book, stamp, settled, tail)
 
@@ -234,10 +241,10 @@ class Folded:
             raise
         if self.stamp is not None and stamp == self.stamp and self.result is not None:
             return self._ok()
-        settled = time.time_ns() - stamp.ctime_ns >= SETTLE_NS
+        final = settled(stamp)
         if not (self.result is not None and self._grew(stamp) and self._read_on()):
             self._read_all()
-        self.stamp = stamp if settled else None  # not settled: looked at again next time
+        self.stamp = stamp if final else None  # not settled: looked at again next time
         return self._ok()
 
     def wrote(self, tail: tapelog.Tail, events: int) -> None:

@@ -262,7 +262,7 @@ class Table:
             try:
                 result = self.replayed()
             except (TapeError, OSError, ValueError, RecursionError) as e:
-                why = e.reason if isinstance(e, TapeError) else str(e)
+                why = live.why(e)
                 return Moment(self._keyed(f"broken-{why}"), visible(f"unreadable: {why}"))
             key = (self.folded.moves, self.asked)
             if self._moment is not None and self._moment[0] == key:

@@ -1,8 +1,15 @@
 """The page of `tabletape serve --play`: a seat's table and the events it may enter.
 
 Static bytes (the same on every page, so the CSP allows its script by hash): the script
-reads the seat's token from its own path, polls `state`, and POSTs what is pressed.
-No inline event handlers, nothing fetched but this server's own paths.
+reads the seat's token from its own path, opens one stream of server-sent events
+(`events`: its page data, pushed each time the table moves), and POSTs what is pressed.
+While the stream is down it fetches `state` every FALLBACK_MS. No inline event handlers,
+nothing fetched but this server's own paths.
+
+The connection's state, for whatever shows it (a banner): `document` receives a
+`tabletape:online` event when the stream is up and a `tabletape:offline` event when it
+is lost, each once per change; `connection.online` says which holds now (null before the
+first).
 """
 
 PAGE = r"""<!DOCTYPE html>
@@ -153,7 +160,7 @@ async function post(what, body) {
   } catch (err) { say("not sent: the server cannot be reached", false); return; }
   const j = await r.json().catch(() => ({ message: "the server said " + r.status }));
   say((j.rule ? "[" + j.rule + "] " : "") + j.message, r.ok);
-  poll(true);
+  if (!connection.online) poll();  // else the stream brings the table as it now is
 }
 
 $("confirm-yes").addEventListener("click", () => {
@@ -173,17 +180,34 @@ $("dispute").addEventListener("click", () => {
   $("note-text").value = "";
 });
 
-let polling = null;
-function poll(now) {
-  if (polling) clearTimeout(polling);
+// Pushed: one stream of server-sent events; each `page` event is this seat's page data.
+const FALLBACK_MS = 10000;  // while the stream is down: one fetch of the page this often
+const connection = { online: null, stream: null, fallback: null };
+function connected(up) {  // the hooks: "tabletape:online" / "tabletape:offline" on document
+  if (connection.online === up) return;
+  connection.online = up;
+  if (up && connection.fallback) { clearInterval(connection.fallback); connection.fallback = null; }
+  if (!up && !connection.fallback) connection.fallback = setInterval(poll, FALLBACK_MS);
+  document.dispatchEvent(new CustomEvent(up ? "tabletape:online" : "tabletape:offline"));
+}
+function listen() {
+  const es = connection.stream = new EventSource(
+    base + "events?v=" + encodeURIComponent(S ? S.version : ""));
+  es.addEventListener("open", () => connected(true));
+  es.addEventListener("page", ev => { S = JSON.parse(ev.data); draw(); connected(true); });
+  es.addEventListener("error", () => {
+    connected(false);
+    if (es.readyState === EventSource.CLOSED) setTimeout(listen, 5000);  // else it retries
+  });
+}
+function poll() {  // one fetch of the page data (the fallback, and after a write offline)
   const v = S ? S.version : "";
   fetch(base + "state?v=" + encodeURIComponent(v), { cache: "no-store" })
     .then(r => r.status === 200 ? r.json() : null)
     .then(j => { if (j) { S = j; draw(); } })
-    .catch(() => {})
-    .finally(() => { polling = setTimeout(poll, 1000); });
+    .catch(() => {});
 }
-poll(true);
+listen();
 </script>
 </body>
 </html>
