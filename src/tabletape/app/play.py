@@ -24,21 +24,21 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, live, pictures, viewer
+from tabletape.app import entries, live, pictures, seatfile, viewer
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import Event, Note, Undone, envelope, visible
 
-UMPIRE = "umpire"  # the `by` of what the umpire enters
+UMPIRE = seatfile.UMPIRE  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
 RATE = (30, 10.0)  # at most 30 writes per seat in 10 seconds (a hand of draws is 8)
 
@@ -72,13 +72,17 @@ class Seats:
     """The session's links: one random token per player (and per umpire)."""
 
     def __init__(self, players: tuple[str, ...], umpire: bool = False,
-                 token: Callable[[], str] = lambda: secrets.token_urlsafe(18)):
+                 token: Callable[[], str] = lambda: secrets.token_urlsafe(18),
+                 kept: Mapping[str, str] | None = None):
+        """`kept`: the tokens of a seats file (app.seatfile), by seat name (UMPIRE for the
+        umpire); a seat it lacks gets a fresh one."""
         if umpire and UMPIRE in players:
             raise UsageError(f"a player is named {UMPIRE!r}: with --umpire their writes could "
                              "not be told from the umpire's; serve without --umpire")
-        self.tokens: dict[str, Seat] = {token(): Seat(p) for p in players}
+        kept = kept or {}
+        self.tokens: dict[str, Seat] = {kept.get(p) or token(): Seat(p) for p in players}
         if umpire:
-            self.tokens[token()] = Seat(UMPIRE, umpire=True)
+            self.tokens[kept.get(UMPIRE) or token()] = Seat(UMPIRE, umpire=True)
 
     def find(self, token: str) -> Seat | None:
         """Returns the seat of a token, or None; compares every token in constant time."""
@@ -152,6 +156,14 @@ class Pile(msgspec.Struct, frozen=True):
     cards: list[str]
 
 
+class JoinCode(msgspec.Struct, frozen=True):
+    """A seat's join link and its QR code (SVG), for the umpire to hold up."""
+
+    seat: str
+    url: str
+    svg: str  # "" without segno
+
+
 class Page(msgspec.Struct, frozen=True, kw_only=True):
     """What one seat's page shows now (its JSON is what the page reads)."""
 
@@ -173,6 +185,7 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
     rematch: str | None = None  # the rematch's log, once one is made (POST rematch)
+    codes: list[JoinCode] = []  # every seat's join link: the umpire's page (or --show-codes)
 
 
 @dataclass
@@ -521,6 +534,21 @@ def qr_lines(url: str) -> list[str] | None:
     out = io.StringIO()
     segno.make(url, error="m").terminal(out=out, compact=True, border=2)
     return out.getvalue().rstrip("\n").split("\n")
+
+
+def join_codes(seats: Seats, base: str) -> list[JoinCode]:
+    """Returns each seat's join link under `base` (http://HOST:PORT) and its QR code as SVG
+    ("" without `segno`)."""
+    try:
+        import segno
+    except ImportError:
+        segno = None
+    out = []
+    for seat, path in seats.links():
+        url = base + path
+        svg = segno.make(url, error="m").svg_inline(scale=4) if segno is not None else ""
+        out.append(JoinCode(UMPIRE if seat.umpire else seat.name, url, svg))
+    return out
 
 
 def lan_address() -> str:

@@ -49,6 +49,10 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 #tools { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
 #tools textarea { width: 100%; box-sizing: border-box; font-size: 16px; min-height: 3em; }
 #undo-state { color: #8a6d00; }
+#codes { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
+#code-list > div { display: inline-block; margin: 6px 12px 6px 0; text-align: center;
+                   overflow-wrap: anywhere; max-width: 220px; font-size: 13px; }
+#code-list b { display: block; font-size: 16px; }
 @media (max-width: 600px) {  /* a phone: the table laid out narrow at its own size, the
                                panel below it, nothing wider than the screen */
   main { display: block; padding: 6px; }
@@ -82,6 +86,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
       <button id="note">add note</button>
       <button id="dispute">dispute the last event</button>
     </div>
+    <details id="codes" hidden><summary>show join codes</summary><div id="code-list"></div></details>
   </section>
 </main>
 <script>
@@ -142,6 +147,21 @@ function draw() {
   $("undo-state").textContent = u && u.asked_by
     ? u.asked_by + " asks to undo seq " + u.target + (u.may_confirm ? "" : " (another player confirms)") : "";
   $("dispute").hidden = !u;
+  const codes = S.codes || [];  // the join links: the umpire's page (or --show-codes)
+  $("codes").hidden = !codes.length;
+  if (codes.length && !$("code-list").childElementCount) {
+    $("code-list").replaceChildren(...codes.map(c => {
+      const d = document.createElement("div");
+      const name = document.createElement("b");
+      name.textContent = c.seat;
+      const qr = document.createElement("div");
+      qr.innerHTML = c.svg;  // drawn by the server (segno) from its own link
+      const link = document.createElement("div");
+      link.textContent = c.url;
+      d.append(name, qr, link);
+      return d;
+    }));
+  }
 }
 
 function ask(e) {

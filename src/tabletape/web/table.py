@@ -161,15 +161,19 @@ class Hub:
 
 
 def play_app(table: play.Table, seats: play.Seats, allowed: Callable[[str], bool] | None = None,
-             told: Callable[[str], None] | None = None) -> Starlette:
+             told: Callable[[str], None] | None = None, base: str | None = None,
+             show_codes: bool = False) -> Starlette:
     """Returns the web application of `serve --play`: the shared page at `/`, each seat's
     page at `/p/TOKEN`, and its writes (POST `/p/TOKEN/event`, `note`, `undo`).
 
     `table` is a `play.Table`, `seats` its `play.Seats`. An unknown token is a 404 and
-    writes nothing; a write from another origin is a 403.
+    writes nothing; a write from another origin is a 403. With `base` (the address the
+    links were printed with) the umpire's page carries every seat's join link and QR code,
+    and the shared page too with `show_codes`.
     """
     page_bytes = play_page.PAGE.encode()
     hub = Hub(table)
+    codes = play.join_codes(seats, base) if base is not None else []
     cached: dict[tuple[play.Seat, str], bytes] = {}  # (seat, version) -> its page data
     guard = threading.Lock()
 
@@ -181,7 +185,10 @@ def play_app(table: play.Table, seats: play.Seats, allowed: Callable[[str], bool
         with guard:
             if key in cached:
                 return moment.version, cached[key]
-        body = msgspec.json.encode(table.shown(seat, moment))
+        page = table.shown(seat, moment)
+        if codes and (seat.umpire or (show_codes and seat is play.PUBLIC)):
+            page = msgspec.structs.replace(page, codes=codes)
+        body = msgspec.json.encode(page)
         with guard:
             if len(cached) >= KEPT:
                 for old in [k for k in cached if k[1] != moment.version]:
