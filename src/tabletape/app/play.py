@@ -541,12 +541,13 @@ def join_codes(seats: Seats, base: str) -> list[JoinCode]:
     ("" without `segno`)."""
     try:
         import segno
+        qr: Callable[[str], str] = lambda url: segno.make(url, error="m").svg_inline(scale=4)
     except ImportError:
-        segno = None
+        qr = lambda url: ""  # noqa: E731
     out = []
     for seat, path in seats.links():
         url = base + path
-        svg = segno.make(url, error="m").svg_inline(scale=4) if segno is not None else ""
+        svg = qr(url)
         out.append(JoinCode(UMPIRE if seat.umpire else seat.name, url, svg))
     return out
 
