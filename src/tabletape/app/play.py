@@ -541,13 +541,12 @@ def join_codes(seats: Seats, base: str) -> list[JoinCode]:
     ("" without `segno`)."""
     try:
         import segno
-        qr: Callable[[str], str] = lambda url: segno.make(url, error="m").svg_inline(scale=4)
     except ImportError:
-        qr = lambda url: ""  # noqa: E731
+        segno = None  # type: ignore[assignment]
     out = []
     for seat, path in seats.links():
         url = base + path
-        svg = qr(url)
+        svg = segno.make(url, error="m").svg_inline(scale=4) if segno is not None else ""
         out.append(JoinCode(UMPIRE if seat.umpire else seat.name, url, svg))
     return out
 
