@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
+import re
 import secrets
 import threading
 import time
@@ -184,7 +186,7 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
-    rematch: str | None = None  # the rematch's log, once one is made (POST rematch)
+    rematch: str | None = None  # the log the table moved to at a rematch (POST rematch), or None
     codes: list[JoinCode] = []  # every seat's join link: the umpire's page (or --show-codes)
 
 
@@ -233,7 +235,7 @@ class Table:
     asked: UndoAsked | None = None
     flagged: Callable[[str], None] | None = None  # hears a write the umpire must rule on
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
-    rematch: str | None = None  # the new game's log once a rematch is made (`rematch`)
+    rematched: str | None = None  # the log this table moved to at its last `rematch`
     # held while the one fold is read or written (re-entered: a write looks first)
     _writing: threading.RLock = field(default_factory=threading.RLock, repr=False)
     folded: live.Folded = field(init=False, repr=False)  # the log's one fold
@@ -335,7 +337,7 @@ class Table:
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
-            groups=groups, undo=undo, blocked=blocked, hand=hand, rematch=self.rematch)
+            groups=groups, undo=undo, blocked=blocked, hand=hand, rematch=self.rematched)
 
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
@@ -423,6 +425,32 @@ class Table:
         """Returns the log's game, from its header alone (no state read)."""
         from tabletape.app.logrows import header_of
         return header_of(self.path)[1]
+
+    def rematch(self, seat: Seat, body: dict[str, Any]) -> str:
+        """Starts a rematch once the game is over (any seat but the shared page): a new log
+        beside this one with the same game, players, options and components (its own draws
+        come as it is played), and the table serves it from now on (the same links)."""
+        if not (seat.umpire or seat.player):
+            raise NotYours("the shared page starts nothing; nothing was written")
+        with self._writing:
+            result = self.writable()
+            fold, rs = result.fold, result.ruleset
+            assert fold is not None and rs is not None
+            self._stale(result, body.get("after"))
+            if rs.outcome(fold.state) is None:
+                raise Conflict("the game is not over: a rematch starts once it ends; "
+                               "nothing was written")
+            new = rematch_path(self.path)
+            header = msgspec.structs.replace(fold.header, at=entries.now(),
+                                             by=seat.player or UMPIRE)
+            try:
+                tapelog.create(new, header, rs.codec)
+            except (TapeError, OSError) as e:
+                raise Conflict(f"the rematch's log cannot be written ({getattr(e, 'reason', e)}); "
+                               "nothing was written") from None
+            self.path, self.rematched, self.asked = new, new, None
+            self.folded, self._moment = live.Folded(new, self.rules), None
+        return f"rematch started: {new}"
 
     def enter(self, seat: Seat, body: dict[str, Any]) -> str:
         """Appends the event a seat pressed; returns what was written, or raises Refused.
@@ -534,6 +562,18 @@ def qr_lines(url: str) -> list[str] | None:
     out = io.StringIO()
     segno.make(url, error="m").terminal(out=out, compact=True, border=2)
     return out.getvalue().rstrip("\n").split("\n")
+
+
+def rematch_path(path: str) -> str:
+    """Returns the path of a rematch of the log at `path`, beside it: `NAME-rematch-N.jsonl`
+    for the first N no file has (N counts on from a rematch's own)."""
+    folder, name = os.path.split(path)
+    stem, ext = os.path.splitext(name)
+    m = re.fullmatch(r"(.*)-rematch-(\d+)", stem)
+    stem, n = (m[1], int(m[2]) + 1) if m else (stem, 1)
+    while os.path.lexists(os.path.join(folder, f"{stem}-rematch-{n}{ext or '.jsonl'}")):
+        n += 1
+    return os.path.join(folder, f"{stem}-rematch-{n}{ext or '.jsonl'}")
 
 
 def join_codes(seats: Seats, base: str) -> list[JoinCode]:
