@@ -157,3 +157,15 @@ def test_serve_help_says_play_writes(run):
     res = run("serve", "--help")
     assert "(read-only)" not in res.stdout.splitlines()[2]
     assert "the server appends them to the log" in " ".join(res.stdout.split())
+
+
+def test_a_seat_the_file_lacks_is_added_and_the_others_kept(tmp_path):
+    # a seats file made without --umpire, then served with it: the umpire's token is added
+    from tabletape.app import seatfile
+    path = str(tmp_path / "game.seats")
+    first, said = seatfile.seats_for(path, "cards-of-war", ("alice", "bob"))
+    assert said == [f"made {path}: a token per seat (mode 0600; keep it secret)"]
+    again, said = seatfile.seats_for(path, "cards-of-war", ("alice", "bob"), umpire=True)
+    assert said == [f"added a token for umpire to {path}"]
+    assert {k: again[k] for k in first} == first and again["umpire"] not in first.values()
+    assert seatfile.seats_for(path, "cards-of-war", ("alice", "bob"), umpire=True) == (again, [])

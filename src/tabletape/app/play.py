@@ -1,17 +1,23 @@
 """`tabletape serve FILE --play`: each player enters their own plays from their own phone.
 
 Every seat (each player, and the umpire with `--umpire`) gets a link carrying a secret:
-a random token per seat per session (`secrets.token_urlsafe`). A seat's page shows the
-table as that seat may see it (the game's `view`: others' hidden cards are never sent),
-and, when the game waits on that seat, the legal events it may enter. The shared page
+a random token per seat per session (`secrets.token_urlsafe`), or kept in a seats file.
+A seat's page shows the table as that seat may see it (the game's `view`: others' hidden
+cards are never sent), and, when the game waits on that seat, the legal events it may
+enter. The shared page
 (no token) shows what everyone sees and the verdict.
 
 Writes are POSTs to the seat's own path (the token in the path, never a cookie), from
 this server's own origin only (the `Origin` header is checked: a page elsewhere cannot
-write), JSON, small and rate-limited. Each write replays the log, refuses a page drawn
-before the log moved on (the expected tail), and appends through the checked path
-(`entries.append_checked`, `tape.log.append` under the log's lock): one writer, one
-hash-chained file, and `append` from a shell beside it still works (the pages follow).
+write), JSON, small and rate-limited. The table keeps one fold of the log (`live.Folded`:
+a look reads only the lines appended since), every seat's page derived from it. Each
+write refuses a page drawn before the log moved on (the expected tail), and appends
+through the checked path (`entries.append_checked`, folding its event once;
+`tape.log.append` under the log's lock): one writer, one hash-chained file, and `append`
+from a shell beside it still works (the fold reads its lines on).
+
+Tokens can be kept across restarts (app.seatfile, `--seats`); a rematch moves the table
+to a new log with the same links (`Table.rematch`).
 
 Nothing here prints; `tabletape serve` says the links.
 """
