@@ -169,3 +169,16 @@ def test_a_seat_the_file_lacks_is_added_and_the_others_kept(tmp_path):
     assert said == [f"added a token for umpire to {path}"]
     assert {k: again[k] for k in first} == first and again["umpire"] not in first.values()
     assert seatfile.seats_for(path, "cards-of-war", ("alice", "bob"), umpire=True) == (again, [])
+
+
+def test_play_refuses_a_file_that_is_not_a_log_before_listening(run, tmp_path, monkeypatch):
+    import uvicorn
+    calls: list[int] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: calls.append(1))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\nworld\n")
+    seats = tmp_path / "notes.seats"
+    res = run("serve", notes, "--play", "--seats", seats, "--port", "0")
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.stderr.startswith(f"error: {notes}:1 (byte 0): invalid JSON")
+    assert calls == [] and not seats.exists()

@@ -162,15 +162,10 @@ def serve(file: str, host: str, port: int, play: bool, umpire: bool, seats_file:
                          " goes with --play")
     if reissue and not seats_file:
         raise UsageError("--reissue goes with --seats (without it every start makes new links)")
-    follower = live.Follower(file, rules=rules)
-    error = follower.look().error
-    if isinstance(error, TapeError):  # not a log: refused before listening
-        raise UsageError(error.reason, file=error.file, line=error.line, offset=error.offset,
-                         field=error.field)
-    if error is not None:
-        raise error
-    if play:
+    if play:  # the table keeps its own fold of the log: no viewer's book is built
         return _play(file, host, port, umpire, rules, seats_file, reissue, show_codes)
+    follower = live.Follower(file, rules=rules)
+    _refuse(follower.look().error)
     sock = _listen(host, port)
     port = sock.getsockname()[1]
     follower.told = told = _console
@@ -190,7 +185,11 @@ def _play(file: str, host: str, port: int, umpire: bool, rules: str | None,
     from tabletape.web import guard, run
     from tabletape.web import table as web
     table = play.Table(file, rules, flagged=lambda said: _console(f"for the umpire: {said}"))
-    header = table.replayed().fold.header  # type: ignore[union-attr]
+    try:
+        header = table.replayed().fold.header  # type: ignore[union-attr]
+    except (TapeError, OSError, ValueError, RecursionError) as e:
+        _refuse(e)
+        raise
     kept = None
     if seats_file is not None:
         if umpire and play.UMPIRE in header.players:
@@ -221,6 +220,15 @@ def _play(file: str, host: str, port: int, umpire: bool, rules: str | None,
     if play.qr_lines("") is None:
         echo("(no QR codes: pip install 'tabletape[view]' brings segno)")
     run.run(app, sock)
+
+
+def _refuse(error: Exception | None) -> None:
+    """Refuses to serve a file that is not a log (exit 2), before listening."""
+    if isinstance(error, TapeError):
+        raise UsageError(error.reason, file=error.file, line=error.line, offset=error.offset,
+                         field=error.field)
+    if error is not None:
+        raise error
 
 
 def _listen(host: str, port: int) -> socket.socket:
