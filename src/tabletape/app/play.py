@@ -557,19 +557,6 @@ class Table:
             f" (seq {seq}: confirmed)" if len(events) > 1 else "")
 
 
-def qr_lines(url: str) -> list[str] | None:
-    """Returns a QR code of `url` as lines of block characters (two rows of modules per
-    line, so a phone's camera reads it off a terminal), or None without `segno`."""
-    try:
-        import segno
-    except ImportError:
-        return None
-    import io
-    out = io.StringIO()
-    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue().rstrip("\n").split("\n")
-
-
 def rematch_path(path: str) -> str:
     """Returns the path of a rematch of the log at `path`, beside it: `NAME-rematch-N.jsonl`
     for the first N no file has (N counts on from a rematch's own)."""
@@ -595,15 +582,3 @@ def join_codes(seats: Seats, base: str) -> list[JoinCode]:
         svg = segno.make(url, error="m").svg_inline(scale=4) if segno is not None else ""
         out.append(JoinCode(UMPIRE if seat.umpire else seat.name, url, svg))
     return out
-
-
-def lan_address() -> str:
-    """Returns this machine's address on the local network, for links to phones when
-    serving on every address (0.0.0.0); 127.0.0.1 when it has none. Sends nothing."""
-    import socket
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 9))  # picks the route; a UDP connect sends nothing
-            return str(s.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"

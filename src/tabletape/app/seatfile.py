@@ -1,4 +1,4 @@
-"""`serve --play --seats FILE`: each seat's secret kept across restarts.
+"""`serve --play --seats FILE`: each seat's secret kept across restarts; the links printed.
 
 The file holds the game, its players in seat order and one token per seat (the umpire's
 too, once served with `--umpire`). It is made on first use, written through the one
@@ -102,3 +102,30 @@ def seats_for(path: str, game: str, players: tuple[str, ...], umpire: bool = Fal
         files.write(path, msgspec.json.format(msgspec.json.encode(out)) + b"\n",
                     force=os.path.lexists(path), mode=MODE, reading=reading)
     return {name: tokens[name] for name in names}, said
+
+
+# -- the links, as the console prints them ------------------------------------------------
+
+def qr_lines(url: str) -> list[str] | None:
+    """Returns a QR code of `url` as lines of block characters (two rows of modules per
+    line, so a phone's camera reads it off a terminal), or None without `segno`."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    import io
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue().rstrip("\n").split("\n")
+
+
+def lan_address() -> str:
+    """Returns this machine's address on the local network, for links to phones when
+    serving on every address (0.0.0.0); 127.0.0.1 when it has none. Sends nothing."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 9))  # picks the route; a UDP connect sends nothing
+            return str(s.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"

@@ -201,7 +201,7 @@ def _play(file: str, host: str, port: int, umpire: bool, rules: str | None,
     seats = play.Seats(tuple(header.players), umpire, kept=kept)
     sock = _listen(host, port)
     port = sock.getsockname()[1]
-    shown = play.lan_address() if host in ("0.0.0.0", "::") else host
+    shown = seatfile.lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
     app = web.play_app(table, seats, guard.host_check(host, port, named=(shown,)), _console,
                        base=base, show_codes=show_codes)
@@ -215,9 +215,9 @@ def _play(file: str, host: str, port: int, umpire: bool, rules: str | None,
     echo(f"serving {file} for play at {base}/ (the shared table: public; Ctrl-C stops)")
     for seat, path in seats.links():
         echo(f"{'umpire' if seat.umpire else seat.name}: {base}{path}")
-        for line in play.qr_lines(base + path) or ():
+        for line in seatfile.qr_lines(base + path) or ():
             echo(line)
-    if play.qr_lines("") is None:
+    if seatfile.qr_lines("") is None:
         echo("(no QR codes: pip install 'tabletape[view]' brings segno)")
     run.run(app, sock)
 
