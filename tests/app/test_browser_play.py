@@ -495,3 +495,24 @@ def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatc
         server.close()
     result = engine.replay(str(path))
     assert result.error is None and not result.problems and result.events == 9
+
+
+def test_a_page_is_updated_by_push_not_by_polling(phones, playing):
+    # alice's page is open; a move is appended from a shell beside the server
+    import msgspec
+    from playwright.sync_api import expect
+    log_path, links = playing
+    alice, fetched = phones(links["alice"])
+    lines = len(log_path.read_text().splitlines())
+    expect(alice.locator("#seq")).to_have_text(f"after seq {lines - 1}")
+    assert alice.evaluate("connection.online") is True
+    result = engine.replay(str(log_path))
+    event = next(iter(result.ruleset.legal(result.fold.state)))
+    raw = {k: v for k, v in msgspec.to_builtins(event).items()
+           if k not in ("seq", "prev", "at", "by", "salt")}
+    done = subprocess.run([sys.executable, "-m", "tabletape", "append", str(log_path),
+                           json.dumps(raw)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    # the page has it within a moment, pushed on its stream: it fetched nothing
+    expect(alice.locator("#seq")).to_have_text(f"after seq {lines}", timeout=3000)
+    assert fetched == [] and alice.evaluate("window.pushed.length") == 2

@@ -228,6 +228,7 @@ function poll() {  // one fetch of the page data (the fallback, and after a writ
     .catch(() => {});
 }
 listen();
+setTimeout(() => { if (!S) poll(); }, 3000);  // a stream held up on the way (a proxy)
 </script>
 </body>
 </html>
