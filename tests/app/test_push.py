@@ -236,3 +236,19 @@ def test_no_stream_no_watcher(served):
             break
         time.sleep(0.02)
     assert hub.streams == 0 and hub._task is None
+
+
+def test_a_broken_log_is_not_read_again_until_it_changes(tmp_path):
+    from tabletape.app import play
+    path = tmp_path / "game.jsonl"
+    path.write_text("not a log\n")
+    table = play.Table(str(path))
+    time.sleep(0.05)  # past the file system's clock: the stamp is final
+    first = table.now()
+    assert first.error is not None and first.error.startswith("unreadable: line 1")
+    assert table.now() == first and table.folded.reads <= 2
+    reads = table.folded.reads
+    table.now()
+    assert table.folded.reads == reads
+    cut(SIM, path, 21)  # mended: read again, and shown
+    assert table.now().seq == 20

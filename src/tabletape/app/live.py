@@ -239,8 +239,8 @@ class Folded:
         except OSError as e:
             self._failed(e)
             raise
-        if self.stamp is not None and stamp == self.stamp and self.result is not None:
-            return self._ok()
+        if self.stamp is not None and stamp == self.stamp:
+            return self._ok()  # as last read (its error too: a broken log is not read again)
         final = settled(stamp)
         if not (self.result is not None and self._grew(stamp) and self._read_on()):
             self._read_all()
