@@ -10,11 +10,11 @@ from .state import State
 W = 420
 
 
-def draw(game: TakeAway, state: State, pending: str) -> Drawing:
-    """Returns the table: the pile and the players, whose turn it is."""
+def draw(game: TakeAway, state: State, pending: str, width: int = W) -> Drawing:
+    """Returns the table, `width` wide: the pile and the players, whose turn it is."""
     title = "Take-away" + (" — game over" if state.pile == 0 else "")
     parts = [group(text(16, 26, title, size=17, weight="bold"), label="title"),
-             group(rect(16, 40, W - 32, 40), text(28, 65, f"pile: {state.pile}", size=14),
+             group(rect(16, 40, width - 32, 40), text(28, 65, f"pile: {state.pile}", size=14),
                    label="pile")]
     y = 100
     for p in state.players:
@@ -23,4 +23,4 @@ def draw(game: TakeAway, state: State, pending: str) -> Drawing:
                            label=f"player {p}"))
         y += 20
     parts.append(group(text(16, y + 10, pending, size=11), label="next"))
-    return Drawing(W, y + 30, f"{title}; {pending}", parts)
+    return Drawing(width, y + 30, f"{title}; {pending}", parts)
