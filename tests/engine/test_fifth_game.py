@@ -139,3 +139,16 @@ def test_a_misspelled_switch_in_a_game_of_ones_own_fails_at_import(tmp_path, mon
     finally:
         for name in [m for m in sys.modules if m == "last_loses" or m.startswith("last_loses.")]:
             del sys.modules[name]
+
+
+@pytest.mark.usefixtures("template_registered")
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_template_hand_tells_a_seat_nothing_of_the_others(tmp_path, monkeypatch, n):
+    """The non-interference harness (tests/reliability/test_secrets.py) on the template game,
+    which it meets only when registered: two logs that differ only in a card dealt to another
+    player give a seat the same bytes on every surface."""
+    from tests.reliability.test_secrets import (
+        test_a_seat_receives_the_same_from_logs_that_differ_only_in_its_secrets as same,
+    )
+    monkeypatch.setenv("TABLETAPE_CLOCK", "off")
+    same(tmp_path, "take-away", {}, n)
