@@ -94,6 +94,8 @@ def test_a_fifth_game_from_the_template_plays_through_every_command(fifth_game, 
     res = run("replay", log)
     assert res.exit_code == 0 and "ann won with 3; bob took the last counter" in res.output, \
         res.output
+    res = run("log", log, "--as", "bob")  # the hidden hand: bob sees ann was dealt a card
+    assert res.exit_code == 0 and "ann: dealt (not seen by bob)" in res.output, res.output
     res = run("replay", log, "--as", "bob", "--to", "3")
     assert res.exit_code == 0 and "ann ?" in res.output and "bob 1" in res.output, res.output
     res = run("explain", log, "5")
