@@ -41,7 +41,7 @@ def enabled_buttons(pg) -> int:
         .filter(b => b.offsetParent !== null && !b.disabled).length""")
 
 
-def test_the_bar_is_on_the_first_screen_and_goes_to_the_move(phones, game):
+def test_the_bar_is_on_the_first_screen_and_goes_to_the_move(phones, game):  # noqa: F811
     """At 390x844 the moves start more than a screen below the top; the bar stays on the
     first screen however far the page is scrolled, and its link brings the moves up."""
     from playwright.sync_api import expect
@@ -63,7 +63,8 @@ def test_the_bar_is_on_the_first_screen_and_goes_to_the_move(phones, game):
     expect(alice.locator("#groups button").first).to_be_focused()
 
 
-def test_offline_the_banner_shows_and_every_button_is_off_then_reconnects(phones, game):
+def test_offline_the_banner_shows_and_every_button_is_off_and_comes_back(phones,  # noqa: F811
+                                                                         game):
     """Requests failing (as with the server stopped): the banner, every button disabled
     (those drawn meanwhile too), a press said not sent; on reconnect the banner and that
     message go, and the buttons come back."""
@@ -99,7 +100,7 @@ def test_offline_the_banner_shows_and_every_button_is_off_then_reconnects(phones
     press(alice, "Spy", path)  # and the page works again
 
 
-def test_a_confirm_box_closes_when_another_seat_moves(phones, game):
+def test_a_confirm_box_closes_when_another_seat_moves(phones, game):  # noqa: F811
     """alice's confirm box is open when the table moves on (here her other phone: the
     opening card is hers to turn): it closes, saying why, and nothing is sent."""
     from playwright.sync_api import expect
@@ -117,7 +118,7 @@ def test_a_confirm_box_closes_when_another_seat_moves(phones, game):
     assert len(path.read_text().splitlines()) == 2
 
 
-def test_a_refusal_is_one_sentence_naming_the_rule_that_refused_it(phones, game):
+def test_a_refusal_is_one_sentence_naming_the_rule_that_refused_it(phones, game):  # noqa: F811
     """A dispute with no event to dispute breaks core.note.about: said in one sentence,
     the rule after it; a refusal of no rule (a stale page) names none."""
     from playwright.sync_api import expect
@@ -133,7 +134,7 @@ def test_a_refusal_is_one_sentence_naming_the_rule_that_refused_it(phones, game)
         "nothing was written: look again.")
 
 
-def test_rematch_is_offered_when_the_page_data_says_so(phones, game):
+def test_rematch_is_offered_when_the_page_data_says_so(phones, game):  # noqa: F811
     """At game over with `rematch` set (the server's word that a new game with the same
     seats may be asked for), a Rematch button posts to the seat's `rematch` path and goes
     to the page the answer names; absent or null, no button."""
@@ -209,7 +210,7 @@ def test_stage_of_reads_each_games_round_or_turn():
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])
-def test_the_shared_page_says_whose_move_without_any_button(phones, game, size):
+def test_the_shared_page_says_whose_move_without_any_button(phones, game, size):  # noqa: F811
     """The shared page (no seat): the bar names the player to move, no link to moves."""
     from playwright.sync_api import expect
     _path, links = game

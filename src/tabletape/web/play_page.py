@@ -103,7 +103,9 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
       <button id="rematch" hidden>Rematch</button>
     </section>
     <div id="table"></div>
-    <figure id="last" hidden><figcaption id="last-move"></figcaption><div id="last-board"></div></figure>
+    <figure id="last" hidden>
+      <figcaption id="last-move"></figcaption><div id="last-board"></div>
+    </figure>
   </div>
   <section id="panel" aria-live="polite">
     <div id="hand" hidden></div>
