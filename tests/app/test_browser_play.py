@@ -433,9 +433,10 @@ def serve_play(tmp_path, game: str, players: str, *options: str):
 VIBRATE = "window.buzzed = 0; navigator.vibrate = () => { window.buzzed += 1; return true; };"
 
 
-def bar_agrees(pages: dict, log_path) -> None:
+def bar_agrees(pages: dict, log_path, board: bool = True) -> None:
     """On every page, scrolled to its foot: the bar inside the first screen, saying whose
-    move it is as the engine does (`play.acts`) and as the board does; the tab's title too."""
+    move it is as the engine does (`play.acts`) and, with `board`, as the board does
+    (Cards of War's "to act: bob"); the tab's title too."""
     from playwright.sync_api import expect
 
     from tabletape.app import play
@@ -449,11 +450,15 @@ def bar_agrees(pages: dict, log_path) -> None:
         pg.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         box, height = pg.locator("#bar").bounding_box(), pg.viewport_size["height"]
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (me, box)
-        said = ("Game over" if over else "Your move" if me in acting
-                else "Waiting for " + " and ".join(acting))
+        mine = pg.evaluate("mine()")  # moves offered (a public draw: to every player)
+        assert mine or me not in acting
+        said = ("Game over" if over else "Your move" if mine
+                else "Waiting for " + " and ".join([", ".join(acting[:-1]), acting[-1]]
+                                                   if len(acting) > 1 else acting)
+                if acting else "Waiting: " + rs.pending(state).detail)
         expect(pg.locator("#turn")).to_have_text(said)
         assert pg.title() == ("● " if said == "Your move" else "") + f"{said} — {rs.title}"
-        if not over:  # the board names the same player (Cards of War: "to act: bob")
+        if board and not over:  # the board names the same player
             assert f"to act: {acting[0]}" in pg.locator("#table svg").text_content()
         pg.evaluate("window.scrollTo(0, 0)")
 
@@ -492,7 +497,8 @@ def test_two_phones_play_a_whole_short_game_of_cards_of_war(phones, tmp_path, mo
         game_over_shown(everyone, path)
         shot(pages["alice"][0], "play-phone-game-over")
         shot(table[0], "play-table-game-over-1280")
-        docs_shot("play-phone-game-over", "play-game-over-390")
+        shot(phones(links["alice"], PHONE_1X)[0], "play-phone-game-over-1x")  # the docs'
+        docs_shot("play-phone-game-over-1x", "play-game-over-390")
         docs_shot("play-table-game-over-1280", "table-game-over-1280")
     finally:
         server.close()
@@ -545,8 +551,9 @@ def expect_text(pg, selector: str, text: str) -> None:
                                                ("global-domination", "ann,bob,cat")])
 def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatch, game,
                                                      players):
-    """Each player a browser context at 390x844; 8 events pressed from their pages; no
-    page holds another hand's hidden cards; the log validates."""
+    """Each player a browser context at 390x844; 8 events pressed from their pages; after
+    each, every page's bar says whose move it is, on the first screen; no page holds
+    another hand's hidden cards; the log validates."""
     from tabletape.app import play
     monkeypatch.setattr(play, "RATE", (10**6, 1.0))
     path, server, links = serve_play(tmp_path, game, players)
@@ -556,6 +563,7 @@ def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatc
         for _ in range(8):
             press_any(pages, path, rng)
             hidden_from(pages, path)
+            bar_agrees(pages, path, board=False)
     finally:
         server.close()
     result = engine.replay(str(path))

@@ -18,6 +18,7 @@ from tests.app.test_browser import browser, shot  # noqa: F401
 from tests.app.test_browser_play import (  # noqa: F401
     DESKTOP,
     PHONE,
+    PHONE_1X,
     docs_shot,
     phones,
     press,
@@ -46,7 +47,7 @@ def test_the_bar_is_on_the_first_screen_and_goes_to_the_move(phones, game):  # n
     first screen however far the page is scrolled, and its link brings the moves up."""
     from playwright.sync_api import expect
     path, links = game
-    alice, _ = phones(links["alice"])
+    alice, _ = phones(links["alice"], PHONE_1X)  # the docs' picture: a quarter the bytes
     expect(alice.locator("#turn")).to_have_text("Your move")
     expect(alice.locator("#stage")).to_have_text("round 1")
     assert alice.title() == "● Your move — Cards of War"
@@ -70,7 +71,7 @@ def test_offline_the_banner_shows_and_every_button_is_off_and_comes_back(phones,
     message go, and the buttons come back."""
     from playwright.sync_api import expect
     path, links = game
-    alice, _ = phones(links["alice"])
+    alice, _ = phones(links["alice"], PHONE_1X)
     expect(alice.locator("#turn")).to_have_text("Your move")
     alice.locator("#groups button").first.click()
     assert enabled_buttons(alice) > 10
