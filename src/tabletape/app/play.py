@@ -172,7 +172,7 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
-    acting: list[str] = []  # the players who enter the next event (stage_of's words: `acts`)
+    acting: list[str] = []  # the players who enter the next event (`acts`)
     stage: str = ""  # where the game stands: "round 2", "turn 3" ("" where it has neither)
     scores: dict[str, int] = {}  # at game over: the scores that decided it
     winners: list[str] = []  # at game over: who won (none: a draw)

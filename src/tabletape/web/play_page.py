@@ -179,7 +179,7 @@ function drawBar() {
   $("bar").className = OFFLINE ? "offline" : mine() ? "mine" : S.over ? "over" : "";
   document.title = (mine() && !OFFLINE ? "● " : "") + said + " — " + (S.title || "tabletape");
   $("buzz-label").hidden = !S.you || S.umpire || !("vibrate" in navigator);
-  if (mine() && wasMine === false && $("buzz").checked) navigator.vibrate(200);
+  if (mine() && wasMine === false && $("buzz").checked && navigator.vibrate) navigator.vibrate(200);
   wasMine = mine();
 }
 
