@@ -36,12 +36,12 @@ def test_a_rematch_starts_a_new_log_served_by_the_same_links(finished):
     stream = Stream(s.port, f"{links['bob']}/events")
     try:
         page = stream.page()
-        assert page["over"] and page["rematch"] is None
+        assert page["over"] and page["rematch"] == str(path.parent / "game-rematch-1.jsonl")
         status, said = post(s, f"{links['alice']}/rematch", {"after": page["version"]})
         new = path.parent / "game-rematch-1.jsonl"
         assert (status, said) == (200, {"message": f"rematch started: {new}"})
         pushed = stream.page()  # bob's page, by push: the new game
-        assert pushed["seq"] == 0 and not pushed["over"] and pushed["rematch"] == str(new)
+        assert pushed["seq"] == 0 and not pushed["over"] and pushed["rematch"] is None
     finally:
         stream.close()
     old, again = engine.replay(str(path)).header, engine.replay(str(new)).header
@@ -62,6 +62,6 @@ def test_the_shared_page_starts_no_rematch(finished):
 
 
 def test_rematch_paths_count_on():
-    from tabletape.app.play import rematch_path
+    from tabletape.app.seatfile import rematch_path
     assert rematch_path("/nowhere/game.jsonl") == "/nowhere/game-rematch-1.jsonl"
     assert rematch_path("/nowhere/game-rematch-1.jsonl") == "/nowhere/game-rematch-2.jsonl"

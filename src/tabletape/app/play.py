@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
-import re
 import secrets
 import threading
 import time
@@ -40,11 +38,12 @@ import msgspec
 
 from tabletape import engine
 from tabletape.app import entries, live, pictures, seatfile, viewer
+from tabletape.app.moment import Moment
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, envelope, visible
+from tabletape.tape.events import Event, Note, Undone, envelope, is_core, visible
 
 UMPIRE = seatfile.UMPIRE  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
@@ -192,8 +191,39 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
-    rematch: str | None = None  # the log the table moved to at a rematch (POST rematch), or None
+    acting: list[str] = []  # the players who enter the next event (`acts`)
+    stage: str = ""  # where the game stands: "round 2", "turn 3" ("" where it has neither)
+    scores: dict[str, int] = {}  # at game over: the scores that decided it
+    winners: list[str] = []  # at game over: who won (none: a draw)
+    final_svg: str = ""  # at game over: the table as the last move found it, wide
+    final_narrow: str = ""  # and at a phone's width
+    final_move: str = ""  # that last move's sentence, which ended the game
+    # at game over: the log a rematch makes (POST rematch; the same links then serve it),
+    # else None
+    rematch: str | None = None
     codes: list[JoinCode] = []  # every seat's join link: the umpire's page (or --show-codes)
+
+
+def stage_of(state: Any) -> str:
+    """Returns where a game stands in a player's words, read from its state without any
+    contract: its `round`, else its `game_turn` or `turns` (a turn track); "" for neither."""
+    for name, word in (("round", "round"), ("game_turn", "turn"), ("turns", "turn")):
+        value = getattr(state, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return f"{word} {value}"
+    return ""
+
+
+def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> list[str]:
+    """Returns the players who enter the next event: the decision's actor, or for a chance
+    outcome the player whose draw it is (the owner of its events, engine.seats.owner; none
+    when any player may enter it). Who acts is public: the board names them too."""
+    if decision is None:
+        return []
+    if decision.actor != engine.CHANCE:
+        return [decision.actor]
+    owners = {seating.owner(rs, e) for e in rs.legal(state)}
+    return [] if None in owners else sorted(o for o in owners if o)
 
 
 @dataclass
@@ -203,33 +233,6 @@ class UndoAsked:
     by: str
     target: int
     version: str  # the log's version when asked: void once the log moves on
-
-
-@dataclass(frozen=True)
-class Moment:
-    """The table at one version, taken from the one fold (`Table.now`): every seat's page is
-    derived from it, off the write lock (its states are frozen values)."""
-
-    version: str
-    error: str | None  # why the log cannot be read (then nothing below is set)
-    rs: engine.Ruleset | None = None
-    players: tuple[str, ...] = ()
-    seq: int = -1
-    judged: Any = None  # the state as the rules judge it (the umpire's)
-    blocked: bool = False  # the judged table waits for the umpire
-    made: Any = None  # the state the players are shown (engine.Fold.played_on), or None
-    first_illegal: int | None = None
-    ok: bool = False
-    verdict: str = ""
-    latest: int = -1  # the seq an undo would retract, or -1
-    asked: UndoAsked | None = None
-
-    def seen_by(self, seat: Seat) -> tuple[Any, bool]:
-        """Returns the state `seat` is shown and whether the table waits for the umpire
-        (Table.table, from the moment)."""
-        if not self.blocked or seat.umpire:
-            return self.judged, self.blocked
-        return (self.judged, True) if self.made is None else (self.made, False)
 
 
 @dataclass
@@ -298,12 +301,16 @@ class Table:
         ok, verdict = viewer.log_verdict(result)
         made = fold.played_on() if fold.blocked else None
         version = self.version(tail)
+        top = fold.stack[-1] if fold.stack else None
+        over = rs.outcome(fold.state) is not None
         return Moment(version, None, rs=rs, players=tuple(fold.header.players), seq=tail.seq,
                       judged=fold.state, blocked=bool(fold.blocked),
                       made=made[0] if made is not None else None,
                       first_illegal=min(fold.illegal) if fold.illegal else None,
                       ok=ok, verdict=verdict, latest=fold.latest(),
-                      asked=self.asked if self.asked and self.asked.version == version else None)
+                      asked=self.asked if self.asked and self.asked.version == version else None,
+                      last=(top.seq, top.before, top.event) if top is not None else None,
+                      rematch=seatfile.rematch_path(self.path) if over else None)
 
     def shown(self, seat: Seat, moment: Moment | None = None) -> Page:
         """Returns what `seat`'s page shows (now, or at `moment`), computed from what that
@@ -332,6 +339,13 @@ class Table:
             may_confirm=bool(asked and seat.player and asked.by != seat.name),
             may_ask=bool(seat.player) and asked is None)
         outcome = rs.outcome(state)
+        final_svg = final_narrow = final_move = ""
+        if outcome is not None and m.last is not None:  # the table the game-ending move found
+            seq, before, event = m.last
+            final_svg = pictures.draw(rs, before, seat.sees).svg()
+            final_narrow = pictures.draw(rs, before, seat.sees, narrow=True).svg()
+            final_move = f"seq {seq}: " + engine.describe(
+                rs, seating.seen(rs, before, event, seat.sees))
         hand = []
         if seat.player:  # the seat's own hidden cards, read from its own view
             hand = [Pile(h.pile, list(h.cards))
@@ -343,7 +357,12 @@ class Table:
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
-            groups=groups, undo=undo, blocked=blocked, hand=hand, rematch=self.rematched)
+            groups=groups, undo=undo, blocked=blocked, hand=hand,
+            acting=acts(rs, state, decision), stage=stage_of(state),
+            scores=dict(outcome.scores) if outcome else {},
+            winners=list(outcome.winners) if outcome else [],
+            final_svg=final_svg, final_narrow=final_narrow, final_move=final_move,
+            rematch=m.rematch if outcome is not None else None)
 
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
@@ -409,6 +428,12 @@ class Table:
                            f"seq {result.tail.seq}); nothing was written: look again")
 
     def _append(self, events: list[Event], result: engine.Replay, force: bool = False) -> int:
+        assert result.fold is not None
+        if result.fold.blocked and not force and not all(map(is_core, events)):
+            # said here, without a rule: the rule append_checked would tag it with is the
+            # earlier illegal event's, not one this write breaks
+            raise Conflict(f"the table waits for the umpire's ruling on seq "
+                           f"{min(result.fold.illegal)}; nothing was written")
         try:  # append_checked folds the events into the one fold as it checks them
             written = entries.append_checked(self.path, events, result, force)
         except StaleWriter:
@@ -446,7 +471,7 @@ class Table:
             if rs.outcome(fold.state) is None:
                 raise Conflict("the game is not over: a rematch starts once it ends; "
                                "nothing was written")
-            new = rematch_path(self.path)
+            new = seatfile.rematch_path(self.path)
             header = msgspec.structs.replace(fold.header, at=entries.now(),
                                              by=seat.player or UMPIRE)
             try:
@@ -555,18 +580,6 @@ class Table:
             seq = self._append(events, result)
         return f"recorded seq {tail.seq + 1}: undid seq {target}" + (
             f" (seq {seq}: confirmed)" if len(events) > 1 else "")
-
-
-def rematch_path(path: str) -> str:
-    """Returns the path of a rematch of the log at `path`, beside it: `NAME-rematch-N.jsonl`
-    for the first N no file has (N counts on from a rematch's own)."""
-    folder, name = os.path.split(path)
-    stem, ext = os.path.splitext(name)
-    m = re.fullmatch(r"(.*)-rematch-(\d+)", stem)
-    stem, n = (m[1], int(m[2]) + 1) if m else (stem, 1)
-    while os.path.lexists(os.path.join(folder, f"{stem}-rematch-{n}{ext or '.jsonl'}")):
-        n += 1
-    return os.path.join(folder, f"{stem}-rematch-{n}{ext or '.jsonl'}")
 
 
 def join_codes(seats: Seats, base: str) -> list[JoinCode]:

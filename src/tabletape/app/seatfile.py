@@ -1,4 +1,5 @@
-"""`serve --play --seats FILE`: each seat's secret kept across restarts; the links printed.
+"""`serve --play --seats FILE`: each seat's secret kept across restarts; the links printed;
+where a rematch's log goes (the same seats serve it).
 
 The file holds the game, its players in seat order and one token per seat (the umpire's
 too, once served with `--umpire`). It is made on first use, written through the one
@@ -129,3 +130,17 @@ def lan_address() -> str:
             return str(s.getsockname()[0])
         except OSError:
             return "127.0.0.1"
+
+
+# -- the rematch's log, beside the old one ----------------------------------------------
+
+def rematch_path(path: str) -> str:
+    """Returns the path of a rematch of the log at `path`, beside it: `NAME-rematch-N.jsonl`
+    for the first N no file has (N counts on from a rematch's own)."""
+    folder, name = os.path.split(path)
+    stem, ext = os.path.splitext(name)
+    m = re.fullmatch(r"(.*)-rematch-(\d+)", stem)
+    stem, n = (m[1], int(m[2]) + 1) if m else (stem, 1)
+    while os.path.lexists(os.path.join(folder, f"{stem}-rematch-{n}{ext or '.jsonl'}")):
+        n += 1
+    return os.path.join(folder, f"{stem}-rematch-{n}{ext or '.jsonl'}")
