@@ -200,6 +200,7 @@ def test_a_stale_page_shows_the_refusal(phones, playing):
     expect(second.locator("#waiting")).to_contain_text("Your move")
     expect(second.locator("#seq")).to_have_text("after seq 0")
     second.route("**/state*", lambda route: route.fulfill(status=204))  # hears nothing new
+    second.evaluate("connection.stream.close()")  # nor is it pushed anything
     second.locator("#groups button", has_text="Battleship").first.click()  # not confirmed yet
     press(first, "Spy", log_path)
     second.click("#confirm-yes")  # the page as it was before the other press
