@@ -9,10 +9,21 @@ from typing import Any
 import msgspec
 
 from tabletape.engine import seats
+from tabletape.engine.negotiation import Request, Requests
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
 from tabletape.engine.provenance import Derivation, Reliance, rests_on, ruling_lines
 from tabletape.tape.errors import IllegalEvent
-from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone, visible
+from tabletape.tape.events import (
+    CORE_EVENTS,
+    Event,
+    Header,
+    Note,
+    Signed,
+    UndoAsked,
+    Undone,
+    UndoRefused,
+    visible,
+)
 from tabletape.tape.seqs import SeqMap, SeqSet
 
 # -- the fold ---------------------------------------------------------------------------
@@ -112,6 +123,7 @@ class Fold:
         self._undos = array("i")
         self.signed = SeqSet()  # seqs of `signed` events
         self.disputes: list[Ruling] = []
+        self.requests = Requests()  # undo requests and their answers (engine.negotiation)
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
         self.partial = False  # resumed from a checkpoint: no history for rulings before it
@@ -156,10 +168,12 @@ class Fold:
             core = _is_core(type(event))
         if core:  # one test for the common case, a game event
             stack = self.stack
-            if type(event) is Undone and stack and event.target == stack[-1].seq:
+            if type(event) is Undone and stack and event.target == stack[-1].seq \
+                    and event.asked is None and self.requests.last is None:
                 # the usual undo, inline: `_feed_core` -> `_undo` for the latest event
                 # (tests/games/test_fast_paths.py pins it to that path); its seq and the one
-                # it retracts noted for `core_seqs` and `retracted` (`_settle`)
+                # it retracts noted for `core_seqs` and `retracted` (`_settle`). In a log
+                # that holds an undo request, every undo takes `_undo` (it may close one).
                 top = stack.pop()
                 undos = self._undos
                 undos.append(seq)
@@ -266,6 +280,10 @@ class Fold:
             case Signed():  # a statement about the log, not a play: never blocked, never judged
                 self.signed.add(seq)
                 return None
+            case UndoAsked():
+                return self._core(self._ask(seq, event), event, seq, line)
+            case UndoRefused():
+                return self._core(self._refuse(seq, event), event, seq, line)
         v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
         return self._core(v, event, seq, line)
 
@@ -273,11 +291,15 @@ class Fold:
         """Returns why `event` could not be recorded at `seq` now, without changing anything."""
         match event:
             case Undone():
-                return self._undo_violation(event)
+                return self._answer_violation(seq, event) or self._undo_violation(event)
             case Note():
                 return self._note_violation(seq, event)
             case Signed():
                 return None
+            case UndoAsked():
+                return self._ask_violation(event)
+            case UndoRefused():
+                return self._answer_violation(seq, event)
             case Header():
                 return Violation("core.header.first", "the header may only be line 1 (seq 0)")
         return self.judge(event)
@@ -307,9 +329,12 @@ class Fold:
         return err
 
     def _undo(self, seq: int, event: Undone) -> Violation | None:
-        v = self._undo_violation(event)
+        v = self._answer_violation(seq, event) or self._undo_violation(event)
         if v is not None:
             return v
+        if self.requests.last is not None:  # any undo closes the open request
+            self.requests.close(self.stack, f"answered at seq {seq}" if event.asked is not None
+                                else f"the undo at seq {seq} made it void")
         top = self.stack.pop()
         self._retracted[top.seq] = seq  # (retracted once: the undos `feed` noted hold others)
         if top.status == APPLIED:
@@ -319,7 +344,7 @@ class Fold:
             self.corrected[top.seq] = self.illegal.pop(top.seq)
         return None
 
-    def _undo_violation(self, event: Undone) -> Violation | None:
+    def _undo_violation(self, event: Undone | UndoAsked) -> Violation | None:
         if self.stack and event.target == self.stack[-1].seq:
             return None  # the usual undo; the stack holds game events only, never a signature
         if event.target in self.signed:
@@ -333,6 +358,37 @@ class Fold:
         top = self.stack[-1].seq
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
+
+    # -- undo requests and their answers (engine.negotiation) -------------------------------
+    def _ask(self, seq: int, event: UndoAsked) -> Violation | None:
+        v = self._ask_violation(event)
+        if v is None:
+            assert event.by is not None  # (`_ask_violation`)
+            self.requests.asked(seq, event.target, event.by, self.stack)
+        return v
+
+    def _ask_violation(self, event: UndoAsked) -> Violation | None:
+        """Returns why a request cannot stand: no `by`, or a target `undone` could not take."""
+        if event.by is None:
+            return Violation("core.ask.by", "an undo request names who asks (`by`)")
+        v = self._undo_violation(event)  # what `undone` could not retract, none may ask for
+        return None if v is None else Violation("core.ask.latest", v.reason)
+
+    def _refuse(self, seq: int, event: UndoRefused) -> Violation | None:
+        v = self._answer_violation(seq, event)
+        if v is None:
+            self.requests.close(self.stack, f"refused at seq {seq}")
+        return v
+
+    def _answer_violation(self, seq: int, event: Undone | UndoRefused) -> Violation | None:
+        """Returns why an answer to a request cannot stand (a plain `undone` answers none)."""
+        if event.asked is None:
+            return None
+        return self.requests.answer_violation(seq, event, self.stack)
+
+    def open_request(self) -> Request | None:
+        """Returns the undo request still waiting for an answer, or None."""
+        return self.requests.open(self.stack)
 
     def refusal_lines(self, seq: int) -> list[str]:
         """Returns the lines shown under the refusal of the game event at `seq` (its
@@ -427,8 +483,10 @@ def describe(ruleset: Ruleset, event: Event) -> str:
 
 def _sentence(ruleset: Ruleset, event: Event) -> str:
     match event:
-        case Undone(target=t):
+        case Undone(target=t, asked=None):
             return f"undoes seq {t}"
+        case Undone() | UndoAsked() | UndoRefused():
+            return _negotiation(event)
         case Note(text=text, about=about, dispute=dispute):
             what = "disputes" if dispute else "notes"
             return f"{event.by or 'someone'} {what}" + (f" seq {about}" if about is not None else "") + f": {text}"
@@ -437,6 +495,19 @@ def _sentence(ruleset: Ruleset, event: Event) -> str:
         case Signed(player=player):
             return f"{player} signed the log at head {(event.prev or '')[:12]}…"
     return ruleset.describe(event)
+
+
+def _negotiation(event: Undone | UndoAsked | UndoRefused) -> str:
+    """Returns the sentence of an undo request or of its answer."""
+    who = event.by or "someone"
+    match event:
+        case UndoAsked(target=t):
+            return f"{who} asks to undo seq {t}"
+        case UndoRefused(target=t, asked=a):
+            return f"{who} refuses the request at seq {a}: seq {t} stands"
+        case Undone(target=t, asked=a):
+            return f"{who} accepts the request at seq {a}: undoes seq {t}"
+    raise AssertionError(event)  # (the three kinds above)
 
 
 
@@ -457,7 +528,9 @@ def snapshot(fold: Fold) -> bytes | None:
     stack = [(e.seq, e.status, e.event) for e in fold.stack]
     problems = [_problem(e) for e in fold.illegal.values()]
     core = [_problem(e) for e in fold.core_problems]
-    return msgspec.msgpack.encode((bottom, stack, fold.evicted, fold.blocked, problems, core))
+    requests = fold.requests.saved(fold.stack)
+    return msgspec.msgpack.encode((bottom, stack, fold.evicted, fold.blocked, problems, core,
+                                   requests))
 
 
 def _problem(e: IllegalEvent) -> tuple:
@@ -470,8 +543,9 @@ def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> F
     rs = fold.ruleset
     problem = tuple[str, str, str | None, int | None, int]
     snap = tuple[type(fold.state), list[tuple[int, str, rs.union()]], int, int,  # type: ignore[misc,valid-type]
-                 list[problem], list[problem]]
-    bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(raw, type=snap)
+                 list[problem], list[problem], tuple[list[int], Request | None]]
+    bottom, stack, evicted, blocked, problems, core, requests = msgspec.msgpack.decode(
+        raw, type=snap)
     state = bottom
     for s, status, event in stack:  # the state before each event `undone` may retract
         fold.stack.append(Entry(s, state, status, event))
@@ -482,5 +556,6 @@ def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> F
         fold.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
     fold.core_problems = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
                           for reason, rule, ev, line, s in core]
+    fold.requests.restored(requests, fold.stack)
     fold.partial = True
     return fold

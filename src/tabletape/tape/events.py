@@ -149,9 +149,25 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
 
 
 class Undone(Event, tag="undone", kw_only=True, frozen=True):
-    """Retracts the latest effective event (`target` is its seq)."""
+    """Retracts the latest effective event (`target` is its seq); with `asked`, it accepts
+    the undo request recorded at that seq (`by`: who accepts, another player or the umpire)."""
 
     target: Seq
+    asked: Seq | None = None
+
+
+class UndoAsked(Event, tag="undo_asked", kw_only=True, frozen=True):
+    """`by` asks the table to undo the latest effective event (`target`); it stays open
+    until answered (`undone` or `undo_refused` naming it) or made void by a later event."""
+
+    target: Seq
+
+
+class UndoRefused(Event, tag="undo_refused", kw_only=True, frozen=True):
+    """`by` refuses the undo request recorded at seq `asked`, of event `target`."""
+
+    target: Seq
+    asked: Seq
 
 
 class Note(Event, tag="note", kw_only=True, frozen=True):
@@ -172,11 +188,12 @@ class Signed(Event, tag="signed", kw_only=True, frozen=True):
     signature: Signature
 
 
-CORE_EVENTS: tuple[type[Event], ...] = (Undone, Note, Signed)
+CORE_EVENTS: tuple[type[Event], ...] = (Undone, Note, Signed, UndoAsked, UndoRefused)
 
 
 def is_core(event: Event) -> bool:
-    """Returns True for `undone`, `note` and `signed`, which every game shares."""
+    """Returns True for `undone`, `note`, `signed`, `undo_asked` and `undo_refused`, which
+    every game shares."""
     return isinstance(event, CORE_EVENTS)
 
 
