@@ -21,7 +21,7 @@ from tabletape import engine
 from tabletape.engine import seats
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
 from tabletape.tape.errors import IllegalEvent, UsageError
-from tabletape.tape.events import Header, Undone, visible
+from tabletape.tape.events import Event, Header, Undone, visible
 
 HOLD = 4 * MAX_UNDO_DEPTH  # rows waiting for a possible `undone`, at most
 
@@ -92,11 +92,9 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
         if seq >= first:
             rs = fold.ruleset if fold is not None else None
             hidden = (as_player is not None and rs is not None and j.before is not None
-                      and bool(seats.hidden_from(rs, j.before, event, as_player)))
-            who = event.by or getattr(event, "player", None) or "someone"
-            text = (f"{visible(who)}: "
-                    f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
-                    if hidden else engine.describe(rs, event) if rs is not None else "")
+                      and is_hidden(rs, j.before, event, as_player))
+            text = (hidden_sentence(event, as_player or "") if hidden
+                    else engine.describe(rs, event) if rs is not None else "")
             problem = j.problem
             if hidden and problem is not None:  # its reason may name what the player may not know
                 problem = IllegalEvent("not shown: the event is hidden from "
@@ -118,6 +116,27 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     while held:
         sink(held.popleft())
     return result
+
+
+def is_hidden(rs: engine.Ruleset, before: Any, event: Event, player: str) -> bool:
+    """Returns whether `player` may not know what `event` (entered in `before`) holds."""
+    return bool(seats.hidden_from(rs, before, event, player))
+
+
+def hidden_sentence(event: Event, player: str) -> str:
+    """Returns what `log --as PLAYER` says of an event that player may not know: who
+    entered it and its kind, nothing of its content."""
+    who = event.by or getattr(event, "player", None) or "someone"
+    whom = visible(player) if player else "the shared table"  # "": the view of no seat
+    return f"{visible(who)}: {type(event).__struct_config__.tag} (not seen by {whom})"
+
+
+def sentence(rs: engine.Ruleset, before: Any, event: Event, player: str | None) -> str:
+    """Returns the words `log` prints for `event` (entered in `before`), as `player` is
+    shown it (`log --as`: by its kind only when hidden from them; None: the whole event)."""
+    if player is not None and is_hidden(rs, before, event, player):
+        return hidden_sentence(event, player)
+    return engine.describe(rs, event)
 
 
 def header_of(path: str) -> tuple[Header, engine.Ruleset]:
