@@ -1,0 +1,142 @@
+"""The table's negotiation in the record (issue 34, point 7): an undo asked, accepted or
+refused from the pages is a line of the log, survives a restart, reads back with `log`; a
+dispute carries the player's own words; the umpire's undo confirms with the event's words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tabletape.app import play
+from tests.app.test_play import SIM, cut, replayed
+
+ALICE, BOB, UMPIRE, SHARED = play.Seat("alice"), play.Seat("bob"), \
+    play.Seat(play.UMPIRE, umpire=True), play.PUBLIC
+
+
+@pytest.fixture
+def path(tmp_path):
+    """A Cards of War game at seq 20: alice has just drawn (her Amphib, which bob cannot see)."""
+    p = tmp_path / "game.jsonl"
+    cut(SIM, p, 21)
+    return p
+
+
+def press(table: play.Table, seat: play.Seat, **body) -> str:
+    """Presses a seat's undo button on a page drawn now."""
+    return table.undo(seat, {"after": table.shown(seat)["version"], **body})
+
+
+def refusal(call) -> tuple[int, str, str | None]:
+    with pytest.raises(play.Refused) as e:
+        call()
+    return e.value.status, e.value.message, e.value.rule
+
+
+def last_line(path) -> dict:
+    return json.loads(path.read_text().splitlines()[-1])
+
+
+def test_a_request_survives_a_restart_and_is_answered_after_it(path):
+    # alice asks; the server stops; a new one on the same file shows bob the request
+    said = press(play.Table(str(path)), ALICE)
+    assert said.startswith("recorded seq 21: alice asks to undo seq 20")
+    assert last_line(path) | {"at": None} == {"type": "undo_asked", "seq": 21,
+                                              "prev": last_line(path)["prev"], "at": None,
+                                              "by": "alice", "target": 20}
+    table = play.Table(str(path))  # the restart: nothing kept in memory
+    undo = table.shown(BOB)["undo"]
+    assert (undo["asked"], undo["asked_by"], undo["may_confirm"]) == (21, "alice", True)
+    assert table.shown(ALICE)["undo"]["may_confirm"] is False
+    assert press(table, BOB) == "recorded seq 22: bob accepts the request at seq 21: undoes seq 20"
+    assert replayed(path).fold.latest() == 19
+
+
+def test_a_request_refused_leaves_the_event_standing(path):
+    table = play.Table(str(path))
+    press(table, ALICE)
+    assert press(table, BOB, refuse=True) == ("recorded seq 22: bob refuses the request at "
+                                              "seq 21: seq 20 stands")
+    result = replayed(path)
+    assert result.fold.latest() == 20 and result.fold.open_request() is None
+    undo = table.shown(ALICE)["undo"]
+    assert (undo["asked"], undo["may_ask"]) == (None, True)  # she may ask again
+
+
+def test_the_asker_answers_nothing_and_nothing_is_refused_unasked(path):
+    table = play.Table(str(path))
+    assert refusal(lambda: press(table, BOB, refuse=True)) == (
+        409, "there is no undo request to refuse; nothing was written", "core.ask.none")
+    press(table, ALICE)
+    before = path.read_bytes()
+    for body in ({}, {"refuse": True}):
+        assert refusal(lambda: press(table, ALICE, **body))[2] == "core.ask.self"
+    assert refusal(lambda: press(table, SHARED))[0] == 403
+    assert path.read_bytes() == before
+
+
+def test_a_request_the_table_moved_on_from_is_void(path):
+    table = play.Table(str(path))
+    press(table, ALICE)
+    bob = table.shown(BOB)
+    event = bob["groups"][0]["events"][0]["event"]
+    table.enter(BOB, {"event": event, "after": bob["version"]})  # bob plays on
+    undo = table.shown(ALICE)["undo"]
+    assert (undo["target"], undo["asked"], undo["may_ask"]) == (22, None, True)
+
+
+def test_the_umpire_confirms_with_the_events_sentence(path):
+    # the umpire's page names the event in the words `log` prints; each player's page says
+    # only what that player may know of it
+    table = play.Table(str(path))
+    assert table.shown(UMPIRE)["undo"]["sentence"] == "alice draws Amphib"
+    assert table.shown(ALICE)["undo"]["sentence"] == "alice draws Amphib"
+    assert table.shown(BOB)["undo"]["sentence"] == "alice: card_drawn (not seen by bob)"
+    assert table.shown(SHARED)["undo"]["sentence"] == ("alice: card_drawn (not seen by the "
+                                                       "shared table)")
+    # a page that confirmed another event is refused; the one it showed is undone at once
+    assert refusal(lambda: press(table, UMPIRE, target=19)) == (
+        409, "the latest event is seq 20, not the one your page showed; nothing was written: "
+             "look again", "core.undo.latest")
+    assert press(table, UMPIRE, target=20) == "recorded seq 21: undoes seq 20"
+    assert last_line(path)["by"] == "umpire" and "asked" not in last_line(path)
+
+
+def test_the_umpire_answers_an_open_request(path):
+    table = play.Table(str(path))
+    press(table, ALICE)
+    assert table.shown(UMPIRE)["undo"]["may_refuse"] is True
+    assert press(table, UMPIRE, target=20) == ("recorded seq 22: umpire accepts the request at "
+                                               "seq 21: undoes seq 20")
+
+
+def test_a_dispute_carries_the_players_own_words(path):
+    table = play.Table(str(path))
+    v = table.shown(BOB)["version"]
+    for text in (None, "", "   "):
+        assert refusal(lambda: table.note(BOB, {"text": text, "dispute": True, "after": v})) \
+            == (400, "a dispute needs your own words: say why you dispute the last event; "
+                     "nothing was written", None)
+    assert len(path.read_text().splitlines()) == 21
+    assert table.note(BOB, {"text": "she drew two", "dispute": True, "after": v}) == \
+        "recorded seq 21: dispute"
+    assert last_line(path)["text"] == "she drew two" and last_line(path)["about"] == 20
+
+
+def test_log_reads_a_request_and_its_answer_back(path, run):
+    table = play.Table(str(path))
+    press(table, ALICE)
+    press(table, BOB)
+    out = run("log", path, "--from", "20").stdout
+    assert "alice asks to undo seq 20" in out
+    assert "bob accepts the request at seq 21: undoes seq 20" in out
+    rows = [json.loads(r) for r in run("log", path, "--json").stdout.splitlines()]
+    assert [(r["seq"], r["type"], r["text"], r["undone_at"]) for r in rows[20:]] == [
+        (20, "card_drawn", "alice draws Amphib", 22),
+        (21, "undo_asked", "alice asks to undo seq 20", None),
+        (22, "undone", "bob accepts the request at seq 21: undoes seq 20", None)]
+    assert run("validate", path).exit_code == 0
+    explained = json.loads(run("explain", path, "21", "--json").stdout)
+    assert (explained["verdict"], explained["text"]) == ("not a game event",
+                                                       "alice asks to undo seq 20")
