@@ -71,7 +71,7 @@ def test_the_asker_answers_nothing_and_nothing_is_refused_unasked(path):
     press(table, ALICE)
     before = path.read_bytes()
     for body in ({}, {"refuse": True}):
-        assert refusal(lambda: press(table, ALICE, **body))[2] == "core.ask.self"
+        assert refusal(lambda b=body: press(table, ALICE, **b))[2] == "core.ask.self"
     assert refusal(lambda: press(table, SHARED))[0] == 403
     assert path.read_bytes() == before
 
@@ -115,7 +115,7 @@ def test_a_dispute_carries_the_players_own_words(path):
     table = play.Table(str(path))
     v = table.shown(BOB)["version"]
     for text in (None, "", "   "):
-        assert refusal(lambda: table.note(BOB, {"text": text, "dispute": True, "after": v})) \
+        assert refusal(lambda t=text: table.note(BOB, {"text": t, "dispute": True, "after": v})) \
             == (400, "a dispute needs your own words: say why you dispute the last event; "
                      "nothing was written", None)
     assert len(path.read_text().splitlines()) == 21

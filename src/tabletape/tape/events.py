@@ -149,22 +149,28 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
 
 
 class Undone(Event, tag="undone", kw_only=True, frozen=True):
-    """Retracts the latest effective event (`target` is its seq); with `asked`, it accepts
-    the undo request recorded at that seq (`by`: who accepts, another player or the umpire)."""
+    """Retracts the latest effective event (`target` is its seq); with `asked`, accepts that request.
+
+    `asked` is the seq of the open `undo_asked` it answers; `by` is who accepts it (another
+    player, or the umpire). docs/format.md, "Undo requests".
+    """
 
     target: Seq
     asked: Seq | None = None
 
 
 class UndoAsked(Event, tag="undo_asked", kw_only=True, frozen=True):
-    """`by` asks the table to undo the latest effective event (`target`); it stays open
-    until answered (`undone` or `undo_refused` naming it) or made void by a later event."""
+    """Asks the table to undo the latest effective event (`target`); another player answers.
+
+    `by` is who asks. The request stays open until it is answered (`undone` or
+    `undo_refused` naming it) or a later event makes it void (docs/format.md).
+    """
 
     target: Seq
 
 
 class UndoRefused(Event, tag="undo_refused", kw_only=True, frozen=True):
-    """`by` refuses the undo request recorded at seq `asked`, of event `target`."""
+    """Refuses the undo request at seq `asked` (of event `target`): the event stands."""
 
     target: Seq
     asked: Seq
