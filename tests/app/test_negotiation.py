@@ -140,3 +140,24 @@ def test_log_reads_a_request_and_its_answer_back(path, run):
     explained = json.loads(run("explain", path, "21", "--json").stdout)
     assert (explained["verdict"], explained["text"]) == ("not a game event",
                                                        "alice asks to undo seq 20")
+
+
+def test_a_request_kept_in_a_checkpoint_is_answered_after_a_restart(path, monkeypatch):
+    # alice asks at seq 21; notes follow past the next checkpoint of the log's index, which
+    # the next server reads from: the request is still open there
+    from tabletape import engine
+    from tabletape.engine import index
+    from tests.engine.test_index import lines_hash
+    monkeypatch.setattr(index, "INDEX_EVERY", 16)  # (as tests/engine/test_index.py does)
+    monkeypatch.setattr(index, "INDEX_MIN", 0)
+    table = play.Table(str(path))
+    press(table, ALICE)
+    for _ in range(20):
+        table.note(BOB, {"text": "thinking", "after": table.shown(BOB)["version"]})
+    index.state_at(str(path))
+    loaded = index.load(str(path), engine.get("cards-of-war"), lines_hash(str(path)))
+    assert any(c.seq > 21 for c in loaded.checkpoints)
+    table = play.Table(str(path))
+    assert table.replayed().fold.partial  # read on from the checkpoint
+    assert table.shown(BOB)["undo"]["asked"] == 21
+    assert press(table, BOB) == "recorded seq 42: bob accepts the request at seq 21: undoes seq 20"
