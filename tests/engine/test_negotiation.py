@@ -149,3 +149,67 @@ def test_the_sentences_name_who_asked_and_who_answered():
     assert engine.describe(rs, ACCEPT) == "bob accepts the request at seq 4: undoes seq 3"
     assert engine.describe(rs, REFUSE) == "bob refuses the request at seq 4: seq 3 stands"
     assert engine.describe(rs, Undone(target=3)) == "undoes seq 3"  # as before
+
+
+def _random_table(seed: int, n: int) -> list:
+    """Returns `n` events after the opening: legal draws, undos, requests and answers
+    (some valid, some not), notes, chosen at random."""
+    import random
+    rng = random.Random(seed)
+    fold = fold_with()
+    seq, events = 2, []
+    for _ in range(n):
+        seq += 1
+        roll = rng.random()
+        latest, who = fold.latest(), rng.choice(("alice", "bob", "umpire"))
+        near = rng.choice((latest, latest, max(latest - 1, 0), seq - 1))  # mostly right
+        asked = fold.requests.last.seq if fold.requests.last and rng.random() < .8 \
+            else rng.randrange(1, seq)
+        open_ = fold.open_request()
+        if open_ is not None and rng.random() < .5:  # an answer, mostly a valid one
+            kind = rng.choice((Undone, UndoRefused))
+            ev = kind(target=open_.target, asked=open_.seq, by=who)
+        elif roll < .3:
+            ev = next(iter(fold.ruleset.legal(fold.state)), Note(text="over"))
+        elif roll < .45:
+            ev = UndoAsked(target=near, by=who)
+        elif roll < .6:
+            ev = Undone(target=near, asked=asked, by=who)
+        elif roll < .7:
+            ev = UndoRefused(target=near, asked=asked, by=who)
+        elif roll < .8:
+            ev = Undone(target=near, by=who)
+        else:
+            ev = Note(text="hm", by=who)
+        events.append(ev)
+        fold.feed(seq, ev)
+    return events
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_fold_predicts_and_a_checkpoint_keeps_every_verdict(seed):
+    # what `violation` says before each line is what the fold then finds; a fold restored
+    # from a snapshot after any line judges the rest as the unbroken fold does
+    events = _random_table(seed, 200)
+    fold = fold_with()
+    for seq, ev in enumerate(events, 3):
+        predicted = fold.violation(seq, ev)
+        found = fold.feed(seq, ev)
+        assert (predicted and predicted.rule) == (found and found.rule), (seq, ev)
+    found = problems(fold)
+    assert {rule for _, rule in found} >= {"core.ask.void", "core.ask.none", "core.ask.self"}
+    answered = [ev for seq, ev in enumerate(events, 3) if getattr(ev, "asked", None) is not None
+                and seq not in {s for s, _ in found}]
+    assert {type(ev) for ev in answered} == {Undone, UndoRefused}  # valid answers of each kind
+    restored = 0
+    for cut_at in range(3, 3 + len(events), 17):
+        head = fold_with(*events[:cut_at - 2])
+        raw = snapshot(head)
+        if raw is None:  # too many problems to be worth a checkpoint (MAX_PROBLEMS)
+            continue
+        restored += 1
+        back = restore(raw, head.ruleset, head.header, cut_at, "game.jsonl")
+        later = [(s, e.rule) for s, ev in enumerate(events[cut_at - 2:], cut_at + 1)
+                 if (e := back.feed(s, ev)) is not None and e.rule.startswith("core.")]
+        assert later == [p for p in found if p[0] > cut_at], cut_at
+    assert restored >= 4
