@@ -86,10 +86,13 @@ def test_a_request_the_table_moved_on_from_is_void(path):
     assert (undo["target"], undo["asked"], undo["may_ask"]) == (22, None, True)
 
 
-def test_the_umpire_confirms_with_the_events_sentence(path):
+def test_the_umpire_confirms_with_the_events_sentence(path, run):
     # the umpire's page names the event in the words `log` prints; each player's page says
-    # only what that player may know of it
+    # only what that player may know of it, as `log --as` prints it for them
     table = play.Table(str(path))
+    for seat, args in ((UMPIRE, ()), (ALICE, ("--as", "alice")), (BOB, ("--as", "bob"))):
+        row = json.loads(run("log", path, "--json", *args).stdout.splitlines()[20])
+        assert (row["seq"], row["text"]) == (20, table.shown(seat)["undo"]["sentence"])
     assert table.shown(UMPIRE)["undo"]["sentence"] == "alice draws Amphib"
     assert table.shown(ALICE)["undo"]["sentence"] == "alice draws Amphib"
     assert table.shown(BOB)["undo"]["sentence"] == "alice: card_drawn (not seen by bob)"
