@@ -213,3 +213,25 @@ def test_the_fold_predicts_and_a_checkpoint_keeps_every_verdict(seed):
                  if (e := back.feed(s, ev)) is not None and e.rule.startswith("core.")]
         assert later == [p for p in found if p[0] > cut_at], cut_at
     assert restored >= 4
+
+
+def test_explain_reads_on_for_an_accepted_request_only(tmp_path, run):
+    # explain 20 reads the lines after it as the fold would: alice's own acceptance does not
+    # stand (core.ask.self), bob's does
+    import json
+
+    from tests.app.test_play import SIM, cut
+    path = tmp_path / "game.jsonl"
+    cut(SIM, path, 21)
+
+    def append(body: str, by: str, *more: str) -> None:
+        assert run("append", path, body, "--by", by, *more).exit_code in (0, 1)
+
+    def undone_at() -> int | None:
+        return json.loads(run("explain", path, "20", "--json").stdout)["undone_at"]
+
+    append('{"type":"undo_asked","target":20}', "alice")
+    append('{"type":"undone","target":20,"asked":21}', "alice", "--force")
+    assert undone_at() is None
+    append('{"type":"undone","target":20,"asked":21}', "bob")
+    assert undone_at() == 23

@@ -128,6 +128,7 @@ class Fold:
         self.last_seq = 0
         self.partial = False  # resumed from a checkpoint: no history for rulings before it
         self.later: list[int] = []  # `undo_after`: game events read past the fold's end
+        self._asked_after: tuple[int, int, str] | None = None  # and the open request there
         # What the seats find (engine.seats), which changes no verdict: a game event written
         # by one player that another owns, a secret line without its salt (format 2). Kept
         # for the first SEAT_FINDINGS; `seat_found` counts them all.
@@ -403,7 +404,12 @@ class Fold:
         that retracts `about` when one does: the game events after it are not judged, but
         each undone in turn first, as the fold would."""
         later = self.later  # the game events read past it, not undone yet
+        if isinstance(event, (UndoAsked, UndoRefused)) or (type(event) is Undone
+                                                            and event.asked is not None):
+            if not self._negotiated_after(seq, event, about):
+                return  # a request, a refusal, or an answer that does not stand
         if type(event) is Undone:
+            self._asked_after = None  # any undo closes the open request
             if later and event.target == later[-1]:
                 later.pop()
             elif not later and event.target == about and about not in self.retracted \
@@ -411,6 +417,24 @@ class Fold:
                 self.retracted[about] = seq
         elif not isinstance(event, _CORE):
             later.append(seq)
+            self._asked_after = None  # the table moved on: the request is void
+
+    def _negotiated_after(self, seq: int, event: Event, about: int) -> bool:
+        """Notes a request read past the fold's end (`undo_after`) as the fold would; returns
+        whether `event` is an accepting `undone` that stands (the request open, answered by
+        another, naming its event). A line that does not stand changes nothing."""
+        asked = self._asked_after
+        if isinstance(event, UndoAsked):
+            top = self.later[-1] if self.later else about
+            if event.by is not None and event.target == top:
+                self._asked_after = (seq, event.target, event.by)  # (and voids the one before)
+            return False
+        assert isinstance(event, (Undone, UndoRefused))  # (`undo_after` sends only answers)
+        stands = (asked is not None and event.by is not None and event.asked == asked[0]
+                  and event.target == asked[1] and event.by != asked[2])
+        if stands and isinstance(event, UndoRefused):
+            self._asked_after = None
+        return stands and isinstance(event, Undone)
 
     def dispute_after(self, seq: int, event: Note) -> None:
         """Rules on a dispute read past the seq the fold stopped at (`explain` reads on for them)."""
