@@ -306,7 +306,8 @@ def test_each_games_pages_at_phone_and_desktop_size(phones, game, tmp_path):
     and 1280x900 (build/screenshots/play-GAME-390.png, -1280.png, table-GAME-...; `make
     screenshots` copies them to docs/): readable on the phone, no console error, no CSP
     violation."""
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import table as live
     from tests.app.test_serve import Served
     source, cut = DOCS[game]
     with open(source, "rb") as f:
@@ -411,7 +412,8 @@ def hidden_from(pages: dict, log_path) -> None:
 
 def serve_play(tmp_path, game: str, players: str, *options: str):
     """A new game served in this process (the write rate unlimited), and its links."""
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import table as live
     from tests.app.test_serve import Served
     path = tmp_path / "game.jsonl"
     subprocess.run([sys.executable, "-m", "tabletape", "new", game, str(path), "--players",

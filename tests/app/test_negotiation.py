@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
 from tabletape.app import play
@@ -23,15 +24,22 @@ def path(tmp_path):
     return p
 
 
+def page(table: play.Table, seat: play.Seat) -> dict:
+    """Returns a seat's page data as JSON reads it."""
+    return msgspec.to_builtins(table.shown(seat))
+
+
 def press(table: play.Table, seat: play.Seat, **body) -> str:
     """Presses a seat's undo button on a page drawn now."""
-    return table.undo(seat, {"after": table.shown(seat)["version"], **body})
+    return table.undo(seat, {"after": table.shown(seat).version, **body})
 
 
 def refusal(call) -> tuple[int, str, str | None]:
+    """Returns a refused write's HTTP status (as the web layer maps its kind), message, rule."""
+    from tabletape.web.table import STATUS
     with pytest.raises(play.Refused) as e:
         call()
-    return e.value.status, e.value.message, e.value.rule
+    return STATUS[type(e.value)], e.value.message, e.value.rule
 
 
 def last_line(path) -> dict:
@@ -46,9 +54,9 @@ def test_a_request_survives_a_restart_and_is_answered_after_it(path):
                                               "prev": last_line(path)["prev"], "at": None,
                                               "by": "alice", "target": 20}
     table = play.Table(str(path))  # the restart: nothing kept in memory
-    undo = table.shown(BOB)["undo"]
+    undo = page(table, BOB)["undo"]
     assert (undo["asked"], undo["asked_by"], undo["may_confirm"]) == (21, "alice", True)
-    assert table.shown(ALICE)["undo"]["may_confirm"] is False
+    assert page(table, ALICE)["undo"]["may_confirm"] is False
     assert press(table, BOB) == "recorded seq 22: bob accepts the request at seq 21: undoes seq 20"
     assert replayed(path).fold.latest() == 19
 
@@ -60,7 +68,7 @@ def test_a_request_refused_leaves_the_event_standing(path):
                                               "seq 21: seq 20 stands")
     result = replayed(path)
     assert result.fold.latest() == 20 and result.fold.open_request() is None
-    undo = table.shown(ALICE)["undo"]
+    undo = page(table, ALICE)["undo"]
     assert (undo["asked"], undo["may_ask"]) == (None, True)  # she may ask again
 
 
@@ -79,10 +87,10 @@ def test_the_asker_answers_nothing_and_nothing_is_refused_unasked(path):
 def test_a_request_the_table_moved_on_from_is_void(path):
     table = play.Table(str(path))
     press(table, ALICE)
-    bob = table.shown(BOB)
+    bob = page(table, BOB)
     event = bob["groups"][0]["events"][0]["event"]
     table.enter(BOB, {"event": event, "after": bob["version"]})  # bob plays on
-    undo = table.shown(ALICE)["undo"]
+    undo = page(table, ALICE)["undo"]
     assert (undo["target"], undo["asked"], undo["may_ask"]) == (22, None, True)
 
 
@@ -92,11 +100,11 @@ def test_the_umpire_confirms_with_the_events_sentence(path, run):
     table = play.Table(str(path))
     for seat, args in ((UMPIRE, ()), (ALICE, ("--as", "alice")), (BOB, ("--as", "bob"))):
         row = json.loads(run("log", path, "--json", *args).stdout.splitlines()[20])
-        assert (row["seq"], row["text"]) == (20, table.shown(seat)["undo"]["sentence"])
-    assert table.shown(UMPIRE)["undo"]["sentence"] == "alice draws Amphib"
-    assert table.shown(ALICE)["undo"]["sentence"] == "alice draws Amphib"
-    assert table.shown(BOB)["undo"]["sentence"] == "alice: card_drawn (not seen by bob)"
-    assert table.shown(SHARED)["undo"]["sentence"] == ("alice: card_drawn (not seen by the "
+        assert (row["seq"], row["text"]) == (20, page(table, seat)["undo"]["sentence"])
+    assert page(table, UMPIRE)["undo"]["sentence"] == "alice draws Amphib"
+    assert page(table, ALICE)["undo"]["sentence"] == "alice draws Amphib"
+    assert page(table, BOB)["undo"]["sentence"] == "alice: card_drawn (not seen by bob)"
+    assert page(table, SHARED)["undo"]["sentence"] == ("alice: card_drawn (not seen by the "
                                                        "shared table)")
     # a page that confirmed another event is refused; the one it showed is undone at once
     assert refusal(lambda: press(table, UMPIRE, target=19)) == (
@@ -109,14 +117,14 @@ def test_the_umpire_confirms_with_the_events_sentence(path, run):
 def test_the_umpire_answers_an_open_request(path):
     table = play.Table(str(path))
     press(table, ALICE)
-    assert table.shown(UMPIRE)["undo"]["may_refuse"] is True
+    assert page(table, UMPIRE)["undo"]["may_refuse"] is True
     assert press(table, UMPIRE, target=20) == ("recorded seq 22: umpire accepts the request at "
                                                "seq 21: undoes seq 20")
 
 
 def test_a_dispute_carries_the_players_own_words(path):
     table = play.Table(str(path))
-    v = table.shown(BOB)["version"]
+    v = table.shown(BOB).version
     for text in (None, "", "   "):
         assert refusal(lambda t=text: table.note(BOB, {"text": t, "dispute": True, "after": v})) \
             == (400, "a dispute needs your own words: say why you dispute the last event; "
@@ -156,11 +164,11 @@ def test_a_request_kept_in_a_checkpoint_is_answered_after_a_restart(path, monkey
     table = play.Table(str(path))
     press(table, ALICE)
     for _ in range(20):
-        table.note(BOB, {"text": "thinking", "after": table.shown(BOB)["version"]})
+        table.note(BOB, {"text": "thinking", "after": table.shown(BOB).version})
     index.state_at(str(path))
     loaded = index.load(str(path), engine.get("cards-of-war"), lines_hash(str(path)))
     assert any(c.seq > 21 for c in loaded.checkpoints)
     table = play.Table(str(path))
     assert table.replayed().fold.partial  # read on from the checkpoint
-    assert table.shown(BOB)["undo"]["asked"] == 21
+    assert page(table, BOB)["undo"]["asked"] == 21
     assert press(table, BOB) == "recorded seq 42: bob accepts the request at seq 21: undoes seq 20"

@@ -94,11 +94,87 @@ class Seats:
 
 
 class Refused(Exception):
-    """A write refused: its HTTP status and what the page says (with the rule, if one)."""
+    """A write refused, and what the page says (with the rule, if one). Nothing was written.
 
-    def __init__(self, status: int, message: str, rule: str | None = None):
+    The web layer gives each kind its HTTP status (tabletape.web.table.STATUS)."""
+
+    def __init__(self, message: str, rule: str | None = None):
         super().__init__(message)
-        self.status, self.message, self.rule = status, message, rule
+        self.message, self.rule = message, rule
+
+
+class Malformed(Refused):
+    """The write is not one a page sends (no event, an event of no known shape)."""
+
+
+class NotYours(Refused):
+    """The seat may not make this write (another's event; the shared page)."""
+
+
+class Conflict(Refused):
+    """The table is not as the write expects: it moved on, the move is not offered, the
+    log cannot take a write, the rules refuse it."""
+
+
+class TooMany(Refused):
+    """The seat wrote too often (RATE)."""
+
+
+class Move(msgspec.Struct, frozen=True):
+    """One event a seat may enter: its button's label, the sentence it records."""
+
+    item: str
+    sentence: str
+    label: str
+    event: dict[str, Any]  # the event as JSON, which the page posts back as it is
+
+
+class Group(msgspec.Struct, frozen=True):
+    """The moves of one kind (one decision), as `legal` groups them."""
+
+    group: str
+    events: list[Move]
+
+
+class UndoOffer(msgspec.Struct, frozen=True, kw_only=True):
+    """The latest event a seat may ask to undo, and the open request a seat may answer."""
+
+    target: int  # the latest effective event's seq
+    sentence: str  # its words as `log` prints them for this seat (the umpire's confirm)
+    asked: int | None  # the open undo request's seq (a line of the log), if one
+    asked_by: str | None
+    may_confirm: bool  # accept the open request (another player, or the umpire)
+    may_refuse: bool
+    may_ask: bool
+
+
+class Pile(msgspec.Struct, frozen=True):
+    """The seat's own hidden cards in one pile (its hand, a reserve...)."""
+
+    pile: str
+    cards: list[str]
+
+
+class Page(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat's page shows now (its JSON is what the page reads)."""
+
+    version: str  # Table.version: the page sends it back with a write
+    ok: bool
+    verdict: str
+    you: str  # the seat's name; "" for the shared page
+    umpire: bool = False
+    seq: int = -1  # the log's last seq
+    title: str = ""
+    players: list[str] = []
+    svg: str = ""  # the table as this seat sees it, wide
+    narrow: str = ""  # and at a phone's width
+    waiting: str = ""  # what the game waits for, or how it ended
+    actor: str | None = None  # who acts now
+    over: bool = False
+    groups: list[Group] = []
+    undo: UndoOffer | None = None
+    blocked: bool = False  # the table waits for the umpire
+    hand: list[Pile] = []
 
 
 @dataclass
@@ -113,7 +189,7 @@ class Table:
     _recent: dict[str, deque[float]] = field(default_factory=dict, repr=False)
 
     # An undo request is a line of the log now, so the file's stamp says when one is made;
-    # app/live.py's page cache still keys on `asked` until the web layer moves (issue 34).
+    # web/table.py's page cache still keys on `asked` (always None now: it may drop it).
     asked: None = None
 
     # -- what a seat sees ------------------------------------------------------------------
@@ -127,28 +203,27 @@ class Table:
         return result
 
     def writable(self) -> engine.Replay:
-        """Returns the log replayed for a write, or refuses (409) one that cannot be read."""
+        """Returns the log replayed for a write, or refuses (Conflict) one that cannot be read."""
         try:
             return self.replayed()
         except TapeError as e:
             where = f"line {e.line}: " if e.line is not None else ""
-            raise Refused(409, f"the log cannot take a write ({where}{e.reason}); nothing was "
+            raise Conflict(f"the log cannot take a write ({where}{e.reason}); nothing was "
                                "written") from None
         except OSError as e:
-            raise Refused(409, f"the log cannot be read ({e.strerror or e}); nothing was "
+            raise Conflict(f"the log cannot be read ({e.strerror or e}); nothing was "
                                "written") from None
 
-    def shown(self, seat: Seat) -> dict[str, Any]:
-        """Returns what `seat`'s page shows now: JSON-ready, computed from what that seat
-        may know (engine.seats): its view of the table, the events offered to it, its own
-        hidden cards. Never another's hidden cards, nor a hash of them."""
+    def shown(self, seat: Seat) -> Page:
+        """Returns what `seat`'s page shows now, computed from what that seat may know
+        (engine.seats): its view of the table, the events offered to it, its own hidden
+        cards. Never another's hidden cards, nor a hash of them."""
         try:
             result = self.replayed()
         except (TapeError, OSError, ValueError) as e:
             why = e.reason if isinstance(e, TapeError) else str(e)
-            return {"version": self._keyed(f"broken-{why}"), "ok": False,
-                    "verdict": visible(f"unreadable: {why}"), "svg": "", "narrow": "",
-                    "groups": [], "you": seat.name, "waiting": "", "undo": None, "hand": []}
+            return Page(version=self._keyed(f"broken-{why}"), ok=False,
+                        verdict=visible(f"unreadable: {why}"), you=seat.name)
         fold, rs, tail = result.fold, result.ruleset, result.tail
         assert fold is not None and rs is not None and tail is not None
         ok, verdict = viewer.log_verdict(result)
@@ -159,39 +234,31 @@ class Table:
             elif fold.blocked and rs.outcome(state) is None:  # a draw played on as made
                 ok, verdict = True, "valid"
         decision = rs.pending(state)
-        groups = []
         offered = self._offered(rs, state, blocked, seat)
-        for group, rows in listing(rs, state, offered, 10**6).groups():
-            groups.append({"group": group, "events": [
-                {"item": e.item, "sentence": e.sentence, "label": e.label,
-                 "event": msgspec.to_builtins(e.event)} for e in rows]})
+        groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
+                                for e in rows])
+                  for group, rows in listing(rs, state, offered, 10**6).groups()]
         undo = self.undo_shown(fold, seat)
         outcome = rs.outcome(state)
-        hand: list[dict[str, Any]] = []
+        hand = []
         if seat.player:  # the seat's own hidden cards, read from its own view
-            hand = [{"pile": h.pile, "cards": list(h.cards)}
+            hand = [Pile(h.pile, list(h.cards))
                     for h in rs.held(rs.view(state, seat.player), seat.player)]
-        return {
-            "hand": hand,
-            "version": self.version(tail), "ok": ok, "verdict": verdict, "seq": tail.seq,
-            "title": rs.title, "you": seat.name, "umpire": seat.umpire,
-            "players": list(fold.header.players),
-            "svg": pictures.draw(rs, state, seat.sees).svg(),
-            "narrow": pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
-            "waiting": outcome.summary if outcome else decision.detail if decision else "",
-            "actor": decision.actor if decision else None,
-            "over": outcome is not None,
-            "groups": groups, "undo": undo,
-            "blocked": blocked,
-        }
+        return Page(
+            version=self.version(tail), ok=ok, verdict=verdict, you=seat.name,
+            umpire=seat.umpire, seq=tail.seq, title=rs.title, players=list(fold.header.players),
+            svg=pictures.draw(rs, state, seat.sees).svg(),
+            narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
+            waiting=outcome.summary if outcome else decision.detail if decision else "",
+            actor=decision.actor if decision else None, over=outcome is not None,
+            groups=groups, undo=undo, blocked=blocked, hand=hand)
 
     @staticmethod
-    def undo_shown(fold: engine.Fold, seat: Seat) -> dict[str, Any] | None:
+    def undo_shown(fold: engine.Fold, seat: Seat) -> UndoOffer | None:
         """Returns what a seat's page shows of undoing (None: nothing to undo): the latest
-        effective event (`target`) and its `sentence`, the words `log` prints for it as the
-        seat may know it (what the umpire's undo confirms with), the open undo request
-        (`asked`, its seq; `asked_by`), and what the seat may do: ask, or answer another's
-        request (`may_confirm`, `may_refuse`: another player, or the umpire)."""
+        effective event and its sentence as the seat may know it (what the umpire's undo
+        confirms with), the open undo request, and what the seat may do: ask, or answer
+        another's request (another player, or the umpire)."""
         latest = fold.latest()
         if latest < 0:
             return None
@@ -199,12 +266,13 @@ class Table:
         asked = fold.open_request()
         who = seat.player or (UMPIRE if seat.umpire else None)
         answers = bool(asked and who and asked.by != who)
-        return {"target": latest,
-                "sentence": logrows.sentence(fold.ruleset, top.before, top.event, seat.sees),
-                "asked": asked.seq if asked else None,
-                "asked_by": asked.by if asked else None,
-                "may_confirm": answers, "may_refuse": answers,
-                "may_ask": bool(seat.player) and asked is None}
+        return UndoOffer(target=latest,
+                         sentence=logrows.sentence(fold.ruleset, top.before, top.event,
+                                                   seat.sees),
+                         asked=asked.seq if asked else None,
+                         asked_by=asked.by if asked else None,
+                         may_confirm=answers, may_refuse=answers,
+                         may_ask=bool(seat.player) and asked is None)
 
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
@@ -247,36 +315,36 @@ class Table:
 
     # -- the writes ------------------------------------------------------------------------
     def limit(self, seat: Seat) -> None:
-        """Refuses a seat's write past RATE (429)."""
+        """Refuses a seat's write past RATE (TooMany)."""
         most, within = RATE
         now = time.monotonic()
         recent = self._recent.setdefault(seat.name, deque())
         while recent and now - recent[0] > within:
             recent.popleft()
         if len(recent) >= most:
-            raise Refused(429, f"too many writes: at most {most} in {within:g} seconds; "
+            raise TooMany(f"too many writes: at most {most} in {within:g} seconds; "
                                "wait a moment")
         recent.append(now)
 
     def _stale(self, result: engine.Replay, expected: Any) -> None:
-        """Refuses a write from a page drawn before the log moved on (409). It says nothing of
+        """Refuses a write from a page drawn before the log moved on (Conflict). It says nothing of
         the event the page sent: whether that event is still legal may turn on a card
         another seat holds."""
         assert result.tail is not None
         if expected == self.version(result.tail):
             return
-        raise Refused(409, f"the table moved on since your page was drawn (the log ends at "
+        raise Conflict(f"the table moved on since your page was drawn (the log ends at "
                            f"seq {result.tail.seq}); nothing was written: look again")
 
     def _append(self, events: list[Event], result: engine.Replay, force: bool = False) -> int:
         try:
             written = entries.append_checked(self.path, events, result, force)
         except StaleWriter:
-            raise Refused(409, "the log moved on while writing; nothing was written") from None
+            raise Conflict("the log moved on while writing; nothing was written") from None
         except IllegalEvent as e:
-            raise Refused(409, e.reason, e.rule) from None
+            raise Conflict(e.reason, e.rule) from None
         except TapeError as e:
-            raise Refused(400, e.reason) from None
+            raise Malformed(e.reason) from None
         return written.tail.seq
 
     def game(self) -> engine.Ruleset:
@@ -288,31 +356,31 @@ class Table:
         """Appends the event a seat pressed; returns what was written, or raises Refused.
 
         Authority first: a player may enter only the events they own (engine.seats.owner,
-        read from the event alone), refused (403) before the log is read or any rule asked.
-        Then a page drawn before the log moved on is refused (409), and an event not offered
-        to the seat (409), in words that tell nothing of another seat's cards. A player's
+        read from the event alone), refused (NotYours) before the log is read or any rule asked.
+        Then a page drawn before the log moved on is refused (Conflict), and an event not offered
+        to the seat (Conflict), in words that tell nothing of another seat's cards. A player's
         own hidden draw is offered as the cards they cannot rule out; one the deck cannot
         hold (another seat has it) is written all the same and flagged to the umpire, so
         that the answer the drawer gets never depends on another seat's hand."""
         raw = body.get("event")
         if not isinstance(raw, dict):
-            raise Refused(400, "expected {\"event\": {...}, \"after\": VERSION}")
+            raise Malformed("expected {\"event\": {...}, \"after\": VERSION}")
         try:
             rs = self.game()
         except (TapeError, OSError) as e:
-            raise Refused(409, f"the log cannot take a write ({getattr(e, 'reason', e)}); "
+            raise Conflict(f"the log cannot take a write ({getattr(e, 'reason', e)}); "
                                "nothing was written") from None
         try:
             text = msgspec.json.encode({k: v for k, v in raw.items()
                                         if k not in ("seq", "prev", "at", "by", "salt")}).decode()
             event = entries.event_from(rs, text, "the page", None, None)
         except (UsageError, TypeError) as e:
-            raise Refused(400, getattr(e, "reason", str(e))) from None
+            raise Malformed(getattr(e, "reason", str(e))) from None
         if not seat.umpire:
             if seat.player is None:
-                raise Refused(403, "the shared page enters nothing; nothing was written")
+                raise NotYours("the shared page enters nothing; nothing was written")
             if not seating.may_enter(rs, event, seat.player):
-                raise Refused(403, f"that is {visible(seating.owner(rs, event) or '')}'s to "
+                raise NotYours(f"that is {visible(seating.owner(rs, event) or '')}'s to "
                                    "enter, not yours; nothing was written")
         with self._writing:
             result = self.writable()
@@ -322,7 +390,7 @@ class Table:
             state, blocked = self.table(result, seat)
             if envelope(event) not in [envelope(e) for e in
                                        self._offered(bound, state, blocked, seat)]:
-                raise Refused(409, "that is not a move offered to you now (your page lists "
+                raise Conflict("that is not a move offered to you now (your page lists "
                                    "yours); nothing was written")
             who = seat.player or UMPIRE
             event = msgspec.structs.replace(event, by=who, at=entries.now())
@@ -340,8 +408,8 @@ class Table:
         dispute = bool(body.get("dispute"))
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise Refused(400, "a dispute needs your own words: say why you dispute the last "
-                               "event; nothing was written" if dispute else "a note needs some text")
+            raise Malformed("a dispute needs your own words: say why you dispute the last "
+                            "event; nothing was written" if dispute else "a note needs some text")
         with self._writing:
             result = self.writable()
             assert result.fold is not None
@@ -349,7 +417,7 @@ class Table:
             latest = result.fold.latest()
             about = latest if dispute else None
             if dispute and latest < 0:
-                raise Refused(409, "there is no event to dispute yet", "core.note.about")
+                raise Conflict("there is no event to dispute yet", "core.note.about")
             ev = Note(text=text.strip(), about=about, dispute=dispute, at=entries.now(),
                       by=seat.player or UMPIRE)
             seq = self._append([ev], result)
@@ -363,7 +431,7 @@ class Table:
         once. `target`, when given, must be the latest effective event (the seq whose
         sentence the page confirmed)."""
         if not (seat.umpire or seat.player):
-            raise Refused(403, "the shared page enters nothing; nothing was written")
+            raise NotYours("the shared page enters nothing; nothing was written")
         who = seat.player or UMPIRE
         with self._writing:
             result = self.writable()
@@ -379,21 +447,21 @@ class Table:
 
     @staticmethod
     def _undo_step(fold: engine.Fold, who: str, umpire: bool, body: dict[str, Any]) -> Event:
-        """Returns the line a seat's undo press writes now, or refuses it (409, the rule)."""
+        """Returns the line a seat's undo press writes now, or refuses it (Conflict, the rule)."""
         target = fold.latest()
         if target < 0:
-            raise Refused(409, "there is no event to undo; nothing was written",
+            raise Conflict("there is no event to undo; nothing was written",
                           "core.undo.nothing")
         if "target" in body and body["target"] != target:
-            raise Refused(409, f"the latest event is seq {target}, not the one your page "
+            raise Conflict(f"the latest event is seq {target}, not the one your page "
                                "showed; nothing was written: look again", "core.undo.latest")
         asked, now = fold.open_request(), entries.now()
         if asked is not None and asked.by == who:
-            raise Refused(409, "you asked already: another player (or the umpire) answers it; "
+            raise Conflict("you asked already: another player (or the umpire) answers it; "
                                "nothing was written", "core.ask.self")
         if body.get("refuse") is True:
             if asked is None:
-                raise Refused(409, "there is no undo request to refuse; nothing was written",
+                raise Conflict("there is no undo request to refuse; nothing was written",
                               "core.ask.none")
             return UndoRefused(target=asked.target, asked=asked.seq, at=now, by=who)
         if asked is not None:
