@@ -127,8 +127,8 @@ def hidden_sentence(event: Event, player: str) -> str:
     """Returns what `log --as PLAYER` says of an event that player may not know: who
     entered it and its kind, nothing of its content."""
     who = event.by or getattr(event, "player", None) or "someone"
-    whom = visible(player) if player else "the shared table"  # "": the view of no seat
-    return f"{visible(who)}: {type(event).__struct_config__.tag} (not seen by {whom})"
+    return (f"{visible(who)}: {type(event).__struct_config__.tag} "
+            f"(not seen by {visible(player)})")
 
 
 def sentence(rs: engine.Ruleset, before: Any, event: Event, player: str | None) -> str:

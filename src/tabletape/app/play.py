@@ -140,7 +140,7 @@ class UndoOffer(msgspec.Struct, frozen=True, kw_only=True):
     """The latest event a seat may ask to undo, and the open request a seat may answer."""
 
     target: int  # the latest effective event's seq
-    sentence: str  # its words as `log` prints them for this seat (the umpire's confirm)
+    sentence: str  # its words as `log` prints them for this seat ("" on the shared page)
     asked: int | None  # the open undo request's seq (a line of the log), if one
     asked_by: str | None
     may_confirm: bool  # accept the open request (another player, or the umpire)
@@ -266,9 +266,10 @@ class Table:
         asked = fold.open_request()
         who = seat.player or (UMPIRE if seat.umpire else None)
         answers = bool(asked and who and asked.by != who)
-        return UndoOffer(target=latest,
-                         sentence=logrows.sentence(fold.ruleset, top.before, top.event,
-                                                   seat.sees),
+        # the shared page undoes nothing, so it confirms nothing: no sentence to send it
+        said = "" if who is None else logrows.sentence(fold.ruleset, top.before, top.event,
+                                                       seat.sees)
+        return UndoOffer(target=latest, sentence=said,
                          asked=asked.seq if asked else None,
                          asked_by=asked.by if asked else None,
                          may_confirm=answers, may_refuse=answers,
