@@ -30,7 +30,7 @@ from tabletape import __version__
 from tabletape.engine import fingerprint, reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
-from tabletape.engine.reading import Judged, Replay, Visitor
+from tabletape.engine.reading import OnLine, Replay, Visitor, watching
 from tabletape.tape import codec, custody, files, reader, seal
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
@@ -232,9 +232,9 @@ def _open(path: str, to: int | None) -> _Opened | None:
 
 # -- the state at a seq, from the index -----------------------------------------------------
 
-def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
+def state_at(path: str, *, to: int | None = None, visit: OnLine | None = None,
              check_after: bool = False, version: str | None = None,
-             components: Any = None) -> Replay:
+             components: Any = None, visitor: Visitor | None = None) -> Replay:
     """Returns what `reading.replay(path, to=to)` returns, starting from a checkpoint if one
     fits: for a caller that needs the state, the undo stack and the problems in effect but
     not every earlier event's fate (rulings on old disputes). Extends or writes the index.
@@ -245,13 +245,15 @@ def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
     `version` judges by other rules than the recorded ones, `components` with other
     component data than the header's: a full replay (the checkpoints hold states under
     the recorded rules and the header's values), which neither reads nor writes the index.
+    `visitor` (judging, to its `to`) says what the pass is for instead of `to` and `visit`.
     """
+    visitor = visitor or watching(visit, to)
+    to = visitor.to
     opened = _open(path, to) if version is None and components is None else None
     if opened is None:
-        result = reading.replay(path, to=to, visit=visit, version=version,
-                                components=components)
+        result = reading.replay(path, version=version, components=components, visitor=visitor)
     else:
-        result = _state_of(path, opened, to, visit)
+        result = _state_of(path, opened, visitor)
     if check_after:
         check_later(result, to, opened)  # the index as found, not read again
     return result
@@ -265,7 +267,7 @@ def check_later(result: Replay, to: int | None, opened: _Opened | None = None) -
     return result
 
 
-def _state_of(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
+def _state_of(path: str, opened: _Opened, visitor: Visitor) -> Replay:
     """Returns the replay of an opened log, from its checkpoint if any; extends the index."""
     rs, header, head0, seen, old, start = opened
     result = _resume(path, rs, header, old.base, start) if start is not None else None
@@ -277,7 +279,7 @@ def _state_of(path: str, opened: _Opened, to: int | None, visit: Visitor | None)
     else:
         resume = reader.Resume(start.offset, reader.Tail(start.seq, start.digest), rs.codec)
         records = reader.read_records(path, registry.codec_for, start=resume)
-    new = _read_on(result, iter(records), old, to, visit)
+    new = _read_on(result, iter(records), old, visitor)
     if new and result.events >= INDEX_MIN:
         epoch = custody.vouch(path, seen)
         if epoch is not None:  # else the log changed while it was read: no index from it
@@ -298,12 +300,13 @@ def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> R
                   events=cp.seq + 1)
 
 
-def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, to: int | None,
-             visit: Visitor | None) -> list[tuple[Checkpoint, bytes]]:
-    """Folds on (the engine's one loop, a checkpoint's worth at a time) up to `to`.
+def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, visitor: Visitor
+             ) -> list[tuple[Checkpoint, bytes]]:
+    """Folds on (the engine's one loop, a checkpoint's worth at a time) up to the visitor's `to`.
 
     Returns the checkpoints passed beyond the index's last, with their snapshots.
     """
+    to = visitor.to
     last = old.checkpoints[-1].seq if old.checkpoints else 0
     new: list[tuple[Checkpoint, bytes]] = []
     while to is None or result.events <= to:
@@ -311,14 +314,15 @@ def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, to: 
         if to is not None:
             stop = min(stop, to)
         read = result.events
-        reading.walk(result, itertools.islice(records, stop - read), visit=visit)
+        reading.walk(result, itertools.islice(records, stop - read), visitor)
         if result.error is not None:
             break
-        at_stop: list[Judged] = []  # the line at `stop`: where a checkpoint is taken
-        reading.walk(result, itertools.islice(records, 1), visit=_both(at_stop.append, visit))
-        if result.error is not None or not at_stop:
+        at_stop = _Kept(itertools.islice(records, 1))  # the line at `stop`: a checkpoint's
+        reading.walk(result, at_stop, visitor)
+        rec = at_stop.last
+        if result.error is not None or rec is None:
             break
-        rec, seq = at_stop[0].record, at_stop[0].seq
+        seq = rec.line - 1
         if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
             snap = snapshot(result.fold)
             offset = rec.offset + len(rec.raw) + 1
@@ -330,13 +334,19 @@ def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, to: 
     return new
 
 
-def _both(first: Visitor, then: Visitor | None) -> Visitor:
-    """Returns a visitor calling `first`, then `then` (if any)."""
-    def visit(judged: Judged) -> None:
-        first(judged)
-        if then is not None:
-            then(judged)
-    return visit
+class _Kept:
+    """Yields the records of `records`, keeping the last one yielded (`last`)."""
+
+    def __init__(self, records: Iterator[reader.Record]) -> None:
+        self.records = records
+        self.last: reader.Record | None = None
+
+    def __iter__(self) -> _Kept:
+        return self
+
+    def __next__(self) -> reader.Record:
+        self.last = next(self.records)
+        return self.last
 
 
 def common_start(a: str, b: str, a_to: int | None = None,
@@ -408,4 +418,4 @@ def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
         return state_at(path).error
     resume = reader.Resume(cp.offset, reader.Tail(cp.seq, cp.digest), opened.rs.codec)
     records = reader.read_records(path, registry.codec_for, start=resume)
-    return reading.walk(Replay(path), records, rules=False).error  # the one loop, no fold
+    return reading.walk(Replay(path), records, reading.Chain()).error  # the one loop, no fold
