@@ -279,12 +279,14 @@ def _records(path: str, components: Any) -> Iterator[Record]:
 def with_components(records: Iterator[Record], components: Any
                     ) -> Iterator[Record]:
     """Yields the records, the header's component data replaced by `components` (decoded by
-    the game's schema): the log judged with another box's values. The bytes read, and so
-    the chain, are the file's own: nothing is written."""
+    the game's schema; or a function of the header returning it, called when line 1 is
+    read, so that whoever reads it need not open the log first): the log judged with another
+    box's values. The bytes read, and so the chain, are the file's own: nothing is written."""
     for rec in records:
         if rec.line == 1 and isinstance(rec.event, Header):
+            data = components(rec.event) if callable(components) else components
             rec = msgspec.structs.replace(rec, event=msgspec.structs.replace(
-                rec.event, components=components))
+                rec.event, components=data))
         yield rec
 
 
