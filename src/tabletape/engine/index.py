@@ -18,6 +18,7 @@ the index rewritten. `validate` and `verify` never use it: they read every line.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import os
@@ -200,12 +201,15 @@ class _Opened(NamedTuple):
     seen: custody.Watch  # before anything is read: what the index may rely on
     old: Loaded  # the index's checkpoints, if it may be trusted
     start: Checkpoint | None  # the last usable one (up to `to`), its line checked
+    f: Any = None  # the log, open (while `state_at` reads it), or None: opened when needed
 
 
-def _open(path: str, to: int | None) -> _Opened | None:
+def _open(path: str, to: int | None, opened: Any = None) -> _Opened | None:
     """Returns a log's header and the checkpoint to start from; None when line 1 does not
-    read (the plain read from line 1 reports what is wrong)."""
-    with reader.open_log(path) as f:
+    read (the plain read from line 1 reports what is wrong). `opened`: the log, already
+    open (the caller closes it)."""
+    with reader.open_log(path) if opened is None else contextlib.nullcontext(opened) as f:
+        f.seek(0)
         first = f.readline(codec.MAX_LINE + 1)
         if not first.endswith(b"\n"):
             return None
@@ -227,7 +231,7 @@ def _open(path: str, to: int | None) -> _Opened | None:
         start = usable[-1] if usable else None
         if start is not None and not _holds(f, start):
             old, start = Loaded([], 0), None  # the log changed under the index: rebuild it
-    return _Opened(rs, header, head0, seen, old, start)
+    return _Opened(rs, header, head0, seen, old, start, opened)
 
 
 # -- the state at a seq, from the index -----------------------------------------------------
@@ -249,14 +253,54 @@ def state_at(path: str, *, to: int | None = None, visit: OnLine | None = None,
     """
     visitor = visitor or watching(visit, to)
     to = visitor.to
-    opened = _open(path, to) if version is None and components is None else None
-    if opened is None:
-        result = reading.replay(path, version=version, components=components, visitor=visitor)
-    else:
-        result = _state_of(path, opened, visitor)
-    if check_after:
-        check_later(result, to, opened)  # the index as found, not read again
+    with reader.open_log(path) as f:  # the log is opened once
+        opened = _open(path, to, f) if version is None and components is None else None
+        # A log read from line 1 that is too short to be indexed is read on past `to` in
+        # the same pass, for format and chain only (`ReadOn`): the log is read once.
+        on = check_after and to is not None and (opened is None or opened.start is None and
+                                                 opened.seen.stamp.size < INDEX_MIN * MIN_LINE)
+        walker = ReadOn(visitor) if on else visitor
+        if opened is None:
+            records = reader.read_records(path, registry.codec_for, opened=f)
+            if components is not None:
+                records = reading.with_components(records, components)
+            result = reading.walk(Replay(path, version=version), records, walker)
+        else:
+            result = _state_of(path, opened, walker)
+        if on and to is not None:
+            ReadOn.later(result, to)
+        elif check_after:
+            check_later(result, to, opened)  # the index as found, not read again
     return result
+
+
+class ReadOn(Visitor):
+    """Another visitor's pass to its `to`, then on to the end for format and chain only: a
+    break after `to` is the replay's `later` (`ReadOn.later`), not its error."""
+
+    def __init__(self, inner: Visitor) -> None:
+        super().__init__(inner.to)
+        self.inner = inner
+
+    def start(self, result: Replay) -> None:
+        super().start(result)
+        self.inner.start(result)
+
+    def header(self, rec: reader.Record) -> None:
+        self.inner.header(rec)
+
+    def visit(self, rec: reader.Record) -> None:
+        self.inner.visit(rec)
+
+    def past(self, rec: reader.Record) -> bool:
+        return True
+
+    @staticmethod
+    def later(result: Replay, to: int) -> None:
+        """Moves an error read past `to` from `result.error` to `result.later`."""
+        e = result.error
+        if e is not None and e.line is not None and e.line > to + 1:
+            result.later, result.error = e, None
 
 
 def check_later(result: Replay, to: int | None, opened: _Opened | None = None) -> Replay:
@@ -269,17 +313,20 @@ def check_later(result: Replay, to: int | None, opened: _Opened | None = None) -
 
 def _state_of(path: str, opened: _Opened, visitor: Visitor) -> Replay:
     """Returns the replay of an opened log, from its checkpoint if any; extends the index."""
-    rs, header, head0, seen, old, start = opened
+    rs, header, head0, seen, old, start, f = opened
     result = _resume(path, rs, header, old.base, start) if start is not None else None
     if result is None or start is None:
         if start is not None:
             old = Loaded([], 0)  # a torn or foreign snapshot: rebuild the index
         result = Replay(path)
-        records = reader.read_records(path, registry.codec_for)
+        records = reader.read_records(path, registry.codec_for, opened=f)
     else:
         resume = reader.Resume(start.offset, reader.Tail(start.seq, start.digest), rs.codec)
-        records = reader.read_records(path, registry.codec_for, start=resume)
-    new = _read_on(result, iter(records), old, visitor)
+        records = reader.read_records(path, registry.codec_for, start=resume, opened=f)
+    records = iter(records)
+    new = _read_on(result, records, old, visitor)
+    if isinstance(visitor, ReadOn) and result.error is None:
+        reading.walk(result, records, visitor)  # on past `to`, format and chain only
     if new and result.events >= INDEX_MIN:
         epoch = custody.vouch(path, seen)
         if epoch is not None:  # else the log changed while it was read: no index from it
@@ -407,15 +454,16 @@ def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     cp, size = opened.start, opened.seen.stamp.size
     last = opened.old.checkpoints[-1] if opened.old.checkpoints else None
     if last is not None and last is not cp:  # `state_at` checked the line of its start only
-        with reader.open_log(path) as f:
+        with reader.open_log(path) if opened.f is None else contextlib.nullcontext(opened.f) as f:
             cp = last if _holds(f, last) else None
     if cp is None:
         if size >= INDEX_MIN * MIN_LINE:  # it may be long enough to be indexed
             return state_at(path).error
-        return reading.read_chain(path).error
+        records = reader.read_records(path, registry.codec_for, opened=opened.f)
+        return reading.walk(Replay(path), records, reading.Chain()).error
     per_line = cp.offset / (cp.seq + 1)
     if size - cp.offset >= 2 * INDEX_EVERY * per_line:
         return state_at(path).error
     resume = reader.Resume(cp.offset, reader.Tail(cp.seq, cp.digest), opened.rs.codec)
-    records = reader.read_records(path, registry.codec_for, start=resume)
+    records = reader.read_records(path, registry.codec_for, start=resume, opened=opened.f)
     return reading.walk(Replay(path), records, reading.Chain()).error  # the one loop, no fold
