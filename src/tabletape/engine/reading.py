@@ -1,4 +1,9 @@
-"""Replay: a log read from line 1 and folded, never raising for a bad log."""
+"""Replay: a log read from line 1 and folded, never raising for a bad log.
+
+One loop (`walk`) reads every log; what a pass is for (judge, judge past illegal events,
+read the chain only, show each line, count at each fold, rule on one event) is the
+visitor it is given, never a flag.
+"""
 
 from __future__ import annotations
 
