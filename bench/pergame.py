@@ -67,7 +67,7 @@ def child(kind: str, files: list[str]) -> None:
         if kind == "judge":
             judge.judge(f)
             return sum(1 for _ in open(f, "rb"))
-        if not hasattr(reading, "Visitor"):  # a tree from before the visitors (issue 36)
+        if not hasattr(reading, "Chain"):  # a tree from before the visitors (issue 36)
             return reading.walk(reading.Replay(file=f), reading.iter_records(f),
                                 rules=kind == "validate").events
         visitor = reading.Visitor() if kind == "validate" else reading.Chain()
