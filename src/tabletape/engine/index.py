@@ -22,7 +22,7 @@ import contextlib
 import hashlib
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -31,7 +31,7 @@ from tabletape import __version__
 from tabletape.engine import fingerprint, reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
-from tabletape.engine.reading import OnLine, Replay, Visitor, watching
+from tabletape.engine.reading import OnLine, Replay, Step, Visitor, watching
 from tabletape.tape import codec, custody, files, reader, seal
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
@@ -286,11 +286,15 @@ class ReadOn(Visitor):
         super().start(result)
         self.inner.start(result)
 
+    def lines(self, records: Iterable[reader.Record]) -> Iterable[reader.Record]:
+        return self.inner.lines(records)
+
     def header(self, rec: reader.Record) -> None:
         self.inner.header(rec)
+        self.fold = self.inner.fold
 
-    def visit(self, rec: reader.Record) -> None:
-        self.inner.visit(rec)
+    def step(self) -> Step | None:
+        return self.inner.step()
 
     def past(self, rec: reader.Record) -> bool:
         return True

@@ -101,6 +101,10 @@ class Judged(msgspec.Struct):
 
 OnLine = Callable[[Judged], None]  # a function shown every line folded (`Watch`)
 OnFold = Callable[[int, Fold], None]  # a function shown every seq and the fold after it (`Each`)
+# what a visitor does with each line after the header: called with its seq, its event and
+# its line number (`Fold.feed`'s arguments, so that a pass that only folds costs no call of
+# its own per line)
+Step = Callable[[int, Any, int], Any]
 
 
 # -- the visitors: what one walk over a log is for --------------------------------------------
@@ -112,15 +116,15 @@ class Visitor:
     """Judges every line with the rules, to seq `to` (None: to the end): the base visitor.
 
     `walk` calls `start` with the result it fills, `header` with line 1 (a walk on from a
-    checkpoint starts past it), `visit` with each later line up to `to`, then `past` with each
-    line after `to` until it returns False. A subclass overrides what it needs; the class
-    attributes say how the game is opened (`keep_going`: judge past an illegal event;
-    `rules=False`: format and chain only).
+    checkpoint starts past it), then the `step` it asks for with each later line up to `to`
+    (None: nothing to do but read), then `past` with each line after `to` until it returns
+    False. A visitor that wants each line's whole record (bytes, offset, hash) reads it as
+    it goes by (`lines`). The class attributes say how the game is opened (`keep_going`:
+    judge past an illegal event; `rules=False`: format and chain only).
     """
 
     keep_going: ClassVar[bool] = False
     rules: ClassVar[bool] = True
-    feed: Callable[[int, Any, int | None], IllegalEvent | None]  # the fold's, once it has one
 
     def __init__(self, to: int | None = None) -> None:
         self.to = to
@@ -130,19 +134,20 @@ class Visitor:
     def start(self, result: Replay) -> None:
         """Called once before the first line: the result to fill (its fold, on from a checkpoint)."""
         self.result, self.fold = result, result.fold
-        if result.fold is not None:
-            self.feed = result.fold.feed
+
+    def lines(self, records: Iterable[Record]) -> Iterable[Record]:
+        """Returns the records the walk reads (a visitor may watch them go by)."""
+        return records
 
     def header(self, rec: Record) -> None:
         """Line 1: opens the game it names (its ruleset, and the fold with `rules`)."""
         assert self.result is not None  # (`start` came first)
         self.fold = _start(self.result, rec, self.keep_going, self.rules)
-        if self.fold is not None:
-            self.feed = self.fold.feed
 
-    def visit(self, rec: Record) -> None:
-        """A line after the header, up to `to`: folded."""
-        self.feed(rec.line - 1, rec.event, rec.line)
+    def step(self) -> Step | None:
+        """Returns what is done with each line after the header: the fold's `feed` (None
+        without rules: the lines are only read)."""
+        return self.fold.feed if self.fold is not None else None
 
     def past(self, rec: Record) -> bool:
         """A line after `to`; returns whether to read on (by default the walk stops there)."""
@@ -161,9 +166,6 @@ class Chain(Visitor):
 
     rules = False
 
-    def visit(self, rec: Record) -> None:
-        pass
-
 
 class Watch(Visitor):
     """Judges every line as `Visitor` does, and shows `seen` each line folded (a `Judged`:
@@ -172,18 +174,28 @@ class Watch(Visitor):
     def __init__(self, seen: OnLine, to: int | None = None) -> None:
         super().__init__(to)
         self.seen = seen
+        self.rec: Record | None = None  # the line being read
+
+    def lines(self, records: Iterable[Record]) -> Iterator[Record]:
+        for rec in records:
+            self.rec = rec
+            yield rec
 
     def header(self, rec: Record) -> None:
         super().header(rec)
         self.seen(Judged(rec, 0, None, None, self.fold))
 
-    def visit(self, rec: Record) -> None:
-        fold, seq = self.fold, rec.line - 1
+    def step(self) -> Step:
+        return self.visit
+
+    def visit(self, seq: int, event: Any, line: int) -> None:
+        rec, fold = self.rec, self.fold
+        assert rec is not None  # (`lines` is what the walk reads)
         if fold is None:  # format and chain only
             self.seen(Judged(rec, seq, None, None, None))
             return
         before = fold.state
-        self.seen(Judged(rec, seq, self.feed(seq, rec.event, rec.line), before, fold))
+        self.seen(Judged(rec, seq, fold.feed(seq, event, line), before, fold))
 
 
 class WatchAll(Watch, JudgeAll):
@@ -207,10 +219,14 @@ class Each(Visitor):
         if self.fold is not None:
             self.fold_at(0, self.fold)
 
-    def visit(self, rec: Record) -> None:
-        seq = rec.line - 1
-        self.feed(seq, rec.event, rec.line)
-        self.fold_at(seq, self.fold)  # type: ignore[arg-type]  # (with rules: a fold)
+    def step(self) -> Step | None:
+        return self.visit if self.fold is not None else None
+
+    def visit(self, seq: int, event: Any, line: int) -> None:
+        fold = self.fold
+        assert fold is not None  # (`step`: with rules)
+        fold.feed(seq, event, line)
+        self.fold_at(seq, fold)
 
 
 class Capture(Watch):
@@ -219,9 +235,10 @@ class Capture(Watch):
 
     def __init__(self, seq: int) -> None:
         super().__init__(self._keep, seq)
+        self.seq = seq
 
     def _keep(self, j: Judged) -> None:
-        if j.seq == self.to and j.seq > 0 and self.result is not None:
+        if j.seq == self.seq and j.seq > 0 and self.result is not None:
             self.result.captured = (j.record, j.before, j.problem)
 
     def past(self, rec: Record) -> bool:
@@ -229,7 +246,7 @@ class Capture(Watch):
         if fold is not None and isinstance(rec.event, Note):
             fold.dispute_after(seq, rec.event)  # a later ruling on the captured event
         elif fold is not None:
-            fold.undo_after(seq, rec.event, self.to)  # type: ignore[arg-type]  # its undo, if one comes
+            fold.undo_after(seq, rec.event, self.seq)  # its undo, if one comes
         return True
 
 
@@ -301,24 +318,33 @@ def walk(result: Replay, records: Iterable[Record], visitor: Visitor) -> Replay:
 
     Every reader of a log (validate, replay, explain, log, the index, the stepper, the
     corpus judge, the recorder) goes through here, and says by its visitor what it wants.
-    The lines up to the visitor's `to` are its `visit`s (the head and the count of events
+    The lines up to the visitor's `to` go to its `step` (the head and the count of events
     are the last of them); the lines after go to `past` until it says stop. A format or
     chain error stops reading and is kept in `result.error`, after every line before it.
     """
     visitor.start(result)
     to = visitor.to
-    it = iter(records)
+    it = iter(visitor.lines(records))
     # the lines to fold: the first one read is seq `result.events` (0, or past a checkpoint)
     lines = it if to is None else islice(it, max(0, to + 1 - result.events))
     last: Record | None = None  # the last line folded
     try:
         for rec in lines:  # the first line: the header, or the first after a checkpoint
-            (visitor.header if rec.line == 1 else visitor.visit)(rec)
+            if rec.line == 1:
+                visitor.header(rec)
+            else:
+                first = visitor.step()
+                if first is not None:
+                    first(rec.line - 1, rec.event, rec.line)
             last = rec
             break
-        visit = visitor.visit
-        for last in lines:
-            visit(last)
+        step = visitor.step()
+        if step is None:  # format and chain only: the lines are read, nothing else
+            for last in lines:  # noqa: B007 - the last line read is kept
+                pass
+        else:
+            for last in lines:
+                step(last.line - 1, last.event, last.line)
         if to is not None:
             past = visitor.past
             for rec in it:
