@@ -307,6 +307,23 @@ class ReadOn(Visitor):
             result.later, result.error = e, None
 
 
+def replay_to(path: str, visitor: Visitor, version: str | None = None) -> Replay:
+    """Returns `reading.replay` of a log from line 1 to the visitor's `to`, the lines after it
+    checked for format and chain (`later`): in the same pass when the log is too short to be
+    indexed (`ReadOn`: the log is read once), else as `check_later` checks them (the index
+    vouching for the lines up to its last checkpoint)."""
+    to = visitor.to
+    try:
+        small = os.path.getsize(path) < INDEX_MIN * MIN_LINE
+    except OSError:
+        small = True  # (reading it says what is wrong)
+    if to is None or not small:
+        return check_later(reading.replay(path, version=version, visitor=visitor), to)
+    result = reading.replay(path, version=version, visitor=ReadOn(visitor))
+    ReadOn.later(result, to)
+    return result
+
+
 def check_later(result: Replay, to: int | None, opened: _Opened | None = None) -> Replay:
     """Sets `result.later` to a format or chain error in the lines after `to`, if any (the
     lines up to the index's last checkpoint vouched for by it: `later_break`); returns it."""
