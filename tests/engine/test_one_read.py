@@ -68,3 +68,11 @@ def test_replay_to_opens_the_log_once_and_still_finds_a_break_after(opened, log,
     assert result.error is None and result.later is not None and result.later.line == 41
     assert result.events == 6
     assert opened == ["game.jsonl"]
+
+
+def test_log_to_opens_a_short_log_once(opened, log):
+    from tabletape.app import logrows
+    rows: list[int] = []
+    result = logrows.stream(log, lambda row: rows.append(row.seq), stop=5)
+    assert rows == list(range(6)) and result.later is None and result.error is None
+    assert opened == ["game.jsonl"]
