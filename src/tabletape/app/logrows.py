@@ -109,8 +109,8 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
             sink(held.popleft())
 
     if start is None:  # every event's fate, from line 1
-        result = engine.check_later(engine.replay(path, to=stop, visit=visit, version=rules),
-                                    stop)
+        from tabletape.engine.index import replay_to
+        result = replay_to(path, engine.reading.watching(visit, stop), rules)
     else:
         result = engine.state_at(path, to=stop, visit=visit, check_after=True, version=rules)
     while held:

@@ -28,8 +28,13 @@ from tabletape.engine.provenance import (
     ruling_lines,
 )
 from tabletape.engine.reading import (
+    Chain,
+    Each,
+    JudgeAll,
     Judged,
     Replay,
+    Visitor,
+    Watch,
     capture,
     iter_records,
     judge_all,
@@ -51,7 +56,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["APPLIED", "CHANCE", "CORE_RULES", "GAMES", "ILLEGAL", "MAX_UNDO_DEPTH", "UNJUDGED",
-           "Decision", "Fold", "Judged", "Outcome", "Reliance", "Replay", "Rule", "Ruleset", "Ruling",
+           "Chain", "Decision", "Each", "Fold", "JudgeAll", "Judged", "Visitor", "Watch", "Outcome", "Reliance", "Replay", "Rule", "Ruleset", "Ruling",
            "Violation", "all_games", "capture", "check_later", "codec_for", "describe", "get",
            "iter_records", "judge_all", "phrase", "ruling_lines", "Derivation", "Term", "read_chain", "replay", "rests_on",
            "ruleset_for", "ruling_basis", "state_at"]
