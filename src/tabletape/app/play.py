@@ -31,7 +31,8 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, pictures, viewer
+from tabletape.app import entries, moves, pictures, viewer
+from tabletape.app.moves import Step
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
 from tabletape.tape import log as tapelog
@@ -169,6 +170,8 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     actor: str | None = None  # who acts now
     over: bool = False
     groups: list[Group] = []
+    moves: Step | None = None  # the same events as a builder's steps (app.moves)
+    setting_up: str = ""  # the player who sets the table up, while the game is set up
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
@@ -239,6 +242,9 @@ class Table:
         version = self.version(tail)
         decision = rs.pending(state)
         offered = self._offered(rs, state, blocked, seat)
+        tree, setting_up = self._moves(rs, state, offered, fold.header.players, seat)
+        if setting_up and tree is None:
+            offered = []  # another seat sets the table up
         groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
                                 for e in rows])
                   for group, rows in listing(rs, state, offered, 10**6).groups()]
@@ -260,7 +266,21 @@ class Table:
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
-            groups=groups, undo=undo, blocked=blocked, hand=hand)
+            groups=groups, moves=tree, setting_up=setting_up, undo=undo, blocked=blocked,
+            hand=hand)
+
+    @staticmethod
+    def _moves(rs: engine.Ruleset, state: Any, offered: list[Event], players: tuple[str, ...],
+               seat: Seat) -> tuple[Step | None, str]:
+        """Returns the seat's offered events as the builder's steps (app.moves), worded from
+        the seat's own view, and who sets the table up while the game is set up: the first
+        player (and the umpire) are offered it, the other seats none of it."""
+        setup = moves.setting_up(rs, state, offered)
+        who = moves.setter(players) if setup else ""
+        if setup and not seat.umpire and seat.player != who:
+            return None, who
+        view = state if seat.player is None else rs.view(state, seat.player)
+        return moves.tree(rs, view, offered, setup), who
 
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
