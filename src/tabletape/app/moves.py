@@ -26,13 +26,14 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.engine import CHANCE
+from tabletape.engine import CHANCE, seats
 from tabletape.engine.kit import moves as kit
 from tabletape.engine.kit.moves import MOST, Pick
 from tabletape.tape.events import Event
 
 MAX_SETUP = 500  # the most events one set-up draws (a game's set-up is a few dozen)
 RANDOM = "Set up at random"
+SECTIONED = 12  # a step of more answers than this is asked by the game's sections, if any
 
 
 class Leaf(msgspec.Struct, frozen=True):
@@ -109,13 +110,21 @@ def _step(items: list[_Item], depth: int) -> Step:
         p = group[0].picks[depth]
         ticks = list(key) if tick else None
         done = [i for i in group if len(i.picks) == depth + 1]
-        if len(done) == len(group):
+        if len(done) == len(group) and tick:  # the same set in another order: one move
+            choices.append(Choice(label=p.label, ticks=ticks, move=group[0].leaf))
+            sections.append(p.section)
+        elif len(done) == len(group):
             for n, i in enumerate(group):  # events alike in every answer: told apart by number
                 label = p.label if n == 0 else f"{p.label} ({n + 1})"
                 choices.append(Choice(label=label, ticks=ticks, move=i.leaf))
                 sections.append(p.section)
         else:
-            choices.append(Choice(label=p.label, ticks=ticks, next=_step(group, depth + 1)))
+            after = _step(group, depth + 1)
+            only = after.choices[0] if len(after.choices) == 1 else None
+            if only is not None and only.move is not None:  # one way on: this answer ends it
+                choices.append(Choice(label=p.label, ticks=ticks, move=only.move))
+            else:
+                choices.append(Choice(label=p.label, ticks=ticks, next=after))
             sections.append(p.section)
     if len(choices) == 1 and choices[0].next is not None:  # nothing to ask here
         return choices[0].next
@@ -125,19 +134,20 @@ def _step(items: list[_Item], depth: int) -> Step:
 
 
 def _capped(ask: str, choices: list[Choice], sections: list[str]) -> Step:
-    """Returns a step of at most MOST answers: a longer one asked in two, by the game's
-    sections when they are few enough, else by ranges of answers in order."""
-    if len(choices) <= MOST:
-        return Step(ask=ask, choices=choices)
+    """Returns a step of at most MOST answers: one of more than SECTIONED asked in two by
+    the game's sections (when it gives a few), one still longer by ranges of answers in
+    order."""
     named = list(dict.fromkeys(sections))
-    if 1 < len(named) <= MOST and "" not in named:
+    if len(choices) > SECTIONED and 1 < len(named) <= MOST and "" not in named:
         parts = [[c for c, s in zip(choices, sections, strict=True) if s == name]
                  for name in named]
         return Step(ask=ask, choices=[
             Choice(label=name, next=_capped(ask, part, [""] * len(part)))
             for name, part in zip(named, parts, strict=True)])
-    parts = min(MOST, -(-len(choices) // MOST))  # as few ranges as hold them, MOST at most
-    size = -(-len(choices) // parts)
+    if len(choices) <= MOST:
+        return Step(ask=ask, choices=choices)
+    ranges = min(MOST, -(-len(choices) // MOST))  # as few as hold them, MOST at most
+    size = -(-len(choices) // ranges)
     chunks = [choices[k:k + size] for k in range(0, len(choices), size)]
     return Step(ask=ask, choices=[
         Choice(label=f"{c[0].label} … {c[-1].label}" if len(c) > 1 else c[0].label,
@@ -156,7 +166,8 @@ def buttons(step: Step | None) -> int:
 
 
 def leaves(step: Step | None) -> list[Leaf]:
-    """Returns every event the tree leads to, in order (each offered event once)."""
+    """Returns every event the tree leads to, in order: each offered event once (of two that
+    name the same ticked set in another order, the first)."""
     if step is None:
         return []
     out: list[Leaf] = []
@@ -179,15 +190,21 @@ def setting_up(rs: engine.Ruleset, state: Any, offered: list[Event]) -> bool:
     return all(type(e) in kinds for e in offered)
 
 
-def setter(players: tuple[str, ...]) -> str:
-    """Returns the player whose page offers the set-up: the first in seat order (the
-    umpire's page offers it too)."""
-    return players[0]
+def setter(rs: engine.Ruleset, offered: list[Event], players: tuple[str, ...]) -> str:
+    """Returns the player whose page offers the set-up now: the owner of the outcomes when
+    they are a player's own (a card each turns up), else the first in seat order (any
+    player may enter them: one page offers them, not every phone). The umpire's page
+    offers it too."""
+    owners = {seats.owner(rs, e) for e in offered}
+    mine = next((o for o in owners if o is not None), None)
+    return mine if mine is not None else players[0]
 
 
-def draw_setup(rs: engine.Ruleset, state: Any, rand: random.Random) -> list[Event]:
+def draw_setup(rs: engine.Ruleset, state: Any, rand: random.Random, player: str | None
+               ) -> list[Event]:
     """Returns the set-up events drawn at random from `state` on (chance's legal outcomes,
-    each by its weight), until the game no longer waits on chance for a set-up kind."""
+    each by its weight), until the game no longer waits on chance for a set-up kind that
+    `player` may enter (None: the umpire, any)."""
     kinds = kit.setup(rs)
     out: list[Event] = []
     while len(out) < MAX_SETUP:
@@ -197,6 +214,8 @@ def draw_setup(rs: engine.Ruleset, state: Any, rand: random.Random) -> list[Even
         legal = list(rs.legal(state))
         if not legal or any(type(e) not in kinds for e in legal):
             break
+        if player is not None and not all(seats.may_enter(rs, e, player) for e in legal):
+            break  # another player's own outcome: theirs to draw
         event = rand.choices(legal, rs.weights(state, legal))[0]
         out.append(event)
         state = rs.apply(state, event)

@@ -276,7 +276,7 @@ class Table:
         the seat's own view, and who sets the table up while the game is set up: the first
         player (and the umpire) are offered it, the other seats none of it."""
         setup = moves.setting_up(rs, state, offered)
-        who = moves.setter(players) if setup else ""
+        who = moves.setter(rs, offered, players) if setup else ""
         if setup and not seat.umpire and seat.player != who:
             return None, who
         view = state if seat.player is None else rs.view(state, seat.player)
@@ -411,6 +411,35 @@ class Table:
             self.flagged(f"seq {seq}, entered by {who}, breaks [{flag.rule}]: {flag.reason}; "
                          "the umpire rules on it")
         return f"recorded seq {seq}: {engine.describe(bound, event)}"
+
+    def setup(self, seat: Seat, body: dict[str, Any]) -> str:
+        """Sets the table up at random (app.moves.draw_setup): while the game waits on
+        chance for its set-up, the server draws every set-up event (with `secrets`) and
+        appends them in one write. The seat offered the set-up (its first player) or the
+        umpire only."""
+        if seat.player is None and not seat.umpire:
+            raise NotYours("the shared page enters nothing; nothing was written")
+        with self._writing:
+            result = self.writable()
+            fold, rs, tail = result.fold, result.ruleset, result.tail
+            assert fold is not None and rs is not None and tail is not None
+            self._stale(result, body.get("after"))
+            state, blocked = self.table(result, seat)
+            offered = self._offered(rs, state, blocked, seat)
+            if not moves.setting_up(rs, state, offered):
+                raise Conflict("the table is not being set up now; nothing was written")
+            who = moves.setter(rs, offered, fold.header.players)
+            if not seat.umpire and seat.player != who:
+                raise NotYours(f"{visible(who)} sets the table up, not you; nothing was "
+                               "written")
+            drawn = moves.draw_setup(rs, state, secrets.SystemRandom(), seat.player)
+            if not drawn:
+                raise Conflict("there is nothing to set up at random now; nothing was written")
+            by, at = seat.player or UMPIRE, entries.now()
+            events: list[Event] = [msgspec.structs.replace(e, by=by, at=at) for e in drawn]
+            seq = self._append(events, result)
+        return (f"recorded seq {tail.seq + 1} to {seq}: set up at random ("
+                + "; ".join(engine.describe(rs, e) for e in events) + ")")
 
     def note(self, seat: Seat, body: dict[str, Any]) -> str:
         """Appends a note (or a dispute of the latest event) from a seat."""
