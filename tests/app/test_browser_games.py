@@ -1,0 +1,154 @@
+"""The move builder in Chromium (issue 34, points 3 and 8): for each of the four games, the
+seats' phone pages (a browser context per seat at 390x844) press a game through the
+builder's steps (Global Domination: 60 events or more), the set-up at random where the
+game has one; after each tap no step shows more than 20 buttons; the log validates at the
+end. Screenshots of the builder in each game go to build/screenshots/builder-*.png.
+
+The player who presses is an honest one: a draw names a card the deck holds (the page also
+offers the cards the player cannot rule out, some of which another seat holds)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tabletape import engine
+from tabletape.engine.kit.moves import MOST
+from tests.app.test_browser import browser, shot  # noqa: F401
+from tests.app.test_browser_play import phones, serve_play  # noqa: F401
+
+REFRESH = "typeof poll === 'function' ? poll(true) : null"  # at once, not at the next second
+
+
+def _legal(path) -> list[dict]:
+    result = engine.replay(str(path))
+    codec = result.ruleset.codec
+    return [{**json.loads(codec.encode(e)), "seq": -1}
+            for e in result.ruleset.legal(result.fold.state)]
+
+
+def _leaves(step: dict, trail: tuple = ()) -> list[tuple[tuple, dict]]:
+    """Returns every leaf of a page's tree with the taps that reach it: a tap is a label,
+    or in a ticked step the items to tick."""
+    out = []
+    for c in step["choices"]:
+        tap = ("tick", tuple(c["ticks"])) if step.get("tick") else ("tap", c["label"])
+        if c.get("setup"):
+            out.append(((*trail, tap), {"setup": True}))
+        elif c.get("move"):
+            out.append(((*trail, tap), c["move"]))
+        elif c.get("next"):
+            out += _leaves(c["next"], (*trail, tap))
+    return out
+
+
+def _button(pg, label: str):
+    exact = re.compile("^" + re.escape(label) + "$")
+    return pg.locator("#groups .step button.choice").filter(has_text=exact).first
+
+
+def _widest(pg) -> int:
+    return pg.locator("#groups .step button.choice").count()
+
+
+def press_through(pages: dict, path, rng: random.Random, counts: list[int]) -> str:
+    """On the page the game waits on, taps a way down the builder to an honest event (or the
+    set-up at random), confirms it, and waits until the log has it; returns whose page."""
+    from playwright.sync_api import expect
+    lines = len(path.read_text().splitlines())
+    ready = []
+    for name, (pg, _) in pages.items():
+        pg.evaluate(REFRESH)
+        expect(pg.locator("#seq")).to_have_text(f"after seq {lines - 1}", timeout=4000)
+        if pg.evaluate("!!(S && S.moves)"):
+            ready.append(name)
+    assert ready, "nobody's move, and the game is not over"
+    who = ready[0]
+    pg = pages[who][0]
+    tree = pg.evaluate("S.moves")
+    legal = _legal(path)
+    options = [(taps, leaf) for taps, leaf in _leaves(tree)
+               if leaf.get("setup") or {**leaf["event"], "seq": -1} in legal]
+    assert options, f"{who}'s page offers no event the deck can hold"
+    setups = [o for o in options if o[1].get("setup")]
+    taps, leaf = setups[0] if setups else rng.choice(options)
+    for kind, what in taps:
+        counts.append(_widest(pg))
+        assert counts[-1] <= MOST
+        if kind == "tap":
+            _button(pg, what).click()
+        else:
+            for item in what:
+                _button(pg, item).click()
+            pg.locator("#groups .step button.done").click()
+    expect(pg.locator("#confirm")).to_be_visible()
+    if not leaf.get("setup"):
+        expect(pg.locator("#confirm-sentence")).to_contain_text(leaf["sentence"])
+    with pg.expect_response(lambda r: r.request.method == "POST") as answer:
+        pg.click("#confirm-yes")
+    assert answer.value.status == 200, answer.value.text()
+    expect(pg.locator("#message")).to_contain_text(f"recorded seq {lines}", timeout=4000)
+    return who
+
+
+GAMES = [  # (game, players, options, events to press at most: None for the whole game)
+    ("cards-of-war", "alice,bob", ("--option", "length=short"), None),
+    ("liberation", "ann,bob", ("--option", "victory_points=5"), None),
+    ("battlecards-pacific", "ann,bob", (), 70),
+    ("global-domination", "ann,bob,cat", (), 60),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options", "most"), GAMES,
+                         ids=[g[0] for g in GAMES])
+def test_a_game_pressed_through_the_builder_from_phones(phones, tmp_path, monkeypatch,  # noqa: F811
+                                                        game, players, options, most):
+    from tabletape.app import play
+    monkeypatch.setattr(play, "RATE", (10**6, 1.0))
+    path, server, links = serve_play(tmp_path, game, players, *options)
+    counts: list[int] = []
+    start = time.monotonic()
+    try:
+        pages = {p: phones(links[p]) for p in players.split(",")}
+        rng = random.Random(34)
+        pressed, shots = 0, 0
+        while _pending(path) and (most is None or _events(path) < most + 1):
+            who = press_through(pages, path, rng, counts)
+            pressed += 1
+            if pressed in (1, 12) and shots < 2:  # the builder on a phone, mid-step
+                pg = pages[who][0]
+                pg.evaluate(REFRESH)
+                step = pg.locator("#groups .step button.choice")
+                if step.count():
+                    shots += 1
+                    shot(pg, f"builder-{game}-{shots}")
+            assert pressed < 400
+    finally:
+        server.close()
+    took = time.monotonic() - start
+    result = engine.replay(str(path))
+    assert result.error is None and not result.problems
+    if most is None:
+        assert result.ruleset.outcome(result.fold.state) is not None  # the whole game
+    else:
+        assert result.events - 1 >= most
+    assert counts and max(counts) <= MOST
+    assert subprocess.run([sys.executable, "-m", "tabletape", "validate", str(path)],
+                          capture_output=True).returncode == 0
+    print(f"{game}: {result.events - 1} events from {pressed} presses, {len(counts)} taps, "
+          f"widest step {max(counts)} buttons, {took:.1f} s")
+
+
+def _pending(path) -> bool:
+    result = engine.replay(str(path))
+    return result.ruleset.pending(result.fold.state) is not None
+
+
+def _events(path) -> int:
+    return len(path.read_text().splitlines())
