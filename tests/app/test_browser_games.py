@@ -48,9 +48,9 @@ def _leaves(step: dict, trail: tuple = ()) -> list[tuple[tuple, dict]]:
     return out
 
 
-def _button(pg, label: str):
+def _button(pg, label: str, nth: int = 0):
     exact = re.compile("^" + re.escape(label) + "$")
-    return pg.locator("#groups .step button.choice").filter(has_text=exact).first
+    return pg.locator("#groups .step button.choice").filter(has_text=exact).nth(nth)
 
 
 def _widest(pg) -> int:
@@ -84,8 +84,8 @@ def press_through(pages: dict, path, rng: random.Random, counts: list[int]) -> s
         if kind == "tap":
             _button(pg, what).click()
         else:
-            for item in what:
-                _button(pg, item).click()
+            for k, item in enumerate(what):  # a card held twice is two buttons
+                _button(pg, item, what[:k].count(item)).click()
             pg.locator("#groups .step button.done").click()
     expect(pg.locator("#confirm")).to_be_visible()
     if not leaf.get("setup"):

@@ -128,18 +128,24 @@ const builder = (() => {
       else if (c.move) ask({ event: c.move.event, sentence: c.move.sentence });
       else { path.push(step.choices.indexOf(c)); ticked = []; redraw(); }
     };
-    if (step.tick) {
-      const items = [...new Set(step.choices.flatMap(c => c.ticks || []))];
-      for (const item of items) {
+    if (step.tick) {  // each item once (a card held twice: twice), ticked by its place
+      const most = {};
+      for (const c of step.choices) {
+        const n = {};
+        for (const t of c.ticks || []) n[t] = (n[t] || 0) + 1;
+        for (const t in n) most[t] = Math.max(most[t] || 0, n[t]);
+      }
+      const items = Object.keys(most).flatMap(t => Array(most[t]).fill(t));
+      items.forEach((item, k) => {
         const b = el("button", "choice tick", item);
-        b.setAttribute("aria-pressed", ticked.includes(item) ? "true" : "false");
+        b.setAttribute("aria-pressed", ticked.includes(k) ? "true" : "false");
         b.addEventListener("click", () => {
-          ticked = ticked.includes(item) ? ticked.filter(t => t !== item) : [...ticked, item];
+          ticked = ticked.includes(k) ? ticked.filter(t => t !== k) : [...ticked, k];
           redraw();
         });
         div.appendChild(b);
-      }
-      const key = [...ticked].sort().join("\u0000");
+      });
+      const key = ticked.map(k => items[k]).sort().join("\u0000");
       const match = step.choices.find(c => [...(c.ticks || [])].sort().join("\u0000") === key);
       const done = el("button", "done", match ? "Done: " + match.label : "Done");
       done.disabled = !match;
