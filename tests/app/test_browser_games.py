@@ -10,6 +10,7 @@ offers the cards the player cannot rule out, some of which another seat holds)."
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -20,7 +21,7 @@ import pytest
 
 from tabletape import engine
 from tabletape.engine.kit.moves import MOST
-from tests.app.test_browser import browser, shot  # noqa: F401
+from tests.app.test_browser import SHOTS, browser, shot  # noqa: F401
 from tests.app.test_browser_play import phones, serve_play  # noqa: F401
 
 REFRESH = "typeof poll === 'function' ? poll(true) : null"  # at once, not at the next second
@@ -57,9 +58,12 @@ def _widest(pg) -> int:
     return pg.locator("#groups .step button.choice").count()
 
 
-def press_through(pages: dict, path, rng: random.Random, counts: list[int]) -> str:
+def press_through(pages: dict, path, rng: random.Random, counts: list[int],
+                  snap: str | None = None) -> tuple[str, bool]:
     """On the page the game waits on, taps a way down the builder to an honest event (or the
-    set-up at random), confirms it, and waits until the log has it; returns whose page."""
+    set-up at random), confirms it, and waits until the log has it; returns whose page and
+    whether it saved a screenshot. With `snap`, the moves panel is saved as build/screenshots/SNAP.png after the first tap
+    of a way of two taps or more."""
     from playwright.sync_api import expect
     lines = len(path.read_text().splitlines())
     ready = []
@@ -79,7 +83,12 @@ def press_through(pages: dict, path, rng: random.Random, counts: list[int]) -> s
     assert options, f"{who}'s page offers no event the deck can hold"
     setups = [o for o in options if o[1].get("setup")]
     taps, leaf = setups[0] if setups else rng.choice(options)
-    for kind, what in taps:
+    snapped = False
+    for n, (kind, what) in enumerate(taps):
+        if snap and n == 1 and rng.random() < 0.3:  # now and then: a step past the first
+            os.makedirs(SHOTS, exist_ok=True)
+            pg.locator("#panel").screenshot(path=f"{SHOTS}/{snap}.png")
+            snapped = True
         counts.append(_widest(pg))
         assert counts[-1] <= MOST
         if kind == "tap":
@@ -95,7 +104,7 @@ def press_through(pages: dict, path, rng: random.Random, counts: list[int]) -> s
         pg.click("#confirm-yes")
     assert answer.value.status == 200, answer.value.text()
     expect(pg.locator("#message")).to_contain_text(f"recorded seq {lines}", timeout=4000)
-    return who
+    return who, snapped
 
 
 GAMES = [  # (game, players, options, a simulated game's first lines to start from, or None;
@@ -141,9 +150,11 @@ def test_a_game_pressed_through_the_builder_from_phones(phones, tmp_path, monkey
     try:
         pages = {p: phones(links[p]) for p in players.split(",")}
         rng = random.Random(34)
-        pressed, shots = 0, 0
+        pressed, shots, snapped = 0, 0, 0
         while _pending(path) and (most is None or _events(path) < most + 1):
-            who = press_through(pages, path, rng, counts)
+            snap = f"builder-{game}-step{snapped + 1}" if snapped < 2 else None
+            who, took_snap = press_through(pages, path, rng, counts, snap)
+            snapped += took_snap
             pressed += 1
             if pressed in (1, 12) and shots < 2:  # the builder on a phone, mid-step
                 pg = pages[who][0]
