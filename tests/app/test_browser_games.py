@@ -58,6 +58,39 @@ def _widest(pg) -> int:
     return pg.locator("#groups .step button.choice").count()
 
 
+def tap(pg, taps: tuple, counts: list[int], snap: str | None = None) -> bool:
+    """Taps `taps` down the page's builder (each step's buttons counted into `counts`, at
+    most MOST); with `snap`, saves the moves panel after the first tap of two or more
+    (build/screenshots/SNAP.png) and returns True."""
+    snapped = False
+    for n, (kind, what) in enumerate(taps):
+        if snap and n == 1:  # a step past the first
+            os.makedirs(SHOTS, exist_ok=True)
+            pg.locator("#panel").screenshot(path=f"{SHOTS}/{snap}.png")
+            snapped = True
+        counts.append(_widest(pg))
+        assert counts[-1] <= MOST
+        if kind == "tap":
+            _button(pg, what).click()
+        else:
+            for k, item in enumerate(what):  # a card held twice is two buttons
+                _button(pg, item, what[:k].count(item)).click()
+            pg.locator("#groups .step button.done").click()
+    return snapped
+
+
+def way_to(pg, wanted) -> dict:
+    """Taps down the page's builder to the first event `wanted(event)` accepts, until its
+    confirm shows; returns the leaf (its sentence and event)."""
+    from playwright.sync_api import expect
+    tree = pg.evaluate("S.moves")
+    taps, leaf = next((t, x) for t, x in _leaves(tree) if not x.get("setup")
+                      and wanted(x["event"]))
+    tap(pg, taps, [])
+    expect(pg.locator("#confirm")).to_be_visible()
+    return leaf
+
+
 def press_through(pages: dict, path, rng: random.Random, counts: list[int],
                   snap: str | None = None) -> tuple[str, bool]:
     """On the page the game waits on, taps a way down the builder to an honest event (or the
@@ -83,20 +116,7 @@ def press_through(pages: dict, path, rng: random.Random, counts: list[int],
     assert options, f"{who}'s page offers no event the deck can hold"
     setups = [o for o in options if o[1].get("setup")]
     taps, leaf = setups[0] if setups else rng.choice(options)
-    snapped = False
-    for n, (kind, what) in enumerate(taps):
-        if snap and n == 1 and rng.random() < 0.3:  # now and then: a step past the first
-            os.makedirs(SHOTS, exist_ok=True)
-            pg.locator("#panel").screenshot(path=f"{SHOTS}/{snap}.png")
-            snapped = True
-        counts.append(_widest(pg))
-        assert counts[-1] <= MOST
-        if kind == "tap":
-            _button(pg, what).click()
-        else:
-            for k, item in enumerate(what):  # a card held twice is two buttons
-                _button(pg, item, what[:k].count(item)).click()
-            pg.locator("#groups .step button.done").click()
+    snapped = tap(pg, taps, counts, snap if rng.random() < 0.3 else None)
     expect(pg.locator("#confirm")).to_be_visible()
     if not leaf.get("setup"):
         expect(pg.locator("#confirm-sentence")).to_contain_text(leaf["sentence"])
