@@ -226,3 +226,30 @@ def test_a_long_step_is_asked_in_ranges_of_at_most_20():
     assert tree is not None and len(tree.choices) == 3
     assert [c.label for c in tree.choices][0] == "1 … 15"
     assert moves.buttons(tree) == 15 and len(moves.leaves(tree)) == 45
+
+
+def test_the_set_up_route_writes_for_the_seat_that_sets_up(tmp_path):
+    pytest.importorskip("uvicorn", reason="serve --play needs the view extra")
+    from tabletape.web import table as live
+    from tests.app.test_play import post, state
+    from tests.app.test_serve import Served
+    path = tmp_path / "game.jsonl"
+    subprocess.run([sys.executable, "-m", "tabletape", "new", "global-domination", str(path),
+                    "--players", "ann,bob,cat"], check=True, capture_output=True)
+    seats = play.Seats(("ann", "bob", "cat"))
+    served = Served(live.play_app(play.Table(str(path)), seats))
+    try:
+        links = {seat.name: p for seat, p in seats.links()}
+        # bob's page waits for ann; a set-up posted from it is refused (403), nothing written
+        bob = state(served, links["bob"])
+        assert bob["moves"] is None and bob["setting_up"] == "ann"
+        status, said = post(served, links["bob"] + "/setup", {"after": bob["version"]})
+        assert status == 403 and "ann sets the table up" in said["message"]
+        assert len(path.read_text().splitlines()) == 1
+        # ann's is written: 11 events in one write
+        ann = state(served, links["ann"])
+        status, said = post(served, links["ann"] + "/setup", {"after": ann["version"]})
+        assert status == 200 and said["message"].startswith("recorded seq 1 to 11")
+        assert len(path.read_text().splitlines()) == 12
+    finally:
+        served.close()
