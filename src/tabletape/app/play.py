@@ -169,8 +169,8 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     waiting: str = ""  # what the game waits for, or how it ended
     actor: str | None = None  # who acts now
     over: bool = False
-    groups: list[Group] = []
-    moves: Step | None = None  # the same events as a builder's steps (app.moves)
+    groups: list[Group] = []  # the offered events flat, by kind (the page draws `moves`)
+    moves: Step | None = None  # the same events as the builder's steps (app.moves)
     setting_up: str = ""  # the player who sets the table up, while the game is set up
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
