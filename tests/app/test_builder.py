@@ -253,3 +253,15 @@ def test_the_set_up_route_writes_for_the_seat_that_sets_up(tmp_path):
         assert len(path.read_text().splitlines()) == 12
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("game", ["cards-of-war", "global-domination", "liberation",
+                                  "battlecards-pacific"])
+def test_each_game_declares_its_moves(game):
+    import inspect
+    rs = engine.get(game)
+    part = kit.part(rs)
+    assert part is not None and part.__name__.endswith(".moves")
+    assert list(inspect.signature(part.steps).parameters) == ["lk", "view", "event"]
+    assert isinstance(part.SETUP, frozenset) and part.SETUP <= set(rs.events)
+    assert not part.SETUP & set(rs.SECRETS)  # set up in the open: no seat's secret

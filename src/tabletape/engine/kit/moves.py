@@ -99,23 +99,31 @@ _parts: dict[type, Any] = {}
 
 
 def part(rs: Any) -> Any:
-    """Returns the game's `moves` module (`MovesModule`, engine.kit.contract), or None when
-    its package has none; a module without `steps` or `SETUP` is a ContractError."""
+    """Returns the game's `moves` module (`MovesModule`, engine.kit.contract): the one in the
+    package of its class, or of the game it extends (a variant made elsewhere builds its
+    moves as that game does); None when there is none. A module without `steps` or
+    `SETUP` is a ContractError."""
     kind = type(rs)
     if kind in _parts:
         return _parts[kind]
-    package = getattr(sys.modules.get(kind.__module__), "__package__", None) or kind.__module__
-    name = f"{package}.moves"
-    try:
-        found = importlib.util.find_spec(name)
-    except ModuleNotFoundError:
-        found = None
-    module = importlib.import_module(name) if found is not None else None
-    if module is not None:
+    module = None
+    for k in kind.__mro__:
+        if k.__module__.startswith(("tabletape.engine", "builtins", "abc", "typing")):
+            continue
+        package = getattr(sys.modules.get(k.__module__), "__package__", None) or k.__module__
+        name = f"{package}.moves"
+        try:
+            found = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            found = None
+        if found is None:
+            continue
+        module = importlib.import_module(name)
         for member in ("steps", "SETUP"):
             if not hasattr(module, member):
                 raise ContractError(f"game {kind.__name__} ({kind.__module__}): its moves part "
                                     f"({name}) has no {member!r}")
+        break
     _parts[kind] = module
     return module
 
