@@ -91,6 +91,24 @@ def way_to(pg, wanted) -> dict:
     return leaf
 
 
+def back_and_forth(pages: dict) -> None:
+    """On a page with a move of two steps or more: a tap goes one step down (its answer
+    shown above the next question), Back comes up again."""
+    from playwright.sync_api import expect
+    for pg, _ in pages.values():
+        pg.evaluate(REFRESH)
+        tree = pg.evaluate("S.moves")
+        deeper = next((c for c in (tree or {}).get("choices", []) if c.get("next")), None)
+        if deeper is None or tree.get("tick"):
+            continue
+        _button(pg, deeper["label"]).click()
+        expect(pg.locator("#groups .step h2")).to_have_text(deeper["next"]["ask"])
+        expect(pg.locator("#groups .step .path")).to_have_text(deeper["label"])
+        pg.locator("#groups .step button.back").click()
+        expect(pg.locator("#groups .step h2")).to_have_text(tree["ask"])
+        return
+
+
 def press_through(pages: dict, path, rng: random.Random, counts: list[int],
                   snap: str | None = None) -> tuple[str, bool]:
     """On the page the game waits on, taps a way down the builder to an honest event (or the
@@ -172,6 +190,8 @@ def test_a_game_pressed_through_the_builder_from_phones(phones, tmp_path, monkey
         rng = random.Random(34)
         pressed, shots, snapped = 0, 0, 0
         while _pending(path) and (most is None or _events(path) < most + 1):
+            if pressed == 2:
+                back_and_forth(pages)
             snap = f"builder-{game}-step{snapped + 1}" if snapped < 2 else None
             who, took_snap = press_through(pages, path, rng, counts, snap)
             snapped += took_snap

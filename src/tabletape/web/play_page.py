@@ -93,26 +93,29 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 // a Back, and at the end the confirm with the sentence the log records (ask). A ticked
 // step offers each item once; Done when the ticked items are one of its sets.
 const builder = (() => {
-  let path = [], ticked = [], version = null;
+  let path = [], ticked = [], version = null, seq = null, chose = false;
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text;
     return e;
   };
-  function here(root) {  // the step the path leads to, and the labels chosen on the way
+  function here(root) {  // the step the path's labels lead to (as far as the tree has them)
     let step = root; const said = [];
-    for (const k of path) {
-      const c = step && step.choices[k];
-      if (!c || !c.next) { path = []; ticked = []; return [root, []]; }
-      said.push(c.label); step = c.next;
+    for (const label of path) {
+      const c = step.choices.find(c => c.label === label && c.next);
+      if (!c) { path = said.slice(); ticked = []; break; }
+      said.push(label); step = c.next;
     }
     return [step, said];
   }
   function draw(S, box, ask) {
-    if (S.version !== version) { path = []; ticked = []; version = S.version; }
+    // the path is kept while others write (as far as the new tree has it), not past one's own
+    if (S.version !== version) { ticked = []; version = S.version; }
+    if (S.seq !== seq) { if (chose) path = []; chose = false; seq = S.seq; }
     box.textContent = "";
     if (!S.moves) {
+      path = [];
       if (S.setting_up && S.setting_up !== S.you && !S.umpire)
         box.appendChild(el("p", "", S.setting_up + " sets the table up"));
       return;
@@ -123,10 +126,11 @@ const builder = (() => {
     if (said.length) div.appendChild(el("div", "path", said.join(" › ")));
     div.appendChild(el("h2", "", step.ask));
     const choose = c => {
+      chose = !c.next;  // a move chosen: once the log moves on, the builder starts again
       if (c.setup) ask({ to: "setup", sentence: "Set up the table at random: the server "
                           + "draws the set-up and records it" });
       else if (c.move) ask({ event: c.move.event, sentence: c.move.sentence });
-      else { path.push(step.choices.indexOf(c)); ticked = []; redraw(); }
+      else { path.push(c.label); ticked = []; redraw(); }
     };
     if (step.tick) {  // each item once (a card held twice: twice), ticked by its place
       const most = {};
