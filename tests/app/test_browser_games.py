@@ -91,12 +91,16 @@ def way_to(pg, wanted) -> dict:
     return leaf
 
 
-def back_and_forth(pages: dict) -> None:
+def back_and_forth(pages: dict, path) -> bool:
     """On a page with a move of two steps or more: a tap goes one step down (its answer
     shown above the next question), Back comes up again."""
     from playwright.sync_api import expect
+    lines = _events(path)
     for pg, _ in pages.values():
         pg.evaluate(REFRESH)
+        expect(pg.locator("#seq")).to_have_text(f"after seq {lines - 1}", timeout=4000)
+        if pg.locator("#groups .step .path").count():  # not at the first step
+            continue
         tree = pg.evaluate("S.moves")
         deeper = next((c for c in (tree or {}).get("choices", []) if c.get("next")), None)
         if deeper is None or tree.get("tick"):
@@ -106,7 +110,8 @@ def back_and_forth(pages: dict) -> None:
         expect(pg.locator("#groups .step .path")).to_have_text(deeper["label"])
         pg.locator("#groups .step button.back").click()
         expect(pg.locator("#groups .step h2")).to_have_text(tree["ask"])
-        return
+        return True
+    return False
 
 
 def press_through(pages: dict, path, rng: random.Random, counts: list[int],
@@ -188,10 +193,10 @@ def test_a_game_pressed_through_the_builder_from_phones(phones, tmp_path, monkey
     try:
         pages = {p: phones(links[p]) for p in players.split(",")}
         rng = random.Random(34)
-        pressed, shots, snapped = 0, 0, 0
+        pressed, shots, snapped, backed = 0, 0, 0, False
         while _pending(path) and (most is None or _events(path) < most + 1):
-            if pressed == 2:
-                back_and_forth(pages)
+            if not backed and pressed >= 2:
+                backed = back_and_forth(pages, path)
             snap = f"builder-{game}-step{snapped + 1}" if snapped < 2 else None
             who, took_snap = press_through(pages, path, rng, counts, snap)
             snapped += took_snap
@@ -214,6 +219,7 @@ def test_a_game_pressed_through_the_builder_from_phones(phones, tmp_path, monkey
     else:
         assert result.events - 1 >= most
     assert counts and max(counts) <= MOST
+    assert backed  # a step down and Back up, on some page along the way
     assert subprocess.run([sys.executable, "-m", "tabletape", "validate", str(path)],
                           capture_output=True).returncode == 0
     print(f"{game}: {result.events - first} events from {pressed} presses, {len(counts)} "
