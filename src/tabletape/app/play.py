@@ -37,7 +37,7 @@ from tabletape.app.record import listing
 from tabletape.engine import seats as seating
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, envelope, visible
+from tabletape.tape.events import Event, Note, Undone, envelope, is_core, visible
 
 UMPIRE = "umpire"  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
@@ -175,6 +175,36 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
+    acting: list[str] = []  # the players who enter the next event (`acts`)
+    stage: str = ""  # where the game stands: "round 2", "turn 3" ("" where it has neither)
+    scores: dict[str, int] = {}  # at game over: the scores that decided it
+    winners: list[str] = []  # at game over: who won (none: a draw)
+    final_svg: str = ""  # at game over: the table as the last move found it, wide
+    final_narrow: str = ""  # and at a phone's width
+    final_move: str = ""  # that last move's sentence, which ended the game
+    rematch: str | None = None  # a new game with the same seats may be asked for (POST rematch)
+
+
+def stage_of(state: Any) -> str:
+    """Returns where a game stands in a player's words, read from its state without any
+    contract: its `round`, else its `game_turn` or `turns` (a turn track); "" for neither."""
+    for name, word in (("round", "round"), ("game_turn", "turn"), ("turns", "turn")):
+        value = getattr(state, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return f"{word} {value}"
+    return ""
+
+
+def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> list[str]:
+    """Returns the players who enter the next event: the decision's actor, or for a chance
+    outcome the player whose draw it is (the owner of its events, engine.seats.owner; none
+    when any player may enter it). Who acts is public: the board names them too."""
+    if decision is None:
+        return []
+    if decision.actor != engine.CHANCE:
+        return [decision.actor]
+    owners = {seating.owner(rs, e) for e in rs.legal(state)}
+    return [] if None in owners else sorted(o for o in owners if o)
 
 
 @dataclass
@@ -255,6 +285,13 @@ class Table:
             may_confirm=bool(asked and seat.player and asked.by != seat.name),
             may_ask=bool(seat.player) and asked is None)
         outcome = rs.outcome(state)
+        final_svg = final_narrow = final_move = ""
+        if outcome is not None and fold.stack:  # the table as the game-ending move found it
+            last = fold.stack[-1]
+            final_svg = pictures.draw(rs, last.before, seat.sees).svg()
+            final_narrow = pictures.draw(rs, last.before, seat.sees, narrow=True).svg()
+            final_move = f"seq {last.seq}: " + engine.describe(
+                rs, seating.seen(rs, last.before, last.event, seat.sees))
         hand = []
         if seat.player:  # the seat's own hidden cards, read from its own view
             hand = [Pile(h.pile, list(h.cards))
@@ -267,7 +304,10 @@ class Table:
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
             groups=groups, moves=tree, setting_up=setting_up, undo=undo, blocked=blocked,
-            hand=hand)
+            hand=hand, acting=acts(rs, state, decision), stage=stage_of(state),
+            scores=dict(outcome.scores) if outcome else {},
+            winners=list(outcome.winners) if outcome else [],
+            final_svg=final_svg, final_narrow=final_narrow, final_move=final_move)
 
     @staticmethod
     def _moves(rs: engine.Ruleset, state: Any, offered: list[Event], players: tuple[str, ...],
@@ -346,6 +386,12 @@ class Table:
                            f"seq {result.tail.seq}); nothing was written: look again")
 
     def _append(self, events: list[Event], result: engine.Replay, force: bool = False) -> int:
+        assert result.fold is not None
+        if result.fold.blocked and not force and not all(map(is_core, events)):
+            # said here, without a rule: the rule append_checked would tag it with is the
+            # earlier illegal event's, not one this write breaks
+            raise Conflict(f"the table waits for the umpire's ruling on seq "
+                           f"{min(result.fold.illegal)}; nothing was written")
         try:
             written = entries.append_checked(self.path, events, result, force)
         except StaleWriter:
