@@ -20,10 +20,10 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 
 import msgspec
 
+from tabletape.app.archive import Run, find_logs, key_of, names_of
 from tabletape.app.baseline import (
     BASELINE_FORMAT,
     Aspect,
@@ -56,7 +56,7 @@ from tabletape.app.judge import (
     source_fingerprint,
     written,
 )
-from tabletape.app.parallel import DASK_TIMEOUT, RunFailed, dask_client, needs_dask
+from tabletape.app.parallel import DASK_TIMEOUT, RunFailed, dask_client, needs_dask, pmap
 from tabletape.app.report import (
     Covered,
     Report,
@@ -83,9 +83,10 @@ from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import visible
 from tabletape.tape.words import counted
 
-# The names callers use, from the modules that hold them: judging one log (app.judge),
-# baselines (app.baseline) and the report with coverage (app.report). This module finds
-# logs, keeps the cache, runs many and takes a subset of a baseline.
+# The names callers use, from the modules that hold them: finding and naming logs
+# (app.archive), judging one log (app.judge), baselines (app.baseline) and the report with
+# coverage (app.report). This module keeps the cache, runs many and takes a subset of a
+# baseline; none of those modules imports it.
 __all__ = [
     "ANY", "BASELINE_FORMAT", "BROKEN", "CACHE_KEEP", "CACHE_NAME", "CHECK_VERSION",
     "DASK_TIMEOUT", "INVALID", "NOT_A_LOG", "VALID", "Aspect", "Change", "Covered", "Entry",
@@ -99,46 +100,6 @@ __all__ = [
     "run_local", "save_cache", "source_fingerprint", "summary", "tally", "under",
     "winner_change", "winners_words", "write_baseline", "written",
 ]
-
-
-# -- finding logs --------------------------------------------------------------------------
-
-def find_logs(paths: Iterable[str]) -> list[str]:
-    """Returns every log under the paths (files named *.jsonl, hidden ones left out), sorted."""
-    from tabletape.engine.index import is_index
-    found: set[str] = set()
-    for p in paths:
-        if os.path.isdir(p):
-            for d, dirs, files in os.walk(p):
-                dirs[:] = [x for x in dirs if not x.startswith(".")]
-                found.update(os.path.join(d, f) for f in files
-                             if f.endswith(".jsonl") and not f.startswith("."))
-        elif os.path.exists(p):
-            if not is_index(p):
-                found.add(p)
-        else:
-            raise UsageError(f"no such file or folder: {p}", file=p)
-    return sorted(found)
-
-
-def key_of(path: str, root: str) -> str:
-    """Returns a log's name in a report or a baseline: its path from `root`, with `/`,
-    printable (a file name holding a control character, or bytes that are not UTF-8, is
-    named with them escaped by `visible`: a baseline is JSON a terminal can show)."""
-    return visible(os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-                   .replace(os.sep, "/"))
-
-
-def names_of(logs: Iterable[str], root: str) -> dict[str, str]:
-    """Returns {name: path} (`key_of`); two logs whose names read alike are refused."""
-    out: dict[str, str] = {}
-    for p in logs:
-        k = key_of(p, root)
-        if k in out:
-            raise UsageError(f"two logs read alike as {k} (one file name holds a control "
-                             "character or bytes that are not UTF-8, shown escaped): rename it")
-        out[k] = p
-    return out
 
 
 class Filter(msgspec.Struct, frozen=True):
@@ -328,7 +289,6 @@ def _judge_batch(paths: Sequence[str], components: dict[str, bytes], rules: str 
 def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
               rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged in `jobs` processes."""
-    from tabletape.app.parallel import pmap
     results = pmap(functools.partial(judge_keyed, components=components, rules=rules), paths,
                    jobs)
     try:
@@ -373,15 +333,6 @@ def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
                 raise RunFailed(f"a Dask worker failed judging {absolute[done[0]]}{more}: "
                                 f"{type(e).__name__}: {e}") from None
             yield from zip((absolute[p] for p in done), verdicts, strict=True)
-
-
-@dataclass
-class Run:
-    """What one check of an archive found: every log's entry by name, and how."""
-
-    root: str  # names are relative to it
-    entries: dict[str, Entry] = field(default_factory=dict)
-    cached: int = 0  # entries taken from the cache
 
 
 def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | None = None,
