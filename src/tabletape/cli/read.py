@@ -119,10 +119,8 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
         for problem in result.problems:
             console.print(problem_line(problem))
             if isinstance(problem, TornTail):
-                fix = ("restores the newline" if "without its final newline" in problem.reason
-                       else "moves the torn bytes aside")
                 console.print(f"  {the_first(result.events, 'event', 'is', 'are', 'earlier')} intact; "
-                              f"`tabletape repair {safe(path)}` {fix}", markup=False)
+                              f"`tabletape repair {safe(path)}` {problem.repairs}", markup=False)
         for found in reading.seat_findings(result):  # the seats' findings: no verdict changes
             console.print(Text(f"  note: seq {found.seq} [{found.rule}] {found.reason}",
                                style="yellow"))
