@@ -10,6 +10,7 @@ import pytest
 
 from tabletape import engine
 from tabletape.engine import index
+from tabletape.engine.index import state_at
 from tabletape.games.cards_of_war.events import Options
 from tabletape.tape import log
 from tabletape.tape.errors import LogFormatError, MissingNewline, TornTail, UsageError
@@ -40,7 +41,7 @@ def test_a_log_recorded_under_other_rules_is_valid_and_says_so(tmp_path):
     log.create(str(path), header, COW.codec)
     r = engine.replay(str(path))
     assert r.ok and r.rules_versions == ("0.0-old", COW.version)
-    assert engine.state_at(str(path)).rules_versions == ("0.0-old", COW.version)
+    assert state_at(str(path)).rules_versions == ("0.0-old", COW.version)
 
 
 def test_a_log_recorded_under_these_rules_has_no_rules_versions(game):
@@ -67,7 +68,7 @@ def indexed(tmp_path, small_index) -> str:
 
 def from_checkpoint(path: str, **kw) -> tuple[engine.Replay, bool]:
     """Returns `state_at(path)` and whether it started from a checkpoint."""
-    r = engine.state_at(path, **kw)
+    r = state_at(path, **kw)
     return r, bool(r.fold is not None and r.fold.partial)
 
 

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tabletape.app.judge import Entry
-from tabletape.engine.index import is_index
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import visible
 
@@ -20,6 +19,9 @@ from tabletape.tape.events import visible
 
 def find_logs(paths: Iterable[str]) -> list[str]:
     """Returns every log under the paths (files named *.jsonl, hidden ones left out), sorted."""
+    # (start-up: `tabletape --help` loads this module; the checkpoint index, with its seal,
+    # only once logs are looked for)
+    from tabletape.engine.index import is_index
     found: set[str] = set()
     for p in paths:
         if os.path.isdir(p):

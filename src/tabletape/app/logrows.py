@@ -19,6 +19,7 @@ from msgspec import UNSET, UnsetType
 
 from tabletape import engine
 from tabletape.engine import seats
+from tabletape.engine.index import check_later, state_at
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
 from tabletape.tape.errors import IllegalEvent, UsageError
 from tabletape.tape.events import Header, Undone, visible
@@ -71,7 +72,7 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     """Folds a log and hands `sink` a Row per event from seq `start` to seq `stop`, in order.
 
     Without `start`, the log is read from line 1 (every ruling whole); with it, the
-    fold starts from the checkpoint index (`engine.state_at`) when there
+    fold starts from the checkpoint index (`engine.index.state_at`) when there
     is one. With `stop`, the lines after it are still checked for format and chain
     (`check_after`); a break there is the returned replay's `later`.
     With `as_player`, an event that player could not see is shown by its type only
@@ -111,10 +112,9 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
             sink(held.popleft())
 
     if start is None:  # every event's fate, from line 1
-        result = engine.check_later(engine.replay(path, to=stop, visit=visit, version=rules),
-                                    stop)
+        result = check_later(engine.replay(path, to=stop, visit=visit, version=rules), stop)
     else:
-        result = engine.state_at(path, to=stop, visit=visit, check_after=True, version=rules)
+        result = state_at(path, to=stop, visit=visit, check_after=True, version=rules)
     while held:
         sink(held.popleft())
     return result
