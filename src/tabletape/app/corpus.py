@@ -20,6 +20,7 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -90,8 +91,8 @@ from tabletape.tape.words import counted
 __all__ = [
     "ANY", "BASELINE_FORMAT", "BROKEN", "CACHE_KEEP", "CACHE_NAME", "CHECK_VERSION",
     "DASK_TIMEOUT", "INVALID", "NOT_A_LOG", "VALID", "Aspect", "Change", "Covered", "Entry",
-    "Filter", "Latest", "Report", "RuleCoverage", "Run", "RunFailed", "Summary", "Tally",
-    "Unjudged", "WinnerChange", "baseline_to_update", "cache_key", "changed_rules", "check",
+    "Checked", "Filter", "Latest", "Report", "RuleCoverage", "Run", "RunFailed", "Summary", "Tally",
+    "Unjudged", "WinnerChange", "baseline_to_update", "cache_key", "changed_rules", "check", "check_archive",
     "columns", "compare", "coverage",
     "covered", "decode_counts", "default_cache_dir", "difference", "encode_counts",
     "find_logs", "in_scope", "judge", "judge_keyed", "key_of", "load_cache", "look_closer",
@@ -391,6 +392,53 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     run.entries = {k: found[p] for k, p in names.items()}
     return run
 
+
+
+# -- a check against a baseline --------------------------------------------------------------
+
+class Checked(NamedTuple):
+    """What `corpus check` found: the run, how it differs from the baseline (None: no
+    baseline compared), the baseline written (`update`) and the coverage of the rules
+    involved in the changes (None: no change names a rule)."""
+
+    run: Run
+    changes: list[Change] | None
+    written: dict[str, Entry] | None
+    covered: dict[str, Any] | None
+    updated: bool
+
+    @property
+    def ok(self) -> bool:
+        """Whether the check passes: an update always does (its results are the baseline
+        now); against a baseline, when nothing changed; else when every log is valid."""
+        if self.updated:
+            return True
+        if self.changes is not None:
+            return not self.changes
+        total = tally(self.run.entries.values())
+        return not (total.invalid or total.broken)
+
+
+def check_archive(paths: Sequence[str], *, baseline: str | None = None, update: bool = False,
+                  jobs: int = 1, rules: str | None = None, only: Filter = ANY,
+                  **run: Any) -> Checked:
+    """Checks the logs under `paths` (`check`; `run` holds its other arguments) and, with a
+    baseline, compares the part of it they cover, or with `update` rewrites that part. The
+    logs' names are relative to the baseline's folder (else to the current one)."""
+    root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
+    old = None if not baseline else baseline_to_update(baseline) if update \
+        else in_scope(read_baseline(baseline), paths, root, only)
+    found = check(paths, root=root, jobs=jobs, rules=rules, only=only, **run)
+    written = None
+    if baseline and update:
+        written = merged(old or {}, found.entries, paths, root, only)
+        write_baseline(baseline, written, reading=[os.path.join(root, k) for k in found.entries])
+    changes = compare(old, found.entries, root, rules) if old is not None and not update \
+        else None
+    # the coverage of the rules involved in the changes: the logs checked walked again
+    covered = coverage(paths, jobs, only.takes if only else None) \
+        if changes and changed_rules(changes) else None
+    return Checked(found, changes, written, covered, update)
 
 
 # -- subsets of a baseline ------------------------------------------------------------------
