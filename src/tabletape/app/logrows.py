@@ -21,8 +21,10 @@ from tabletape import engine
 from tabletape.engine import seats
 from tabletape.engine.index import check_later, state_at
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
+from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import IllegalEvent, UsageError
 from tabletape.tape.events import Header, Undone, visible
+from tabletape.tape.reader import open_log
 
 HOLD = 4 * MAX_UNDO_DEPTH  # rows waiting for a possible `undone`, at most
 
@@ -122,11 +124,9 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
 
 def header_of(path: str) -> tuple[Header, engine.Ruleset]:
     """Returns a log's header and its (unbound) game, read from line 1 alone."""
-    from tabletape.engine import registry
-    from tabletape.tape import log as tapelog
-    with tapelog.open_log(path) as f:
-        first = f.readline(tapelog.MAX_LINE + 1)
-    rs = registry.ruleset_for(first.rstrip(b"\n"), path)
+    with open_log(path) as f:
+        first = f.readline(MAX_LINE + 1)
+    rs = engine.ruleset_for(first.rstrip(b"\n"), path)
     header = rs.codec.decode(first.rstrip(b"\n"), path, 1, 0)
     assert isinstance(header, Header)  # line 1 decodes as the game's header
     return header, rs
