@@ -74,13 +74,17 @@ stress: $(VENV)/.installed
 
 # The manual's screenshots, made again by the browser tests: docs/viewer-GAME.png (on
 # docs/seeing.md); each game's player page and shared table mid-game at 390x844 and 1280x900,
-# docs/play-GAME-390.png, table-GAME-1280.png, ... (on docs/play.md).
+# docs/play-GAME-390.png, table-GAME-1280.png, ... (on docs/play.md); the seat page's bar,
+# offline banner and game over, docs/play-bar-390.png, play-offline-390.png, ...
 PLAY_SHOTS := $(foreach g,cards-of-war liberation global-domination battlecards-pacific,\
 	$(foreach k,play table,$(foreach w,390 1280,build/screenshots/$(k)-$(g)-$(w).png)))
 screenshots: $(VENV)/.installed
 	TABLETAPE_DOCS_SCREENSHOTS=1 $(PY) -m pytest tests/app/test_browser.py -k disputed_replay
 	TABLETAPE_BROWSER_TESTS=require $(PY) -m pytest tests/app/test_browser_play.py \
 		-k "each_games_pages"
+	TABLETAPE_DOCS_SCREENSHOTS=1 TABLETAPE_BROWSER_TESTS=require $(PY) -m pytest \
+		tests/app/test_browser_table.py tests/app/test_browser_play.py \
+		-k "first_screen or offline or whole_short_game"
 	cp $(PLAY_SHOTS) docs/
 
 clean:

@@ -63,10 +63,12 @@ def phones(browser):  # noqa: F811
     """Opens a seat's page in a browser context of its own, at phone size."""
     contexts, pages = [], []
 
-    def open_phone(url: str, size: dict = PHONE):
+    def open_phone(url: str, size: dict = PHONE, init: str | None = None):
         context = browser.new_context(**size)
         contexts.append(context)
         pg = context.new_page()
+        if init is not None:  # run before the page's own script
+            pg.add_init_script(init)
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
         said = watch_console(pg)
@@ -79,8 +81,9 @@ def phones(browser):  # noqa: F811
         return pg, sent
     yield open_phone
     for _pg, errors, said in pages:  # a refusal the page shows is logged by Chromium too
-        said = [s for s in said if not s.startswith("Failed to load resource: the server "
-                                                    "responded with a status of 409")]
+        said = [s for s in said if not s.startswith((  # and a request failed on purpose
+            "Failed to load resource: the server responded with a status of 409",
+            "Failed to load resource: net::ERR_CONNECTION_REFUSED"))]
         assert errors == [] and said == [], (errors, said)
     for c in contexts:
         c.close()
@@ -172,17 +175,21 @@ def test_two_phones_play_and_each_sees_only_its_own_hand(phones, playing):
 
 
 def test_a_stale_page_shows_the_refusal(phones, playing):
+    """The confirm box of a page that has not yet heard of the other press (its polls
+    answered "unchanged") is refused by the server, in one sentence with no rule."""
     from playwright.sync_api import expect
     log_path, links = playing
     first, _ = phones(links["alice"])
     second, _ = phones(links["alice"])  # the same seat on a second phone, say
     expect(second.locator("#waiting")).to_contain_text("Your move")
     expect(second.locator("#seq")).to_have_text("after seq 0")
+    second.route("**/state*", lambda route: route.fulfill(status=204))  # hears nothing new
     second.locator("#groups button", has_text="Battleship").first.click()  # not confirmed yet
     press(first, "Spy", log_path)
     second.click("#confirm-yes")  # the page as it was before the other press
-    expect(second.locator("#message")).to_contain_text(  # no rule: it may rest on a hidden card
-        "the table moved on since your page was drawn", timeout=3000)
+    expect(second.locator("#message")).to_have_text(  # no rule: it may rest on a hidden card
+        "Not recorded: The table moved on since your page was drawn (the log ends at seq 1); "
+        "nothing was written: look again.", timeout=3000)
     assert len(log_path.read_text().splitlines()) == 2
     shot(second, "play-phone-stale")
 
@@ -304,7 +311,8 @@ def test_each_games_pages_at_phone_and_desktop_size(phones, game, tmp_path):
     and 1280x900 (build/screenshots/play-GAME-390.png, -1280.png, table-GAME-...; `make
     screenshots` copies them to docs/): readable on the phone, no console error, no CSP
     violation."""
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import table as live
     from tests.app.test_serve import Served
     source, cut = DOCS[game]
     with open(source, "rb") as f:
@@ -409,7 +417,8 @@ def hidden_from(pages: dict, log_path) -> None:
 
 def serve_play(tmp_path, game: str, players: str, *options: str):
     """A new game served in this process (the write rate unlimited), and its links."""
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import table as live
     from tests.app.test_serve import Served
     path = tmp_path / "game.jsonl"
     subprocess.run([sys.executable, "-m", "tabletape", "new", game, str(path), "--players",
@@ -420,28 +429,77 @@ def serve_play(tmp_path, game: str, players: str, *options: str):
     return path, server, {"": base + "/", **{s.name: base + p for s, p in seats.links()}}
 
 
+# a page's navigator.vibrate, counted (Chromium's does nothing a test can see)
+VIBRATE = "window.buzzed = 0; navigator.vibrate = () => { window.buzzed += 1; return true; };"
+
+
+def bar_agrees(pages: dict, log_path, board: bool = True) -> None:
+    """On every page, scrolled to its foot: the bar inside the first screen, saying whose
+    move it is as the engine does (`play.acts`) and, with `board`, as the board does
+    (Cards of War's "to act: bob"); the tab's title too."""
+    from playwright.sync_api import expect
+
+    from tabletape.app import play
+    result = engine.replay(str(log_path))
+    rs, state = result.ruleset, result.fold.state
+    acting = play.acts(rs, state, rs.pending(state))
+    over = rs.outcome(state) is not None
+    for me, (pg, _) in pages.items():
+        pg.evaluate("poll(true)")
+        expect(pg.locator("#seq")).to_have_text(f"after seq {result.events - 1}")
+        pg.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        box, height = pg.locator("#bar").bounding_box(), pg.viewport_size["height"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (me, box)
+        mine = pg.evaluate("mine()")  # moves offered (a public draw: to every player)
+        assert mine or me not in acting
+        said = ("Game over" if over else "Your move" if mine
+                else "Waiting for " + " and ".join([", ".join(acting[:-1]), acting[-1]]
+                                                   if len(acting) > 1 else acting)
+                if acting else "Waiting: " + rs.pending(state).detail)
+        expect(pg.locator("#turn")).to_have_text(said)
+        assert pg.title() == ("● " if said == "Your move" else "") + f"{said} — {rs.title}"
+        if board and not over:  # the board names the same player
+            assert f"to act: {acting[0]}" in pg.locator("#table svg").text_content()
+        pg.evaluate("window.scrollTo(0, 0)")
+
+
 def test_two_phones_play_a_whole_short_game_of_cards_of_war(phones, tmp_path, monkeypatch):
     """alice and bob, each in a browser context of their own at 390x844, press every event
-    of a short game from their pages until it is over; neither page ever holds the other's
-    hidden cards; the log validates at the end."""
+    of a short game from their pages until it is over, the shared page open at 1280x900;
+    after each press every page's bar says whose move it is, on the first screen, as the
+    board does; bob's phone vibrates (ticked) each time it becomes his move; neither page
+    ever holds the other's hidden cards; at the end every page shows the outcome, its
+    scores and the table as the last move found it; the log validates."""
     from tabletape.app import play
     monkeypatch.setattr(play, "RATE", (10**6, 1.0))
     path, server, links = serve_play(tmp_path, "cards-of-war", "alice,bob", "--option",
                                      "length=short")
     try:
-        pages = {p: phones(links[p]) for p in ("alice", "bob")}
+        pages = {"alice": phones(links["alice"]), "bob": phones(links["bob"], PHONE, VIBRATE)}
+        bob = pages["bob"][0]
+        bob.check("#buzz")
         rng = random.Random(27)
-        table = phones(links[""])
-        pressed = 0
+        table = phones(links[""], DESKTOP)
+        everyone = {**pages, "": table}
+        pressed, turns = 0, 0
+        bobs = False
+        bar_agrees(everyone, path)
         while pending(path) is not None:
             press_any(pages, path, rng)
             pressed += 1
             hidden_from(pages, path)
+            bar_agrees(everyone, path)
+            now = bool(bob.evaluate("mine()"))
+            turns += now and not bobs
+            bobs = now
             assert pressed < 200
-        for pg, _ in (*pages.values(), table):
-            pg.evaluate("poll(true)")
-            expect_text(pg, "#waiting", "Game over: ")
+        assert turns > 3 and bob.evaluate("window.buzzed") == turns
+        game_over_shown(everyone, path)
         shot(pages["alice"][0], "play-phone-game-over")
+        shot(table[0], "play-table-game-over-1280")
+        shot(phones(links["alice"], PHONE_1X)[0], "play-phone-game-over-1x")  # the docs'
+        docs_shot("play-phone-game-over-1x", "play-game-over-390")
+        docs_shot("play-table-game-over-1280", "table-game-over-1280")
     finally:
         server.close()
     result = engine.replay(str(path))
@@ -450,6 +508,37 @@ def test_two_phones_play_a_whole_short_game_of_cards_of_war(phones, tmp_path, mo
     assert pressed == result.events - 1
     assert subprocess.run([sys.executable, "-m", "tabletape", "validate", str(path)],
                           capture_output=True).returncode == 0
+
+
+def game_over_shown(pages: dict, log_path) -> None:
+    """Every page: the outcome and each player's score, and the table as the game-ending
+    move found it (Cards of War clears the battles once the war is decided: their piles
+    are on that drawing)."""
+    from playwright.sync_api import expect
+    result = engine.replay(str(log_path))
+    outcome = result.ruleset.outcome(result.fold.state)
+    before = result.fold.stack[-1].before
+    piles = {c for b in before.battles for pile in b.piles.values() for c in pile}
+    assert outcome is not None and piles
+    for pg, _ in pages.values():
+        pg.evaluate("poll(true)")
+        expect(pg.locator("#final")).to_be_visible()
+        expect(pg.locator("#final-summary")).to_have_text(f"Game over: {outcome.summary}")
+        rows = [r.split("\t") for r in pg.locator("#final-scores").inner_text().split("\n")]
+        assert {(w.removesuffix(" ★"), int(n)) for w, n in rows} == set(outcome.scores.items())
+        expect(pg.locator("#last-move")).to_contain_text("The table as the last move found it")
+        drawn = pg.locator("#last svg").text_content()
+        assert "battle 1" in drawn and {c for c in piles if c[:8] in drawn}, drawn
+        assert pg.locator("#rematch").is_hidden()  # no rematch offered by this server
+
+
+def docs_shot(name: str, docs: str) -> None:
+    """With TABLETAPE_DOCS_SCREENSHOTS=1 (`make screenshots`), copies a screenshot to docs/."""
+    if os.environ.get("TABLETAPE_DOCS_SCREENSHOTS") == "1":
+        import shutil
+
+        from tests.app.test_browser import SHOTS
+        shutil.copyfile(f"{SHOTS}/{name}.png", f"docs/{docs}.png")
 
 
 def expect_text(pg, selector: str, text: str) -> None:
@@ -462,8 +551,9 @@ def expect_text(pg, selector: str, text: str) -> None:
                                                ("global-domination", "ann,bob,cat")])
 def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatch, game,
                                                      players):
-    """Each player a browser context at 390x844; 8 events pressed from their pages; no
-    page holds another hand's hidden cards; the log validates."""
+    """Each player a browser context at 390x844; 8 events pressed from their pages; after
+    each, every page's bar says whose move it is, on the first screen; no page holds
+    another hand's hidden cards; the log validates."""
     from tabletape.app import play
     monkeypatch.setattr(play, "RATE", (10**6, 1.0))
     path, server, links = serve_play(tmp_path, game, players)
@@ -473,6 +563,7 @@ def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatc
         for _ in range(8):
             press_any(pages, path, rng)
             hidden_from(pages, path)
+            bar_agrees(pages, path, board=False)
     finally:
         server.close()
     result = engine.replay(str(path))

@@ -31,7 +31,8 @@ def cut(src: str, dst, lines: int) -> None:
 @pytest.fixture
 def table(tmp_path):
     """A Cards of War game at seq 20 (bob deploys next), served for play with an umpire."""
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import table as live
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 21)
     t = play.Table(str(path))
@@ -290,7 +291,8 @@ def test_a_shell_append_beside_the_server_keeps_one_chain(table, run):
 
 
 def test_play_pages_carry_the_csp_and_the_viewers_data_is_not_served(table):
-    from tabletape.app import live, play_page
+    from tabletape.web import guard as live
+    from tabletape.web import play_page
     _, served, links, _ = table
     for where in ("/", links["alice"], links["alice"] + "/state", "/state"):
         status, headers, _ = served.get(where)
@@ -323,7 +325,8 @@ def test_a_log_that_breaks_under_the_server_is_said_not_raised(table):
 def play_from_pages(path, players: tuple[str, ...], most: int, monkeypatch) -> int:
     """Plays by pressing, on whichever page has buttons, its first event; returns how many
     were pressed (until the game is over or `most`)."""
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import table as live
     monkeypatch.setattr(play, "RATE", (10**6, 1.0))
     t = play.Table(str(path))
     seats = play.Seats(players)
@@ -388,7 +391,8 @@ def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
     hold (bob has its last copy) is not refused, which would tell alice so: it is written
     and flagged to the umpire, whose page says why; alice's and bob's pages only that the
     umpire rules on it; the players' table plays on as though the card had been drawn."""
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import table as live
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 20)  # alice deployed at seq 19; she draws next
     result = replayed(path)

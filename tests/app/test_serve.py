@@ -68,8 +68,8 @@ def test_loopback_addresses():
 
 
 def test_the_app_has_only_read_routes():
-    from tabletape.app import live
-    app = live.app_for(KILL)
+    from tabletape.web import view
+    app = view.app_for(KILL)
     for route in app.routes:
         assert route.methods <= {"GET", "HEAD"}
 
@@ -181,8 +181,8 @@ def told():
 
 @pytest.fixture
 def served(serve_app, log_copy, told):
-    from tabletape.app import live
-    return serve_app(live.app_for(str(log_copy), told=told.append))
+    from tabletape.web import view
+    return serve_app(view.app_for(str(log_copy), told=told.append))
 
 
 # -- issue 22.11: only this server's names; a CSP that lets the page run its own script ---
@@ -206,7 +206,7 @@ def test_a_page_elsewhere_rebinding_its_name_to_loopback_gets_nothing(served, to
 
 
 def test_the_host_names_of_each_address():
-    from tabletape.app import live
+    from tabletape.web import guard as live
     lo = live.host_check("127.0.0.1", 8000)
     assert all(map(lo, ("127.0.0.1", "127.0.0.1:8000", "localhost", "localhost:8000")))
     assert not any(map(lo, ("127.0.0.1:8001", "[::1]", "evil.example", "192.168.1.5",
@@ -317,7 +317,7 @@ def test_the_last_bytes_are_compared_as_well_as_the_stamp(log_copy, monkeypatch)
     from tabletape.app import live
     follower = live.Follower(str(log_copy))
     first = follower.look()
-    monkeypatch.setattr(live, "_stat", lambda path: first.stamp)  # the stamp: unchanged
+    monkeypatch.setattr(live, "stat", lambda path: first.stamp)  # the stamp: unchanged
     _edited(log_copy, b'"Recon Plane","battle":2}', b'"Recon Plano","battle":2}')
     assert follower.look().version != first.version
 
@@ -385,7 +385,8 @@ def test_the_event_loop_answers_while_a_page_is_built(served, monkeypatch):
 def test_what_uvicorn_logs_is_escaped():
     record = logging.LogRecord("uvicorn.error", logging.WARNING, __file__, 1,
                                "bad request %s", ("/\x1b]0;owned\x07",), None)
-    assert see._Escaped().filter(record)
+    from tabletape.web import run
+    assert run._Escaped().filter(record)
     assert record.getMessage() == "bad request /\\x1b]0;owned\\x07"
 
 
@@ -415,9 +416,9 @@ def test_a_stalled_client_holds_a_piece_not_the_page():
     slow client to drain before it is handed the next piece."""
     import asyncio
 
-    from tabletape.app import live
+    from tabletape.web import guard as live
     body = bytes(range(256)) * 2000
-    response = live._sent(body, "text/html", {})
+    response = live.sent(body, "text/html", {})
     assert response.headers["content-length"] == str(len(body))
 
     async def pieces() -> list[bytes]:

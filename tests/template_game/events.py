@@ -26,9 +26,16 @@ class Rolled(Event, tag="rolled", kw_only=True, frozen=True):
     count: Annotated[int, msgspec.Meta(ge=1, le=6)]
 
 
+class Dealt(Event, tag="dealt", kw_only=True, frozen=True):
+    """Chance's outcome, into a hand: the card `player` is dealt (secret: seats.py)."""
+
+    player: Name
+    card: Count
+
+
 class Taken(Event, tag="taken", kw_only=True, frozen=True):
     player: Name
-    count: Annotated[int, msgspec.Meta(ge=1, le=100)]
+    count: Count
 
 
-EVENTS: tuple[type[Event], ...] = (Rolled, Taken)
+EVENTS: tuple[type[Event], ...] = (Rolled, Dealt, Taken)

@@ -11,10 +11,10 @@ from .state import State
 
 
 def render(game: TakeAway, state: State, pending: str) -> Group:
-    """Returns the table as a person reads it: the pile, whose turn, what comes next."""
+    """Returns the table as a person reads it: the pile, the hands, whose turn, what next."""
     table = Table(title="Take-away")
-    table.add_column("pile")
-    table.add_column("turn")
-    table.add_column("took last")
-    table.add_row(str(state.pile), state.turn, state.last or "·")
+    for column in ("pile", "turn", "took last", "hands"):
+        table.add_column(column)
+    hands = ", ".join(f"{p} {''.join(str(c or '?') for c in h)}" for p, h in state.hands.items())
+    table.add_row(str(state.pile), state.turn, state.last or "·", hands or "·")
     return Group(table, Text(pending))

@@ -1,39 +1,47 @@
 """The seats: who enters each event, and what each seat may know (engine.seats).
 
-Take-away hides nothing: the die is rolled in the open, so any player may enter it, and
-every take is its player's. A game with hidden cards names, in SECRETS, the fields of the
-events that some seats may not know (docs/adding-a-game.md "Seats": a hidden hand, worked).
+The die is rolled in the open, so any player may enter it; a card dealt lands in its
+player's hand, so they enter it and only they may know it (the others see `dealt` and a
+face-down card); every take is its player's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from msgspec.structs import replace
+
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
 
 from . import legality
 from .components import Lookups
-from .events import Rolled, Taken
+from .events import Dealt, Rolled, Taken
 from .state import State
 
 # The field naming the seat that enters each event; ANY_PLAYER: a public chance outcome.
-OWNERS: dict[type, str | None] = {Rolled: ANY_PLAYER, Taken: "player"}
-# What some seats may not know: nothing in this game.
-SECRETS: dict[type, Secret] = {}
+OWNERS: dict[type, str | None] = {Rolled: ANY_PLAYER, Dealt: "player", Taken: "player"}
+# What some seats may not know: the card dealt, known to the player dealt it.
+SECRETS: dict[type, Secret] = {Dealt: Secret(fields=("card",), seen_by=("player",))}
 
 
 def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
-    """Returns the outcomes of a player's own hidden draw: none is hidden here, so the
-    legal ones (a die's faces tell nothing of anyone's cards)."""
-    return legality.legal(lk, state)
+    """Returns the outcomes of `player`'s own deal as they can tell them apart: every card of
+    the box (they see no other hand); any other decision's legal events."""
+    if legality.undealt(state) != player or not state.rolled:
+        return legality.legal(lk, state)
+    return [Dealt(player=player, card=c) for c in sorted(lk.box)]
 
 
 def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
-    """Returns a player's own hidden cards: none in Take-away."""
-    return ()
+    """Returns a player's own hidden cards, from their own view: their hand."""
+    return (Held("Hand", tuple(str(c) for c in view.hands.get(player, ()))),)
 
 
 def drawable(lk: Lookups, state: State, event: Event) -> State:
-    """Returns the state with a draw's card made drawable: no deck here, so the state."""
-    return state
+    """Returns the state with the card a deal names put in the deck in place of another (a
+    deal the deck cannot hold is played on as made, engine.seats)."""
+    if not isinstance(event, Dealt) or state.deck.get(event.card):
+        return state
+    other = next(c for c, n in sorted(state.deck.items()) if n)
+    return replace(state, deck={**state.deck, other: state.deck[other] - 1, event.card: 1})

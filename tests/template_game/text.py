@@ -8,21 +8,25 @@ from typing import Any
 from tabletape.tape.events import Event
 
 from .components import Lookups
-from .events import Rolled, Taken
+from .events import Dealt, Rolled, Taken
+
+SETUP = ("take.setup.roll", "take.setup.deal")
 
 
 def describe(event: Event) -> str:
     """Returns one plain sentence for a game event."""
     if isinstance(event, Rolled):
         return f"the die adds {event.count} to the pile"
+    if isinstance(event, Dealt):
+        return f"{event.player} is dealt a {event.card}"
     return f"{event.player} takes {event.count}" if isinstance(event, Taken) else ""
 
 
 def governing(event: Event) -> tuple[str, ...]:
     """Returns the ids of the rules that decide whether this kind of event is legal."""
-    if isinstance(event, Rolled):
-        return ("take.setup.roll",)
-    return ("take.setup.roll", "take.turn.order", "take.take.count", "take.take.pile")
+    if isinstance(event, Rolled | Dealt):
+        return SETUP
+    return (*SETUP, "take.turn.order", "take.take.count", "take.take.pile")
 
 
 def consulted(lk: Lookups, state: Any, event: Event) -> Iterator[tuple[str, Any, tuple[str, ...]]]:

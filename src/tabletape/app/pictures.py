@@ -6,7 +6,6 @@ what `tabletape svg`, `view` and `serve` call. Nothing here knows a particular g
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import msgspec
@@ -30,23 +29,13 @@ def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None, *,
 
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
     components. What comes next is read from the whole state, as the terminal shows it.
-    `narrow`: laid out for a phone (NARROW wide, its text at least 10 px at its own size),
-    where the game's `draw` takes a `width`; the usual drawing otherwise.
+    `narrow`: laid out for a phone (NARROW wide, its text at least 10 px at its own size:
+    the contract's `width`); the game's own width otherwise.
     """
     shown = state if as_player is None else rs.view(state, as_player)
-    if narrow and _takes_width(rs.svg):
-        draw_at: Any = rs.svg.draw  # a `width` beside the contract's three arguments
-        drawing: Drawing = draw_at(rs, shown, next_text(rs, state), NARROW)
-        return drawing
+    if narrow:
+        return rs.svg.draw(rs, shown, next_text(rs, state), NARROW)
     return rs.svg.draw(rs, shown, next_text(rs, state))
-
-
-def _takes_width(module: Any) -> bool:
-    """Returns whether a game's `svg.draw` can lay the table out at another width."""
-    try:
-        return "width" in inspect.signature(module.draw).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 class Drawn(msgspec.Struct, frozen=True, kw_only=True):

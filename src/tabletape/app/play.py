@@ -37,7 +37,7 @@ from tabletape.engine import seats as seating
 from tabletape.engine.index import state_at
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, envelope, visible
+from tabletape.tape.events import Event, Note, Undone, envelope, is_core, visible
 
 UMPIRE = "umpire"  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
@@ -95,11 +95,114 @@ class Seats:
 
 
 class Refused(Exception):
-    """A write refused: its HTTP status and what the page says (with the rule, if one)."""
+    """A write refused, and what the page says (with the rule, if one). Nothing was written.
 
-    def __init__(self, status: int, message: str, rule: str | None = None):
+    The web layer gives each kind its HTTP status (tabletape.web.table.STATUS)."""
+
+    def __init__(self, message: str, rule: str | None = None):
         super().__init__(message)
-        self.status, self.message, self.rule = status, message, rule
+        self.message, self.rule = message, rule
+
+
+class Malformed(Refused):
+    """The write is not one a page sends (no event, an event of no known shape)."""
+
+
+class NotYours(Refused):
+    """The seat may not make this write (another's event; the shared page)."""
+
+
+class Conflict(Refused):
+    """The table is not as the write expects: it moved on, the move is not offered, the
+    log cannot take a write, the rules refuse it."""
+
+
+class TooMany(Refused):
+    """The seat wrote too often (RATE)."""
+
+
+class Move(msgspec.Struct, frozen=True):
+    """One event a seat may enter: its button's label, the sentence it records."""
+
+    item: str
+    sentence: str
+    label: str
+    event: dict[str, Any]  # the event as JSON, which the page posts back as it is
+
+
+class Group(msgspec.Struct, frozen=True):
+    """The moves of one kind (one decision), as `legal` groups them."""
+
+    group: str
+    events: list[Move]
+
+
+class UndoOffer(msgspec.Struct, frozen=True):
+    """The latest event a seat may ask to undo (or confirm another's request for)."""
+
+    target: int
+    asked_by: str | None
+    may_confirm: bool
+    may_ask: bool
+
+
+class Pile(msgspec.Struct, frozen=True):
+    """The seat's own hidden cards in one pile (its hand, a reserve...)."""
+
+    pile: str
+    cards: list[str]
+
+
+class Page(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat's page shows now (its JSON is what the page reads)."""
+
+    version: str  # Table.version: the page sends it back with a write
+    ok: bool
+    verdict: str
+    you: str  # the seat's name; "" for the shared page
+    umpire: bool = False
+    seq: int = -1  # the log's last seq
+    title: str = ""
+    players: list[str] = []
+    svg: str = ""  # the table as this seat sees it, wide
+    narrow: str = ""  # and at a phone's width
+    waiting: str = ""  # what the game waits for, or how it ended
+    actor: str | None = None  # who acts now
+    over: bool = False
+    groups: list[Group] = []
+    undo: UndoOffer | None = None
+    blocked: bool = False  # the table waits for the umpire
+    hand: list[Pile] = []
+    acting: list[str] = []  # the players who enter the next event (`acts`)
+    stage: str = ""  # where the game stands: "round 2", "turn 3" ("" where it has neither)
+    scores: dict[str, int] = {}  # at game over: the scores that decided it
+    winners: list[str] = []  # at game over: who won (none: a draw)
+    final_svg: str = ""  # at game over: the table as the last move found it, wide
+    final_narrow: str = ""  # and at a phone's width
+    final_move: str = ""  # that last move's sentence, which ended the game
+    rematch: str | None = None  # a new game with the same seats may be asked for (POST rematch)
+
+
+def stage_of(state: Any) -> str:
+    """Returns where a game stands in a player's words, read from its state without any
+    contract: its `round`, else its `game_turn` or `turns` (a turn track); "" for neither."""
+    for name, word in (("round", "round"), ("game_turn", "turn"), ("turns", "turn")):
+        value = getattr(state, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return f"{word} {value}"
+    return ""
+
+
+def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> list[str]:
+    """Returns the players who enter the next event: the decision's actor, or for a chance
+    outcome the player whose draw it is (the owner of its events, engine.seats.owner; none
+    when any player may enter it). Who acts is public: the board names them too."""
+    if decision is None:
+        return []
+    if decision.actor != engine.CHANCE:
+        return [decision.actor]
+    owners = {seating.owner(rs, e) for e in rs.legal(state)}
+    return [] if None in owners else sorted(o for o in owners if o)
 
 
 @dataclass
@@ -134,28 +237,27 @@ class Table:
         return result
 
     def writable(self) -> engine.Replay:
-        """Returns the log replayed for a write, or refuses (409) one that cannot be read."""
+        """Returns the log replayed for a write, or refuses (Conflict) one that cannot be read."""
         try:
             return self.replayed()
         except TapeError as e:
             where = f"line {e.line}: " if e.line is not None else ""
-            raise Refused(409, f"the log cannot take a write ({where}{e.reason}); nothing was "
+            raise Conflict(f"the log cannot take a write ({where}{e.reason}); nothing was "
                                "written") from None
         except OSError as e:
-            raise Refused(409, f"the log cannot be read ({e.strerror or e}); nothing was "
+            raise Conflict(f"the log cannot be read ({e.strerror or e}); nothing was "
                                "written") from None
 
-    def shown(self, seat: Seat) -> dict[str, Any]:
-        """Returns what `seat`'s page shows now: JSON-ready, computed from what that seat
-        may know (engine.seats): its view of the table, the events offered to it, its own
-        hidden cards. Never another's hidden cards, nor a hash of them."""
+    def shown(self, seat: Seat) -> Page:
+        """Returns what `seat`'s page shows now, computed from what that seat may know
+        (engine.seats): its view of the table, the events offered to it, its own hidden
+        cards. Never another's hidden cards, nor a hash of them."""
         try:
             result = self.replayed()
         except (TapeError, OSError, ValueError) as e:
             why = e.reason if isinstance(e, TapeError) else str(e)
-            return {"version": self._keyed(f"broken-{why}"), "ok": False,
-                    "verdict": visible(f"unreadable: {why}"), "svg": "", "narrow": "",
-                    "groups": [], "you": seat.name, "waiting": "", "undo": None, "hand": []}
+            return Page(version=self._keyed(f"broken-{why}"), ok=False,
+                        verdict=visible(f"unreadable: {why}"), you=seat.name)
         fold, rs, tail = result.fold, result.ruleset, result.tail
         assert fold is not None and rs is not None and tail is not None
         ok, verdict = viewer.log_verdict(result)
@@ -167,37 +269,40 @@ class Table:
                 ok, verdict = True, "valid"
         version = self.version(tail)
         decision = rs.pending(state)
-        groups = []
         offered = self._offered(rs, state, blocked, seat)
-        for group, rows in listing(rs, state, offered, 10**6).groups():
-            groups.append({"group": group, "events": [
-                {"item": e.item, "sentence": e.sentence, "label": e.label,
-                 "event": msgspec.to_builtins(e.event)} for e in rows]})
+        groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
+                                for e in rows])
+                  for group, rows in listing(rs, state, offered, 10**6).groups()]
         asked = self.asked if self.asked and self.asked.version == version else None
-        undo = None
         latest = fold.latest()
-        if latest >= 0:
-            undo = {"target": latest, "asked_by": asked.by if asked else None,
-                    "may_confirm": bool(asked and seat.player and asked.by != seat.name),
-                    "may_ask": bool(seat.player) and asked is None}
+        undo = None if latest < 0 else UndoOffer(
+            latest, asked.by if asked else None,
+            may_confirm=bool(asked and seat.player and asked.by != seat.name),
+            may_ask=bool(seat.player) and asked is None)
         outcome = rs.outcome(state)
-        hand: list[dict[str, Any]] = []
+        final_svg = final_narrow = final_move = ""
+        if outcome is not None and fold.stack:  # the table as the game-ending move found it
+            last = fold.stack[-1]
+            final_svg = pictures.draw(rs, last.before, seat.sees).svg()
+            final_narrow = pictures.draw(rs, last.before, seat.sees, narrow=True).svg()
+            final_move = f"seq {last.seq}: " + engine.describe(
+                rs, seating.seen(rs, last.before, last.event, seat.sees))
+        hand = []
         if seat.player:  # the seat's own hidden cards, read from its own view
-            hand = [{"pile": h.pile, "cards": list(h.cards)}
+            hand = [Pile(h.pile, list(h.cards))
                     for h in rs.held(rs.view(state, seat.player), seat.player)]
-        return {
-            "hand": hand,
-            "version": version, "ok": ok, "verdict": verdict, "seq": tail.seq,
-            "title": rs.title, "you": seat.name, "umpire": seat.umpire,
-            "players": list(fold.header.players),
-            "svg": pictures.draw(rs, state, seat.sees).svg(),
-            "narrow": pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
-            "waiting": outcome.summary if outcome else decision.detail if decision else "",
-            "actor": decision.actor if decision else None,
-            "over": outcome is not None,
-            "groups": groups, "undo": undo,
-            "blocked": blocked,
-        }
+        return Page(
+            version=version, ok=ok, verdict=verdict, you=seat.name, umpire=seat.umpire,
+            seq=tail.seq, title=rs.title, players=list(fold.header.players),
+            svg=pictures.draw(rs, state, seat.sees).svg(),
+            narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
+            waiting=outcome.summary if outcome else decision.detail if decision else "",
+            actor=decision.actor if decision else None, over=outcome is not None,
+            groups=groups, undo=undo, blocked=blocked, hand=hand,
+            acting=acts(rs, state, decision), stage=stage_of(state),
+            scores=dict(outcome.scores) if outcome else {},
+            winners=list(outcome.winners) if outcome else [],
+            final_svg=final_svg, final_narrow=final_narrow, final_move=final_move)
 
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
@@ -241,36 +346,42 @@ class Table:
 
     # -- the writes ------------------------------------------------------------------------
     def limit(self, seat: Seat) -> None:
-        """Refuses a seat's write past RATE (429)."""
+        """Refuses a seat's write past RATE (TooMany)."""
         most, within = RATE
         now = time.monotonic()
         recent = self._recent.setdefault(seat.name, deque())
         while recent and now - recent[0] > within:
             recent.popleft()
         if len(recent) >= most:
-            raise Refused(429, f"too many writes: at most {most} in {within:g} seconds; "
+            raise TooMany(f"too many writes: at most {most} in {within:g} seconds; "
                                "wait a moment")
         recent.append(now)
 
     def _stale(self, result: engine.Replay, expected: Any) -> None:
-        """Refuses a write from a page drawn before the log moved on (409). It says nothing of
+        """Refuses a write from a page drawn before the log moved on (Conflict). It says nothing of
         the event the page sent: whether that event is still legal may turn on a card
         another seat holds."""
         assert result.tail is not None
         if expected == self.version(result.tail):
             return
-        raise Refused(409, f"the table moved on since your page was drawn (the log ends at "
+        raise Conflict(f"the table moved on since your page was drawn (the log ends at "
                            f"seq {result.tail.seq}); nothing was written: look again")
 
     def _append(self, events: list[Event], result: engine.Replay, force: bool = False) -> int:
+        assert result.fold is not None
+        if result.fold.blocked and not force and not all(map(is_core, events)):
+            # said here, without a rule: the rule append_checked would tag it with is the
+            # earlier illegal event's, not one this write breaks
+            raise Conflict(f"the table waits for the umpire's ruling on seq "
+                           f"{min(result.fold.illegal)}; nothing was written")
         try:
             written = entries.append_checked(self.path, events, result, force)
         except StaleWriter:
-            raise Refused(409, "the log moved on while writing; nothing was written") from None
+            raise Conflict("the log moved on while writing; nothing was written") from None
         except IllegalEvent as e:
-            raise Refused(409, e.reason, e.rule) from None
+            raise Conflict(e.reason, e.rule) from None
         except TapeError as e:
-            raise Refused(400, e.reason) from None
+            raise Malformed(e.reason) from None
         self.asked = None
         return written.tail.seq
 
@@ -283,31 +394,31 @@ class Table:
         """Appends the event a seat pressed; returns what was written, or raises Refused.
 
         Authority first: a player may enter only the events they own (engine.seats.owner,
-        read from the event alone), refused (403) before the log is read or any rule asked.
-        Then a page drawn before the log moved on is refused (409), and an event not offered
-        to the seat (409), in words that tell nothing of another seat's cards. A player's
+        read from the event alone), refused (NotYours) before the log is read or any rule asked.
+        Then a page drawn before the log moved on is refused (Conflict), and an event not offered
+        to the seat (Conflict), in words that tell nothing of another seat's cards. A player's
         own hidden draw is offered as the cards they cannot rule out; one the deck cannot
         hold (another seat has it) is written all the same and flagged to the umpire, so
         that the answer the drawer gets never depends on another seat's hand."""
         raw = body.get("event")
         if not isinstance(raw, dict):
-            raise Refused(400, "expected {\"event\": {...}, \"after\": VERSION}")
+            raise Malformed("expected {\"event\": {...}, \"after\": VERSION}")
         try:
             rs = self.game()
         except (TapeError, OSError) as e:
-            raise Refused(409, f"the log cannot take a write ({getattr(e, 'reason', e)}); "
+            raise Conflict(f"the log cannot take a write ({getattr(e, 'reason', e)}); "
                                "nothing was written") from None
         try:
             text = msgspec.json.encode({k: v for k, v in raw.items()
                                         if k not in ("seq", "prev", "at", "by", "salt")}).decode()
             event = entries.event_from(rs, text, "the page", None, None)
         except (UsageError, TypeError) as e:
-            raise Refused(400, getattr(e, "reason", str(e))) from None
+            raise Malformed(getattr(e, "reason", str(e))) from None
         if not seat.umpire:
             if seat.player is None:
-                raise Refused(403, "the shared page enters nothing; nothing was written")
+                raise NotYours("the shared page enters nothing; nothing was written")
             if not seating.may_enter(rs, event, seat.player):
-                raise Refused(403, f"that is {visible(seating.owner(rs, event) or '')}'s to "
+                raise NotYours(f"that is {visible(seating.owner(rs, event) or '')}'s to "
                                    "enter, not yours; nothing was written")
         with self._writing:
             result = self.writable()
@@ -317,7 +428,7 @@ class Table:
             state, blocked = self.table(result, seat)
             if envelope(event) not in [envelope(e) for e in
                                        self._offered(bound, state, blocked, seat)]:
-                raise Refused(409, "that is not a move offered to you now (your page lists "
+                raise Conflict("that is not a move offered to you now (your page lists "
                                    "yours); nothing was written")
             who = seat.player or UMPIRE
             event = msgspec.structs.replace(event, by=who, at=entries.now())
@@ -333,7 +444,7 @@ class Table:
         """Appends a note (or a dispute of the latest event) from a seat."""
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise Refused(400, "a note needs some text")
+            raise Malformed("a note needs some text")
         dispute = bool(body.get("dispute"))
         with self._writing:
             result = self.writable()
@@ -342,7 +453,7 @@ class Table:
             latest = result.fold.latest()
             about = latest if dispute else None
             if dispute and latest < 0:
-                raise Refused(409, "there is no event to dispute yet", "core.note.about")
+                raise Conflict("there is no event to dispute yet", "core.note.about")
             ev = Note(text=text.strip(), about=about, dispute=dispute, at=entries.now(),
                       by=seat.player or UMPIRE)
             seq = self._append([ev], result)
@@ -357,7 +468,7 @@ class Table:
             self._stale(result, body.get("after"))
             target = fold.latest()
             if target < 0:
-                raise Refused(409, "there is no event to undo", "core.undo.nothing")
+                raise Conflict("there is no event to undo", "core.undo.nothing")
             version = self.version(tail)
             asked = self.asked if self.asked and self.asked.version == version else None
             if seat.umpire:
@@ -368,7 +479,7 @@ class Table:
                 return (f"asked to undo seq {target}; another player confirms it from their "
                         "page")
             elif asked.by == seat.name:
-                raise Refused(409, "you asked already: another player confirms it")
+                raise Conflict("you asked already: another player confirms it")
             else:
                 events = [Undone(target=target, at=entries.now(), by=asked.by),
                           Note(text=f"{seat.name} confirms the undo of seq {target}",

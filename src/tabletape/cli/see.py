@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import ipaddress
-import logging
 import socket
 
 import click
@@ -14,7 +13,6 @@ from tabletape.cli.group import echo
 from tabletape.cli.params import components_option, rules_option, whatif_for
 from tabletape.tape import files
 from tabletape.tape.errors import TapeError, UsageError
-from tabletape.tape.events import visible
 
 
 @click.command()
@@ -140,9 +138,8 @@ def serve(file: str, host: str, port: int, play: bool, umpire: bool,
       tabletape serve game.jsonl --play --umpire --host 0.0.0.0
     """
     try:
-        import uvicorn
-
         from tabletape.app import live
+        from tabletape.web import guard, run, view
     except ImportError as e:
         raise UsageError(f"serve needs the view extra ({e.name} is missing): "
                          "pip install 'tabletape[view]'") from None
@@ -160,30 +157,27 @@ def serve(file: str, host: str, port: int, play: bool, umpire: bool,
         raise UsageError("--umpire goes with --play")
     if play:
         return _play(file, sock, host, port, umpire, rules)
-    app = live.app_for(file, live.host_check(host, port), told, follower)
+    app = view.app_for(file, guard.host_check(host, port), told, follower)
     if not _loopback(host):
         echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
              "can watch this game (read-only, no password)", err=True)
     name = f"[{host}]" if ":" in host else host
     echo(f"serving {file} at http://{name}:{port}/ (read-only; Ctrl-C stops)")
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    _escape_logs()
-    with sock:
-        uvicorn.Server(config).run(sockets=[sock])
+    run.run(app, sock)
 
 
 def _play(file: str, sock: socket.socket, host: str, port: int, umpire: bool,
           rules: str | None) -> None:
     """Serves the log for play at the table: prints the shared link and each seat's."""
-    import uvicorn
-
-    from tabletape.app import live, play
+    from tabletape.app import play
+    from tabletape.web import guard, run
+    from tabletape.web import table as web
     table = play.Table(file, rules, flagged=lambda said: _console(f"for the umpire: {said}"))
     header = table.replayed().fold.header  # type: ignore[union-attr]
     seats = play.Seats(tuple(header.players), umpire)
     shown = play.lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
-    app = live.play_app(table, seats, live.host_check(host, port, named=(shown,)), _console)
+    app = web.play_app(table, seats, guard.host_check(host, port, named=(shown,)), _console)
     if not _loopback(host):
         echo(f"warning: --host {host}: anyone who can reach this machine on port {port} can "
              "watch this game; only the links below (keep them secret) can write to it",
@@ -195,10 +189,7 @@ def _play(file: str, sock: socket.socket, host: str, port: int, umpire: bool,
             echo(line)
     if play.qr_lines("") is None:
         echo("(no QR codes: pip install 'tabletape[view]' brings segno)")
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    _escape_logs()
-    with sock:
-        uvicorn.Server(config).run(sockets=[sock])
+    run.run(app, sock)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -224,16 +215,3 @@ def _listen(host: str, port: int) -> socket.socket:
 def _console(news: str) -> None:
     """Prints the server's news (the log changed, a host refused) on stderr, escaped."""
     echo(news, err=True)
-
-
-class _Escaped(logging.Filter):
-    """Escapes what uvicorn logs (a request's path, a peer's bytes) at the one door."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.msg, record.args = visible(record.getMessage()), None
-        return True
-
-
-def _escape_logs() -> None:
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
-        logging.getLogger(name).addFilter(_Escaped())

@@ -13,6 +13,7 @@ from tabletape.engine.seats import CHANCE as _CHANCE
 from tabletape.engine.seats import Held, Secret
 from tabletape.engine.versions import (
     Edition,
+    Pin,
     Upcaster,
     catalogue_of,
     cited_as,
@@ -100,9 +101,10 @@ class RenderModule(Protocol[S_contra]):
 
 
 class SvgModule(Protocol[S_contra]):
-    """svg.py: the table as SVG (`engine.kit.svg.Drawing`); `pending` as for `render`."""
+    """svg.py: the table as SVG (`engine.kit.svg.Drawing`); `pending` as for `render`; `width`
+    the picture's width (`engine.kit.svg.NARROW` for a phone), the game's own by default."""
 
-    def draw(self, game: Any, state: S_contra, pending: str, /) -> Drawing: ...
+    def draw(self, game: Any, state: S_contra, pending: str, width: int = ..., /) -> Drawing: ...
 
 
 H = TypeVar("H", bound=Header)  # the game's header type
@@ -129,6 +131,7 @@ class Ruleset(ABC, Generic[H, S, E]):
     # The changes the rules read (engine.versions): a flag on the game's lookup tables ->
     # (the version, the changelog's rule id); and the vocabulary changes read into old events.
     switches: ClassVar[dict[str, tuple[str, str]]] = {}
+    pins: ClassVar[dict[str, Pin]] = {}  # a function field of the tables -> the one judging before
     upcasters: ClassVar[tuple[Upcaster, ...]] = ()
     # The options a version added: `name` (any value but the default) or `name=value` ->
     # (the version, the changelog's rule id); a log naming one is not a game of an older version.
@@ -163,10 +166,10 @@ class Ruleset(ABC, Generic[H, S, E]):
     @property
     def codec(self) -> Codec:
         """Returns the decoder/encoder for this game's lines (header, core and game events)."""
-        if self._codec is None:
-            type(self)._codec = Codec(self.union())
-        assert self._codec is not None
-        return self._codec
+        codec: Codec | None = vars(type(self)).get("_codec")  # a variant's own, not its parent's
+        if codec is None:
+            codec = type(self)._codec = Codec(self.union())
+        return codec
 
     def union(self) -> Any:
         """Returns the tagged union of every event a log of this game may hold."""

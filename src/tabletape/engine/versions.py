@@ -3,10 +3,13 @@
 A game's `changelog` (version -> {rule id: what changed}) lists its released versions in
 order, oldest first. A log records the version it was played under (`rules_version` in
 its header) and is judged by that version unless asked otherwise (`--rules`). The
-changelog is the single source of a version's behaviour: a rule whose behaviour changed in
-version V reads a switch (`Switch`: a bool on the game's lookup tables, set once when the
-ruleset is bound), and a newer version's field that an older event implies is filled in
-when the event is read (`Upcaster`). See docs/adding-a-game.md, "Rules versions".
+changelog is the single source of a version's behaviour, and each of its differences is
+bound there to the rule id it changes (`Rulebook`): a yes/no change is a switch (a bool field
+of the game's lookup tables, off under the versions before it), a change that is not yes/no
+is a pin (a function field of the tables: the function that judged before it, kept as it
+was), and a newer version's field that an older event implies is filled in when the event
+is read (`Upcaster`). Every name is checked against the tables when the game class is made
+(`check_tables`). See docs/adding-a-game.md, "Rules versions".
 """
 
 from __future__ import annotations
@@ -57,6 +60,37 @@ class Upcaster(msgspec.Struct, frozen=True):
     fill: Callable[[Any, Any, Any], Any]
 
 
+class Pin(msgspec.Struct, frozen=True):
+    """A change that is not yes/no: under the versions before `version` the tables' function
+    field (the dict key naming the pin) is `before`, the function that judged rule `rule`
+    then, kept unchanged; from `version` on it is the field's default, the current one."""
+
+    version: str
+    rule: str
+    before: Callable[..., Any]
+
+
+class Rulebook(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's rules and their history, declared once in its catalogue (`rulebook = ...` in
+    the game's class): the catalogue, the changelog (version -> {rule id: what changed},
+    oldest first, the current version last) and what each version's differences act on.
+
+    `switches`: a bool field of the tables -> (version, rule id); `pins`: a function field of
+    the tables -> Pin; `upcasters`: the vocabulary changes read into older events;
+    `options_since`: `name` or `name=value` -> (version, rule id), an option a version added;
+    `rules_since`: rule id -> (version, the id cited before it, or None); `rules_before`:
+    version -> {rule id: the rule as the versions before it read}."""
+
+    rules: dict[str, Any]
+    changelog: dict[str, dict[str, str]]
+    switches: dict[str, tuple[str, str]] = {}
+    pins: dict[str, Pin] = {}
+    upcasters: tuple[Upcaster, ...] = ()
+    options_since: dict[str, tuple[str, str]] = {}
+    rules_since: dict[str, tuple[str, str | None]] = {}
+    rules_before: dict[str, dict[str, Any]] = {}
+
+
 def versions_of(changelog: dict[str, dict[str, str]]) -> tuple[str, ...]:
     """Returns a game's released versions, oldest first (the changelog's order)."""
     return tuple(changelog)
@@ -99,6 +133,52 @@ def check_switches(game: str, changelog: dict[str, dict[str, str]],
         if rule not in changelog.get(version, {}):
             return (f"game {game}: switch {flag!r} reads {rule!r} of version {version!r}, "
                     f"which its changelog does not list: add the entry")
+    return None
+
+
+def check_pins(game: str, changelog: dict[str, dict[str, str]],
+               pins: dict[str, Pin]) -> str | None:
+    """Returns why a game's pins do not name its changelog's entries, or None."""
+    for name, pin in pins.items():
+        if pin.rule not in changelog.get(pin.version, {}):
+            return (f"game {game}: pin {name!r} keeps {pin.rule!r} of version {pin.version!r}, "
+                    f"which its changelog does not list: add the entry")
+    return None
+
+
+def check_rule_ids(game: str, rules: dict[str, Any], switches: dict[str, tuple[str, str]],
+                   pins: dict[str, Pin]) -> str | None:
+    """Returns why a switch or a pin is bound to a rule id the game's catalogue lacks, or None."""
+    bound = [(f"switch {n!r}", r) for n, (_, r) in switches.items()]
+    for what, rule in bound + [(f"pin {n!r}", p.rule) for n, p in pins.items()]:
+        if rule not in rules:
+            return f"game {game}: {what} is bound to rule {rule!r}, which is no rule of the game"
+    return None
+
+
+def check_tables(game: str, tables: type, switches: dict[str, tuple[str, str]],
+                 pins: dict[str, Pin]) -> str | None:
+    """Returns why the switches and pins do not name the tables' version fields, or None.
+
+    The fields of a game's tables (`components.Lookups`) that have a default are its versions'
+    fields: a bool default is a switch, a function default a pin. Each switch and pin must
+    name one (a misspelled name), and each such field must be named (a dangling field: the
+    rules would read it under every version alike)."""
+    names: tuple[str, ...] = getattr(tables, "__struct_fields__", ())
+    defaults: tuple[Any, ...] = getattr(tables, "__struct_defaults__", ())
+    fields = dict(zip(names[len(names) - len(defaults):], defaults, strict=True))
+    kinds = {f: "switch" if isinstance(d, bool) else "pin" for f, d in fields.items()
+             if isinstance(d, bool) or callable(d)}
+    where = getattr(tables, "__qualname__", "its tables")
+    for kind, named in (("switch", switches), ("pin", pins)):
+        for name in named:
+            if kinds.get(name) != kind:
+                return (f"game {game}: {kind} {name!r} names no {kind} field of {where} "
+                        f"(a {'bool' if kind == 'switch' else 'function'} field with a default)")
+    for name, kind in kinds.items():
+        if name not in switches and name not in pins:
+            return (f"game {game}: {where}.{name} is a dangling {kind}: no changelog entry "
+                    f"binds it (name it in the rulebook's {kind}{'es' if kind == 'switch' else 's'})")
     return None
 
 

@@ -7,26 +7,33 @@ whose `weight` lost a parameter fails `mypy` where it declares `legality`, not i
 middle of `validate`. The Protocols are generic in the game's types: `LK` its lookup
 tables (`components.Lookups`), `H` its header, `S` its state, `E` its events.
 
-The drawings (`render`, `svg`) are declared with `drawn(".render")`: a name, checked when
-the game class is made and imported on first use, so that the rules never import rich or
-the drawing code (start-up, and the layers: only render modules import rich). mypy checks
-them all the same: the game imports them under `TYPE_CHECKING` (see the template game).
+The drawings (`render`, `svg`) are the game package's `render` and `svg` modules, named
+(`drawn(".render")`, which `Packaged` declares by itself), checked when the game class is made
+and imported on first use, so that the rules never import rich or the drawing code
+(start-up, and the layers: only render modules import rich). mypy checks them all the same:
+the game assigns them under `TYPE_CHECKING` (see the template game).
+
+The optional parts are the typed members of `Extras`, each with its default; nothing is
+looked up by name.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from tabletape.engine.protocol import Decision, Outcome, RenderModule, SvgModule, Violation
+from tabletape.engine.provenance import Derivation
 from tabletape.engine.seats import Held, Secret
 
 # RenderModule and SvgModule are declared beside Ruleset, which holds the drawings.
-__all__ = ["MEMBERS", "ComponentsModule", "ContractError", "LegalityModule", "LookupsModule",
+__all__ = ["MEMBERS", "ComponentsModule", "ContractError", "Extras", "LegalityModule",
+           "LookupsModule",
            "LookupsOf", "ReducerModule", "RenderModule", "SeatsModule", "SvgModule", "TextModule",
            "drawn",
            "missing"]
@@ -98,12 +105,28 @@ class ComponentsModule(Protocol[LK_co]):
     def default(self) -> Any: ...
     @property
     def Lookups(self) -> LookupsOf[LK_co]: ...  # (the class of that name)
+    @property
+    def Components(self) -> type[Any]: ...  # the data's type (the class of that name)
 
 
-# A part may also have optional functions, which `Packaged` asks for by name: `text.derive`
-# (the arithmetic of a ruling), `legality.implied(lk, state, body)` (the fields of an
-# event being entered that the table decides: the recorder offers them filled in) and
-# `legality.count(lk, state)` (how many events `legal` yields, counted without building them).
+LK = TypeVar("LK")
+
+
+@dataclasses.dataclass(frozen=True)
+class Extras(Generic[LK, S, E]):
+    """The optional parts of a game, each typed, each None unless the game has its own:
+    `extras = Extras(count=legality.count, derive=text.derive)` in the game's class."""
+
+    # how many events `legal` yields, counted without building them (default: its length;
+    # pinned to it in tests/games/test_fast_paths.py)
+    count: Callable[[LK, S], int] | None = None
+    # the fields of an event being entered that the table decides (`body`: the fields given
+    # so far, with its `type`): the recorder offers them filled in (default: none)
+    implied: Callable[[LK, S, dict[str, Any]], Mapping[str, Any]] | None = None
+    # the arithmetic of a ruling, for `explain` (default: the ruling computes nothing)
+    derive: Callable[[LK, S, E], Derivation | None] | None = None
+
+
 # The functions each part must have, checked when a game class is made (a module that lost
 # one fails at import with the game's and the part's names, whatever mypy was run on).
 MEMBERS: dict[str, tuple[str, ...]] = {
@@ -112,7 +135,7 @@ MEMBERS: dict[str, tuple[str, ...]] = {
     "lookups": ("view",),
     "seating": ("OWNERS", "SECRETS", "candidates", "held", "drawable"),
     "text": ("describe", "governing", "consulted"),
-    "components": ("default", "Lookups"),
+    "components": ("default", "Lookups", "Components"),
     "render": ("render",),
     "svg": ("draw",),
 }
@@ -136,13 +159,17 @@ class drawn(Generic[M]):  # lower case: a declaration, like `property`
     def __init__(self, name: str) -> None:
         self.name = name
         self.part = ""
+        self.owner: type | None = None  # the class that declares it: its package names it
         self.module: ModuleType | None = None
 
     def __set_name__(self, owner: type, part: str) -> None:
-        self.part = part
+        self.part, self.owner = part, owner
 
     def resolve(self, owner: type) -> str:
-        """Returns the module's absolute name, or raises ContractError when there is none."""
+        """Returns the module's absolute name, or raises ContractError when there is none: a
+        relative name is read in the package of the class that declares it (a variant made
+        in another package draws as the game it extends)."""
+        owner = self.owner or owner
         where = owner.__module__
         package = getattr(sys.modules.get(where), "__package__", None) or where
         name = importlib.util.resolve_name(self.name, package) if self.name[0] == "." else self.name

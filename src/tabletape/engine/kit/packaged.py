@@ -4,15 +4,21 @@ Every bundled game keeps its rules in the same modules: `reducer` (initial, appl
 outcome), `legality` (pending, over, check, legal, weight, weights), `lookups` (view and
 small queries), `text` (describe, governing, consulted), `components` (the data,
 `default()`, and `Lookups`: the tables built once per distinct components, `lookups_for`) and its drawings `render` and
-`svg`. A game subclass declares each of them, typed by the Protocols of
-`engine.kit.contract` (mypy checks every function's signature), with its `changelog`; a part
-left out fails when the class is made, naming the game and the part. `Packaged` binds them;
-the game writes only what is its own (`check_header`).
+`svg`. A game subclass declares each module part, typed by the Protocols of
+`engine.kit.contract` (mypy checks every function's signature), its `rulebook` (the rules,
+the changelog and what each version changed: `engine.versions.Rulebook`) and its optional
+parts (`extras`); a part left out fails when the class is made, naming the game and the
+part. What follows from those is derived when the class is made, never written twice: the
+version (the changelog's last), the catalogue and the versions' declarations (from the
+rulebook), `Header` (the class's first type argument), `Options` (the header's options),
+`Components` (the components module's) and the drawings (the package's `render` and `svg`
+modules). `Packaged` binds them; the game writes only what is its own (`check_header`).
 """
 
 from __future__ import annotations
 
 import threading
+import typing
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -24,6 +30,7 @@ from tabletape.engine.kit.contract import (
     MEMBERS,
     ComponentsModule,
     ContractError,
+    Extras,
     LegalityModule,
     LookupsModule,
     ReducerModule,
@@ -36,10 +43,14 @@ from tabletape.engine.protocol import Decision, E, H, Outcome, Ruleset, S, Viola
 from tabletape.engine.provenance import Derivation, Read, grouped, recording
 from tabletape.engine.seats import Held, check_seating
 from tabletape.engine.versions import (
+    Rulebook,
     Upcaster,
     check_options,
+    check_pins,
+    check_rule_ids,
     check_rules_since,
     check_switches,
+    check_tables,
     check_upcasters,
 )
 from tabletape.tape.codec import COMPONENTS_MAX
@@ -59,8 +70,9 @@ _cache_lock = threading.Lock()
 
 
 def lookups_for(make: Callable[[Any], Any], comp: Any, judging: str,
-                off: dict[str, bool]) -> Any:
-    """Returns the lookup tables `make(comp)` with the switches `off` set off: the same object
+                off: dict[str, Any]) -> Any:
+    """Returns the lookup tables `make(comp)` with the version fields `off` set as they were
+    before their change (a switch False, a pin its older function): the same object
     for the same tables' type, components (by canonical bytes, and equal), judging version and
     switches, while it stays among the last CACHE_SIZE used (components of at most
     COMPONENTS_MAX bytes: a larger box's tables are built each time)."""
@@ -106,7 +118,7 @@ def _encoded(comp: Any) -> bytes:
     return data
 
 
-def _build(make: Callable[[Any], Any], comp: Any, off: dict[str, bool]) -> Any:
+def _build(make: Callable[[Any], Any], comp: Any, off: dict[str, Any]) -> Any:
     lk = make(comp)
     return msgspec.structs.replace(lk, **off) if off else lk
 
@@ -144,8 +156,14 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
 
     lk: LK  # the tables of this game's components, on a bound ruleset
 
+    # The rules and their history (engine.versions.Rulebook): the class's changelog, version,
+    # catalogue, switches, pins, upcasters and versioned options and rules are read from it.
+    rulebook: Rulebook
+    extras: Extras[LK, S, E] = Extras()  # the optional parts (engine.kit.contract.Extras)
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        _derive(cls)
         for part in MEMBERS:
             declared = next((k.__dict__[part] for k in cls.__mro__ if part in k.__dict__), None)
             if declared is None:
@@ -155,20 +173,29 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
                 declared.resolve(cls)  # a name: checked now, imported on first use
             else:
                 missing(cls, part, declared)
-        if cls.version not in cls.__dict__.get("changelog", {}):
+        if "Components" not in cls.__dict__ and "components" in cls.__dict__:
+            cls.Components = _part(cls, "components").Components
+        if not cls.changelog:
+            raise ContractError(f"game {cls.__name__} ({cls.__module__}) declares no "
+                                f"'rulebook' part (its 'changelog', the version last)")
+        if cls.version not in cls.changelog:
             raise ContractError(f"game {cls.__name__} ({cls.__module__}) declares no "
                                 f"'changelog' part with its version {cls.version!r}")
         if list(cls.changelog)[-1] != cls.version:
             raise ContractError(f"game {cls.__name__} ({cls.__module__}): its version "
                                 f"{cls.version!r} is not the changelog's last")
-        problem = (check_switches(cls.__name__, cls.changelog, cls.switches)
-                   or check_upcasters(cls.__name__, cls.changelog, cls.upcasters)
-                   or check_options(cls.__name__, cls.changelog, cls.options_since)
-                   or check_rules_since(cls.__name__, cls.changelog, cls.rules_since,
-                                        cls.rules_before))
+        name = cls.__name__
+        problem = (check_switches(name, cls.changelog, cls.switches)
+                   or check_pins(name, cls.changelog, cls.pins)
+                   or check_upcasters(name, cls.changelog, cls.upcasters)
+                   or check_options(name, cls.changelog, cls.options_since)
+                   or check_rules_since(name, cls.changelog, cls.rules_since, cls.rules_before)
+                   or check_rule_ids(name, cls.RULES, cls.switches, cls.pins)
+                   or check_tables(name, _part(cls, "components").Lookups, cls.switches,
+                                   cls.pins))
         if problem:
             raise ContractError(problem)
-        seating = next(k.__dict__["seating"] for k in cls.__mro__ if "seating" in k.__dict__)
+        seating = _part(cls, "seating")
         cls.OWNERS, cls.SECRETS = seating.OWNERS, seating.SECRETS
         problem = check_seating(cls.__name__, cls.events, cls.OWNERS, cls.SECRETS)
         if problem:
@@ -181,10 +208,13 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
         bound = super().bind(header, rules)
         comp: Any = header  # the game's header types `components`
         edition = bound.edition
-        # The changelog's entries the judging version does not have: their switches off, set
-        # once here (a bool on the tables), so the rules pay nothing per event for versions.
-        off = {flag: False for flag, (version, _) in self.switches.items()
-               if not edition.since(version)}
+        # The changelog's entries the judging version does not have: their switches off and
+        # their pins' older functions in, set once here (fields of the tables), so the rules
+        # pay nothing per event for versions.
+        off: dict[str, Any] = {flag: False for flag, (version, _) in self.switches.items()
+                               if not edition.since(version)}
+        off.update({name: pin.before for name, pin in self.pins.items()
+                    if not edition.since(pin.version)})
         # built once per distinct components and version in this process (`lookups_for`)
         lk = lookups_for(self.components.Lookups.of, comp.components, edition.judging, off)
         bound.lk = lk
@@ -214,7 +244,7 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
     def _counter(self, lk: LK) -> Callable[[S], int]:
         """Returns `count` over `lk`: the game's own `legality.count` (pinned to the length
         of `legal` in tests/games/test_fast_paths.py), else the length of `legal`."""
-        count = getattr(self.legality, "count", None)
+        count = self.extras.count
         if count is not None:
             return partial(count, lk)
         legal = self.legality.legal
@@ -280,9 +310,50 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
         return grouped(log)
 
     def implied(self, state: S, body: dict[str, Any]) -> dict[str, Any]:
-        implied = getattr(self.legality, "implied", None)  # a game whose table decides fields
+        implied = self.extras.implied  # a game whose table decides fields
         return {} if implied is None else dict(implied(self.lk, state, body))
 
     def derive(self, state: S, event: E) -> Derivation | None:
-        derive = getattr(self.text, "derive", None)  # a game whose rulings compute
+        derive = self.extras.derive  # a game whose rulings compute
         return None if derive is None else derive(self.lk, state, event)
+
+
+def _part(cls: type, part: str) -> Any:
+    """Returns the part `cls` declares or inherits (None: none)."""
+    return next((k.__dict__[part] for k in cls.__mro__ if part in k.__dict__), None)
+
+
+def _derive(cls: type[Packaged[Any, Any, Any, Any]]) -> None:
+    """Sets on a game class what follows from its declarations, where it says nothing itself:
+    from its `rulebook` the changelog, version, catalogue and the versions' declarations;
+    `Header` from its first type argument, `Options` from the header's `options`,
+    `Components` from its components module; and its drawings, the `render` and `svg`
+    modules of its own package."""
+    own = cls.__dict__
+    book: Rulebook | None = own.get("rulebook")
+    if book is not None:
+        for attr, value in (("changelog", book.changelog), ("RULES", book.rules),
+                            ("switches", book.switches), ("pins", book.pins),
+                            ("upcasters", book.upcasters), ("options_since", book.options_since),
+                            ("rules_since", book.rules_since),
+                            ("rules_before", book.rules_before)):
+            if attr not in own:
+                setattr(cls, attr, value)
+    if "version" not in own and ("rulebook" in own or "changelog" in own) and cls.changelog:
+        cls.version = list(cls.changelog)[-1]
+    if "Header" not in own:
+        args = [typing.get_args(b) for b in own.get("__orig_bases__", ())
+                if typing.get_origin(b) is Packaged]
+        if args and isinstance(args[0][0], type):
+            cls.Header = args[0][0]
+    if "Options" not in own and "Header" in own:
+        options = next((f.type for f in msgspec.structs.fields(cls.Header)
+                        if f.name == "options"), None)
+        if isinstance(options, type):
+            cls.Options = options
+    for part in ("render", "svg"):
+        if _part(cls, part) is None:
+            declared: drawn[Any] = drawn(f".{part}")
+            setattr(cls, part, declared)
+            declared.__set_name__(cls, part)
+

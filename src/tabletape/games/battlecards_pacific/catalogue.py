@@ -5,6 +5,9 @@ settle what the rulebook leaves open; each is a choice, recorded here once.
 """
 
 from tabletape.engine import Rule
+from tabletape.engine.versions import Pin, Rulebook
+
+from .decks import reshuffled_1_1
 
 DECISION = "tabletape decision"
 
@@ -197,10 +200,15 @@ SWITCHES: dict[str, tuple[str, str]] = {
     "stalemate_every_shot": ("1.1", "bcp.stalemate.test"),
     "first_side_named": ("1.1", "bcp.turn.first-side"),
     "turn_order_cited": ("1.1", "bcp.turn.order"),
-    "reshuffle_after_discard": ("1.2", "bcp.deck.reshuffle"),
     "emergency_any_order": ("1.2", "bcp.emergency.all"),
     "reveal_any_order": ("1.2", "bcp.conflict.reveal"),
     "support_any_order": ("1.2", "bcp.fire.support-allocated"),
+}
+
+# The changes that are not yes/no, kept as the function that judged them: a function field
+# of `Lookups` -> Pin(version, rule id above, the function before it).
+PINS: dict[str, Pin] = {
+    "reshuffled": Pin("1.2", "bcp.deck.reshuffle", reshuffled_1_1),
 }
 
 # The options a version added: `name` (set at all) or `name=value` -> (version, rule id). A
@@ -247,3 +255,8 @@ RULES_BEFORE: dict[str, dict[str, Rule]] = {
     },
 }
 
+
+# The rules and their history, as the game's class declares them (`rulebook = RULEBOOK`).
+RULEBOOK = Rulebook(rules=RULES, changelog=CHANGELOG, switches=SWITCHES, pins=PINS,
+                    options_since=OPTIONS_SINCE, rules_since=RULES_SINCE,
+                    rules_before=RULES_BEFORE)

@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import enum
 import operator
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
 from tabletape.tape.events import Text, Title
+
+from .decks import reshuffled
+
+if TYPE_CHECKING:
+    from .state import State
+else:  # state.py imports this module: the pin's field is typed for mypy, Any when run
+    State = Any
 
 # rulebook-name: the rulebook gives the name (and maybe what it does), not all its values
 Provenance = Literal["rulebook", "inferred", "reconstructed", "rulebook-name"]
@@ -244,10 +252,11 @@ class Lookups(msgspec.Struct, frozen=True):
     stalemate_every_shot: bool = True  # 1.1 bcp.stalemate.test: also after shots, withdrawals
     first_side_named: bool = True  # 1.1 bcp.turn.first-side: the named side starts (1.0: the file's first)
     turn_order_cited: bool = True  # 1.1 bcp.turn.order: a draw after the turn is over (1.0: emergency.turn)
-    reshuffle_after_discard: bool = True  # 1.2 bcp.deck.reshuffle: the last card discarded first
     emergency_any_order: bool = True  # 1.2 bcp.emergency.all: the hand listed in any order
     reveal_any_order: bool = True  # 1.2 bcp.conflict.reveal: the cards shown in any order
     support_any_order: bool = True  # 1.2 bcp.fire.support-allocated: supporters in any order
+    # The rules version's pins (catalogue.PINS; 1.1's function under a version before 1.2)
+    reshuffled: Callable[[Lookups, State], State | None] = reshuffled  # bcp.deck.reshuffle
 
     @classmethod
     def of(cls, comp: Components) -> Lookups:

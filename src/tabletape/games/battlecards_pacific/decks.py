@@ -3,12 +3,15 @@ and the reshuffle of an empty deck (bcp.deck). The reducer's plays use these."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec.structs import replace
 
 from tabletape.engine.kit.multiset import reshuffle, take
 
-from .components import Lookups
-from .state import State
+if TYPE_CHECKING:  # (components.Lookups holds `reshuffled`, pinned: it imports this module)
+    from .components import Lookups
+    from .state import State
 
 # -- the decks (bcp.deck) ----------------------------------------------------------------------
 
@@ -36,12 +39,26 @@ def discarded(lk: Lookups, state: State, names: tuple[str, ...]
 def reshuffled(lk: Lookups, state: State) -> State | None:
     """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is).
     Rules 1.2: the Conflict deck waits for its last card (a BATTLECARD being decided or
-    fought) to be discarded, unless a shot needs a card now; 1.1 reshuffled at once."""
+    fought) to be discarded, unless a shot needs a card now. The rules call it as
+    `lk.reshuffled`: a pin (catalogue.PINS) keeps 1.1's function for the versions before."""
     if all(state.arsenal.values()) and all(state.conflict.values()):
         return None  # no deck is empty: the usual case
     b = state.battle
-    conflict_too = not (lk.reshuffle_after_discard and state.drawn is not None
-                        and (b is None or b.shot is None))
+    conflict_too = not (state.drawn is not None and (b is None or b.shot is None))
+    return _reshuffled(state, conflict_too)
+
+
+def reshuffled_1_1(lk: Lookups, state: State) -> State | None:
+    """bcp.deck.reshuffle as rules 1.0 and 1.1 judged it: every empty deck takes its discard
+    pile back at once, the Conflict deck too while its last card is still out."""
+    if all(state.arsenal.values()) and all(state.conflict.values()):
+        return None
+    return _reshuffled(state, True)
+
+
+def _reshuffled(state: State, conflict_too: bool) -> State | None:
+    """Returns the state with each empty Arsenal (and, if `conflict_too`, each empty Conflict
+    deck) given its discard pile back, shuffled; None when none was."""
     before = state
     for side, deck in state.arsenal.items():
         if not deck and state.arsenal_discard[side]:

@@ -18,7 +18,7 @@ from tabletape.tape.events import Event
 
 from . import lookups as q
 from .components import Lookups, UnitType
-from .decks import discarded, reshuffled, taken, to_discard
+from .decks import discarded, taken, to_discard
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -499,10 +499,11 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test)
+    # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test);
+    # the function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
     if not (all(state.arsenal.values()) and all(state.conflict.values())):
-        shuffled = reshuffled(lk, state)
+        shuffled = lk.reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
     if b is not None:

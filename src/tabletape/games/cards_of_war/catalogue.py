@@ -5,6 +5,9 @@ settle what the rulebook leaves open; each is a choice, recorded here once.
 """
 
 from tabletape.engine import Rule
+from tabletape.engine.versions import Rulebook
+
+from .upcast import UPCASTERS
 
 DECISION = "tabletape decision"
 
@@ -257,3 +260,8 @@ RULES_BEFORE: dict[str, dict[str, Rule]] = {
                                   "player may deploy a killer without using it."),
     },
 }
+
+# The rules and their history, as the game's class declares them (`rulebook = RULEBOOK`).
+RULEBOOK = Rulebook(rules=RULES, changelog=CHANGELOG, switches=SWITCHES,
+                    upcasters=UPCASTERS, options_since=OPTIONS_SINCE, rules_since=RULES_SINCE,
+                    rules_before=RULES_BEFORE)

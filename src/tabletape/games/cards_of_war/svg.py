@@ -24,6 +24,7 @@ from tabletape.engine.kit.turns import HIDDEN
 
 from . import CardsOfWar
 from .components import Card
+from .legality import next_opener
 from .lookups import owner, total
 from .state import Phase, State
 
@@ -47,9 +48,12 @@ def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawin
     pile_w = (col - 24) / 2 if beside else col - 16
     title = f"Cards of War — round {state.round}" + (" — game over" if state.phase is Phase.OVER
                                                       else "")
-    parts = [group(text(16, 26, title, size=15 if narrow else 17, weight="bold"),
-                   text(width - 16, 26, f"turn: {state.turn or '—'}", size=12, anchor="end",
-                        fill=seat_colour(players, state.turn)), label="title")]
+    actor = acting(state)
+    head_items = [text(16, 26, title, size=15 if narrow else 17, weight="bold")]
+    if actor:  # who the seats' pages say acts (once over, the title says so)
+        head_items.append(text(width - 16, 26, f"to act: {actor}",
+                               size=12, anchor="end", fill=seat_colour(players, actor)))
+    parts = [group(*head_items, label="title")]
     top = 40
     h = 24 + (1 if beside else len(players)) * pile_h
     over = state.phase is Phase.OVER  # the battles were cleared: the results stand instead
@@ -100,6 +104,17 @@ def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawin
     part, y = _footer(state, y, pending, width)
     parts.append(part)
     return Drawing(width, y, f"{title}; {pending}", parts)
+
+
+def acting(state: State) -> str | None:
+    """Returns who enters the next event, as the seats' pages name them: the player owed a
+    step (a recon report is the reporter's, though the turn is the other's), the player
+    whose card chance turns up, else the turn's player; None once the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.OPENING:
+        return next_opener(state)
+    return state.steps[0].player if state.steps else state.turn
 
 
 def _player(game: CardsOfWar, state: State, p: str, y: int, width: int) -> tuple[str, int]:

@@ -13,42 +13,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tabletape.engine import Outcome
-from tabletape.engine.kit.contract import drawn
+from tabletape.engine.kit.contract import Extras
 from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
-from . import components, legality, lookups, reducer, seats, text
-from .catalogue import CHANGELOG, OPTIONS_SINCE, RULES, RULES_BEFORE, RULES_SINCE, SWITCHES
+from . import catalogue, components, legality, lookups, reducer, seats, text
 from .components import Lookups
-from .events import EVENTS, GdStarted, Options
+from .events import EVENTS, GdStarted
 from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
 from .state import State
 
-if TYPE_CHECKING:  # mypy checks the drawings against the contract as it does the rules
+if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
     from . import render as _render
     from . import svg as _svg
-else:  # the rules never import them (nor rich): a name, checked when the class is made
-    _render, _svg = drawn(".render"), drawn(".svg")
 
 
 class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
     id = "global-domination"
-    version = "1.2"
-    changelog = CHANGELOG
-    switches = SWITCHES  # the changelog's entries the rules read (catalogue.py)
-    options_since = OPTIONS_SINCE  # the options a version added (catalogue.py)
-    rules_since, rules_before = RULES_SINCE, RULES_BEFORE  # each version's own rules
     title = "Global Domination"
     players = (3, 6)  # the default table (gd.setup.players); two with option two_players
-    Header = GdStarted
-    Options = Options
-    Components = components.Components
     events = EVENTS
-    RULES = RULES
+    rulebook = catalogue.RULEBOOK  # the rules, the changelog, what each version changed
     # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     seating = seats  # who enters each event, what each seat may know (seats.py)
-    render, svg = _render, _svg  # the drawings: named here, imported on first use
+    extras = Extras(count=legality.count, derive=text.derive)
+    if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
+        render, svg = _render, _svg
 
     def seats(self, options: TableOptions) -> tuple[int, int]:
         return (2, 6) if options.two_players else self.players  # gd.setup.two-players

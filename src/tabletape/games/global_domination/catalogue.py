@@ -5,6 +5,7 @@ settle what the rulebook leaves open; each is a choice, recorded here once.
 """
 
 from tabletape.engine import Rule
+from tabletape.engine.versions import Rulebook
 
 DECISION = "tabletape decision"
 
@@ -270,3 +271,8 @@ RULES_BEFORE: dict[str, dict[str, Rule]] = {
                                   "(option surrender_own lets them take their own)."),
     },
 }
+
+# The rules and their history, as the game's class declares them (`rulebook = RULEBOOK`).
+RULEBOOK = Rulebook(rules=RULES, changelog=CHANGELOG, switches=SWITCHES,
+                    options_since=OPTIONS_SINCE, rules_since=RULES_SINCE,
+                    rules_before=RULES_BEFORE)

@@ -30,6 +30,7 @@ from tabletape.engine.kit.svg import (
 from tabletape.engine.kit.turns import HIDDEN
 
 from . import GlobalDomination
+from . import lookups as q
 from .state import Phase, State
 
 W = 960
@@ -182,11 +183,24 @@ def _tracks(game: GlobalDomination, state: State, y: float, width: int) -> tuple
     return group(*items, label="tracks"), y + 72
 
 
+def acting(state: State) -> str | None:
+    """Returns who enters the next event, as the seats' pages name them: the player owed a
+    step (a target's discard, their own draw), else the turn's player, or in scoring the
+    scorer; None while chance sets the game up and once it is over."""
+    if state.steps:
+        return state.steps[0].player
+    if state.phase is Phase.PLAY:
+        return state.current
+    if state.phase is Phase.SCORING:
+        return q.scorer(state)
+    return None
+
+
 def _player(game: GlobalDomination, state: State, p: str, y: float, width: int
             ) -> tuple[str, float]:
     colour = seat_colour(state.players, p)
     status = ("First Player; " if p == state.first else "") + (
-        "passed" if p in state.passed else "to play" if p == state.current else "")
+        "passed" if p in state.passed else "to act" if p == acting(state) else "")
     deck = sum(state.decks[p].values())
     hand = state.hands[p]
     narrow = width < 600

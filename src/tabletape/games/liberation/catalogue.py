@@ -5,6 +5,7 @@ settle what the rulebook leaves open or contradicts; each is a choice, made here
 """
 
 from tabletape.engine import Rule
+from tabletape.engine.versions import Rulebook
 
 DECISION = "tabletape decision"
 
@@ -248,3 +249,8 @@ RULES_BEFORE: dict[str, dict[str, Rule]] = {
                                            "face-up card of another player."),
     },
 }
+
+# The rules and their history, as the game's class declares them (`rulebook = RULEBOOK`).
+RULEBOOK = Rulebook(rules=RULES, changelog=CHANGELOG, switches=SWITCHES,
+                    options_since=OPTIONS_SINCE, rules_since=RULES_SINCE,
+                    rules_before=RULES_BEFORE)

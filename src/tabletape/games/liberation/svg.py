@@ -128,6 +128,15 @@ def _countries(game: Liberation, state: State, top: float, width: int) -> tuple[
     return group(*items, label="countries"), top + rows * 120 + 4
 
 
+def acting(state: State) -> str | None:
+    """Returns who enters the next event, as the seats' pages name them: the player owed a
+    step (a prevent card is the card's owner's to play, in another's turn), else the turn's
+    player; None once the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    return state.steps[0].player if state.steps else state.turn
+
+
 def _player(game: Liberation, state: State, p: str, y: float, width: int
             ) -> tuple[str, float]:
     lk = game.lk
@@ -146,7 +155,7 @@ def _player(game: Liberation, state: State, p: str, y: float, width: int
                       else 95, size=10, leading=11)  # every card named
     height = (hand_at - y) + 14 + max(k, 2) * 11 + 6 if narrow else ROW  # steadier
     colour = seat_colour(state.players, p)
-    mark = " ▶" if p == state.turn else ""
+    mark = " ▶" if p == acting(state) else ""  # who acts: as the seats' pages say
     items = [rect(16, y, width - 32, height, fill="#fbf8ef", stroke=colour,
                   width=2 if mark else 1),
              text(26, y + 20, p + mark, size=14, weight="bold", fill=colour),
