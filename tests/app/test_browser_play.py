@@ -202,14 +202,16 @@ def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
     press(alice, "Battleship", log_path)
     expect(alice.locator("#undo")).to_have_text("ask to undo seq 1", timeout=3000)
     alice.click("#undo")
-    expect(alice.locator("#message")).to_contain_text("asked to undo seq 1")
+    expect(alice.locator("#message")).to_contain_text("alice asks to undo seq 1")
     expect(bob.locator("#undo")).to_have_text("confirm the undo of seq 1", timeout=3000)
     expect(bob.locator("#undo-state")).to_have_text("alice asks to undo seq 1")
-    assert len(log_path.read_text().splitlines()) == 2
+    assert len(log_path.read_text().splitlines()) == 3  # the request is a line of the log
     bob.click("#undo")
-    expect(bob.locator("#message")).to_contain_text("undid seq 1", timeout=3000)
+    expect(bob.locator("#message")).to_contain_text("bob accepts the request at seq 2: undoes "
+                                                    "seq 1", timeout=3000)
     lines = [json.loads(line) for line in log_path.read_text().splitlines()]
-    assert [x["type"] for x in lines] == ["game_started", "opening_card_drawn", "undone", "note"]
+    assert [x["type"] for x in lines] == ["game_started", "opening_card_drawn", "undo_asked",
+                                          "undone"]
     expect(alice.locator("#waiting")).to_contain_text("Your move: the card alice turns up",
                                                       timeout=3000)
 

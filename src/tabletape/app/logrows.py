@@ -19,11 +19,11 @@ from msgspec import UNSET, UnsetType
 
 from tabletape import engine
 from tabletape.engine import seats
-from tabletape.engine.index import check_later, state_at
+from tabletape.engine.index import replay_to, state_at
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
 from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import IllegalEvent, UsageError
-from tabletape.tape.events import Header, Undone, visible
+from tabletape.tape.events import Event, Header, Undone, visible
 from tabletape.tape.reader import open_log
 
 HOLD = 4 * MAX_UNDO_DEPTH  # rows waiting for a possible `undone`, at most
@@ -95,11 +95,9 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
         if seq >= first:
             rs = fold.ruleset if fold is not None else None
             hidden = (as_player is not None and rs is not None and j.before is not None
-                      and bool(seats.hidden_from(rs, j.before, event, as_player)))
-            who = event.by or getattr(event, "player", None) or "someone"
-            text = (f"{visible(who)}: "
-                    f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
-                    if hidden else engine.describe(rs, event) if rs is not None else "")
+                      and is_hidden(rs, j.before, event, as_player))
+            text = (hidden_sentence(event, as_player or "") if hidden
+                    else engine.describe(rs, event) if rs is not None else "")
             problem = j.problem
             if hidden and problem is not None:  # its reason may name what the player may not know
                 problem = IllegalEvent("not shown: the event is hidden from "
@@ -114,12 +112,33 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
             sink(held.popleft())
 
     if start is None:  # every event's fate, from line 1
-        result = check_later(engine.replay(path, to=stop, visit=visit, version=rules), stop)
+        result = replay_to(path, engine.reading.watching(visit, stop), rules)
     else:
         result = state_at(path, to=stop, visit=visit, check_after=True, version=rules)
     while held:
         sink(held.popleft())
     return result
+
+
+def is_hidden(rs: engine.Ruleset, before: Any, event: Event, player: str) -> bool:
+    """Returns whether `player` may not know what `event` (entered in `before`) holds."""
+    return bool(seats.hidden_from(rs, before, event, player))
+
+
+def hidden_sentence(event: Event, player: str) -> str:
+    """Returns what `log --as PLAYER` says of an event that player may not know: who
+    entered it and its kind, nothing of its content."""
+    who = event.by or getattr(event, "player", None) or "someone"
+    return (f"{visible(who)}: {type(event).__struct_config__.tag} "
+            f"(not seen by {visible(player)})")
+
+
+def sentence(rs: engine.Ruleset, before: Any, event: Event, player: str | None) -> str:
+    """Returns the words `log` prints for `event` (entered in `before`), as `player` is
+    shown it (`log --as`: by its kind only when hidden from them; None: the whole event)."""
+    if player is not None and is_hidden(rs, before, event, player):
+        return hidden_sentence(event, player)
+    return engine.describe(rs, event)
 
 
 def header_of(path: str) -> tuple[Header, engine.Ruleset]:

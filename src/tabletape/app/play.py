@@ -31,13 +31,22 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, pictures, viewer
+from tabletape.app import entries, logrows, pictures, viewer
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
 from tabletape.engine.index import state_at
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, envelope, is_core, visible
+from tabletape.tape.events import (
+    Event,
+    Note,
+    UndoAsked,
+    Undone,
+    UndoRefused,
+    envelope,
+    is_core,
+    visible,
+)
 
 UMPIRE = "umpire"  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
@@ -137,12 +146,15 @@ class Group(msgspec.Struct, frozen=True):
     events: list[Move]
 
 
-class UndoOffer(msgspec.Struct, frozen=True):
-    """The latest event a seat may ask to undo (or confirm another's request for)."""
+class UndoOffer(msgspec.Struct, frozen=True, kw_only=True):
+    """The latest event a seat may ask to undo, and the open request a seat may answer."""
 
-    target: int
+    target: int  # the latest effective event's seq
+    sentence: str  # its words as `log` prints them for this seat ("" on the shared page)
+    asked: int | None  # the open undo request's seq (a line of the log), if one
     asked_by: str | None
-    may_confirm: bool
+    may_confirm: bool  # accept the open request (another player, or the umpire)
+    may_refuse: bool
     may_ask: bool
 
 
@@ -206,25 +218,19 @@ def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> li
 
 
 @dataclass
-class UndoAsked:
-    """A player's request to undo the latest event, waiting for another's confirmation."""
-
-    by: str
-    target: int
-    version: str  # the log's version when asked: void once the log moves on
-
-
-@dataclass
 class Table:
     """The log played at: what each seat is shown, and the writes the pages make."""
 
     path: str
     rules: str | None = None
-    asked: UndoAsked | None = None
     flagged: Callable[[str], None] | None = None  # hears a write the umpire must rule on
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     _writing: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _recent: dict[str, deque[float]] = field(default_factory=dict, repr=False)
+
+    # An undo request is a line of the log now, so the file's stamp says when one is made;
+    # web/table.py's page cache still keys on `asked` (always None now: it may drop it).
+    asked: None = None
 
     # -- what a seat sees ------------------------------------------------------------------
     def replayed(self) -> engine.Replay:
@@ -267,18 +273,12 @@ class Table:
                 verdict = f"invalid at seq {min(fold.illegal)}: the umpire rules on it"
             elif fold.blocked and rs.outcome(state) is None:  # a draw played on as made
                 ok, verdict = True, "valid"
-        version = self.version(tail)
         decision = rs.pending(state)
         offered = self._offered(rs, state, blocked, seat)
         groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
                                 for e in rows])
                   for group, rows in listing(rs, state, offered, 10**6).groups()]
-        asked = self.asked if self.asked and self.asked.version == version else None
-        latest = fold.latest()
-        undo = None if latest < 0 else UndoOffer(
-            latest, asked.by if asked else None,
-            may_confirm=bool(asked and seat.player and asked.by != seat.name),
-            may_ask=bool(seat.player) and asked is None)
+        undo = self.undo_shown(fold, seat)
         outcome = rs.outcome(state)
         final_svg = final_narrow = final_move = ""
         if outcome is not None and fold.stack:  # the table as the game-ending move found it
@@ -292,8 +292,8 @@ class Table:
             hand = [Pile(h.pile, list(h.cards))
                     for h in rs.held(rs.view(state, seat.player), seat.player)]
         return Page(
-            version=version, ok=ok, verdict=verdict, you=seat.name, umpire=seat.umpire,
-            seq=tail.seq, title=rs.title, players=list(fold.header.players),
+            version=self.version(tail), ok=ok, verdict=verdict, you=seat.name,
+            umpire=seat.umpire, seq=tail.seq, title=rs.title, players=list(fold.header.players),
             svg=pictures.draw(rs, state, seat.sees).svg(),
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
@@ -304,12 +304,33 @@ class Table:
             winners=list(outcome.winners) if outcome else [],
             final_svg=final_svg, final_narrow=final_narrow, final_move=final_move)
 
+    @staticmethod
+    def undo_shown(fold: engine.Fold, seat: Seat) -> UndoOffer | None:
+        """Returns what a seat's page shows of undoing (None: nothing to undo): the latest
+        effective event and its sentence as the seat may know it (what the umpire's undo
+        confirms with), the open undo request, and what the seat may do: ask, or answer
+        another's request (another player, or the umpire)."""
+        latest = fold.latest()
+        if latest < 0:
+            return None
+        top = fold.stack[-1]
+        asked = fold.open_request()
+        who = seat.player or (UMPIRE if seat.umpire else None)
+        answers = bool(asked and who and asked.by != who)
+        # the shared page undoes nothing, so it confirms nothing: no sentence to send it
+        said = "" if who is None else logrows.sentence(fold.ruleset, top.before, top.event,
+                                                       seat.sees)
+        return UndoOffer(target=latest, sentence=said,
+                         asked=asked.seq if asked else None,
+                         asked_by=asked.by if asked else None,
+                         may_confirm=answers, may_refuse=answers,
+                         may_ask=bool(seat.player) and asked is None)
+
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
         key), never the chain's head, which a seat could invert by trying the few cards a
-        format-1 line may name; it changes with every line and with an undo asked."""
-        asked = "-u" if self.asked is not None else ""
-        return f"{tail.seq}-{self._keyed(tail.head)}{asked}"
+        format-1 line may name; it changes with every line (an undo request is one)."""
+        return f"{tail.seq}-{self._keyed(tail.head)}"
 
     def _keyed(self, text: str) -> str:
         return hmac.new(self._key, text.encode(), hashlib.sha256).hexdigest()[:16]
@@ -382,7 +403,6 @@ class Table:
             raise Conflict(e.reason, e.rule) from None
         except TapeError as e:
             raise Malformed(e.reason) from None
-        self.asked = None
         return written.tail.seq
 
     def game(self) -> engine.Ruleset:
@@ -441,11 +461,13 @@ class Table:
         return f"recorded seq {seq}: {engine.describe(bound, event)}"
 
     def note(self, seat: Seat, body: dict[str, Any]) -> str:
-        """Appends a note (or a dispute of the latest event) from a seat."""
+        """Appends a note, or a dispute of the latest event, in the seat's own words (`text`:
+        no text, no line; a dispute is never written with words the player did not give)."""
+        dispute = bool(body.get("dispute"))
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise Malformed("a note needs some text")
-        dispute = bool(body.get("dispute"))
+            raise Malformed("a dispute needs your own words: say why you dispute the last "
+                            "event; nothing was written" if dispute else "a note needs some text")
         with self._writing:
             result = self.writable()
             assert result.fold is not None
@@ -460,33 +482,51 @@ class Table:
         return f"recorded seq {seq}: {'dispute' if dispute else 'note'}"
 
     def undo(self, seat: Seat, body: dict[str, Any]) -> str:
-        """The umpire undoes the latest event; a player asks, and another player confirms."""
+        """Writes the seat's step of an undo, each a line of the log (docs/format.md, "Undo
+        requests"): a player with no request open asks (`undo_asked`); another player, or
+        the umpire, answers the open request: accepts (`undone` naming it) or, with
+        `"refuse": true`, refuses (`undo_refused`); with none open, the umpire undoes at
+        once. `target`, when given, must be the latest effective event (the seq whose
+        sentence the page confirmed)."""
+        if not (seat.umpire or seat.player):
+            raise NotYours("the shared page enters nothing; nothing was written")
+        who = seat.player or UMPIRE
         with self._writing:
             result = self.writable()
-            fold, tail = result.fold, result.tail
-            assert fold is not None and tail is not None
+            fold, rs = result.fold, result.ruleset
+            assert fold is not None and rs is not None
             self._stale(result, body.get("after"))
-            target = fold.latest()
-            if target < 0:
-                raise Conflict("there is no event to undo", "core.undo.nothing")
-            version = self.version(tail)
-            asked = self.asked if self.asked and self.asked.version == version else None
-            if seat.umpire:
-                events: list[Event] = [Undone(target=target, at=entries.now(), by=UMPIRE)]
-            elif asked is None:
-                self.asked = UndoAsked(seat.name, target, "")
-                self.asked.version = self.version(tail)  # with the request in it
-                return (f"asked to undo seq {target}; another player confirms it from their "
-                        "page")
-            elif asked.by == seat.name:
-                raise Conflict("you asked already: another player confirms it")
-            else:
-                events = [Undone(target=target, at=entries.now(), by=asked.by),
-                          Note(text=f"{seat.name} confirms the undo of seq {target}",
-                               about=target, at=entries.now(), by=seat.name)]
-            seq = self._append(events, result)
-        return f"recorded seq {tail.seq + 1}: undid seq {target}" + (
-            f" (seq {seq}: confirmed)" if len(events) > 1 else "")
+            event = self._undo_step(fold, who, seat.umpire, body)
+            seq = self._append([event], result)
+        said = f"recorded seq {seq}: {engine.describe(rs, event)}"
+        if isinstance(event, UndoAsked):
+            said += "; another player (or the umpire) answers it from their page"
+        return said
+
+    @staticmethod
+    def _undo_step(fold: engine.Fold, who: str, umpire: bool, body: dict[str, Any]) -> Event:
+        """Returns the line a seat's undo press writes now, or refuses it (Conflict, the rule)."""
+        target = fold.latest()
+        if target < 0:
+            raise Conflict("there is no event to undo; nothing was written",
+                          "core.undo.nothing")
+        if "target" in body and body["target"] != target:
+            raise Conflict(f"the latest event is seq {target}, not the one your page "
+                               "showed; nothing was written: look again", "core.undo.latest")
+        asked, now = fold.open_request(), entries.now()
+        if asked is not None and asked.by == who:
+            raise Conflict("you asked already: another player (or the umpire) answers it; "
+                               "nothing was written", "core.ask.self")
+        if body.get("refuse") is True:
+            if asked is None:
+                raise Conflict("there is no undo request to refuse; nothing was written",
+                              "core.ask.none")
+            return UndoRefused(target=asked.target, asked=asked.seq, at=now, by=who)
+        if asked is not None:
+            return Undone(target=target, asked=asked.seq, at=now, by=who)
+        if umpire:
+            return Undone(target=target, at=now, by=who)
+        return UndoAsked(target=target, at=now, by=who)
 
 
 def qr_lines(url: str) -> list[str] | None:

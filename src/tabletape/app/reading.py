@@ -110,10 +110,9 @@ def judged(path: str, *, keep_going: bool, single: bool, rules: str | None = Non
     version `rules` (None: the recorded one), with the component data of `components`
     instead of the header's when given; a log that cannot be opened is a finding when it
     is one of several, an error when it is alone."""
-    data = components.data if components is not None else None
     try:
-        return (engine.judge_all(path, rules, data) if keep_going
-                else engine.replay(path, version=rules, components=data))
+        return (engine.judge_all(path, rules, components) if keep_going
+                else engine.replay(path, version=rules, components=components))
     except UsageError as e:
         if single:
             raise
@@ -332,7 +331,7 @@ def explain(file: str, seq: int, rules: str | None = None, components: Whatif | 
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.capture(file, seq, rules, components.data if components else None)
+    result = engine.capture(file, seq, rules, components)
     rs, fold = result.ruleset, result.fold
     if rs is None or fold is None:
         raise result.error or UsageError("unreadable log", file=file)

@@ -16,7 +16,7 @@ from tabletape.app.baseline import Change
 from tabletape.app.judge import BROKEN, INVALID, NOT_A_LOG, VALID, Entry
 from tabletape.app.parallel import pmap
 from tabletape.engine import registry
-from tabletape.engine.reading import Judged, Replay, walk
+from tabletape.engine.reading import Judged, Replay, WatchAll, walk
 from tabletape.tape.errors import TapeError
 from tabletape.tape.reader import read_records
 
@@ -230,8 +230,7 @@ def covered(path: str) -> Covered:
     """Returns the rules one log exercises (a broken log: those up to its break)."""
     visit = _Rules()
     try:
-        result = walk(Replay(path), read_records(path, registry.codec_for), visit=visit,
-                      keep_going=True)
+        result = walk(Replay(path), read_records(path, registry.codec_for), WatchAll(visit))
     except TapeError:
         return Covered(game=None)
     return Covered(game=getattr(result.header, "game", None), events=result.events,

@@ -43,7 +43,7 @@ class Stepper:
         self.path = path
         self.rules = rules  # the rules version judging (None: the recorded one)
         self.components = components  # the component data judging (None: the header's)
-        self._data = components.data if components is not None else None
+        self._data = components  # (the walk reads it with the log's header)
         self.frames: list[Frame] = []
         self.states: list[Any] = []
         self.error: TapeError | None = None

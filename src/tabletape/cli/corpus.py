@@ -68,8 +68,8 @@ def group() -> None:
 @click.option("--recorded", "recorded", multiple=True, metavar="VERSION",
               help="Check only the logs recorded under this rules version (repeatable), e.g. "
                    "1.0; --rules says which version judges them.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--markdown", "as_markdown", is_flag=True,
+@click.option("--json", "output", flag_value="json", help="Print the report as JSON.")
+@click.option("--markdown", "output", flag_value="markdown",
               help="Print the report as Markdown, for a pull request (with the coverage of "
                    "the changed rules).")
 @rules_option
@@ -78,7 +78,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
           components: list[tuple[str, str]], jobs: int | None, dask: str | None,
           dask_threads: bool, dask_timeout: float, no_cache: bool, cache_dir: str | None,
           games: tuple[str, ...], options: tuple[str, ...], recorded: tuple[str, ...],
-          as_json: bool, as_markdown: bool, rules: str | None) -> None:
+          output: str | None, rules: str | None) -> None:
     """Validate every log under PATHS (any game) and summarise, by game and rules version.
 
     With --baseline FILE, print every log whose result differs from the manifest (verdict,
@@ -108,9 +108,9 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
         rules=rules, only=only, dask=dask, dask_processes=not dask_threads,
         components=parsed, cache_dir=cache, progress=progress, dask_timeout=dask_timeout))
     run, changes = found.run, found.changes
-    if as_json:
+    if output == "json":
         emit_json(corpus.report(run, changes, found.covered))
-    elif as_markdown:
+    elif output == "markdown":
         for line in corpus.markdown(run, changes, baseline, found.covered):
             echo(line)
     else:

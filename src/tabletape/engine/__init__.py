@@ -30,8 +30,13 @@ from tabletape.engine.provenance import (
     ruling_lines,
 )
 from tabletape.engine.reading import (
+    Chain,
+    Each,
+    JudgeAll,
     Judged,
     Replay,
+    Visitor,
+    Watch,
     capture,
     iter_records,
     judge_all,
@@ -41,7 +46,7 @@ from tabletape.engine.reading import (
 from tabletape.engine.registry import GAMES, all_games, codec_for, get, ruleset_for
 
 __all__ = ["APPLIED", "CHANCE", "CORE_RULES", "GAMES", "ILLEGAL", "MAX_UNDO_DEPTH", "UNJUDGED",
-           "Decision", "Fold", "Judged", "Outcome", "Reliance", "Replay", "Rule", "Ruleset", "Ruling",
+           "Chain", "Decision", "Each", "Fold", "JudgeAll", "Judged", "Visitor", "Watch", "Outcome", "Reliance", "Replay", "Rule", "Ruleset", "Ruling",
            "Violation", "all_games", "capture", "codec_for", "describe", "get",
            "iter_records", "judge_all", "phrase", "ruling_lines", "Derivation", "Term", "read_chain", "replay", "rests_on",
            "ruleset_for", "ruling_basis"]
