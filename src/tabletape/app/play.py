@@ -35,6 +35,7 @@ from tabletape.app import entries, logrows, moves, pictures, viewer
 from tabletape.app.moves import Step
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
+from tabletape.engine.index import state_at
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import (
@@ -237,7 +238,7 @@ class Table:
     # -- what a seat sees ------------------------------------------------------------------
     def replayed(self) -> engine.Replay:
         """Returns the log replayed now (raises what makes it unreadable)."""
-        result = engine.state_at(self.path, version=self.rules)
+        result = state_at(self.path, version=self.rules)
         if result.error is not None:
             raise result.error
         if result.fold is None or result.tail is None:
