@@ -7,8 +7,8 @@ The inputs are simulated games (seeds 0..games-1 of each ruleset), written once 
 tree's simulator into build/pergame/ (BENCH_DIR/pergame). Each measurement runs in a fresh
 child process whose PYTHONPATH is the tree's src/, so both trees read the same bytes:
 
-- read: decode and chain check only (`rules=False`): the reading cost of an event;
-- validate: `engine.reading.walk` with the rules (what `validate` does per log);
+- read: decode and chain check only (the visitor `Chain`): the reading cost of an event;
+- validate: `engine.reading.walk` with the rules (`Visitor`: what `validate` does per log);
 - judge: `app.judge.judge` (what `corpus check` does per log, legal moves counted at every
   seq, the latest rules' verdict, the fingerprints).
 
@@ -67,8 +67,11 @@ def child(kind: str, files: list[str]) -> None:
         if kind == "judge":
             judge.judge(f)
             return sum(1 for _ in open(f, "rb"))
-        return reading.walk(reading.Replay(file=f), reading.iter_records(f),
-                            rules=kind == "validate").events
+        if not hasattr(reading, "Chain"):  # a tree from before the visitors (issue 36)
+            return reading.walk(reading.Replay(file=f), reading.iter_records(f),
+                                rules=kind == "validate").events
+        visitor = reading.Visitor() if kind == "validate" else reading.Chain()
+        return reading.walk(reading.Replay(file=f), reading.iter_records(f), visitor).events
 
     one(files[0])  # imports (the game's modules) are start-up, not an event's cost
     t = time.process_time()

@@ -241,25 +241,31 @@ def test_a_note_and_a_dispute_from_a_page(table):
 
 
 def test_undo_needs_another_players_confirmation(table):
+    # alice asks: the request is a line of the log, which bob's page then offers to answer
     path, served, links, _ = table
-    before = path.read_bytes()
     v = state(served, links["alice"])["version"]
     status, said = post(served, links["alice"] + "/undo", {"after": v})
-    assert (status, said["message"]) == (200, "asked to undo seq 20; another player confirms "
-                                               "it from their page")
-    assert path.read_bytes() == before
+    assert (status, said["message"]) == (200, "recorded seq 21: alice asks to undo seq 20; "
+                                              "another player (or the umpire) answers it "
+                                              "from their page")
     bob = state(served, links["bob"])
-    assert bob["undo"] == {"target": 20, "asked_by": "alice", "may_confirm": True,
+    assert bob["undo"] == {"target": 20, "sentence": "alice: card_drawn (not seen by bob)",
+                           "asked": 21,
+                           "asked_by": "alice", "may_confirm": True, "may_refuse": True,
                            "may_ask": False}
     assert state(served, links["alice"])["undo"]["may_confirm"] is False
+    before = path.read_bytes()
     status, said = post(served, links["alice"] + "/undo", {"after": bob["version"]})
-    assert (status, said["message"]) == (409, "you asked already: another player confirms it")
+    assert (status, said) == (409, {"message": "you asked already: another player (or the "
+                                               "umpire) answers it; nothing was written",
+                                    "rule": "core.ask.self"})
     assert path.read_bytes() == before
+    # bob accepts: one `undone` line, his, naming the request
     status, said = post(served, links["bob"] + "/undo", {"after": bob["version"]})
-    assert (status, said["message"]) == (200, "recorded seq 21: undid seq 20 (seq 22: confirmed)")
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert lines[-2]["type"] == "undone" and lines[-2]["target"] == 20
-    assert lines[-2]["by"] == "alice" and lines[-1]["by"] == "bob"
+    assert (status, said["message"]) == (200, "recorded seq 22: bob accepts the request at "
+                                              "seq 21: undoes seq 20")
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert (last["type"], last["target"], last["asked"], last["by"]) == ("undone", 20, 21, "bob")
     assert replayed(path).fold.latest() == 19
 
 
@@ -267,7 +273,7 @@ def test_the_umpire_undoes_at_once(table):
     path, served, links, _ = table
     v = state(served, links["umpire"])["version"]
     status, said = post(served, links["umpire"] + "/undo", {"after": v})
-    assert (status, said["message"]) == (200, "recorded seq 21: undid seq 20")
+    assert (status, said["message"]) == (200, "recorded seq 21: undoes seq 20")
     assert json.loads(path.read_text().splitlines()[-1])["by"] == "umpire"
     replayed(path)
 
@@ -301,8 +307,8 @@ def test_play_pages_carry_the_csp_and_the_viewers_data_is_not_served(table):
         status, headers, _ = served.get(where)
         assert status == 200
         assert headers["content-security-policy"] == live.policy(play_page.PAGE)
-    script = re.search(r"<script>(.*?)</script>", play_page.PAGE, re.S)[1]
-    assert f"script-src {live._sha256(script)};" in live.policy(play_page.PAGE)
+    scripts = re.findall(r"<script>(.*?)</script>", play_page.PAGE, re.S)  # the builder's too
+    assert f"script-src {' '.join(map(live._sha256, scripts))};" in live.policy(play_page.PAGE)
     assert not re.search(r"\son[a-z]+=", play_page.PAGE)  # no inline event handlers
     assert served.get("/data?v=x")[0] == 404  # every view at once: never served in play
     assert served.get("/", host="evil.example")[0] == 400

@@ -44,18 +44,17 @@ def test_log_of_a_long_log_uses_flat_memory(long_log, as_json):
 
 
 def test_rows_are_handed_out_before_the_log_is_read(long_log, monkeypatch):
-    read = [0]  # lines folded so far
+    read = [0]  # lines read so far
     seen: list[int] = []  # the seqs handed out
-    first_at: list[int] = []  # lines folded when the first row went out
+    first_at: list[int] = []  # lines read when the first row went out
     walk = reading.walk
 
-    def counting(result, records, **kw):
-        visit = kw.pop("visit")
-
-        def both(j):
-            read[0] += 1
-            visit(j)
-        return walk(result, records, visit=both, **kw)
+    def counting(result, records, visitor):
+        def counted():
+            for rec in records:
+                read[0] += 1
+                yield rec
+        return walk(result, counted(), visitor)
     monkeypatch.setattr(reading, "walk", counting)
 
     def sink(row: logrows.Row) -> None:

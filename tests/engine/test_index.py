@@ -296,7 +296,7 @@ def test_append_imports_no_rendering_library(tmp_path):
     path = tmp_path / "g.jsonl"
     from tests.conftest import new_log
     new_log(path)
-    code = ("import sys; from tabletape.cli import main\n"
+    code = ("import sys; from tabletape.cli.group import main\n"
             "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'rich', 'pygments', 'markdown_it', 'cryptography', 'prompt_toolkit'}))")
@@ -378,9 +378,9 @@ def forge(ipath: str, edit) -> None:
 
 def phantom_illegal(snap: bytes) -> bytes:
     """A snapshot that says an illegal event at seq 5 is in effect."""
-    bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(snap)
+    bottom, stack, evicted, blocked, problems, core, requests = msgspec.msgpack.decode(snap)
     problems.append(["forged by hand", "cow.turn.order", "alice draws Tank", 6, 5])
-    return msgspec.msgpack.encode([bottom, stack, evicted, blocked, problems, core])
+    return msgspec.msgpack.encode([bottom, stack, evicted, blocked, problems, core, requests])
 
 
 def test_a_forged_index_does_not_change_replay_to(tmp_path, run):

@@ -1,12 +1,12 @@
 """The engine's own fast paths (issue 28), each pinned to its plain definition.
 
-- `reading.walk` without `to`, `capture` or `visit` runs a loop of its own; `_walk` is the
-  loop with every option, its definition.
+- `reading.walk` is one loop, and a visitor that only folds (`Visitor`, `JudgeAll`, `Chain`)
+  finds what one shown every line as a `Judged` (`Watch`, `WatchAll`, `WatchChain`) finds.
 - `reader.read_records` yields each block's records through `chain`; a problem is raised
   after the records before it, as a generator reading line by line did.
 - `Fold.feed` notes the usual undo in an array and settles `core_seqs` and `retracted` when
   they are read (`Fold._settle`), as `_feed_core` writes them at once.
-- corpus check counts the legal next events with `walk`'s `each` and reuses the count of an
+- corpus check counts the legal next events with the visitor `Each` and reuses the count of an
   unchanged state; the plain count is `0 if over else len(list(legal))` after every seq.
 """
 
@@ -48,10 +48,14 @@ def facts(r: reading.Replay) -> tuple:
 def both(path: str, **kw) -> tuple[tuple, tuple]:
     keep = kw.pop("keep_going", False)
     rules = kw.pop("rules", True)
-    fast = reading.walk(reading.Replay(path), reading.iter_records(path), keep_going=keep,
-                        rules=rules)
-    plain = reading._walk(reading.Replay(path), reading.iter_records(path), None, keep, None,
-                          rules, None, None)
+    folds, watches = ((reading.JudgeAll, reading.WatchAll) if keep else
+                      (reading.Visitor, reading.Watch) if rules else
+                      (reading.Chain, reading.WatchChain))
+    seen: list[int] = []
+    fast = reading.walk(reading.Replay(path), reading.iter_records(path), folds())
+    plain = reading.walk(reading.Replay(path), reading.iter_records(path),
+                         watches(lambda j: seen.append(j.seq)))
+    assert seen == list(range(len(seen)))  # every line shown, in order
     return facts(fast), facts(plain)
 
 
@@ -70,7 +74,7 @@ def broken(tmp_path, path: str) -> list[str]:
 
 
 @pytest.mark.parametrize("path", REPLAYS, ids=os.path.basename)
-def test_walk_without_options_is_the_plain_loop(path):
+def test_a_visitor_that_folds_finds_what_one_that_watches_finds(path):
     for keep in (False, True):
         fast, plain = both(path, keep_going=keep)
         assert fast == plain
@@ -78,7 +82,7 @@ def test_walk_without_options_is_the_plain_loop(path):
     assert fast == plain
 
 
-def test_walk_is_the_plain_loop_on_broken_logs_and_a_long_session(tmp_path, long_log):
+def test_the_visitors_agree_on_broken_logs_and_a_long_session(tmp_path, long_log):
     for p in [long_log, *broken(tmp_path, long_log)]:
         fast, plain = both(p, keep_going=True)
         assert fast == plain
@@ -89,11 +93,12 @@ def test_walk_is_the_plain_loop_on_broken_logs_and_a_long_session(tmp_path, long
 def test_walk_on_from_a_fold_in_steps_is_one_pass(long_log):
     """The index walks a log in slices, on from the fold it has: the same as one pass."""
     import itertools
-    whole = reading.walk(reading.Replay(long_log), reading.iter_records(long_log))
+    whole = reading.walk(reading.Replay(long_log), reading.iter_records(long_log),
+                         reading.Visitor())
     records = reading.iter_records(long_log)
     step = reading.Replay(long_log)
     for n in (1, 1, 500, 1000, 10_000):
-        reading.walk(step, itertools.islice(records, n))
+        reading.walk(step, itertools.islice(records, n), reading.Visitor())
     assert facts(step) == facts(whole)
 
 

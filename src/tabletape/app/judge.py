@@ -22,7 +22,7 @@ from tabletape import __version__, engine
 from tabletape.app.whatif import read_components
 from tabletape.engine import fingerprint, registry
 from tabletape.engine.fold import Fold
-from tabletape.engine.reading import Replay, walk
+from tabletape.engine.reading import Each, Replay, walk
 from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
@@ -100,7 +100,7 @@ def digest(data: Any) -> str:
 
 class _LegalCounts:
     """The number of legal next events after every seq, and the seq that ended the game:
-    called with each seq and the fold after it (`walk`'s `each`), seqs in order from 0."""
+    called with each seq and the fold after it (the visitor `Each`), seqs in order from 0."""
 
     def __init__(self) -> None:
         self.counts: list[int] = []
@@ -292,7 +292,7 @@ def _judge(path: str, components: dict[str, bytes], f: Hashed, rules: str | None
         records = read_records(path, registry.codec_for, opened=f)
         if components:
             records = _with_components(records, components)
-        result = walk(Replay(path, version=rules), records, each=counts)
+        result = walk(Replay(path, version=rules), records, Each(counts))
     except TapeError as e:
         if rules is not None and isinstance(e, UsageError) and not isinstance(e, UnknownGame):
             raise  # a rules version the game never had: the command's usage, not this log's

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from tabletape import engine
 from tabletape.app import viewer
+from tabletape.engine.index import state_at
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.log import Stamp
@@ -332,12 +333,12 @@ class Folded:
         self.moves += 1
         self.result = self.end = None
         try:
-            result = engine.state_at(self.path, version=self.rules)
+            result = state_at(self.path, version=self.rules)
             if result.fold is None or result.head is None:
                 raise result.error or UsageError("the log has no header", file=self.path)
             self.end = end_of(self.path, result.head)
             if self.end is None:  # appended past the bytes searched meanwhile: read again
-                result = engine.state_at(self.path, version=self.rules)
+                result = state_at(self.path, version=self.rules)
                 if result.head is not None:
                     self.end = end_of(self.path, result.head)
             self.behind = self._before(self.end) if self.end is not None else b""

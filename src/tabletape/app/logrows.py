@@ -19,9 +19,12 @@ from msgspec import UNSET, UnsetType
 
 from tabletape import engine
 from tabletape.engine import seats
+from tabletape.engine.index import replay_to, state_at
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
+from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import IllegalEvent, UsageError
-from tabletape.tape.events import Header, Undone, visible
+from tabletape.tape.events import Event, Header, Undone, visible
+from tabletape.tape.reader import open_log
 
 HOLD = 4 * MAX_UNDO_DEPTH  # rows waiting for a possible `undone`, at most
 
@@ -71,7 +74,7 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     """Folds a log and hands `sink` a Row per event from seq `start` to seq `stop`, in order.
 
     Without `start`, the log is read from line 1 (every ruling whole); with it, the
-    fold starts from the checkpoint index (`engine.state_at`) when there
+    fold starts from the checkpoint index (`engine.index.state_at`) when there
     is one. With `stop`, the lines after it are still checked for format and chain
     (`check_after`); a break there is the returned replay's `later`.
     With `as_player`, an event that player could not see is shown by its type only
@@ -92,11 +95,9 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
         if seq >= first:
             rs = fold.ruleset if fold is not None else None
             hidden = (as_player is not None and rs is not None and j.before is not None
-                      and bool(seats.hidden_from(rs, j.before, event, as_player)))
-            who = event.by or getattr(event, "player", None) or "someone"
-            text = (f"{visible(who)}: "
-                    f"{type(event).__struct_config__.tag} (not seen by {visible(as_player or '')})"
-                    if hidden else engine.describe(rs, event) if rs is not None else "")
+                      and is_hidden(rs, j.before, event, as_player))
+            text = (hidden_sentence(event, as_player or "") if hidden
+                    else engine.describe(rs, event) if rs is not None else "")
             problem = j.problem
             if hidden and problem is not None:  # its reason may name what the player may not know
                 problem = IllegalEvent("not shown: the event is hidden from "
@@ -111,22 +112,40 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
             sink(held.popleft())
 
     if start is None:  # every event's fate, from line 1
-        result = engine.check_later(engine.replay(path, to=stop, visit=visit, version=rules),
-                                    stop)
+        result = replay_to(path, engine.reading.watching(visit, stop), rules)
     else:
-        result = engine.state_at(path, to=stop, visit=visit, check_after=True, version=rules)
+        result = state_at(path, to=stop, visit=visit, check_after=True, version=rules)
     while held:
         sink(held.popleft())
     return result
 
 
+def is_hidden(rs: engine.Ruleset, before: Any, event: Event, player: str) -> bool:
+    """Returns whether `player` may not know what `event` (entered in `before`) holds."""
+    return bool(seats.hidden_from(rs, before, event, player))
+
+
+def hidden_sentence(event: Event, player: str) -> str:
+    """Returns what `log --as PLAYER` says of an event that player may not know: who
+    entered it and its kind, nothing of its content."""
+    who = event.by or getattr(event, "player", None) or "someone"
+    return (f"{visible(who)}: {type(event).__struct_config__.tag} "
+            f"(not seen by {visible(player)})")
+
+
+def sentence(rs: engine.Ruleset, before: Any, event: Event, player: str | None) -> str:
+    """Returns the words `log` prints for `event` (entered in `before`), as `player` is
+    shown it (`log --as`: by its kind only when hidden from them; None: the whole event)."""
+    if player is not None and is_hidden(rs, before, event, player):
+        return hidden_sentence(event, player)
+    return engine.describe(rs, event)
+
+
 def header_of(path: str) -> tuple[Header, engine.Ruleset]:
     """Returns a log's header and its (unbound) game, read from line 1 alone."""
-    from tabletape.engine import registry
-    from tabletape.tape import log as tapelog
-    with tapelog.open_log(path) as f:
-        first = f.readline(tapelog.MAX_LINE + 1)
-    rs = registry.ruleset_for(first.rstrip(b"\n"), path)
+    with open_log(path) as f:
+        first = f.readline(MAX_LINE + 1)
+    rs = engine.ruleset_for(first.rstrip(b"\n"), path)
     header = rs.codec.decode(first.rstrip(b"\n"), path, 1, 0)
     assert isinstance(header, Header)  # line 1 decodes as the game's header
     return header, rs

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tabletape import engine
-    from tabletape.app.play import Seat, UndoAsked
+    from tabletape.app.play import Seat
     from tabletape.tape.events import Event
 
 
@@ -28,7 +28,7 @@ class Moment:
     ok: bool = False
     verdict: str = ""
     latest: int = -1  # the seq an undo would retract, or -1
-    asked: UndoAsked | None = None
+    request: Any = None  # the open undo request (engine.Fold.open_request), if any
     last: tuple[int, Any, Event] | None = None  # the latest game event: seq, state before, event
     rematch: str | None = None  # the log a rematch would make (rematch_path)
 

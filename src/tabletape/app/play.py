@@ -37,13 +37,24 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, live, pictures, seatfile, viewer
+from tabletape.app import entries, live, logrows, moves, pictures, seatfile, viewer
 from tabletape.app.moment import Moment
+from tabletape.app.moves import Step
+from tabletape.app.page import Group, JoinCode, Move, Page, Pile, UndoOffer, acts, stage_of
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
-from tabletape.tape.events import Event, Note, Undone, envelope, is_core, visible
+from tabletape.tape.events import (
+    Event,
+    Note,
+    UndoAsked,
+    Undone,
+    UndoRefused,
+    envelope,
+    is_core,
+    visible,
+)
 
 UMPIRE = seatfile.UMPIRE  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
@@ -131,117 +142,12 @@ class TooMany(Refused):
     """The seat wrote too often (RATE)."""
 
 
-class Move(msgspec.Struct, frozen=True):
-    """One event a seat may enter: its button's label, the sentence it records."""
-
-    item: str
-    sentence: str
-    label: str
-    event: dict[str, Any]  # the event as JSON, which the page posts back as it is
-
-
-class Group(msgspec.Struct, frozen=True):
-    """The moves of one kind (one decision), as `legal` groups them."""
-
-    group: str
-    events: list[Move]
-
-
-class UndoOffer(msgspec.Struct, frozen=True):
-    """The latest event a seat may ask to undo (or confirm another's request for)."""
-
-    target: int
-    asked_by: str | None
-    may_confirm: bool
-    may_ask: bool
-
-
-class Pile(msgspec.Struct, frozen=True):
-    """The seat's own hidden cards in one pile (its hand, a reserve...)."""
-
-    pile: str
-    cards: list[str]
-
-
-class JoinCode(msgspec.Struct, frozen=True):
-    """A seat's join link and its QR code (SVG), for the umpire to hold up."""
-
-    seat: str
-    url: str
-    svg: str  # "" without segno
-
-
-class Page(msgspec.Struct, frozen=True, kw_only=True):
-    """What one seat's page shows now (its JSON is what the page reads)."""
-
-    version: str  # Table.version: the page sends it back with a write
-    ok: bool
-    verdict: str
-    you: str  # the seat's name; "" for the shared page
-    umpire: bool = False
-    seq: int = -1  # the log's last seq
-    title: str = ""
-    players: list[str] = []
-    svg: str = ""  # the table as this seat sees it, wide
-    narrow: str = ""  # and at a phone's width
-    waiting: str = ""  # what the game waits for, or how it ended
-    actor: str | None = None  # who acts now
-    over: bool = False
-    groups: list[Group] = []
-    undo: UndoOffer | None = None
-    blocked: bool = False  # the table waits for the umpire
-    hand: list[Pile] = []
-    acting: list[str] = []  # the players who enter the next event (`acts`)
-    stage: str = ""  # where the game stands: "round 2", "turn 3" ("" where it has neither)
-    scores: dict[str, int] = {}  # at game over: the scores that decided it
-    winners: list[str] = []  # at game over: who won (none: a draw)
-    final_svg: str = ""  # at game over: the table as the last move found it, wide
-    final_narrow: str = ""  # and at a phone's width
-    final_move: str = ""  # that last move's sentence, which ended the game
-    # at game over: the log a rematch makes (POST rematch; the same links then serve it),
-    # else None
-    rematch: str | None = None
-    codes: list[JoinCode] = []  # every seat's join link: the umpire's page (or --show-codes)
-
-
-def stage_of(state: Any) -> str:
-    """Returns where a game stands in a player's words, read from its state without any
-    contract: its `round`, else its `game_turn` or `turns` (a turn track); "" for neither."""
-    for name, word in (("round", "round"), ("game_turn", "turn"), ("turns", "turn")):
-        value = getattr(state, name, None)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return f"{word} {value}"
-    return ""
-
-
-def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> list[str]:
-    """Returns the players who enter the next event: the decision's actor, or for a chance
-    outcome the player whose draw it is (the owner of its events, engine.seats.owner; none
-    when any player may enter it). Who acts is public: the board names them too."""
-    if decision is None:
-        return []
-    if decision.actor != engine.CHANCE:
-        return [decision.actor]
-    owners = {seating.owner(rs, e) for e in rs.legal(state)}
-    return [] if None in owners else sorted(o for o in owners if o)
-
-
-@dataclass
-class UndoAsked:
-    """A player's request to undo the latest event, waiting for another's confirmation."""
-
-    by: str
-    target: int
-    version: str  # the log's version when asked: void once the log moves on
-
-
 @dataclass
 class Table:
     """The log played at: what each seat is shown, and the writes the pages make."""
 
     path: str
     rules: str | None = None
-    asked: UndoAsked | None = None
     flagged: Callable[[str], None] | None = None  # hears a write the umpire must rule on
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     rematched: str | None = None  # the log this table moved to at its last `rematch`
@@ -251,6 +157,10 @@ class Table:
     _moment: tuple[tuple[int, UndoAsked | None], Moment] | None = field(
         default=None, init=False, repr=False)
     _recent: dict[str, deque[float]] = field(default_factory=dict, repr=False)
+
+    # An undo request is a line of the log now, so the file's stamp says when one is made;
+    # web/table.py's page cache still keys on `asked` (always None now: it may drop it).
+    asked: None = None
 
     # -- what a seat sees ------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -288,7 +198,7 @@ class Table:
             except (TapeError, OSError, ValueError, RecursionError) as e:
                 why = live.why(e)
                 return Moment(self._keyed(f"broken-{why}"), visible(f"unreadable: {why}"))
-            key = (self.folded.moves, self.asked)
+            key = (self.folded.moves, None)
             if self._moment is not None and self._moment[0] == key:
                 return self._moment[1]
             moment = self._moment_of(result)
@@ -308,7 +218,7 @@ class Table:
                       made=made[0] if made is not None else None,
                       first_illegal=min(fold.illegal) if fold.illegal else None,
                       ok=ok, verdict=verdict, latest=fold.latest(),
-                      asked=self.asked if self.asked and self.asked.version == version else None,
+                      request=fold.open_request(),
                       last=(top.seq, top.before, top.event) if top is not None else None,
                       rematch=seatfile.rematch_path(self.path) if over else None)
 
@@ -330,14 +240,13 @@ class Table:
                 ok, verdict = True, "valid"
         decision = rs.pending(state)
         offered = self._offered(rs, state, blocked, seat)
+        tree, setting_up = self._moves(rs, state, offered, m.players, seat)
+        if setting_up and tree is None:
+            offered = []  # another seat sets the table up
         groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
                                 for e in rows])
                   for group, rows in listing(rs, state, offered, 10**6).groups()]
-        asked = m.asked
-        undo = None if m.latest < 0 else UndoOffer(
-            m.latest, asked.by if asked else None,
-            may_confirm=bool(asked and seat.player and asked.by != seat.name),
-            may_ask=bool(seat.player) and asked is None)
+        undo = self.undo_shown(rs, m.latest, m.last, m.request, seat)
         outcome = rs.outcome(state)
         final_svg = final_narrow = final_move = ""
         if outcome is not None and m.last is not None:  # the table the game-ending move found
@@ -357,19 +266,50 @@ class Table:
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
-            groups=groups, undo=undo, blocked=blocked, hand=hand,
-            acting=acts(rs, state, decision), stage=stage_of(state),
+            groups=groups, moves=tree, setting_up=setting_up, undo=undo, blocked=blocked,
+            hand=hand, acting=acts(rs, state, decision), stage=stage_of(state),
             scores=dict(outcome.scores) if outcome else {},
             winners=list(outcome.winners) if outcome else [],
             final_svg=final_svg, final_narrow=final_narrow, final_move=final_move,
             rematch=m.rematch if outcome is not None else None)
 
+    @staticmethod
+    def undo_shown(rs: engine.Ruleset, latest: int, top: tuple[int, Any, Event] | None,
+                   asked: Any, seat: Seat) -> UndoOffer | None:
+        """Returns what a seat's page shows of undoing (None: nothing to undo): the latest
+        effective event and its sentence as the seat may know it (what the umpire's undo
+        confirms with), the open undo request, and what the seat may do: ask, or answer
+        another's request (another player, or the umpire)."""
+        if latest < 0 or top is None:
+            return None
+        who = seat.player or (UMPIRE if seat.umpire else None)
+        answers = bool(asked and who and asked.by != who)
+        # the shared page undoes nothing, so it confirms nothing: no sentence to send it
+        said = "" if who is None else logrows.sentence(rs, top[1], top[2], seat.sees)
+        return UndoOffer(target=latest, sentence=said,
+                         asked=asked.seq if asked else None,
+                         asked_by=asked.by if asked else None,
+                         may_confirm=answers, may_refuse=answers,
+                         may_ask=bool(seat.player) and asked is None)
+
+    @staticmethod
+    def _moves(rs: engine.Ruleset, state: Any, offered: list[Event], players: tuple[str, ...],
+               seat: Seat) -> tuple[Step | None, str]:
+        """Returns the seat's offered events as the builder's steps (app.moves), worded from
+        the seat's own view, and who sets the table up while the game is set up: the first
+        player (and the umpire) are offered it, the other seats none of it."""
+        setup = moves.setting_up(rs, state, offered)
+        who = moves.setter(rs, offered, players) if setup else ""
+        if setup and not seat.umpire and seat.player != who:
+            return None, who
+        view = state if seat.player is None else rs.view(state, seat.player)
+        return moves.tree(rs, view, offered, setup), who
+
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
         key), never the chain's head, which a seat could invert by trying the few cards a
-        format-1 line may name; it changes with every line and with an undo asked."""
-        asked = "-u" if self.asked is not None else ""
-        return f"{tail.seq}-{self._keyed(tail.head)}{asked}"
+        format-1 line may name; it changes with every line (an undo request is one)."""
+        return f"{tail.seq}-{self._keyed(tail.head)}"
 
     def _keyed(self, text: str) -> str:
         return hmac.new(self._key, text.encode(), hashlib.sha256).hexdigest()[:16]
@@ -449,7 +389,6 @@ class Table:
             self.folded.forget()
             raise
         self.folded.wrote(written.tail, len(events))
-        self.asked = None
         return written.tail.seq
 
     def game(self) -> engine.Ruleset:
@@ -479,7 +418,7 @@ class Table:
             except (TapeError, OSError) as e:
                 raise Conflict(f"the rematch's log cannot be written ({getattr(e, 'reason', e)}); "
                                "nothing was written") from None
-            self.path, self.rematched, self.asked = new, new, None
+            self.path, self.rematched = new, new
             self.folded, self._moment = live.Folded(new, self.rules), None
         return f"rematch started: {new}"
 
@@ -533,12 +472,43 @@ class Table:
                          "the umpire rules on it")
         return f"recorded seq {seq}: {engine.describe(bound, event)}"
 
+    def setup(self, seat: Seat, body: dict[str, Any]) -> str:
+        """Sets the table up at random (app.moves.draw_setup): while the game waits on
+        chance for its set-up, the server draws every set-up event (with `secrets`) and
+        appends them in one write. The seat offered the set-up (its first player) or the
+        umpire only."""
+        if seat.player is None and not seat.umpire:
+            raise NotYours("the shared page enters nothing; nothing was written")
+        with self._writing:
+            result = self.writable()
+            fold, rs, tail = result.fold, result.ruleset, result.tail
+            assert fold is not None and rs is not None and tail is not None
+            self._stale(result, body.get("after"))
+            state, blocked = self.table(result, seat)
+            offered = self._offered(rs, state, blocked, seat)
+            if not moves.setting_up(rs, state, offered):
+                raise Conflict("the table is not being set up now; nothing was written")
+            who = moves.setter(rs, offered, fold.header.players)
+            if not seat.umpire and seat.player != who:
+                raise NotYours(f"{visible(who)} sets the table up, not you; nothing was "
+                               "written")
+            drawn = moves.draw_setup(rs, state, secrets.SystemRandom(), seat.player)
+            if not drawn:
+                raise Conflict("there is nothing to set up at random now; nothing was written")
+            by, at = seat.player or UMPIRE, entries.now()
+            events: list[Event] = [msgspec.structs.replace(e, by=by, at=at) for e in drawn]
+            seq = self._append(events, result)
+        return (f"recorded seq {tail.seq + 1} to {seq}: set up at random ("
+                + "; ".join(engine.describe(rs, e) for e in events) + ")")
+
     def note(self, seat: Seat, body: dict[str, Any]) -> str:
-        """Appends a note (or a dispute of the latest event) from a seat."""
+        """Appends a note, or a dispute of the latest event, in the seat's own words (`text`:
+        no text, no line; a dispute is never written with words the player did not give)."""
+        dispute = bool(body.get("dispute"))
         text = body.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise Malformed("a note needs some text")
-        dispute = bool(body.get("dispute"))
+            raise Malformed("a dispute needs your own words: say why you dispute the last "
+                            "event; nothing was written" if dispute else "a note needs some text")
         with self._writing:
             result = self.writable()
             assert result.fold is not None
@@ -553,33 +523,51 @@ class Table:
         return f"recorded seq {seq}: {'dispute' if dispute else 'note'}"
 
     def undo(self, seat: Seat, body: dict[str, Any]) -> str:
-        """The umpire undoes the latest event; a player asks, and another player confirms."""
+        """Writes the seat's step of an undo, each a line of the log (docs/format.md, "Undo
+        requests"): a player with no request open asks (`undo_asked`); another player, or
+        the umpire, answers the open request: accepts (`undone` naming it) or, with
+        `"refuse": true`, refuses (`undo_refused`); with none open, the umpire undoes at
+        once. `target`, when given, must be the latest effective event (the seq whose
+        sentence the page confirmed)."""
+        if not (seat.umpire or seat.player):
+            raise NotYours("the shared page enters nothing; nothing was written")
+        who = seat.player or UMPIRE
         with self._writing:
             result = self.writable()
-            fold, tail = result.fold, result.tail
-            assert fold is not None and tail is not None
+            fold, rs = result.fold, result.ruleset
+            assert fold is not None and rs is not None
             self._stale(result, body.get("after"))
-            target = fold.latest()
-            if target < 0:
-                raise Conflict("there is no event to undo", "core.undo.nothing")
-            version = self.version(tail)
-            asked = self.asked if self.asked and self.asked.version == version else None
-            if seat.umpire:
-                events: list[Event] = [Undone(target=target, at=entries.now(), by=UMPIRE)]
-            elif asked is None:
-                self.asked = UndoAsked(seat.name, target, "")
-                self.asked.version = self.version(tail)  # with the request in it
-                return (f"asked to undo seq {target}; another player confirms it from their "
-                        "page")
-            elif asked.by == seat.name:
-                raise Conflict("you asked already: another player confirms it")
-            else:
-                events = [Undone(target=target, at=entries.now(), by=asked.by),
-                          Note(text=f"{seat.name} confirms the undo of seq {target}",
-                               about=target, at=entries.now(), by=seat.name)]
-            seq = self._append(events, result)
-        return f"recorded seq {tail.seq + 1}: undid seq {target}" + (
-            f" (seq {seq}: confirmed)" if len(events) > 1 else "")
+            event = self._undo_step(fold, who, seat.umpire, body)
+            seq = self._append([event], result)
+        said = f"recorded seq {seq}: {engine.describe(rs, event)}"
+        if isinstance(event, UndoAsked):
+            said += "; another player (or the umpire) answers it from their page"
+        return said
+
+    @staticmethod
+    def _undo_step(fold: engine.Fold, who: str, umpire: bool, body: dict[str, Any]) -> Event:
+        """Returns the line a seat's undo press writes now, or refuses it (Conflict, the rule)."""
+        target = fold.latest()
+        if target < 0:
+            raise Conflict("there is no event to undo; nothing was written",
+                          "core.undo.nothing")
+        if "target" in body and body["target"] != target:
+            raise Conflict(f"the latest event is seq {target}, not the one your page "
+                               "showed; nothing was written: look again", "core.undo.latest")
+        asked, now = fold.open_request(), entries.now()
+        if asked is not None and asked.by == who:
+            raise Conflict("you asked already: another player (or the umpire) answers it; "
+                               "nothing was written", "core.ask.self")
+        if body.get("refuse") is True:
+            if asked is None:
+                raise Conflict("there is no undo request to refuse; nothing was written",
+                              "core.ask.none")
+            return UndoRefused(target=asked.target, asked=asked.seq, at=now, by=who)
+        if asked is not None:
+            return Undone(target=target, asked=asked.seq, at=now, by=who)
+        if umpire:
+            return Undone(target=target, at=now, by=who)
+        return UndoAsked(target=target, at=now, by=who)
 
 
 def join_codes(seats: Seats, base: str) -> list[JoinCode]:

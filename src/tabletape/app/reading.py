@@ -49,8 +49,8 @@ def state_data(state: Any) -> Any:
 
 def logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
     """Returns the files that are not checkpoint indexes (a glob over a folder may catch them)."""
-    from tabletape.engine.index import is_index
-    logs = tuple(f for f in files if not is_index(f))
+    from tabletape.engine import index  # (log and explain read every line: no index loaded)
+    logs = tuple(f for f in files if not index.is_index(f))
     if not logs:
         raise UsageError(f"{files[0]} is a checkpoint index, not a log; name the log itself",
                          file=files[0])
@@ -110,10 +110,9 @@ def judged(path: str, *, keep_going: bool, single: bool, rules: str | None = Non
     version `rules` (None: the recorded one), with the component data of `components`
     instead of the header's when given; a log that cannot be opened is a finding when it
     is one of several, an error when it is alone."""
-    data = components.data if components is not None else None
     try:
-        return (engine.judge_all(path, rules, data) if keep_going
-                else engine.replay(path, version=rules, components=data))
+        return (engine.judge_all(path, rules, components) if keep_going
+                else engine.replay(path, version=rules, components=components))
     except UsageError as e:
         if single:
             raise
@@ -332,7 +331,7 @@ def explain(file: str, seq: int, rules: str | None = None, components: Whatif | 
     if seq < 0:
         raise UsageError(f"seq {seq}: a seq is 0 (the header) or more; explain an event, "
                          "seq 1 or later", file=file)
-    result = engine.capture(file, seq, rules, components.data if components else None)
+    result = engine.capture(file, seq, rules, components)
     rs, fold = result.ruleset, result.fold
     if rs is None or fold is None:
         raise result.error or UsageError("unreadable log", file=file)
@@ -409,10 +408,10 @@ def diff(a: Any, b: Any, rules: str | None = None) -> Compared:
     """Compares two log points (`params.LogPoint`: spec, path, seq): the first divergent
     event and the state diff; each side's problems, a broken side compared up to its break."""
     from tabletape.engine import diff as tdiff
-    from tabletape.engine import index
+    from tabletape.engine import index  # (log and explain read every line: no index loaded)
     (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.state_at(pa, to=ta, check_after=True, version=rules)  # (writes their indexes)
-    rb = engine.state_at(pb, to=tb, check_after=True, version=rules)
+    ra = index.state_at(pa, to=ta, check_after=True, version=rules)  # (writes their indexes)
+    rb = index.state_at(pb, to=tb, check_after=True, version=rules)
     rsa, rsb = ruleset_of(ra), ruleset_of(rb)
     for point, r in ((a, ra), (b, rb)):  # a point past the end is no point of that log
         if point.seq is not None and point.seq >= r.events and r.error is None:

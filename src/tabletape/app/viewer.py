@@ -207,8 +207,7 @@ class _BookDrawer(_Drawer):
 
 def _fold(path: str, drawer: _Drawer, book: Book) -> engine.Fold:
     """Folds the log through `drawer`; fills in `book`'s summary; returns the final fold."""
-    data = book.components.data if book.components is not None else None
-    result = engine.replay(path, visit=drawer, version=book.rules, components=data)
+    result = engine.replay(path, visit=drawer, version=book.rules, components=book.components)
     fold, rs = result.fold, result.ruleset
     if fold is None or rs is None:
         raise result.error or UsageError("unreadable log", file=path)

@@ -248,6 +248,8 @@ def _examples(ruleset: engine.Ruleset, made: set[str]) -> dict[str, dict[str, An
         except (msgspec.ValidationError, RuntimeError, TapeError):
             continue
     core = {"undone": {"type": "undone", "target": 3},
+            "undo_asked": {"type": "undo_asked", "target": 3},
+            "undo_refused": {"type": "undo_refused", "target": 3, "asked": 4},
             "note": {"type": "note", "text": "bob's card was seen", "about": 2, "dispute": True}}
     seen = {k: v for body in found.values() for k, v in body.items() if k != "type"}
     for tag, cls in event_types(ruleset).items():

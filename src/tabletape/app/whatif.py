@@ -10,7 +10,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.tape.codec import MAX_LINE
-from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Header, visible
 from tabletape.tape.words import agree, counted
 
@@ -22,13 +22,30 @@ class Rejudged(msgspec.Struct, frozen=True):
     differs: list[str]
 
 
-class Whatif(msgspec.Struct, frozen=True):
+class Whatif:
     """Component data read from `file` to judge a log with, and how it differs from the
-    header's: one "Radar Advantage's bonus: 1 → 2" per value."""
+    header's: one "Radar Advantage's bonus: 1 → 2" per value.
 
-    file: str
-    data: Any
-    differs: tuple[str, ...]
+    It is read when the walk reaches the log's header (the walk calls it with the header:
+    `engine.reading.with_components`), so that the log is opened once; `note` and `report`
+    say what it found, after the walk."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.data: Any = None
+        self.differs: tuple[str, ...] = ()
+        self.read = False
+
+    def __call__(self, header: Header) -> Any:
+        """Returns the component data to judge the log of `header` with, checked against its
+        game's schema (read and compared with the header's once); UsageError when the file
+        cannot be read or the data does not fit."""
+        if not self.read:
+            _, self.data = read_components(header.game, self.file)
+            old = msgspec.to_builtins(getattr(header, "components", None))
+            self.differs = tuple(differences(old, msgspec.to_builtins(self.data)))
+            self.read = True
+        return self.data
 
     def note(self) -> str:
         """Returns the sentence printed above a ruling judged with these values."""
@@ -57,21 +74,6 @@ def read_components(game: str, file: str) -> tuple[bytes, Any]:
         return raw, msgspec.json.decode(raw, type=rs.Components)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise UsageError(f"components do not fit the {game} schema: {e}", file=file) from None
-
-
-def components_for(log: str, file: str) -> Whatif:
-    """Returns the component data in `file` for the game of the log `log`, checked against
-    that game's schema; UsageError when either cannot be read or the data does not fit."""
-    try:
-        header = next(engine.iter_records(log)).event
-    except (StopIteration, TapeError):
-        raise UsageError("cannot read the log's header to judge it with other components",
-                         file=log) from None
-    if not isinstance(header, Header):
-        raise UsageError("line 1 is not a header", file=log)
-    _, data = read_components(header.game, file)
-    old = msgspec.to_builtins(getattr(header, "components", None))
-    return Whatif(file, data, tuple(differences(old, msgspec.to_builtins(data))))
 
 
 def differences(old: Any, new: Any, where: str = "") -> list[str]:

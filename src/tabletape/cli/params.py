@@ -131,9 +131,10 @@ def components_option(f: Any) -> Any:
 
 
 def whatif_for(log: str, components: str | None) -> Any:
-    """Returns the component data `--components` names for this log (`app.whatif.Whatif`),
-    or None without the option: one reading for explain, validate, replay and view."""
+    """Returns the component data `--components` names for this log (`app.whatif.Whatif`,
+    read when the walk reaches its header), or None without the option: one reading for
+    explain, validate, replay and view."""
     if components is None:
         return None
-    from tabletape.app.whatif import components_for
-    return components_for(log, components)
+    from tabletape.app.whatif import Whatif
+    return Whatif(components)

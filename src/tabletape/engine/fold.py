@@ -9,10 +9,21 @@ from typing import Any
 import msgspec
 
 from tabletape.engine import seats
+from tabletape.engine.negotiation import Request, Requests
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
 from tabletape.engine.provenance import Derivation, Reliance, rests_on, ruling_lines
 from tabletape.tape.errors import IllegalEvent
-from tabletape.tape.events import CORE_EVENTS, Event, Header, Note, Signed, Undone, visible
+from tabletape.tape.events import (
+    CORE_EVENTS,
+    Event,
+    Header,
+    Note,
+    Signed,
+    UndoAsked,
+    Undone,
+    UndoRefused,
+    visible,
+)
 from tabletape.tape.seqs import SeqMap, SeqSet
 
 # -- the fold ---------------------------------------------------------------------------
@@ -112,10 +123,12 @@ class Fold:
         self._undos = array("i")
         self.signed = SeqSet()  # seqs of `signed` events
         self.disputes: list[Ruling] = []
+        self.requests = Requests()  # undo requests and their answers (engine.negotiation)
         self.core_problems: list[IllegalEvent] = []
         self.last_seq = 0
         self.partial = False  # resumed from a checkpoint: no history for rulings before it
         self.later: list[int] = []  # `undo_after`: game events read past the fold's end
+        self._asked_after: tuple[int, int, str] | None = None  # and the open request there
         # What the seats find (engine.seats), which changes no verdict: a game event written
         # by one player that another owns, a secret line without its salt (format 2). Kept
         # for the first SEAT_FINDINGS; `seat_found` counts them all.
@@ -156,10 +169,12 @@ class Fold:
             core = _is_core(type(event))
         if core:  # one test for the common case, a game event
             stack = self.stack
-            if type(event) is Undone and stack and event.target == stack[-1].seq:
+            if type(event) is Undone and stack and event.target == stack[-1].seq \
+                    and event.asked is None and self.requests.last is None:
                 # the usual undo, inline: `_feed_core` -> `_undo` for the latest event
                 # (tests/games/test_fast_paths.py pins it to that path); its seq and the one
-                # it retracts noted for `core_seqs` and `retracted` (`_settle`)
+                # it retracts noted for `core_seqs` and `retracted` (`_settle`). In a log
+                # that holds an undo request, every undo takes `_undo` (it may close one).
                 top = stack.pop()
                 undos = self._undos
                 undos.append(seq)
@@ -266,6 +281,10 @@ class Fold:
             case Signed():  # a statement about the log, not a play: never blocked, never judged
                 self.signed.add(seq)
                 return None
+            case UndoAsked():
+                return self._core(self._ask(seq, event), event, seq, line)
+            case UndoRefused():
+                return self._core(self._refuse(seq, event), event, seq, line)
         v = Violation("core.header.first", "the header may only be line 1 (seq 0)")
         return self._core(v, event, seq, line)
 
@@ -273,11 +292,15 @@ class Fold:
         """Returns why `event` could not be recorded at `seq` now, without changing anything."""
         match event:
             case Undone():
-                return self._undo_violation(event)
+                return self._answer_violation(seq, event) or self._undo_violation(event)
             case Note():
                 return self._note_violation(seq, event)
             case Signed():
                 return None
+            case UndoAsked():
+                return self._ask_violation(event)
+            case UndoRefused():
+                return self._answer_violation(seq, event)
             case Header():
                 return Violation("core.header.first", "the header may only be line 1 (seq 0)")
         return self.judge(event)
@@ -307,9 +330,12 @@ class Fold:
         return err
 
     def _undo(self, seq: int, event: Undone) -> Violation | None:
-        v = self._undo_violation(event)
+        v = self._answer_violation(seq, event) or self._undo_violation(event)
         if v is not None:
             return v
+        if self.requests.last is not None:  # any undo closes the open request
+            self.requests.close(self.stack, f"answered at seq {seq}" if event.asked is not None
+                                else f"the undo at seq {seq} made it void")
         top = self.stack.pop()
         self._retracted[top.seq] = seq  # (retracted once: the undos `feed` noted hold others)
         if top.status == APPLIED:
@@ -319,7 +345,7 @@ class Fold:
             self.corrected[top.seq] = self.illegal.pop(top.seq)
         return None
 
-    def _undo_violation(self, event: Undone) -> Violation | None:
+    def _undo_violation(self, event: Undone | UndoAsked) -> Violation | None:
         if self.stack and event.target == self.stack[-1].seq:
             return None  # the usual undo; the stack holds game events only, never a signature
         if event.target in self.signed:
@@ -334,6 +360,37 @@ class Fold:
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
 
+    # -- undo requests and their answers (engine.negotiation) -------------------------------
+    def _ask(self, seq: int, event: UndoAsked) -> Violation | None:
+        v = self._ask_violation(event)
+        if v is None:
+            assert event.by is not None  # (`_ask_violation`)
+            self.requests.asked(seq, event.target, event.by, self.stack)
+        return v
+
+    def _ask_violation(self, event: UndoAsked) -> Violation | None:
+        """Returns why a request cannot stand: no `by`, or a target `undone` could not take."""
+        if event.by is None:
+            return Violation("core.ask.by", "an undo request names who asks (`by`)")
+        v = self._undo_violation(event)  # what `undone` could not retract, none may ask for
+        return None if v is None else Violation("core.ask.latest", v.reason)
+
+    def _refuse(self, seq: int, event: UndoRefused) -> Violation | None:
+        v = self._answer_violation(seq, event)
+        if v is None:
+            self.requests.close(self.stack, f"refused at seq {seq}")
+        return v
+
+    def _answer_violation(self, seq: int, event: Undone | UndoRefused) -> Violation | None:
+        """Returns why an answer to a request cannot stand (a plain `undone` answers none)."""
+        if event.asked is None:
+            return None
+        return self.requests.answer_violation(seq, event, self.stack)
+
+    def open_request(self) -> Request | None:
+        """Returns the undo request still waiting for an answer, or None."""
+        return self.requests.open(self.stack)
+
     def refusal_lines(self, seq: int) -> list[str]:
         """Returns the lines shown under the refusal of the game event at `seq` (its
         arithmetic, what it rests on: `Ruling.lines`), or none when it was not refused."""
@@ -347,7 +404,12 @@ class Fold:
         that retracts `about` when one does: the game events after it are not judged, but
         each undone in turn first, as the fold would."""
         later = self.later  # the game events read past it, not undone yet
+        if isinstance(event, (UndoAsked, UndoRefused)) or (type(event) is Undone
+                                                            and event.asked is not None):
+            if not self._negotiated_after(seq, event, about):
+                return  # a request, a refusal, or an answer that does not stand
         if type(event) is Undone:
+            self._asked_after = None  # any undo closes the open request
             if later and event.target == later[-1]:
                 later.pop()
             elif not later and event.target == about and about not in self.retracted \
@@ -355,6 +417,24 @@ class Fold:
                 self.retracted[about] = seq
         elif not isinstance(event, _CORE):
             later.append(seq)
+            self._asked_after = None  # the table moved on: the request is void
+
+    def _negotiated_after(self, seq: int, event: Event, about: int) -> bool:
+        """Notes a request read past the fold's end (`undo_after`) as the fold would; returns
+        whether `event` is an accepting `undone` that stands (the request open, answered by
+        another, naming its event). A line that does not stand changes nothing."""
+        asked = self._asked_after
+        if isinstance(event, UndoAsked):
+            top = self.later[-1] if self.later else about
+            if event.by is not None and event.target == top:
+                self._asked_after = (seq, event.target, event.by)  # (and voids the one before)
+            return False
+        assert isinstance(event, (Undone, UndoRefused))  # (`undo_after` sends only answers)
+        stands = (asked is not None and event.by is not None and event.asked == asked[0]
+                  and event.target == asked[1] and event.by != asked[2])
+        if stands and isinstance(event, UndoRefused):
+            self._asked_after = None
+        return stands and isinstance(event, Undone)
 
     def dispute_after(self, seq: int, event: Note) -> None:
         """Rules on a dispute read past the seq the fold stopped at (`explain` reads on for them)."""
@@ -427,8 +507,10 @@ def describe(ruleset: Ruleset, event: Event) -> str:
 
 def _sentence(ruleset: Ruleset, event: Event) -> str:
     match event:
-        case Undone(target=t):
+        case Undone(target=t, asked=None):
             return f"undoes seq {t}"
+        case Undone() | UndoAsked() | UndoRefused():
+            return _negotiation(event)
         case Note(text=text, about=about, dispute=dispute):
             what = "disputes" if dispute else "notes"
             return f"{event.by or 'someone'} {what}" + (f" seq {about}" if about is not None else "") + f": {text}"
@@ -437,6 +519,19 @@ def _sentence(ruleset: Ruleset, event: Event) -> str:
         case Signed(player=player):
             return f"{player} signed the log at head {(event.prev or '')[:12]}…"
     return ruleset.describe(event)
+
+
+def _negotiation(event: Undone | UndoAsked | UndoRefused) -> str:
+    """Returns the sentence of an undo request or of its answer."""
+    who = event.by or "someone"
+    match event:
+        case UndoAsked(target=t):
+            return f"{who} asks to undo seq {t}"
+        case UndoRefused(target=t, asked=a):
+            return f"{who} refuses the request at seq {a}: seq {t} stands"
+        case Undone(target=t, asked=a):
+            return f"{who} accepts the request at seq {a}: undoes seq {t}"
+    raise AssertionError(event)  # (the three kinds above)
 
 
 
@@ -457,7 +552,9 @@ def snapshot(fold: Fold) -> bytes | None:
     stack = [(e.seq, e.status, e.event) for e in fold.stack]
     problems = [_problem(e) for e in fold.illegal.values()]
     core = [_problem(e) for e in fold.core_problems]
-    return msgspec.msgpack.encode((bottom, stack, fold.evicted, fold.blocked, problems, core))
+    requests = fold.requests.saved(fold.stack)
+    return msgspec.msgpack.encode((bottom, stack, fold.evicted, fold.blocked, problems, core,
+                                   requests))
 
 
 def _problem(e: IllegalEvent) -> tuple:
@@ -470,8 +567,9 @@ def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> F
     rs = fold.ruleset
     problem = tuple[str, str, str | None, int | None, int]
     snap = tuple[type(fold.state), list[tuple[int, str, rs.union()]], int, int,  # type: ignore[misc,valid-type]
-                 list[problem], list[problem]]
-    bottom, stack, evicted, blocked, problems, core = msgspec.msgpack.decode(raw, type=snap)
+                 list[problem], list[problem], tuple[list[int], Request | None]]
+    bottom, stack, evicted, blocked, problems, core, requests = msgspec.msgpack.decode(
+        raw, type=snap)
     state = bottom
     for s, status, event in stack:  # the state before each event `undone` may retract
         fold.stack.append(Entry(s, state, status, event))
@@ -482,5 +580,6 @@ def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> F
         fold.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
     fold.core_problems = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
                           for reason, rule, ev, line, s in core]
+    fold.requests.restored(requests, fold.stack)
     fold.partial = True
     return fold

@@ -18,10 +18,11 @@ the index rewritten. `validate` and `verify` never use it: they read every line.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -30,7 +31,7 @@ from tabletape import __version__
 from tabletape.engine import fingerprint, reading, registry
 from tabletape.engine.fold import restore, snapshot
 from tabletape.engine.protocol import Ruleset
-from tabletape.engine.reading import Judged, Replay, Visitor
+from tabletape.engine.reading import OnLine, Replay, Step, Visitor, watching
 from tabletape.tape import codec, custody, files, reader, seal
 from tabletape.tape.errors import TapeError, UnknownGame, UsageError
 from tabletape.tape.events import Header
@@ -200,12 +201,15 @@ class _Opened(NamedTuple):
     seen: custody.Watch  # before anything is read: what the index may rely on
     old: Loaded  # the index's checkpoints, if it may be trusted
     start: Checkpoint | None  # the last usable one (up to `to`), its line checked
+    f: Any = None  # the log, open (while `state_at` reads it), or None: opened when needed
 
 
-def _open(path: str, to: int | None) -> _Opened | None:
+def _open(path: str, to: int | None, opened: Any = None) -> _Opened | None:
     """Returns a log's header and the checkpoint to start from; None when line 1 does not
-    read (the plain read from line 1 reports what is wrong)."""
-    with reader.open_log(path) as f:
+    read (the plain read from line 1 reports what is wrong). `opened`: the log, already
+    open (the caller closes it)."""
+    with reader.open_log(path) if opened is None else contextlib.nullcontext(opened) as f:
+        f.seek(0)
         first = f.readline(codec.MAX_LINE + 1)
         if not first.endswith(b"\n"):
             return None
@@ -227,14 +231,14 @@ def _open(path: str, to: int | None) -> _Opened | None:
         start = usable[-1] if usable else None
         if start is not None and not _holds(f, start):
             old, start = Loaded([], 0), None  # the log changed under the index: rebuild it
-    return _Opened(rs, header, head0, seen, old, start)
+    return _Opened(rs, header, head0, seen, old, start, opened)
 
 
 # -- the state at a seq, from the index -----------------------------------------------------
 
-def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
+def state_at(path: str, *, to: int | None = None, visit: OnLine | None = None,
              check_after: bool = False, version: str | None = None,
-             components: Any = None) -> Replay:
+             components: Any = None, visitor: Visitor | None = None) -> Replay:
     """Returns what `reading.replay(path, to=to)` returns, starting from a checkpoint if one
     fits: for a caller that needs the state, the undo stack and the problems in effect but
     not every earlier event's fate (rulings on old disputes). Extends or writes the index.
@@ -245,15 +249,78 @@ def state_at(path: str, *, to: int | None = None, visit: Visitor | None = None,
     `version` judges by other rules than the recorded ones, `components` with other
     component data than the header's: a full replay (the checkpoints hold states under
     the recorded rules and the header's values), which neither reads nor writes the index.
+    `visitor` (judging, to its `to`) says what the pass is for instead of `to` and `visit`.
     """
-    opened = _open(path, to) if version is None and components is None else None
-    if opened is None:
-        result = reading.replay(path, to=to, visit=visit, version=version,
-                                components=components)
-    else:
-        result = _state_of(path, opened, to, visit)
-    if check_after:
-        check_later(result, to, opened)  # the index as found, not read again
+    visitor = visitor or watching(visit, to)
+    to = visitor.to
+    with reader.open_log(path) as f:  # the log is opened once
+        opened = _open(path, to, f) if version is None and components is None else None
+        # A log read from line 1 that is too short to be indexed is read on past `to` in
+        # the same pass, for format and chain only (`ReadOn`): the log is read once.
+        on = check_after and to is not None and (opened is None or opened.start is None and
+                                                 opened.seen.stamp.size < INDEX_MIN * MIN_LINE)
+        walker = ReadOn(visitor) if on else visitor
+        if opened is None:
+            records = reader.read_records(path, registry.codec_for, opened=f)
+            if components is not None:
+                records = reading.with_components(records, components)
+            result = reading.walk(Replay(path, version=version), records, walker)
+        else:
+            result = _state_of(path, opened, walker)
+        if on and to is not None:
+            ReadOn.later(result, to)
+        elif check_after:
+            check_later(result, to, opened)  # the index as found, not read again
+    return result
+
+
+class ReadOn(Visitor):
+    """Another visitor's pass to its `to`, then on to the end for format and chain only: a
+    break after `to` is the replay's `later` (`ReadOn.later`), not its error."""
+
+    def __init__(self, inner: Visitor) -> None:
+        super().__init__(inner.to)
+        self.inner = inner
+
+    def start(self, result: Replay) -> None:
+        super().start(result)
+        self.inner.start(result)
+
+    def lines(self, records: Iterable[reader.Record]) -> Iterable[reader.Record]:
+        return self.inner.lines(records)
+
+    def header(self, rec: reader.Record) -> None:
+        self.inner.header(rec)
+        self.fold = self.inner.fold
+
+    def step(self) -> Step | None:
+        return self.inner.step()
+
+    def past(self, rec: reader.Record) -> bool:
+        return True
+
+    @staticmethod
+    def later(result: Replay, to: int) -> None:
+        """Moves an error read past `to` from `result.error` to `result.later`."""
+        e = result.error
+        if e is not None and e.line is not None and e.line > to + 1:
+            result.later, result.error = e, None
+
+
+def replay_to(path: str, visitor: Visitor, version: str | None = None) -> Replay:
+    """Returns `reading.replay` of a log from line 1 to the visitor's `to`, the lines after it
+    checked for format and chain (`later`): in the same pass when the log is too short to be
+    indexed (`ReadOn`: the log is read once), else as `check_later` checks them (the index
+    vouching for the lines up to its last checkpoint)."""
+    to = visitor.to
+    try:
+        small = os.path.getsize(path) < INDEX_MIN * MIN_LINE
+    except OSError:
+        small = True  # (reading it says what is wrong)
+    if to is None or not small:
+        return check_later(reading.replay(path, version=version, visitor=visitor), to)
+    result = reading.replay(path, version=version, visitor=ReadOn(visitor))
+    ReadOn.later(result, to)
     return result
 
 
@@ -265,19 +332,22 @@ def check_later(result: Replay, to: int | None, opened: _Opened | None = None) -
     return result
 
 
-def _state_of(path: str, opened: _Opened, to: int | None, visit: Visitor | None) -> Replay:
+def _state_of(path: str, opened: _Opened, visitor: Visitor) -> Replay:
     """Returns the replay of an opened log, from its checkpoint if any; extends the index."""
-    rs, header, head0, seen, old, start = opened
+    rs, header, head0, seen, old, start, f = opened
     result = _resume(path, rs, header, old.base, start) if start is not None else None
     if result is None or start is None:
         if start is not None:
             old = Loaded([], 0)  # a torn or foreign snapshot: rebuild the index
         result = Replay(path)
-        records = reader.read_records(path, registry.codec_for)
+        records = reader.read_records(path, registry.codec_for, opened=f)
     else:
         resume = reader.Resume(start.offset, reader.Tail(start.seq, start.digest), rs.codec)
-        records = reader.read_records(path, registry.codec_for, start=resume)
-    new = _read_on(result, iter(records), old, to, visit)
+        records = reader.read_records(path, registry.codec_for, start=resume, opened=f)
+    records = iter(records)
+    new = _read_on(result, records, old, visitor)
+    if isinstance(visitor, ReadOn) and result.error is None:
+        reading.walk(result, records, visitor)  # on past `to`, format and chain only
     if new and result.events >= INDEX_MIN:
         epoch = custody.vouch(path, seen)
         if epoch is not None:  # else the log changed while it was read: no index from it
@@ -298,12 +368,13 @@ def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> R
                   events=cp.seq + 1)
 
 
-def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, to: int | None,
-             visit: Visitor | None) -> list[tuple[Checkpoint, bytes]]:
-    """Folds on (the engine's one loop, a checkpoint's worth at a time) up to `to`.
+def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, visitor: Visitor
+             ) -> list[tuple[Checkpoint, bytes]]:
+    """Folds on (the engine's one loop, a checkpoint's worth at a time) up to the visitor's `to`.
 
     Returns the checkpoints passed beyond the index's last, with their snapshots.
     """
+    to = visitor.to
     last = old.checkpoints[-1].seq if old.checkpoints else 0
     new: list[tuple[Checkpoint, bytes]] = []
     while to is None or result.events <= to:
@@ -311,14 +382,15 @@ def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, to: 
         if to is not None:
             stop = min(stop, to)
         read = result.events
-        reading.walk(result, itertools.islice(records, stop - read), visit=visit)
+        reading.walk(result, itertools.islice(records, stop - read), visitor)
         if result.error is not None:
             break
-        at_stop: list[Judged] = []  # the line at `stop`: where a checkpoint is taken
-        reading.walk(result, itertools.islice(records, 1), visit=_both(at_stop.append, visit))
-        if result.error is not None or not at_stop:
+        at_stop = _Kept(itertools.islice(records, 1))  # the line at `stop`: a checkpoint's
+        reading.walk(result, at_stop, visitor)
+        rec = at_stop.last
+        if result.error is not None or rec is None:
             break
-        rec, seq = at_stop[0].record, at_stop[0].seq
+        seq = rec.line - 1
         if seq % INDEX_EVERY == 0 and seq > last and result.fold is not None:
             snap = snapshot(result.fold)
             offset = rec.offset + len(rec.raw) + 1
@@ -330,13 +402,19 @@ def _read_on(result: Replay, records: Iterator[reader.Record], old: Loaded, to: 
     return new
 
 
-def _both(first: Visitor, then: Visitor | None) -> Visitor:
-    """Returns a visitor calling `first`, then `then` (if any)."""
-    def visit(judged: Judged) -> None:
-        first(judged)
-        if then is not None:
-            then(judged)
-    return visit
+class _Kept:
+    """Yields the records of `records`, keeping the last one yielded (`last`)."""
+
+    def __init__(self, records: Iterator[reader.Record]) -> None:
+        self.records = records
+        self.last: reader.Record | None = None
+
+    def __iter__(self) -> _Kept:
+        return self
+
+    def __next__(self) -> reader.Record:
+        self.last = next(self.records)
+        return self.last
 
 
 def common_start(a: str, b: str, a_to: int | None = None,
@@ -397,15 +475,16 @@ def later_break(path: str, opened: _Opened | None = None) -> TapeError | None:
     cp, size = opened.start, opened.seen.stamp.size
     last = opened.old.checkpoints[-1] if opened.old.checkpoints else None
     if last is not None and last is not cp:  # `state_at` checked the line of its start only
-        with reader.open_log(path) as f:
+        with reader.open_log(path) if opened.f is None else contextlib.nullcontext(opened.f) as f:
             cp = last if _holds(f, last) else None
     if cp is None:
         if size >= INDEX_MIN * MIN_LINE:  # it may be long enough to be indexed
             return state_at(path).error
-        return reading.read_chain(path).error
+        records = reader.read_records(path, registry.codec_for, opened=opened.f)
+        return reading.walk(Replay(path), records, reading.Chain()).error
     per_line = cp.offset / (cp.seq + 1)
     if size - cp.offset >= 2 * INDEX_EVERY * per_line:
         return state_at(path).error
     resume = reader.Resume(cp.offset, reader.Tail(cp.seq, cp.digest), opened.rs.codec)
-    records = reader.read_records(path, registry.codec_for, start=resume)
-    return reading.walk(Replay(path), records, rules=False).error  # the one loop, no fold
+    records = reader.read_records(path, registry.codec_for, start=resume, opened=opened.f)
+    return reading.walk(Replay(path), records, reading.Chain()).error  # the one loop, no fold

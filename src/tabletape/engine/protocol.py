@@ -73,6 +73,23 @@ CORE_RULES: dict[str, Rule] = {
     "core.undo.depth": Rule("DESIGN: reliability",
                             f"`undone` reaches back at most {MAX_UNDO_DEPTH} events."),
     "core.note.about": Rule("DESIGN: core events", "A note may only be about an earlier event."),
+    "core.ask.by": Rule("docs/format.md: undo requests",
+                        "An undo request, and an answer to one, say who made them (`by`)."),
+    "core.ask.latest": Rule("docs/format.md: undo requests",
+                            "An undo request names the latest effective event: the one an "
+                            "`undone` recorded in its place would retract."),
+    "core.ask.none": Rule("docs/format.md: undo requests",
+                          "An answer (`undone` or `undo_refused` with `asked`) names an "
+                          "earlier `undo_asked` line that stood."),
+    "core.ask.void": Rule("docs/format.md: undo requests",
+                          "Only an open request may be answered: one not yet answered and not "
+                          "made void by a later request, a later `undone` or a later game "
+                          "event (notes, disputes and signatures leave it open)."),
+    "core.ask.self": Rule("docs/format.md: undo requests",
+                          "Whoever asked for an undo does not answer their own request; "
+                          "another player or the umpire does."),
+    "core.ask.target": Rule("docs/format.md: undo requests",
+                            "An answer names the same event as the request it answers."),
     "core.secret.hidden": Rule("docs/play.md: who sees what",
                                "An event whose content a seat may not know is shown to that "
                                "seat by its kind only, and so is why it was refused."),

@@ -54,6 +54,15 @@ class LogFormatError(TapeError):
 class TornTail(LogFormatError):
     """The last line has no trailing newline: a write was interrupted."""
 
+    repairs = "moves the torn bytes aside"  # what `tabletape repair` does about it
+
+
+class MissingNewline(TornTail):
+    """The last line is a whole event that lacks only its newline, as an editor may save a
+    file: nothing was torn."""
+
+    repairs = "restores the newline"
+
 
 class ChainError(TapeError):
     """`seq` or `prev` does not follow from the line before."""

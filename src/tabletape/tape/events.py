@@ -149,9 +149,31 @@ class Header(Event, tag="game_started", kw_only=True, frozen=True):
 
 
 class Undone(Event, tag="undone", kw_only=True, frozen=True):
-    """Retracts the latest effective event (`target` is its seq)."""
+    """Retracts the latest effective event (`target` is its seq); with `asked`, accepts that request.
+
+    `asked` is the seq of the open `undo_asked` it answers; `by` is who accepts it (another
+    player, or the umpire). docs/format.md, "Undo requests".
+    """
 
     target: Seq
+    asked: Seq | None = None
+
+
+class UndoAsked(Event, tag="undo_asked", kw_only=True, frozen=True):
+    """Asks the table to undo the latest effective event (`target`); another player answers.
+
+    `by` is who asks. The request stays open until it is answered (`undone` or
+    `undo_refused` naming it) or a later event makes it void (docs/format.md).
+    """
+
+    target: Seq
+
+
+class UndoRefused(Event, tag="undo_refused", kw_only=True, frozen=True):
+    """Refuses the undo request at seq `asked` (of event `target`): the event stands."""
+
+    target: Seq
+    asked: Seq
 
 
 class Note(Event, tag="note", kw_only=True, frozen=True):
@@ -172,11 +194,12 @@ class Signed(Event, tag="signed", kw_only=True, frozen=True):
     signature: Signature
 
 
-CORE_EVENTS: tuple[type[Event], ...] = (Undone, Note, Signed)
+CORE_EVENTS: tuple[type[Event], ...] = (Undone, Note, Signed, UndoAsked, UndoRefused)
 
 
 def is_core(event: Event) -> bool:
-    """Returns True for `undone`, `note` and `signed`, which every game shares."""
+    """Returns True for `undone`, `note`, `signed`, `undo_asked` and `undo_refused`, which
+    every game shares."""
     return isinstance(event, CORE_EVENTS)
 
 

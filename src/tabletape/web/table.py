@@ -290,7 +290,8 @@ def play_app(table: play.Table, seats: play.Seats, allowed: Callable[[str], bool
               Route("/p/{token}/event", write(play.Table.enter), methods=["POST"]),
               Route("/p/{token}/note", write(play.Table.note), methods=["POST"]),
               Route("/p/{token}/undo", write(play.Table.undo), methods=["POST"]),
-              Route("/p/{token}/rematch", write(play.Table.rematch), methods=["POST"])]
+              Route("/p/{token}/rematch", write(play.Table.rematch), methods=["POST"]),
+              Route("/p/{token}/setup", write(play.Table.setup), methods=["POST"])]
     app = Starlette(routes=routes,
                     middleware=[Middleware(Guard, allowed=allowed or host_check("localhost"),
                                            refused=host_refused, page=play_page.PAGE)])
