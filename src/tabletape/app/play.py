@@ -154,13 +154,9 @@ class Table:
     # held while the one fold is read or written (re-entered: a write looks first)
     _writing: threading.RLock = field(default_factory=threading.RLock, repr=False)
     folded: live.Folded = field(init=False, repr=False)  # the log's one fold
-    _moment: tuple[tuple[int, UndoAsked | None], Moment] | None = field(
+    _moment: tuple[int, Moment] | None = field(
         default=None, init=False, repr=False)
     _recent: dict[str, deque[float]] = field(default_factory=dict, repr=False)
-
-    # An undo request is a line of the log now, so the file's stamp says when one is made;
-    # web/table.py's page cache still keys on `asked` (always None now: it may drop it).
-    asked: None = None
 
     # -- what a seat sees ------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -198,7 +194,7 @@ class Table:
             except (TapeError, OSError, ValueError, RecursionError) as e:
                 why = live.why(e)
                 return Moment(self._keyed(f"broken-{why}"), visible(f"unreadable: {why}"))
-            key = (self.folded.moves, None)
+            key = self.folded.moves  # an undo request is a line of the log: it moves it
             if self._moment is not None and self._moment[0] == key:
                 return self._moment[1]
             moment = self._moment_of(result)
