@@ -204,7 +204,7 @@ def stage_of(state: Any) -> str:
     return ""
 
 
-def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> list[str]:
+def acts(rs: engine.Ruleset[Any, Any, Any], state: Any, decision: engine.Decision | None) -> list[str]:
     """Returns the players who enter the next event: the decision's actor, or for a chance
     outcome the player whose draw it is (the owner of its events, engine.seats.owner; none
     when any player may enter it). Who acts is public: the board names them too."""
@@ -358,7 +358,7 @@ class Table:
         return Table._offered(rs, *Table.table(result, seat), seat)
 
     @staticmethod
-    def _offered(rs: engine.Ruleset, state: Any, blocked: bool, seat: Seat) -> list[Event]:
+    def _offered(rs: engine.Ruleset[Any, Any, Any], state: Any, blocked: bool, seat: Seat) -> list[Event]:
         """`offered`, from the state `table` gives the seat (worked out once per request)."""
         if not (seat.umpire or seat.player) or blocked:
             return []
@@ -404,7 +404,7 @@ class Table:
             raise Malformed(e.reason) from None
         return written.tail.seq
 
-    def game(self) -> engine.Ruleset:
+    def game(self) -> engine.Ruleset[Any, Any, Any]:
         """Returns the log's game, from its header alone (no state read)."""
         from tabletape.app.logrows import header_of
         return header_of(self.path)[1]

@@ -139,7 +139,7 @@ class Listing:
         return list(out.items())
 
 
-def listing(ruleset: engine.Ruleset, state: Any, events: list[Event] | None = None,
+def listing(ruleset: engine.Ruleset[Any, Any, Any], state: Any, events: list[Event] | None = None,
             limit: int = MAX_LIST) -> Listing:
     """Returns the legal next events (or the given subset) grouped, labelled and numbered."""
     decision = ruleset.pending(state)

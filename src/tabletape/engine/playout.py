@@ -28,7 +28,7 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+    def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event: ...
 
 
@@ -41,7 +41,7 @@ class Game:
 
     __slots__ = ("rs", "state", "events", "initial")
 
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
         self.rs = rs
         self.initial = rs.initial()
         self.state = self.initial
@@ -81,7 +81,7 @@ def _score_ref(state: Any) -> Any:
     return getattr(state, "vp", None) or getattr(state, "rounds_won", None)
 
 
-def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
+def features(rs: Ruleset[Any, Any, Any], event: Event) -> tuple[str, ...]:
     """Returns what a player's event exercised: its rules (`rule:ID`) and its card (`card:X`)."""
     out = tuple(f"rule:{r}" for r in rs.governing(event))
     card = getattr(event, "card", None)
@@ -90,7 +90,7 @@ def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
     return out
 
 
-def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int = MAX_EVENTS,
+def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *, max_events: int = MAX_EVENTS,
          visit: Callable[[Event, Any], None] | None = None) -> Played:
     """Plays one game on a bound ruleset with one agent per seat; `visit(event, state)`
     is told every event (writing a log, counting independently). Deterministic for a seed.
