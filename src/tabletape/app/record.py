@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -230,7 +231,7 @@ class RecordSession:
     """A log open for recording: its state, the listing shown, and durable appends."""
 
     def __init__(self, path: str, *, by: str | None = None, auto_chance: int | None = None,
-                 clock=lambda: None):
+                 clock: Callable[[], str | None] = lambda: None) -> None:
         self.path = path
         self.by = by
         self.clock = clock  # returns the `at` of a new event (None leaves it out)

@@ -557,7 +557,7 @@ def snapshot(fold: Fold) -> bytes | None:
                                    requests))
 
 
-def _problem(e: IllegalEvent) -> tuple:
+def _problem(e: IllegalEvent) -> tuple[str, str, str | None, int | None, int | None]:
     return (e.reason, e.rule, e.event, e.line, e.seq)
 
 

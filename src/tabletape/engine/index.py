@@ -23,7 +23,7 @@ import hashlib
 import itertools
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import msgspec
 
@@ -182,7 +182,7 @@ def save(path: str, rs: Ruleset[Any, Any, Any], header_digest: str, old: Loaded,
         pass
 
 
-def _holds(f, cp: Checkpoint) -> bool:
+def _holds(f: BinaryIO, cp: Checkpoint) -> bool:
     """Returns True when the log still has, at the checkpoint's offset, the line it recorded."""
     size = cp.offset - cp.line_offset
     if not 0 < size <= codec.MAX_LINE + 1:

@@ -53,7 +53,9 @@ def get(game: str) -> Ruleset[Any, Any, Any]:
     # imported already (its RULESET made: a module another thread is importing has none
     # yet, and import_module waits for it)
     ruleset = getattr(sys.modules.get(module), "RULESET", None)
-    return ruleset if ruleset is not None else importlib.import_module(module).RULESET
+    made: Ruleset[Any, Any, Any] = (ruleset if ruleset is not None
+                                     else importlib.import_module(module).RULESET)
+    return made
 
 
 def check_header(rs: Ruleset[Any, Any, Any], header: Header, file: str) -> None:

@@ -39,5 +39,7 @@ def play(ruleset: Ruleset[Any, Any, Any], header: Header, seed: int, *, max_even
 def header_for(ruleset: Ruleset[Any, Any, Any], players: tuple[str, ...], options: Any = None,
                components: Any = None) -> Header:
     """Returns a header for a simulated game with default options and components."""
-    return ruleset.start(players, options if options is not None else ruleset.Options(),
-                         components if components is not None else ruleset.default_components())
+    header: Header = ruleset.start(players, options if options is not None else ruleset.Options(),
+                                   components if components is not None
+                                   else ruleset.default_components())
+    return header

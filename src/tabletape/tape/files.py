@@ -15,7 +15,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from tabletape.tape.errors import TapeError, UsageError
 
@@ -91,7 +91,7 @@ def writing(target: str, *, force: bool = False, reading: Iterable[str] = (),
             os.unlink(tmp)
 
 
-def write(target: str, data: bytes | Iterable[bytes], **how) -> None:
+def write(target: str, data: bytes | Iterable[bytes], **how: Any) -> None:
     """Writes `data` (bytes, or chunks of them) to `target` through `writing` (same options)."""
     with writing(target, **how) as f:
         if isinstance(data, (bytes, bytearray, memoryview)):

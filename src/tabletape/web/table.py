@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
@@ -47,7 +48,7 @@ def _origin_ok(request: Request) -> bool:
     return origin is not None and origin == f"http://{host}"
 
 
-async def _body(request: Request) -> dict:
+async def _body(request: Request) -> dict[str, Any]:
     """Returns a write's JSON object, or raises Unsent (400, 413, 415)."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise Unsent(415, "a write is JSON (Content-Type: application/json)")
@@ -127,7 +128,8 @@ def play_app(table: play.Table, seats: play.Seats, allowed: Callable[[str], bool
         return Response(body, media_type="application/json",
                         headers={"Cache-Control": "no-store"})
 
-    def write(act: Callable[[play.Table, play.Seat, dict], str]) -> Callable:
+    def write(act: Callable[[play.Table, play.Seat, dict[str, Any]], str]
+              ) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             seat = seat_of(request)
             if seat is None or seat is play.PUBLIC:
