@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletape.engine.playout import MAX_EVENTS, Game, drawer
+from tabletape.engine.playout import MAX_EVENTS, Game, drawer, score_of
 from tabletape.engine.protocol import CHANCE, Ruleset
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Event
@@ -29,6 +29,7 @@ from tabletape.tape.events import Event
 WORLD_TRIES = 2  # searches before a decision gives up on sampling (then: random)
 SEARCH_BUDGET = 2000  # outcomes drawn in one search for a world before it is given up
 DRAWS = 4  # outcomes drawn for one masked event in one pass
+DEPTH = 200  # events a playout plays, where the game keeps a score, before the score judges it
 
 
 class Masked:
@@ -114,10 +115,11 @@ class RandomAgent:
 class MonteCarloAgent:
     """Flat Monte Carlo over worlds sampled to agree with the seat's knowledge."""
 
-    def __init__(self, budget: int = 32) -> None:
+    def __init__(self, budget: int = 32, depth: int | None = DEPTH) -> None:
         if budget < 1:
             raise UsageError(f"an agent's budget is playouts per decision, at least 1: got {budget}")
         self.budget = budget
+        self.depth = depth  # events a playout plays before a score judges it (None: to the end)
         self.name = f"mc:{budget}"
         self._known: dict[int, tuple[Game, Knowledge]] = {}  # (the game kept: ids are reused)
         self.fallbacks = 0  # decisions taken at random because no world could be sampled
@@ -154,7 +156,8 @@ class MonteCarloAgent:
                     break
                 if rs.check(world, options[i]) is not None:
                     continue
-                wins[i] += rollout(rs, rs.apply(world, options[i]), k.seat, rng)
+                wins[i] += rollout(rs, rs.apply(world, options[i]), k.seat, rng,
+                                   depth=self.depth)
                 tries[i] += 1
                 done += 1
         if not any(tries):
@@ -378,16 +381,26 @@ def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[E
 
 
 def rollout(rs: Ruleset, state: Any, seat: str, rng: random.Random,
-            max_events: int = MAX_EVENTS) -> float:
+            max_events: int = MAX_EVENTS, depth: int | None = None) -> float:
     """Returns the seat's share of the win after random play from `state` to the end (each
-    event drawn as `playout.drawer` draws it, without making every legal one)."""
+    event drawn as `playout.drawer` draws it, without making every legal one); with `depth`,
+    a game whose state carries a score is played that many events at most, and one still
+    going is judged by its score then: the seat's share of the lead."""
     pending, draw = rs.pending, drawer(rs)
     apply = rs.apply
-    for _ in range(max_events):
+    scored = depth is not None and score_of(state) is not None
+    for _ in range(depth if scored and depth is not None else max_events):
         decision = pending(state)
         if decision is None:
             break
         state = apply(state, draw(state, decision.actor == CHANCE, rng))
+    else:
+        if scored:
+            score = score_of(state)
+            assert score is not None
+            best = max(score.values())
+            top = [p for p, v in score.items() if v == best]
+            return 1.0 / len(top) if seat in top else 0.0
     outcome = rs.outcome(state)
     if outcome is None or seat not in outcome.winners:
         return 0.0
