@@ -17,6 +17,7 @@ the same knowledge, and with the same seed the same move.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -301,7 +302,12 @@ def _missing(culprit: Event | None, outcomes: list[Event | None], fail: int,
 def _values(event: Event, names: set[str]) -> set[Any]:
     """Returns an event's own text values that name no player (a card, a unit, an area),
     those of a list of them too (the units an emergency deployment shows)."""
-    out = set()
+    return set(_values_of(event, frozenset(names)))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # (events are frozen: a search asks the same ones often)
+def _values_of(event: Event, names: frozenset[str]) -> frozenset[Any]:
+    out: set[Any] = set()
     for f in event.__struct_fields__:
         if f not in ENVELOPE:
             v = getattr(event, f)
@@ -309,7 +315,7 @@ def _values(event: Event, names: set[str]) -> set[Any]:
                 v = (v,)
             if isinstance(v, (tuple, list)):  # (a card named, or several: units revealed)
                 out.update(x for x in v if isinstance(x, str) and x not in names)
-    return out
+    return frozenset(out)
 
 
 ENVELOPE = frozenset({"seq", "prev", "at", "by", "type"})
