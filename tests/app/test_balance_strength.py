@@ -1,7 +1,8 @@
-"""The strong agent's strength: in each game, Monte Carlo (mc) wins more than its even share
-against random, over a small seeded sample (rotated through the seats). The samples are kept
-small so that the four play in about 20 s on a quiet core; docs/balance.md publishes the
-figures of larger runs with their 95% intervals."""
+"""The strong agent's strength: Monte Carlo (mc) wins more than its even share against random,
+over a small seeded sample of each game (rotated through the seats); docs/balance.md
+publishes the figures of larger runs with their 95% intervals. The samples play in about
+35 s on a quiet core. BATTLECARDS Pacific is not among them: one of its games with mc:4
+costs minutes, most of it sampling worlds (docs/balance.md)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,9 @@ from tabletape.app import balance as lab
 from tabletape.app import balance_report as rep
 
 SAMPLES = [  # game, players, the mc agent (its budget), games
-    ("cards-of-war", 2, "mc:4", 6),
-    ("liberation", 2, "mc:4", 6),
-    ("global-domination", 3, "mc:2", 3),
-    ("battlecards-pacific", 2, "mc:2", 2),
+    ("cards-of-war", 2, "mc:8", 10),
+    ("liberation", 2, "mc:8", 8),
+    ("global-domination", 3, "mc:8", 3),
 ]
 
 
@@ -24,6 +24,6 @@ SAMPLES = [  # game, players, the mc agent (its budget), games
 def test_the_mc_agent_wins_more_than_random_in_each_game(game, players, spec, games):
     config = lab.Config(game=game, rules=engine.get(game).version, players=players,
                         agents=(spec, "random"), rotate=True)
-    report = rep.measure(config, None, seed=1, games=games, jobs=1)
+    report = rep.measure(config, None, seed=0, games=games, jobs=1)
     mc = report.a.summary.agents[spec]
     assert mc.value > 1 / players, msgspec.json.encode(report.a.summary.agents)
