@@ -1,8 +1,8 @@
 """The strong agent's strength: Monte Carlo (mc) wins more than its even share against random,
 over a small seeded sample of each game (rotated through the seats); docs/balance.md
-publishes the figures of larger runs with their 95% intervals. The samples play in about
-35 s on a quiet core. BATTLECARDS Pacific is not among them: one of its games with mc:4
-costs minutes, most of it sampling worlds (docs/balance.md)."""
+publishes the figures of larger runs with their 95% intervals. The three samples play in
+about 40 s of CPU. BATTLECARDS Pacific is not among them: one of its games with mc:4 costs
+minutes, most of it sampling worlds (docs/balance.md)."""
 
 from __future__ import annotations
 
