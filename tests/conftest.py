@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tabletape import engine
-from tabletape.cli import main
+from tabletape.cli.group import main
 from tabletape.engine import simulate
 from tabletape.games.cards_of_war.events import CardDrawn, OpeningCardDrawn, Options
 from tabletape.tape import log

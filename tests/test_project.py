@@ -107,6 +107,16 @@ def test_every_function_in_src_is_used_in_src():
     assert not unused, "\n".join(unused)
 
 
+def test_no_package_hides_its_names_behind_a_lazy_getattr():
+    """A package's names are its modules': no `__init__.py` of src/ re-exports lazily
+    (`def __getattr__`), which hides from a reader and from import-linter what a caller
+    really imports."""
+    lazy = [path for path in glob.glob("src/tabletape/**/__init__.py", recursive=True)
+            if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__"
+                   for n in ast.parse(open(path).read(), path).body)]
+    assert not lazy, lazy
+
+
 CONTRACTS = {  # a planted module -> the import-linter contract it breaks
     "games/cards_of_war/helpers.py": ("import rich\n", "rich only in the CLI and in each game's"),
     "cli/planted.py": ("import tabletape.games.cards_of_war\n",
@@ -119,6 +129,10 @@ CONTRACTS = {  # a planted module -> the import-linter contract it breaks
                       "no import cycle between the tape's modules"),
     "engine/diff.py": ("\nfrom tabletape.tape import log\n",
                        "reading a log never loads the writer or repair"),
+    "app/report.py": ("\n\ndef _hidden():\n    from tabletape.app import corpus\n",
+                      "no import cycle between the app's modules"),
+    "cli/complete.py": ("\nfrom tabletape.tape.log import MAX_LINE\n",
+                        "the front ends reach a log only through app"),
     "app/planted.py": ("import starlette.responses\n",
                        "only the web layer knows the web framework"),
     "web/planted.py": ("import click\n", "the web layer knows no click"),
@@ -127,9 +141,9 @@ CONTRACTS = {  # a planted module -> the import-linter contract it breaks
 
 def test_each_import_contract_fails_on_a_planted_violation(tmp_path):
     """The contracts have no blind spot: a game module of a new name importing rich, the CLI
-    naming a game, a rules module importing a drawing, the engine's or the tape's modules
-    importing each other, the engine loading the log's writer: each breaks its contract (and
-    only it)."""
+    naming a game, a rules module importing a drawing, the engine's, the tape's or the app's
+    modules importing each other, the engine loading the log's writer, the CLI reading a log
+    through the tape: each breaks its contract (and only it)."""
     import shutil
     import subprocess
     import sys

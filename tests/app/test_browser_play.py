@@ -95,9 +95,8 @@ def press(pg, item: str | None, log_path) -> None:
     from playwright.sync_api import expect
     lines = len(log_path.read_text().splitlines())
     expect(pg.locator("#seq")).to_have_text(f"after seq {lines - 1}", timeout=3000)
-    buttons = pg.locator("#groups button")
-    exact = re.compile("^" + re.escape(item) + r"(\s|$)") if item else None  # Tank, not Anti-Tank
-    (buttons if exact is None else buttons.filter(has_text=exact)).first.click()
+    from tests.app.test_browser_games import way_to  # the builder's steps to the event
+    way_to(pg, lambda event: item is None or item in _strings(event))
     expect(pg.locator("#confirm")).to_be_visible()
     pg.click("#confirm-yes")
     expect(pg.locator("#message")).to_contain_text(f"recorded seq {lines}", timeout=3000)
@@ -184,7 +183,8 @@ def test_a_stale_page_shows_the_refusal(phones, playing):
     expect(second.locator("#waiting")).to_contain_text("Your move")
     expect(second.locator("#seq")).to_have_text("after seq 0")
     second.route("**/state*", lambda route: route.fulfill(status=204))  # hears nothing new
-    second.locator("#groups button", has_text="Battleship").first.click()  # not confirmed yet
+    from tests.app.test_browser_games import way_to
+    way_to(second, lambda event: event.get("card") == "Battleship")  # not confirmed yet
     press(first, "Spy", log_path)
     second.click("#confirm-yes")  # the page as it was before the other press
     expect(second.locator("#message")).to_have_text(  # no rule: it may rest on a hidden card
@@ -195,6 +195,8 @@ def test_a_stale_page_shows_the_refusal(phones, playing):
 
 
 def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
+    """Asking and accepting each confirm with the sentence of the event undone; both are
+    lines of the log. A dispute is posted only in the player's own words."""
     from playwright.sync_api import expect
     log_path, links = playing
     alice, _ = phones(links["alice"])
@@ -202,11 +204,21 @@ def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
     press(alice, "Battleship", log_path)
     expect(alice.locator("#undo")).to_have_text("ask to undo seq 1", timeout=3000)
     alice.click("#undo")
+    expect(alice.locator("#confirm-sentence")).to_have_text(
+        "Ask to undo seq 1: alice turns up Battleship to decide who starts")
+    alice.click("#confirm-yes")
     expect(alice.locator("#message")).to_contain_text("alice asks to undo seq 1")
-    expect(bob.locator("#undo")).to_have_text("confirm the undo of seq 1", timeout=3000)
-    expect(bob.locator("#undo-state")).to_have_text("alice asks to undo seq 1")
+    expect(bob.locator("#undo")).to_have_text("accept the undo of seq 1", timeout=3000)
+    expect(bob.locator("#refuse-undo")).to_be_visible()
+    expect(bob.locator("#undo-state")).to_have_text(
+        "alice asks to undo seq 1: alice turns up Battleship to decide who starts")
     assert len(log_path.read_text().splitlines()) == 3  # the request is a line of the log
+    bob.click("#dispute")  # no words: nothing posted
+    expect(bob.locator("#message")).to_contain_text("Write why you dispute the last event")
+    assert len(log_path.read_text().splitlines()) == 3
     bob.click("#undo")
+    expect(bob.locator("#confirm-sentence")).to_contain_text("Accept undoing seq 1: ")
+    bob.click("#confirm-yes")
     expect(bob.locator("#message")).to_contain_text("bob accepts the request at seq 2: undoes "
                                                     "seq 1", timeout=3000)
     lines = [json.loads(line) for line in log_path.read_text().splitlines()]
@@ -214,6 +226,23 @@ def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
                                           "undone"]
     expect(alice.locator("#waiting")).to_contain_text("Your move: the card alice turns up",
                                                       timeout=3000)
+
+
+def test_an_undo_request_refused_is_a_line_of_the_log(phones, playing):
+    from playwright.sync_api import expect
+    log_path, links = playing
+    alice, _ = phones(links["alice"])
+    bob, _ = phones(links["bob"])
+    press(alice, "Battleship", log_path)
+    expect(alice.locator("#undo")).to_have_text("ask to undo seq 1", timeout=3000)
+    alice.click("#undo")
+    alice.click("#confirm-yes")
+    expect(bob.locator("#refuse-undo")).to_be_visible(timeout=3000)
+    bob.click("#refuse-undo")
+    expect(bob.locator("#message")).to_contain_text("refuses", timeout=3000)
+    lines = [json.loads(line) for line in log_path.read_text().splitlines()]
+    assert [x["type"] for x in lines][-2:] == ["undo_asked", "undo_refused"]
+    expect(alice.locator("#refuse-undo")).to_be_hidden(timeout=3000)
 
 
 def readable_at_390(pg) -> None:
@@ -351,31 +380,8 @@ def press_any(pages: dict, log_path, rng) -> str:
     player would (a draw names a card the deck holds: the page also offers the cards the
     player cannot rule out, some of which another player holds), confirming it; returns
     whose page it was. Each page is told to poll at once rather than in a second."""
-    from playwright.sync_api import expect
-    lines = len(log_path.read_text().splitlines())
-    ready = []
-    for name, (pg, _) in pages.items():
-        pg.evaluate("poll(true)")
-        expect(pg.locator("#seq")).to_have_text(f"after seq {lines - 1}", timeout=3000)
-        if pg.locator("#groups button").count():
-            ready.append(name)
-    assert ready, "nobody's move, and the game is not over"
-    who = ready[0]
-    pg = pages[who][0]
-    result = engine.replay(str(log_path))
-    codec = result.ruleset.codec
-    legal = [json.loads(codec.encode(e)) for e in result.ruleset.legal(result.fold.state)]
-    offered = pg.evaluate("S.groups.flatMap(g => g.events.map(e => e.event))")
-    honest = [k for k, e in enumerate(offered) if {**e, "seq": -1} in
-              [{**x, "seq": -1} for x in legal]]
-    assert honest, f"{who}'s page offers no card the deck holds"
-    k = rng.choice(honest)
-    pg.locator("#groups button").nth(k).click()
-    with pg.expect_response(lambda r: r.url.endswith("/event")) as answer:
-        pg.click("#confirm-yes")
-    assert answer.value.status == 200
-    expect(pg.locator("#message")).to_contain_text(f"recorded seq {lines}")
-    return who
+    from tests.app.test_browser_games import press_through  # down the builder's steps
+    return press_through(pages, log_path, rng, [])[0]
 
 
 def _strings(value) -> set[str]:
@@ -569,4 +575,5 @@ def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatc
     finally:
         server.close()
     result = engine.replay(str(path))
-    assert result.error is None and not result.problems and result.events == 9
+    assert result.error is None and not result.problems
+    assert result.events >= 9  # a set-up drawn at random is one press

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from tabletape import engine
 from tabletape.app import play
-from tabletape.cli import main
+from tabletape.cli.group import main
 from tabletape.engine import CHANCE, seats
 from tabletape.engine import simulate as sim
 from tabletape.tape import log as tapelog

@@ -345,7 +345,7 @@ def test_each_version_is_encoded_once_for_every_client(served, log_copy, monkeyp
 def _note(path) -> None:
     from click.testing import CliRunner
 
-    from tabletape.cli import main
+    from tabletape.cli.group import main
     res = CliRunner().invoke(main, ["note", str(path), "one more", "--by", "dave"])
     assert res.exit_code == 0, res.output
 

@@ -50,7 +50,7 @@ def test_every_replay_has_a_frame_per_seq_with_steppers_words(path):
     for f, (seq, frame) in zip(book.frames, enumerate(stepper.frames), strict=True):
         stepper.go(seq)
         assert f["t"] == frame.sentence
-        assert f["m"] == stepper.marks(ruled=True)  # (the reason is in the ruling line)
+        assert f["m"] == [m.text for m in stepper.marks(ruled=True)]  # (reason: the ruling line)
     last = book.pics[-1]
     r = engine.replay(path)
     for v, who in enumerate((None, *r.header.players)):

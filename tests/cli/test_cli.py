@@ -326,7 +326,7 @@ def test_schema_check_and_write(run, tmp_path):
 
 
 def test_every_command_has_help_with_an_example(run):
-    from tabletape.cli import main
+    from tabletape.cli.group import main
     for name in main.list_commands(None):
         r = run(name, "--help")
         assert r.exit_code == 0 and "Example" in r.stdout, name
@@ -385,7 +385,7 @@ def test_a_log_point_is_a_file_and_perhaps_a_seq():
 def test_each_lazy_command_is_declared_once_and_loaded_when_asked_for():
     import click
 
-    from tabletape.cli import LAZY_COMMANDS, main
+    from tabletape.cli.group import LAZY_COMMANDS, main
     for name in LAZY_COMMANDS:
         assert name not in main.commands, f"{name} is registered on main as well"
         command = main.get_command(click.Context(main), name)

@@ -156,7 +156,7 @@ def _commands(group=None, path=()):
     """Yields (path, command) for every command of the group, subgroups' commands too."""
     import click
 
-    from tabletape.cli import main
+    from tabletape.cli.group import main
     group = group or main
     ctx = click.Context(group)
     for name in group.list_commands(ctx):
@@ -184,7 +184,7 @@ def test_every_help_example_is_one_whole_command_that_parses(run, monkeypatch, t
 
     import click
 
-    from tabletape.cli import main
+    from tabletape.cli.group import main
     monkeypatch.setenv("COLUMNS", "50")  # narrow: nothing an example holds may be wrapped
     monkeypatch.chdir(tmp_path)
     (tmp_path / "game.jsonl").write_bytes(b"")  # serve's FILE must exist

@@ -546,10 +546,12 @@ def test_the_stepper_moves_and_says_why_it_cannot():
     s = Stepper("replays/cards-of-war/kill-dispute.jsonl", at=20)
     assert s.frame.seq == 20 and s.marks() == []
     assert s.key("illegal") is None and s.frame.seq == 21
-    assert s.marks()[0].startswith("illegal [cow.kill.type-match]")
-    assert "undone at seq 23" in s.marks()
+    assert s.marks()[0].text.startswith("illegal [cow.kill.type-match]") and s.marks()[0].illegal
+    assert ("undone at seq 23", False) in s.marks()
     assert s.key("dispute") is None and s.frame.seq == 22
-    assert s.marks()[0].startswith("ruling on seq 21: illegal [cow.kill.type-match]")
+    # a ruling on a dispute about an illegal event does not make the dispute illegal
+    assert s.marks()[0].text.startswith("ruling on seq 21: illegal [cow.kill.type-match]")
+    assert not any(m.illegal for m in s.marks())
     assert s.key("prev") is None and s.frame.seq == 21
     assert s.key("first") is None and s.key("prev") == "this is the header (seq 0)"
     assert s.key("end") is None and s.key("next") == "this is the last event"

@@ -55,6 +55,47 @@ def test_no_cli_module_builds_its_json_by_hand(module):
     assert hand_built_json((SRC / "cli" / module).read_text()) == []
 
 
+def _message(node: ast.AST) -> bool:
+    """Returns True for an error's words: `str(x)`, `x.reason`, `x.message`, `x.args`."""
+    return (isinstance(node, ast.Call) and _name(node) == "str") or \
+        (isinstance(node, ast.Attribute) and node.attr in ("reason", "message", "args"))
+
+
+def decided_by_words(source: str) -> list[int]:
+    """Returns the lines that choose by an error's or a mark's words: `"..." in str(e)`,
+    `"..." in e.reason`, `e.reason.startswith(...)`, `m.startswith("illegal")`."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and any(isinstance(o, (ast.In, ast.NotIn))
+                                                 for o in node.ops) \
+                and any(_message(c) for c in node.comparators) \
+                and isinstance(node.left, ast.Constant):
+            out.append(node.lineno)
+        elif isinstance(node, ast.Call) and _name(node) in ("startswith", "endswith") \
+                and isinstance(node.func, ast.Attribute) and node.args \
+                and isinstance(node.args[0], ast.Constant) \
+                and (_message(node.func.value) or node.args[0].value in ("illegal", "error")):
+            out.append(node.lineno)
+    return out
+
+
+def test_the_rule_catches_a_choice_by_words():
+    assert decided_by_words('x = "a" if "no newline" in problem.reason else "b"') == [1]
+    assert decided_by_words('if "torn" in str(e): pass') == [1]
+    assert decided_by_words('if e.reason.startswith("torn"): pass') == [1]
+    assert decided_by_words('style = "red" if m.startswith("illegal") else ""') == [1]
+    assert decided_by_words('fix = problem.repairs') == []
+    assert decided_by_words('[s for s in seqs if str(s).startswith(typed)]') == []
+    assert decided_by_words('if isinstance(e, MissingNewline): pass') == []
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in (SRC / "cli").glob("*.py")))
+def test_no_cli_module_decides_by_an_errors_words(module):
+    """The CLI renders; what to advise or how to mark is chosen by the error's or the mark's
+    kind (a type, a field), which app and tape give it, never by matching its text."""
+    assert decided_by_words((SRC / "cli" / module).read_text()) == []
+
+
 def _calls(path: pathlib.Path, name: str, min_args: int) -> list[str]:
     tree = ast.parse(path.read_text())
     return [f"{path.relative_to(SRC)}:{c.lineno}" for c in ast.walk(tree)

@@ -54,7 +54,7 @@ def _figure():
     """Records the figure of this module's run: hostile strings, commands, misleading outputs."""
     yield
     if TALLY["outputs"]:
-        from tabletape.cli import main
+        from tabletape.cli.group import main
         figures.record("trust: hostile strings through the CLI", strings=len(TRIED) + len(MARKUP) + 1,
                        commands=f"{len(TALLY['commands'] & set(main.list_commands(None)))} of "
                        f"{len(main.list_commands(None))}",
@@ -68,7 +68,7 @@ def run():
     """The CLI runner, noting which command ran last (for the figure)."""
     from click.testing import CliRunner
 
-    from tabletape.cli import main
+    from tabletape.cli.group import main
     runner = CliRunner()
 
     def invoke(*args, input: str | None = None):

@@ -205,7 +205,7 @@ def _complete(shell: str, words: str) -> str:
     env = {**os.environ, "_TABLETAPE_COMPLETE": f"{shell}_complete", "COMP_WORDS": words,
            "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1)),
            "PYTHONPATH": os.path.abspath("src")}
-    code = "import sys; from tabletape.cli import main; main(prog_name='tabletape')"
+    code = "import sys; from tabletape.cli.group import main; main(prog_name='tabletape')"
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True).stdout
 
@@ -236,7 +236,7 @@ def test_each_shell_gets_its_completion_script(shell):
     import sys
     env = {**os.environ, "_TABLETAPE_COMPLETE": f"{shell}_source",
            "PYTHONPATH": os.path.abspath("src")}
-    code = "from tabletape.cli import main; main(prog_name='tabletape')"
+    code = "from tabletape.cli.group import main; main(prog_name='tabletape')"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True).stdout
     assert "_TABLETAPE_COMPLETE" in out

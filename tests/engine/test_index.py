@@ -296,7 +296,7 @@ def test_append_imports_no_rendering_library(tmp_path):
     path = tmp_path / "g.jsonl"
     from tests.conftest import new_log
     new_log(path)
-    code = ("import sys; from tabletape.cli import main\n"
+    code = ("import sys; from tabletape.cli.group import main\n"
             "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'rich', 'pygments', 'markdown_it', 'cryptography', 'prompt_toolkit'}))")

@@ -361,7 +361,7 @@ def test_replay_judges_with_the_box_values_and_says_so(run, tmp_path):
 
 def test_view_judges_with_the_box_values_and_the_page_says_so(run, tmp_path):
     from tabletape.app import viewer
-    from tabletape.app.whatif import components_for
+    from tabletape.app.whatif import Whatif
     logs, path, box, before = _bcp_alone(tmp_path)
     out = tmp_path / "g.html"
     r = run("view", path, "-o", out, "--components", box)
@@ -370,7 +370,7 @@ def test_view_judges_with_the_box_values_and_the_page_says_so(run, tmp_path):
     assert "invalid at seq 27 [bcp.fire.hit]" in r.stdout
     page = out.read_text()
     assert 'id="judged"' in page
-    book = viewer.build(str(path), components=components_for(str(path), str(box)))
+    book = viewer.build(str(path), components=Whatif(str(box)))
     assert book.data()["judged"] == NOTE.format(box)
     assert any("Radar Advantage 2 = 9" in m for m in book.frames[27]["m"])
     assert "judged" not in viewer.build(str(path)).data()  # the header's values: no note

@@ -412,7 +412,7 @@ def test_the_viewers_table_of_parts_numbers_as_a_dict_would():
 _SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
 # Both sides run as `tabletape` (click names the program in its usage errors); the quick
 # side also lists the modules it imported, after its own output.
-_CLICK = "import sys; sys.argv[0] = 'tabletape'; from tabletape.cli import main; main()"
+_CLICK = "import sys; sys.argv[0] = 'tabletape'; from tabletape.cli.group import main; main()"
 _ENTRY = ("import atexit, sys; sys.argv[0] = 'tabletape'\n"
           "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sys.modules)))\n"
           "from tabletape.cli.entry import run; run()")
@@ -496,19 +496,21 @@ def test_replay_to_imports_only_what_drawing_needs(logs):
 
 
 def test_the_console_script_is_the_entry_that_knows_the_quick_path():
-    """`tabletape` and `python -m tabletape` both start in cli/entry.py; `tabletape.cli:main`
-    is still the click group (tests, and anything that imported it, go on working)."""
+    """`tabletape` and `python -m tabletape` both start in cli/entry.py; `tabletape.cli.group:main`
+    is the click group, and `tabletape.cli` re-exports nothing (no lazy facade)."""
     import tomllib
 
     import click
 
-    from tabletape.cli import main
+    from tabletape.cli.group import main
     with open(os.path.join(os.path.dirname(_SRC), "pyproject.toml"), "rb") as f:
         scripts = tomllib.load(f)["project"]["scripts"]
     assert scripts == {"tabletape": "tabletape.cli.entry:run"}
     with open(os.path.join(_SRC, "tabletape", "__main__.py")) as f:
         assert "from tabletape.cli.entry import run" in f.read()
     assert isinstance(main, click.Group) and "replay" in main.list_commands(click.Context(main))
+    import tabletape.cli
+    assert not hasattr(tabletape.cli, "__getattr__") and not hasattr(tabletape.cli, "main")
 
 
 def _plain_feed(self, seq, event, line=None):

@@ -50,7 +50,7 @@ def _figure():
 def test_a_hostile_name_is_refused_or_printed_as_written(tmp_path_factory):
     from click.testing import CliRunner
 
-    from tabletape.cli import main
+    from tabletape.cli.group import main
     runner = CliRunner()
     folder = tmp_path_factory.mktemp("names")
 

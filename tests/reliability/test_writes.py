@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from click.testing import CliRunner
 
-from tabletape.cli import main
+from tabletape.cli.group import main
 from tests.reliability.figures import record
 
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"

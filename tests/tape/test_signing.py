@@ -342,7 +342,7 @@ def test_a_missing_keys_folder_is_a_usage_error(run, game, tmp_path):
 
 def test_append_does_not_import_cryptography(game):
     # cryptography loads only where a key is used: append's start-up stays light
-    code = ("import sys; from click.testing import CliRunner; from tabletape.cli import main; "
+    code = ("import sys; from click.testing import CliRunner; from tabletape.cli.group import main; "
             f"r = CliRunner().invoke(main, ['append', {str(game)!r}, {DRAW!r}]); "
             "assert r.exit_code == 0, r.output; print('cryptography' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

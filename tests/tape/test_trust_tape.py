@@ -10,9 +10,10 @@ import pytest
 
 from tabletape import engine
 from tabletape.engine import index
+from tabletape.engine.index import state_at
 from tabletape.games.cards_of_war.events import Options
 from tabletape.tape import log
-from tabletape.tape.errors import LogFormatError, TornTail, UsageError
+from tabletape.tape.errors import LogFormatError, MissingNewline, TornTail, UsageError
 from tabletape.tape.events import Note
 from tests.conftest import COW, lines, write
 from tests.engine.test_index import lines_hash, same, session_log
@@ -40,7 +41,7 @@ def test_a_log_recorded_under_other_rules_is_valid_and_says_so(tmp_path):
     log.create(str(path), header, COW.codec)
     r = engine.replay(str(path))
     assert r.ok and r.rules_versions == ("0.0-old", COW.version)
-    assert engine.state_at(str(path)).rules_versions == ("0.0-old", COW.version)
+    assert state_at(str(path)).rules_versions == ("0.0-old", COW.version)
 
 
 def test_a_log_recorded_under_these_rules_has_no_rules_versions(game):
@@ -67,7 +68,7 @@ def indexed(tmp_path, small_index) -> str:
 
 def from_checkpoint(path: str, **kw) -> tuple[engine.Replay, bool]:
     """Returns `state_at(path)` and whether it started from a checkpoint."""
-    r = engine.state_at(path, **kw)
+    r = state_at(path, **kw)
     return r, bool(r.fold is not None and r.fold.partial)
 
 
@@ -252,9 +253,28 @@ def test_a_byte_order_mark_is_named(game):
 def test_a_complete_last_line_without_its_newline_is_named(game):
     damaged(game, "no-newline")
     e = first_error(game)
-    assert isinstance(e, TornTail) and e.line == 3
+    assert isinstance(e, MissingNewline) and e.line == 3
     assert e.reason == ("last line is a complete event without its final newline, as an editor "
                         f"may save a file; `tabletape repair {game}` restores the newline")
+
+
+def test_what_repair_does_is_told_by_the_kind_of_tear_not_by_its_words(game, run):
+    """A whole event without its newline (an editor) and a line cut short (a crash) are two
+    kinds of TornTail; what `repair` does about each goes with its kind, and validate says it."""
+    # an editor saved the log without its last newline: repair adds it back
+    damaged(game, "no-newline")
+    assert isinstance(first_error(game), MissingNewline)
+    r = run("validate", game)
+    assert r.exit_code == 1
+    assert f"`tabletape repair {game}` restores the newline" in r.output
+    # a crash cut the last line short: repair moves the torn bytes aside
+    write(game, game.read_bytes()[:-5])
+    e = first_error(game)
+    assert isinstance(e, TornTail) and not isinstance(e, MissingNewline)
+    assert e.repairs == "moves the torn bytes aside"
+    r = run("validate", game)
+    assert r.exit_code == 1
+    assert f"`tabletape repair {game}` moves the torn bytes aside" in r.output
 
 
 @pytest.mark.parametrize("kind", ["crlf", "blank", "blanks", "bom", "no-newline", "notepad", "all"])

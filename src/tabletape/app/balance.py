@@ -22,7 +22,8 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, judge
+from tabletape.app import balance_dask, entries, judge
+from tabletape.app.parallel import pmap
 from tabletape.engine import agents as agentlib
 from tabletape.engine import playout, seats
 from tabletape.engine.simulate import header_for
@@ -237,10 +238,8 @@ def run(configs: Sequence[Config], seed: int, games: int, *, jobs: int = 1,
 def _play(todo: Sequence[tuple[Config, int, int, int]], jobs: int, scheduler: str | None
           ) -> Generator[Chunk, None, None]:
     if scheduler:
-        from tabletape.app import balance_dask
-        yield from balance_dask.run(todo, scheduler)
+        yield from balance_dask.run(play_chunk_args, todo, scheduler)
         return
-    from tabletape.app.parallel import pmap
     yield from pmap(play_chunk_args, todo, jobs, chunksize=1)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tabletape.app.parallel import DASK_TIMEOUT, RunFailed, dask_client, needs_dask
@@ -11,16 +11,16 @@ from tabletape.tape.errors import UsageError
 TIMEOUT = DASK_TIMEOUT  # seconds to reach a scheduler and to see its first worker
 
 
-def run(args: Sequence[tuple[Any, ...]], scheduler: str, workers: int = 2,
-        timeout: float = TIMEOUT) -> Iterator[Any]:
-    """Yields `balance.play_chunk(*a)` for every `a`, in order, played on the scheduler at
+def run(play: Callable[[Any], Any], args: Sequence[tuple[Any, ...]], scheduler: str,
+        workers: int = 2, timeout: float = TIMEOUT) -> Iterator[Any]:
+    """Yields `play(a)` (app.balance's `play_chunk_args`, passed in: balance imports this
+    module, never the other way) for every `a`, in order, played on the scheduler at
     `scheduler` (tcp://host:8786), or on a LocalCluster of `workers` processes ("local")."""
     needs_dask("--scheduler")
-    from tabletape.app.balance import play_chunk_args
     if not args:
         return
     with dask_client(scheduler, "--scheduler", workers, timeout=timeout) as client:
-        futures = client.map(play_chunk_args, list(args), pure=False)
+        futures = client.map(play, list(args), pure=False)
         for fut in futures:
             try:
                 yield fut.result()

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import msgspec
 
 from tabletape import engine
+from tabletape.engine.index import check_later
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TornTail, UsageError
@@ -36,7 +37,7 @@ def branch(parent: str, seq: int, new: str) -> Shared:
     if seq < 0:
         raise UsageError(f"@{seq}: a seq is 0 (the header) or more", file=parent)
     files.check_target(new, reading=(parent,), exists=tapelog.NEVER_OVERWRITES)
-    result = engine.check_later(engine.read_chain(parent, to=seq), seq)
+    result = check_later(engine.read_chain(parent, to=seq), seq)
     if result.error is not None and (result.error.line is None or result.error.line <= seq + 1):
         raise result.error
     if result.tail is None or result.tail.seq < seq:

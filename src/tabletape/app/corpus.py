@@ -20,10 +20,11 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import msgspec
 
+from tabletape.app.archive import Run, find_logs, key_of, names_of
 from tabletape.app.baseline import (
     BASELINE_FORMAT,
     Aspect,
@@ -56,7 +57,7 @@ from tabletape.app.judge import (
     source_fingerprint,
     written,
 )
-from tabletape.app.parallel import DASK_TIMEOUT, RunFailed, dask_client, needs_dask
+from tabletape.app.parallel import DASK_TIMEOUT, RunFailed, dask_client, needs_dask, pmap
 from tabletape.app.report import (
     Covered,
     Report,
@@ -83,14 +84,15 @@ from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.events import visible
 from tabletape.tape.words import counted
 
-# The names callers use, from the modules that hold them: judging one log (app.judge),
-# baselines (app.baseline) and the report with coverage (app.report). This module finds
-# logs, keeps the cache, runs many and takes a subset of a baseline.
+# The names callers use, from the modules that hold them: finding and naming logs
+# (app.archive), judging one log (app.judge), baselines (app.baseline) and the report with
+# coverage (app.report). This module keeps the cache, runs many and takes a subset of a
+# baseline; none of those modules imports it.
 __all__ = [
     "ANY", "BASELINE_FORMAT", "BROKEN", "CACHE_KEEP", "CACHE_NAME", "CHECK_VERSION",
     "DASK_TIMEOUT", "INVALID", "NOT_A_LOG", "VALID", "Aspect", "Change", "Covered", "Entry",
-    "Filter", "Latest", "Report", "RuleCoverage", "Run", "RunFailed", "Summary", "Tally",
-    "Unjudged", "WinnerChange", "baseline_to_update", "cache_key", "changed_rules", "check",
+    "Checked", "Filter", "Latest", "Report", "RuleCoverage", "Run", "RunFailed", "Summary", "Tally",
+    "Unjudged", "WinnerChange", "baseline_to_update", "cache_key", "changed_rules", "check", "check_archive",
     "columns", "compare", "coverage",
     "covered", "decode_counts", "default_cache_dir", "difference", "encode_counts",
     "find_logs", "in_scope", "judge", "judge_keyed", "key_of", "load_cache", "look_closer",
@@ -99,46 +101,6 @@ __all__ = [
     "run_local", "save_cache", "source_fingerprint", "summary", "tally", "under",
     "winner_change", "winners_words", "write_baseline", "written",
 ]
-
-
-# -- finding logs --------------------------------------------------------------------------
-
-def find_logs(paths: Iterable[str]) -> list[str]:
-    """Returns every log under the paths (files named *.jsonl, hidden ones left out), sorted."""
-    from tabletape.engine.index import is_index
-    found: set[str] = set()
-    for p in paths:
-        if os.path.isdir(p):
-            for d, dirs, files in os.walk(p):
-                dirs[:] = [x for x in dirs if not x.startswith(".")]
-                found.update(os.path.join(d, f) for f in files
-                             if f.endswith(".jsonl") and not f.startswith("."))
-        elif os.path.exists(p):
-            if not is_index(p):
-                found.add(p)
-        else:
-            raise UsageError(f"no such file or folder: {p}", file=p)
-    return sorted(found)
-
-
-def key_of(path: str, root: str) -> str:
-    """Returns a log's name in a report or a baseline: its path from `root`, with `/`,
-    printable (a file name holding a control character, or bytes that are not UTF-8, is
-    named with them escaped by `visible`: a baseline is JSON a terminal can show)."""
-    return visible(os.path.relpath(os.path.abspath(path), os.path.abspath(root))
-                   .replace(os.sep, "/"))
-
-
-def names_of(logs: Iterable[str], root: str) -> dict[str, str]:
-    """Returns {name: path} (`key_of`); two logs whose names read alike are refused."""
-    out: dict[str, str] = {}
-    for p in logs:
-        k = key_of(p, root)
-        if k in out:
-            raise UsageError(f"two logs read alike as {k} (one file name holds a control "
-                             "character or bytes that are not UTF-8, shown escaped): rename it")
-        out[k] = p
-    return out
 
 
 class Filter(msgspec.Struct, frozen=True):
@@ -328,7 +290,6 @@ def _judge_batch(paths: Sequence[str], components: dict[str, bytes], rules: str 
 def run_local(paths: Sequence[str], components: dict[str, bytes], jobs: int,
               rules: str | None = None) -> Iterator[tuple[str, Verdict]]:
     """Yields (path, (entry, key)) for every log, judged in `jobs` processes."""
-    from tabletape.app.parallel import pmap
     results = pmap(functools.partial(judge_keyed, components=components, rules=rules), paths,
                    jobs)
     try:
@@ -373,15 +334,6 @@ def run_dask(paths: Sequence[str], components: dict[str, bytes], scheduler: str,
                 raise RunFailed(f"a Dask worker failed judging {absolute[done[0]]}{more}: "
                                 f"{type(e).__name__}: {e}") from None
             yield from zip((absolute[p] for p in done), verdicts, strict=True)
-
-
-@dataclass
-class Run:
-    """What one check of an archive found: every log's entry by name, and how."""
-
-    root: str  # names are relative to it
-    entries: dict[str, Entry] = field(default_factory=dict)
-    cached: int = 0  # entries taken from the cache
 
 
 def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | None = None,
@@ -440,6 +392,53 @@ def check(paths: Sequence[str], *, root: str = ".", jobs: int = 1, dask: str | N
     run.entries = {k: found[p] for k, p in names.items()}
     return run
 
+
+
+# -- a check against a baseline --------------------------------------------------------------
+
+class Checked(NamedTuple):
+    """What `corpus check` found: the run, how it differs from the baseline (None: no
+    baseline compared), the baseline written (`update`) and the coverage of the rules
+    involved in the changes (None: no change names a rule)."""
+
+    run: Run
+    changes: list[Change] | None
+    written: dict[str, Entry] | None
+    covered: dict[str, Any] | None
+    updated: bool
+
+    @property
+    def ok(self) -> bool:
+        """Whether the check passes: an update always does (its results are the baseline
+        now); against a baseline, when nothing changed; else when every log is valid."""
+        if self.updated:
+            return True
+        if self.changes is not None:
+            return not self.changes
+        total = tally(self.run.entries.values())
+        return not (total.invalid or total.broken)
+
+
+def check_archive(paths: Sequence[str], *, baseline: str | None = None, update: bool = False,
+                  jobs: int = 1, rules: str | None = None, only: Filter = ANY,
+                  **run: Any) -> Checked:
+    """Checks the logs under `paths` (`check`; `run` holds its other arguments) and, with a
+    baseline, compares the part of it they cover, or with `update` rewrites that part. The
+    logs' names are relative to the baseline's folder (else to the current one)."""
+    root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
+    old = None if not baseline else baseline_to_update(baseline) if update \
+        else in_scope(read_baseline(baseline), paths, root, only)
+    found = check(paths, root=root, jobs=jobs, rules=rules, only=only, **run)
+    written = None
+    if baseline and update:
+        written = merged(old or {}, found.entries, paths, root, only)
+        write_baseline(baseline, written, reading=[os.path.join(root, k) for k in found.entries])
+    changes = compare(old, found.entries, root, rules) if old is not None and not update \
+        else None
+    # the coverage of the rules involved in the changes: the logs checked walked again
+    covered = coverage(paths, jobs, only.takes if only else None) \
+        if changes and changed_rules(changes) else None
+    return Checked(found, changes, written, covered, update)
 
 
 # -- subsets of a baseline ------------------------------------------------------------------

@@ -165,7 +165,10 @@ def open_for_append(file: str, history: bool = False) -> engine.Replay:
     Starts from the log's checkpoint index when it has one, unless `history` is
     wanted (a dispute's ruling needs every earlier event's fate).
     """
-    result = engine.replay(file) if history else engine.state_at(file)
+    # (start-up: every command loads this module; the checkpoint index only when a log is
+    # opened for appending)
+    from tabletape.engine.index import state_at
+    result = engine.replay(file) if history else state_at(file)
     if result.error is not None:
         raise result.error
     if result.fold is None:

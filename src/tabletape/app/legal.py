@@ -8,6 +8,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.engine import CHANCE, seats
+from tabletape.engine.index import state_at
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
 from tabletape.tape.events import Event
 
@@ -37,7 +38,7 @@ def legal(file: str, as_player: str | None = None, rules: str | None = None) -> 
     may enter (engine.seats.offered: the events they own, and for their own hidden draw the
     cards they cannot rule out, without weights). Refuses a log that does not
     read (its error), one blocked by an illegal event in effect, and a finished game."""
-    result = engine.state_at(file, version=rules)
+    result = state_at(file, version=rules)
     if result.error is not None:
         raise result.error
     fold, rs, tail = result.fold, result.ruleset, result.tail

@@ -19,9 +19,12 @@ from msgspec import UNSET, UnsetType
 
 from tabletape import engine
 from tabletape.engine import seats
+from tabletape.engine.index import replay_to, state_at
 from tabletape.engine.protocol import MAX_UNDO_DEPTH
+from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import IllegalEvent, UsageError
 from tabletape.tape.events import Event, Header, Undone, visible
+from tabletape.tape.reader import open_log
 
 HOLD = 4 * MAX_UNDO_DEPTH  # rows waiting for a possible `undone`, at most
 
@@ -71,7 +74,7 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     """Folds a log and hands `sink` a Row per event from seq `start` to seq `stop`, in order.
 
     Without `start`, the log is read from line 1 (every ruling whole); with it, the
-    fold starts from the checkpoint index (`engine.state_at`) when there
+    fold starts from the checkpoint index (`engine.index.state_at`) when there
     is one. With `stop`, the lines after it are still checked for format and chain
     (`check_after`); a break there is the returned replay's `later`.
     With `as_player`, an event that player could not see is shown by its type only
@@ -109,10 +112,9 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
             sink(held.popleft())
 
     if start is None:  # every event's fate, from line 1
-        from tabletape.engine.index import replay_to
         result = replay_to(path, engine.reading.watching(visit, stop), rules)
     else:
-        result = engine.state_at(path, to=stop, visit=visit, check_after=True, version=rules)
+        result = state_at(path, to=stop, visit=visit, check_after=True, version=rules)
     while held:
         sink(held.popleft())
     return result
@@ -141,11 +143,9 @@ def sentence(rs: engine.Ruleset[Any, Any, Any], before: Any, event: Event, playe
 
 def header_of(path: str) -> tuple[Header, engine.Ruleset[Any, Any, Any]]:
     """Returns a log's header and its (unbound) game, read from line 1 alone."""
-    from tabletape.engine import registry
-    from tabletape.tape import log as tapelog
-    with tapelog.open_log(path) as f:
-        first = f.readline(tapelog.MAX_LINE + 1)
-    rs = registry.ruleset_for(first.rstrip(b"\n"), path)
+    with open_log(path) as f:
+        first = f.readline(MAX_LINE + 1)
+    rs = engine.ruleset_for(first.rstrip(b"\n"), path)
     header = rs.codec.decode(first.rstrip(b"\n"), path, 1, 0)
     assert isinstance(header, Header)  # line 1 decodes as the game's header
     return header, rs

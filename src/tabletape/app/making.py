@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import os
 import random
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
@@ -20,7 +21,7 @@ from tabletape.app import entries
 from tabletape.engine.protocol import Outcome
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import TapeError
-from tabletape.tape.events import CORE_EVENTS, Header
+from tabletape.tape.events import CORE_EVENTS, Event, Header
 
 
 class Started(Struct, frozen=True, kw_only=True):
@@ -151,3 +152,27 @@ def keygen(name: str, directory: str) -> Keys:
     from tabletape.tape import signing
     key_path, pub_path, fp = signing.keygen(name, directory)
     return Keys(name, key_path, pub_path, fp)
+
+
+class Signed(NamedTuple):
+    """What `sign` appended: the log as read before it, the `signed` event as written (with
+    its prev) and its seq."""
+
+    result: engine.Replay
+    event: Event
+    seq: int
+
+
+def sign(file: str, key_path: str, player: str | None = None) -> Signed:
+    """Appends a `signed` event over the log's current head, by `player` (default: the key
+    file's name, alice.key -> alice); the head signed is the one read, so a log that moved
+    on meanwhile is refused as stale."""
+    from tabletape.tape import signing  # (cryptography: loaded only to sign)
+    name = signing.check_name(player or os.path.splitext(os.path.basename(key_path))[0])
+    key = signing.load_private(key_path)
+    result = entries.open_for_append(file)
+    tail = result.tail
+    assert tail is not None  # open_for_append refuses a log without a header
+    event = signing.sign(key, tail.head, name, at=entries.now())
+    entries.append_checked(file, [event], result)
+    return Signed(result, msgspec.structs.replace(event, prev=tail.head), tail.seq + 1)

@@ -31,9 +31,11 @@ from typing import Any
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, logrows, pictures, viewer
+from tabletape.app import entries, logrows, moves, pictures, viewer
+from tabletape.app.moves import Step
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
+from tabletape.engine.index import state_at
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import (
@@ -180,7 +182,9 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     waiting: str = ""  # what the game waits for, or how it ended
     actor: str | None = None  # who acts now
     over: bool = False
-    groups: list[Group] = []
+    groups: list[Group] = []  # the offered events flat, by kind (the page draws `moves`)
+    moves: Step | None = None  # the same events as the builder's steps (app.moves)
+    setting_up: str = ""  # the player who sets the table up, while the game is set up
     undo: UndoOffer | None = None
     blocked: bool = False  # the table waits for the umpire
     hand: list[Pile] = []
@@ -234,7 +238,7 @@ class Table:
     # -- what a seat sees ------------------------------------------------------------------
     def replayed(self) -> engine.Replay:
         """Returns the log replayed now (raises what makes it unreadable)."""
-        result = engine.state_at(self.path, version=self.rules)
+        result = state_at(self.path, version=self.rules)
         if result.error is not None:
             raise result.error
         if result.fold is None or result.tail is None:
@@ -274,6 +278,9 @@ class Table:
                 ok, verdict = True, "valid"
         decision = rs.pending(state)
         offered = self._offered(rs, state, blocked, seat)
+        tree, setting_up = self._moves(rs, state, offered, fold.header.players, seat)
+        if setting_up and tree is None:
+            offered = []  # another seat sets the table up
         groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
                                 for e in rows])
                   for group, rows in listing(rs, state, offered, 10**6).groups()]
@@ -297,8 +304,8 @@ class Table:
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
-            groups=groups, undo=undo, blocked=blocked, hand=hand,
-            acting=acts(rs, state, decision), stage=stage_of(state),
+            groups=groups, moves=tree, setting_up=setting_up, undo=undo, blocked=blocked,
+            hand=hand, acting=acts(rs, state, decision), stage=stage_of(state),
             scores=dict(outcome.scores) if outcome else {},
             winners=list(outcome.winners) if outcome else [],
             final_svg=final_svg, final_narrow=final_narrow, final_move=final_move)
@@ -324,6 +331,19 @@ class Table:
                          asked_by=asked.by if asked else None,
                          may_confirm=answers, may_refuse=answers,
                          may_ask=bool(seat.player) and asked is None)
+
+    @staticmethod
+    def _moves(rs: engine.Ruleset[Any, Any, Any], state: Any, offered: list[Event], players: tuple[str, ...],
+               seat: Seat) -> tuple[Step | None, str]:
+        """Returns the seat's offered events as the builder's steps (app.moves), worded from
+        the seat's own view, and who sets the table up while the game is set up: the first
+        player (and the umpire) are offered it, the other seats none of it."""
+        setup = moves.setting_up(rs, state, offered)
+        who = moves.setter(rs, offered, players) if setup else ""
+        if setup and not seat.umpire and seat.player != who:
+            return None, who
+        view = state if seat.player is None else rs.view(state, seat.player)
+        return moves.tree(rs, view, offered, setup), who
 
     def version(self, tail: tapelog.Tail) -> str:
         """Returns the page's version of the log now: a keyed hash (this server's own random
@@ -458,6 +478,35 @@ class Table:
             self.flagged(f"seq {seq}, entered by {who}, breaks [{flag.rule}]: {flag.reason}; "
                          "the umpire rules on it")
         return f"recorded seq {seq}: {engine.describe(bound, event)}"
+
+    def setup(self, seat: Seat, body: dict[str, Any]) -> str:
+        """Sets the table up at random (app.moves.draw_setup): while the game waits on
+        chance for its set-up, the server draws every set-up event (with `secrets`) and
+        appends them in one write. The seat offered the set-up (its first player) or the
+        umpire only."""
+        if seat.player is None and not seat.umpire:
+            raise NotYours("the shared page enters nothing; nothing was written")
+        with self._writing:
+            result = self.writable()
+            fold, rs, tail = result.fold, result.ruleset, result.tail
+            assert fold is not None and rs is not None and tail is not None
+            self._stale(result, body.get("after"))
+            state, blocked = self.table(result, seat)
+            offered = self._offered(rs, state, blocked, seat)
+            if not moves.setting_up(rs, state, offered):
+                raise Conflict("the table is not being set up now; nothing was written")
+            who = moves.setter(rs, offered, fold.header.players)
+            if not seat.umpire and seat.player != who:
+                raise NotYours(f"{visible(who)} sets the table up, not you; nothing was "
+                               "written")
+            drawn = moves.draw_setup(rs, state, secrets.SystemRandom(), seat.player)
+            if not drawn:
+                raise Conflict("there is nothing to set up at random now; nothing was written")
+            by, at = seat.player or UMPIRE, entries.now()
+            events: list[Event] = [msgspec.structs.replace(e, by=by, at=at) for e in drawn]
+            seq = self._append(events, result)
+        return (f"recorded seq {tail.seq + 1} to {seq}: set up at random ("
+                + "; ".join(engine.describe(rs, e) for e in events) + ")")
 
     def note(self, seat: Seat, body: dict[str, Any]) -> str:
         """Appends a note, or a dispute of the latest event, in the seat's own words (`text`:

@@ -49,8 +49,8 @@ def state_data(state: Any) -> Any:
 
 def logs_only(files: tuple[str, ...]) -> tuple[str, ...]:
     """Returns the files that are not checkpoint indexes (a glob over a folder may catch them)."""
-    from tabletape.engine.index import is_index
-    logs = tuple(f for f in files if not is_index(f))
+    from tabletape.engine import index  # (log and explain read every line: no index loaded)
+    logs = tuple(f for f in files if not index.is_index(f))
     if not logs:
         raise UsageError(f"{files[0]} is a checkpoint index, not a log; name the log itself",
                          file=files[0])
@@ -408,10 +408,10 @@ def diff(a: Any, b: Any, rules: str | None = None) -> Compared:
     """Compares two log points (`params.LogPoint`: spec, path, seq): the first divergent
     event and the state diff; each side's problems, a broken side compared up to its break."""
     from tabletape.engine import diff as tdiff
-    from tabletape.engine import index
+    from tabletape.engine import index  # (log and explain read every line: no index loaded)
     (_, pa, ta), (_, pb, tb) = a, b
-    ra = engine.state_at(pa, to=ta, check_after=True, version=rules)  # (writes their indexes)
-    rb = engine.state_at(pb, to=tb, check_after=True, version=rules)
+    ra = index.state_at(pa, to=ta, check_after=True, version=rules)  # (writes their indexes)
+    rb = index.state_at(pb, to=tb, check_after=True, version=rules)
     rsa, rsb = ruleset_of(ra), ruleset_of(rb)
     for point, r in ((a, ra), (b, rb)):  # a point past the end is no point of that log
         if point.seq is not None and point.seq >= r.events and r.error is None:

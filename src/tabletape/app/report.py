@@ -6,21 +6,19 @@ Markdown report for a pull request. Nothing here prints.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from tabletape import engine
+from tabletape.app.archive import Run, find_logs
 from tabletape.app.baseline import Change
 from tabletape.app.judge import BROKEN, INVALID, NOT_A_LOG, VALID, Entry
+from tabletape.app.parallel import pmap
 from tabletape.engine import registry
 from tabletape.engine.reading import Judged, Replay, WatchAll, walk
 from tabletape.tape.errors import TapeError
 from tabletape.tape.reader import read_records
-
-if TYPE_CHECKING:
-    from tabletape.app.corpus import Run
-
 
 # -- the totals --------------------------------------------------------------------------------
 
@@ -244,8 +242,6 @@ def coverage(paths: Sequence[str], jobs: int = 1,
     """Returns, per game, how many logs and events exercise each rule id of its catalogue,
     the rule ids no log exercises, and the endings present (how each game ended); with
     `only`, of the logs it takes (a check's filter)."""
-    from tabletape.app.corpus import find_logs  # (corpus re-exports this module's names)
-    from tabletape.app.parallel import pmap
     logs = [p for p in find_logs(paths) if only is None or only(p)]
     games: dict[str, dict[str, Any]] = {}
     for c in pmap(covered, logs, jobs):

@@ -19,6 +19,13 @@ STATES_KEPT = 20_000  # states held in memory; longer logs recompute the state o
 MOVES = frozenset(("next", "prev", "first", "end", "dispute", "illegal", "goto"))
 
 
+class Mark(NamedTuple):
+    """One thing the log says about an event (`replay --step` shows it under the event)."""
+
+    text: str
+    illegal: bool = False  # the event's own ruling: it is illegal
+
+
 class Frame(NamedTuple):
     """One line of the log as the stepper shows it."""
 
@@ -82,10 +89,14 @@ class Stepper:
                                   components=self._data).state
         return state if self.as_player is None else self.ruleset.view(state, self.as_player)
 
-    def marks(self, ruled: bool = False) -> list[str]:
+    def marks(self, ruled: bool = False) -> list[Mark]:
         """Returns what the log says about the current event: ruling, undo, disputes
-        (`ruled`: its reason shown apart, as the viewer does: `marks_at`)."""
-        return marks(self.fold, self.frame, ruled)
+        (`ruled`: its reason shown apart, as the viewer does: `marks_at`), each with
+        whether it rules the event illegal."""
+        f = self.frame
+        # marks_at puts an illegal event's own ruling first; the rest are what it rests on
+        return [Mark(m, illegal=i == 0 and f.problem is not None)
+                for i, m in enumerate(marks(self.fold, f, ruled))]
 
     # -- moves -----------------------------------------------------------------------
     def go(self, seq: int) -> str | None:

@@ -10,7 +10,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.tape.codec import MAX_LINE
-from tabletape.tape.errors import TapeError, UsageError
+from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Header, visible
 from tabletape.tape.words import agree, counted
 
@@ -74,22 +74,6 @@ def read_components(game: str, file: str) -> tuple[bytes, Any]:
         return raw, msgspec.json.decode(raw, type=rs.Components)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise UsageError(f"components do not fit the {game} schema: {e}", file=file) from None
-
-
-def components_for(log: str, file: str) -> Whatif:
-    """Returns the component data in `file` for the game of the log `log`, read now (line 1
-    read first, then the walk reads the log again: the commands use `Whatif(file)`, read
-    in their one walk); UsageError when either cannot be read or the data does not fit."""
-    try:
-        header = next(engine.iter_records(log)).event
-    except (StopIteration, TapeError):
-        raise UsageError("cannot read the log's header to judge it with other components",
-                         file=log) from None
-    if not isinstance(header, Header):
-        raise UsageError("line 1 is not a header", file=log)
-    whatif = Whatif(file)
-    whatif(header)
-    return whatif
 
 
 def differences(old: Any, new: Any, where: str = "") -> list[str]:

@@ -9,7 +9,7 @@ import click
 
 from tabletape import engine
 from tabletape.app import corpus
-from tabletape.cli.group import emit_json
+from tabletape.cli.group import echo, emit_json
 from tabletape.cli.params import rules_option
 from tabletape.tape.errors import UsageError
 
@@ -101,42 +101,24 @@ def check(ctx: click.Context, paths: tuple[str, ...], baseline: str | None, upda
     for g in games:
         engine.get(g)  # an unknown game id is a usage error, with a suggestion
     only = corpus.Filter(tuple(games), corpus.parse_options(options), tuple(recorded))
-    root = os.path.dirname(os.path.abspath(baseline)) if baseline else "."
-    old = None if not baseline else corpus.baseline_to_update(baseline) if update \
-        else corpus.in_scope(corpus.read_baseline(baseline), paths, root, only)
     cache = None if no_cache else cache_dir or corpus.default_cache_dir()
     from tabletape.cli.render import console, err_console
-    run = _with_progress(err_console, lambda progress: corpus.check(
-        paths, root=root, jobs=jobs or os.cpu_count() or 1, dask=dask,
-        dask_processes=not dask_threads, components=parsed, cache_dir=cache,
-        progress=progress, rules=rules, dask_timeout=dask_timeout, only=only))
-    written = None
-    if baseline and update:
-        written = corpus.merged(old or {}, run.entries, paths, root, only)
-        corpus.write_baseline(baseline, written,
-                              reading=[os.path.join(root, k) for k in run.entries])
-    changes = corpus.compare(old, run.entries, root, rules) if old is not None and not update \
-        else None
-    # The coverage of the rules involved in the changes: the logs checked walked again.
-    covered = corpus.coverage(paths, jobs or os.cpu_count() or 1, only.takes if only else None) \
-        if changes and corpus.changed_rules(changes) else None
+    found = _with_progress(err_console, lambda progress: corpus.check_archive(
+        paths, baseline=baseline, update=update, jobs=jobs or os.cpu_count() or 1,
+        rules=rules, only=only, dask=dask, dask_processes=not dask_threads,
+        components=parsed, cache_dir=cache, progress=progress, dask_timeout=dask_timeout))
+    run, changes = found.run, found.changes
     if output == "json":
-        emit_json(corpus.report(run, changes, covered))
+        emit_json(corpus.report(run, changes, found.covered))
     elif output == "markdown":
-        from tabletape.cli.group import echo
-        for line in corpus.markdown(run, changes, baseline, covered):
+        for line in corpus.markdown(run, changes, baseline, found.covered):
             echo(line)
     else:
-        _print_report(console, run, changes, baseline, written, covered)
-    if update:
-        ctx.exit(0)  # the results are the baseline now
-    if changes is not None:
-        ctx.exit(1 if changes else 0)
-    total = corpus.tally(run.entries.values())
-    ctx.exit(1 if total.invalid or total.broken else 0)
+        _print_report(console, run, changes, baseline, found.written, found.covered)
+    ctx.exit(0 if found.ok else 1)
 
 
-def _with_progress(err_console: Any, work: Any) -> corpus.Run:
+def _with_progress(err_console: Any, work: Any) -> corpus.Checked:
     """Runs `work(progress)` with a progress bar on stderr (when stderr is a terminal)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
     with Progress("checking", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -146,7 +128,7 @@ def _with_progress(err_console: Any, work: Any) -> corpus.Run:
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
-        result: corpus.Run = work(progress)
+        result: corpus.Checked = work(progress)
     return result
 
 

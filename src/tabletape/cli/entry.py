@@ -1,5 +1,5 @@
 """The console script: `replay FILE [--to SEQ] [--as PLAYER]` drawn without click, all else
-handed to the click group (`tabletape.cli:main`) as it was typed.
+handed to the click group (`tabletape.cli.group:main`) as it was typed.
 
 Drawing a long log's table at a seq is asked for often and should take less than 0.1 s,
 whole process; click alone costs a fifth of that to import. This path recognises only

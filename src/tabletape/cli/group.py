@@ -1,4 +1,4 @@
-"""The click group (`tabletape.cli:main`): the commands it holds itself, and the table of
+"""The click group (`tabletape.cli.group:main`): the commands it holds itself, and the table of
 those it imports only when they run."""
 
 from __future__ import annotations

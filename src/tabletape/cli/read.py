@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import click
 import msgspec
 
+from tabletape import engine
 from tabletape.app import reading
 from tabletape.app.vocab import counted
 from tabletape.cli import complete
@@ -103,7 +104,6 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
     except UsageError as e:
         if single:
             raise
-        from tabletape import engine
         whatif, result = None, engine.Replay(path, error=e)
     else:
         result = reading.judged(path, keep_going=keep_going, single=single, rules=rules,
@@ -122,10 +122,8 @@ def _validate_one(path: str, *, keep_going: bool, as_json: bool, single: bool,
         for problem in result.problems:
             console.print(problem_line(problem))
             if isinstance(problem, TornTail):
-                fix = ("restores the newline" if "without its final newline" in problem.reason
-                       else "moves the torn bytes aside")
                 console.print(f"  {the_first(result.events, 'event', 'is', 'are', 'earlier')} intact; "
-                              f"`tabletape repair {safe(path)}` {fix}", markup=False)
+                              f"`tabletape repair {safe(path)}` {problem.repairs}", markup=False)
         for found in reading.seat_findings(result):  # the seats' findings: no verdict changes
             console.print(Text(f"  note: seq {found.seq} [{found.rule}] {found.reason}",
                                style="yellow"))
@@ -388,7 +386,6 @@ def explain(ctx: click.Context, file: str, seq: int, as_json: bool, rules: str |
         if r in report.rules:
             console.print(f"  {r} ({report.rules[r].section}): {report.rules[r].text}",
                           markup=False)
-    from tabletape import engine
     for line in engine.ruling_lines(report.derivation, report.rests_on):
         console.print(Text(f"  {line}", style="yellow"))
     if report.seat:  # written by a player who does not own it, or a secret line unsalted
@@ -449,7 +446,6 @@ def diff(ctx: click.Context, a: LogPoint, b: LogPoint, as_json: bool, rules: str
                       + (" as far as both could be read" if bad else ""), markup=False)
         ctx.exit(1 if bad else 0)
     if div is not None:
-        from tabletape import engine
         console.print(f"first divergence at seq {div.seq}:")
         for side, ev, rs in (("A", div.a, found.rulesets[0]), ("B", div.b, found.rulesets[1])):
             console.print(f"  {side}: " + (engine.describe(rs, ev) if ev else "(log ends)"),

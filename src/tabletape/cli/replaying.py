@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletape import engine
+from tabletape.engine.index import state_at
 from tabletape.tape.errors import UsageError
 
 
@@ -21,8 +22,7 @@ def replayed(file: str, to: int | None, as_player: str | None, rules: str | None
     """
     if to is not None and to < 0:
         raise UsageError(f"--to {to}: a seq is 0 (the header) or more", file=file)
-    result = engine.state_at(file, to=to, check_after=True, version=rules,
-                             components=components)
+    result = state_at(file, to=to, check_after=True, version=rules, components=components)
     rs = result.ruleset
     if rs is None or result.fold is None:
         raise result.error or UsageError("unreadable log", file=file)

@@ -50,7 +50,7 @@ def svg(ctx: click.Context, file: str, to: int | None, as_player: str | None, ou
     else:
         files.write(out, picture.encode(), force=force, reading=(file,))
         if as_json:
-            from tabletape.cli import emit_json
+            from tabletape.cli.group import emit_json
             emit_json(pictures.drawn(out, result, as_player))
         else:
             point, why = replaying.drawn_at(result)

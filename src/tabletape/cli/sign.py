@@ -1,19 +1,16 @@
 """Commands for signed heads: keygen, sign, and the report `verify --keys` prints.
 
-`tabletape.tape.signing` (and with it `cryptography`) is imported inside the commands,
-never at start-up.
+app.making signs (`tabletape.tape.signing`, and with it `cryptography`, imported only
+then, never at start-up).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import click
-import msgspec
 
-from tabletape.app import entries
-from tabletape.app.entries import now
+from tabletape.app import making
 from tabletape.cli.group import echo, emit_json, report_appended
 
 
@@ -33,8 +30,7 @@ def keygen(name: str, directory: str, as_json: bool) -> None:
     Example:
       tabletape keygen alice --dir keys
     """
-    from tabletape.app.making import keygen as make
-    keys = make(name, directory)
+    keys = making.keygen(name, directory)
     if as_json:
         return emit_json(keys)
     echo(f"wrote {keys.private} (private: keep it secret) and {keys.public} (public: share it)")
@@ -57,25 +53,8 @@ def sign(file: str, key_path: str, player: str | None, as_json: bool) -> None:
     Example:
       tabletape sign game.jsonl --key keys/alice.key
     """
-    from tabletape.tape import signing
-    name = signing.check_name(player or _stem(key_path))
-    key = signing.load_private(key_path)
-    result = entries.open_for_append(file)
-    tail = result.tail
-    assert tail is not None
-    event = signing.sign(key, tail.head, name, at=now())
-    # the head signed is the one read; if the log moves on meanwhile, append refuses (stale)
-    entries.append_checked(file, [event], result)
-    report_appended(result, [_with_prev(event, tail.head)], tail.seq + 1, as_json)
-
-
-def _stem(path: str) -> str:
-    return os.path.splitext(os.path.basename(path))[0]
-
-
-def _with_prev(event: Any, head: str) -> Any:
-    """Returns the event as written (with its prev), so that describe can show the head."""
-    return msgspec.structs.replace(event, prev=head)
+    done = making.sign(file, key_path, player)
+    report_appended(done.result, [done.event], done.seq, as_json)
 
 
 # -- verify --keys -------------------------------------------------------------------------

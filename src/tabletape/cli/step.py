@@ -56,7 +56,7 @@ def show(stepper: Stepper) -> None:
     console.print(drawing(stepper.ruleset, stepper.state()))
     console.print(Text(f"seq {f.seq}: {f.sentence}", style="bold"))
     for m in stepper.marks():
-        console.print(Text(f"  {m}", style="red" if m.startswith("illegal") else "yellow"))
+        console.print(Text(f"  {m.text}", style="red" if m.illegal else "yellow"))
     if stepper.error is not None and stepper.pos == stepper.last:
         console.print(Text(f"  reading stopped after this line: {stepper.error}", style="red"))
     console.print(Text(KEYS, style="dim"))

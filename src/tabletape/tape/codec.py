@@ -43,7 +43,8 @@ class Codec:
         self.decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(union)
         self.encoder = msgspec.json.Encoder()
         self._strict: msgspec.json.Decoder[Event] | None = None
-        self._shell: tuple[Any, msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]] | None = None
+        self._shell: (tuple[Any, msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]]
+                      | None) = None
         self._boxes: OrderedDict[bytes, Any] = OrderedDict()  # components bytes -> decoded
         self._lock = threading.Lock()
 
@@ -115,7 +116,8 @@ class Codec:
             return self.decode(body, file, line, offset)  # may be the one that does not count)
         return event
 
-    def _header_shell(self) -> tuple[Any, msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]] | None:
+    def _header_shell(self
+                      ) -> tuple[Any, msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]] | None:
         """Returns (the header type, a strict decoder of a header line with `components` left
         raw, a decoder of the components), or None when this codec's lines have no header
         with components."""

@@ -66,6 +66,15 @@ class LogFormatError(TapeError):
 class TornTail(LogFormatError):
     """The last line has no trailing newline: a write was interrupted."""
 
+    repairs = "moves the torn bytes aside"  # what `tabletape repair` does about it
+
+
+class MissingNewline(TornTail):
+    """The last line is a whole event that lacks only its newline, as an editor may save a
+    file: nothing was torn."""
+
+    repairs = "restores the newline"
+
 
 class ChainError(TapeError):
     """`seq` or `prev` does not follow from the line before."""
@@ -78,7 +87,8 @@ class StaleWriter(TapeError):
 class IllegalEvent(TapeError):
     """A well-formed event the rules do not allow in this state."""
 
-    def __init__(self, reason: str, *, rule: str, event: str | None = None, **where: Unpack[Where]) -> None:
+    def __init__(self, reason: str, *, rule: str, event: str | None = None,
+                 **where: Unpack[Where]) -> None:
         super().__init__(reason, **where)
         self.rule = rule
         self.event = event

@@ -20,7 +20,14 @@ from typing import Any, BinaryIO, NamedTuple
 import msgspec
 
 from tabletape.tape.codec import BOM, MAX_LINE, Codec, digest
-from tabletape.tape.errors import ChainError, LogFormatError, TapeError, TornTail, UsageError
+from tabletape.tape.errors import (
+    ChainError,
+    LogFormatError,
+    MissingNewline,
+    TapeError,
+    TornTail,
+    UsageError,
+)
 from tabletape.tape.events import MAX_EVENTS, Event
 
 TAIL_CHUNK = 1 << 16  # bytes read back from the end of a file at a time
@@ -247,9 +254,10 @@ def _check_lines(chunk: bytes, at: _Cursor, path: str,
                 raise LogFormatError(f"line longer than {max_line} bytes", file=path,
                                      line=line, offset=offset)
             if _complete(raw, _Cursor(offset, line - 1, prev, codec), path, codec_for):
-                raise TornTail(f"last line is a complete event without its final newline, "
-                               f"as an editor may save a file; `tabletape repair {path}` "
-                               "restores the newline", file=path, line=line, offset=offset)
+                raise MissingNewline(f"last line is a complete event without its final "
+                                     f"newline, as an editor may save a file; `tabletape "
+                                     f"repair {path}` {MissingNewline.repairs}", file=path,
+                                     line=line, offset=offset)
             raise TornTail(f"torn last line: {len(raw)} bytes without a newline "
                            f"(an interrupted write); run `tabletape repair {path}`",
                            file=path, line=line, offset=offset)

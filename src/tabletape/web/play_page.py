@@ -66,6 +66,16 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 .group button, #confirm button, #tools button, #rematch { font-size: 16px; margin: 3px 4px 3px 0;
   padding: 8px 10px; min-height: 40px; border-radius: 6px; border: 1px solid #999;
   background: #f7f5ef; cursor: pointer; }
+/* the moves panel: the builder's steps (BUILDER below) */
+.step h2 { font-size: 15px; margin: 6px 0 4px; color: #333; }
+.step .path { color: #555; font-size: 14px; margin-bottom: 2px; }
+.step button { font-size: 16px; margin: 3px 4px 3px 0; padding: 8px 10px; min-height: 40px;
+  border-radius: 6px; border: 1px solid #999; background: #f7f5ef; cursor: pointer; }
+.step button.back { background: #fff; border-style: dashed; }
+.step button.tick[aria-pressed="true"] { background: #2e6fb7; color: #fff; border-color: #2e6fb7; }
+.step button.done { background: #2e8b57; color: #fff; border-color: #2e8b57; }
+.step button.done:disabled { background: #ccc; border-color: #ccc; }
+.step button.random { background: #fff3c4; border-color: #d4a017; font-weight: bold; }
 #confirm { border: 2px solid #d4a017; border-radius: 6px; padding: 8px; margin: 8px 0;
            background: #fff8e1; }
 #confirm .sentence { font-weight: bold; margin-bottom: 6px; }
@@ -120,12 +130,99 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
     <div id="tools" hidden>
       <div id="undo-state"></div>
       <button id="undo">ask to undo the last event</button>
+      <button id="refuse-undo" hidden>refuse the undo</button>
       <textarea id="note-text" maxlength="1000" placeholder="a note, or why you dispute the last event"></textarea>
       <button id="note">add note</button>
       <button id="dispute">dispute the last event</button>
     </div>
   </section>
 </main>
+<script>
+"use strict";
+// BUILDER: the moves panel. S.moves is a tree of steps (app.moves): one question a tap,
+// a Back, and at the end the confirm with the sentence the log records (ask). A ticked
+// step offers each item once; Done when the ticked items are one of its sets.
+const builder = (() => {
+  let path = [], ticked = [], version = null, seq = null, chose = false;
+  const el = (tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  function here(root) {  // the step the path's labels lead to (as far as the tree has them)
+    let step = root; const said = [];
+    for (const label of path) {
+      const c = step.choices.find(c => c.label === label && c.next);
+      if (!c) { path = said.slice(); ticked = []; break; }
+      said.push(label); step = c.next;
+    }
+    return [step, said];
+  }
+  function draw(S, box, ask) {
+    // the path is kept while others write (as far as the new tree has it), not past one's own
+    if (S.version !== version) { ticked = []; version = S.version; }
+    if (S.seq !== seq) { if (chose) path = []; chose = false; seq = S.seq; }
+    box.textContent = "";
+    if (!S.moves) {
+      path = [];
+      if (S.setting_up && S.setting_up !== S.you && !S.umpire)
+        box.appendChild(el("p", "", S.setting_up + " sets the table up"));
+      return;
+    }
+    const [step, said] = here(S.moves);
+    const redraw = () => draw(S, box, ask);
+    const div = el("div", "step");
+    if (said.length) div.appendChild(el("div", "path", said.join(" › ")));
+    div.appendChild(el("h2", "", step.ask));
+    const choose = c => {
+      chose = !c.next;  // a move chosen: once the log moves on, the builder starts again
+      if (c.setup) ask({ to: "setup", sentence: "Set up the table at random: the server "
+                          + "draws the set-up and records it" });
+      else if (c.move) ask({ event: c.move.event, sentence: c.move.sentence });
+      else { path.push(c.label); ticked = []; redraw(); }
+    };
+    if (step.tick) {  // each item once (a card held twice: twice), ticked by its place
+      const most = {};
+      for (const c of step.choices) {
+        const n = {};
+        for (const t of c.ticks || []) n[t] = (n[t] || 0) + 1;
+        for (const t in n) most[t] = Math.max(most[t] || 0, n[t]);
+      }
+      const items = Object.keys(most).flatMap(t => Array(most[t]).fill(t));
+      items.forEach((item, k) => {
+        const b = el("button", "choice tick", item);
+        b.setAttribute("aria-pressed", ticked.includes(k) ? "true" : "false");
+        b.addEventListener("click", () => {
+          ticked = ticked.includes(k) ? ticked.filter(t => t !== k) : [...ticked, k];
+          redraw();
+        });
+        div.appendChild(b);
+      });
+      const key = ticked.map(k => items[k]).sort().join("\u0000");
+      const match = step.choices.find(c => [...(c.ticks || [])].sort().join("\u0000") === key);
+      const done = el("button", "done", match ? "Done: " + match.label : "Done");
+      done.disabled = !match;
+      done.addEventListener("click", () => { if (match) choose(match); });
+      div.appendChild(done);
+    } else {
+      for (const c of step.choices) {
+        const b = el("button", "choice" + (c.setup ? " random" : ""), c.label);
+        if (c.move) b.title = c.move.sentence;
+        b.addEventListener("click", () => choose(c));
+        div.appendChild(b);
+      }
+    }
+    if (path.length) {
+      const back = el("button", "back", "‹ Back");
+      back.addEventListener("click", () => { path.pop(); ticked = []; redraw(); });
+      div.appendChild(back);
+    }
+    box.appendChild(div);
+  }
+  return { draw };
+})();
+</script>
 <script>
 "use strict";
 const $ = id => document.getElementById(id);
@@ -263,33 +360,19 @@ function draw() {
     line.textContent = "Your " + h.pile.toLowerCase() + " (" + h.cards.length + "): " + h.cards.join(", ");
     return line;
   }));
-  const mine = S.groups.length > 0;
+  const mine = !!S.moves;
   $("waiting").textContent = !S.waiting || S.over ? ""  // over: #final says it
     : (S.over ? "Game over: " : mine ? "Your move: " : "Waiting: ") + S.waiting;
-  const groups = $("groups");
-  groups.textContent = "";
-  for (const g of S.groups) {
-    const div = document.createElement("div");
-    div.className = "group";
-    const h = document.createElement("h2");
-    h.textContent = g.group;
-    div.appendChild(h);
-    for (const e of g.events) {
-      const b = document.createElement("button");
-      b.textContent = e.item;
-      b.title = e.sentence;
-      b.addEventListener("click", () => ask(e));
-      div.appendChild(b);
-    }
-    groups.appendChild(div);
-  }
+  builder.draw(S, $("groups"), ask);  // the moves panel (BUILDER, its own script)
   $("tools").hidden = !S.you;
   const u = S.undo;
   $("undo").hidden = !u || !(S.umpire || u.may_ask || u.may_confirm);
-  $("undo").textContent = !u ? "" : S.umpire ? "undo seq " + u.target
-    : u.may_confirm ? "confirm the undo of seq " + u.target : "ask to undo seq " + u.target;
+  $("undo").textContent = !u ? "" : u.may_confirm ? "accept the undo of seq " + u.target
+    : S.umpire ? "undo seq " + u.target : "ask to undo seq " + u.target;
+  $("refuse-undo").hidden = !u || !u.may_refuse;
   $("undo-state").textContent = u && u.asked_by
-    ? u.asked_by + " asks to undo seq " + u.target + (u.may_confirm ? "" : " (another player confirms)") : "";
+    ? u.asked_by + " asks to undo seq " + u.target + ": " + u.sentence
+      + (u.may_confirm ? "" : " (another player answers)") : "";
   $("dispute").hidden = !u;
   closeStale();
   lock();
@@ -297,8 +380,11 @@ function draw() {
 
 function ask(e) {
   if (OFFLINE) return;
-  chosen = { event: e.event, after: S.version };  // refused if the table moves on meanwhile
-  $("confirm-sentence").textContent = "Confirm: " + e.sentence;
+  // refused if the table moves on meanwhile; `to`: the write's path (the set-up's own)
+  chosen = { after: S.version, to: e.to || "event",
+             body: e.body ? Object.assign({}, e.body, { after: S.version })
+               : e.to ? { after: S.version } : { event: e.event, after: S.version } };
+  $("confirm-sentence").textContent = (e.lead || "Confirm: ") + e.sentence;
   $("confirm").hidden = false;
   $("confirm-yes").focus();
 }
@@ -324,11 +410,23 @@ async function post(what, body) {
 
 $("confirm-yes").addEventListener("click", () => {
   $("confirm").hidden = true;
-  if (chosen) post("event", chosen);
+  if (chosen) post(chosen.to, chosen.body);
   chosen = null;
 });
 $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; chosen = null; });
-$("undo").addEventListener("click", () => post("undo", {}));
+// an undo, asked or answered, confirms with the sentence of the event it retracts (as `log`
+// prints it for this seat); `target`: refused if the latest event changed meanwhile
+$("undo").addEventListener("click", () => {
+  const u = S.undo;
+  if (!u) return;
+  const lead = u.may_confirm ? "Accept undoing seq " : S.umpire ? "Undo seq " : "Ask to undo seq ";
+  ask({ to: "undo", lead: lead + u.target + ": ", sentence: u.sentence,
+        body: { target: u.target } });
+});
+$("refuse-undo").addEventListener("click", () => {
+  const u = S.undo;
+  if (u) post("undo", { refuse: true, target: u.target });
+});
 $("rematch").addEventListener("click", () => post("rematch", {}));
 try { $("buzz").checked = localStorage.getItem("tabletape-vibrate") === "1"; } catch (e) {}
 $("buzz").addEventListener("change", () => {
@@ -346,7 +444,13 @@ $("note").addEventListener("click", () => {
   $("note-text").value = "";
 });
 $("dispute").addEventListener("click", () => {
-  post("note", { text: $("note-text").value || "disputed from the table", dispute: true });
+  const text = $("note-text").value.trim();
+  if (!text) {  // a dispute is in the player's own words: none is posted without them
+    say("Write why you dispute the last event first, then press dispute.", false);
+    $("note-text").focus();
+    return;
+  }
+  post("note", { text: text, dispute: true });
   $("note-text").value = "";
 });
 

@@ -162,7 +162,8 @@ def play_app(table: play.Table, seats: play.Seats, allowed: Callable[[str], bool
               Route("/p/{token}/state", state),
               Route("/p/{token}/event", write(play.Table.enter), methods=["POST"]),
               Route("/p/{token}/note", write(play.Table.note), methods=["POST"]),
-              Route("/p/{token}/undo", write(play.Table.undo), methods=["POST"])]
+              Route("/p/{token}/undo", write(play.Table.undo), methods=["POST"]),
+              Route("/p/{token}/setup", write(play.Table.setup), methods=["POST"])]
     return Starlette(routes=routes,
                      middleware=[Middleware(Guard, allowed=allowed or host_check("localhost"),
                                             refused=host_refused, page=play_page.PAGE)])

@@ -25,11 +25,14 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from tabletape.engine.protocol import Decision, Outcome, RenderModule, SvgModule, Violation
 from tabletape.engine.provenance import Derivation
 from tabletape.engine.seats import Held, Secret
+
+if TYPE_CHECKING:
+    from tabletape.engine.kit.moves import Pick
 
 # RenderModule and SvgModule are declared beside Ruleset, which holds the drawings.
 __all__ = ["MEMBERS", "ComponentsModule", "ContractError", "Extras", "LegalityModule",
@@ -196,3 +199,17 @@ def missing(owner: type, part: str, module: object) -> None:
         if not hasattr(module, name) or (name.islower() and not callable(getattr(module, name))):
             raise ContractError(f"game {owner.__name__} ({owner.__module__}): its {part} part "
                                 f"({getattr(module, '__name__', module)}) has no {name!r}")
+
+
+# -- an optional part: the moves (engine.kit.moves) -------------------------------------------
+# A game may have a `moves` module beside its other parts: how a seat's page builds each
+# offered event in steps, and which kinds of event set the table up. It is found by its
+# name in the game's package (`engine.kit.moves.part`); a game without one gets the steps
+# derived from its events' fields and, as set-up, its public chance outcomes.
+
+class MovesModule(Protocol[LK_contra, S_contra, E_contra]):
+    """moves.py: the steps by which a player builds each event, and the set-up kinds."""
+
+    SETUP: frozenset[type]
+
+    def steps(self, lk: LK_contra, view: S_contra, event: E_contra, /) -> tuple[Pick, ...]: ...

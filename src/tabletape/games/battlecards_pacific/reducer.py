@@ -341,7 +341,8 @@ def _start_round(lk: Lookups, state: State) -> State:
 # box; so the units last found ready are kept with the very objects they were found on, and a
 # volley made only of them is ready again (identity, as `_either_can_hit`; a miss changes
 # neither side's units). tests/games/battlecards_pacific/test_fast_paths.py pins it to `ready`.
-_last_ready: tuple[object, object, object, object, frozenset[str]] = (None, None, None, None, frozenset())
+_last_ready: tuple[object, object, object, object, frozenset[str]] = (None, None, None, None,
+                                                                     frozenset())
 
 
 def _ready(lk: Lookups, state: State, b: Battle) -> tuple[str, ...]:
