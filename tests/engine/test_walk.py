@@ -160,6 +160,7 @@ def plain_counts(path: str) -> tuple[list[int], int | None]:
     over_at: list[int] = []
 
     def visit(j: reading.Judged) -> None:
+        assert j.fold is not None
         rs, state = j.fold.ruleset, j.fold.state
         over = rs.over(state)
         if over and not over_at:
