@@ -6,7 +6,7 @@ TT     := $(VENV)/bin/tabletape
 DEMO   := replays/cards-of-war/kill-dispute.jsonl
 MKDOCS := NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
-.PHONY: demo test stress lint schemas docs bench clean screenshots
+.PHONY: demo test stress lint schemas docs bench bench-balance balance-stress clean screenshots
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ $(VENV)/.bench-installed: $(VENV)/.installed pyproject.toml
 bench: $(VENV)/.bench-installed
 	$(PY) bench/run.py --markdown
 
+# The games' rows of `make bench` alone (no inputs to make): per game, `simulate`'s random
+# games per second beside the balance lab's random playouts of the same games, their floor
+# (pending + apply) and mc:8's decisions per second, in CPU time; the ratios at the end.
+bench-balance: $(VENV)/.installed
+	$(PY) bench/run.py --playouts --markdown
+
 # The reliability tests (tests/reliability) with their big budgets: every byte of the
 # tampered log, 100,000 hostile inputs, 5,000 kills, ... Prints the figures; takes a while.
 STRESS_FIGURES ?= stress-figures.jsonl
@@ -71,6 +77,20 @@ stress: $(VENV)/.installed
 	TABLETAPE_STRESS=1 TABLETAPE_FIGURES=$(STRESS_FIGURES) nice $(PY) -m pytest tests/reliability
 	@echo; echo "figures (also in $(STRESS_FIGURES)):"
 	@$(PY) -m tests.reliability.figures $(STRESS_FIGURES)
+
+# The balance lab at scale (issue 37; not part of `make test` or `make stress`): BALANCE_GAMES
+# random games of Cards of War (100,000) in one run of BALANCE_JOBS processes, no cache; the
+# report, then the time it took and the games per second.
+BALANCE_GAMES ?= 100000
+BALANCE_JOBS  ?= 2
+balance-stress: $(VENV)/.installed
+	@mkdir -p build
+	@start=$$(date +%s.%N); \
+	$(TT) balance cards-of-war -n $(BALANCE_GAMES) -j $(BALANCE_JOBS) --seed 1 --no-cache \
+		--markdown build/balance-stress.md && \
+	end=$$(date +%s.%N) && \
+	awk -v s=$$start -v e=$$end -v n=$(BALANCE_GAMES) -v j=$(BALANCE_JOBS) 'BEGIN { \
+		printf "%d games in %.1f s (%d processes): %.0f games/s\n", n, e - s, j, n / (e - s) }'
 
 # The manual's screenshots, made again by the browser tests: docs/viewer-GAME.png (on
 # docs/seeing.md); each game's player page and shared table mid-game at 390x844 and 1280x900,

@@ -370,6 +370,17 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
                                inner=True, note="in process"))
     else:
         print("eventsourcing is not installed: no eventsourcing row", file=sys.stderr)
+    rows += _playout_rows(rounds)
+    return [r for r in rows if r is not None], baseline
+
+
+def _playout_rows(rounds: int) -> list[Row | None]:
+    """Per game: `simulate`'s random games per second and, side by side in the same run, the
+    balance lab's random playouts of the same games (engine.playout: the same seeds give the
+    same games as simulate), their floor (the same games' events applied, with `pending`
+    asked before each: what any playout pays) and the Monte Carlo agent's decisions."""
+    me = [PY, os.path.abspath(__file__), "--inner"]
+    rows: list[Row | None] = []
     for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
         rows.append(median_run(f"simulate {game}: games per second", [*me, "simulate", game],
                                SIM_GAMES, 0, rounds, inner=True, note="in process",
@@ -379,10 +390,13 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
         rows.append(median_run(f"balance {game}: random games per second",
                                [*me, "playout", game], SIM_GAMES, 0, rounds, inner=True,
                                note="in process", ours=True))
+        rows.append(median_run(f"balance {game}: floor, the same games' pending + apply",
+                               [*me, "floor", game], SIM_GAMES, 0, rounds, inner=True,
+                               note="in process", ours=True))
         rows.append(median_run(f"balance {game}: mc:8 decisions per second",
                                [*me, "mc", game], 0, 0, rounds, inner=True,
                                note="in process", ours=True))
-    return [r for r in rows if r is not None], baseline
+    return rows
 
 
 def _streaming_rows(inputs: dict[str, str], n: int, size: int, rounds: int) -> list[Row | None]:
@@ -811,11 +825,11 @@ def _inner_simulate(game: str) -> tuple[int, float]:
     rs = engine.get(game)
     n = {"global-domination": 4, "liberation": 3}.get(game, 2)
     header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
-    t = time.perf_counter()
+    t = time.process_time()
     for seed in range(SIM_GAMES):
         for _ in simulate.play(rs, header, seed):
             pass
-    return SIM_GAMES, time.perf_counter() - t
+    return SIM_GAMES, time.process_time() - t
 
 
 def _inner_playout(game: str) -> tuple[int, float]:
@@ -827,10 +841,30 @@ def _inner_playout(game: str) -> tuple[int, float]:
     header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
     bound = rs.bind(header)
     seats = {p: agents.RandomAgent() for p in header.players}
-    t = time.perf_counter()
+    t = time.process_time()
     for seed in range(SIM_GAMES):
         playout.play(bound, seats, seed)
-    return SIM_GAMES, time.perf_counter() - t
+    return SIM_GAMES, time.process_time() - t
+
+
+def _inner_floor(game: str) -> tuple[int, float]:
+    """Applies the events of the same SIM_GAMES games, `pending` asked before each: the part
+    of a game's time that any playout pays, whatever it draws with."""
+    from tabletape import engine
+    from tabletape.engine import simulate
+    rs = engine.get(game)
+    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
+    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+    bound = rs.bind(header)
+    games = [[e for e, _ in simulate.play(rs, header, seed)] for seed in range(SIM_GAMES)]
+    pending, apply = bound.pending, bound.apply
+    t = time.process_time()
+    for events in games:
+        state = bound.initial()
+        for e in events:
+            pending(state)
+            state = apply(state, e)
+    return SIM_GAMES, time.process_time() - t
 
 
 def _inner_mc(game: str) -> tuple[int, float]:
@@ -845,9 +879,9 @@ def _inner_mc(game: str) -> tuple[int, float]:
     mc = agents.MonteCarloAgent(8)
     seats = {p: agents.RandomAgent() for p in header.players}
     seats[header.players[0]] = mc
-    t = time.perf_counter()
+    t = time.process_time()
     playout.play(bound, seats, 1, max_events=400 if QUICK else 2_000)
-    return mc.decisions, time.perf_counter() - t
+    return mc.decisions, time.process_time() - t
 
 
 def _spin(n: int) -> int:
@@ -942,6 +976,8 @@ def main() -> None:
                     help="Rounds per row (the median is kept).")
     ap.add_argument("--inner", nargs=2, metavar=("KIND", "ARG"), help=argparse.SUPPRESS)
     ap.add_argument("--prepare", action="store_true", help="Only generate the inputs.")
+    ap.add_argument("--playouts", action="store_true",
+                    help="Only the games' rows: simulate beside the balance lab (no inputs).")
     ap.add_argument("--only", action="append", default=[], metavar="TEXT",
                     help="Run only the rows whose names contain TEXT (repeatable).")
     ap.add_argument("--before", metavar="SRC",
@@ -955,6 +991,13 @@ def main() -> None:
         return inner(*args.inner)
     if args.prepare:
         return prepare()
+    if args.playouts:  # CPU time of each row (per core), no inputs needed
+        _, baseline, _ = run([PY, "-c", "pass"])
+        rows = [r for r in _playout_rows(args.rounds) if r is not None]
+        table(rows, baseline, markdown=args.markdown)
+        for line in ratios(rows):
+            print(line)
+        return None
     # Generating the inputs grows a process; a child forked from a big process reports
     # the parent's size as its own peak (Linux keeps the high-water mark across exec),
     # so this process stays small: inputs are made in a child too.
@@ -1004,6 +1047,13 @@ def ratios(rows: list[Row]) -> list[str]:
             if now is not None:
                 out.append(f"- {now.name}: {then.seconds:.3f} s before, {now.seconds:.3f} s "
                            f"after: **{then.seconds / now.seconds:.2f}x** ({goal})")
+    for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
+        sim = find(f"simulate {game}: games per second", False)
+        lab = find(f"balance {game}: random games per second", False)
+        if sim is not None and lab is not None and sim.seconds and lab.seconds:
+            out.append(f"- balance {game}: random playouts {rate(lab):,.0f} games/s vs simulate's "
+                       f"{rate(sim):,.0f}/s in this run: **{rate(lab) / rate(sim):.2f}x** "
+                       "(at least 2x)")
     for before in (True, False):
         tag = " [before]" if before else ""
         chain = next((r for r in rows if r.name == "floor: decode + SHA-256 chain check"), None)

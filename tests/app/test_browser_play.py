@@ -212,6 +212,8 @@ def test_a_stale_page_shows_the_refusal(phones, playing):
 
 
 def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
+    """Asking and accepting each confirm with the sentence of the event undone; both are
+    lines of the log. A dispute is posted only in the player's own words."""
     from playwright.sync_api import expect
     log_path, links = playing
     alice, _ = phones(links["alice"])
@@ -219,11 +221,21 @@ def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
     press(alice, "Battleship", log_path)
     expect(alice.locator("#undo")).to_have_text("ask to undo seq 1", timeout=3000)
     alice.click("#undo")
+    expect(alice.locator("#confirm-sentence")).to_have_text(
+        "Ask to undo seq 1: alice turns up Battleship to decide who starts")
+    alice.click("#confirm-yes")
     expect(alice.locator("#message")).to_contain_text("alice asks to undo seq 1")
-    expect(bob.locator("#undo")).to_have_text("confirm the undo of seq 1", timeout=3000)
-    expect(bob.locator("#undo-state")).to_have_text("alice asks to undo seq 1")
+    expect(bob.locator("#undo")).to_have_text("accept the undo of seq 1", timeout=3000)
+    expect(bob.locator("#refuse-undo")).to_be_visible()
+    expect(bob.locator("#undo-state")).to_have_text(
+        "alice asks to undo seq 1: alice turns up Battleship to decide who starts")
     assert len(log_path.read_text().splitlines()) == 3  # the request is a line of the log
+    bob.click("#dispute")  # no words: nothing posted
+    expect(bob.locator("#message")).to_contain_text("Write why you dispute the last event")
+    assert len(log_path.read_text().splitlines()) == 3
     bob.click("#undo")
+    expect(bob.locator("#confirm-sentence")).to_contain_text("Accept undoing seq 1: ")
+    bob.click("#confirm-yes")
     expect(bob.locator("#message")).to_contain_text("bob accepts the request at seq 2: undoes "
                                                     "seq 1", timeout=3000)
     lines = [json.loads(line) for line in log_path.read_text().splitlines()]
@@ -231,6 +243,23 @@ def test_undo_asked_on_one_phone_is_confirmed_on_the_other(phones, playing):
                                           "undone"]
     expect(alice.locator("#waiting")).to_contain_text("Your move: the card alice turns up",
                                                       timeout=3000)
+
+
+def test_an_undo_request_refused_is_a_line_of_the_log(phones, playing):
+    from playwright.sync_api import expect
+    log_path, links = playing
+    alice, _ = phones(links["alice"])
+    bob, _ = phones(links["bob"])
+    press(alice, "Battleship", log_path)
+    expect(alice.locator("#undo")).to_have_text("ask to undo seq 1", timeout=3000)
+    alice.click("#undo")
+    alice.click("#confirm-yes")
+    expect(bob.locator("#refuse-undo")).to_be_visible(timeout=3000)
+    bob.click("#refuse-undo")
+    expect(bob.locator("#message")).to_contain_text("refuses", timeout=3000)
+    lines = [json.loads(line) for line in log_path.read_text().splitlines()]
+    assert [x["type"] for x in lines][-2:] == ["undo_asked", "undo_refused"]
+    expect(alice.locator("#refuse-undo")).to_be_hidden(timeout=3000)
 
 
 def readable_at_390(pg) -> None:

@@ -18,7 +18,7 @@ class Moment:
 
     version: str
     error: str | None  # why the log cannot be read (then nothing below is set)
-    rs: engine.Ruleset | None = None
+    rs: engine.Ruleset[Any, Any, Any] | None = None
     players: tuple[str, ...] = ()
     seq: int = -1
     judged: Any = None  # the state as the rules judge it (the umpire's)

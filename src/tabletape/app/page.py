@@ -100,7 +100,7 @@ def stage_of(state: Any) -> str:
     return ""
 
 
-def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> list[str]:
+def acts(rs: engine.Ruleset[Any, Any, Any], state: Any, decision: engine.Decision | None) -> list[str]:
     """Returns the players who enter the next event: the decision's actor, or for a chance
     outcome the player whose draw it is (the owner of its events, engine.seats.owner; none
     when any player may enter it). Who acts is public: the board names them too."""

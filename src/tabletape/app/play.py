@@ -270,7 +270,7 @@ class Table:
             rematch=m.rematch if outcome is not None else None)
 
     @staticmethod
-    def undo_shown(rs: engine.Ruleset, latest: int, top: tuple[int, Any, Event] | None,
+    def undo_shown(rs: engine.Ruleset[Any, Any, Any], latest: int, top: tuple[int, Any, Event] | None,
                    asked: Any, seat: Seat) -> UndoOffer | None:
         """Returns what a seat's page shows of undoing (None: nothing to undo): the latest
         effective event and its sentence as the seat may know it (what the umpire's undo
@@ -289,7 +289,7 @@ class Table:
                          may_ask=bool(seat.player) and asked is None)
 
     @staticmethod
-    def _moves(rs: engine.Ruleset, state: Any, offered: list[Event], players: tuple[str, ...],
+    def _moves(rs: engine.Ruleset[Any, Any, Any], state: Any, offered: list[Event], players: tuple[str, ...],
                seat: Seat) -> tuple[Step | None, str]:
         """Returns the seat's offered events as the builder's steps (app.moves), worded from
         the seat's own view, and who sets the table up while the game is set up: the first
@@ -334,7 +334,7 @@ class Table:
         return Table._offered(rs, *Table.table(result, seat), seat)
 
     @staticmethod
-    def _offered(rs: engine.Ruleset, state: Any, blocked: bool, seat: Seat) -> list[Event]:
+    def _offered(rs: engine.Ruleset[Any, Any, Any], state: Any, blocked: bool, seat: Seat) -> list[Event]:
         """`offered`, from the state `table` gives the seat (worked out once per request)."""
         if not (seat.umpire or seat.player) or blocked:
             return []
@@ -387,7 +387,7 @@ class Table:
         self.folded.wrote(written.tail, len(events))
         return written.tail.seq
 
-    def game(self) -> engine.Ruleset:
+    def game(self) -> engine.Ruleset[Any, Any, Any]:
         """Returns the log's game, from its header alone (no state read)."""
         from tabletape.app.logrows import header_of
         return header_of(self.path)[1]

@@ -17,18 +17,20 @@ the same knowledge, and with the same seed the same move.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletape.engine.playout import MAX_EVENTS, Game
+from tabletape.engine.playout import MAX_EVENTS, Game, drawer, score_of
 from tabletape.engine.protocol import CHANCE, Ruleset
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Event
 
-WORLD_TRIES = 3  # searches before a decision gives up on sampling (then: random)
-SEARCH_BUDGET = 400  # outcomes drawn in one search for a world before it is given up
+WORLD_TRIES = 2  # searches before a decision gives up on sampling (then: random)
+SEARCH_BUDGET = 2000  # outcomes drawn in one search for a world before it is given up
 DRAWS = 4  # outcomes drawn for one masked event in one pass
+DEPTH = 200  # events a playout plays, where the game keeps a score, before the score judges it
 
 
 class Masked:
@@ -66,7 +68,7 @@ class Knowledge:
         return (self.seat, tuple(self.seen), tuple(sorted(self.views.items())), self.now)
 
 
-def knowledge(rs: Ruleset, game: Game, seat: str, known: Knowledge | None = None) -> Knowledge:
+def knowledge(rs: Ruleset[Any, Any, Any], game: Game, seat: str, known: Knowledge | None = None) -> Knowledge:
     """Returns (extending `known`) what `seat` knows of `game`: the referee's masking."""
     k = known if known is not None else Knowledge(seat, _state=game.initial)
     state = k._state
@@ -85,7 +87,7 @@ def knowledge(rs: Ruleset, game: Game, seat: str, known: Knowledge | None = None
     return k
 
 
-def _hidden(rs: Ruleset, before: Any, event: Event, after: Any, seat: str) -> bool:
+def _hidden(rs: Ruleset[Any, Any, Any], before: Any, event: Event, after: Any, seat: str) -> bool:
     """Returns whether another event of the same type would have left `seat` the same view."""
     seen = None
     kind = type(event)
@@ -106,7 +108,7 @@ class RandomAgent:
     name = "random"
     uniform = True
 
-    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+    def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event:
         return rng.choice(options)
 
@@ -114,16 +116,17 @@ class RandomAgent:
 class MonteCarloAgent:
     """Flat Monte Carlo over worlds sampled to agree with the seat's knowledge."""
 
-    def __init__(self, budget: int = 32) -> None:
+    def __init__(self, budget: int = 32, depth: int | None = DEPTH) -> None:
         if budget < 1:
             raise UsageError(f"an agent's budget is playouts per decision, at least 1: got {budget}")
         self.budget = budget
+        self.depth = depth  # events a playout plays before a score judges it (None: to the end)
         self.name = f"mc:{budget}"
         self._known: dict[int, tuple[Game, Knowledge]] = {}  # (the game kept: ids are reused)
         self.fallbacks = 0  # decisions taken at random because no world could be sampled
         self.decisions = 0
 
-    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+    def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event:
         held = self._known.get(id(game))
         k = knowledge(rs, game, seat, held[1] if held and held[0] is game else None)
@@ -132,9 +135,12 @@ class MonteCarloAgent:
         self._known[id(game)] = (game, k)
         return self.decide(rs, k, options, rng)
 
-    def decide(self, rs: Ruleset, k: Knowledge, options: list[Event],
+    def decide(self, rs: Ruleset[Any, Any, Any], k: Knowledge, options: list[Event],
                rng: random.Random) -> Event:
-        """Returns the legal event with the best share of wins over sampled worlds."""
+        """Returns the legal event with the best share of wins over sampled worlds (a tie
+        broken at random); the only one without a playout."""
+        if len(options) == 1:
+            return options[0]
         self.decisions += 1
         wins = [0.0] * len(options)
         tries = [0] * len(options)
@@ -151,17 +157,18 @@ class MonteCarloAgent:
                     break
                 if rs.check(world, options[i]) is not None:
                     continue
-                wins[i] += rollout(rs, rs.apply(world, options[i]), k.seat, rng)
+                wins[i] += rollout(rs, rs.apply(world, options[i]), k.seat, rng,
+                                   depth=self.depth)
                 tries[i] += 1
                 done += 1
         if not any(tries):
             return rng.choice(options)
-        best = max(range(len(options)),
-                   key=lambda i: (wins[i] / tries[i] if tries[i] else -1.0, -i))
-        return options[best]
+        share = [wins[i] / tries[i] if tries[i] else -1.0 for i in range(len(options))]
+        top = max(share)
+        return options[rng.choice([i for i, v in enumerate(share) if v == top])]
 
 
-def sample_world(rs: Ruleset, k: Knowledge, rng: random.Random, fresh: float = 0.0
+def sample_world(rs: Ruleset[Any, Any, Any], k: Knowledge, rng: random.Random, fresh: float = 0.0
                  ) -> Any | None:
     """Returns a state that agrees with the seat's knowledge, or None when WORLD_TRIES
     searches fail. A search starts from the outcomes of the seat's last world (its own
@@ -178,7 +185,41 @@ def sample_world(rs: Ruleset, k: Knowledge, rng: random.Random, fresh: float = 0
         if found is not None and rs.view(found[0], k.seat) == k.now:
             k.last = found[1]
             return found[0]
-    return None
+    return _near(rs, state, segments, k.seat, rng, k.last) if NEAR else None
+
+
+NEAR = True  # when no world agrees with all the seat knows, play in one that nearly does
+
+
+def _near(rs: Ruleset[Any, Any, Any], state: Any, segments: list[tuple[type, Any, list[Event]]], seat: str,
+          rng: random.Random, last: list[Event | None]) -> Any | None:
+    """Returns a world that agrees with the seat's knowledge as far as one pass can make it:
+    each masked event given an outcome of its type (the seat's last world's where still
+    legal, else one that leaves the seat its view, else any), each
+    visible event replayed, or where it has become illegal, the legal event of its type
+    most like it (the most values in common: the seat saw bob deploy the Iowa; in this world
+    he deploys what he holds). Built from what the seat knows alone, like every world; None
+    where an event of some type is not legal at all."""
+    names = set(rs.header.players)
+    for d, (kind, view, visible) in enumerate(segments):
+        options = _shuffled(rs, state, kind, rng)
+        if not options:
+            return None
+        event = last[d] if d < len(last) else None
+        if event is None or type(event) is not kind or rs.check(state, event) is not None:
+            event = next((e for e in options if rs.view(rs.apply(state, e), seat) == view),
+                         options[0])
+        state = rs.apply(state, event)
+        for v in visible:
+            if rs.check(state, v) is not None:
+                like = _values(v, names)
+                same = [e for e in rs.legal(state) if type(e) is type(v)]
+                if not same:
+                    return None
+                rng.shuffle(same)
+                v = max(same, key=lambda e: len(_values(e, names) & like))
+            state = rs.apply(state, v)
+    return state
 
 
 def _segments(k: Knowledge) -> tuple[list[Event], list[tuple[type, Any, list[Event]]]]:
@@ -194,7 +235,7 @@ def _segments(k: Knowledge) -> tuple[list[Event], list[tuple[type, Any, list[Eve
     return prefix, segments
 
 
-def _search(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]]],
+def _search(rs: Ruleset[Any, Any, Any], state: Any, segments: list[tuple[type, Any, list[Event]]],
             seat: str, rng: random.Random, init: list[Event | None]
             ) -> tuple[Any, list[Event | None]] | None:
     """Returns a world: every masked event given an outcome of its type (drawn by weight)
@@ -204,8 +245,10 @@ def _search(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]
     event illegal: a card the seat saw played that the sampled draws never gave, or one it
     drew that they had used up), one masked event at or before the failure is drawn again,
     aimed at the failing event's values (a card's name): either one whose outcome holds such
-    a value is given another, or one is given an outcome that holds one. The change is kept
-    unless the world now fails earlier. None after SEARCH_BUDGET outcomes tried in vain."""
+    a value is given another, or one is given an outcome that holds one (first one that held
+    none of them, where some value is given by none). The change is kept unless the world now
+    fails earlier, or as late with more of the failing event's values given by no outcome.
+    None after SEARCH_BUDGET outcomes tried in vain."""
     n = len(segments)
     outcomes: list[Event | None] = (init + [None] * n)[:n]
     before: list[Any] = [state] * (n + 1)
@@ -218,9 +261,14 @@ def _search(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]
         target = _values(culprit, names) if culprit is not None else set()
         want: set[Any] | None = None
         avoid: set[Any] | None = None
-        holders = [d for d in range(fail + 1)
-                   if (o := outcomes[d]) is not None and _values(o, names) & target]
-        if holders and rng.random() < 0.5:
+        held = [_values(o, names) if (o := outcomes[d]) is not None else set()
+                for d in range(fail + 1)]
+        holders = [d for d in range(fail + 1) if held[d] & target]
+        missing = target.difference(*held)  # values the failing event needs that no draw gave
+        others = [d for d in range(fail + 1) if not held[d] & target]
+        if missing and others and rng.random() < 0.6:  # a draw that gave none of them gives one
+            j, want = rng.choice(others), missing
+        elif holders and rng.random() < 0.5:
             j, avoid = rng.choice(holders), target
         elif target and rng.random() < 0.8:
             j, want = rng.randrange(fail + 1), target
@@ -234,28 +282,46 @@ def _search(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]
             continue
         again, end2, culprit2 = _replay_from(rs, j, before, outcomes, segments, seat, rng,
                                              budget)
-        if again < fail:
+        if again < fail or (again == fail and _missing(culprit2, outcomes, again, names)
+                            > _missing(culprit, kept_outcomes, fail, names)):
             outcomes, before = kept_outcomes, kept_before
         else:
             fail, end, culprit = again, end2, culprit2
     return end, outcomes
 
 
+def _missing(culprit: Event | None, outcomes: list[Event | None], fail: int,
+             names: set[str]) -> int:
+    """Returns how many of the failing event's values no outcome up to `fail` gave."""
+    if culprit is None:
+        return 0
+    return len(_values(culprit, names).difference(
+        *(_values(o, names) for o in outcomes[:fail + 1] if o is not None)))
+
+
 def _values(event: Event, names: set[str]) -> set[Any]:
-    """Returns an event's own text values that name no player (a card, a unit, an area)."""
-    out = set()
+    """Returns an event's own text values that name no player (a card, a unit, an area),
+    those of a list of them too (the units an emergency deployment shows)."""
+    return set(_values_of(event, frozenset(names)))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # (events are frozen: a search asks the same ones often)
+def _values_of(event: Event, names: frozenset[str]) -> frozenset[Any]:
+    out: set[Any] = set()
     for f in event.__struct_fields__:
         if f not in ENVELOPE:
             v = getattr(event, f)
-            if isinstance(v, str) and v not in names:
-                out.add(v)
-    return out
+            if isinstance(v, str):
+                v = (v,)
+            if isinstance(v, (tuple, list)):  # (a card named, or several: units revealed)
+                out.update(x for x in v if isinstance(x, str) and x not in names)
+    return frozenset(out)
 
 
 ENVELOPE = frozenset({"seq", "prev", "at", "by", "type"})
 
 
-def _pick(rs: Ruleset, state: Any, kind: type, view: Any, seat: str, rng: random.Random,
+def _pick(rs: Ruleset[Any, Any, Any], state: Any, kind: type, view: Any, seat: str, rng: random.Random,
           names: set[str], want: set[Any] | None, avoid: set[Any] | None, budget: list[int]
           ) -> Event | None:
     """Returns an outcome of type `kind` that leaves the seat `view`, holding one of `want`
@@ -274,7 +340,7 @@ def _pick(rs: Ruleset, state: Any, kind: type, view: Any, seat: str, rng: random
     return None
 
 
-def _replay_from(rs: Ruleset, start: int, before: list[Any], outcomes: list[Event | None],
+def _replay_from(rs: Ruleset[Any, Any, Any], start: int, before: list[Any], outcomes: list[Event | None],
                  segments: list[tuple[type, Any, list[Event]]], seat: str,
                  rng: random.Random, budget: list[int]) -> tuple[int, Any, Event | None]:
     """Replays the world from masked event `start` (its state before: `before[start]`),
@@ -309,7 +375,7 @@ def _replay_from(rs: Ruleset, start: int, before: list[Any], outcomes: list[Even
     return len(segments), state, None
 
 
-def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[Event]:
+def _shuffled(rs: Ruleset[Any, Any, Any], state: Any, kind: type, rng: random.Random) -> list[Event]:
     """Returns the legal outcomes of type `kind` in a random order drawn by weight (chance's)."""
     options: list[Event] = [e for e in rs.legal(state) if type(e) is kind]  # type: ignore[misc]
     decision = rs.pending(state)
@@ -320,21 +386,27 @@ def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[E
     return [options[i] for i in sorted(range(len(options)), key=lambda i: -keys[i])]
 
 
-def rollout(rs: Ruleset, state: Any, seat: str, rng: random.Random,
-            max_events: int = MAX_EVENTS) -> float:
-    """Returns the seat's share of the win after random play from `state` to the end."""
-    pending, legal, apply, weights = rs.pending, rs.legal, rs.apply, rs.weights
-    for _ in range(max_events):
+def rollout(rs: Ruleset[Any, Any, Any], state: Any, seat: str, rng: random.Random,
+            max_events: int = MAX_EVENTS, depth: int | None = None) -> float:
+    """Returns the seat's share of the win after random play from `state` to the end (each
+    event drawn as `playout.drawer` draws it, without making every legal one); with `depth`,
+    a game whose state carries a score is played that many events at most, and one still
+    going is judged by its score then: the seat's share of the lead."""
+    pending, draw = rs.pending, drawer(rs)
+    apply = rs.apply
+    scored = depth is not None and score_of(state) is not None
+    for _ in range(depth if scored and depth is not None else max_events):
         decision = pending(state)
         if decision is None:
             break
-        options = list(legal(state))
-        if len(options) == 1:
-            state = apply(state, options[0])
-        elif decision.actor == CHANCE:
-            state = apply(state, rng.choices(options, weights(state, options))[0])
-        else:
-            state = apply(state, rng.choice(options))
+        state = apply(state, draw(state, decision.actor == CHANCE, rng))
+    else:
+        if scored:
+            score = score_of(state)
+            assert score is not None
+            best = max(score.values())
+            top = [p for p, v in score.items() if v == best]
+            return 1.0 / len(top) if seat in top else 0.0
     outcome = rs.outcome(state)
     if outcome is None or seat not in outcome.winners:
         return 0.0

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import random
+from bisect import bisect
 from collections.abc import Callable, Mapping
-from itertools import islice
+from functools import partial
+from itertools import accumulate, islice
+from operator import attrgetter
 from typing import Any, Protocol
 
 import msgspec
@@ -28,7 +31,7 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+    def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event: ...
 
 
@@ -41,7 +44,7 @@ class Game:
 
     __slots__ = ("rs", "state", "events", "initial")
 
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
         self.rs = rs
         self.initial = rs.initial()
         self.state = self.initial
@@ -76,12 +79,37 @@ def score_of(state: Any) -> Mapping[str, int] | None:
     return None
 
 
-def _score_ref(state: Any) -> Any:
-    """Returns the object the state keeps its score in (compared by identity)."""
-    return getattr(state, "vp", None) or getattr(state, "rounds_won", None)
+def drawer(rs: Ruleset[Any, Any, Any]) -> Callable[[Any, bool, random.Random], Event]:
+    """Returns `draw(state, chance, rng)`: the event random play picks, as `simulate` picks
+    it from the same generator (chance's by weight, a player's uniformly), without making
+    every legal event where the game has the fast paths: its legality module's `odds`
+    (chance's weights in `legal`'s order) and `nth` (the i-th event `legal` yields), each
+    None where it has no cheap answer; otherwise the game's `count` and `legal` up to the
+    one drawn."""
+    legal, weights, count = rs.legal, rs.weights, rs.count
+    module, lk = getattr(rs, "legality", None), getattr(rs, "lk", None)
+    odds_of = getattr(module, "odds", None)
+    nth_of = getattr(module, "nth", None)
+    odds = partial(odds_of, lk) if odds_of is not None else None
+    nth = partial(nth_of, lk) if nth_of is not None else None
+
+    def draw(state: Any, chance: bool, rng: random.Random) -> Event:
+        if chance:
+            w = odds(state) if odds is not None else None
+            if w is None:
+                options: list[Event] = list(legal(state))
+                return rng.choices(options, weights(state, options))[0]
+            # random.choices(options, w)[0], drawing the same number, picking the same index
+            cum = list(accumulate(w))
+            i = bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)
+        else:
+            i = rng.randrange(count(state))  # random.choice's draw over `count` events
+        event: Event | None = nth(state, i) if nth is not None else None
+        return event if event is not None else next(islice(legal(state), i, None))
+    return draw
 
 
-def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
+def features(rs: Ruleset[Any, Any, Any], event: Event) -> tuple[str, ...]:
     """Returns what a player's event exercised: its rules (`rule:ID`) and its card (`card:X`)."""
     out = tuple(f"rule:{r}" for r in rs.governing(event))
     card = getattr(event, "card", None)
@@ -90,7 +118,7 @@ def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
     return out
 
 
-def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int = MAX_EVENTS,
+def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *, max_events: int = MAX_EVENTS,
          visit: Callable[[Event, Any], None] | None = None) -> Played:
     """Plays one game on a bound ruleset with one agent per seat; `visit(event, state)`
     is told every event (writing a log, counting independently). Deterministic for a seed.
@@ -99,53 +127,52 @@ def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int
     game = Game(rs)
     players = tuple(rs.header.players)
     seat_of = {p: i for i, p in enumerate(players)}
-    used: list[set[str]] = [set() for _ in players]
+    mine: list[set[Event]] = [set() for _ in players]  # each seat's own events, told apart
+    uniform = {p: getattr(a, "uniform", False) for p, a in agents.items()}
     turns = rounds = 0
     last_actor = None
     leader_since: int | None = 0
     leader: str | None = None
-    scored = score_of(game.state) is not None
-    last_score: Any = None
-    pending, legal, apply, weights, count = rs.pending, rs.legal, rs.apply, rs.weights, rs.count
-    randbelow = rng.randrange
-    seen: dict[Event, tuple[str, ...]] = {}  # what an event exercised (events are frozen)
-    n = 0
     state = game.state
+    name = next((n for n in ("vp", "rounds_won") if getattr(state, n, None) is not None), None)
+    score_ref = attrgetter(name) if name else None
+    last_score: Any = None
+    pending, legal, apply = rs.pending, rs.legal, rs.apply
+    draw = drawer(rs)
+    append = game.events.append
+    first = players[0]
+    n = 0
     while n < max_events:
         decision = pending(state)
         if decision is None:
             break
         actor = decision.actor
         if actor == CHANCE:
-            options = list(legal(state))
-            event = rng.choices(options, weights(state, options))[0]
-        elif getattr(agents[actor], "uniform", False):
-            # Uniform play needs only the chosen event: `count` counts without making the
-            # events and `legal` stops at the one drawn (the draw is `random.choice`'s).
-            event = next(islice(legal(state), randbelow(count(state)), None))
+            event = draw(state, True, rng)
         else:
-            options = list(legal(state))
-            event = agents[actor].choose(rs, actor, game, options, rng)
-        if actor != CHANCE:
+            if uniform[actor]:
+                event = draw(state, False, rng)  # (uniform play needs only the chosen event)
+            else:
+                game.state = state
+                event = agents[actor].choose(rs, actor, game, list(legal(state)), rng)
             if actor != last_actor:
                 turns += 1
-                rounds += actor == players[0]
+                rounds += actor == first
                 last_actor = actor
-            f = seen.get(event)
-            if f is None:
-                f = seen[event] = features(rs, event)
-            used[seat_of[actor]].update(f)
+            mine[seat_of[actor]].add(event)
         state = apply(state, event)
-        game.state = state
-        game.events.append(event)
+        append(event)
         n += 1
         if visit is not None:
             visit(event, state)
-        if scored:
-            score = _score_ref(state)
+        if score_ref is not None:
+            score = score_ref(state)
             if score is not last_score:  # (a state made by `replace` shares what is unchanged)
                 last_score = score
-                leader, leader_since = _lead(score_of(state), leader, leader_since, n)
+                leader, leader_since = _lead(score, leader, leader_since, n)
+    game.state = state
+    used = [set().union(*(features(rs, e) for e in events)) for events in mine]
+    scored = score_ref is not None
     outcome = rs.outcome(state) if pending(state) is None else None
     winners = tuple(seat_of[w] for w in outcome.winners) if outcome else ()
     lead = None

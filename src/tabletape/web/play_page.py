@@ -138,6 +138,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
     <div id="tools" hidden>
       <div id="undo-state"></div>
       <button id="undo">ask to undo the last event</button>
+      <button id="refuse-undo" hidden>refuse the undo</button>
       <textarea id="note-text" maxlength="1000" placeholder="a note, or why you dispute the last event"></textarea>
       <button id="note">add note</button>
       <button id="dispute">dispute the last event</button>
@@ -375,10 +376,12 @@ function draw() {
   $("tools").hidden = !S.you;
   const u = S.undo;
   $("undo").hidden = !u || !(S.umpire || u.may_ask || u.may_confirm);
-  $("undo").textContent = !u ? "" : S.umpire ? "undo seq " + u.target
-    : u.may_confirm ? "confirm the undo of seq " + u.target : "ask to undo seq " + u.target;
+  $("undo").textContent = !u ? "" : u.may_confirm ? "accept the undo of seq " + u.target
+    : S.umpire ? "undo seq " + u.target : "ask to undo seq " + u.target;
+  $("refuse-undo").hidden = !u || !u.may_refuse;
   $("undo-state").textContent = u && u.asked_by
-    ? u.asked_by + " asks to undo seq " + u.target + (u.may_confirm ? "" : " (another player confirms)") : "";
+    ? u.asked_by + " asks to undo seq " + u.target + ": " + u.sentence
+      + (u.may_confirm ? "" : " (another player answers)") : "";
   $("dispute").hidden = !u;
   const codes = S.codes || [];  // the join links: the umpire's page (or --show-codes)
   $("codes").hidden = !codes.length;
@@ -403,8 +406,9 @@ function ask(e) {
   if (OFFLINE) return;
   // refused if the table moves on meanwhile; `to`: the write's path (the set-up's own)
   chosen = { after: S.version, to: e.to || "event",
-             body: e.to ? { after: S.version } : { event: e.event, after: S.version } };
-  $("confirm-sentence").textContent = "Confirm: " + e.sentence;
+             body: e.body ? Object.assign({}, e.body, { after: S.version })
+               : e.to ? { after: S.version } : { event: e.event, after: S.version } };
+  $("confirm-sentence").textContent = (e.lead || "Confirm: ") + e.sentence;
   $("confirm").hidden = false;
   $("confirm-yes").focus();
 }
@@ -434,7 +438,19 @@ $("confirm-yes").addEventListener("click", () => {
   chosen = null;
 });
 $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; chosen = null; });
-$("undo").addEventListener("click", () => post("undo", {}));
+// an undo, asked or answered, confirms with the sentence of the event it retracts (as `log`
+// prints it for this seat); `target`: refused if the latest event changed meanwhile
+$("undo").addEventListener("click", () => {
+  const u = S.undo;
+  if (!u) return;
+  const lead = u.may_confirm ? "Accept undoing seq " : S.umpire ? "Undo seq " : "Ask to undo seq ";
+  ask({ to: "undo", lead: lead + u.target + ": ", sentence: u.sentence,
+        body: { target: u.target } });
+});
+$("refuse-undo").addEventListener("click", () => {
+  const u = S.undo;
+  if (u) post("undo", { refuse: true, target: u.target });
+});
 $("rematch").addEventListener("click", () => post("rematch", {}));
 try { $("buzz").checked = localStorage.getItem("tabletape-vibrate") === "1"; } catch (e) {}
 $("buzz").addEventListener("change", () => {
@@ -452,7 +468,13 @@ $("note").addEventListener("click", () => {
   $("note-text").value = "";
 });
 $("dispute").addEventListener("click", () => {
-  post("note", { text: $("note-text").value || "disputed from the table", dispute: true });
+  const text = $("note-text").value.trim();
+  if (!text) {  // a dispute is in the player's own words: none is posted without them
+    say("Write why you dispute the last event first, then press dispute.", false);
+    $("note-text").focus();
+    return;
+  }
+  post("note", { text: text, dispute: true });
   $("note-text").value = "";
 });
 

@@ -21,7 +21,8 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
@@ -61,7 +62,7 @@ def _origin_ok(request: Request) -> bool:
     return origin is not None and origin == f"http://{host}"
 
 
-async def _body(request: Request) -> dict:
+async def _body(request: Request) -> dict[str, Any]:
     """Returns a write's JSON object, or raises Unsent (400, 413, 415)."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise Unsent(415, "a write is JSON (Content-Type: application/json)")
@@ -255,7 +256,8 @@ def play_app(table: play.Table, seats: play.Seats, allowed: Callable[[str], bool
                                  headers={"Cache-Control": "no-store",
                                           "X-Accel-Buffering": "no"})
 
-    def write(act: Callable[[play.Table, play.Seat, dict], str]) -> Callable:
+    def write(act: Callable[[play.Table, play.Seat, dict[str, Any]], str]
+              ) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             seat = seat_of(request)
             if seat is None or seat is play.PUBLIC:

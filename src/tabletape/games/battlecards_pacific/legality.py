@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, cast
 
 from tabletape.engine import CHANCE, Decision, Violation
@@ -528,3 +529,76 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     return [deck.get(e.card, 0) if isinstance(e, (ConflictTurned, ConflictDrawn))
             else arsenal[sides[e.player]].get(e.unit, 0) if isinstance(e, ArsenalDrawn)
             else 1 for e in events]
+
+
+# -- a playout's fast paths (engine.playout) ---------------------------------------------------
+# A random playout draws one event without making every one: chance's odds in `legal`'s order,
+# and the i-th event `legal` yields where it is a card drawn or turned, or a shot (None
+# elsewhere: the playout counts through `legal`). tests/app/test_balance_speed.py pins both
+# to `legal` and `weights` on the states of simulated games; neither judges anything.
+
+def odds(lk: Lookups, state: State) -> list[int] | None:
+    """Returns `weights(legal(state))` without making the events, where chance draws or
+    turns a card (None: another decision)."""
+    b = state.battle
+    if state.result is not None or (b is not None and b.shot is None):
+        return None
+    if b is not None:
+        return list(q.deck(lk, state).values())
+    step = state.steps[0].step
+    if step in DRAWS:
+        return list(state.arsenal[state.sides[state.steps[0].player]].values())
+    if step is DRAW_CONFLICT:
+        return list(q.deck(lk, state).values())
+    return None
+
+
+def nth(lk: Lookups, state: State, i: int) -> Event | None:
+    """Returns the i-th event `legal` yields where it is a card drawn or turned or a shot,
+    else None."""
+    b = state.battle
+    if state.result is not None:
+        return None
+    if b is not None and b.shot is None:
+        return _nth_shot(lk, state, b, i) if b.phase != WITHDRAWAL else None
+    if b is not None:
+        s = b.shot
+        assert s is not None
+        c = _key(q.deck(lk, state), i)
+        a = lk.cards[c].action
+        return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
+                              action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+    h = state.steps[0]
+    if h.step in DRAWS:
+        return ArsenalDrawn(player=h.player, unit=_key(state.arsenal[state.sides[h.player]], i))
+    if h.step is DRAW_CONFLICT:
+        return ConflictDrawn(player=h.player, card=_key(q.deck(lk, state), i))
+    return None
+
+
+def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
+    """The i-th shot `_legal_battle` yields: its units in order, each with its targets times
+    its choices of Kept Card times its choices of supporters (the same lists it makes)."""
+    p = b.side
+    every = state.options.support == "every-shot"
+    for u in dict.fromkeys(b.to_fire):
+        aims = list(targets(lk, state, b, p, u))
+        if not aims:
+            continue
+        me = q.unit(lk, state, p, u)
+        kept = [None, *(k for k in dict.fromkeys(state.kept[p])
+                        if kept_bonus(lk, k, me) is not None)]
+        backing = [()] if every else list(allocations(lk, state, b, p, u))
+        n = len(aims) * len(kept) * len(backing)
+        if i >= n:
+            i -= n
+            continue
+        t, rest = divmod(i, len(kept) * len(backing))
+        k, sup = divmod(rest, len(backing))
+        return UnitFired(player=p, unit=u, target=aims[t], kept=kept[k], support=backing[sup])
+    return None
+
+
+def _key(counts: dict[str, int], i: int) -> str:
+    """Returns the i-th key of a dict (a deck's i-th kind of card)."""
+    return next(islice(counts, i, None))

@@ -13,7 +13,7 @@ Every function takes the game's `Lookups` (`lk`) first.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import repeat
+from itertools import islice, repeat
 
 from tabletape.engine import Violation
 from tabletape.engine.kit.turns import by_event
@@ -367,3 +367,89 @@ def _count_plays(lk: Lookups, state: State) -> int:
     for who in state.players:
         n += len((lk.at_scoring if who == who_scores else lk.anytime).intersection(hands[who]))
     return n + bool(who_scores)  # ScoringPassed
+
+
+# -- a playout's fast paths (engine.playout) ---------------------------------------------------
+# A random playout draws one event without making every one: chance's odds in `legal`'s order,
+# and the i-th event `legal` yields where that is cheap: a card drawn, or a play on one's own
+# turn (the groups `_count_plays` counts skipped whole, the group of the i-th through the same
+# checks as `_legal_plays`); None elsewhere: the playout counts through `legal`.
+# tests/app/test_balance_speed.py pins both to `legal` and `weights` on simulated games.
+
+def odds(lk: Lookups, state: State) -> list[int] | None:
+    """Returns `weights(legal(state))` without making the events where chance draws a card,
+    else None."""
+    steps = state.steps
+    if state.phase is Phase.OVER or not steps or steps[0].step is not Step.DRAW:
+        return None
+    return list(state.decks[steps[0].player].values())
+
+
+def nth(lk: Lookups, state: State, i: int) -> Event | None:
+    """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
+    steps = state.steps
+    if state.phase is Phase.OVER:
+        return None
+    if steps:
+        h = steps[0]
+        if h.step is Step.DRAW:
+            return CardDrawn(player=h.player, card=next(islice(state.decks[h.player], i, None)))
+        if h.step is Step.BUILD or h.step is Step.REDUCE or h.step is Step.LAND_MIX:
+            return _nth_point(lk, state, h, i)
+        return None
+    if state.phase is not Phase.PLAY or not state.current:
+        return None
+    p, hands, other = state.current, state.hands, lk.anytime_text
+    for who in state.players:  # each held kind's plays: (on another's turn, its text alone)
+        for c in dict.fromkeys(hands[who]):
+            n = lk.uses.get(c, 0) if who == p else c in other
+            if i >= n:
+                i -= n
+                continue
+            for u in USES:
+                ev = CardPlayed(player=who, card=c, use=u)
+                if check_use(lk, state, ev) is None:
+                    if not i:
+                        return ev
+                    i -= 1
+            return None
+    if check_discarder(lk, state, p) is None:
+        taken = [k for k in state.stacks if check_taken(lk, state, p, k) is None]
+        if taken:
+            sets = _discard_sets(hands[p], lk.discard_any_order)
+            j = i // len(taken)
+            if j < len(sets):
+                return CardsDiscarded(player=p, cards=sets[j], taken=taken[i % len(taken)])
+            i -= len(sets) * len(taken)
+    done = TurnEnded(player=p)
+    return done if i == 0 and check(lk, state, done) is None else None
+
+
+def _nth_point(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+    """The i-th Build, Reduction or forgoing of a step owed (`_legal_step`), where its
+    restriction is none or an Area's kind (as `_count_builds` and `_count_reductions` count
+    them), else None."""
+    p, board, restriction, target = h.player, state.board, h.restriction, h.target
+    if restriction is Restriction.ANY:
+        kind = None
+    elif restriction is Restriction.LAND or restriction is Restriction.SEA:
+        kind = lk.land_set if restriction is Restriction.LAND else lk.sea_set
+    else:
+        return None
+    if h.step is not Step.REDUCE:
+        free = q.has_supply(lk, state, p)
+        for a in lk.areas:
+            f = board.get(a)
+            if (kind is None or a in kind) and (
+                    f is None and free or f is not None and f.owner == p and not f.full):
+                if not i:
+                    return ForceBuilt(player=p, area=a)
+                i -= 1
+    if h.step is not Step.BUILD:
+        for a, f in board.items():
+            if (kind is None or a in kind) and (f.owner == target if target else f.owner != p):
+                if not i:
+                    return ForceReduced(player=p, area=a)
+                i -= 1
+    forgo = PointsForgone(player=p)
+    return forgo if i == 0 and check(lk, state, forgo) is None else None

@@ -8,6 +8,7 @@ Further Explanations. Targets of abilities are separate decisions owed in
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.turns import Owing, by_event, head, must
@@ -439,3 +440,47 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     deck = state.deck
     return [deck.get(e.card, 0) if isinstance(e, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn))
             else 1 for e in events]
+
+
+# -- a playout's fast paths (engine.playout) ---------------------------------------------------
+# A random playout draws one event without making every one: chance's odds in `legal`'s order,
+# and the i-th event `legal` yields where that is cheap (a card drawn; a play, as `_playable`
+# counts them, or the pass); None elsewhere: the playout counts through `legal`.
+# tests/app/test_balance_speed.py pins both to `legal` and `weights` on simulated games.
+
+def odds(lk: Lookups, state: State) -> list[int] | None:
+    """Returns `weights(legal(state))` without making the events where chance draws a card,
+    else None."""
+    steps = state.steps
+    if state.phase is PHASE_OVER or not steps or steps[0].step not in CHANCE_STEPS:
+        return None
+    if steps[0].step is STEP_TURN_COUNTRY:  # (each country alike)
+        return [1] * len(state.countries)
+    return list(state.deck.values())
+
+
+def nth(lk: Lookups, state: State, i: int) -> Event | None:
+    """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
+    if state.phase is PHASE_OVER:
+        return None
+    steps = state.steps
+    if steps and steps[0].step is STEP_TURN_COUNTRY:
+        h = steps[0]
+        return CountryTurned(player=h.player, country=next(islice(state.countries, i, None)))
+    if steps and steps[0].step in CHANCE_STEPS:
+        h = steps[0]
+        return _DRAWN_AT[h.step](player=h.player, card=next(islice(state.deck, i, None)))
+    if steps and steps[0].step is not STEP_SECOND:
+        return None
+    player = steps[0].player if steps else state.turn
+    if player is None:
+        return None
+    land = lk.countries[state.country] if state.country else None
+    banned = land.card_type if land is not None and land.trigger is TRIGGER_FORBID else None
+    cards = lk.cards
+    for name in dict.fromkeys(state.hands[player]):
+        if banned is None or cards[name].type != banned:
+            if not i:
+                return ForceCardPlayed(player=player, card=name)
+            i -= 1
+    return TurnPassed(player=player) if not i else None
