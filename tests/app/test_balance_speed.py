@@ -1,5 +1,5 @@
 """The random playout's fast paths (engine.playout.drawer): a game's `odds` and `nth` give what
-`weights` and `legal` give, so random agents play, seed for seed, the games `simulate` plays."""
+`weights` and `legal` give, and its `actor` who `pending` names, so random agents play, seed for seed, the games `simulate` plays."""
 
 from __future__ import annotations
 
@@ -20,11 +20,14 @@ def test_odds_and_nth_agree_with_weights_and_legal(game):
     bound = rs.bind(header)
     module = bound.legality  # type: ignore[attr-defined]
     odds, nth = getattr(module, "odds", None), getattr(module, "nth", None)
+    actor = getattr(module, "actor", None)
     answered = 0
     for seed in range(3):
         state = bound.initial()
         for _event, after in simulate.play(rs, header, seed):
             options = list(bound.legal(state))
+            if actor is not None:
+                assert actor(bound.lk, state) == bound.pending(state).actor
             w = odds(bound.lk, state) if odds else None
             if w is not None:
                 assert w == bound.weights(state, options)
@@ -34,6 +37,8 @@ def test_odds_and_nth_agree_with_weights_and_legal(game):
                 assert got is None or got == option, (seed, i)
                 answered += got is not None
             state = after
+        if actor is not None:
+            assert actor(bound.lk, state) is None and bound.pending(state) is None
     assert answered or (odds is None and nth is None)
 
 

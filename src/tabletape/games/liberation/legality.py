@@ -444,8 +444,9 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
 
 # -- a playout's fast paths (engine.playout) ---------------------------------------------------
 # A random playout draws one event without making every one: chance's odds in `legal`'s order,
-# and the i-th event `legal` yields where that is cheap (a card drawn; a play, as `_playable`
-# counts them, or the pass); None elsewhere: the playout counts through `legal`.
+# the i-th event `legal` yields (a card drawn; a play, as `_playable` counts them, or the pass;
+# an answer to an ability, as `count` counts them), and who decides (`actor`, pending's actor
+# without its sentence); None elsewhere: the playout counts through `legal`.
 # tests/app/test_balance_speed.py pins both to `legal` and `weights` on simulated games.
 
 def odds(lk: Lookups, state: State) -> list[int] | None:
@@ -471,7 +472,7 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
         h = steps[0]
         return _DRAWN_AT[h.step](player=h.player, card=next(islice(state.deck, i, None)))
     if steps and steps[0].step is not STEP_SECOND:
-        return None
+        return _nth_choice(lk, state, steps[0], i)
     player = steps[0].player if steps else state.turn
     if player is None:
         return None
@@ -484,3 +485,51 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
                 return ForceCardPlayed(player=player, card=name)
             i -= 1
     return TurnPassed(player=player) if not i else None
+
+
+def _nth_choice(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+    """The i-th answer to an ability's step `_legal_choices` yields, in its order: the cards
+    a turning step may turn (`_turn_targets`), the prevent cards held, letting a turn-down
+    stand or stopping a turn-over, another's face-up card to take, another to trade with."""
+    step, me = h.step, h.player
+    if step in TURNING:
+        for q, slot, up in _turn_targets(lk, state, h):
+            if not i:
+                return PlayedCardTurned(player=me, owner=q, slot=slot, face_up=up)
+            i -= 1
+    if step is STEP_PREVENT or step is STEP_TURN_DOWN_OWN:
+        held = lookups.holds(lk, state, me, ABILITY_PREVENT)
+        if i < len(held):
+            return TurnOverPrevented(player=me, card=held[i])
+        i -= len(held)
+    if step is STEP_PREVENT:
+        return TurnOverAccepted(player=me) if not i else None
+    if step is STEP_TURN_OVER:
+        optional = state.options.turn_over == "optional"
+        return TurnOverDeclined(player=me) if not i and optional else None
+    if step is STEP_TAKE:
+        for q in state.players:
+            if q != me:
+                for slot, p in enumerate(state.played[q]):
+                    if p.up:
+                        if not i:
+                            return PlayedCardTaken(player=me, owner=q, slot=slot)
+                        i -= 1
+    elif step is STEP_SWAP:
+        for q in state.players:
+            if q != me:
+                if not i:
+                    return HandsTraded(player=me, other=q)
+                i -= 1
+    return None
+
+
+def actor(lk: Lookups, state: State) -> str | None:
+    """Returns `pending(lk, state).actor` without the sentence (None once over)."""
+    if state.phase is PHASE_OVER:
+        return None
+    steps = state.steps
+    if not steps:
+        return state.turn or ""
+    step = steps[0].step
+    return CHANCE if step in CHANCE_STEPS else steps[0].player
