@@ -103,7 +103,7 @@ def drawer(rs: Ruleset) -> Callable[[Any, bool, random.Random], Event]:
     by_chance, by_player = samplers(rs)
 
     def draw(state: Any, chance: bool, rng: random.Random) -> Event:
-        return by_chance(state, rng.random) if chance else by_player(state, rng._randbelow)
+        return by_chance(state, rng.random) if chance else by_player(state, below_of(rng))
     return draw
 
 
@@ -114,14 +114,18 @@ def samplers(rs: Ruleset) -> tuple[Callable[[Any, Callable[[], float]], Event],
     the same generator (`random.choices` and `random.choice`, whose `random` and `_randbelow`
     these are handed), without making every legal event where the game has the fast paths:
     its legality module's `odds` (chance's weights in `legal`'s order) and `nth` (the i-th
-    event `legal` yields), each None where it has no cheap answer; otherwise the game's
-    `count` and `legal` up to the one drawn."""
+    event `legal` yields), each None where it has no cheap answer, and `pick(lk, state,
+    below)` (a player's draw whole: `below(count)`'s event, counted and found at once; None,
+    `below` not asked, where it has none); otherwise the game's `count` and `legal` up to
+    the one drawn."""
     legal, weights, count = rs.legal, rs.weights, rs.count
     module, lk = getattr(rs, "legality", None), getattr(rs, "lk", None)
     odds_of = getattr(module, "odds", None)
     nth_of = getattr(module, "nth", None)
     odds = partial(odds_of, lk) if odds_of is not None else _none
     nth = partial(nth_of, lk) if nth_of is not None else _none
+    pick_of = getattr(module, "pick", None)
+    pick = partial(pick_of, lk) if pick_of is not None else _none
 
     def by_chance(state: Any, rand: Callable[[], float]) -> Event:
         w = odds(state)
@@ -139,10 +143,19 @@ def samplers(rs: Ruleset) -> tuple[Callable[[Any, Callable[[], float]], Event],
         return event if event is not None else next(islice(legal(state), i, None))
 
     def by_player(state: Any, below: Callable[[int], int]) -> Event:
+        event = pick(state, below)
+        if event is not None:
+            return event
         i = below(count(state))  # random.choice's draw over `count` events
         event = nth(state, i)
         return event if event is not None else next(islice(legal(state), i, None))
     return by_chance, by_player
+
+
+def below_of(rng: random.Random) -> Callable[[int], int]:
+    """Returns the generator's draw of an index below n: the one `random.choice` makes (and
+    `randrange(n)` after its checks), so the same seed picks the same option."""
+    return rng._randbelow  # type: ignore[attr-defined]  # (typeshed leaves it out)
 
 
 def _none(*args: Any) -> None:
@@ -186,7 +199,7 @@ def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int
     is told every event (writing a log, counting independently). Deterministic for a seed.
     """
     rng = random.Random(seed)
-    rand, below = rng.random, rng._randbelow
+    rand, below = rng.random, below_of(rng)
     game = Game(rs)
     players = tuple(rs.header.players)
     seat_of = {p: i for i, p in enumerate(players)}
