@@ -146,7 +146,10 @@ def samplers(rs: Ruleset) -> tuple[Callable[[Any, Callable[[], float]], Event],
         event = pick(state, below)
         if event is not None:
             return event
-        i = below(count(state))  # random.choice's draw over `count` events
+        n = count(state)
+        if n <= 0:  # (random.choice would raise, `below(0)` never return)
+            raise RuntimeError(f"no legal event in {state!r} — a rules bug")
+        i = below(n)  # random.choice's draw over `count` events
         event = nth(state, i)
         return event if event is not None else next(islice(legal(state), i, None))
     return by_chance, by_player

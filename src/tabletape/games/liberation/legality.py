@@ -7,7 +7,7 @@ Further Explanations. Targets of abilities are separate decisions owed in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 
 from tabletape.engine import CHANCE, Decision, Violation
@@ -488,40 +488,59 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
 
 
 def _nth_choice(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
-    """The i-th answer to an ability's step `_legal_choices` yields, in its order: the cards
-    a turning step may turn (`_turn_targets`), the prevent cards held, letting a turn-down
-    stand or stopping a turn-over, another's face-up card to take, another to trade with."""
+    """The i-th answer to an ability's step that `_legal_choices` yields (`_choices`)."""
+    options = _choices(lk, state, h)
+    return options[i] if i < len(options) else None
+
+
+def _choices(lk: Lookups, state: State, h: Owed) -> list[Event]:
+    """Returns the answers to an ability's step `_legal_choices` yields, in its order, without
+    asking `check` of each: the cards a turning step may turn (`_turn_targets`), the prevent
+    cards held, letting a turn-down stand or stopping a turn-over (where optional), another's
+    face-up card to take, another player to trade hands with (as `count` counts them)."""
     step, me = h.step, h.player
+    out: list[Event] = []
     if step in TURNING:
-        for q, slot, up in _turn_targets(lk, state, h):
-            if not i:
-                return PlayedCardTurned(player=me, owner=q, slot=slot, face_up=up)
-            i -= 1
+        out += [PlayedCardTurned(player=me, owner=q, slot=slot, face_up=up)
+                for q, slot, up in _turn_targets(lk, state, h)]
     if step is STEP_PREVENT or step is STEP_TURN_DOWN_OWN:
-        held = lookups.holds(lk, state, me, ABILITY_PREVENT)
-        if i < len(held):
-            return TurnOverPrevented(player=me, card=held[i])
-        i -= len(held)
+        out += [TurnOverPrevented(player=me, card=c)
+                for c in lookups.holds(lk, state, me, ABILITY_PREVENT)]
     if step is STEP_PREVENT:
-        return TurnOverAccepted(player=me) if not i else None
-    if step is STEP_TURN_OVER:
-        optional = state.options.turn_over == "optional"
-        return TurnOverDeclined(player=me) if not i and optional else None
-    if step is STEP_TAKE:
-        for q in state.players:
-            if q != me:
-                for slot, p in enumerate(state.played[q]):
-                    if p.up:
-                        if not i:
-                            return PlayedCardTaken(player=me, owner=q, slot=slot)
-                        i -= 1
+        out.append(TurnOverAccepted(player=me))
+    elif step is STEP_TURN_OVER:
+        if state.options.turn_over == "optional":
+            out.append(TurnOverDeclined(player=me))
+    elif step is STEP_TAKE:
+        out += [PlayedCardTaken(player=me, owner=q, slot=slot) for q in state.players if q != me
+                for slot, p in enumerate(state.played[q]) if p.up]
     elif step is STEP_SWAP:
-        for q in state.players:
-            if q != me:
-                if not i:
-                    return HandsTraded(player=me, other=q)
-                i -= 1
-    return None
+        out += [HandsTraded(player=me, other=q) for q in state.players if q != me]
+    return out
+
+
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+    """Returns the event a uniform random draw picks for a player: `legal`'s event at
+    `below(count)`, its events listed once for both (None, `below` not asked, for chance)."""
+    if state.phase is PHASE_OVER:
+        return None
+    steps = state.steps
+    if steps and steps[0].step is not STEP_SECOND:
+        if steps[0].step in CHANCE_STEPS:
+            return None
+        options = _choices(lk, state, steps[0])
+        return options[below(len(options))] if options else None
+    player = steps[0].player if steps else state.turn
+    if player is None:
+        return None
+    land = lk.countries[state.country] if state.country else None
+    banned = land.card_type if land is not None and land.trigger is TRIGGER_FORBID else None
+    cards = lk.cards
+    kinds = [n for n in dict.fromkeys(state.hands[player])
+             if banned is None or cards[n].type != banned]
+    i = below(len(kinds) + 1)  # a play of each kind of card, or a pass
+    return ForceCardPlayed(player=player, card=kinds[i]) if i < len(kinds) else \
+        TurnPassed(player=player)
 
 
 def actor(lk: Lookups, state: State) -> str | None:
