@@ -422,15 +422,17 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
                     i -= 1
             return None
     if check_discarder(lk, state, p) is None:
-        taken = [k for k in state.stacks if check_taken(lk, state, p, k) is None]
+        # check_taken of each stack in use: not empty, its cost payable by the Logistical marker
+        lg, low, cards = state.logistics[p], lk.tracks.logistics.low, lk.cards
+        taken = [k for k, left in state.stacks.items()
+                 if left and not ((cost := cards[k].cost) and lg - cost < low)]
         if taken:
             sets = _discard_sets(hands[p], lk.discard_any_order)
             j = i // len(taken)
             if j < len(sets):
                 return CardsDiscarded(player=p, cards=sets[j], taken=taken[i % len(taken)])
             i -= len(sets) * len(taken)
-    done = TurnEnded(player=p)
-    return done if i == 0 and check(lk, state, done) is None else None
+    return TurnEnded(player=p) if i == 0 else None  # (always legal on one's turn: `count`)
 
 
 def _nth_point(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
