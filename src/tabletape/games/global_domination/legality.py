@@ -12,7 +12,7 @@ Every function takes the game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice, repeat
 
 from tabletape.engine import CHANCE, Violation
@@ -421,18 +421,64 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
                         return ev
                     i -= 1
             return None
-    if check_discarder(lk, state, p) is None:
-        # check_taken of each stack in use: not empty, its cost payable by the Logistical marker
-        lg, low, cards = state.logistics[p], lk.tracks.logistics.low, lk.cards
-        taken = [k for k, left in state.stacks.items()
-                 if left and not ((cost := cards[k].cost) and lg - cost < low)]
-        if taken:
-            sets = _discard_sets(hands[p], lk.discard_any_order)
-            j = i // len(taken)
-            if j < len(sets):
-                return CardsDiscarded(player=p, cards=sets[j], taken=taken[i % len(taken)])
-            i -= len(sets) * len(taken)
+    return _nth_discard(lk, state, p, _discards(lk, state, p), i)
+
+
+def _discards(lk: Lookups, state: State, p: str) -> tuple[list[str], list[tuple[str, ...]]]:
+    """Returns the stacks a Discard of the player whose turn it is may take and the sets of
+    cards it may name (`_legal_plays`): the stacks as check_taken reads them (in use, not
+    empty, the cost payable by the Logistical marker), none if `check_discarder` refuses."""
+    if check_discarder(lk, state, p) is not None:
+        return [], []
+    lg, low, cards = state.logistics[p], lk.tracks.logistics.low, lk.cards
+    taken = [k for k, left in state.stacks.items()
+             if left and not ((cost := cards[k].cost) and lg - cost < low)]
+    return taken, _discard_sets(state.hands[p], lk.discard_any_order) if taken else []
+
+
+def _nth_discard(lk: Lookups, state: State, p: str,
+                 discards: tuple[list[str], list[tuple[str, ...]]], i: int) -> Event | None:
+    """The i-th of a turn's Discards (each set of cards by each stack), then its end."""
+    taken, sets = discards
+    if taken:
+        j = i // len(taken)
+        if j < len(sets):
+            return CardsDiscarded(player=p, cards=sets[j], taken=taken[i % len(taken)])
+        i -= len(sets) * len(taken)
     return TurnEnded(player=p) if i == 0 else None  # (always legal on one's turn: `count`)
+
+
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+    """Returns the event a uniform random draw picks on a player's turn: `legal`'s event at
+    `below(count)`, the groups of card plays and the Discards made once for both (None,
+    `below` not asked, elsewhere)."""
+    if state.phase is not Phase.PLAY or state.steps or not state.current:
+        return None
+    p, hands, other, uses = state.current, state.hands, lk.anytime_text, lk.uses
+    groups = []  # each held kind's plays (on another's turn, its text alone): `nth`'s groups
+    for who in state.players:
+        for c in dict.fromkeys(hands[who]):
+            n = uses.get(c, 0) if who == p else c in other
+            if n:
+                groups.append((who, c, n))
+    discards = _discards(lk, state, p)
+    i = below(sum(g[2] for g in groups) + len(discards[0]) * len(discards[1]) + 1)
+    for who, c, n in groups:
+        if i >= n:
+            i -= n
+            continue
+        for u in USES:
+            ev = CardPlayed(player=who, card=c, use=u)
+            if check_use(lk, state, ev) is None:
+                if not i:
+                    return ev
+                i -= 1
+        break
+    else:
+        event = _nth_discard(lk, state, p, discards, i)
+        if event is not None:
+            return event
+    raise AssertionError("Global Domination's pick disagrees with count")  # (pinned: tests)
 
 
 def _nth_point(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
