@@ -43,6 +43,9 @@ ONLY: list[str] = []  # --only: run the rows whose names contain one of these
 BEFORE: str | None = None  # --before SRC: run each tabletape row with that tree too
 SIM_GAMES = 4 if QUICK else 40  # games simulated per ruleset for the simulate rows
 VIEW = 500 if QUICK else 20_000  # events of the prefix the viewer exports
+PUSH_EVENTS = 2_000  # events of the game `serve --play` pushes a write of to PAGES pages
+PAGES = 100  # pages connected to `serve --play` (streams of server-sent events, one process)
+GD6_LINES = 300  # lines of the six-player Global Domination game one write is made at
 
 
 def wanted(name: str) -> bool:
@@ -182,7 +185,8 @@ def inputs() -> dict[str, str]:
     long = path(f"long-{LONG}.jsonl")
     return {"long": long, "long_b": path(f"long-{LONG}-b.jsonl"), "corpus": path("corpus"),
             "stdin": path(f"stdin-{STDIN}.jsonl"), "empty": path("empty.jsonl"),
-            "pgn": path(f"random-{CHESS_GAMES}.pgn"), "view": path(f"long-{VIEW}.jsonl")}
+            "pgn": path(f"random-{CHESS_GAMES}.pgn"), "view": path(f"long-{VIEW}.jsonl"),
+            "push": path(f"long-{PUSH_EVENTS}.jsonl")}
 
 
 def prepare() -> None:
@@ -193,6 +197,7 @@ def prepare() -> None:
     long = long_log(os.path.basename(paths["long"]), LONG, 1)
     diverging(os.path.basename(paths["long_b"]), long, LONG - 100)
     prefix(os.path.basename(paths["view"]), long, VIEW)
+    prefix(os.path.basename(paths["push"]), long, PUSH_EVENTS)
     corpus()
     stdin_events()
     if not os.path.exists(paths["empty"]):
@@ -350,6 +355,7 @@ def measure(inputs: dict[str, str], rounds: int) -> tuple[list[Row], int]:
     rows.append(median_run(name, diff, 2 * n, size + os.path.getsize(inputs["long_b"]), rounds,
                            check=False, note="indexes fresh"))
     rows += _streaming_rows(inputs, n, size, rounds)
+    rows += _play_rows(inputs, rounds)
     rows.append(_append_one(long, rounds))
     rows.append(_append_stdin(inputs, rounds))
     rows += _jobs_rows(inputs["corpus"], rounds)
@@ -419,6 +425,20 @@ def _streaming_rows(inputs: dict[str, str], n: int, size: int, rounds: int) -> l
                            [*TT, "view", inputs["view"], "-o", out], VIEW + 1,
                            os.path.getsize(inputs["view"]), rounds))
     return rows
+
+
+def _play_rows(inputs: dict[str, str], rounds: int) -> list[Row | None]:
+    """`serve --play`: what one write costs the server with every seat looking, and how soon
+    PAGES connected pages see it."""
+    me = [PY, os.path.abspath(__file__), "--inner"]
+    return [
+        median_run("serve --play: one write with 6 seats connected, every page drawn again "
+                   "(events: fold steps)", [*me, "play_write", str(GD6_LINES)], 0, 0, rounds,
+                   inner=True, note="in process; Global Domination, 6 players + umpire + shared"),
+        median_run(f"serve --play: {PAGES} pages (server-sent events) see one write, "
+                   f"{PUSH_EVENTS}-event game (events: pages)",
+                   [*me, "push", inputs["push"]], 0, 0, rounds, inner=True,
+                   note="server a process of its own; time until the last page has it")]
 
 
 def _append_one(long: str, rounds: int) -> Row | None:
@@ -693,6 +713,109 @@ def _inner_head(p: str) -> tuple[int, float]:
         raise SystemExit(err.decode()[-2000:])
     print(f"    first line {first:.3f} s, exit {code} at {ended:.3f} s", file=sys.stderr)
     return 1, first
+
+
+def _inner_play_write(lines: str) -> tuple[int, float]:
+    """One write at a six-player table whose every seat's page (6 players, the umpire, the
+    shared page) is drawn before it and again after it; returns the fold steps it cost."""
+    from tabletape import engine
+    from tabletape.app import play
+    from tabletape.engine import simulate
+    from tabletape.tape import log as tapelog
+    rs = engine.get("global-domination")
+    names = ("alice", "bob", "carol", "dave", "erin", "frank")
+    header = simulate.header_for(rs, names)
+    folder = tempfile.mkdtemp()
+    log = os.path.join(folder, "gd6.jsonl")
+    tail = tapelog.create(log, header, rs.codec)
+    events = [e for e, _ in simulate.play(rs, header, 1, max_events=int(lines) - 1)]
+    tapelog.append(log, events, rs.codec, expect=tail)
+    table = play.Table(log)
+    umpire = play.Seat(play.UMPIRE, umpire=True)
+    seats = [*(play.Seat(p) for p in names), umpire, play.PUBLIC]
+    for seat in seats:
+        table.shown(seat)
+    steps, reads = table.folded.steps, table.folded.reads
+    page = table.shown(umpire)
+    t = time.perf_counter()
+    table.enter(umpire, {"event": page.groups[0].events[0].event, "after": page.version})
+    for seat in seats:
+        table.shown(seat)
+    took = time.perf_counter() - t
+    if table.folded.reads != reads:
+        raise SystemExit("a write read the log again")
+    shutil.rmtree(folder)
+    return table.folded.steps - steps, took
+
+
+def _inner_push(log: str) -> tuple[int, float]:
+    """Serves a copy of `log` for play (`tabletape serve --play`, a process of its own),
+    connects PAGES pages' streams from this process, makes one write from the umpire's
+    page, and returns how long until the last page was sent the table with it."""
+    import asyncio
+    import re
+    folder = tempfile.mkdtemp()
+    copy = os.path.join(folder, "game.jsonl")
+    shutil.copyfile(log, copy)
+    server = subprocess.Popen([*TT, "serve", copy, "--play", "--umpire", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env={**ENV, "PYTHONUNBUFFERED": "1"})
+    links: dict[str, str] = {}
+    port = 0
+    assert server.stdout is not None
+    for line in server.stdout:
+        m = re.match(r"serving .* at http://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            port = int(m[1])
+        m = re.fullmatch(r"(\w+): http://127\.0\.0\.1:\d+(/p/[\w-]+)\n", line)
+        if m:
+            links[m[1]] = m[2]
+        if "umpire" in links:
+            break
+    paths = [f"{links['alice']}/events", f"{links['bob']}/events",
+             f"{links['umpire']}/events", "/events"]
+
+    async def page_of(reader: asyncio.StreamReader) -> bytes:
+        while True:
+            block = await reader.readuntil(b"\n\n")
+            if block.startswith(b"event: page\n"):
+                return block
+
+    async def main() -> float:
+        streams = []
+        for i in range(PAGES):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 24)
+            writer.write(f"GET {paths[i % 4]} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+                         .encode())
+            streams.append((reader, writer))
+        firsts = await asyncio.gather(*(page_of(r) for r, _ in streams))
+        umpire = json.loads(firsts[2].split(b"data: ", 1)[1])
+        body = json.dumps({"event": umpire["groups"][0]["events"][0]["event"],
+                           "after": umpire["version"]}).encode()
+        t = time.perf_counter()
+        waiting = [asyncio.ensure_future(page_of(r)) for r, _ in streams]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write((f"POST {links['umpire']}/event HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n"
+                      f"Origin: http://127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                      f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+        answer = await reader.read()
+        if b" 200 " not in answer.split(b"\r\n", 1)[0]:
+            raise SystemExit(f"the write was refused: {answer[:300]!r}")
+        seq = umpire["seq"] + 1
+        for block in await asyncio.gather(*waiting):
+            if f'"seq":{seq},'.encode() not in block:
+                raise SystemExit("a page was sent another table than the one written")
+        took = time.perf_counter() - t
+        for _, w in streams:
+            w.close()
+        return took
+
+    try:
+        return PAGES, asyncio.run(main())
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(folder)
 
 
 def _inner_simulate(game: str) -> tuple[int, float]:

@@ -21,6 +21,17 @@ def test_schemas_in_the_repository_are_not_stale():
         assert open(path, "rb").read() == data, f"{path} is stale: run `make schemas`"
 
 
+def test_mypy_in_make_test_is_strict_on_src_and_the_template_game():
+    """docs/layout.md: `make test`'s mypy step reads [tool.mypy], which is strict and names
+    src and the template game (a game added under src is held to it at once)."""
+    import tomllib
+
+    with open("pyproject.toml", "rb") as f:
+        mypy = tomllib.load(f)["tool"]["mypy"]
+    assert mypy["strict"] is True
+    assert {"src/tabletape", "tests/template_game"} <= set(mypy["files"])
+
+
 def marked_rules(paths: list[str]) -> set[str]:
     """Returns the rule ids named by `@pytest.mark.rule(...)` on the tests in `paths`."""
     ids: set[str] = set()

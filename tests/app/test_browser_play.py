@@ -58,6 +58,20 @@ def playing(tmp_path):
         proc.wait(timeout=10)
 
 
+# keeps every page data the server pushes on the page's stream (`window.pushed`), as the
+# `response` listener keeps what it fetched: a stream's body is not a response's text
+PUSHED = """window.pushed = [];
+const Stream = window.EventSource;
+window.EventSource = class extends Stream {
+  constructor(url) { super(url); this.addEventListener("page", e => window.pushed.push(e.data)); }
+};"""
+
+
+def latest(pg) -> str:
+    """Returns the page data the page holds now (fetched or pushed), as JSON."""
+    return pg.evaluate("JSON.stringify(S)")
+
+
 @pytest.fixture
 def phones(browser):  # noqa: F811
     """Opens a seat's page in a browser context of its own, at phone size."""
@@ -65,6 +79,7 @@ def phones(browser):  # noqa: F811
 
     def open_phone(url: str, size: dict = PHONE, init: str | None = None):
         context = browser.new_context(**size)
+        context.add_init_script(PUSHED)
         contexts.append(context)
         pg = context.new_page()
         if init is not None:  # run before the page's own script
@@ -149,17 +164,18 @@ def test_two_phones_play_and_each_sees_only_its_own_hand(phones, playing):
     for pg in (alice, bob, table):  # every page has fetched the state since the last draw
         pg.evaluate("poll(true)")
         expect(pg.locator("#seq")).to_have_text(f"after seq {events - 1}", timeout=3000)
-    for pg, sent, me, other in ((alice, alice_sent, "alice", "bob"),
+    for pg, _sent, me, other in ((alice, alice_sent, "alice", "bob"),
                                 (bob, bob_sent, "bob", "alice")):
         secret = set(now[other]) - set(now[me])
         dom = pg.content()
         assert not {c for c in secret if c in dom}, (me, "the DOM")
-        assert not {c for c in secret if c in sent[-1]}, (me, "what it fetched last")
+        assert not {c for c in secret if c in latest(pg)}, (me, "what it was sent last")
         assert all(c in pg.inner_text("#table") or c in dom for c in now[me])
         assert pg.inner_text("#hand") == f"Your hand ({len(now[me])}): " + ", ".join(now[me])
     secret = (set(now["alice"]) ^ set(now["bob"]))
     assert not {c for c in secret if c in table.content()}
-    assert not {c for c in secret for body in table_sent if c in body}  # never, all along
+    sent_all = table_sent + table.evaluate("window.pushed")
+    assert len(sent_all) > 10 and not {c for c in secret for body in sent_all if c in body}
     assert table.locator("#groups button").count() == 0 and table.locator("#tools").is_hidden()
     # a move pressed on a phone shows on the other pages
     card = now["alice"][0]
@@ -183,6 +199,7 @@ def test_a_stale_page_shows_the_refusal(phones, playing):
     expect(second.locator("#waiting")).to_contain_text("Your move")
     expect(second.locator("#seq")).to_have_text("after seq 0")
     second.route("**/state*", lambda route: route.fulfill(status=204))  # hears nothing new
+    second.evaluate("connection.stream.close()")  # nor is it pushed anything
     from tests.app.test_browser_games import way_to
     way_to(second, lambda event: event.get("card") == "Battleship")  # not confirmed yet
     press(first, "Spy", log_path)
@@ -405,7 +422,7 @@ def hidden_from(pages: dict, log_path) -> None:
     result = engine.replay(str(log_path))
     rs, state = result.ruleset, result.fold.state
     seen_by = {p: _strings(msgspec.to_builtins(rs.view(state, p))) for p in pages}
-    for me, (pg, sent) in pages.items():
+    for me, (pg, _sent) in pages.items():
         pg.evaluate("poll(true)")  # the page as the log is now, not as it was a press ago
         expect(pg.locator("#seq")).to_have_text(f"after seq {result.events - 1}")
         if pg.evaluate("S.actor === 'chance' && S.groups.length > 0"):
@@ -415,7 +432,7 @@ def hidden_from(pages: dict, log_path) -> None:
         dom = pg.evaluate("""() => { const d = document.documentElement.cloneNode(true);
             for (const own of ['#message', '#confirm']) d.querySelector(own).remove();
             return d.outerHTML; }""")
-        for where, body in (("the DOM", dom), ("what it fetched", sent[-1] if sent else "")):
+        for where, body in (("the DOM", dom), ("what it was sent last", latest(pg))):
             seen = {c for c in secret if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])",
                                                    body)}
             assert not seen, (me, where, seen, [body[max(0, m.start() - 300):m.end() + 50]
@@ -537,7 +554,8 @@ def game_over_shown(pages: dict, log_path) -> None:
         expect(pg.locator("#last-move")).to_contain_text("The table as the last move found it")
         drawn = pg.locator("#last svg").text_content()
         assert "battle 1" in drawn and {c for c in piles if c[:8] in drawn}, drawn
-        assert pg.locator("#rematch").is_hidden()  # no rematch offered by this server
+        # a rematch offered at game over, on every player's page (not the shared one)
+        assert pg.locator("#rematch").is_visible() == pg.evaluate("!!S.you")
 
 
 def docs_shot(name: str, docs: str) -> None:
@@ -577,3 +595,24 @@ def test_a_few_turns_of_each_other_game_from_phones(phones, tmp_path, monkeypatc
     result = engine.replay(str(path))
     assert result.error is None and not result.problems
     assert result.events >= 9  # a set-up drawn at random is one press
+
+
+def test_a_page_is_updated_by_push_not_by_polling(phones, playing):
+    # alice's page is open; a move is appended from a shell beside the server
+    import msgspec
+    from playwright.sync_api import expect
+    log_path, links = playing
+    alice, fetched = phones(links["alice"])
+    lines = len(log_path.read_text().splitlines())
+    expect(alice.locator("#seq")).to_have_text(f"after seq {lines - 1}")
+    assert alice.evaluate("connection.online") is True
+    result = engine.replay(str(log_path))
+    event = next(iter(result.ruleset.legal(result.fold.state)))
+    raw = {k: v for k, v in msgspec.to_builtins(event).items()
+           if k not in ("seq", "prev", "at", "by", "salt")}
+    done = subprocess.run([sys.executable, "-m", "tabletape", "append", str(log_path),
+                           json.dumps(raw)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    # the page has it within a moment, pushed on its stream: it fetched nothing
+    expect(alice.locator("#seq")).to_have_text(f"after seq {lines}", timeout=3000)
+    assert fetched == [] and alice.evaluate("window.pushed.length") == 2

@@ -6,7 +6,6 @@ build/screenshots/ (with TABLETAPE_DOCS_SCREENSHOTS=1 also to docs/, for docs/pl
 
 from __future__ import annotations
 
-import json
 import shutil
 
 import msgspec
@@ -136,9 +135,9 @@ def test_a_refusal_is_one_sentence_naming_the_rule_that_refused_it(phones, game)
 
 
 def test_rematch_is_offered_when_the_page_data_says_so(phones, game):  # noqa: F811
-    """At game over with `rematch` set (the server's word that a new game with the same
-    seats may be asked for), a Rematch button posts to the seat's `rematch` path and goes
-    to the page the answer names; absent or null, no button."""
+    """At game over the server offers a rematch (the page data's `rematch`: the log it would
+    make); the Rematch button starts it, and the same page then shows the new game, pushed
+    on its stream, with no button (the new game is not over)."""
     from playwright.sync_api import expect
     path, links = game
     result = engine.replay("replays/cards-of-war/sim-normal.jsonl")
@@ -146,28 +145,14 @@ def test_rematch_is_offered_when_the_page_data_says_so(phones, game):  # noqa: F
     assert result.ruleset.outcome(result.fold.state) is not None
     alice, _ = phones(links["alice"])
     expect(alice.locator("#final")).to_be_visible()
-    assert alice.locator("#rematch").is_hidden()
     data = msgspec.json.decode(msgspec.json.encode(play.Table(str(path)).shown(
         play.Seat("alice"))))
-    assert data["rematch"] is None
-    posted = []
-
-    def state(route):
-        route.fulfill(status=200, content_type="application/json",
-                      body=json.dumps({**data, "rematch": "a new game, the same seats"}))
-
-    def rematch(route):
-        posted.append(route.request.post_data_json)
-        route.fulfill(status=200, content_type="application/json",
-                      body=json.dumps({"message": "new game", "link": links["bob"][
-                          len(links[""]) - 1:]}))
-    alice.route("**/state*", state)
-    alice.route("**/rematch", rematch)
-    alice.evaluate("poll(true)")
+    new = path.parent / f"{path.stem}-rematch-1.jsonl"
+    assert data["rematch"] == str(new)
     expect(alice.locator("#rematch")).to_be_visible(timeout=3000)
     alice.click("#rematch")
-    alice.wait_for_url(links["bob"])
-    assert posted and posted[0]["after"] == data["version"]
+    expect(alice.locator("#seq")).to_have_text("after seq 0", timeout=3000)
+    assert alice.locator("#rematch").is_hidden() and new.exists()
 
 
 def test_the_board_and_the_bar_name_the_reporter_of_a_recon(tmp_path):

@@ -19,6 +19,9 @@ from tests.app.test_serve import Served
 uvicorn = pytest.importorskip("uvicorn", reason="serve --play needs the view extra")
 
 SIM = "replays/cards-of-war/sim-normal.jsonl"
+# what --play says on a loopback address (issue 34, point 6): no phone opens such a link
+LOOPBACK_NOTE = ("note: --host 127.0.0.1 is this machine only: no phone can open these links; "
+                 "serve with --host 0.0.0.0 to reach phones on the same network\n")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -106,7 +109,7 @@ def test_play_prints_the_shared_link_and_a_secret_link_and_qr_per_player(run, no
     tokens = [re.fullmatch(rf"\w+: {m[1]}/p/([A-Za-z0-9_-]{{24}})", line)[1] for line in links]
     assert len(set(tokens)) == 3
     assert sum("█" in line for line in lines) > 30  # a QR code under each link
-    assert res.stderr == ""
+    assert res.stderr == LOOPBACK_NOTE
     again = run("serve", SIM, "--play", "--port", "0")
     assert not set(tokens) & set(re.findall(r"/p/([A-Za-z0-9_-]+)", again.stdout))  # per session
     assert "umpire" not in again.stdout
@@ -464,7 +467,7 @@ def test_the_walk_through_shows_what_serve_play_prints(run, no_server, monkeypat
     monkeypatch.setattr(see, "_listen", lambda host, port: Port8000())
     monkeypatch.chdir(tmp_path)
     res = run("serve", "game.jsonl", "--play", "--port", "8000")
-    assert res.exit_code == 0 and res.stderr == ""
+    assert res.exit_code == 0 and res.stderr == LOOPBACK_NOTE
     printed = res.stdout.rstrip("\n")
     with open(f"{ROOT}/docs/play.md", encoding="utf-8") as f:
         page = f.read()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import glob
 import re
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ def cited(path: str, version: str) -> tuple[set[tuple[int, str]], dict]:
     """Returns every (seq, rule id) judging the log under `version` cites: its problems, its
     corrections, its rulings on disputes and the rules governing each event; and the catalogue."""
     seen: set[tuple[int, str]] = set()
-    rulesets = []
+    rulesets: list[engine.Ruleset[Any, Any, Any]] = []
 
     def look(j):
         rs = j.fold.ruleset

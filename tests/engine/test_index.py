@@ -52,6 +52,7 @@ def same(a: engine.Replay, b: engine.Replay) -> None:
     assert a.events == b.events and a.tail == b.tail
     assert msgspec.json.encode(a.state) == msgspec.json.encode(b.state)
     assert [str(e) for e in a.problems] == [str(e) for e in b.problems]
+    assert a.fold is not None and b.fold is not None
     assert a.fold.blocked == b.fold.blocked and a.fold.evicted == b.fold.evicted
     assert a.fold.stack == b.fold.stack  # seq, state before, status and event of each
 

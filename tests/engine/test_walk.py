@@ -104,7 +104,8 @@ def test_walk_on_from_a_fold_in_steps_is_one_pass(long_log):
 
 def _one_by_one(path: str):
     """The records a line-by-line reader yields before its error (the strict path only)."""
-    out, at = [], reader._Cursor(0, 0, None, None)
+    out: list[reader.Record] = []
+    at = reader._Cursor(0, 0, None, None)
     with open(path, "rb") as f:
         data = f.read()
     try:
@@ -159,6 +160,7 @@ def plain_counts(path: str) -> tuple[list[int], int | None]:
     over_at: list[int] = []
 
     def visit(j: reading.Judged) -> None:
+        assert j.fold is not None
         rs, state = j.fold.ruleset, j.fold.state
         over = rs.over(state)
         if over and not over_at:

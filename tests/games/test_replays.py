@@ -28,6 +28,7 @@ def trace(path: str) -> dict:
     legal_counts: list[int | None] = []
 
     def line(j: engine.Judged) -> None:
+        assert j.fold is not None
         said = f"{j.seq}: {engine.describe(j.fold.ruleset, j.event)}"
         if j.problem is not None:
             sentences.append(f"{said} -- ILLEGAL [{j.problem.rule}]")

@@ -50,7 +50,7 @@ def tables() -> list[tuple[str, dict[str, Any], int]]:
     """Returns TABLES, and every other registered game at its fewest players (a fifth game
     is held to the same property with no edit here)."""
     listed = {g for g, _, _ in TABLES}
-    more = [(g, {}, max(2, engine.get(g).players[0])) for g in sorted(engine.GAMES)
+    more: list[tuple[str, dict[str, Any], int]] = [(g, {}, max(2, engine.get(g).players[0])) for g in sorted(engine.GAMES)
             if g not in listed]
     return TABLES + more
 

@@ -86,14 +86,14 @@ class Chunk(msgspec.Struct, frozen=True, array_like=True):
     agent_share: dict[str, list[float]]  # agent -> [share of wins, seat-games]
 
 
-def check_config(config: Config) -> engine.Ruleset:
+def check_config(config: Config) -> engine.Ruleset[Any, Any, Any]:
     """Returns the game's ruleset bound to the configuration, or raises UsageError naming
     the bad version, option, player count or agent."""
     return _bound(config)[0]
 
 
 @functools.lru_cache(maxsize=8)
-def _bound(config: Config) -> tuple[engine.Ruleset, Any]:
+def _bound(config: Config) -> tuple[engine.Ruleset[Any, Any, Any], Any]:
     rs = engine.get(config.game)
     if config.rules not in rs.versions:
         raise UsageError(f"{config.game} has no rules version {config.rules!r}; its versions: "

@@ -161,7 +161,7 @@ def rules_changed_since(game: str | None, version: str | None) -> list[str]:
     return sorted(ids)
 
 
-def _version_key(v: str) -> tuple:
+def _version_key(v: str) -> tuple[int | str, ...]:
     return tuple(int(p) if p.isdigit() else p for p in v.split("."))
 
 

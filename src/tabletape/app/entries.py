@@ -65,7 +65,7 @@ def option_pair(text: str) -> tuple[str, Any]:
         return key.replace("-", "_"), value
 
 
-def options_for(ruleset: engine.Ruleset, pairs: Iterable[tuple[str, Any]]) -> Any:
+def options_for(ruleset: engine.Ruleset[Any, Any, Any], pairs: Iterable[tuple[str, Any]]) -> Any:
     """Returns the ruleset's Options with the given fields set; refuses unknown or bad ones."""
     from tabletape.app.vocab import option_value
     given = {key: option_value(ruleset, key, value) for key, value in pairs}
@@ -76,7 +76,7 @@ def options_for(ruleset: engine.Ruleset, pairs: Iterable[tuple[str, Any]]) -> An
         raise UsageError(f"bad --option: {e} (options of {ruleset.id}: {fields})") from None
 
 
-def load_components(ruleset: engine.Ruleset, path: str | None) -> Any:
+def load_components(ruleset: engine.Ruleset[Any, Any, Any], path: str | None) -> Any:
     """Returns the component data in a JSON file, or the game's own when there is no file."""
     if path is None:
         return ruleset.default_components()
@@ -95,7 +95,7 @@ def load_components(ruleset: engine.Ruleset, path: str | None) -> Any:
                          file=path) from None
 
 
-def start_log(path: str, ruleset: engine.Ruleset, players: tuple[str, ...],
+def start_log(path: str, ruleset: engine.Ruleset[Any, Any, Any], players: tuple[str, ...],
               options: Iterable[tuple[str, Any]] = (), components: str | None = None, *,
               at: str | None = None, by: str | None = None, rules: str | None = None
               ) -> tuple[Any, tapelog.Tail]:
@@ -125,7 +125,7 @@ def start_log(path: str, ruleset: engine.Ruleset, players: tuple[str, ...],
 
 # -- events ------------------------------------------------------------------------------
 
-def event_from(ruleset: engine.Ruleset, text: str, source: str, by: str | None,
+def event_from(ruleset: engine.Ruleset[Any, Any, Any], text: str, source: str, by: str | None,
                at: str | None) -> Event:
     """Returns an event built from the game fields a person typed; the envelope is ours.
 

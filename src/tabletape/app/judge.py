@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -196,7 +196,7 @@ def judge_keyed(path: str, components: dict[str, bytes] | None = None,
 class Hashed:
     """A log file that hashes every byte read from it, in order (reading starts at 0)."""
 
-    def __init__(self, f) -> None:
+    def __init__(self, f: BinaryIO) -> None:
         # SHA-256, as the chain: faster than BLAKE2b where the CPU has SHA instructions
         self.f, self.h, self.size = f, hashlib.sha256(), 0
 

@@ -6,6 +6,10 @@ change, and its last bytes re-read and compared. A log that can no longer be rea
 (deleted, emptied, its header broken) is shown as such, never as the state last read.
 Each version's page and data are encoded and compressed once, off the event loop, for
 every client. The web layer (tabletape.web) serves them; nothing here knows HTTP.
+
+`Folded` is the same following for `serve --play`: one fold of the log, kept, and
+advanced by the lines appended since it was last read (one fold step per new line),
+whoever appended them (the server, or `tabletape append` from a shell beside it).
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tabletape import engine
 from tabletape.app import viewer
-from tabletape.tape.errors import TapeError
+from tabletape.engine.index import state_at
+from tabletape.tape import log as tapelog
+from tabletape.tape.errors import TapeError, UsageError
 from tabletape.tape.log import Stamp
 
 # level 6, measured on a 10,000-event log (17.3 MB of JSON): 0.09 s and 616 kB, where
@@ -77,7 +84,8 @@ def unreadable(path: str, why: str) -> viewer.Book:
     return viewer.Book(path, ok=False, verdict=f"unreadable: {why}")
 
 
-def _why(e: Exception) -> str:
+def why(e: Exception) -> str:
+    """Returns why a log cannot be read, in a few words (the line, when there is one)."""
     if isinstance(e, FileNotFoundError):
         return "the file is gone (deleted or moved)"
     if isinstance(e, TapeError):
@@ -90,6 +98,12 @@ def _why(e: Exception) -> str:
 def stat(path: str) -> Stamp:
     """Returns the file's stamp now (raises OSError)."""
     return Stamp.of(os.stat(path))
+
+
+def settled(stamp: Stamp) -> bool:
+    """Returns True when the file system's clock has passed the stamp's last change: any
+    later change then shows in the stamp."""
+    return time.time_ns() - stamp.ctime_ns >= SETTLE_NS
 
 
 def _stamp(path: str) -> tuple[Stamp, bool]:
@@ -156,15 +170,15 @@ class Follower:
             stamp, settled = _stamp(path)
             tail = _tail(path, stamp.size)
         except OSError as e:
-            return Shown(unreadable(path, _why(e)), error=e)
+            return Shown(unreadable(path, why(e)), error=e)
         try:
             book = viewer.build(path, self.drawn, self.rules)
         except (TapeError, OSError, RecursionError, ValueError) as e:
             # a broken header, an empty file, or a file that is not a log: shown as such
-            return Shown(unreadable(path, _why(e)), stamp, settled, tail, e)
+            return Shown(unreadable(path, why(e)), stamp, settled, tail, e)
         except Exception as e:  # a fault of ours: said on the page, never a 500
-            why = f"tabletape failed to read it ({type(e).__name__}: {e}); please report this"
-            return Shown(unreadable(path, why), stamp, settled, tail, e)
+            fault = f"tabletape failed to read it ({type(e).__name__}: {e}); please report this"
+            return Shown(unreadable(path, fault), stamp, settled, tail, e)
         self.drawn = book
         return Shown(book, stamp, settled, tail)
 
@@ -173,3 +187,162 @@ class Follower:
         if not book.events:
             return f"{self.path}: {book.verdict}"
         return f"{self.path}: {book.events} lines (seq 0-{book.events - 1}), {book.verdict}"
+
+
+# -- one fold of the log, advanced by its new lines (serve --play) ----------------------------
+
+def end_of(path: str, head: str) -> int | None:
+    """Returns the byte offset just past the line whose hash is `head`, searched in the log's
+    last TAIL*4 bytes (None: not there). A log's lines hash differently (each names its
+    predecessor's hash), so the one found is the line folded last."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        start = max(0, size - TAIL * 4)
+        f.seek(start)
+        chunk = f.read(size - start)
+    i = chunk.rfind(b"\n")
+    while i >= 0:
+        j = chunk.rfind(b"\n", 0, i)
+        if j < 0 and start > 0:
+            return None  # the line begins before the bytes read
+        if tapelog.digest(chunk[j + 1:i]) == head:
+            return start + i + 1
+        i = j
+    return None
+
+
+class Folded:
+    """The log's one fold, kept and advanced by the lines appended since it was last read.
+
+    `look` (blocking: call it off the event loop, under the caller's write lock) stats the
+    file. An unchanged, settled stamp reads nothing. A file that grew where the fold ended
+    (the same file, the bytes before that point as they were read) is read on from there:
+    each new line is one fold step (`steps`). Anything else (rewritten, truncated,
+    replaced, a stamp that cannot be trusted) is read again from line 1 (`reads`), so a
+    log changed behind the server's back is judged as it is now, never as it was.
+    """
+
+    def __init__(self, path: str, rules: str | None = None):
+        self.path, self.rules = path, rules
+        self.result: engine.Replay | None = None
+        self.error: Exception | None = None  # why the log cannot be read now
+        self.end: int | None = None  # the byte offset past the last line folded
+        self.behind = b""  # the TAIL bytes before `end`, as read
+        self.stamp: Stamp | None = None  # the file's stamp when last looked at, if settled
+        self.moves = 0  # how many times the fold (or its error) changed: a cheap version
+        self.steps = 0  # lines folded one at a time, reading on
+        self.reads = 0  # full reads from line 1
+
+    def look(self) -> engine.Replay:
+        """Returns the fold of the log as it is now (raises why it cannot be read)."""
+        try:
+            stamp = stat(self.path)
+        except OSError as e:
+            self._failed(e)
+            raise
+        if self.stamp is not None and stamp == self.stamp:
+            return self._ok()  # as last read (its error too: a broken log is not read again)
+        final = settled(stamp)
+        if not (self.result is not None and self._grew(stamp) and self._read_on()):
+            self._read_all()
+        self.stamp = stamp if final else None  # not settled: looked at again next time
+        return self._ok()
+
+    def wrote(self, tail: tapelog.Tail, events: int) -> None:
+        """Notes `events` lines this process appended and folded itself (entries.append_checked
+        folds what it writes), ending at `tail`; one fold step each, nothing read again."""
+        result = self.result
+        assert result is not None
+        result.head, result.events = tail.head, tail.seq + 1
+        self.steps += events
+        self.moves += 1
+        self.stamp = None
+        try:
+            self.end = end_of(self.path, tail.head)
+            self.behind = self._before(self.end) if self.end is not None else b""
+        except OSError:
+            self.end = None
+        if self.end is None:
+            self.forget()
+
+    def forget(self) -> None:
+        """Drops the fold (a write that folded events it could not write): read again."""
+        self.result, self.stamp, self.end = None, None, None
+        self.moves += 1
+
+    def _ok(self) -> engine.Replay:
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
+
+    def _failed(self, e: Exception) -> None:
+        if self.result is not None or type(e) is not type(self.error) \
+                or str(e) != str(self.error):
+            self.moves += 1
+        self.result, self.error, self.stamp, self.end = None, e, None, None
+
+    def _before(self, end: int) -> bytes:
+        with open(self.path, "rb") as f:
+            f.seek(max(0, end - TAIL))
+            return f.read(min(end, TAIL))
+
+    def _grew(self, stamp: Stamp) -> bool:
+        """Returns True when the file is the one read, its bytes up to `end` as they were."""
+        old = self.stamp
+        if self.end is None or stamp.size < self.end:
+            return False
+        if old is not None and (old.dev, old.ino) != (stamp.dev, stamp.ino):
+            return False
+        try:
+            return self._before(self.end) == self.behind
+        except OSError:
+            return False
+
+    def _read_on(self) -> bool:
+        """Folds the lines past `end`; returns False when they cannot be read on from there
+        (the file changed underneath: read it all again)."""
+        result = self.result
+        assert result is not None and result.fold is not None and result.ruleset is not None
+        tail, fold, end = result.tail, result.fold, self.end
+        assert tail is not None and end is not None
+        start = tapelog.Resume(end, tail, result.ruleset.codec)
+        before = (result.events, type(result.error), str(result.error))
+        result.error = None
+        try:
+            for rec in tapelog.read_records(self.path, engine.codec_for, start=start):
+                fold.feed(rec.line - 1, rec.event, rec.line)
+                result.head, result.events = rec.digest, rec.line
+                end = rec.offset + len(rec.raw) + 1
+                self.steps += 1
+        except UsageError:
+            return False  # gone between the stat and the read
+        except TapeError as e:
+            result.error = e  # a torn or broken new line: shown; read on once it changes
+        except OSError:
+            return False
+        if end != self.end:
+            self.end, self.behind = end, self._before(end)
+        if (result.events, type(result.error), str(result.error)) != before:
+            self.moves += 1
+        return True
+
+    def _read_all(self) -> None:
+        """Reads the log from line 1 (from the index's checkpoint: engine.state_at)."""
+        self.reads += 1
+        self.moves += 1
+        self.result = self.end = None
+        try:
+            result = state_at(self.path, version=self.rules)
+            if result.fold is None or result.head is None:
+                raise result.error or UsageError("the log has no header", file=self.path)
+            self.end = end_of(self.path, result.head)
+            if self.end is None:  # appended past the bytes searched meanwhile: read again
+                result = state_at(self.path, version=self.rules)
+                if result.head is not None:
+                    self.end = end_of(self.path, result.head)
+            self.behind = self._before(self.end) if self.end is not None else b""
+        except (TapeError, OSError, RecursionError, ValueError) as e:
+            self.error = e
+            return
+        self.result, self.error = result, None

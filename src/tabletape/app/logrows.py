@@ -120,7 +120,7 @@ def stream(path: str, sink: Sink, *, start: int | None = None, stop: int | None 
     return result
 
 
-def is_hidden(rs: engine.Ruleset, before: Any, event: Event, player: str) -> bool:
+def is_hidden(rs: engine.Ruleset[Any, Any, Any], before: Any, event: Event, player: str) -> bool:
     """Returns whether `player` may not know what `event` (entered in `before`) holds."""
     return bool(seats.hidden_from(rs, before, event, player))
 
@@ -133,7 +133,7 @@ def hidden_sentence(event: Event, player: str) -> str:
             f"(not seen by {visible(player)})")
 
 
-def sentence(rs: engine.Ruleset, before: Any, event: Event, player: str | None) -> str:
+def sentence(rs: engine.Ruleset[Any, Any, Any], before: Any, event: Event, player: str | None) -> str:
     """Returns the words `log` prints for `event` (entered in `before`), as `player` is
     shown it (`log --as`: by its kind only when hidden from them; None: the whole event)."""
     if player is not None and is_hidden(rs, before, event, player):
@@ -141,7 +141,7 @@ def sentence(rs: engine.Ruleset, before: Any, event: Event, player: str | None) 
     return engine.describe(rs, event)
 
 
-def header_of(path: str) -> tuple[Header, engine.Ruleset]:
+def header_of(path: str) -> tuple[Header, engine.Ruleset[Any, Any, Any]]:
     """Returns a log's header and its (unbound) game, read from line 1 alone."""
     with open_log(path) as f:
         first = f.readline(MAX_LINE + 1)

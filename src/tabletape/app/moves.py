@@ -68,7 +68,7 @@ class _Item(msgspec.Struct):
     leaf: Leaf
 
 
-def tree(rs: engine.Ruleset, view: Any, offered: list[Event], setup: bool = False
+def tree(rs: engine.Ruleset[Any, Any, Any], view: Any, offered: list[Event], setup: bool = False
          ) -> Step | None:
     """Returns the builder's first step for the `offered` events (None when there are none),
     the words read from `view` (the seat's own); with `setup`, the set-up drawn at random
@@ -180,7 +180,7 @@ def leaves(step: Step | None) -> list[Leaf]:
 
 # -- set-up --------------------------------------------------------------------------------
 
-def setting_up(rs: engine.Ruleset, state: Any, offered: list[Event]) -> bool:
+def setting_up(rs: engine.Ruleset[Any, Any, Any], state: Any, offered: list[Event]) -> bool:
     """Returns whether the game waits on chance for its set-up (every offered event is of
     a set-up kind, engine.kit.moves.setup)."""
     decision = rs.pending(state)
@@ -190,7 +190,7 @@ def setting_up(rs: engine.Ruleset, state: Any, offered: list[Event]) -> bool:
     return all(type(e) in kinds for e in offered)
 
 
-def setter(rs: engine.Ruleset, offered: list[Event], players: tuple[str, ...]) -> str:
+def setter(rs: engine.Ruleset[Any, Any, Any], offered: list[Event], players: tuple[str, ...]) -> str:
     """Returns the player whose page offers the set-up now: the owner of the outcomes when
     they are a player's own (a card each turns up), else the first in seat order (any
     player may enter them: one page offers them, not every phone). The umpire's page
@@ -200,7 +200,7 @@ def setter(rs: engine.Ruleset, offered: list[Event], players: tuple[str, ...]) -
     return mine if mine is not None else players[0]
 
 
-def draw_setup(rs: engine.Ruleset, state: Any, rand: random.Random, player: str | None
+def draw_setup(rs: engine.Ruleset[Any, Any, Any], state: Any, rand: random.Random, player: str | None
                ) -> list[Event]:
     """Returns the set-up events drawn at random from `state` on (chance's legal outcomes,
     each by its weight), until the game no longer waits on chance for a set-up kind that

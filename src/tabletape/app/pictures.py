@@ -16,14 +16,14 @@ from tabletape.engine.kit.svg import NARROW, Drawing
 from tabletape.tape.words import next_line
 
 
-def next_text(rs: engine.Ruleset, state: Any) -> str:
+def next_text(rs: engine.Ruleset[Any, Any, Any], state: Any) -> str:
     """Returns the line under a table: `next: ` what the game waits for, or `result: ` how
     it ended (a finished game has no next); the same on the terminal, in SVG and `append`."""
     d, o = rs.pending(state), rs.outcome(state)
     return next_line(d.detail if d else None, o.summary if o else None)
 
 
-def draw(rs: engine.Ruleset, state: Any, as_player: str | None = None, *,
+def draw(rs: engine.Ruleset[Any, Any, Any], state: Any, as_player: str | None = None, *,
          narrow: bool = False) -> Drawing:
     """Returns the table after a state, as `as_player` sees it (everything when None).
 

@@ -1,17 +1,23 @@
 """`tabletape serve FILE --play`: each player enters their own plays from their own phone.
 
 Every seat (each player, and the umpire with `--umpire`) gets a link carrying a secret:
-a random token per seat per session (`secrets.token_urlsafe`). A seat's page shows the
-table as that seat may see it (the game's `view`: others' hidden cards are never sent),
-and, when the game waits on that seat, the legal events it may enter. The shared page
+a random token per seat per session (`secrets.token_urlsafe`), or kept in a seats file.
+A seat's page shows the table as that seat may see it (the game's `view`: others' hidden
+cards are never sent), and, when the game waits on that seat, the legal events it may
+enter. The shared page
 (no token) shows what everyone sees and the verdict.
 
 Writes are POSTs to the seat's own path (the token in the path, never a cookie), from
 this server's own origin only (the `Origin` header is checked: a page elsewhere cannot
-write), JSON, small and rate-limited. Each write replays the log, refuses a page drawn
-before the log moved on (the expected tail), and appends through the checked path
-(`entries.append_checked`, `tape.log.append` under the log's lock): one writer, one
-hash-chained file, and `append` from a shell beside it still works (the pages follow).
+write), JSON, small and rate-limited. The table keeps one fold of the log (`live.Folded`:
+a look reads only the lines appended since), every seat's page derived from it. Each
+write refuses a page drawn before the log moved on (the expected tail), and appends
+through the checked path (`entries.append_checked`, folding its event once;
+`tape.log.append` under the log's lock): one writer, one hash-chained file, and `append`
+from a shell beside it still works (the fold reads its lines on).
+
+Tokens can be kept across restarts (app.seatfile, `--seats`); a rematch moves the table
+to a new log with the same links (`Table.rematch`).
 
 Nothing here prints; `tabletape serve` says the links.
 """
@@ -24,18 +30,19 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from tabletape import engine
-from tabletape.app import entries, logrows, moves, pictures, viewer
+from tabletape.app import entries, live, logrows, moves, pictures, seatfile, viewer
+from tabletape.app.moment import Moment
 from tabletape.app.moves import Step
+from tabletape.app.page import Group, JoinCode, Move, Page, Pile, UndoOffer, acts, stage_of
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
-from tabletape.engine.index import state_at
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import (
@@ -49,7 +56,7 @@ from tabletape.tape.events import (
     visible,
 )
 
-UMPIRE = "umpire"  # the `by` of what the umpire enters
+UMPIRE = seatfile.UMPIRE  # the `by` of what the umpire enters
 MAX_BODY = 4096  # the largest write a page sends (a note's text and an event)
 RATE = (30, 10.0)  # at most 30 writes per seat in 10 seconds (a hand of draws is 8)
 
@@ -83,13 +90,17 @@ class Seats:
     """The session's links: one random token per player (and per umpire)."""
 
     def __init__(self, players: tuple[str, ...], umpire: bool = False,
-                 token: Callable[[], str] = lambda: secrets.token_urlsafe(18)):
+                 token: Callable[[], str] = lambda: secrets.token_urlsafe(18),
+                 kept: Mapping[str, str] | None = None):
+        """`kept`: the tokens of a seats file (app.seatfile), by seat name (UMPIRE for the
+        umpire); a seat it lacks gets a fresh one."""
         if umpire and UMPIRE in players:
             raise UsageError(f"a player is named {UMPIRE!r}: with --umpire their writes could "
                              "not be told from the umpire's; serve without --umpire")
-        self.tokens: dict[str, Seat] = {token(): Seat(p) for p in players}
+        kept = kept or {}
+        self.tokens: dict[str, Seat] = {kept.get(p) or token(): Seat(p) for p in players}
         if umpire:
-            self.tokens[token()] = Seat(UMPIRE, umpire=True)
+            self.tokens[kept.get(UMPIRE) or token()] = Seat(UMPIRE, umpire=True)
 
     def find(self, token: str) -> Seat | None:
         """Returns the seat of a token, or None; compares every token in constant time."""
@@ -131,95 +142,6 @@ class TooMany(Refused):
     """The seat wrote too often (RATE)."""
 
 
-class Move(msgspec.Struct, frozen=True):
-    """One event a seat may enter: its button's label, the sentence it records."""
-
-    item: str
-    sentence: str
-    label: str
-    event: dict[str, Any]  # the event as JSON, which the page posts back as it is
-
-
-class Group(msgspec.Struct, frozen=True):
-    """The moves of one kind (one decision), as `legal` groups them."""
-
-    group: str
-    events: list[Move]
-
-
-class UndoOffer(msgspec.Struct, frozen=True, kw_only=True):
-    """The latest event a seat may ask to undo, and the open request a seat may answer."""
-
-    target: int  # the latest effective event's seq
-    sentence: str  # its words as `log` prints them for this seat ("" on the shared page)
-    asked: int | None  # the open undo request's seq (a line of the log), if one
-    asked_by: str | None
-    may_confirm: bool  # accept the open request (another player, or the umpire)
-    may_refuse: bool
-    may_ask: bool
-
-
-class Pile(msgspec.Struct, frozen=True):
-    """The seat's own hidden cards in one pile (its hand, a reserve...)."""
-
-    pile: str
-    cards: list[str]
-
-
-class Page(msgspec.Struct, frozen=True, kw_only=True):
-    """What one seat's page shows now (its JSON is what the page reads)."""
-
-    version: str  # Table.version: the page sends it back with a write
-    ok: bool
-    verdict: str
-    you: str  # the seat's name; "" for the shared page
-    umpire: bool = False
-    seq: int = -1  # the log's last seq
-    title: str = ""
-    players: list[str] = []
-    svg: str = ""  # the table as this seat sees it, wide
-    narrow: str = ""  # and at a phone's width
-    waiting: str = ""  # what the game waits for, or how it ended
-    actor: str | None = None  # who acts now
-    over: bool = False
-    groups: list[Group] = []  # the offered events flat, by kind (the page draws `moves`)
-    moves: Step | None = None  # the same events as the builder's steps (app.moves)
-    setting_up: str = ""  # the player who sets the table up, while the game is set up
-    undo: UndoOffer | None = None
-    blocked: bool = False  # the table waits for the umpire
-    hand: list[Pile] = []
-    acting: list[str] = []  # the players who enter the next event (`acts`)
-    stage: str = ""  # where the game stands: "round 2", "turn 3" ("" where it has neither)
-    scores: dict[str, int] = {}  # at game over: the scores that decided it
-    winners: list[str] = []  # at game over: who won (none: a draw)
-    final_svg: str = ""  # at game over: the table as the last move found it, wide
-    final_narrow: str = ""  # and at a phone's width
-    final_move: str = ""  # that last move's sentence, which ended the game
-    rematch: str | None = None  # a new game with the same seats may be asked for (POST rematch)
-
-
-def stage_of(state: Any) -> str:
-    """Returns where a game stands in a player's words, read from its state without any
-    contract: its `round`, else its `game_turn` or `turns` (a turn track); "" for neither."""
-    for name, word in (("round", "round"), ("game_turn", "turn"), ("turns", "turn")):
-        value = getattr(state, name, None)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return f"{word} {value}"
-    return ""
-
-
-def acts(rs: engine.Ruleset, state: Any, decision: engine.Decision | None) -> list[str]:
-    """Returns the players who enter the next event: the decision's actor, or for a chance
-    outcome the player whose draw it is (the owner of its events, engine.seats.owner; none
-    when any player may enter it). Who acts is public: the board names them too."""
-    if decision is None:
-        return []
-    if decision.actor != engine.CHANCE:
-        return [decision.actor]
-    owners = {seating.owner(rs, e) for e in rs.legal(state)}
-    return [] if None in owners else sorted(o for o in owners if o)
-
-
 @dataclass
 class Table:
     """The log played at: what each seat is shown, and the writes the pages make."""
@@ -228,22 +150,27 @@ class Table:
     rules: str | None = None
     flagged: Callable[[str], None] | None = None  # hears a write the umpire must rule on
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
-    _writing: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    rematched: str | None = None  # the log this table moved to at its last `rematch`
+    # held while the one fold is read or written (re-entered: a write looks first)
+    _writing: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    folded: live.Folded = field(init=False, repr=False)  # the log's one fold
+    _moment: tuple[int, Moment] | None = field(
+        default=None, init=False, repr=False)
     _recent: dict[str, deque[float]] = field(default_factory=dict, repr=False)
 
-    # An undo request is a line of the log now, so the file's stamp says when one is made;
-    # web/table.py's page cache still keys on `asked` (always None now: it may drop it).
-    asked: None = None
-
     # -- what a seat sees ------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        self.folded = live.Folded(self.path, self.rules)
+
     def replayed(self) -> engine.Replay:
-        """Returns the log replayed now (raises what makes it unreadable)."""
-        result = state_at(self.path, version=self.rules)
-        if result.error is not None:
-            raise result.error
-        if result.fold is None or result.tail is None:
-            raise UsageError("the log has no header", file=self.path)
-        return result
+        """Returns the log's one fold as it is now, advanced by the lines appended since the
+        last look (raises what makes it unreadable). The fold is shared: read it under the
+        write lock, or take a `Moment` (`now`)."""
+        with self._writing:
+            result = self.folded.look()
+            if result.error is not None:
+                raise result.error
+            return result
 
     def writable(self) -> engine.Replay:
         """Returns the log replayed for a write, or refuses (Conflict) one that cannot be read."""
@@ -257,49 +184,80 @@ class Table:
             raise Conflict(f"the log cannot be read ({e.strerror or e}); nothing was "
                                "written") from None
 
-    def shown(self, seat: Seat) -> Page:
-        """Returns what `seat`'s page shows now, computed from what that seat may know
-        (engine.seats): its view of the table, the events offered to it, its own hidden
-        cards. Never another's hidden cards, nor a hash of them."""
-        try:
-            result = self.replayed()
-        except (TapeError, OSError, ValueError) as e:
-            why = e.reason if isinstance(e, TapeError) else str(e)
-            return Page(version=self._keyed(f"broken-{why}"), ok=False,
-                        verdict=visible(f"unreadable: {why}"), you=seat.name)
+    def now(self) -> Moment:
+        """Returns the table now, as every seat's page is derived from it: taken from the one
+        fold under the write lock (a look: a stat, and the new lines if any), kept until the
+        fold or the undo request changes."""
+        with self._writing:
+            try:
+                result = self.replayed()
+            except (TapeError, OSError, ValueError, RecursionError) as e:
+                why = live.why(e)
+                return Moment(self._keyed(f"broken-{why}"), visible(f"unreadable: {why}"))
+            key = self.folded.moves  # an undo request is a line of the log: it moves it
+            if self._moment is not None and self._moment[0] == key:
+                return self._moment[1]
+            moment = self._moment_of(result)
+            self._moment = (key, moment)
+            return moment
+
+    def _moment_of(self, result: engine.Replay) -> Moment:
         fold, rs, tail = result.fold, result.ruleset, result.tail
         assert fold is not None and rs is not None and tail is not None
         ok, verdict = viewer.log_verdict(result)
-        state, blocked = self.table(result, seat)
+        made = fold.played_on() if fold.blocked else None
+        version = self.version(tail)
+        top = fold.stack[-1] if fold.stack else None
+        over = rs.outcome(fold.state) is not None
+        return Moment(version, None, rs=rs, players=tuple(fold.header.players), seq=tail.seq,
+                      judged=fold.state, blocked=bool(fold.blocked),
+                      made=made[0] if made is not None else None,
+                      first_illegal=min(fold.illegal) if fold.illegal else None,
+                      ok=ok, verdict=verdict, latest=fold.latest(),
+                      request=fold.open_request(),
+                      last=(top.seq, top.before, top.event) if top is not None else None,
+                      rematch=seatfile.rematch_path(self.path) if over else None)
+
+    def shown(self, seat: Seat, moment: Moment | None = None) -> Page:
+        """Returns what `seat`'s page shows (now, or at `moment`), computed from what that
+        seat may know (engine.seats): its view of the table, the events offered to it, its
+        own hidden cards. Never another's hidden cards, nor a hash of them."""
+        m = moment or self.now()
+        if m.error is not None:
+            return Page(version=m.version, ok=False, verdict=m.error, you=seat.name)
+        rs = m.rs
+        assert rs is not None
+        state, blocked = m.seen_by(seat)
+        ok, verdict = m.ok, m.verdict
         if not seat.umpire:
             if blocked:  # the reason may name a hidden card: the umpire's alone
-                verdict = f"invalid at seq {min(fold.illegal)}: the umpire rules on it"
-            elif fold.blocked and rs.outcome(state) is None:  # a draw played on as made
+                verdict = f"invalid at seq {m.first_illegal}: the umpire rules on it"
+            elif m.blocked and rs.outcome(state) is None:  # a draw played on as made
                 ok, verdict = True, "valid"
         decision = rs.pending(state)
         offered = self._offered(rs, state, blocked, seat)
-        tree, setting_up = self._moves(rs, state, offered, fold.header.players, seat)
+        tree, setting_up = self._moves(rs, state, offered, m.players, seat)
         if setting_up and tree is None:
             offered = []  # another seat sets the table up
         groups = [Group(group, [Move(e.item, e.sentence, e.label, msgspec.to_builtins(e.event))
                                 for e in rows])
                   for group, rows in listing(rs, state, offered, 10**6).groups()]
-        undo = self.undo_shown(fold, seat)
+        undo = self.undo_shown(rs, m.latest, m.last, m.request, seat)
         outcome = rs.outcome(state)
         final_svg = final_narrow = final_move = ""
-        if outcome is not None and fold.stack:  # the table as the game-ending move found it
-            last = fold.stack[-1]
-            final_svg = pictures.draw(rs, last.before, seat.sees).svg()
-            final_narrow = pictures.draw(rs, last.before, seat.sees, narrow=True).svg()
-            final_move = f"seq {last.seq}: " + engine.describe(
-                rs, seating.seen(rs, last.before, last.event, seat.sees))
+        if outcome is not None and m.last is not None:  # the table the game-ending move found
+            seq, before, event = m.last
+            final_svg = pictures.draw(rs, before, seat.sees).svg()
+            final_narrow = pictures.draw(rs, before, seat.sees, narrow=True).svg()
+            final_move = f"seq {seq}: " + engine.describe(
+                rs, seating.seen(rs, before, event, seat.sees))
         hand = []
         if seat.player:  # the seat's own hidden cards, read from its own view
             hand = [Pile(h.pile, list(h.cards))
                     for h in rs.held(rs.view(state, seat.player), seat.player)]
         return Page(
-            version=self.version(tail), ok=ok, verdict=verdict, you=seat.name,
-            umpire=seat.umpire, seq=tail.seq, title=rs.title, players=list(fold.header.players),
+            version=m.version, ok=ok, verdict=verdict, you=seat.name, umpire=seat.umpire,
+            seq=m.seq, title=rs.title, players=list(m.players),
             svg=pictures.draw(rs, state, seat.sees).svg(),
             narrow=pictures.draw(rs, state, seat.sees, narrow=True).svg(),  # a phone's
             waiting=outcome.summary if outcome else decision.detail if decision else "",
@@ -308,24 +266,22 @@ class Table:
             hand=hand, acting=acts(rs, state, decision), stage=stage_of(state),
             scores=dict(outcome.scores) if outcome else {},
             winners=list(outcome.winners) if outcome else [],
-            final_svg=final_svg, final_narrow=final_narrow, final_move=final_move)
+            final_svg=final_svg, final_narrow=final_narrow, final_move=final_move,
+            rematch=m.rematch if outcome is not None else None)
 
     @staticmethod
-    def undo_shown(fold: engine.Fold, seat: Seat) -> UndoOffer | None:
+    def undo_shown(rs: engine.Ruleset[Any, Any, Any], latest: int, top: tuple[int, Any, Event] | None,
+                   asked: Any, seat: Seat) -> UndoOffer | None:
         """Returns what a seat's page shows of undoing (None: nothing to undo): the latest
         effective event and its sentence as the seat may know it (what the umpire's undo
         confirms with), the open undo request, and what the seat may do: ask, or answer
         another's request (another player, or the umpire)."""
-        latest = fold.latest()
-        if latest < 0:
+        if latest < 0 or top is None:
             return None
-        top = fold.stack[-1]
-        asked = fold.open_request()
         who = seat.player or (UMPIRE if seat.umpire else None)
         answers = bool(asked and who and asked.by != who)
         # the shared page undoes nothing, so it confirms nothing: no sentence to send it
-        said = "" if who is None else logrows.sentence(fold.ruleset, top.before, top.event,
-                                                       seat.sees)
+        said = "" if who is None else logrows.sentence(rs, top[1], top[2], seat.sees)
         return UndoOffer(target=latest, sentence=said,
                          asked=asked.seq if asked else None,
                          asked_by=asked.by if asked else None,
@@ -333,7 +289,7 @@ class Table:
                          may_ask=bool(seat.player) and asked is None)
 
     @staticmethod
-    def _moves(rs: engine.Ruleset, state: Any, offered: list[Event], players: tuple[str, ...],
+    def _moves(rs: engine.Ruleset[Any, Any, Any], state: Any, offered: list[Event], players: tuple[str, ...],
                seat: Seat) -> tuple[Step | None, str]:
         """Returns the seat's offered events as the builder's steps (app.moves), worded from
         the seat's own view, and who sets the table up while the game is set up: the first
@@ -378,7 +334,7 @@ class Table:
         return Table._offered(rs, *Table.table(result, seat), seat)
 
     @staticmethod
-    def _offered(rs: engine.Ruleset, state: Any, blocked: bool, seat: Seat) -> list[Event]:
+    def _offered(rs: engine.Ruleset[Any, Any, Any], state: Any, blocked: bool, seat: Seat) -> list[Event]:
         """`offered`, from the state `table` gives the seat (worked out once per request)."""
         if not (seat.umpire or seat.player) or blocked:
             return []
@@ -414,20 +370,53 @@ class Table:
             # earlier illegal event's, not one this write breaks
             raise Conflict(f"the table waits for the umpire's ruling on seq "
                            f"{min(result.fold.illegal)}; nothing was written")
-        try:
+        try:  # append_checked folds the events into the one fold as it checks them
             written = entries.append_checked(self.path, events, result, force)
         except StaleWriter:
+            self.folded.forget()  # folded, not written: the fold is read again
             raise Conflict("the log moved on while writing; nothing was written") from None
         except IllegalEvent as e:
+            self.folded.forget()
             raise Conflict(e.reason, e.rule) from None
         except TapeError as e:
+            self.folded.forget()
             raise Malformed(e.reason) from None
+        except BaseException:
+            self.folded.forget()
+            raise
+        self.folded.wrote(written.tail, len(events))
         return written.tail.seq
 
-    def game(self) -> engine.Ruleset:
+    def game(self) -> engine.Ruleset[Any, Any, Any]:
         """Returns the log's game, from its header alone (no state read)."""
         from tabletape.app.logrows import header_of
         return header_of(self.path)[1]
+
+    def rematch(self, seat: Seat, body: dict[str, Any]) -> str:
+        """Starts a rematch once the game is over (any seat but the shared page): a new log
+        beside this one with the same game, players, options and components (its own draws
+        come as it is played), and the table serves it from now on (the same links)."""
+        if not (seat.umpire or seat.player):
+            raise NotYours("the shared page starts nothing; nothing was written")
+        with self._writing:
+            result = self.writable()
+            fold, rs = result.fold, result.ruleset
+            assert fold is not None and rs is not None
+            self._stale(result, body.get("after"))
+            if rs.outcome(fold.state) is None:
+                raise Conflict("the game is not over: a rematch starts once it ends; "
+                               "nothing was written")
+            new = seatfile.rematch_path(self.path)
+            header = msgspec.structs.replace(fold.header, at=entries.now(),
+                                             by=seat.player or UMPIRE)
+            try:
+                tapelog.create(new, header, rs.codec)
+            except (TapeError, OSError) as e:
+                raise Conflict(f"the rematch's log cannot be written ({getattr(e, 'reason', e)}); "
+                               "nothing was written") from None
+            self.path, self.rematched = new, new
+            self.folded, self._moment = live.Folded(new, self.rules), None
+        return f"rematch started: {new}"
 
     def enter(self, seat: Seat, body: dict[str, Any]) -> str:
         """Appends the event a seat pressed; returns what was written, or raises Refused.
@@ -577,26 +566,16 @@ class Table:
         return UndoAsked(target=target, at=now, by=who)
 
 
-def qr_lines(url: str) -> list[str] | None:
-    """Returns a QR code of `url` as lines of block characters (two rows of modules per
-    line, so a phone's camera reads it off a terminal), or None without `segno`."""
+def join_codes(seats: Seats, base: str) -> list[JoinCode]:
+    """Returns each seat's join link under `base` (http://HOST:PORT) and its QR code as SVG
+    ("" without `segno`)."""
     try:
         import segno
     except ImportError:
-        return None
-    import io
-    out = io.StringIO()
-    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue().rstrip("\n").split("\n")
-
-
-def lan_address() -> str:
-    """Returns this machine's address on the local network, for links to phones when
-    serving on every address (0.0.0.0); 127.0.0.1 when it has none. Sends nothing."""
-    import socket
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 9))  # picks the route; a UDP connect sends nothing
-            return str(s.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
+        segno = None  # type: ignore[assignment]
+    out = []
+    for seat, path in seats.links():
+        url = base + path
+        svg = segno.make(url, error="m").svg_inline(scale=4) if segno is not None else ""
+        out.append(JoinCode(UMPIRE if seat.umpire else seat.name, url, svg))
+    return out

@@ -313,7 +313,7 @@ class Explained(NamedTuple):
 
     report: Explanation
     result: engine.Replay
-    ruleset: engine.Ruleset
+    ruleset: engine.Ruleset[Any, Any, Any]
     before: Any  # the state before the event
     raw: bytes  # the event's line as recorded
     cited: list[str]  # the rule ids the ruling cites
@@ -394,10 +394,10 @@ class Compared(NamedTuple):
 
     report: Comparison
     found: list[tuple[str, str, list[TapeError]]]  # (side, spec, its problems)
-    rulesets: tuple[engine.Ruleset, engine.Ruleset]
+    rulesets: tuple[engine.Ruleset[Any, Any, Any], engine.Ruleset[Any, Any, Any]]
 
 
-def ruleset_of(result: engine.Replay) -> engine.Ruleset:
+def ruleset_of(result: engine.Replay) -> engine.Ruleset[Any, Any, Any]:
     """Returns the ruleset of a replayed log, or raises why the log could not be read."""
     if result.ruleset is None:
         raise result.error or UsageError("unreadable log", file=result.file)

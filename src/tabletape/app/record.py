@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -139,7 +140,7 @@ class Listing:
         return list(out.items())
 
 
-def listing(ruleset: engine.Ruleset, state: Any, events: list[Event] | None = None,
+def listing(ruleset: engine.Ruleset[Any, Any, Any], state: Any, events: list[Event] | None = None,
             limit: int = MAX_LIST) -> Listing:
     """Returns the legal next events (or the given subset) grouped, labelled and numbered."""
     decision = ruleset.pending(state)
@@ -230,7 +231,7 @@ class RecordSession:
     """A log open for recording: its state, the listing shown, and durable appends."""
 
     def __init__(self, path: str, *, by: str | None = None, auto_chance: int | None = None,
-                 clock=lambda: None):
+                 clock: Callable[[], str | None] = lambda: None) -> None:
         self.path = path
         self.by = by
         self.clock = clock  # returns the `at` of a new event (None leaves it out)

@@ -56,7 +56,7 @@ class Stepper:
         self.as_player = as_player
         self.pos = max(0, min(at, len(self.frames) - 1))
 
-    def _fold(self, path: str) -> tuple[engine.Ruleset, engine.Fold]:
+    def _fold(self, path: str) -> tuple[engine.Ruleset[Any, Any, Any], engine.Fold]:
         """Reads the log into frames and states; returns its ruleset and the fold at its end."""
         def frame(j: engine.Judged) -> None:
             assert j.fold is not None  # read with the rules

@@ -143,7 +143,7 @@ class _Drawer:
             pics = self.pictures(fold.ruleset, state)
         self.put(seq, _frame(fold, seq, j.event, j.problem), pics, j.record.digest)
 
-    def pictures(self, rs: engine.Ruleset, state: Any) -> list[list[int]]:
+    def pictures(self, rs: engine.Ruleset[Any, Any, Any], state: Any) -> list[list[int]]:
         """Returns the part numbers of the state's tables, one list per view (drawn unless
         this very state object was drawn lately: states are frozen, drawing is pure)."""
         known = self.drawn_states.pop(id(state), None)

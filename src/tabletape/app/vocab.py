@@ -61,7 +61,7 @@ def names_in(data: Any) -> set[str]:
     return out
 
 
-def hint_for_event(ruleset: engine.Ruleset, event: Event) -> str:
+def hint_for_event(ruleset: engine.Ruleset[Any, Any, Any], event: Event) -> str:
     """Returns a "did you mean" for the first string of an event no player or component names."""
     if is_core(event):
         return ""
@@ -81,7 +81,7 @@ def hint_for_event(ruleset: engine.Ruleset, event: Event) -> str:
     return ""
 
 
-def event_types(ruleset: engine.Ruleset) -> dict[str, type[Event]]:
+def event_types(ruleset: engine.Ruleset[Any, Any, Any]) -> dict[str, type[Event]]:
     """Returns the event types a person may append, by their `type` tag (no header)."""
     out: dict[str, type[Event]] = {}
     for cls in typing.get_args(ruleset.union()):
@@ -91,7 +91,7 @@ def event_types(ruleset: engine.Ruleset) -> dict[str, type[Event]]:
     return out
 
 
-def hint_for_invalid(ruleset: engine.Ruleset, body: dict[str, Any], message: str) -> str:
+def hint_for_invalid(ruleset: engine.Ruleset[Any, Any, Any], body: dict[str, Any], message: str) -> str:
     """Returns a "did you mean" for msgspec's complaint about a typed event, or ''."""
     types = event_types(ruleset)
     kind = body.get("type")
@@ -190,7 +190,7 @@ PLAYER_FIELDS = frozenset(("to", "other", "owner", "target_player", "winner"))
 _EXAMPLES: dict[tuple[type, str], tuple[dict[str, dict[str, Any]], frozenset[str]]] = {}
 
 
-def examples(ruleset: engine.Ruleset, made: set[str] | None = None) -> dict[str, dict[str, Any]]:
+def examples(ruleset: engine.Ruleset[Any, Any, Any], made: set[str] | None = None) -> dict[str, dict[str, Any]]:
     """Returns `_examples` of a game, made once per process (a few dozen simulated games)."""
     key = (type(ruleset), ruleset.version)
     if key not in _EXAMPLES:
@@ -202,7 +202,7 @@ def examples(ruleset: engine.Ruleset, made: set[str] | None = None) -> dict[str,
     return {tag: dict(body) for tag, body in found.items()}
 
 
-def _examples(ruleset: engine.Ruleset, made: set[str]) -> dict[str, dict[str, Any]]:
+def _examples(ruleset: engine.Ruleset[Any, Any, Any], made: set[str]) -> dict[str, dict[str, Any]]:
     """Returns one example of each event type, as `append` takes it, from simulated games.
 
     Games are simulated with the default options, then with each optional rule on in
@@ -301,7 +301,7 @@ def _sample(name: str, t: mi.Type) -> Any:
     return None
 
 
-def vocabulary(ruleset: engine.Ruleset) -> list[EventKind]:
+def vocabulary(ruleset: engine.Ruleset[Any, Any, Any]) -> list[EventKind]:
     """Returns each event type with its doc line, fields and one example (for `events`)."""
     ex = examples(ruleset)
     out = []
@@ -319,7 +319,7 @@ _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
 
-def option_value(ruleset: engine.Ruleset, key: str, value: Any) -> Any:
+def option_value(ruleset: engine.Ruleset[Any, Any, Any], key: str, value: Any) -> Any:
     """Returns an option's value parsed by the type the game declares, or refuses it.
 
     The refusal names the accepted values (and the closest ones), or the known options.
@@ -383,7 +383,7 @@ class Game(msgspec.Struct, frozen=True):
     rules: int
 
 
-def option_defaults(rs: engine.Ruleset) -> dict[str, Any]:
+def option_defaults(rs: engine.Ruleset[Any, Any, Any]) -> dict[str, Any]:
     """Returns every option of a game with its default value (as plain data)."""
     default = rs.Options()
     plain = msgspec.to_builtins(default)
@@ -407,7 +407,7 @@ class RuleEntry(msgspec.Struct, frozen=True):
 
 
 def rules(game: str, rule: str | None = None, version: str | None = None
-          ) -> tuple[engine.Ruleset, dict[str, RuleEntry], list[tuple[str, str, str]], str]:
+          ) -> tuple[engine.Ruleset[Any, Any, Any], dict[str, RuleEntry], list[tuple[str, str, str]], str]:
     """Returns a game's rule catalogue under `version` (a version or `latest`; default the
     latest) or only `rule` (refused with the closest ids when that version has no such
     rule), its changelog's entries for those rules (version, rule id, what changed), and the

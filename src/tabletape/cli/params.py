@@ -7,7 +7,7 @@ error as every other usage error (`error: ...`, exit 2), never click's own form.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -16,10 +16,20 @@ from tabletape.app import entries
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import visible
 
+if TYPE_CHECKING:
+    from click import ParamType  # generic in the click mypy reads: ParamType[the value made]
+else:
+    class ParamType(click.ParamType):
+        """click.ParamType, which is not generic at run time before click 8.2."""
+
+        def __class_getitem__(cls, _: object) -> type:
+            return cls
+
+
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
 
-class Players(click.ParamType):
+class Players(ParamType[tuple[str, ...]]):
     """Player names in seat order, comma-separated; with `counts`, a number picks NAMES."""
 
     name = "text"  # the metavar --help shows, as before there was this type
@@ -39,7 +49,7 @@ class Players(click.ParamType):
         return entries.players(value)
 
 
-class GameOption(click.ParamType):
+class GameOption(ParamType[tuple[str, Any]]):
     """One `KEY=VALUE` (the value as JSON if it is), as a (field, value) pair.
 
     When the command's game (its parameter `game`, which is eager) is known, the
@@ -73,7 +83,7 @@ class LogPoint(NamedTuple):
     seq: int | None
 
 
-class AtSeq(click.ParamType):
+class AtSeq(ParamType[LogPoint]):
     """`FILE` or `FILE@SEQ` (a trailing `@` and digits); a path may hold other `@`s."""
 
     name = "text"
@@ -93,7 +103,7 @@ class AtSeq(click.ParamType):
         return complete.log_points(ctx, param, incomplete)
 
 
-class Head(click.ParamType):
+class Head(ParamType[str]):
     """An agreed head: its 64 hex digits, or the first 16 or more of them (`new` prints 16)."""
 
     name = "HEX"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
 
 import click
 import msgspec
@@ -24,8 +25,10 @@ from tabletape.cli.params import (
 from tabletape.tape.errors import IllegalEvent, TornTail, UsageError
 from tabletape.tape.words import agree, the_first
 
+T = TypeVar("T")
 
-def _progress(items, label: str, total: int):
+
+def _progress(items: Iterable[T], label: str, total: int) -> Iterator[T]:
     """Yields items with a progress bar on stderr when there are several."""
     from tabletape.cli.render import err_console
     if total < 2 or not err_console.is_terminal:  # a pipe or a file gets no blank lines

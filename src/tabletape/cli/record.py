@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -27,6 +27,11 @@ from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Note, visible
 
 if TYPE_CHECKING:  # tabletape.app.record is imported when `record` runs, to keep start-up quick
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.key_binding import KeyPressEvent
+
     from tabletape.app.record import Listing, RecordSession, Reply
 
 
@@ -136,9 +141,9 @@ class Stop:
             return  # not running yet: its pre_run sees `asked`
         raise HangUp()
 
-    def exit_app(self, app) -> None:
+    def exit_app(self, app: Application[str]) -> None:
         """Ends the prompt (called in its event loop) unless it has ended already."""
-        if app.is_running and not app.future.done():
+        if app.is_running and app.future is not None and not app.future.done():
             app.exit(exception=HangUp())
 
 
@@ -232,7 +237,8 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
     from tabletape.app.record import COMMANDS
 
     class Entries(Completer):
-        def get_completions(self, document, complete_event):
+        def get_completions(self, document: Document, complete_event: CompleteEvent
+                            ) -> Iterator[Completion]:
             text = document.text_before_cursor
             if not text.strip() or text.strip().isdigit() or text.lstrip().startswith("{"):
                 return
@@ -249,10 +255,10 @@ def _terminal_reader(session: RecordSession, stop: Stop) -> Callable[[str], str]
     keys = KeyBindings()
 
     @keys.add("c-c")
-    def _clear(event) -> None:  # Ctrl-C clears the line in place: keys typed after it count
+    def _clear(event: KeyPressEvent) -> None:  # Ctrl-C clears the line in place: keys typed after it count
         event.current_buffer.reset()
 
-    prompt: PromptSession = PromptSession(completer=Entries(), complete_while_typing=True,
+    prompt: PromptSession[str] = PromptSession(completer=Entries(), complete_while_typing=True,
                                           key_bindings=keys)
     stop.app = prompt.app
 

@@ -64,7 +64,7 @@ console = SafeConsole(soft_wrap=True)
 err_console = SafeConsole(stderr=True, soft_wrap=True)
 
 
-def drawing(rs: Ruleset, state: Any) -> Any:
+def drawing(rs: Ruleset[Any, Any, Any], state: Any) -> Any:
     """Returns the game's own drawing of a state (its `render` part), with what comes next.
 
     `rs` is bound to the game (`Replay.ruleset`, `Fold.ruleset`): the drawing reads its
@@ -110,7 +110,7 @@ def problem_line(e: TapeError) -> Text:
     return Text(safe(str(e)), style="red")
 
 
-def ruling_table(rulings: list[Ruling], ruleset: Ruleset | None) -> Group:
+def ruling_table(rulings: list[Ruling], ruleset: Ruleset[Any, Any, Any] | None) -> Group:
     """Returns the disputes as a table (who raised which, the verdict, its rule and reason),
     then, under it, each ruling's arithmetic and what it rests on, each line printed whole
     (in the table's last column they ran a word a line)."""

@@ -116,26 +116,40 @@ def _loopback(host: str) -> bool:
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="The address to listen on; anything but localhost shares the game.")
+              help="The address to listen on; anything but localhost shares the game "
+                   "(0.0.0.0: every address, for phones on the same network).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--play", is_flag=True,
               help="Let each player enter their own plays from their phone: prints a link "
-                   "(and a QR code) per player, each with a secret.")
+                   "(and a QR code) per player, each with a secret; the server then writes "
+                   "to the log.")
 @click.option("--umpire", is_flag=True,
               help="With --play: a link too for an umpire, who sees everything and may undo.")
+@click.option("--seats", "seats_file", type=click.Path(dir_okay=False),
+              help="With --play: keep each seat's secret in this file (made on first use, "
+                   "mode 0600), so that every link still works after a restart.")
+@click.option("--reissue", multiple=True, metavar="NAME",
+              help="With --seats: a new link for this seat (a lost phone); its old link "
+                   "opens nothing. Repeatable.")
+@click.option("--show-codes", is_flag=True,
+              help="With --play: the shared page shows every seat's join link and QR code "
+                   "(only for a screen the players alone can see; else they are on the "
+                   "umpire's page).")
 @rules_option
-def serve(file: str, host: str, port: int, play: bool, umpire: bool,
-          rules: str | None) -> None:
-    """Show the game in a browser and follow it live as events are appended (read-only).
+def serve(file: str, host: str, port: int, play: bool, umpire: bool, seats_file: str | None,
+          reissue: tuple[str, ...], show_codes: bool, rules: str | None) -> None:
+    """Show the game in a browser and follow it live as events are appended.
 
-    For a tablet or a projector beside the table. Needs the `view` extra
-    (pip install 'tabletape[view]').
+    Without --play the server only reads the log: for a tablet or a projector beside
+    the table. With --play each player enters their own plays from their phone and the
+    server appends them to the log (through the same lock as `append`). Needs the
+    `view` extra (pip install 'tabletape[view]').
 
     \b
     Examples:
       tabletape serve game.jsonl
       tabletape serve game.jsonl --host 0.0.0.0
-      tabletape serve game.jsonl --play --umpire --host 0.0.0.0
+      tabletape serve game.jsonl --play --umpire --host 0.0.0.0 --seats game.seats
     """
     try:
         from tabletape.app import live
@@ -143,20 +157,18 @@ def serve(file: str, host: str, port: int, play: bool, umpire: bool,
     except ImportError as e:
         raise UsageError(f"serve needs the view extra ({e.name} is missing): "
                          "pip install 'tabletape[view]'") from None
+    if (umpire or seats_file or show_codes) and not play:
+        raise UsageError(f"--{'umpire' if umpire else 'seats' if seats_file else 'show-codes'}"
+                         " goes with --play")
+    if reissue and not seats_file:
+        raise UsageError("--reissue goes with --seats (without it every start makes new links)")
+    if play:  # the table keeps its own fold of the log: no viewer's book is built
+        return _play(file, host, port, umpire, rules, seats_file, reissue, show_codes)
     follower = live.Follower(file, rules=rules)
-    error = follower.look().error
-    if isinstance(error, TapeError):  # not a log: refused before listening
-        raise UsageError(error.reason, file=error.file, line=error.line, offset=error.offset,
-                         field=error.field)
-    if error is not None:
-        raise error
+    _refuse(follower.look().error)
     sock = _listen(host, port)
     port = sock.getsockname()[1]
     follower.told = told = _console
-    if umpire and not play:
-        raise UsageError("--umpire goes with --play")
-    if play:
-        return _play(file, sock, host, port, umpire, rules)
     app = view.app_for(file, guard.host_check(host, port), told, follower)
     if not _loopback(host):
         echo(f"warning: --host {host}: anyone who can reach this machine on port {port} "
@@ -166,30 +178,57 @@ def serve(file: str, host: str, port: int, play: bool, umpire: bool,
     run.run(app, sock)
 
 
-def _play(file: str, sock: socket.socket, host: str, port: int, umpire: bool,
-          rules: str | None) -> None:
+def _play(file: str, host: str, port: int, umpire: bool, rules: str | None,
+          seats_file: str | None, reissue: tuple[str, ...], show_codes: bool) -> None:
     """Serves the log for play at the table: prints the shared link and each seat's."""
-    from tabletape.app import play
+    from tabletape.app import play, seatfile
     from tabletape.web import guard, run
     from tabletape.web import table as web
     table = play.Table(file, rules, flagged=lambda said: _console(f"for the umpire: {said}"))
-    header = table.replayed().fold.header  # type: ignore[union-attr]
-    seats = play.Seats(tuple(header.players), umpire)
-    shown = play.lan_address() if host in ("0.0.0.0", "::") else host
+    try:
+        header = table.replayed().fold.header  # type: ignore[union-attr]
+    except (TapeError, OSError, ValueError, RecursionError) as e:
+        _refuse(e)
+        raise
+    kept = None
+    if seats_file is not None:
+        if umpire and play.UMPIRE in header.players:
+            play.Seats(tuple(header.players), umpire)  # refuses it, before any file is made
+        kept, said = seatfile.seats_for(seats_file, header.game, tuple(header.players), umpire,
+                                        reissue, reading=(file,))
+        for line in said:
+            echo(line, err=True)
+    seats = play.Seats(tuple(header.players), umpire, kept=kept)
+    sock = _listen(host, port)
+    port = sock.getsockname()[1]
+    shown = seatfile.lan_address() if host in ("0.0.0.0", "::") else host
     base = f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
-    app = web.play_app(table, seats, guard.host_check(host, port, named=(shown,)), _console)
+    app = web.play_app(table, seats, guard.host_check(host, port, named=(shown,)), _console,
+                       base=base, show_codes=show_codes)
     if not _loopback(host):
         echo(f"warning: --host {host}: anyone who can reach this machine on port {port} can "
              "watch this game; only the links below (keep them secret) can write to it",
              err=True)
+    else:
+        echo(f"note: --host {host} is this machine only: no phone can open these links; "
+             "serve with --host 0.0.0.0 to reach phones on the same network", err=True)
     echo(f"serving {file} for play at {base}/ (the shared table: public; Ctrl-C stops)")
     for seat, path in seats.links():
         echo(f"{'umpire' if seat.umpire else seat.name}: {base}{path}")
-        for line in play.qr_lines(base + path) or ():
+        for line in seatfile.qr_lines(base + path) or ():
             echo(line)
-    if play.qr_lines("") is None:
+    if seatfile.qr_lines("") is None:
         echo("(no QR codes: pip install 'tabletape[view]' brings segno)")
     run.run(app, sock)
+
+
+def _refuse(error: Exception | None) -> None:
+    """Refuses to serve a file that is not a log (exit 2), before listening."""
+    if isinstance(error, TapeError):
+        raise UsageError(error.reason, file=error.file, line=error.line, offset=error.offset,
+                         field=error.field)
+    if error is not None:
+        raise error
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -92,7 +92,7 @@ def _key_reader() -> Callable[[], tuple[str, str]]:
         bindings.add(*keys)(lambda event, name=name: event.app.exit(result=name))
 
     def read() -> tuple[str, str]:
-        app: Application = Application(
+        app: Application[str] = Application(
             layout=Layout(Window(FormattedTextControl("step> "), height=1)),
             key_bindings=bindings, full_screen=False, erase_when_done=True)
         name = app.run()

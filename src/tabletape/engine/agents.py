@@ -68,7 +68,7 @@ class Knowledge:
         return (self.seat, tuple(self.seen), tuple(sorted(self.views.items())), self.now)
 
 
-def knowledge(rs: Ruleset, game: Game, seat: str, known: Knowledge | None = None) -> Knowledge:
+def knowledge(rs: Ruleset[Any, Any, Any], game: Game, seat: str, known: Knowledge | None = None) -> Knowledge:
     """Returns (extending `known`) what `seat` knows of `game`: the referee's masking."""
     k = known if known is not None else Knowledge(seat, _state=game.initial)
     state = k._state
@@ -87,7 +87,7 @@ def knowledge(rs: Ruleset, game: Game, seat: str, known: Knowledge | None = None
     return k
 
 
-def _hidden(rs: Ruleset, before: Any, event: Event, after: Any, seat: str) -> bool:
+def _hidden(rs: Ruleset[Any, Any, Any], before: Any, event: Event, after: Any, seat: str) -> bool:
     """Returns whether another event of the same type would have left `seat` the same view."""
     seen = None
     kind = type(event)
@@ -108,7 +108,7 @@ class RandomAgent:
     name = "random"
     uniform = True
 
-    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+    def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event:
         return rng.choice(options)
 
@@ -126,7 +126,7 @@ class MonteCarloAgent:
         self.fallbacks = 0  # decisions taken at random because no world could be sampled
         self.decisions = 0
 
-    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+    def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event:
         held = self._known.get(id(game))
         k = knowledge(rs, game, seat, held[1] if held and held[0] is game else None)
@@ -135,7 +135,7 @@ class MonteCarloAgent:
         self._known[id(game)] = (game, k)
         return self.decide(rs, k, options, rng)
 
-    def decide(self, rs: Ruleset, k: Knowledge, options: list[Event],
+    def decide(self, rs: Ruleset[Any, Any, Any], k: Knowledge, options: list[Event],
                rng: random.Random) -> Event:
         """Returns the legal event with the best share of wins over sampled worlds (a tie
         broken at random); the only one without a playout."""
@@ -168,7 +168,7 @@ class MonteCarloAgent:
         return options[rng.choice([i for i, v in enumerate(share) if v == top])]
 
 
-def sample_world(rs: Ruleset, k: Knowledge, rng: random.Random, fresh: float = 0.0
+def sample_world(rs: Ruleset[Any, Any, Any], k: Knowledge, rng: random.Random, fresh: float = 0.0
                  ) -> Any | None:
     """Returns a state that agrees with the seat's knowledge, or None when WORLD_TRIES
     searches fail. A search starts from the outcomes of the seat's last world (its own
@@ -191,7 +191,7 @@ def sample_world(rs: Ruleset, k: Knowledge, rng: random.Random, fresh: float = 0
 NEAR = True  # when no world agrees with all the seat knows, play in one that nearly does
 
 
-def _near(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]]], seat: str,
+def _near(rs: Ruleset[Any, Any, Any], state: Any, segments: list[tuple[type, Any, list[Event]]], seat: str,
           rng: random.Random, last: list[Event | None]) -> Any | None:
     """Returns a world that agrees with the seat's knowledge as far as one pass can make it:
     each masked event given an outcome of its type (the seat's last world's where still
@@ -235,7 +235,7 @@ def _segments(k: Knowledge) -> tuple[list[Event], list[tuple[type, Any, list[Eve
     return prefix, segments
 
 
-def _search(rs: Ruleset, state: Any, segments: list[tuple[type, Any, list[Event]]],
+def _search(rs: Ruleset[Any, Any, Any], state: Any, segments: list[tuple[type, Any, list[Event]]],
             seat: str, rng: random.Random, init: list[Event | None]
             ) -> tuple[Any, list[Event | None]] | None:
     """Returns a world: every masked event given an outcome of its type (drawn by weight)
@@ -321,7 +321,7 @@ def _values_of(event: Event, names: frozenset[str]) -> frozenset[Any]:
 ENVELOPE = frozenset({"seq", "prev", "at", "by", "type"})
 
 
-def _pick(rs: Ruleset, state: Any, kind: type, view: Any, seat: str, rng: random.Random,
+def _pick(rs: Ruleset[Any, Any, Any], state: Any, kind: type, view: Any, seat: str, rng: random.Random,
           names: set[str], want: set[Any] | None, avoid: set[Any] | None, budget: list[int]
           ) -> Event | None:
     """Returns an outcome of type `kind` that leaves the seat `view`, holding one of `want`
@@ -340,7 +340,7 @@ def _pick(rs: Ruleset, state: Any, kind: type, view: Any, seat: str, rng: random
     return None
 
 
-def _replay_from(rs: Ruleset, start: int, before: list[Any], outcomes: list[Event | None],
+def _replay_from(rs: Ruleset[Any, Any, Any], start: int, before: list[Any], outcomes: list[Event | None],
                  segments: list[tuple[type, Any, list[Event]]], seat: str,
                  rng: random.Random, budget: list[int]) -> tuple[int, Any, Event | None]:
     """Replays the world from masked event `start` (its state before: `before[start]`),
@@ -375,7 +375,7 @@ def _replay_from(rs: Ruleset, start: int, before: list[Any], outcomes: list[Even
     return len(segments), state, None
 
 
-def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[Event]:
+def _shuffled(rs: Ruleset[Any, Any, Any], state: Any, kind: type, rng: random.Random) -> list[Event]:
     """Returns the legal outcomes of type `kind` in a random order drawn by weight (chance's)."""
     options: list[Event] = [e for e in rs.legal(state) if type(e) is kind]  # type: ignore[misc]
     decision = rs.pending(state)
@@ -386,7 +386,7 @@ def _shuffled(rs: Ruleset, state: Any, kind: type, rng: random.Random) -> list[E
     return [options[i] for i in sorted(range(len(options)), key=lambda i: -keys[i])]
 
 
-def rollout(rs: Ruleset, state: Any, seat: str, rng: random.Random,
+def rollout(rs: Ruleset[Any, Any, Any], state: Any, seat: str, rng: random.Random,
             max_events: int = MAX_EVENTS, depth: int | None = None) -> float:
     """Returns the seat's share of the win after random play from `state` to the end (each
     event drawn as `playout.drawer` draws it, without making every legal one); with `depth`,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Any
@@ -10,7 +11,7 @@ import msgspec
 
 from tabletape import engine
 from tabletape.tape.events import Event, envelope
-from tabletape.tape.reader import Resume, read_records
+from tabletape.tape.reader import Record, Resume, read_records
 
 
 @dataclass
@@ -41,7 +42,7 @@ def first_divergence(a: str, b: str, a_to: int | None = None, b_to: int | None =
     return None
 
 
-def _upto(records, to):
+def _upto(records: Iterable[Record], to: int | None) -> Iterator[Record]:
     for rec in records:
         if to is not None and rec.line - 1 > to:
             return

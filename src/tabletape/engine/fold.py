@@ -97,7 +97,7 @@ class Fold:
     undone, later events are not judged (unless `keep_going`, which skips it).
     """
 
-    def __init__(self, ruleset: Ruleset, header: Any, *, keep_going: bool = False,
+    def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Any, *, keep_going: bool = False,
                  file: str | None = None, version: str | None = None):
         # the rules of this game, under `version` (default: the recorded one): its components
         # prepared once
@@ -499,13 +499,13 @@ class Fold:
         return ruling("legal", rules or None, why)
 
 
-def describe(ruleset: Ruleset, event: Event) -> str:
+def describe(ruleset: Ruleset[Any, Any, Any], event: Event) -> str:
     """Returns one plain sentence for any event, core or game, safe to print: what came
     from the log (a note's text, names) shows its control characters as escapes."""
     return visible(_sentence(ruleset, event))
 
 
-def _sentence(ruleset: Ruleset, event: Event) -> str:
+def _sentence(ruleset: Ruleset[Any, Any, Any], event: Event) -> str:
     match event:
         case Undone(target=t, asked=None):
             return f"undoes seq {t}"
@@ -557,11 +557,11 @@ def snapshot(fold: Fold) -> bytes | None:
                                    requests))
 
 
-def _problem(e: IllegalEvent) -> tuple:
+def _problem(e: IllegalEvent) -> tuple[str, str, str | None, int | None, int | None]:
     return (e.reason, e.rule, e.event, e.line, e.seq)
 
 
-def restore(raw: bytes, ruleset: Ruleset, header: Any, seq: int, file: str) -> Fold:
+def restore(raw: bytes, ruleset: Ruleset[Any, Any, Any], header: Any, seq: int, file: str) -> Fold:
     """Returns a fold as it was after `seq` from its snapshot; it is `partial` (no old rulings)."""
     fold = Fold(ruleset, header, file=file)
     rs = fold.ruleset

@@ -23,7 +23,7 @@ import hashlib
 import itertools
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import msgspec
 
@@ -97,7 +97,7 @@ HEAD_SIZE = len(MAGIC) + 8 + seal.TAG_SIZE
 
 # -- reading and writing the index -----------------------------------------------------
 
-def code_fingerprint(rs: Ruleset) -> str:
+def code_fingerprint(rs: Ruleset[Any, Any, Any]) -> str:
     """Returns a fingerprint of the code a checkpoint depends on (changed code: stale index):
     the content of the rules code (`fingerprint`), the ruleset and tabletape's version."""
     h = hashlib.sha256(f"{__version__} {rs.id} {rs.version} ".encode())
@@ -105,7 +105,7 @@ def code_fingerprint(rs: Ruleset) -> str:
     return h.hexdigest()
 
 
-def load(path: str, rs: Ruleset, header_digest: str,
+def load(path: str, rs: Ruleset[Any, Any, Any], header_digest: str,
          seen: custody.Watch | None = None) -> Loaded:
     """Returns the checkpoints of a log's index; none when it is missing, torn or stale.
 
@@ -148,7 +148,7 @@ def _snapshot_of(path: str, base: int, cp: Checkpoint) -> bytes | None:
     return snap if check is not None and check == cp.check else None
 
 
-def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
+def save(path: str, rs: Ruleset[Any, Any, Any], header_digest: str, old: Loaded,
          new: list[tuple[Checkpoint, bytes]], epoch: str) -> None:
     """Writes the index atomically (temp file, then rename); a failure only costs speed.
 
@@ -182,7 +182,7 @@ def save(path: str, rs: Ruleset, header_digest: str, old: Loaded,
         pass
 
 
-def _holds(f, cp: Checkpoint) -> bool:
+def _holds(f: BinaryIO, cp: Checkpoint) -> bool:
     """Returns True when the log still has, at the checkpoint's offset, the line it recorded."""
     size = cp.offset - cp.line_offset
     if not 0 < size <= codec.MAX_LINE + 1:
@@ -195,7 +195,7 @@ def _holds(f, cp: Checkpoint) -> bool:
 class _Opened(NamedTuple):
     """A log as found before reading it: its game, its header, and where reading may start."""
 
-    rs: Ruleset
+    rs: Ruleset[Any, Any, Any]
     header: Any
     head0: str  # the hash of line 1
     seen: custody.Watch  # before anything is read: what the index may rely on
@@ -355,7 +355,7 @@ def _state_of(path: str, opened: _Opened, visitor: Visitor) -> Replay:
     return result
 
 
-def _resume(path: str, rs: Ruleset, header: Any, base: int, cp: Checkpoint) -> Replay | None:
+def _resume(path: str, rs: Ruleset[Any, Any, Any], header: Any, base: int, cp: Checkpoint) -> Replay | None:
     """Returns the replay as it was at a checkpoint, or None for a torn or foreign snapshot."""
     snap = _snapshot_of(path, base, cp)
     if snap is None:
@@ -444,7 +444,7 @@ def common_start(a: str, b: str, a_to: int | None = None,
     return resume, resume
 
 
-def _checkpoints(path: str) -> tuple[Ruleset, Loaded] | None:
+def _checkpoints(path: str) -> tuple[Ruleset[Any, Any, Any], Loaded] | None:
     """Returns a log's ruleset and the checkpoints of its index (unverified), if it has one."""
     with reader.open_log(path) as f:
         first = f.readline(codec.MAX_LINE + 1)

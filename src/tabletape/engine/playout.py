@@ -32,7 +32,7 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, rs: Ruleset, seat: str, game: Game, options: list[Event],
+    def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event: ...
 
 
@@ -45,7 +45,7 @@ class Game:
 
     __slots__ = ("rs", "state", "events", "initial")
 
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: Ruleset[Any, Any, Any]) -> None:
         self.rs = rs
         self.initial = rs.initial()
         self.state = self.initial
@@ -80,7 +80,7 @@ def score_of(state: Any) -> Mapping[str, int] | None:
     return None
 
 
-def mover(rs: Ruleset) -> Callable[[Any], str | None]:
+def mover(rs: Ruleset[Any, Any, Any]) -> Callable[[Any], str | None]:
     """Returns `actor(state)`: who decides next (CHANCE for chance), None once the game is
     over: the game's legality module's `actor` where it has one (pending's actor without
     the sentence, pinned to it in tests/app/test_balance_speed.py), else `pending`'s."""
@@ -96,7 +96,7 @@ def mover(rs: Ruleset) -> Callable[[Any], str | None]:
     return actor
 
 
-def drawer(rs: Ruleset) -> Callable[[Any, bool, random.Random], Event]:
+def drawer(rs: Ruleset[Any, Any, Any]) -> Callable[[Any, bool, random.Random], Event]:
     """Returns `draw(state, chance, rng)`: the event random play picks, as `simulate` picks
     it from the same generator (chance's by weight, a player's uniformly), without making
     every legal event where the game has the fast paths (see `samplers`)."""
@@ -107,7 +107,7 @@ def drawer(rs: Ruleset) -> Callable[[Any, bool, random.Random], Event]:
     return draw
 
 
-def samplers(rs: Ruleset) -> tuple[Callable[[Any, Callable[[], float]], Event],
+def samplers(rs: Ruleset[Any, Any, Any]) -> tuple[Callable[[Any, Callable[[], float]], Event],
                                    Callable[[Any, Callable[[int], int]], Event]]:
     """Returns `by_chance(state, random)` and `by_player(state, below)`: the event random play
     draws for chance (by weight) and for a player (uniformly), as `simulate` draws it from
@@ -122,18 +122,18 @@ def samplers(rs: Ruleset) -> tuple[Callable[[Any, Callable[[], float]], Event],
     module, lk = getattr(rs, "legality", None), getattr(rs, "lk", None)
     odds_of = getattr(module, "odds", None)
     nth_of = getattr(module, "nth", None)
-    odds = partial(odds_of, lk) if odds_of is not None else _none
-    nth = partial(nth_of, lk) if nth_of is not None else _none
+    odds: Callable[[Any], list[int] | None] = partial(odds_of, lk) if odds_of else _none
+    nth: Callable[[Any, int], Event | None] = partial(nth_of, lk) if nth_of else _none
     pick_of = getattr(module, "pick", None)
-    pick = partial(pick_of, lk) if pick_of is not None else _none
+    pick: Callable[[Any, Callable[[int], int]], Event | None] = (
+        partial(pick_of, lk) if pick_of else _none)
 
     def by_chance(state: Any, rand: Callable[[], float]) -> Event:
         w = odds(state)
+        options: list[Event] | None = None
         if w is None:
             options = list(legal(state))
             w = weights(state, options)
-        else:
-            options = None
         # random.choices(options, w)[0]: the same number drawn, the same index picked
         cum = list(accumulate(w))
         i = bisect(cum, rand() * (cum[-1] + 0.0), 0, len(cum) - 1)
@@ -158,7 +158,8 @@ def samplers(rs: Ruleset) -> tuple[Callable[[Any, Callable[[], float]], Event],
 def below_of(rng: random.Random) -> Callable[[int], int]:
     """Returns the generator's draw of an index below n: the one `random.choice` makes (and
     `randrange(n)` after its checks), so the same seed picks the same option."""
-    return rng._randbelow  # type: ignore[attr-defined]  # (typeshed leaves it out)
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # (not in typeshed)
+    return below
 
 
 def _none(*args: Any) -> None:
@@ -167,10 +168,10 @@ def _none(*args: Any) -> None:
 
 # what each distinct event of a bound ruleset exercised, kept across its games (a few
 # thousand at most: a game's events are drawn from its cards, seats and places)
-_FEATURES: WeakKeyDictionary[Ruleset, dict[Event, tuple[str, ...]]] = WeakKeyDictionary()
+_FEATURES: WeakKeyDictionary[Ruleset[Any, Any, Any], dict[Event, tuple[str, ...]]] = WeakKeyDictionary()
 
 
-def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
+def features(rs: Ruleset[Any, Any, Any], event: Event) -> tuple[str, ...]:
     """Returns what a player's event exercised: its rules (`rule:ID`) and its card (`card:X`)."""
     out = tuple(f"rule:{r}" for r in rs.governing(event))
     card = getattr(event, "card", None)
@@ -179,7 +180,7 @@ def features(rs: Ruleset, event: Event) -> tuple[str, ...]:
     return out
 
 
-def _used(rs: Ruleset, events: set[Event]) -> tuple[str, ...]:
+def _used(rs: Ruleset[Any, Any, Any], events: set[Event]) -> tuple[str, ...]:
     """Returns the features of a seat's events, sorted (each event's worked out once per
     bound ruleset)."""
     known = _FEATURES.get(rs)
@@ -196,7 +197,8 @@ def _used(rs: Ruleset, events: set[Event]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def play(rs: Ruleset, agents: Mapping[str, Agent], seed: int, *, max_events: int = MAX_EVENTS,
+def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
+         max_events: int = MAX_EVENTS,
          visit: Callable[[Event, Any], None] | None = None) -> Played:
     """Plays one game on a bound ruleset with one agent per seat; `visit(event, state)`
     is told every event (writing a log, counting independently). Deterministic for a seed.

@@ -203,7 +203,7 @@ class Ruleset(ABC, Generic[H, S, E]):
     def start(self, players: tuple[str, ...], options: Any, components: Any) -> H:
         """Returns the header for a new game, or raises UsageError when it cannot be played."""
         make: Any = self.Header  # the game's header has typed `options` and `components`
-        header = make(format=FORMAT, game=self.id, rules_version=self.version,
+        header: H = make(format=FORMAT, game=self.id, rules_version=self.version,
                       players=players, options=options, components=components, seq=0)
         problem = self.header_problem(header)
         if problem:

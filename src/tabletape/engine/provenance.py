@@ -73,7 +73,8 @@ class Recorded:
         return value
 
     def __eq__(self, other: object) -> bool:
-        return self._entry == (other._entry if isinstance(other, Recorded) else other)
+        same: bool = self._entry == (other._entry if isinstance(other, Recorded) else other)
+        return same
 
     def __hash__(self) -> int:
         return hash(self._entry)

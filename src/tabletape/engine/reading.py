@@ -27,7 +27,7 @@ class Replay(msgspec.Struct):
     """What a pass over a log found: the state, the tail, and every problem."""
 
     file: str
-    ruleset: Ruleset | None = None
+    ruleset: Ruleset[Any, Any, Any] | None = None
     header: Any = None
     fold: Fold | None = None
     head: str | None = None  # the hash of the last line folded (the tail is built when asked for)
@@ -375,7 +375,7 @@ def _start(result: Replay, rec: Record, keep_going: bool, rules: bool) -> Fold |
     return result.fold
 
 
-def _ruleset_of(rec: Record, file: str) -> Ruleset:
+def _ruleset_of(rec: Record, file: str) -> Ruleset[Any, Any, Any]:
     """Returns the ruleset of a header line: `ruleset_for(rec.raw)`, without reading the line
     again when its event is already that game's header (decoded by the game's codec)."""
     header = rec.event
@@ -387,7 +387,7 @@ def _ruleset_of(rec: Record, file: str) -> Ruleset:
     return ruleset_for(rec.raw, file)
 
 
-def _check_version(rs: Ruleset, header: Header, file: str) -> None:
+def _check_version(rs: Ruleset[Any, Any, Any], header: Header, file: str) -> None:
     """Raises LogFormatError at line 1 when the judging version (of the bound `rs`) cannot
     play this header's game: it sets an option a later version added
     (engine.versions.option_problem)."""

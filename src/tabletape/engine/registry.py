@@ -40,7 +40,7 @@ def register(game: str, module: str) -> None:
     GAMES[game] = module
 
 
-def get(game: str) -> Ruleset:
+def get(game: str) -> Ruleset[Any, Any, Any]:
     """Returns the ruleset registered under `game`, or raises UnknownGame."""
     try:
         module = GAMES[game]
@@ -53,10 +53,12 @@ def get(game: str) -> Ruleset:
     # imported already (its RULESET made: a module another thread is importing has none
     # yet, and import_module waits for it)
     ruleset = getattr(sys.modules.get(module), "RULESET", None)
-    return ruleset if ruleset is not None else importlib.import_module(module).RULESET
+    made: Ruleset[Any, Any, Any] = (ruleset if ruleset is not None
+                                     else importlib.import_module(module).RULESET)
+    return made
 
 
-def check_header(rs: Ruleset, header: Header, file: str) -> None:
+def check_header(rs: Ruleset[Any, Any, Any], header: Header, file: str) -> None:
     """Raises LogFormatError at line 1 when no `new` would have written this header."""
     problem = header_problem(rs, header)
     if problem:
@@ -73,7 +75,7 @@ _problems: OrderedDict[tuple[Any, ...], tuple[Any, str | None]] = OrderedDict()
 _problems_lock = threading.Lock()
 
 
-def header_problem(rs: Ruleset, header: Header) -> str | None:
+def header_problem(rs: Ruleset[Any, Any, Any], header: Header) -> str | None:
     """Returns `rs.header_problem(header)`, kept for the next header with the same fields
     and the very same components object."""
     comp = getattr(header, "components", None)
@@ -98,7 +100,7 @@ def header_problem(rs: Ruleset, header: Header) -> str | None:
     return problem
 
 
-def all_games() -> list[Ruleset]:
+def all_games() -> list[Ruleset[Any, Any, Any]]:
     return [get(g) for g in sorted(GAMES)]
 
 
@@ -119,7 +121,7 @@ def _header_codec() -> Codec:
     return Codec(Header)
 
 
-def ruleset_for(body: bytes, file: str) -> Ruleset:
+def ruleset_for(body: bytes, file: str) -> Ruleset[Any, Any, Any]:
     """Returns the ruleset a header line names, or raises LogFormatError / UnknownGame."""
     try:
         probe = msgspec.json.decode(body, type=_HeaderProbe)

@@ -10,7 +10,7 @@ from tabletape.engine import CHANCE, Ruleset
 from tabletape.tape.events import Event, Header
 
 
-def play(ruleset: Ruleset, header: Header, seed: int, *, max_events: int = 20_000
+def play(ruleset: Ruleset[Any, Any, Any], header: Header, seed: int, *, max_events: int = 20_000
          ) -> Iterator[tuple[Event, Any]]:
     """Yields (event, state after it) for a game of random legal moves, until it ends.
 
@@ -36,8 +36,10 @@ def play(ruleset: Ruleset, header: Header, seed: int, *, max_events: int = 20_00
         yield event, state
 
 
-def header_for(ruleset: Ruleset, players: tuple[str, ...], options: Any = None,
+def header_for(ruleset: Ruleset[Any, Any, Any], players: tuple[str, ...], options: Any = None,
                components: Any = None) -> Header:
     """Returns a header for a simulated game with default options and components."""
-    return ruleset.start(players, options if options is not None else ruleset.Options(),
-                         components if components is not None else ruleset.default_components())
+    header: Header = ruleset.start(players, options if options is not None else ruleset.Options(),
+                                   components if components is not None
+                                   else ruleset.default_components())
+    return header

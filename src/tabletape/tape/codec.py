@@ -40,18 +40,19 @@ class Codec:
     """
 
     def __init__(self, union: object):
-        self.decoder = msgspec.json.Decoder(union)
+        self.decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(union)
         self.encoder = msgspec.json.Encoder()
-        self._strict: msgspec.json.Decoder | None = None
-        self._shell: tuple[Any, msgspec.json.Decoder, msgspec.json.Decoder] | None = None
+        self._strict: msgspec.json.Decoder[Event] | None = None
+        self._shell: (tuple[Any, msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]]
+                      | None) = None
         self._boxes: OrderedDict[bytes, Any] = OrderedDict()  # components bytes -> decoded
         self._lock = threading.Lock()
 
     @property
-    def strict(self) -> msgspec.json.Decoder:
+    def strict(self) -> msgspec.json.Decoder[Event]:
         """Returns a decoder of the same lines that also checks `prev` against the digest pattern."""
         if self._strict is None:
-            union = _strict_union(self.decoder.type)  # type: ignore[arg-type]
+            union = _strict_union(self.decoder.type)
             self._strict = msgspec.json.Decoder(union)
         return self._strict
 
@@ -105,7 +106,7 @@ class Codec:
             return self.decode(body, file, line, offset)
         fields = msgspec.structs.asdict(parts)
         fields["components"] = box
-        event = header(**fields)
+        event: Event = header(**fields)
         # Canonical when re-encoding gives back the line. A kept box is canonical, so the
         # shell (the same fields, `components` as the raw bytes read) re-encodes as the whole
         # header would (pinned in tests/engine/test_bind_cache.py); a box just decoded is
@@ -115,7 +116,8 @@ class Codec:
             return self.decode(body, file, line, offset)  # may be the one that does not count)
         return event
 
-    def _header_shell(self) -> tuple[Any, msgspec.json.Decoder, msgspec.json.Decoder] | None:
+    def _header_shell(self
+                      ) -> tuple[Any, msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]] | None:
         """Returns (the header type, a strict decoder of a header line with `components` left
         raw, a decoder of the components), or None when this codec's lines have no header
         with components."""

@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any, TypedDict, Unpack
+
+
+class Where(TypedDict, total=False):
+    """Where an error happened: the keywords every TapeError takes."""
+
+    file: str | None
+    line: int | None
+    seq: int | None
+    offset: int | None
+    field: str | None
+
 
 class TapeError(Exception):
     """Base of every error tabletape reports to a person."""
@@ -41,7 +53,7 @@ class TapeError(Exception):
             return self.reason  # it names the file already: once is enough
         return f"{self.where()}: {self.reason}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"error": type(self).__name__, "file": self.file, "line": self.line,
                 "seq": self.seq, "offset": self.offset, "field": self.field,
                 "reason": self.reason}
@@ -75,7 +87,8 @@ class StaleWriter(TapeError):
 class IllegalEvent(TapeError):
     """A well-formed event the rules do not allow in this state."""
 
-    def __init__(self, reason: str, *, rule: str, event: str | None = None, **where):
+    def __init__(self, reason: str, *, rule: str, event: str | None = None,
+                 **where: Unpack[Where]) -> None:
         super().__init__(reason, **where)
         self.rule = rule
         self.event = event
@@ -84,7 +97,7 @@ class IllegalEvent(TapeError):
         said = f"{self.event}: " if self.event else ""
         return f"{self.where()}: {said}[{self.rule}] {self.reason}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "rule": self.rule, "event": self.event}
 
 

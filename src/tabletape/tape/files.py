@@ -15,7 +15,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import BinaryIO, TypedDict, Unpack
 
 from tabletape.tape.errors import TapeError, UsageError
 
@@ -91,7 +91,17 @@ def writing(target: str, *, force: bool = False, reading: Iterable[str] = (),
             os.unlink(tmp)
 
 
-def write(target: str, data: bytes | Iterable[bytes], **how) -> None:
+class How(TypedDict, total=False):
+    """How `writing` writes: its keywords, which `write` passes on."""
+
+    force: bool
+    reading: Iterable[str]
+    mode: int | None
+    durable: bool
+    exists: str | None
+
+
+def write(target: str, data: bytes | Iterable[bytes], **how: Unpack[How]) -> None:
     """Writes `data` (bytes, or chunks of them) to `target` through `writing` (same options)."""
     with writing(target, **how) as f:
         if isinstance(data, (bytes, bytearray, memoryview)):

@@ -13,9 +13,9 @@ import fcntl
 import hashlib
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from itertools import accumulate, chain, count
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import msgspec
 
@@ -52,7 +52,7 @@ class Tail(NamedTuple):
     head: str
 
 
-def open_log(path: str):
+def open_log(path: str) -> BinaryIO:
     """Opens a log for reading, or raises UsageError when it cannot be read."""
     try:
         return open(path, "rb")
@@ -117,7 +117,7 @@ def read_blocks(path: str, codec_for: Callable[[bytes, str], Codec],
 
 
 def _strict(chunk: bytes, at: _Cursor, path: str, codec_for: Callable[[bytes, str], Codec],
-            max_line: int):
+            max_line: int) -> Generator[list[Record], None, _Cursor]:
     """Yields the records of a block read line by line (one list), raising at its first
     problem after yielding those before it; returns the cursor."""
     out: list[Record] = []
@@ -149,7 +149,7 @@ class _Cursor(NamedTuple):
 BLOCK = 1 << 20  # bytes read at a time (a block of whole lines)
 
 
-def _chunks(f, max_line: int) -> Iterator[bytes]:
+def _chunks(f: BinaryIO, max_line: int) -> Iterator[bytes]:
     """Yields the file in blocks of whole lines; a last block without a newline is torn or too long."""
     rest = b""
     size = BLOCK >> 4  # small first: a reader may want only the next few lines
@@ -322,7 +322,7 @@ def _blank_to_end(path: str, offset: int) -> bool:
     return 0 < len(rest) <= TAIL_CHUNK and not rest.replace(b"\r\n", b"\n").strip(b"\n")
 
 
-def _settled(f, limit: int) -> bytes:
+def _settled(f: BinaryIO, limit: int) -> bytes:
     """Returns what an unterminated last line gains once no writer holds the lock.
 
     A writer holds an exclusive lock while its line is only partly in the file; a

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 import msgspec
 
@@ -176,7 +176,7 @@ class _Edits:
         return out
 
 
-def _bodies(f, edits: _Edits) -> Iterator[bytes]:
+def _bodies(f: BinaryIO, edits: _Edits) -> Iterator[bytes]:
     """Yields a log's lines without a BOM, CRs before newlines and empty lines at the end.
 
     Reads a block at a time. An empty line followed by others is yielded as it is

@@ -1,16 +1,20 @@
 """The page of `tabletape serve --play`: a seat's table and the events it may enter.
 
 Static bytes (the same on every page, so the CSP allows its script by hash): the script
-reads the seat's token from its own path, polls `state`, and POSTs what is pressed.
-No inline event handlers, nothing fetched but this server's own paths.
+reads the seat's token from its own path, opens one stream of server-sent events
+(`events`: its page data, pushed each time the table moves), and POSTs what is pressed.
+While the stream is down it fetches `state` every FALLBACK_MS. No inline event handlers,
+nothing fetched but this server's own paths.
 
 A bar stays at the top of the screen: whose move it is (the page data's `acting`, the
 players the board names too), the round or turn, a link to the moves; the tab's title
 says it as well, and the phone may vibrate when it becomes the seat's move (off unless
 ticked). While the server cannot be reached the bar says so and every button is off
-(`offline()`, `online()`: whatever carries the table's changes calls them). A confirm box
-closes when the table moves on under it. At game over the panel shows the outcome and
-its scores, and the table as the game-ending move found it.
+(`offline()`, `online()`: the stream calls them as it is lost and back; `document` also
+receives a `tabletape:offline` and a `tabletape:online` event, and `connection.online`
+says which holds). A confirm box closes when the table moves on under it. At game over
+the panel shows the outcome and its scores, and the table as the game-ending move found
+it.
 """
 
 PAGE = r"""<!DOCTYPE html>
@@ -85,6 +89,10 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
 #tools { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
 #tools textarea { width: 100%; box-sizing: border-box; font-size: 16px; min-height: 3em; }
 #undo-state { color: #8a6d00; }
+#codes { border-top: 1px solid #ddd; margin-top: 10px; padding-top: 8px; }
+#code-list > div { display: inline-block; margin: 6px 12px 6px 0; text-align: center;
+                   overflow-wrap: anywhere; max-width: 220px; font-size: 13px; }
+#code-list b { display: block; font-size: 16px; }
 @media (max-width: 600px) {  /* a phone: the table laid out narrow at its own size, the
                                panel below it, nothing wider than the screen */
   main { display: block; padding: 6px; }
@@ -135,6 +143,7 @@ main { display: flex; flex-wrap: wrap; gap: 12px; padding: 10px 12px; align-item
       <button id="note">add note</button>
       <button id="dispute">dispute the last event</button>
     </div>
+    <details id="codes" hidden><summary>show join codes</summary><div id="code-list"></div></details>
   </section>
 </main>
 <script>
@@ -374,6 +383,21 @@ function draw() {
     ? u.asked_by + " asks to undo seq " + u.target + ": " + u.sentence
       + (u.may_confirm ? "" : " (another player answers)") : "";
   $("dispute").hidden = !u;
+  const codes = S.codes || [];  // the join links: the umpire's page (or --show-codes)
+  $("codes").hidden = !codes.length;
+  if (codes.length && !$("code-list").childElementCount) {
+    $("code-list").replaceChildren(...codes.map(c => {
+      const d = document.createElement("div");
+      const name = document.createElement("b");
+      name.textContent = c.seat;
+      const qr = document.createElement("div");
+      qr.innerHTML = c.svg;  // drawn by the server (segno) from its own link
+      const link = document.createElement("div");
+      link.textContent = c.url;
+      d.append(name, qr, link);
+      return d;
+    }));
+  }
   closeStale();
   lock();
 }
@@ -405,7 +429,7 @@ async function post(what, body) {
   say(r.ok ? j.message : refusal(j), r.ok);
   const link = typeof j.link === "string" ? j.link : j.url;  // a rematch's new page
   if (r.ok && typeof link === "string" && link.startsWith("/")) { location.assign(link); return; }
-  poll(true);
+  if (!connection.online) poll();  // else the stream brings the table as it now is
 }
 
 $("confirm-yes").addEventListener("click", () => {
@@ -454,17 +478,36 @@ $("dispute").addEventListener("click", () => {
   $("note-text").value = "";
 });
 
-let polling = null;
-function poll(now) {
-  if (polling) clearTimeout(polling);
+// Pushed: one stream of server-sent events; each `page` event is this seat's page data.
+const FALLBACK_MS = 10000;  // while the stream is down: one fetch of the page this often
+const connection = { online: null, stream: null, fallback: null };
+function connected(up) {  // the hooks: "tabletape:online" / "tabletape:offline" on document
+  if (connection.online === up) return;
+  connection.online = up;
+  if (up && connection.fallback) { clearInterval(connection.fallback); connection.fallback = null; }
+  if (!up && !connection.fallback) connection.fallback = setInterval(poll, FALLBACK_MS);
+  if (up) online(); else offline();
+  document.dispatchEvent(new CustomEvent(up ? "tabletape:online" : "tabletape:offline"));
+}
+function listen() {
+  const es = connection.stream = new EventSource(
+    base + "events?v=" + encodeURIComponent(S ? S.version : ""));
+  es.addEventListener("open", () => connected(true));
+  es.addEventListener("page", ev => { S = JSON.parse(ev.data); draw(); connected(true); });
+  es.addEventListener("error", () => {
+    connected(false);
+    if (es.readyState === EventSource.CLOSED) setTimeout(listen, 5000);  // else it retries
+  });
+}
+function poll() {  // one fetch of the page data (the fallback, and after a write offline)
   const v = S ? S.version : "";
   fetch(base + "state?v=" + encodeURIComponent(v), { cache: "no-store" })
     .then(r => { online(); return r.status === 200 ? r.json() : null; })
     .then(j => { if (j) { S = j; draw(); } })
-    .catch(() => offline())
-    .finally(() => { polling = setTimeout(poll, 1000); });
+    .catch(() => offline());
 }
-poll(true);
+listen();
+setTimeout(() => { if (!S) poll(); }, 3000);  // a stream held up on the way (a proxy)
 </script>
 </body>
 </html>

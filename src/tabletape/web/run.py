@@ -10,6 +10,8 @@ from starlette.applications import Starlette
 
 from tabletape.tape.events import visible
 
+SHUTDOWN = 1  # seconds given to the requests under way when the server stops
+
 
 class _Escaped(logging.Filter):
     """Escapes what uvicorn logs (a request's path, a peer's bytes) at the one door."""
@@ -26,7 +28,10 @@ def _escape_logs() -> None:
 
 def run(app: Starlette, sock: socket.socket) -> None:
     """Serves `app` on `sock` until interrupted (Ctrl-C); closes the socket."""
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    # a page's stream (serve --play) never ends by itself: on Ctrl-C the server waits this
+    # long for the requests under way, then closes the streams (each page reconnects)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off",
+                            timeout_graceful_shutdown=SHUTDOWN)
     _escape_logs()
     with sock:
         uvicorn.Server(config).run(sockets=[sock])

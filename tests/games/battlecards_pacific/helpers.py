@@ -62,7 +62,7 @@ def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
     state = fresh(comp, **options)
     lk = GAME.bind(header(comp, **options)).lk
     arsenal = {s: dict(d) for s, d in state.arsenal.items()}
-    piles = {p: {k: () for k in state.stacks[p]} for p in state.players}
+    piles: dict[str, dict[str, tuple[str, ...]]] = {p: {k: () for k in state.stacks[p]} for p in state.players}
     for p, units in (stacks or {}).items():
         for u in units:
             kind = lookups.unit(LK, state, p, u).type.value

@@ -17,6 +17,7 @@ the scoring step), which simulated play seldom reaches:
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -29,7 +30,7 @@ from tabletape.games.global_domination.components import Restriction
 from tabletape.games.global_domination.state import Force, Owed, Phase, Step
 from tests.games.global_domination.helpers import header
 
-OPTIONS = ({}, {"surrender_own": True}, {"megastorm_rounding": "up", "hands": "discard",
+OPTIONS: tuple[dict[str, Any], ...] = ({}, {"surrender_own": True}, {"megastorm_rounding": "up", "hands": "discard",
                                          "resource_gain": "once", "ties": "logistics"})
 
 

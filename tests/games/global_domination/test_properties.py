@@ -10,6 +10,7 @@ from tabletape.engine import simulate
 from tabletape.games.global_domination import RULESET
 from tabletape.games.global_domination import events as ev
 from tabletape.games.global_domination.components import Lookups
+from tabletape.tape.events import Event
 
 from .helpers import header
 
@@ -19,7 +20,7 @@ def candidates(i: Lookups, state):
     players = (*state.players, "zed")
     areas = (*i.areas, "Atlantis")
     cards = (*i.cards, "Strategic Bombers")
-    out = [ev.FirstPlayerChosen(player=p) for p in players]
+    out: list[Event] = [ev.FirstPlayerChosen(player=p) for p in players]
     out += [ev.ActionStackChosen(card=c) for c in cards]
     for p in state.players:
         out += [ev.CardDrawn(player=p, card=c) for c in cards]

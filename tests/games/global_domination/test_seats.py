@@ -24,6 +24,7 @@ from tabletape.games.global_domination.events import (
     Use,
 )
 from tabletape.games.global_domination.state import Phase, State, Step
+from tabletape.tape.events import Event
 from tests import story
 
 from .helpers import PLAYERS, RS, header, run, setup_events, started, with_hand
@@ -240,7 +241,7 @@ def fog_or_not(rs) -> tuple[State, State]:
     one, Domination in the other; everyone then ends their turns."""
     state = before_draw()
     state = replace(state, decks={**state.decks, "alice": {"Fog of War": 1, "Domination": 4}})
-    rest = [CardDrawn(player="alice", card="Domination")] * 3
+    rest: list[Event] = [CardDrawn(player="alice", card="Domination")] * 3
     rest += [CardDrawn(player=p, card="Domination") for p in ("bob", "carol") for _ in range(4)]
     rest += [TurnEnded(player=p) for p in PLAYERS]
     return (story.play(rs, state, CardDrawn(player="alice", card="Fog of War"), *rest),

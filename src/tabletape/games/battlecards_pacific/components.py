@@ -54,7 +54,8 @@ class Values(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
         return _FIELD[kind](self)
 
 
-_FIELD = {kind: operator.attrgetter(kind.lower()) for kind in UnitType}  # Values.of
+_FIELD: dict[UnitType, Callable[[Values], int | None]] = {  # Values.of
+    kind: operator.attrgetter(kind.lower()) for kind in UnitType}
 
 
 class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):

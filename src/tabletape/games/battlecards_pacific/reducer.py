@@ -307,7 +307,7 @@ def _stalemate(lk: Lookups, state: State) -> State:
 # dict only when one is kept or played), the sides and the box. After a miss with no Kept Card
 # all are the same objects as at the test before, so its answer is kept with them and given
 # again (identity, as `_battle_live`; tests/games/test_fast_paths.py pins it to `can_hit`).
-_last_hit: tuple = (None, None, None, None, True)
+_last_hit: tuple[object, object, object, object, bool] = (None, None, None, None, True)
 
 
 def _either_can_hit(lk: Lookups, state: State, b: Battle) -> bool:
@@ -341,7 +341,8 @@ def _start_round(lk: Lookups, state: State) -> State:
 # box; so the units last found ready are kept with the very objects they were found on, and a
 # volley made only of them is ready again (identity, as `_either_can_hit`; a miss changes
 # neither side's units). tests/games/battlecards_pacific/test_fast_paths.py pins it to `ready`.
-_last_ready: tuple = (None, None, None, None, frozenset())
+_last_ready: tuple[object, object, object, object, frozenset[str]] = (None, None, None, None,
+                                                                     frozenset())
 
 
 def _ready(lk: Lookups, state: State, b: Battle) -> tuple[str, ...]:
@@ -458,7 +459,7 @@ def _some_battle_live(lk: Lookups, state: State) -> bool:
 # set. So the last answer is kept with those very objects and given again while they are the
 # same ones (identity, not equality; holding them keeps their ids from being reused).
 # tests/games/test_fast_paths.py pins it to `_some_battle_live`.
-_last_live: tuple = (None, None, None, None, True)
+_last_live: tuple[object, object, object, object, bool] = (None, None, None, None, True)
 
 
 def _battle_live(lk: Lookups, state: State) -> bool:

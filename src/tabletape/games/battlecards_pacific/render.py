@@ -29,7 +29,7 @@ def render(game: BattlecardsPacific, state: State, pending: str) -> Group:
         name = f"{p} ({state.sides[p]})" + (" — eliminated" if p in state.eliminated else "")
         people.add_row(name, str(state.vp[p]), *(_units(state.stacks[p][k.value]) for k in UnitType),
                        _units(state.reserve[p]), _units(state.kept[p]), _units(state.won[p]))
-    parts: list = [people]
+    parts: list[Table | Text] = [people]
     b = state.battle
     if b is not None:
         stage = "withdrawal phase" if b.phase == WITHDRAWAL else f"firing phase {b.phase}"

@@ -26,7 +26,8 @@ def render(game: GlobalDomination, state: State, pending: str) -> Group:
     i = game.lk
     turn = "Start" if state.game_turn == 0 else ("End" if state.phase is Phase.OVER
                                                    else str(state.game_turn))
-    parts: list = [Text(f"Global Domination — Game Turn {turn} — {state.phase.value}", style="bold")]
+    parts: list[Table | Text] = [
+        Text(f"Global Domination — Game Turn {turn} — {state.phase.value}", style="bold")]
     regions = Table(title="Regions")
     for col in ("region", "area", "resource", "force"):
         regions.add_column(col)
