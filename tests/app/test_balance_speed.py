@@ -1,7 +1,10 @@
-"""The random playout's fast paths (engine.playout.drawer): a game's `odds` and `nth` give what
-`weights` and `legal` give, so random agents play, seed for seed, the games `simulate` plays."""
+"""The random playout's fast paths (engine.playout.samplers): a game's `odds`, `nth` and `pick`
+give what `weights` and `legal` give, and its `actor` who `pending` names, so random agents
+play, seed for seed, the games `simulate` plays."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -13,28 +16,80 @@ PLAYERS = {"cards-of-war": 2, "liberation": 3, "global-domination": 4, "battleca
 NAMES = ("alice", "bob", "carol", "dave")
 
 
-@pytest.mark.parametrize("game", sorted(PLAYERS))
-def test_odds_and_nth_agree_with_weights_and_legal(game):
+def agree(bound, states) -> int:
+    """Asserts the fast paths of a bound ruleset's legality on each state; returns how many
+    answers they gave (None is always allowed: the playout then counts through `legal`)."""
+    module = bound.legality
+    odds, nth = getattr(module, "odds", None), getattr(module, "nth", None)
+    actor, pick = getattr(module, "actor", None), getattr(module, "pick", None)
+    answered = 0
+    for state in states:
+        decision = bound.pending(state)
+        if actor is not None:
+            assert actor(bound.lk, state) == (decision.actor if decision else None)
+        if decision is None:
+            continue
+        options = list(bound.legal(state))
+        w = odds(bound.lk, state) if odds else None
+        if w is not None:
+            assert w == bound.weights(state, options)
+            answered += 1
+        for i, option in enumerate(options):
+            got = nth(bound.lk, state, i) if nth else None
+            assert got is None or got == option, i
+            answered += got is not None
+            if pick is None:
+                continue
+            asked: list[int] = []
+
+            def below(n: int, i: int = i, asked: list[int] = asked) -> int:
+                asked.append(n)
+                return i
+            got = pick(bound.lk, state, below)
+            if got is None:  # no answer here: `below` was not asked
+                assert not asked
+                break
+            assert (asked, got) == ([len(options)], option), i
+            answered += 1
+    return answered
+
+
+def simulated(game: str, seeds=range(3)):
     rs = engine.get(game)
     header = header_for(rs, NAMES[:PLAYERS[game]])
     bound = rs.bind(header)
-    module = bound.legality  # type: ignore[attr-defined]
-    odds, nth = getattr(module, "odds", None), getattr(module, "nth", None)
-    answered = 0
-    for seed in range(3):
-        state = bound.initial()
-        for _event, after in simulate.play(rs, header, seed):
-            options = list(bound.legal(state))
-            w = odds(bound.lk, state) if odds else None
-            if w is not None:
-                assert w == bound.weights(state, options)
-                answered += 1
-            for i, option in enumerate(options):
-                got = nth(bound.lk, state, i) if nth else None
-                assert got is None or got == option, (seed, i)
-                answered += got is not None
-            state = after
-    assert answered or (odds is None and nth is None)
+    states = []
+    for seed in seeds:
+        states.append(bound.initial())
+        states += [after for _event, after in simulate.play(rs, header, seed)]
+    return bound, states
+
+
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_odds_nth_pick_and_actor_agree_with_weights_legal_and_pending(game):
+    bound, states = simulated(game)
+    module = bound.legality
+    assert agree(bound, states) or not any(
+        hasattr(module, f) for f in ("odds", "nth", "pick"))
+
+
+@pytest.mark.parametrize("n, seed, rules, old, options", [
+    (4, 3, None, False, {}), (5, 5, None, False, {"turn_over": "optional"}),
+    (4, 7, "1.0", False, {}), (3, 8, "1.0", True, {}),
+    (4, 10, None, True, {"turn_over": "optional"}), (3, 11, "1.1", False, {})])
+def test_liberations_fast_paths_under_other_options_and_rules(n, seed, rules, old, options):
+    """Every ability's answers (turn-overs optional or not, rules 1.0's turn-downs only, the
+    earlier cards' turn-ups) at 3 to 5 seats."""
+    from tests.games.liberation.test_fast_paths import walk
+    bound, states = walk(n, seed, rules, old, **options)
+    assert agree(bound, states)
+
+
+@pytest.mark.parametrize("support", ["every-shot", "allocated"])
+def test_battlecards_fast_paths_with_either_kind_of_support(support):
+    from tests.games.battlecards_pacific.test_fast_paths import played
+    bound, _events, states = played(support, 5)
+    assert agree(bound, states)
 
 
 @pytest.mark.parametrize("game", sorted(PLAYERS))
@@ -43,7 +98,13 @@ def test_random_agents_play_the_games_simulate_plays_seed_for_seed(game):
     header = header_for(rs, NAMES[:PLAYERS[game]])
     bound = rs.bind(header)
     seats = {p: agents.RandomAgent() for p in header.players}
-    for seed in (3, 11):
+    for seed in (3, 11, 12):
         events: list = []
         playout.play(bound, seats, seed, visit=lambda e, s, out=events: out.append(e))
         assert events == [e for e, _ in simulate.play(rs, header, seed)]
+        drawn: list = []  # the agents' door (engine.agents): `drawer`, the same draws
+        draw, state, rng = playout.drawer(bound), bound.initial(), random.Random(seed)
+        while (d := bound.pending(state)) is not None:
+            drawn.append(draw(state, d.actor == engine.CHANCE, rng))
+            state = bound.apply(state, drawn[-1])
+        assert drawn == events

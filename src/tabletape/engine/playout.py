@@ -17,6 +17,7 @@ from functools import partial
 from itertools import accumulate, islice
 from operator import attrgetter
 from typing import Any, Protocol
+from weakref import WeakKeyDictionary
 
 import msgspec
 
@@ -79,34 +80,95 @@ def score_of(state: Any) -> Mapping[str, int] | None:
     return None
 
 
+def mover(rs: Ruleset[Any, Any, Any]) -> Callable[[Any], str | None]:
+    """Returns `actor(state)`: who decides next (CHANCE for chance), None once the game is
+    over: the game's legality module's `actor` where it has one (pending's actor without
+    the sentence, pinned to it in tests/app/test_balance_speed.py), else `pending`'s."""
+    module, lk = getattr(rs, "legality", None), getattr(rs, "lk", None)
+    fast = getattr(module, "actor", None)
+    if fast is not None:
+        return partial(fast, lk)
+    pending = rs.pending
+
+    def actor(state: Any) -> str | None:
+        decision = pending(state)
+        return None if decision is None else decision.actor
+    return actor
+
+
 def drawer(rs: Ruleset[Any, Any, Any]) -> Callable[[Any, bool, random.Random], Event]:
     """Returns `draw(state, chance, rng)`: the event random play picks, as `simulate` picks
     it from the same generator (chance's by weight, a player's uniformly), without making
-    every legal event where the game has the fast paths: its legality module's `odds`
-    (chance's weights in `legal`'s order) and `nth` (the i-th event `legal` yields), each
-    None where it has no cheap answer; otherwise the game's `count` and `legal` up to the
-    one drawn."""
+    every legal event where the game has the fast paths (see `samplers`)."""
+    by_chance, by_player = samplers(rs)
+
+    def draw(state: Any, chance: bool, rng: random.Random) -> Event:
+        return by_chance(state, rng.random) if chance else by_player(state, below_of(rng))
+    return draw
+
+
+def samplers(rs: Ruleset[Any, Any, Any]) -> tuple[Callable[[Any, Callable[[], float]], Event],
+                                   Callable[[Any, Callable[[int], int]], Event]]:
+    """Returns `by_chance(state, random)` and `by_player(state, below)`: the event random play
+    draws for chance (by weight) and for a player (uniformly), as `simulate` draws it from
+    the same generator (`random.choices` and `random.choice`, whose `random` and `_randbelow`
+    these are handed), without making every legal event where the game has the fast paths:
+    its legality module's `odds` (chance's weights in `legal`'s order) and `nth` (the i-th
+    event `legal` yields), each None where it has no cheap answer, and `pick(lk, state,
+    below)` (a player's draw whole: `below(count)`'s event, counted and found at once; None,
+    `below` not asked, where it has none); otherwise the game's `count` and `legal` up to
+    the one drawn."""
     legal, weights, count = rs.legal, rs.weights, rs.count
     module, lk = getattr(rs, "legality", None), getattr(rs, "lk", None)
     odds_of = getattr(module, "odds", None)
     nth_of = getattr(module, "nth", None)
-    odds = partial(odds_of, lk) if odds_of is not None else None
-    nth = partial(nth_of, lk) if nth_of is not None else None
+    odds: Callable[[Any], list[int] | None] = partial(odds_of, lk) if odds_of else _none
+    nth: Callable[[Any, int], Event | None] = partial(nth_of, lk) if nth_of else _none
+    pick_of = getattr(module, "pick", None)
+    pick: Callable[[Any, Callable[[int], int]], Event | None] = (
+        partial(pick_of, lk) if pick_of else _none)
 
-    def draw(state: Any, chance: bool, rng: random.Random) -> Event:
-        if chance:
-            w = odds(state) if odds is not None else None
-            if w is None:
-                options: list[Event] = list(legal(state))
-                return rng.choices(options, weights(state, options))[0]
-            # random.choices(options, w)[0], drawing the same number, picking the same index
-            cum = list(accumulate(w))
-            i = bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)
-        else:
-            i = rng.randrange(count(state))  # random.choice's draw over `count` events
-        event: Event | None = nth(state, i) if nth is not None else None
+    def by_chance(state: Any, rand: Callable[[], float]) -> Event:
+        w = odds(state)
+        options: list[Event] | None = None
+        if w is None:
+            options = list(legal(state))
+            w = weights(state, options)
+        # random.choices(options, w)[0]: the same number drawn, the same index picked
+        cum = list(accumulate(w))
+        i = bisect(cum, rand() * (cum[-1] + 0.0), 0, len(cum) - 1)
+        if options is not None:
+            return options[i]
+        event = nth(state, i)
         return event if event is not None else next(islice(legal(state), i, None))
-    return draw
+
+    def by_player(state: Any, below: Callable[[int], int]) -> Event:
+        event = pick(state, below)
+        if event is not None:
+            return event
+        n = count(state)
+        if n <= 0:  # (random.choice would raise, `below(0)` never return)
+            raise RuntimeError(f"no legal event in {state!r} — a rules bug")
+        i = below(n)  # random.choice's draw over `count` events
+        event = nth(state, i)
+        return event if event is not None else next(islice(legal(state), i, None))
+    return by_chance, by_player
+
+
+def below_of(rng: random.Random) -> Callable[[int], int]:
+    """Returns the generator's draw of an index below n: the one `random.choice` makes (and
+    `randrange(n)` after its checks), so the same seed picks the same option."""
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # (not in typeshed)
+    return below
+
+
+def _none(*args: Any) -> None:
+    return None
+
+
+# what each distinct event of a bound ruleset exercised, kept across its games (a few
+# thousand at most: a game's events are drawn from its cards, seats and places)
+_FEATURES: WeakKeyDictionary[Ruleset[Any, Any, Any], dict[Event, tuple[str, ...]]] = WeakKeyDictionary()
 
 
 def features(rs: Ruleset[Any, Any, Any], event: Event) -> tuple[str, ...]:
@@ -118,16 +180,35 @@ def features(rs: Ruleset[Any, Any, Any], event: Event) -> tuple[str, ...]:
     return out
 
 
-def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *, max_events: int = MAX_EVENTS,
+def _used(rs: Ruleset[Any, Any, Any], events: set[Event]) -> tuple[str, ...]:
+    """Returns the features of a seat's events, sorted (each event's worked out once per
+    bound ruleset)."""
+    known = _FEATURES.get(rs)
+    if known is None:
+        known = _FEATURES[rs] = {}
+    elif len(known) > 100_000:
+        known.clear()
+    out: set[str] = set()
+    for e in events:
+        f = known.get(e)
+        if f is None:
+            f = known[e] = features(rs, e)
+        out.update(f)
+    return tuple(sorted(out))
+
+
+def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
+         max_events: int = MAX_EVENTS,
          visit: Callable[[Event, Any], None] | None = None) -> Played:
     """Plays one game on a bound ruleset with one agent per seat; `visit(event, state)`
     is told every event (writing a log, counting independently). Deterministic for a seed.
     """
     rng = random.Random(seed)
+    rand, below = rng.random, below_of(rng)
     game = Game(rs)
     players = tuple(rs.header.players)
     seat_of = {p: i for i, p in enumerate(players)}
-    mine: list[set[Event]] = [set() for _ in players]  # each seat's own events, told apart
+    mine: dict[str, set[Event]] = {p: set() for p in players}  # each seat's own events
     uniform = {p: getattr(a, "uniform", False) for p, a in agents.items()}
     turns = rounds = 0
     last_actor = None
@@ -138,20 +219,20 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *, 
     score_ref = attrgetter(name) if name else None
     last_score: Any = None
     pending, legal, apply = rs.pending, rs.legal, rs.apply
-    draw = drawer(rs)
-    append = game.events.append
+    by_chance, by_player = samplers(rs)
+    who = mover(rs)
+    events = game.events
+    append = events.append
     first = players[0]
-    n = 0
-    while n < max_events:
-        decision = pending(state)
-        if decision is None:
+    while len(events) < max_events:
+        actor = who(state)
+        if actor is None:
             break
-        actor = decision.actor
         if actor == CHANCE:
-            event = draw(state, True, rng)
+            event = by_chance(state, rand)
         else:
             if uniform[actor]:
-                event = draw(state, False, rng)  # (uniform play needs only the chosen event)
+                event = by_player(state, below)  # (uniform play needs only the chosen event)
             else:
                 game.state = state
                 event = agents[actor].choose(rs, actor, game, list(legal(state)), rng)
@@ -159,19 +240,18 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *, 
                 turns += 1
                 rounds += actor == first
                 last_actor = actor
-            mine[seat_of[actor]].add(event)
+            mine[actor].add(event)
         state = apply(state, event)
         append(event)
-        n += 1
         if visit is not None:
             visit(event, state)
         if score_ref is not None:
             score = score_ref(state)
             if score is not last_score:  # (a state made by `replace` shares what is unchanged)
                 last_score = score
-                leader, leader_since = _lead(score, leader, leader_since, n)
+                leader, leader_since = _lead(score, leader, leader_since, len(events))
     game.state = state
-    used = [set().union(*(features(rs, e) for e in events)) for events in mine]
+    n = len(events)
     scored = score_ref is not None
     outcome = rs.outcome(state) if pending(state) is None else None
     winners = tuple(seat_of[w] for w in outcome.winners) if outcome else ()
@@ -181,7 +261,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *, 
         lead = round(leader_since / n, 4)
     return Played(seed=seed, winners=winners, completed=outcome is not None, events=n,
                   turns=turns, rounds=rounds, lead_from=lead,
-                  used=tuple(tuple(sorted(u)) for u in used))
+                  used=tuple(_used(rs, mine[p]) for p in players))
 
 
 def _lead(score: Mapping[str, int] | None, leader: str | None, since: int | None, n: int

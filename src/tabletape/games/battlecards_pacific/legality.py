@@ -10,9 +10,11 @@ game's `Lookups` (`lk`) first.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any, cast
+
+from msgspec.structs import replace
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.turns import Owing, by_event, head
@@ -533,8 +535,9 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
 
 # -- a playout's fast paths (engine.playout) ---------------------------------------------------
 # A random playout draws one event without making every one: chance's odds in `legal`'s order,
-# and the i-th event `legal` yields where it is a card drawn or turned, or a shot (None
-# elsewhere: the playout counts through `legal`). tests/app/test_balance_speed.py pins both
+# the i-th event `legal` yields (a card drawn or turned, a shot, a deployment, a withdrawal,
+# an answer to an emergency, a battle or a reveal), and who decides (`actor`, pending's actor
+# without its sentence). tests/app/test_balance_speed.py pins both
 # to `legal` and `weights` on the states of simulated games; neither judges anything.
 
 def odds(lk: Lookups, state: State) -> list[int] | None:
@@ -560,7 +563,7 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     if state.result is not None:
         return None
     if b is not None and b.shot is None:
-        return _nth_shot(lk, state, b, i) if b.phase != WITHDRAWAL else None
+        return _nth_fire(lk, state, b, i) if b.phase != WITHDRAWAL else _nth_withdrawal(b, i)
     if b is not None:
         s = b.shot
         assert s is not None
@@ -573,7 +576,7 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
         return ArsenalDrawn(player=h.player, unit=_key(state.arsenal[state.sides[h.player]], i))
     if h.step is DRAW_CONFLICT:
         return ConflictDrawn(player=h.player, card=_key(q.deck(lk, state), i))
-    return None
+    return _nth_step(lk, state, h, i)
 
 
 def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
@@ -602,3 +605,99 @@ def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
 def _key(counts: dict[str, int], i: int) -> str:
     """Returns the i-th key of a dict (a deck's i-th kind of card)."""
     return next(islice(counts, i, None))
+
+
+def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+    """The i-th event `legal` yields for a player's step owed outside a battle: a unit of the
+    Reserve Hand deployed (then, for a Conflict card's deployment, no more), the emergency
+    deployment or not, the fight or not, the reveal."""
+    p, step = h.player, h.step
+    if step in DEPLOYS:
+        kinds = tuple(dict.fromkeys(state.reserve[p]))
+        if i < len(kinds):
+            u = kinds[i]
+            return UnitDeployed(player=p, unit=u, stack=q.unit(lk, state, p, u).type)
+        return DeploymentFinished(player=p) if i == len(kinds) and step is DEPLOY else None
+    if step in EMERGENCY:
+        return EmergencyDeployed(player=p, units=state.reserve[p]) if not i else \
+            EmergencyDeclined(player=p) if i == 1 else None
+    if step is DECIDE:
+        return BattleDecided(player=p, fight=not i) if i < 2 else None
+    return None  # a reveal: `legal`'s one event
+
+
+def _nth_withdrawal(b: Battle, i: int) -> Event | None:
+    """The i-th withdrawal `_legal_battle` yields: each engaged unit, then no more."""
+    kinds = tuple(dict.fromkeys(b.forces[b.side]))
+    if i < len(kinds):
+        return UnitWithdrawn(player=b.side, unit=kinds[i])
+    return WithdrawalFinished(player=b.side) if i == len(kinds) else None
+
+
+def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
+    """`_nth_shot`, the units skipped by their numbers of shots (`_fire_counts`), so that only
+    the unit of the i-th shot makes its lists of targets, Kept Cards and supporters."""
+    for u, n in _fire_counts(lk, state, b):
+        if i < n:
+            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
+        i -= n
+    return None
+
+
+def _fire_counts(lk: Lookups, state: State, b: Battle) -> list[tuple[str, int]]:
+    """Returns each unit of the volley with its number of shots, as `_count_fire` counts them
+    (its targets times its Kept Cards' choices times its choices of supporters), in order."""
+    p = b.side
+    side = state.sides[p]
+    enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
+    table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
+    theirs = set(b.forces[enemy])
+    kept = state.kept[p]
+    if kept:
+        kept = tuple(dict.fromkeys(kept))
+    every = state.options.support == "every-shot"
+    out = []
+    for u in dict.fromkeys(b.to_fire):
+        n = len(table[u][enemy_side] & theirs)
+        if not n:
+            continue
+        if kept:
+            me = units[u]
+            n *= 1 + sum(1 for c in kept if kept_bonus(lk, c, me) is not None)
+        if not every:
+            free = list(supporters(lk, state, b, p, u))
+            for s in b.backed:
+                if s in free:
+                    free.remove(s)
+            for copies in Counter(free).values():
+                n *= copies + 1
+        out.append((u, n))
+    return out
+
+
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+    """Returns the event a uniform random draw picks where a volley fires: the shot
+    `below(count)` indexes in `legal`'s order, the shots counted once for both (None,
+    `below` not asked, elsewhere)."""
+    b = state.battle
+    if state.result is not None or b is None or b.shot is not None or b.phase == WITHDRAWAL:
+        return None
+    counts = _fire_counts(lk, state, b)
+    i = below(sum(n for _, n in counts))
+    for u, n in counts:
+        if i < n:
+            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
+        i -= n
+    return None
+
+
+def actor(lk: Lookups, state: State) -> str | None:
+    """Returns `pending(lk, state).actor` without the sentence (None once over)."""
+    if state.result is not None:
+        return None
+    b = state.battle
+    if b is not None:
+        return CHANCE if b.shot is not None else b.side
+    h = state.steps[0]
+    step = h.step
+    return CHANCE if step in DRAWS or step is DRAW_CONFLICT else h.player
