@@ -21,7 +21,7 @@ from msgspec.structs import replace
 from tabletape.engine.kit.multiset import with_cards
 from tabletape.engine.kit.turns import HIDDEN
 
-from .components import Lookups
+from .components import Lookups, Unit
 from .state import State
 
 
@@ -42,7 +42,7 @@ def determinize(lk: Lookups, view: State, player: str, rng: random.Random) -> St
         for p in mine:  # a face-down stack holds units of its own type
             for kind, cards in view.stacks[p].items():
                 if HIDDEN in cards:
-                    dealt = _deal(pool, cards.count(HIDDEN), lambda u, k=kind, t=units: t[u].type == k)
+                    dealt = _deal(pool, cards.count(HIDDEN), _of_type(units, kind))
                     if dealt is None:
                         return None
                     stacks[p][kind] = with_cards(tuple(c for c in cards if c != HIDDEN), *dealt)
@@ -77,6 +77,11 @@ def determinize(lk: Lookups, view: State, player: str, rng: random.Random) -> St
         return None
     return replace(view, arsenal=arsenal, reserve=reserve, stacks=stacks, kept=kept,
                    conflict={**view.conflict, th: deck})
+
+
+def _of_type(units: dict[str, Unit], kind: str) -> Callable[[str], bool]:
+    """Returns whether a unit of `units` is of type `kind` (the stack it may join)."""
+    return lambda name: units[name].type == kind
 
 
 def _units_shown(view: State, players: list[str]) -> list[tuple[str, ...]]:
