@@ -8,20 +8,25 @@ decide from it alone, so two games that differ only in what the seat cannot see 
 the same knowledge, and with the same seed the same move.
 
 - `random`: uniform among the legal events (today's `simulate`).
-- `mc`: flat Monte Carlo over sampled worlds. For each world it resamples every masked
-  event (chance's by weight, a player's uniformly) among the outcomes of its type that
-  give the seat the view it had, replays the visible events (a world where one becomes
-  illegal is rejected), then plays each of its legal events once, to the end, at random;
-  it plays the event with the best share of wins. `budget` is the playouts per decision.
+- `mc`: flat Monte Carlo over sampled worlds, then in each world each of its legal events
+  played once, to the end, at random; it plays the event with the best share of wins.
+  `budget` is the playouts per decision. A world is dealt by the game's own `determinize`
+  (engine.kit.contract.Extras) where it has one: the cards the seat cannot see dealt into
+  the places it cannot see, from its view now alone. Elsewhere (and where that finds none)
+  it is searched for: every masked event resampled (chance's by weight, a player's
+  uniformly) among the outcomes of its type that give the seat the view it had, and the
+  visible events replayed (a world where one becomes illegal is repaired or rejected).
 """
 
 from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletape.engine.kit.packaged import Packaged
 from tabletape.engine.playout import MAX_EVENTS, Game, drawer, score_of
 from tabletape.engine.protocol import CHANCE, Ruleset
 from tabletape.tape.errors import UsageError
@@ -125,9 +130,12 @@ class MonteCarloAgent:
         self._known: dict[int, tuple[Game, Knowledge]] = {}  # (the game kept: ids are reused)
         self.fallbacks = 0  # decisions taken at random because no world could be sampled
         self.decisions = 0
+        self.searched = 0  # worlds searched for where the game's own deal found none
 
     def choose(self, rs: Ruleset[Any, Any, Any], seat: str, game: Game, options: list[Event],
                rng: random.Random) -> Event:
+        if len(options) == 1:
+            return options[0]
         held = self._known.get(id(game))
         k = knowledge(rs, game, seat, held[1] if held and held[0] is game else None)
         if len(self._known) > 8:
@@ -146,8 +154,13 @@ class MonteCarloAgent:
         tries = [0] * len(options)
         done = 0
         worlds = 0
+        deal = dealer(rs)
         while done < self.budget:
-            world = sample_world(rs, k, rng, fresh=0.25 if worlds else 0.0)
+            world = dealt_world(rs, deal, k, rng) if deal is not None else None
+            if world is None:
+                deal = None  # (the game's deal found none: it would not the next time)
+                world = sample_world(rs, k, rng, fresh=0.25 if worlds else 0.0)
+                self.searched += 1
             worlds += 1
             if world is None:
                 self.fallbacks += not done
@@ -166,6 +179,27 @@ class MonteCarloAgent:
         share = [wins[i] / tries[i] if tries[i] else -1.0 for i in range(len(options))]
         top = max(share)
         return options[rng.choice([i for i, v in enumerate(share) if v == top])]
+
+
+def dealer(rs: Ruleset[Any, Any, Any]) -> Callable[[Any, str, random.Random], Any | None] | None:
+    """Returns the game's own world builder over its tables (`Extras.determinize`: a world
+    dealt from a seat's view), or None when the game has none."""
+    if isinstance(rs, Packaged):
+        determinize = rs.extras.determinize
+        if determinize is not None:
+            return functools.partial(determinize, rs.lk)
+    return None
+
+
+def dealt_world(rs: Ruleset[Any, Any, Any], deal: Callable[[Any, str, random.Random], Any | None],
+                k: Knowledge, rng: random.Random) -> Any | None:
+    """Returns a world the game's `deal` builds from the seat's view now (`k.now`, nothing
+    else of what it knows), or None when it builds none or one whose view by the seat is
+    not that view."""
+    world = deal(k.now, k.seat, rng)
+    if world is None or rs.view(world, k.seat) != k.now:
+        return None
+    return world
 
 
 def sample_world(rs: Ruleset[Any, Any, Any], k: Knowledge, rng: random.Random, fresh: float = 0.0

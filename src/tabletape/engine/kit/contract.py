@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import random
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
@@ -128,6 +129,11 @@ class Extras(Generic[LK, S, E]):
     implied: Callable[[LK, S, dict[str, Any]], Mapping[str, Any]] | None = None
     # the arithmetic of a ruling, for `explain` (default: the ruling computes nothing)
     derive: Callable[[LK, S, E], Derivation | None] | None = None
+    # a world a seat cannot tell from its own view (`view`, the seat, a random generator):
+    # the cards it cannot see dealt into the places it cannot see, or None when it finds
+    # none; read from the view alone. The Monte Carlo agent (engine.agents) plays its
+    # playouts in such worlds (default: it searches the seat's history for one)
+    determinize: Callable[[LK, S, str, random.Random], S | None] | None = None
 
 
 # The functions each part must have, checked when a game class is made (a module that lost
