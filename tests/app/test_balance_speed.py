@@ -19,9 +19,8 @@ NAMES = ("alice", "bob", "carol", "dave")
 def agree(bound, states) -> int:
     """Asserts the fast paths of a bound ruleset's legality on each state; returns how many
     answers they gave (None is always allowed: the playout then counts through `legal`)."""
-    module = bound.legality
-    odds, nth = getattr(module, "odds", None), getattr(module, "nth", None)
-    actor, pick = getattr(module, "actor", None), getattr(module, "pick", None)
+    fast = bound.extras  # the game's `Extras` (playouts.py)
+    odds, nth, actor, pick = fast.odds, fast.nth, fast.actor, fast.pick
     answered = 0
     for state in states:
         decision = bound.pending(state)
@@ -68,9 +67,8 @@ def simulated(game: str, seeds=range(3)):
 @pytest.mark.parametrize("game", sorted(PLAYERS))
 def test_odds_nth_pick_and_actor_agree_with_weights_legal_and_pending(game):
     bound, states = simulated(game)
-    module = bound.legality
-    assert agree(bound, states) or not any(
-        hasattr(module, f) for f in ("odds", "nth", "pick"))
+    fast = bound.extras
+    assert agree(bound, states) or not any((fast.odds, fast.nth, fast.pick))
 
 
 @pytest.mark.parametrize("n, seed, rules, old, options", [

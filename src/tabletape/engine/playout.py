@@ -21,6 +21,8 @@ from weakref import WeakKeyDictionary
 
 import msgspec
 
+from tabletape.engine.kit.contract import Extras
+from tabletape.engine.kit.packaged import Packaged
 from tabletape.engine.protocol import CHANCE, Ruleset
 from tabletape.tape.events import Event
 
@@ -80,14 +82,22 @@ def score_of(state: Any) -> Mapping[str, int] | None:
     return None
 
 
+NONE: Extras[Any, Any, Any] = Extras()
+
+
+def extras(rs: Ruleset[Any, Any, Any]) -> Extras[Any, Any, Any]:
+    """Returns the game's optional parts (a game made with the kit declares them; any other
+    ruleset has none)."""
+    return rs.extras if isinstance(rs, Packaged) else NONE
+
+
 def mover(rs: Ruleset[Any, Any, Any]) -> Callable[[Any], str | None]:
     """Returns `actor(state)`: who decides next (CHANCE for chance), None once the game is
-    over: the game's legality module's `actor` where it has one (pending's actor without
+    over: the game's `Extras.actor` where it has one (pending's actor without
     the sentence, pinned to it in tests/app/test_balance_speed.py), else `pending`'s."""
-    module, lk = getattr(rs, "legality", None), getattr(rs, "lk", None)
-    fast = getattr(module, "actor", None)
+    fast = extras(rs).actor
     if fast is not None:
-        return partial(fast, lk)
+        return partial(fast, rs.lk)
     pending = rs.pending
 
     def actor(state: Any) -> str | None:
@@ -113,20 +123,17 @@ def samplers(rs: Ruleset[Any, Any, Any]) -> tuple[Callable[[Any, Callable[[], fl
     draws for chance (by weight) and for a player (uniformly), as `simulate` draws it from
     the same generator (`random.choices` and `random.choice`, whose `random` and `_randbelow`
     these are handed), without making every legal event where the game has the fast paths:
-    its legality module's `odds` (chance's weights in `legal`'s order) and `nth` (the i-th
+    its `Extras.odds` (chance's weights in `legal`'s order) and `nth` (the i-th
     event `legal` yields), each None where it has no cheap answer, and `pick(lk, state,
     below)` (a player's draw whole: `below(count)`'s event, counted and found at once; None,
     `below` not asked, where it has none); otherwise the game's `count` and `legal` up to
     the one drawn."""
     legal, weights, count = rs.legal, rs.weights, rs.count
-    module, lk = getattr(rs, "legality", None), getattr(rs, "lk", None)
-    odds_of = getattr(module, "odds", None)
-    nth_of = getattr(module, "nth", None)
-    odds: Callable[[Any], list[int] | None] = partial(odds_of, lk) if odds_of else _none
-    nth: Callable[[Any, int], Event | None] = partial(nth_of, lk) if nth_of else _none
-    pick_of = getattr(module, "pick", None)
+    fast, lk = extras(rs), rs.lk
+    odds: Callable[[Any], list[int] | None] = partial(fast.odds, lk) if fast.odds else _none
+    nth: Callable[[Any, int], Event | None] = partial(fast.nth, lk) if fast.nth else _none
     pick: Callable[[Any, Callable[[int], int]], Event | None] = (
-        partial(pick_of, lk) if pick_of else _none)
+        partial(fast.pick, lk) if fast.pick else _none)
 
     def by_chance(state: Any, rand: Callable[[], float]) -> Event:
         w = odds(state)

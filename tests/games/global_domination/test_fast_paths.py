@@ -215,7 +215,7 @@ def _events(lk, state):
         for a in (*lk.areas, "Atlantis"):
             yield e.ForceBuilt(player=p, area=a)
             yield e.ForceReduced(player=p, area=a)
-        sets = [*legality._discard_sets(hand), *((c, c) for c in set(hand)), ("Nothing",),
+        sets = [*legality.discard_sets(hand), *((c, c) for c in set(hand)), ("Nothing",),
                 (*hand[:1], "Nothing")]
         for taken in (*state.stacks, lk.basic):
             yield from (e.CardsDiscarded(player=p, cards=cards, taken=taken) for cards in sets)

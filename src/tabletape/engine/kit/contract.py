@@ -134,6 +134,15 @@ class Extras(Generic[LK, S, E]):
     # none; read from the view alone. The Monte Carlo agent (engine.agents) plays its
     # playouts in such worlds (default: it searches the seat's history for one)
     determinize: Callable[[LK, S, str, random.Random], S | None] | None = None
+    # a random playout's fast paths (engine.playout; each pinned to `legal`, `weights` and
+    # `pending` in tests/app/test_balance_speed.py), each answering None where it has no
+    # cheap answer: chance's weights in `legal`'s order; the i-th event `legal` yields; a
+    # player's uniform draw whole (`below(n)` asked once, for the count); who decides next
+    # (pending's actor without its sentence). Default: `legal`, `weights`, `pending`
+    odds: Callable[[LK, S], list[int] | None] | None = None
+    nth: Callable[[LK, S, int], E | None] | None = None
+    pick: Callable[[LK, S, Callable[[int], int]], E | None] | None = None
+    actor: Callable[[LK, S], str | None] | None = None
 
 
 # The functions each part must have, checked when a game class is made (a module that lost

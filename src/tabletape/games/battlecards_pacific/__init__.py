@@ -13,7 +13,7 @@ from tabletape.engine.kit.contract import Extras
 from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
-from . import catalogue, components, legality, lookups, reducer, seats, text, worlds
+from . import catalogue, components, legality, lookups, playouts, reducer, seats, text, worlds
 from .components import Lookups
 from .events import EVENTS, BcpStarted
 from .state import State
@@ -32,8 +32,10 @@ class BattlecardsPacific(Packaged[BcpStarted, State, Event, Lookups]):
     # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     seating = seats  # who enters each event, what each seat may know (seats.py)
+    # a seat's worlds (worlds.py); a playout's fast paths (playouts.py)
     extras = Extras(count=legality.count, implied=legality.implied, derive=text.derive,
-                    determinize=worlds.determinize)  # a seat's worlds (worlds.py)
+                    determinize=worlds.determinize, odds=playouts.odds, nth=playouts.nth,
+                    pick=playouts.pick, actor=playouts.actor)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg
 

@@ -15,7 +15,7 @@ from tabletape.engine.kit.contract import Extras
 from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event
 
-from . import catalogue, components, legality, lookups, reducer, seats, text
+from . import catalogue, components, legality, lookups, playouts, reducer, seats, text
 from .components import Lookups
 from .events import EVENTS, CowStarted, Options
 from .state import State
@@ -34,7 +34,8 @@ class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
     # The parts (docs/adding-a-game.md): mypy checks each against engine.kit.contract.
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     seating = seats  # who enters each event, what each seat may know (seats.py)
-    extras = Extras(count=legality.count, derive=text.derive)
+    extras = Extras(count=legality.count, derive=text.derive,
+                    odds=playouts.odds, nth=playouts.nth)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg
 

@@ -8,7 +8,7 @@ the deck takes the game's `Lookups` first (`lk`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice, product
+from itertools import product
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit import turns
@@ -25,8 +25,8 @@ from .state import COMMON, Owed, Phase, State, Step
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
 DEPLOYS = (Step.PARTNER, Step.REINFORCE_DEPLOY)
 # module constants: an enum member read through its class costs an attribute lookup each time
-_OPENING, _PLAY, _OVER = Phase.OPENING, Phase.PLAY, Phase.OVER
-_REFILL, _REINFORCE_DRAW, _REINFORCE_DEPLOY, _RECON, _DISCARD, _PARTNER = (
+OPENING, PLAY, OVER = Phase.OPENING, Phase.PLAY, Phase.OVER
+REFILL, REINFORCE_DRAW, REINFORCE_DEPLOY, _RECON, _DISCARD, _PARTNER = (
     Step.REFILL, Step.REINFORCE_DRAW, Step.REINFORCE_DEPLOY, Step.RECON, Step.DISCARD,
     Step.PARTNER)
 
@@ -43,7 +43,7 @@ def next_opener(state: State) -> str:
 
 def over(state: State) -> bool:
     """Returns whether the game is over (exactly when `pending` is None)."""
-    return state.phase is _OVER
+    return state.phase is OVER
 
 
 def pending(lk: Lookups, state: State) -> Decision | None:
@@ -113,7 +113,7 @@ OWING: Owing[Lookups, State, Owed] = Owing(
 
 def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
     steps = state.steps  # OWING.refuse's answer when the draw is owed by this player, inline
-    if not (steps and ((h := steps[0]).step is _REFILL or h.step is _REINFORCE_DRAW)
+    if not (steps and ((h := steps[0]).step is REFILL or h.step is REINFORCE_DRAW)
             and h.player == ev.player):
         if v := OWING.refuse(lk, state, DRAWS, ev.player, "draw"):
             return v
@@ -153,9 +153,9 @@ def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | No
     # `_check_deployer` and `_check_placement` only the tests that can refuse it are left,
     # the same refusals in the same order (pinned to the whole chain in
     # tests/games/cards_of_war/test_fast_paths.py).
-    if (state.phase is _PLAY and not ev.from_discard and not ev.joint and ev.theatre is None
+    if (state.phase is PLAY and not ev.from_discard and not ev.joint and ev.theatre is None
             and not opts.theatres_of_war
-            and (h is None or (h.step is _REINFORCE_DEPLOY and not opts.alternative_reinforce))
+            and (h is None or (h.step is REINFORCE_DEPLOY and not opts.alternative_reinforce))
             and ev.player == (state.turn if h is None else h.player)
             and ev.player in state.players):
         if ev.card not in lk.cards:
@@ -163,7 +163,7 @@ def _check_deploy(lk: Lookups, state: State, ev: CardDeployed) -> Violation | No
         if state.battles[ev.battle - 1].closed or ev.card not in state.hands[ev.player]:
             return _check_placement(lk, state, ev, h)
         if ev.kill or ev.target is not None or opts.automatic_kill:
-            return _check_kill(lk, state, ev)
+            return check_kill(lk, state, ev)
         return None
     return _check_deployer(lk, state, ev.player) or _check_placement(lk, state, ev, h)
 
@@ -191,9 +191,9 @@ def _check_placement(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None
     if battle.closed:
         return Violation("cow.deploy.open-battle", f"{ev.player} cannot deploy to battle "
                          f"{ev.battle}: {battle.winner or 'nobody'} already won it this round")
-    return (_check_source(state, ev, h) or _check_theatre(state, ev)
-            or _check_joint(lk, state, ev, h) or _check_partner(lk, state, ev, h)
-            or _check_off_theatre(lk, state, ev) or _check_kill(lk, state, ev))
+    return (_check_source(state, ev, h) or check_theatre(state, ev)
+            or check_joint(lk, state, ev, h) or check_partner(lk, state, ev, h)
+            or check_off_theatre(lk, state, ev) or check_kill(lk, state, ev))
 
 
 def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
@@ -216,7 +216,7 @@ def _check_source(state: State, ev: CardDeployed, h: Owed | None) -> Violation |
     return None
 
 
-def _check_theatre(state: State, ev: CardDeployed) -> Violation | None:
+def check_theatre(state: State, ev: CardDeployed) -> Violation | None:
     battle = state.battles[ev.battle - 1]
     if not state.options.theatres_of_war:
         if ev.theatre is not None:
@@ -232,7 +232,7 @@ def _check_theatre(state: State, ev: CardDeployed) -> Violation | None:
     return None
 
 
-def _check_off_theatre(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
+def check_off_theatre(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
     """Theatres of War: a card of another theatre goes into a battle only to kill there."""
     if not state.options.theatres_of_war or not lk.off_theatre:  # 1.0: any card anywhere
         return None
@@ -267,7 +267,7 @@ def _partner_battles(state: State, first: int, theatre: Theatre) -> list[int]:
     return out
 
 
-def _check_joint(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
+def check_joint(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
     if not ev.joint:
         return None
     if not state.options.joint_deployment:
@@ -295,7 +295,7 @@ def _check_joint(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) ->
     return None
 
 
-def _check_partner(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
+def check_partner(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) -> Violation | None:
     if h is None or h.step is not Step.PARTNER:
         return None
     partners = lk.partners.get(h.card, ())
@@ -314,7 +314,7 @@ def _check_partner(lk: Lookups, state: State, ev: CardDeployed, h: Owed | None) 
     return None
 
 
-def _check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
+def check_kill(lk: Lookups, state: State, ev: CardDeployed) -> Violation | None:
     killer = lk.cards[ev.card]
     opp = other(state, ev.player)
     pile = state.battles[ev.battle - 1].piles[opp]
@@ -395,7 +395,7 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
     # Every candidate's full `check`, with what it shares worked out once: whether the player
     # may deploy at all (`_check_deployer`), which battles are open, and each source's
     # `_check_source` (it reads only the card, its source and the player); the rest of
-    # `_check_placement` per candidate, leaving out the theatres `_check_theatre` refuses
+    # `_check_placement` per candidate, leaving out the theatres `check_theatre` refuses
     # (a battle's theatre is named once, by its first card). tests/games/test_fast_paths.py pins
     # it to the plain definition (every candidate through the whole `check`).
     if _check_deployer(lk, state, player) is not None:
@@ -424,9 +424,9 @@ def _legal_deploys(lk: Lookups, state: State, player: str) -> Iterator[CardDeplo
                 ev = CardDeployed(player=player, card=name, battle=battle, kill=kill,
                                   target=target, theatre=theatre, joint=joint,
                                   from_discard=from_discard)
-                if (_check_theatre(state, ev) or _check_joint(lk, state, ev, h)
-                        or _check_partner(lk, state, ev, h) or _check_off_theatre(lk, state, ev)
-                        or _check_kill(lk, state, ev)) is None:
+                if (check_theatre(state, ev) or check_joint(lk, state, ev, h)
+                        or check_partner(lk, state, ev, h) or check_off_theatre(lk, state, ev)
+                        or check_kill(lk, state, ev)) is None:
                     yield ev
 
 
@@ -434,15 +434,15 @@ def count(lk: Lookups, state: State) -> int:
     """Returns how many events `legal` yields, counted without making them (corpus check asks
     after every event; tests/games/cards_of_war/test_fast_paths.py pins it to `legal`)."""
     phase = state.phase
-    if phase is _OVER:
+    if phase is OVER:
         return 0
-    if phase is _OPENING:  # one per kind of card left (a deck holds no zero counts)
+    if phase is OPENING:  # one per kind of card left (a deck holds no zero counts)
         return len(state.decks[owner(state, next_opener(state))])
     steps = state.steps
     if steps:
         h = steps[0]
         step = h.step
-        if step is _REFILL or step is _REINFORCE_DRAW:
+        if step is REFILL or step is REINFORCE_DRAW:
             return len(state.decks[h.player if state.options.two_decks else COMMON])
         if step is _DISCARD:  # one per kind of card held
             return len(set(state.hands[h.player]))
@@ -463,8 +463,8 @@ def _count_deploys(lk: Lookups, state: State, player: str) -> int:
     steps = state.steps
     a, b = state.players
     if (opts.theatres_of_war or opts.joint_deployment or opts.alternative_reinforce
-            or state.phase is not _PLAY or (player != a and player != b)
-            or (steps and steps[0].step is not _REINFORCE_DEPLOY)):
+            or state.phase is not PLAY or (player != a and player != b)
+            or (steps and steps[0].step is not REINFORCE_DEPLOY)):
         return sum(1 for _ in _legal_deploys(lk, state, player))
     opp = b if player == a else a
     held = set(state.hands[player]).intersection(lk.cards)
@@ -492,80 +492,3 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     decks, two = state.decks, state.options.two_decks
     return [decks[e.player if two else COMMON].get(e.card, 0)
             if isinstance(e, (CardDrawn, OpeningCardDrawn)) else 1 for e in events]
-
-
-# -- a playout's fast paths (engine.playout) ---------------------------------------------------
-# A random playout draws one event without making every one: chance's odds in `legal`'s order,
-# and the i-th event `legal` yields, where that is cheap: a card drawn, or a plain deployment
-# (the case `_count_deploys` counts by its groups; the group of the i-th goes through the
-# same checks as `_legal_deploys`). None elsewhere: the playout counts through `legal`.
-# tests/app/test_balance_speed.py pins both to `legal` and `weights` on simulated games.
-
-def odds(lk: Lookups, state: State) -> list[int] | None:
-    """Returns `weights(legal(state))` without making the events where chance draws a card,
-    else None."""
-    phase = state.phase
-    if phase is _OPENING:
-        return list(state.decks[owner(state, next_opener(state))].values())
-    steps = state.steps
-    if phase is _OVER or not steps:
-        return None
-    h = steps[0]
-    if h.step is _REFILL or h.step is _REINFORCE_DRAW:
-        return list(state.decks[owner(state, h.player)].values())
-    return None
-
-
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
-    """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
-    phase = state.phase
-    if phase is _OVER:
-        return None
-    if phase is _OPENING:
-        p = next_opener(state)
-        return OpeningCardDrawn(player=p, card=next(islice(state.decks[owner(state, p)], i,
-                                                           None)))
-    steps = state.steps
-    if steps:
-        h = steps[0]
-        if h.step is _REFILL or h.step is _REINFORCE_DRAW:
-            return CardDrawn(player=h.player,
-                             card=next(islice(state.decks[owner(state, h.player)], i, None)))
-        if h.step is not _REINFORCE_DEPLOY:
-            return None
-        return _nth_deploy(lk, state, h.player, i)
-    return _nth_deploy(lk, state, state.turn or "", i)
-
-
-def _nth_deploy(lk: Lookups, state: State, player: str, i: int) -> Event | None:
-    opts = state.options
-    a, b = state.players
-    if (opts.theatres_of_war or opts.joint_deployment or opts.alternative_reinforce
-            or state.phase is not _PLAY or (player != a and player != b)):
-        return None
-    opp = b if player == a else a
-    cards, hunters, auto = lk.cards, lk.hunters, opts.automatic_kill
-    battles = [(no, bt.piles[opp][-1:]) for no, bt in enumerate(state.battles, 1)
-               if not bt.closed]
-    for name in dict.fromkeys(state.hands[player]):
-        if name not in cards:
-            continue
-        for no, victim in battles:
-            n = 2 if victim and not auto and name in hunters[victim[0]] else 1
-            if i >= n:
-                i -= n
-                continue
-            c, h = cards[name], head(state)
-            kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
-            if c.kill and victim:
-                kills += ((True, victim[0] if lk.kill_target else None),)
-            for kill, target in kills:
-                ev = CardDeployed(player=player, card=name, battle=no, kill=kill, target=target)
-                if (_check_theatre(state, ev) or _check_joint(lk, state, ev, h)
-                        or _check_partner(lk, state, ev, h) or _check_off_theatre(lk, state, ev)
-                        or _check_kill(lk, state, ev)) is None:
-                    if not i:
-                        return ev
-                    i -= 1
-            return None
-    return None

@@ -7,8 +7,7 @@ Further Explanations. Targets of abilities are separate decisions owed in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from itertools import islice
+from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit.turns import Owing, by_event, head, must
@@ -120,7 +119,7 @@ OWING: Owing[Lookups, State, Owed] = Owing("lib.turn.step", "lib.turn.order", pe
 
 # HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)
 _DRAW_STEP = {ForceCardDealt: STEP_DEAL, ForceCardDrawn: STEP_DRAW, TieBreakDrawn: STEP_TIE_DRAW}
-_DRAWN_AT = {step: kind for kind, step in _DRAW_STEP.items()}  # the event each draw step owes
+DRAWN_AT = {step: kind for kind, step in _DRAW_STEP.items()}  # the event each draw step owes
 
 
 def _check_country(lk: Lookups, state: State, ev: CountryTurned) -> Violation | None:
@@ -296,7 +295,7 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
         for name in state.countries:
             yield CountryTurned(player=h.player, country=name)
     elif h.step in CHANCE_STEPS:
-        kind = _DRAWN_AT[h.step]
+        kind = DRAWN_AT[h.step]
         for name in state.deck:
             yield kind(player=h.player, card=name)
     else:
@@ -343,7 +342,7 @@ def has_choice(lk: Lookups, state: State, h: Owed) -> bool:
     """
     step = h.step
     if step in TURNING:
-        return next(_turn_targets(lk, state, h), None) is not None
+        return next(turn_targets(lk, state, h), None) is not None
     if step is STEP_TAKE:
         return any(p.up for q in state.players if q != h.player for p in state.played[q])
     if step is STEP_SWAP:
@@ -351,7 +350,7 @@ def has_choice(lk: Lookups, state: State, h: Owed) -> bool:
     return step is STEP_PREVENT  # letting the turn-over stand
 
 
-def _turn_targets(lk: Lookups, state: State, h: Owed) -> Iterator[tuple[str, int, bool]]:
+def turn_targets(lk: Lookups, state: State, h: Owed) -> Iterator[tuple[str, int, bool]]:
     """Yields (owner, slot, face up) of every card the owed turning step `h` may turn: the
     `PlayedCardTurned` events `_check_turned` accepts, in the order `_legal_choices` tries them.
 
@@ -395,7 +394,7 @@ def count(lk: Lookups, state: State) -> int:
     me = h.player
     n = 0
     if step in TURNING:
-        n = sum(1 for _ in _turn_targets(lk, state, h))
+        n = sum(1 for _ in turn_targets(lk, state, h))
     if step is STEP_PREVENT or step is STEP_TURN_DOWN_OWN:
         n += len(lookups.holds(lk, state, me, ABILITY_PREVENT))
     if step is STEP_PREVENT:
@@ -440,115 +439,3 @@ def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
     deck = state.deck
     return [deck.get(e.card, 0) if isinstance(e, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn))
             else 1 for e in events]
-
-
-# -- a playout's fast paths (engine.playout) ---------------------------------------------------
-# A random playout draws one event without making every one: chance's odds in `legal`'s order,
-# the i-th event `legal` yields (a card drawn; a play, as `_playable` counts them, or the pass;
-# an answer to an ability, as `count` counts them), and who decides (`actor`, pending's actor
-# without its sentence); None elsewhere: the playout counts through `legal`.
-# tests/app/test_balance_speed.py pins both to `legal` and `weights` on simulated games.
-
-def odds(lk: Lookups, state: State) -> list[int] | None:
-    """Returns `weights(legal(state))` without making the events where chance draws a card,
-    else None."""
-    steps = state.steps
-    if state.phase is PHASE_OVER or not steps or steps[0].step not in CHANCE_STEPS:
-        return None
-    if steps[0].step is STEP_TURN_COUNTRY:  # (each country alike)
-        return [1] * len(state.countries)
-    return list(state.deck.values())
-
-
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
-    """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
-    if state.phase is PHASE_OVER:
-        return None
-    steps = state.steps
-    if steps and steps[0].step is STEP_TURN_COUNTRY:
-        h = steps[0]
-        return CountryTurned(player=h.player, country=next(islice(state.countries, i, None)))
-    if steps and steps[0].step in CHANCE_STEPS:
-        h = steps[0]
-        return _DRAWN_AT[h.step](player=h.player, card=next(islice(state.deck, i, None)))
-    if steps and steps[0].step is not STEP_SECOND:
-        return _nth_choice(lk, state, steps[0], i)
-    player = steps[0].player if steps else state.turn
-    if player is None:
-        return None
-    land = lk.countries[state.country] if state.country else None
-    banned = land.card_type if land is not None and land.trigger is TRIGGER_FORBID else None
-    cards = lk.cards
-    for name in dict.fromkeys(state.hands[player]):
-        if banned is None or cards[name].type != banned:
-            if not i:
-                return ForceCardPlayed(player=player, card=name)
-            i -= 1
-    return TurnPassed(player=player) if not i else None
-
-
-def _nth_choice(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
-    """The i-th answer to an ability's step that `_legal_choices` yields (`_choices`)."""
-    options = _choices(lk, state, h)
-    return options[i] if i < len(options) else None
-
-
-def _choices(lk: Lookups, state: State, h: Owed) -> list[Event]:
-    """Returns the answers to an ability's step `_legal_choices` yields, in its order, without
-    asking `check` of each: the cards a turning step may turn (`_turn_targets`), the prevent
-    cards held, letting a turn-down stand or stopping a turn-over (where optional), another's
-    face-up card to take, another player to trade hands with (as `count` counts them)."""
-    step, me = h.step, h.player
-    out: list[Event] = []
-    if step in TURNING:
-        out += [PlayedCardTurned(player=me, owner=q, slot=slot, face_up=up)
-                for q, slot, up in _turn_targets(lk, state, h)]
-    if step is STEP_PREVENT or step is STEP_TURN_DOWN_OWN:
-        out += [TurnOverPrevented(player=me, card=c)
-                for c in lookups.holds(lk, state, me, ABILITY_PREVENT)]
-    if step is STEP_PREVENT:
-        out.append(TurnOverAccepted(player=me))
-    elif step is STEP_TURN_OVER:
-        if state.options.turn_over == "optional":
-            out.append(TurnOverDeclined(player=me))
-    elif step is STEP_TAKE:
-        out += [PlayedCardTaken(player=me, owner=q, slot=slot) for q in state.players if q != me
-                for slot, p in enumerate(state.played[q]) if p.up]
-    elif step is STEP_SWAP:
-        out += [HandsTraded(player=me, other=q) for q in state.players if q != me]
-    return out
-
-
-def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
-    """Returns the event a uniform random draw picks for a player: `legal`'s event at
-    `below(count)`, its events listed once for both (None, `below` not asked, for chance)."""
-    if state.phase is PHASE_OVER:
-        return None
-    steps = state.steps
-    if steps and steps[0].step is not STEP_SECOND:
-        if steps[0].step in CHANCE_STEPS:
-            return None
-        options = _choices(lk, state, steps[0])
-        return options[below(len(options))] if options else None
-    player = steps[0].player if steps else state.turn
-    if player is None:
-        return None
-    land = lk.countries[state.country] if state.country else None
-    banned = land.card_type if land is not None and land.trigger is TRIGGER_FORBID else None
-    cards = lk.cards
-    kinds = [n for n in dict.fromkeys(state.hands[player])
-             if banned is None or cards[n].type != banned]
-    i = below(len(kinds) + 1)  # a play of each kind of card, or a pass
-    return ForceCardPlayed(player=player, card=kinds[i]) if i < len(kinds) else \
-        TurnPassed(player=player)
-
-
-def actor(lk: Lookups, state: State) -> str | None:
-    """Returns `pending(lk, state).actor` without the sentence (None once over)."""
-    if state.phase is PHASE_OVER:
-        return None
-    steps = state.steps
-    if not steps:
-        return state.turn or ""
-    step = steps[0].step
-    return CHANCE if step in CHANCE_STEPS else steps[0].player

@@ -1,0 +1,206 @@
+"""BATTLECARDS Pacific: a random playout's fast paths (engine.playout, declared in the game's
+`extras`), beside legality: they answer what `legal`, `weights` and `pending` answer,
+without making every event.
+
+A random playout draws one event without making every one: chance's odds in `legal`'s order,
+the i-th event `legal` yields (a card drawn or turned, a shot, a deployment, a withdrawal,
+an answer to an emergency, a battle or a reveal), and who decides (`actor`, pending's actor
+without its sentence). tests/app/test_balance_speed.py pins both
+to `legal` and `weights` on the states of simulated games; neither judges anything.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from itertools import islice
+
+from msgspec.structs import replace
+
+from tabletape.engine import CHANCE
+from tabletape.tape.events import Event
+
+from . import lookups as q
+from .components import Lookups
+from .events import (
+    ArsenalDrawn,
+    BattleDecided,
+    ConflictDrawn,
+    ConflictTurned,
+    DeploymentFinished,
+    EmergencyDeclined,
+    EmergencyDeployed,
+    UnitDeployed,
+    UnitFired,
+    UnitWithdrawn,
+    WithdrawalFinished,
+)
+from .fire import allocations, kept_bonus, targets
+from .fire import can_hit as can_hit  # the firing arithmetic, read as legality's too
+from .fire import supporters as supporters
+from .fire import window as window
+from .legality import DECIDE, DEPLOY, DEPLOYS, DRAW_CONFLICT, DRAWS, EMERGENCY
+from .state import WITHDRAWAL, Battle, Owed, State
+
+
+def odds(lk: Lookups, state: State) -> list[int] | None:
+    """Returns `weights(legal(state))` without making the events, where chance draws or
+    turns a card (None: another decision)."""
+    b = state.battle
+    if state.result is not None or (b is not None and b.shot is None):
+        return None
+    if b is not None:
+        return list(q.deck(lk, state).values())
+    step = state.steps[0].step
+    if step in DRAWS:
+        return list(state.arsenal[state.sides[state.steps[0].player]].values())
+    if step is DRAW_CONFLICT:
+        return list(q.deck(lk, state).values())
+    return None
+
+
+def nth(lk: Lookups, state: State, i: int) -> Event | None:
+    """Returns the i-th event `legal` yields where it is a card drawn or turned or a shot,
+    else None."""
+    b = state.battle
+    if state.result is not None:
+        return None
+    if b is not None and b.shot is None:
+        return _nth_fire(lk, state, b, i) if b.phase != WITHDRAWAL else _nth_withdrawal(b, i)
+    if b is not None:
+        s = b.shot
+        assert s is not None
+        c = _key(q.deck(lk, state), i)
+        a = lk.cards[c].action
+        return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
+                              action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+    h = state.steps[0]
+    if h.step in DRAWS:
+        return ArsenalDrawn(player=h.player, unit=_key(state.arsenal[state.sides[h.player]], i))
+    if h.step is DRAW_CONFLICT:
+        return ConflictDrawn(player=h.player, card=_key(q.deck(lk, state), i))
+    return _nth_step(lk, state, h, i)
+
+
+def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
+    """The i-th shot `_legal_battle` yields: its units in order, each with its targets times
+    its choices of Kept Card times its choices of supporters (the same lists it makes)."""
+    p = b.side
+    every = state.options.support == "every-shot"
+    for u in dict.fromkeys(b.to_fire):
+        aims = list(targets(lk, state, b, p, u))
+        if not aims:
+            continue
+        me = q.unit(lk, state, p, u)
+        kept = [None, *(k for k in dict.fromkeys(state.kept[p])
+                        if kept_bonus(lk, k, me) is not None)]
+        backing = [()] if every else list(allocations(lk, state, b, p, u))
+        n = len(aims) * len(kept) * len(backing)
+        if i >= n:
+            i -= n
+            continue
+        t, rest = divmod(i, len(kept) * len(backing))
+        k, sup = divmod(rest, len(backing))
+        return UnitFired(player=p, unit=u, target=aims[t], kept=kept[k], support=backing[sup])
+    return None
+
+
+def _key(counts: dict[str, int], i: int) -> str:
+    """Returns the i-th key of a dict (a deck's i-th kind of card)."""
+    return next(islice(counts, i, None))
+
+
+def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+    """The i-th event `legal` yields for a player's step owed outside a battle: a unit of the
+    Reserve Hand deployed (then, for a Conflict card's deployment, no more), the emergency
+    deployment or not, the fight or not, the reveal."""
+    p, step = h.player, h.step
+    if step in DEPLOYS:
+        kinds = tuple(dict.fromkeys(state.reserve[p]))
+        if i < len(kinds):
+            u = kinds[i]
+            return UnitDeployed(player=p, unit=u, stack=q.unit(lk, state, p, u).type)
+        return DeploymentFinished(player=p) if i == len(kinds) and step is DEPLOY else None
+    if step in EMERGENCY:
+        return EmergencyDeployed(player=p, units=state.reserve[p]) if not i else \
+            EmergencyDeclined(player=p) if i == 1 else None
+    if step is DECIDE:
+        return BattleDecided(player=p, fight=not i) if i < 2 else None
+    return None  # a reveal: `legal`'s one event
+
+
+def _nth_withdrawal(b: Battle, i: int) -> Event | None:
+    """The i-th withdrawal `_legal_battle` yields: each engaged unit, then no more."""
+    kinds = tuple(dict.fromkeys(b.forces[b.side]))
+    if i < len(kinds):
+        return UnitWithdrawn(player=b.side, unit=kinds[i])
+    return WithdrawalFinished(player=b.side) if i == len(kinds) else None
+
+
+def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
+    """`_nth_shot`, the units skipped by their numbers of shots (`_fire_counts`), so that only
+    the unit of the i-th shot makes its lists of targets, Kept Cards and supporters."""
+    for u, n in _fire_counts(lk, state, b):
+        if i < n:
+            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
+        i -= n
+    return None
+
+
+def _fire_counts(lk: Lookups, state: State, b: Battle) -> list[tuple[str, int]]:
+    """Returns each unit of the volley with its number of shots, as `_count_fire` counts them
+    (its targets times its Kept Cards' choices times its choices of supporters), in order."""
+    p = b.side
+    side = state.sides[p]
+    enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
+    table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
+    theirs = set(b.forces[enemy])
+    kept = state.kept[p]
+    if kept:
+        kept = tuple(dict.fromkeys(kept))
+    every = state.options.support == "every-shot"
+    out = []
+    for u in dict.fromkeys(b.to_fire):
+        n = len(table[u][enemy_side] & theirs)
+        if not n:
+            continue
+        if kept:
+            me = units[u]
+            n *= 1 + sum(1 for c in kept if kept_bonus(lk, c, me) is not None)
+        if not every:
+            free = list(supporters(lk, state, b, p, u))
+            for s in b.backed:
+                if s in free:
+                    free.remove(s)
+            for copies in Counter(free).values():
+                n *= copies + 1
+        out.append((u, n))
+    return out
+
+
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+    """Returns the event a uniform random draw picks where a volley fires: the shot
+    `below(count)` indexes in `legal`'s order, the shots counted once for both (None,
+    `below` not asked, elsewhere)."""
+    b = state.battle
+    if state.result is not None or b is None or b.shot is not None or b.phase == WITHDRAWAL:
+        return None
+    counts = _fire_counts(lk, state, b)
+    i = below(sum(n for _, n in counts))
+    for u, n in counts:
+        if i < n:
+            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
+        i -= n
+    return None
+
+
+def actor(lk: Lookups, state: State) -> str | None:
+    """Returns `pending(lk, state).actor` without the sentence (None once over)."""
+    if state.result is not None:
+        return None
+    b = state.battle
+    if b is not None:
+        return CHANCE if b.shot is not None else b.side
+    h = state.steps[0]
+    step = h.step
+    return CHANCE if step in DRAWS or step is DRAW_CONFLICT else h.player
