@@ -48,6 +48,7 @@ def test_a_rematch_starts_a_new_log_served_by_the_same_links(finished):
     assert (again.game, again.players, again.options, again.components) == \
         (old.game, old.players, old.options, old.components)
     assert again.by == "alice"
+    assert (old.format, again.format) == (1, 2)  # today's format: its secret lines salted
     assert path.read_bytes() == open(SIM, "rb").read()  # the old log untouched
     # the new game is not over: no rematch of it yet
     version = table.now().version

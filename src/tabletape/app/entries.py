@@ -23,7 +23,16 @@ from tabletape.engine.fold import Ruling
 from tabletape.engine.protocol import Violation
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, LogFormatError, UsageError
-from tabletape.tape.events import SALT_HEX, Event, Note, Signed, Undone, envelope, is_core
+from tabletape.tape.events import (
+    FORMAT,
+    SALT_HEX,
+    Event,
+    Note,
+    Signed,
+    Undone,
+    envelope,
+    is_core,
+)
 
 RESERVED = ("umpire", "chance")  # the names of the seats that are not players
 
@@ -121,6 +130,16 @@ def start_log(path: str, ruleset: engine.Ruleset[Any, Any, Any], players: tuple[
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}", file=path) from None
     return header, tapelog.create(path, header, ruleset.codec)
+
+
+def start_again(path: str, ruleset: engine.Ruleset[Any, Any, Any], old: Any, *,
+                by: str | None = None) -> tapelog.Tail:
+    """Writes the header of a new log that plays another one's game again (a rematch): its
+    game, rules version, players, options and components, in today's format (salted lines:
+    events.FORMAT), started now; never over an existing file."""
+    header = msgspec.structs.replace(old, format=FORMAT, migrated_from=None, at=now(), by=by,
+                                     salt=None)
+    return tapelog.create(path, header, ruleset.codec)
 
 
 # -- events ------------------------------------------------------------------------------

@@ -407,10 +407,8 @@ class Table:
                 raise Conflict("the game is not over: a rematch starts once it ends; "
                                "nothing was written")
             new = seatfile.rematch_path(self.path)
-            header = msgspec.structs.replace(fold.header, at=entries.now(),
-                                             by=seat.player or UMPIRE)
             try:
-                tapelog.create(new, header, rs.codec)
+                entries.start_again(new, rs, fold.header, by=seat.player or UMPIRE)
             except (TapeError, OSError) as e:
                 raise Conflict(f"the rematch's log cannot be written ({getattr(e, 'reason', e)}); "
                                "nothing was written") from None
