@@ -125,11 +125,17 @@ def start_log(path: str, ruleset: engine.Ruleset[Any, Any, Any], players: tuple[
     header = msgspec.structs.replace(header, at=at, by=by)
     if rules is not None:
         header = msgspec.structs.replace(header, rules_version=rules)
+    return header, _written(path, header, ruleset)
+
+
+def _written(path: str, header: Any, ruleset: engine.Ruleset[Any, Any, Any]) -> tapelog.Tail:
+    """Writes a new log's header (never over an existing file), within its schema's bounds:
+    the one place a log is started."""
     try:
         ruleset.codec.strict.decode(ruleset.codec.encode(header))  # the schema's bounds hold
     except msgspec.ValidationError as e:
         raise UsageError(f"the header would not be valid: {e}", file=path) from None
-    return header, tapelog.create(path, header, ruleset.codec)
+    return tapelog.create(path, header, ruleset.codec)
 
 
 def start_again(path: str, ruleset: engine.Ruleset[Any, Any, Any], old: Any, *,
@@ -139,7 +145,7 @@ def start_again(path: str, ruleset: engine.Ruleset[Any, Any, Any], old: Any, *,
     events.FORMAT), started now; never over an existing file."""
     header = msgspec.structs.replace(old, format=FORMAT, migrated_from=None, at=now(), by=by,
                                      salt=None)
-    return tapelog.create(path, header, ruleset.codec)
+    return _written(path, header, ruleset)
 
 
 # -- events ------------------------------------------------------------------------------
