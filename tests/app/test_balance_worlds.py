@@ -14,6 +14,7 @@ from tabletape import engine
 from tabletape.engine import CHANCE, agents
 from tabletape.engine.kit.turns import HIDDEN
 from tabletape.engine.simulate import header_for
+from tests.narrow import present
 
 
 def _bound(game: str):
@@ -126,7 +127,7 @@ def test_worlds_differ_from_seed_to_seed():
         if HIDDEN in rs.view(state, "alice").reserve["bob"] and len(state.reserve["bob"]) > 2:
             break
     view = rs.view(state, "alice")
-    worlds = {deal(view, "alice", random.Random(s)).reserve["bob"] for s in range(20)}
+    worlds = {present(deal(view, "alice", random.Random(s))).reserve["bob"] for s in range(20)}
     assert len(worlds) > 1
 
 

@@ -54,6 +54,7 @@ def test_every_replay_has_a_frame_per_seq_with_steppers_words(path):
     last = book.pics[-1]
     r = engine.replay(path)
     for v, who in enumerate((None, *r.header.players)):
+        assert r.ruleset is not None
         drawn = pictures.draw(r.ruleset, r.state, who)
         assert "".join(book.parts[i] for i in last[v]) + "</svg>\n" == drawn.svg()
 

@@ -70,4 +70,5 @@ def test_a_variant_is_validated_replayed_and_drawn(short_war, tmp_path, run):
     assert res.exit_code == 0, res.output
     assert (tmp_path / "short.svg").read_text().startswith("<svg")
     replayed = engine.replay(str(log))
+    assert replayed.ruleset is not None
     assert replayed.ruleset.header.options.length == "short" and not replayed.problems

@@ -158,6 +158,7 @@ def test_a_1_1_log_whose_recon_card_ended_the_round_is_judged_as_1_1_judged_it()
     first = new.problems[0]
     assert (first.seq, first.rule) == (66, "cow.turn.step")
     assert "alice reports their hand's theatres first" in first.reason
+    assert new.ruleset is not None
     assert set(new.ruleset.changelog["1.2"]) == {"cow.ability.round-end",
                                                  "cow.reinforce.round-end"}
 
@@ -188,6 +189,7 @@ def test_a_global_domination_1_1_log_that_skipped_a_say_is_refused_by_1_2_where_
     assert (first.seq, first.rule) == (42, "gd.score.window")
     assert first.reason == ("no draw by alice now: alice may play a scoring card or pass first "
                             "(the scoring step asks every player in turn, whatever they hold)")
+    assert new.ruleset is not None
     assert set(new.ruleset.changelog["1.2"]) == {"gd.score.window"}
 
 
@@ -388,6 +390,8 @@ def test_migrate_writes_the_same_plays_under_the_latest_rules(run, tmp_path):
     new = engine.replay(str(out))
     assert new.ok and new.rules_versions is None and new.head == d["head"]
     old = engine.replay(SIM)
+    assert new.ruleset is not None
+    assert old.ruleset is not None
     assert new.ruleset.outcome(new.state) == old.ruleset.outcome(old.state)
     kill = json.loads(open(out, "rb").read().splitlines()[40])
     assert kill["kill"] and kill["target"]  # upcast: 1.1 names the card a KILL takes

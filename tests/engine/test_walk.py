@@ -28,6 +28,7 @@ from tabletape.engine import reading
 from tabletape.tape import reader
 from tabletape.tape.errors import TapeError
 from tests.conftest import lines, write
+from tests.narrow import present
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPLAYS = sorted(glob.glob(os.path.join(ROOT, "replays", "*", "*.jsonl")))
@@ -142,13 +143,13 @@ def test_undos_settled_in_small_batches_are_the_same_facts(long_log, monkeypatch
     assert facts(reading.replay(long_log)) == big
     monkeypatch.setattr(folding, "UNDOS_PENDING", 6)
     seen = []
-    reading.replay(long_log, visit=lambda j: seen.append((j.seq in j.fold.core_seqs,
-                                                         dict(j.fold.retracted))) if j.seq
+    reading.replay(long_log, visit=lambda j: seen.append((j.seq in present(j.fold).core_seqs,
+                                                         dict(present(j.fold).retracted))) if j.seq
                    % 97 == 0 else None)
     monkeypatch.setattr(folding, "UNDOS_PENDING", 1 << 20)
     again = []
-    reading.replay(long_log, visit=lambda j: again.append((j.seq in j.fold.core_seqs,
-                                                          dict(j.fold.retracted))) if j.seq
+    reading.replay(long_log, visit=lambda j: again.append((j.seq in present(j.fold).core_seqs,
+                                                          dict(present(j.fold).retracted))) if j.seq
                    % 97 == 0 else None)
     assert seen == again
 

@@ -99,9 +99,11 @@ def check_after_kill(path: str, before: bytes, tail: log.Tail, confirmed: list[t
         else:
             with open(path, "rb") as f:
                 assert f.read() == data[:keep], "repair changed more than the torn tail"
+            assert aside is not None
             with open(aside, "rb") as f:
                 assert f.read() == data[keep:] and moved == len(data) - keep
             data = data[:keep]
+        assert aside is not None
         os.remove(aside)
         tally.repaired += 1
     heads = [rec.digest for rec in log.read_records(path, engine.codec_for)]

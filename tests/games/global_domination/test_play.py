@@ -22,6 +22,7 @@ from tabletape.games.global_domination.events import (
     Use,
 )
 from tabletape.games.global_domination.state import Force, Phase, Step
+from tests.narrow import present
 
 from .helpers import (
     PLAYERS,
@@ -424,7 +425,7 @@ def test_airborne_forces_at_any_time():
     assert refused(state, CardPlayed(player="bob", card="Airborne Forces", use=Use.BUILD)) == "gd.play.order"
     # in the scoring step any player may play it, even the one who is not to decide
     state = with_hand(end_turns(with_hand(state, "alice", "Fog of War")), "carol", "Airborne Forces")
-    assert state.phase is Phase.SCORING and RS.pending(state).actor == "alice"
+    assert state.phase is Phase.SCORING and present(RS.pending(state)).actor == "alice"
     state = run(state, text("carol", "Airborne Forces"), ForceBuilt(player="carol", area="India"),
                 PointsForgone(player="carol"), ScoringPassed(player="alice"),
                 ScoringPassed(player="bob"),  # bob still holds Airborne Forces
@@ -495,7 +496,7 @@ def test_bio_weapons_chain_goes_left_until_declined():
     assert refused(state, PointsForgone(player="alice")) == "gd.step.forgo"
     state = run(state, ForceReduced(player="alice", area="Canada"),
                 ForceReduced(player="alice", area="Canada"))
-    assert RS.pending(state).actor == "bob"
+    assert present(RS.pending(state)).actor == "bob"
     state = run(state, ChainAnswered(player="bob", joined=True),
                 ForceReduced(player="bob", area="India"), ForceReduced(player="bob", area="Mexico"))
     state = run(state, ChainAnswered(player="carol", joined=False))

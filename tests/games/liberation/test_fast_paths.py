@@ -32,6 +32,7 @@ from tabletape.games.liberation.state import CHANCE_STEPS, Owed, Played, Stage, 
 from tests.games.liberation.helpers import SEATS
 from tests.games.liberation.test_properties import candidates
 from tests.games.test_games import simulated
+from tests.narrow import present
 
 OLD_CARDS = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "rules-1.0",
                          "liberation", "iraq-abilities.jsonl")  # the earlier cards: turn-up
@@ -52,7 +53,7 @@ def walk(n: int, seed: int, rules: str | None = None, old: bool = False, **optio
     while rs.pending(state) is not None and len(states) < 3000:
         states.append(state)
         events = list(rs.legal(state))
-        chance = rs.pending(state).actor == CHANCE
+        chance = present(rs.pending(state)).actor == CHANCE
         ev = rng.choices(events, rs.weights(state, events) if chance else None)[0]
         state = rs.apply(state, ev)
     states.append(state)

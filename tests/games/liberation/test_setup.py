@@ -77,6 +77,7 @@ def test_first_seat_turns_the_first_country():
     # chance turns a country for the first seat
     s = start()
     d = RS.pending(s)
+    assert d is not None
     assert d.actor == CHANCE and s.steps[0].step is Step.TURN_COUNTRY and s.steps[0].player == "ann"
     # every country of the deck may come
     assert len(list(RS.legal(s))) == 10
