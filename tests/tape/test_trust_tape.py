@@ -339,7 +339,7 @@ def test_a_writer_waiting_for_a_repair_appends_to_the_repaired_file(game, monkey
     recorded = damaged(game, "blank")
     fixed = game.parent / "fixed.jsonl"
     write(fixed, recorded)
-    real, calls = fcntl.flock, []
+    real, calls = fcntl.flock, list[int]()
 
     def repair_finishes_first(fd, op):
         if op == fcntl.LOCK_EX and not calls:

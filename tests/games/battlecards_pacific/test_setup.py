@@ -162,7 +162,7 @@ def test_the_bundled_cards_match_the_counts_the_rulebook_gives():
     battles = [c for c in comp.conflict if c.battle]
     assert sum(present(c.battle).vp for c in battles) == 80  # 40 VP is half of it
     assert comp.rules.standard_victory == 40 and comp.rules.provenance == "rulebook"
-    eliminations = {c.name: present(c.battle).eliminates for c in battles if c.battle.eliminates}
+    eliminations = {c.name: present(c.battle).eliminates for c in battles if present(c.battle).eliminates}
     assert eliminations == {"Invasion of Australia": "US", "Invasion of Japan": "Japan"}
     assert all(u.provenance for s in comp.sides for u in s.arsenal)
 

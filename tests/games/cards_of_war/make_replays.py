@@ -45,7 +45,8 @@ class Scribe:
                               rules_version=rules)
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
-        self.rs: CardsOfWar = self.fold.ruleset  # bound to this game's header
+        assert isinstance(self.fold.ruleset, CardsOfWar)  # bound to this game's header
+        self.rs = self.fold.ruleset
         self.rng = random.Random(seed)
 
     @property

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -41,7 +42,8 @@ OLD_CARDS = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "rul
 def _components(old: bool):
     if not old:
         return RULESET.default_components()
-    return next(iter(engine.iter_records(OLD_CARDS))).event.components
+    header: Any = next(iter(engine.iter_records(OLD_CARDS))).event  # the log's header
+    return header.components
 
 
 def walk(n: int, seed: int, rules: str | None = None, old: bool = False, **options):
@@ -49,7 +51,7 @@ def walk(n: int, seed: int, rules: str | None = None, old: bool = False, **optio
     header = RULESET.start(SEATS[:n], Options(**options), _components(old))
     rs = RULESET.bind(header, rules)
     rng = random.Random(seed)
-    state, states = rs.initial(), []
+    state, states = rs.initial(), list[Any]()
     while rs.pending(state) is not None and len(states) < 3000:
         states.append(state)
         events = list(rs.legal(state))
