@@ -40,7 +40,7 @@ def marked_rules(paths: list[str]) -> set[str]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 for d in node.decorator_list:
                     if isinstance(d, ast.Call) and ast.unparse(d.func) == "pytest.mark.rule":
-                        ids |= {a.value for a in d.args if isinstance(a, ast.Constant)}
+                        ids |= {str(a.value) for a in d.args if isinstance(a, ast.Constant)}
     return ids
 
 

@@ -97,8 +97,11 @@ def test_a_longer_run_extends_a_shorter_one_from_the_cache(tmp_path, monkeypatch
     short = rep.measure(LIB, None, seed=4, games=100, cache_dir=cache)
     played: list[int] = []
     real = lab.play_chunk
-    monkeypatch.setattr(lab, "play_chunk", lambda c, s, start, n: played.append(start)
-                        or real(c, s, start, n))
+
+    def counted(c, s, start, n):
+        played.append(start)
+        return real(c, s, start, n)
+    monkeypatch.setattr(lab, "play_chunk", counted)
     longer = rep.measure(LIB, None, seed=4, games=130, cache_dir=cache)
     assert played == [100]  # games 0-99 came from the cache
     assert longer.a.games[:100] == short.a.games
@@ -240,5 +243,5 @@ def test_random_agents_play_the_games_simulate_plays():
         bound = rs.bind(header)
         seats = {p: agents.RandomAgent() for p in header.players}
         events: list = []
-        playout.play(bound, seats, 7, visit=lambda e, s, out=events: out.append(e))
+        playout.play(bound, seats, 7, visit=lambda e, s, out=events: out.append(e))  # type: ignore[misc]
         assert events == [e for e, _ in simulate.play(rs, header, 7)]

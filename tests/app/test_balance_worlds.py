@@ -94,7 +94,7 @@ def test_every_world_agrees_with_the_seats_view():
 
 def test_two_states_that_differ_only_in_what_the_seat_cannot_see_give_the_same_worlds():
     rs = _bound("battlecards-pacific")
-    deal = agents.dealer(rs)
+    deal = present(agents.dealer(rs))
     twins = 0
     for seed in range(4):
         for i, (state, options) in enumerate(_states(rs, seed)):
@@ -122,7 +122,7 @@ def test_two_states_that_differ_only_in_what_the_seat_cannot_see_give_the_same_w
 
 def test_worlds_differ_from_seed_to_seed():
     rs = _bound("battlecards-pacific")
-    deal = agents.dealer(rs)
+    deal = present(agents.dealer(rs))
     for state, _ in _states(rs, 0):
         if HIDDEN in rs.view(state, "alice").reserve["bob"] and len(state.reserve["bob"]) > 2:
             break

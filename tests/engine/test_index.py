@@ -127,7 +127,7 @@ def test_a_damaged_index_is_ignored_and_rebuilt(tmp_path, damage):
         a, b = toc.checkpoints[2], toc.checkpoints[5]
         (a.at, a.size), (b.at, b.size) = (b.at, b.size), (a.at, a.size)
         new = msgspec.msgpack.encode(toc)
-        data = index.MAGIC + len(new).to_bytes(8, "little") + seal.tag(new) + new + \
+        data = index.MAGIC + len(new).to_bytes(8, "little") + present(seal.tag(new)) + new + \
             data[n + size:]
     write(ipath, data)
     for to in (40, 100, 199):

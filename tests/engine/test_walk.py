@@ -26,6 +26,7 @@ from tabletape.app import judge
 from tabletape.engine import fold as folding
 from tabletape.engine import reading
 from tabletape.tape import reader
+from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import TapeError
 from tests.conftest import lines, write
 from tests.narrow import present
@@ -110,7 +111,7 @@ def _one_by_one(path: str):
     with open(path, "rb") as f:
         data = f.read()
     try:
-        reader._check_lines(data, at, path, engine.codec_for, reader.MAX_LINE, out)
+        reader._check_lines(data, at, path, engine.codec_for, MAX_LINE, out)
     except TapeError as e:
         return out, (type(e), str(e))
     return out, None

@@ -90,6 +90,7 @@ def check_after_kill(path: str, before: bytes, tail: log.Tail, confirmed: list[t
         assert isinstance(r.error, TornTail), r.error
         tally.torn += 1
         keep = r.error.offset
+        assert keep is not None  # a torn tail is found at a byte
         done = log.repair(path)
         moved, aside, _ = done
         if done.restored:  # killed just before the newline: a whole event, given it back

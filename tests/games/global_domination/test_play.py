@@ -689,9 +689,10 @@ def test_tactical_nukes_struggle_everything():
 @pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own")
 def test_surrender_of_ones_own_force_cites_the_judging_versions_rule():
     # judged as 1.0, the refusal cites the card's own rule: 1.0 had no gd.card.surrender.own
+    from tabletape.games.global_domination import RULESET
     from tests import story
 
-    from .helpers import RULESET, header
+    from .helpers import header
     old = RULESET.bind(replace(header(), rules_version="1.0"))
     state = holding("Surrender", Canada="alice", Mexico="bob")
     state = run(state, text("alice", "Surrender"))
