@@ -9,6 +9,7 @@ import json
 import os
 import random
 import re
+from typing import Any
 
 import msgspec
 import pytest
@@ -109,7 +110,7 @@ def test_play_prints_the_shared_link_and_a_secret_link_and_qr_per_player(run, no
     assert m, lines[0]
     links = [line for line in lines if re.match(r"(alice|bob|umpire): http", line)]
     assert [line.split(":")[0] for line in links] == ["alice", "bob", "umpire"]
-    tokens = [re.fullmatch(rf"\w+: {m[1]}/p/([A-Za-z0-9_-]{{24}})", line)[1] for line in links]
+    tokens = [present(re.fullmatch(rf"\w+: {m[1]}/p/([A-Za-z0-9_-]{{24}})", line))[1] for line in links]
     assert len(set(tokens)) == 3
     assert sum("█" in line for line in lines) > 30  # a QR code under each link
     assert res.stderr == LOOPBACK_NOTE
@@ -197,7 +198,7 @@ def test_bad_writes_write_nothing(table):
     bob = state(served, links["bob"])
     event = bob["groups"][0]["events"][0]["event"]
     body = {"event": event, "after": bob["version"]}
-    cases = [
+    cases: list[tuple[tuple[str, Any], int | tuple[int, ...], str | None]] = [
         (("/p/wrong-token/event", body), 404, "no such seat"),
         ((links["bob"][:-1] + "/event", body), 404, "no such seat"),
         (("/event", body), (404, 405), None),  # the shared page writes nothing
