@@ -114,6 +114,7 @@ def test_eight_writers_append_without_losing_interleaving_or_forking(tmp_path):
     next_of = [0] * WRITERS
     stale_views = 0
     for rec in records[1:]:
+        assert isinstance(rec.event, Note)  # every writer appends notes
         me, n, saw = map(int, present(TEXT.fullmatch(rec.event.text)).groups())
         assert n == next_of[me], f"writer {me}: event {n} out of order or repeated"
         next_of[me] += 1
