@@ -307,7 +307,7 @@ def _plays_plain(lk, state):
     if state.phase is Phase.PLAY and state.current:
         p = state.current
         cands += [g.CardsDiscarded(player=p, cards=s, taken=k)
-                  for s in g._discard_sets(state.hands[p]) for k in state.stacks]
+                  for s in g.discard_sets(state.hands[p]) for k in state.stacks]
         cands.append(g.TurnEnded(player=p))
     if state.phase is Phase.SCORING and q.scorer(state):
         cands.append(g.ScoringPassed(player=q.scorer(state) or ""))
