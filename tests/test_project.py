@@ -23,13 +23,18 @@ def test_schemas_in_the_repository_are_not_stale():
 
 def test_mypy_in_make_test_is_strict_on_src_and_the_template_game():
     """docs/layout.md: `make test`'s mypy step reads [tool.mypy], which is strict and names
-    src and the template game (a game added under src is held to it at once)."""
+    src and the tests (a game added under src is held to it at once); the tests may leave
+    their functions unannotated, and the template game may not."""
     import tomllib
 
     with open("pyproject.toml", "rb") as f:
         mypy = tomllib.load(f)["tool"]["mypy"]
     assert mypy["strict"] is True
-    assert {"src/tabletape", "tests/template_game"} <= set(mypy["files"])
+    assert {"src/tabletape", "tests"} <= set(mypy["files"])
+    relaxed = {o["module"]: o for o in mypy["overrides"] if isinstance(o["module"], str)}
+    assert relaxed["tests.*"]["disallow_untyped_defs"] is False
+    assert relaxed["tests.*"]["check_untyped_defs"] is True
+    assert relaxed["tests.template_game.*"]["disallow_untyped_defs"] is True
 
 
 def marked_rules(paths: list[str]) -> set[str]:
@@ -40,7 +45,7 @@ def marked_rules(paths: list[str]) -> set[str]:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
                 for d in node.decorator_list:
                     if isinstance(d, ast.Call) and ast.unparse(d.func) == "pytest.mark.rule":
-                        ids |= {a.value for a in d.args if isinstance(a, ast.Constant)}
+                        ids |= {str(a.value) for a in d.args if isinstance(a, ast.Constant)}
     return ids
 
 

@@ -55,12 +55,15 @@ RULES = {
 }
 
 
+ToyComponents = Components  # the name a method annotation reads (the class names its own `Components`)
+
+
 class TakeAway(Ruleset[Started, State, Taken]):
     id, version, title, players = "take-away", "1.0", "Take-away", (2, 4)
     Header, Options, Components, events, RULES = Started, Options, Components, (Taken,), RULES
     OWNERS = {Taken: "player"}  # each take is its player's; nothing is secret
 
-    def default_components(self) -> Components:
+    def default_components(self) -> ToyComponents:
         return Components()
 
     def initial(self) -> State:

@@ -15,6 +15,7 @@ from tabletape.app import balance_report as rep
 from tabletape.app import balance_stats as st
 from tabletape.engine import CHANCE, agents, playout, simulate
 from tabletape.engine.simulate import header_for
+from tests.narrow import present
 
 LIB = lab.Config(game="liberation", rules=engine.get("liberation").version, players=2)
 
@@ -42,6 +43,7 @@ def test_the_figures_agree_with_a_count_over_the_games_logs(tmp_path):
         path = str(tmp_path / f"g{g.index}.jsonl")
         lab.write_game(LIB, 5, g.index, path)
         r = engine.replay(path)
+        assert r.fold is not None
         assert r.error is None and not r.fold.illegal
         bound = rs.bind(r.header)
         outcome = bound.outcome(r.fold.state)
@@ -53,7 +55,7 @@ def test_the_figures_agree_with_a_count_over_the_games_logs(tmp_path):
         state, turns, last = bound.initial(), 0, None
         for line in open(path, "rb").read().splitlines()[1:]:
             event = msgspec.json.decode(line, type=rs.union())
-            actor = bound.pending(state).actor
+            actor = present(bound.pending(state)).actor
             if actor != CHANCE and actor != last and len(list(bound.legal(state))) >= 1:
                 turns, last = turns + (actor != last), actor
             state = bound.apply(state, event)
@@ -95,8 +97,11 @@ def test_a_longer_run_extends_a_shorter_one_from_the_cache(tmp_path, monkeypatch
     short = rep.measure(LIB, None, seed=4, games=100, cache_dir=cache)
     played: list[int] = []
     real = lab.play_chunk
-    monkeypatch.setattr(lab, "play_chunk", lambda c, s, start, n: played.append(start)
-                        or real(c, s, start, n))
+
+    def counted(c, s, start, n):
+        played.append(start)
+        return real(c, s, start, n)
+    monkeypatch.setattr(lab, "play_chunk", counted)
     longer = rep.measure(LIB, None, seed=4, games=130, cache_dir=cache)
     assert played == [100]  # games 0-99 came from the cache
     assert longer.a.games[:100] == short.a.games
@@ -110,9 +115,11 @@ def test_the_sprt_finds_an_edge_handed_to_seat_1_and_none_between_equals(toy):
     edge = msgspec.structs.replace(toy, options=(("pile", 1),))
     ask = rep.SprtAsk(delta=0.1, alpha=0.05, beta=0.05)
     moved = rep.measure(toy, edge, seed=1, games=2000, sprt=ask)
+    assert moved.sprt is not None
     assert moved.sprt.verdict == "moved" and moved.games < 2000
     assert moved.sprt.llr >= moved.sprt.upper
     same = rep.measure(toy, toy, seed=1, games=2000, sprt=ask)
+    assert same.sprt is not None
     assert same.sprt.verdict == "not moved" and same.games < 2000
     assert same.sprt.llr <= same.sprt.lower
     assert "moves seat 1's win rate by at least 10.0%" in rep.verdict(moved)
@@ -236,5 +243,5 @@ def test_random_agents_play_the_games_simulate_plays():
         bound = rs.bind(header)
         seats = {p: agents.RandomAgent() for p in header.players}
         events: list = []
-        playout.play(bound, seats, 7, visit=lambda e, s, out=events: out.append(e))
+        playout.play(bound, seats, 7, visit=lambda e, s, out=events: out.append(e))  # type: ignore[misc]
         assert events == [e for e, _ in simulate.play(rs, header, 7)]

@@ -98,7 +98,7 @@ def test_random_agents_play_the_games_simulate_plays_seed_for_seed(game):
     seats = {p: agents.RandomAgent() for p in header.players}
     for seed in (3, 11, 12):
         events: list = []
-        playout.play(bound, seats, seed, visit=lambda e, s, out=events: out.append(e))
+        playout.play(bound, seats, seed, visit=lambda e, s, out=events: out.append(e))  # type: ignore[misc]  # (mypy cannot type a lambda's default)
         assert events == [e for e, _ in simulate.play(rs, header, seed)]
         drawn: list = []  # the agents' door (engine.agents): `drawer`, the same draws
         draw, state, rng = playout.drawer(bound), bound.initial(), random.Random(seed)

@@ -14,6 +14,7 @@ from tabletape import engine
 from tabletape.engine import CHANCE, agents
 from tabletape.engine.kit.turns import HIDDEN
 from tabletape.engine.simulate import header_for
+from tests.narrow import present
 
 
 def _bound(game: str):
@@ -93,7 +94,7 @@ def test_every_world_agrees_with_the_seats_view():
 
 def test_two_states_that_differ_only_in_what_the_seat_cannot_see_give_the_same_worlds():
     rs = _bound("battlecards-pacific")
-    deal = agents.dealer(rs)
+    deal = present(agents.dealer(rs))
     twins = 0
     for seed in range(4):
         for i, (state, options) in enumerate(_states(rs, seed)):
@@ -121,12 +122,12 @@ def test_two_states_that_differ_only_in_what_the_seat_cannot_see_give_the_same_w
 
 def test_worlds_differ_from_seed_to_seed():
     rs = _bound("battlecards-pacific")
-    deal = agents.dealer(rs)
+    deal = present(agents.dealer(rs))
     for state, _ in _states(rs, 0):
         if HIDDEN in rs.view(state, "alice").reserve["bob"] and len(state.reserve["bob"]) > 2:
             break
     view = rs.view(state, "alice")
-    worlds = {deal(view, "alice", random.Random(s)).reserve["bob"] for s in range(20)}
+    worlds = {present(deal(view, "alice", random.Random(s))).reserve["bob"] for s in range(20)}
     assert len(worlds) > 1
 
 

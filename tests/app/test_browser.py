@@ -26,6 +26,7 @@ from tabletape import engine
 from tabletape.app import viewer
 from tests.conftest import session_log
 from tests.games.test_svg import DISPUTED
+from tests.narrow import present
 from tests.registry import BUNDLED
 
 SHOTS = "build/screenshots"
@@ -124,6 +125,7 @@ def test_step_with_the_keys_and_the_buttons(page, kill_html):
     page.click("#prev")
     assert page.input_value("#seq") == "39"
     fold = engine.replay(KILL).fold
+    assert fold is not None
     assert page.locator("#ticks span.i").count() == len(fold.illegal) + len(fold.corrected) == 1
     assert page.locator("#ticks span.d").count() == len(fold.disputes) == 2
     shot(page, "keys")
@@ -171,7 +173,7 @@ def test_each_games_disputed_replay_in_the_viewer(page, game, tmp_path):
     path = DISPUTED[game]
     out = tmp_path / f"{game}.html"
     viewer.write(path, str(out))
-    ruling = engine.replay(path).fold.disputes[0]
+    ruling = present(engine.replay(path).fold).disputes[0]
     open_page(page, f"{out.as_uri()}#seq={ruling.about}")
     assert f"disputed at seq {ruling.dispute_seq}: {ruling.verdict}" in page.inner_text("#marks")
     assert page.locator("#table svg").count() == 1

@@ -29,7 +29,9 @@ REFRESH = "typeof poll === 'function' ? poll(true) : null"  # at once, not at th
 
 def _legal(path) -> list[dict]:
     result = engine.replay(str(path))
+    assert result.ruleset is not None
     codec = result.ruleset.codec
+    assert result.fold is not None
     return [{**json.loads(codec.encode(e)), "seq": -1}
             for e in result.ruleset.legal(result.fold.state)]
 
@@ -215,6 +217,8 @@ def test_a_game_pressed_through_the_builder_from_phones(phones, tmp_path, monkey
     result = engine.replay(str(path))
     assert result.error is None and not result.problems
     if most is None:
+        assert result.ruleset is not None
+        assert result.fold is not None
         assert result.ruleset.outcome(result.fold.state) is not None  # to the game's end
     else:
         assert result.events - 1 >= most
@@ -228,6 +232,8 @@ def test_a_game_pressed_through_the_builder_from_phones(phones, tmp_path, monkey
 
 def _pending(path) -> bool:
     result = engine.replay(str(path))
+    assert result.ruleset is not None
+    assert result.fold is not None
     return result.ruleset.pending(result.fold.state) is not None
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from tabletape import engine
 from tests.app.test_browser import browser, free_port, served, shot, watch_console  # noqa: F401
+from tests.narrow import present
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
@@ -119,18 +120,23 @@ def press(pg, item: str | None, log_path) -> None:
 
 def pending(path) -> engine.Decision | None:
     result = engine.replay(str(path))
+    assert result.ruleset is not None
+    assert result.fold is not None
     return result.ruleset.pending(result.fold.state)
 
 
 def in_deck(path) -> str:
     """Returns the name of a card the next draw may be (the first legal draw)."""
     result = engine.replay(str(path))
+    assert result.ruleset is not None
+    assert result.fold is not None
     return next(iter(result.ruleset.legal(result.fold.state))).card
 
 
 def hands(path) -> dict[str, tuple[str, ...]]:
     result = engine.replay(str(path))
     assert result.error is None and not result.problems
+    assert result.fold is not None
     return result.fold.state.hands
 
 
@@ -369,7 +375,9 @@ def test_each_games_pages_at_phone_and_desktop_size(phones, game, tmp_path):
     path.write_bytes(b"".join(rows[:cut]))
     result = engine.replay(str(path))
     assert result.error is None and not result.problems
+    assert result.fold is not None
     players = tuple(result.fold.header.players)
+    assert result.ruleset is not None
     decision = result.ruleset.pending(result.fold.state)
     who = decision.actor if decision and decision.actor in players else players[0]
     seats = play.Seats(players)
@@ -420,7 +428,9 @@ def hidden_from(pages: dict, log_path) -> None:
     import msgspec
     from playwright.sync_api import expect
     result = engine.replay(str(log_path))
+    assert result.fold is not None
     rs, state = result.ruleset, result.fold.state
+    assert rs is not None
     seen_by = {p: _strings(msgspec.to_builtins(rs.view(state, p))) for p in pages}
     for me, (pg, _sent) in pages.items():
         pg.evaluate("poll(true)")  # the page as the log is now, not as it was a press ago
@@ -466,7 +476,9 @@ def bar_agrees(pages: dict, log_path, board: bool = True) -> None:
 
     from tabletape.app import play
     result = engine.replay(str(log_path))
+    assert result.fold is not None
     rs, state = result.ruleset, result.fold.state
+    assert rs is not None
     acting = play.acts(rs, state, rs.pending(state))
     over = rs.outcome(state) is not None
     for me, (pg, _) in pages.items():
@@ -480,7 +492,7 @@ def bar_agrees(pages: dict, log_path, board: bool = True) -> None:
         said = ("Game over" if over else "Your move" if mine
                 else "Waiting for " + " and ".join([", ".join(acting[:-1]), acting[-1]]
                                                    if len(acting) > 1 else acting)
-                if acting else "Waiting: " + rs.pending(state).detail)
+                if acting else "Waiting: " + present(rs.pending(state)).detail)
         expect(pg.locator("#turn")).to_have_text(said)
         assert pg.title() == ("● " if said == "Your move" else "") + f"{said} — {rs.title}"
         if board and not over:  # the board names the same player
@@ -529,6 +541,8 @@ def test_two_phones_play_a_whole_short_game_of_cards_of_war(phones, tmp_path, mo
         server.close()
     result = engine.replay(str(path))
     assert result.error is None and not result.problems
+    assert result.ruleset is not None
+    assert result.fold is not None
     assert result.ruleset.outcome(result.fold.state) is not None
     assert pressed == result.events - 1
     assert subprocess.run([sys.executable, "-m", "tabletape", "validate", str(path)],
@@ -541,6 +555,8 @@ def game_over_shown(pages: dict, log_path) -> None:
     are on that drawing)."""
     from playwright.sync_api import expect
     result = engine.replay(str(log_path))
+    assert result.ruleset is not None
+    assert result.fold is not None
     outcome = result.ruleset.outcome(result.fold.state)
     before = result.fold.stack[-1].before
     piles = {c for b in before.battles for pile in b.piles.values() for c in pile}
@@ -607,6 +623,8 @@ def test_a_page_is_updated_by_push_not_by_polling(phones, playing):
     expect(alice.locator("#seq")).to_have_text(f"after seq {lines - 1}")
     assert alice.evaluate("connection.online") is True
     result = engine.replay(str(log_path))
+    assert result.ruleset is not None
+    assert result.fold is not None
     event = next(iter(result.ruleset.legal(result.fold.state)))
     raw = {k: v for k, v in msgspec.to_builtins(event).items()
            if k not in ("seq", "prev", "at", "by", "salt")}

@@ -23,6 +23,7 @@ from tests.app.test_browser_play import (  # noqa: F401
     press,
     serve_play,
 )
+from tests.narrow import present
 
 
 @pytest.fixture
@@ -143,6 +144,8 @@ def test_rematch_is_offered_when_the_page_data_says_so(phones, game):  # noqa: F
     path, links = game
     result = engine.replay("replays/cards-of-war/sim-normal.jsonl")
     shutil.copyfile("replays/cards-of-war/sim-normal.jsonl", path)  # a finished game
+    assert result.ruleset is not None
+    assert result.fold is not None
     assert result.ruleset.outcome(result.fold.state) is not None
     alice, _ = phones(links["alice"])
     expect(alice.locator("#final")).to_be_visible()
@@ -166,6 +169,8 @@ def test_the_board_and_the_bar_name_the_reporter_of_a_recon(tmp_path):
     for cut in range(2, len(rows) + 1):
         path.write_bytes(b"".join(rows[:cut]))
         result = engine.replay(str(path))
+        assert result.ruleset is not None
+        assert result.fold is not None
         decision = result.ruleset.pending(result.fold.state)
         if decision is not None and decision.kind == "report":
             break
@@ -191,8 +196,9 @@ def test_stage_of_reads_each_games_round_or_turn():
              }
     for source, want in wants.items():
         result = engine.replay(source)
+        assert result.fold is not None
         assert play.stage_of(result.fold.state).startswith(want), source
-    fresh = engine.replay("replays/cards-of-war/sim-normal.jsonl", to=0).fold.state
+    fresh = present(engine.replay("replays/cards-of-war/sim-normal.jsonl", to=0).fold).state
     assert play.stage_of(fresh) == "round 1"
 
 

@@ -19,6 +19,7 @@ from tabletape.engine import seats as seating
 from tabletape.engine.kit import moves as kit
 from tabletape.engine.kit.moves import MOST, Pick
 from tests.app.test_play import cut, replayed
+from tests.narrow import present
 
 
 def walk(step: moves.Step | None, trail: tuple[str, ...] = ()):
@@ -54,7 +55,7 @@ def test_a_deployment_is_a_card_of_the_hand_then_its_battle(tmp_path):
     assert tree is not None
     # the first question names the hand's cards, not every (card, battle) pair
     assert tree.ask == "Which card do you deploy?"
-    hand = replayed(path).fold.state.hands["bob"]
+    hand = present(replayed(path).fold).state.hands["bob"]
     assert {c.label for c in tree.choices} == set(hand)
     # then the battle, in players' words; the leaf records the sentence the page confirms
     card = tree.choices[0]
@@ -107,7 +108,7 @@ def test_a_discard_is_the_card_to_take_then_the_cards_that_pay_ticked(tmp_path):
     assert pay is not None and pay.tick and pay.ask.startswith(f"Which cards pay for "
                                                                f"{take.choices[0].label}?")
     items = {t for c in pay.choices for t in c.ticks or ()}
-    hand = set(replayed(path).fold.state.hands["alice"])
+    hand = set(present(replayed(path).fold).state.hands["alice"])
     assert items <= hand  # each card of the hand once, to tick: not every pair of them
     sets = [tuple(sorted(c.ticks or ())) for c in pay.choices]
     assert len(sets) == len(set(sets))  # a pair in either order is one move

@@ -82,7 +82,9 @@ def test_check_summarises_by_game_and_rules_version(run, logs):
     assert kill["illegal"] == [[21, "cow.kill.type-match"]]
     sim = report["logs"][os.path.relpath(logs / "cards-of-war/sim-normal.jsonl")]
     result = engine.replay(str(logs / "cards-of-war/sim-normal.jsonl"))
+    assert result.ruleset is not None
     o = result.ruleset.outcome(result.state)
+    assert o is not None
     assert (sim["winners"], sim["scores"]) == (list(o.winners), o.scores)
     assert sim["events"] == result.events
     assert len(corpus.decode_counts(sim["moves"])) == result.events
@@ -491,10 +493,13 @@ def test_an_outcome_change_names_the_seq_that_decided_it(logs):
         cut = logs / f"cut-{seqs}.jsonl"
         cut.write_bytes(b"".join(lines[:seqs]))
         r = engine.replay(str(cut))
+        assert result.ruleset is not None
         assert result.ruleset.over(r.state) is over
+    assert entry.scores is not None
     p, score = next(iter(entry.scores.items()))
     rescored = msgspec.structs.replace(entry, scores={**entry.scores, p: score + 1})
     change = corpus.difference("sim-normal.jsonl", entry, rescored)
+    assert change is not None
     (aspect,) = change.aspects
     assert (aspect.aspect, aspect.seq) == ("outcome", entry.over_at)
     assert aspect.after["scores"][p] == score + 1
@@ -572,6 +577,7 @@ def test_an_old_log_is_judged_both_ways_and_the_baseline_keeps_both(run, tmp_pat
     assert run("corpus", "check", old, "--baseline", base).exit_code == 0
     agreed = msgspec.structs.replace(kept, latest=None)
     change = corpus.difference("x.jsonl", agreed, kept)
+    assert change is not None
     (aspect,) = change.aspects
     assert (aspect.aspect, aspect.seq, aspect.before) == ("latest", seq, None)
     assert aspect.after == {"version": latest, "verdict": "invalid", "first_illegal": [seq, rule]}

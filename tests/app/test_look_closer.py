@@ -129,7 +129,9 @@ def test_a_closed_pipe_ends_a_command_quietly(tmp_path):
     cmd = [sys.executable, "-m", "tabletape", "note", str(log), "x", "--about", "21",
            "--dispute"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert p.stdout is not None
     p.stdout.readline()
     p.stdout.close()  # as `| head -1` does
+    assert p.stderr is not None
     err = p.stderr.read().decode()
     assert p.wait() in (0, 141) and "Broken pipe" not in err and "Traceback" not in err

@@ -11,6 +11,7 @@ import pytest
 
 from tabletape.app import play
 from tests.app.test_play import SIM, cut, replayed
+from tests.narrow import present
 
 ALICE, BOB, UMPIRE, SHARED = play.Seat("alice"), play.Seat("bob"), \
     play.Seat(play.UMPIRE, umpire=True), play.PUBLIC
@@ -58,7 +59,7 @@ def test_a_request_survives_a_restart_and_is_answered_after_it(path):
     assert (undo["asked"], undo["asked_by"], undo["may_confirm"]) == (21, "alice", True)
     assert page(table, ALICE)["undo"]["may_confirm"] is False
     assert press(table, BOB) == "recorded seq 22: bob accepts the request at seq 21: undoes seq 20"
-    assert replayed(path).fold.latest() == 19
+    assert present(replayed(path).fold).latest() == 19
 
 
 def test_a_request_refused_leaves_the_event_standing(path):
@@ -67,6 +68,7 @@ def test_a_request_refused_leaves_the_event_standing(path):
     assert press(table, BOB, refuse=True) == ("recorded seq 22: bob refuses the request at "
                                               "seq 21: seq 20 stands")
     result = replayed(path)
+    assert result.fold is not None
     assert result.fold.latest() == 20 and result.fold.open_request() is None
     undo = page(table, ALICE)["undo"]
     assert (undo["asked"], undo["may_ask"]) == (None, True)  # she may ask again
@@ -168,6 +170,6 @@ def test_a_request_kept_in_a_checkpoint_is_answered_after_a_restart(path, monkey
     loaded = index.load(str(path), engine.get("cards-of-war"), lines_hash(str(path)))
     assert any(c.seq > 21 for c in loaded.checkpoints)
     table = play.Table(str(path))
-    assert table.replayed().fold.partial  # read on from the checkpoint
+    assert present(table.replayed().fold).partial  # read on from the checkpoint
     assert page(table, BOB)["undo"]["asked"] == 21
     assert press(table, BOB) == "recorded seq 42: bob accepts the request at seq 21: undoes seq 20"

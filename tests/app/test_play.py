@@ -9,12 +9,14 @@ import json
 import os
 import random
 import re
+from typing import Any
 
 import msgspec
 import pytest
 
 from tabletape import engine
 from tests.app.test_serve import Served
+from tests.narrow import present
 
 uvicorn = pytest.importorskip("uvicorn", reason="serve --play needs the view extra")
 
@@ -82,7 +84,9 @@ def replayed(path) -> engine.Replay:
 def hidden_from(path, who: str) -> set[str]:
     """Returns the card names in other hands that `who` cannot see anywhere on the table."""
     result = replayed(path)
+    assert result.fold is not None
     rs, state = result.ruleset, result.fold.state
+    assert rs is not None
     seen = msgspec.json.encode(rs.view(state, who)).decode()
     return {c for p, hand in state.hands.items() if p != who for c in hand
             if f'"{c}"' not in seen}
@@ -106,7 +110,7 @@ def test_play_prints_the_shared_link_and_a_secret_link_and_qr_per_player(run, no
     assert m, lines[0]
     links = [line for line in lines if re.match(r"(alice|bob|umpire): http", line)]
     assert [line.split(":")[0] for line in links] == ["alice", "bob", "umpire"]
-    tokens = [re.fullmatch(rf"\w+: {m[1]}/p/([A-Za-z0-9_-]{{24}})", line)[1] for line in links]
+    tokens = [present(re.fullmatch(rf"\w+: {m[1]}/p/([A-Za-z0-9_-]{{24}})", line))[1] for line in links]
     assert len(set(tokens)) == 3
     assert sum("█" in line for line in lines) > 30  # a QR code under each link
     assert res.stderr == LOOPBACK_NOTE
@@ -141,6 +145,7 @@ def test_each_page_is_sent_only_what_its_seat_may_see(table):
             assert not {c for c in secret if c in body.decode()}, (who, link)
     result = replayed(path)
     for who in ("alice", "bob"):  # the hand panel: the game's `held`, pile by pile
+        assert result.fold is not None
         assert state(served, links[who])["hand"] == [
             {"pile": "Hand", "cards": list(result.fold.state.hands[who])}]
     public = state(served, "")
@@ -150,6 +155,8 @@ def test_each_page_is_sent_only_what_its_seat_may_see(table):
     umpire = state(served, links["umpire"])
     result = replayed(path)
     from tabletape.app import pictures
+    assert result.ruleset is not None
+    assert result.fold is not None
     assert umpire["svg"] == pictures.draw(result.ruleset, result.fold.state).svg()  # everything
     assert all(word in umpire["svg"] for c in both for word in c.split())  # whole names
 
@@ -171,6 +178,7 @@ def test_a_pressed_event_is_appended_through_the_checked_path(table):
     assert status == 200, said
     assert said["message"].startswith("recorded seq 21: bob deploys")
     result = replayed(path)
+    assert result.fold is not None
     assert result.events == 22 and result.fold.header.players == ("alice", "bob")
     last = json.loads(path.read_text().splitlines()[-1])
     assert (last["by"], last["type"]) == ("bob", "card_deployed")
@@ -190,7 +198,7 @@ def test_bad_writes_write_nothing(table):
     bob = state(served, links["bob"])
     event = bob["groups"][0]["events"][0]["event"]
     body = {"event": event, "after": bob["version"]}
-    cases = [
+    cases: list[tuple[tuple[str, Any], int | tuple[int, ...], str | None]] = [
         (("/p/wrong-token/event", body), 404, "no such seat"),
         ((links["bob"][:-1] + "/event", body), 404, "no such seat"),
         (("/event", body), (404, 405), None),  # the shared page writes nothing
@@ -266,7 +274,7 @@ def test_undo_needs_another_players_confirmation(table):
                                               "seq 21: undoes seq 20")
     last = json.loads(path.read_text().splitlines()[-1])
     assert (last["type"], last["target"], last["asked"], last["by"]) == ("undone", 20, 21, "bob")
-    assert replayed(path).fold.latest() == 19
+    assert present(replayed(path).fold).latest() == 19
 
 
 def test_the_umpire_undoes_at_once(table):
@@ -290,7 +298,7 @@ def test_a_shell_append_beside_the_server_keeps_one_chain(table, run):
     assert status == 409  # the page was drawn before the shell's append
     assert after["waiting"].startswith("the card bob draws")  # only bob sees it: his buttons
     assert state(served, links["alice"])["groups"] == []
-    deck = replayed(path).fold.state.decks  # bob presses a card he holds: one in the deck
+    deck = present(replayed(path).fold).state.decks  # bob presses a card he holds: one in the deck
     drawn = next(c for c in after["groups"][0]["events"]
                  if any(d.get(c["event"]["card"]) for d in deck.values()))
     status, said = post(served, links["bob"] + "/event",
@@ -357,6 +365,8 @@ def play_from_pages(path, players: tuple[str, ...], most: int, monkeypatch) -> i
             # an honest player presses the card they drew: one the deck holds (the page
             # offers every card they cannot rule out, some of which another seat holds)
             result = replayed(path)
+            assert result.ruleset is not None
+            assert result.fold is not None
             legal = [json.loads(result.ruleset.codec.encode(e)) for e in
                      result.ruleset.legal(result.fold.state)]
             choices = [c for c in choices if {**c, "seq": -1} in
@@ -378,6 +388,8 @@ def test_a_whole_short_game_of_cards_of_war_from_two_pages(tmp_path, run, monkey
                "length=short").exit_code == 0
     pressed = play_from_pages(path, ("alice", "bob"), 1000, monkeypatch)
     result = replayed(path)
+    assert result.ruleset is not None
+    assert result.fold is not None
     assert result.ruleset.outcome(result.fold.state) is not None  # played to the end
     assert pressed == result.events - 1
 
@@ -405,6 +417,7 @@ def test_a_draws_buttons_tell_nothing_of_the_other_hand(tmp_path):
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 20)  # alice deployed at seq 19; she draws next
     result = replayed(path)
+    assert result.fold is not None
     state = result.fold.state
     deck = {c for c, n in state.decks[next(iter(state.decks))].items() if n}
     bobs = set(state.hands["bob"])

@@ -48,6 +48,7 @@ def serve(*args: str) -> tuple[subprocess.Popen, str, dict[str, str], str]:
         if line.startswith("(no QR codes") or (links and "umpire" in links) or \
                 (len(links) == 2 and "--umpire" not in args):
             break
+    assert proc.stderr is not None
     assert base is not None, proc.stderr.read() if proc.poll() is not None else "no address"
     return proc, base, links, ""
 

@@ -20,6 +20,7 @@ from tabletape.engine import simulate as sim
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 from tests.app.test_play import SIM, cut
+from tests.narrow import present
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +48,7 @@ def played(tmp_path, game: str, players: tuple[str, ...], seed: int, until) -> s
 
 def body(table: play.Table, event) -> dict:
     raw = json.loads(table.game().codec.encode(event))
-    return {"event": raw, "after": table.version(table.replayed().tail)}
+    return {"event": raw, "after": table.version(present(table.replayed().tail))}
 
 
 # -- 1. a phone plays only for its own seat ----------------------------------------------
@@ -64,12 +65,15 @@ def test_a_seat_is_offered_only_its_own_events_and_a_write_for_another_is_403(tm
     path = played(tmp_path, "global-domination", ("ann", "ben", "cat"), 3, _others_move)
     table = play.Table(path)
     result = table.replayed()
+    assert result.fold is not None
     bound, state = result.ruleset, result.fold.state
-    actor = bound.pending(state).actor
+    assert bound is not None
+    actor = present(bound.pending(state)).actor
     theirs = next(e for e in bound.legal(state) if seats.owner(bound, e) not in (None, actor))
     owner = seats.owner(bound, theirs)
     offered = play.Table.offered(result, play.Seat(actor))
     assert all(seats.owner(bound, e) in (None, actor) for e in offered)
+    assert owner is not None
     assert theirs in play.Table.offered(result, play.Seat(owner))
     before = open(path, "rb").read()
     with pytest.raises(play.Refused) as refused:
@@ -84,7 +88,7 @@ def test_authority_comes_before_the_log_is_read(tmp_path):
     cut(SIM, path, 21)
     table = play.Table(str(path))
     ok = {"event": {"type": "card_deployed", "player": "bob", "card": "Marines", "battle": 1},
-          "after": table.version(table.replayed().tail)}
+          "after": table.version(present(table.replayed().tail))}
     with open(path, "ab") as f:
         f.write(b'{"type":"card_drawn","seq":99}\n')  # the chain broken: nothing replays
     with pytest.raises(play.Refused) as refused:
@@ -100,6 +104,7 @@ def test_a_stale_write_says_the_same_whatever_card_it_names(tmp_path):
     table = play.Table(str(path))
     result = table.replayed()
     answers = set()
+    assert result.fold is not None
     for card in sorted({c.name for c in result.fold.header.components.cards}):
         event = {"type": "card_deployed", "player": "bob", "card": card, "battle": 1}
         for seat in (play.Seat("alice"), play.Seat("bob")):
@@ -123,6 +128,7 @@ def test_the_page_version_is_no_chain_head(tmp_path):
     table = play.Table(str(path))
     tail = table.replayed().tail
     shown = table.shown(play.PUBLIC)
+    assert tail is not None
     assert tail.head[:16] not in msgspec.json.encode(shown).decode()
     assert shown.version.startswith(f"{tail.seq}-")
 
@@ -161,6 +167,7 @@ def test_every_secret_line_of_a_new_log_is_salted(tmp_path):
                   lambda b, s: False)
     result = engine.replay(path)
     rs = result.ruleset
+    assert rs is not None
     state = rs.initial()
     salts = []
     for line in open(path, "rb").read().splitlines()[1:]:
@@ -215,11 +222,13 @@ def test_legal_as_a_player_lists_no_one_elses_draw_and_no_weights(tmp_path):
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 21)
     result = engine.replay(str(path))
+    assert result.fold is not None
     rs, state = result.ruleset, result.fold.state
     for player in result.fold.header.players:
         r = CliRunner().invoke(main, ["legal", str(path), "--as", player, "--json"])
         listed = json.loads(r.output)["events"] if r.exit_code == 0 else []
         assert all(e["weight"] is None for e in listed)
+        assert rs is not None
         assert all(seats.owner(rs, rs.codec.decode(json.dumps(e["event"]).encode(), "x", 1, 1))
                    in (None, player) for e in listed) if listed else True
     assert state is not None
@@ -229,6 +238,8 @@ def test_validate_and_explain_name_a_players_write_of_anothers_event(tmp_path):
     path = tmp_path / "game.jsonl"
     cut(SIM, path, 21)  # bob deploys next
     result = engine.replay(str(path))
+    assert result.ruleset is not None
+    assert result.fold is not None
     bobs = next(iter(result.ruleset.legal(result.fold.state)))
     line = result.ruleset.codec.encode(bobs).decode()
     r = CliRunner().invoke(main, ["append", str(path), line, "--by", "alice"])

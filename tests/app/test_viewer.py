@@ -54,6 +54,7 @@ def test_every_replay_has_a_frame_per_seq_with_steppers_words(path):
     last = book.pics[-1]
     r = engine.replay(path)
     for v, who in enumerate((None, *r.header.players)):
+        assert r.ruleset is not None
         drawn = pictures.draw(r.ruleset, r.state, who)
         assert "".join(book.parts[i] for i in last[v]) + "</svg>\n" == drawn.svg()
 
@@ -125,7 +126,11 @@ def test_following_a_growing_log_draws_only_what_is_new(tmp_path, monkeypatch):
         f.write(open(KILL, "rb").readlines()[40])
     drawn = []
     real = pictures.draw
-    monkeypatch.setattr(pictures, "draw", lambda *a, **k: drawn.append(a) or real(*a, **k))
+
+    def counted(*a, **k):
+        drawn.append(a)
+        return real(*a, **k)
+    monkeypatch.setattr(pictures, "draw", counted)
     after = viewer.build(str(path), before)
     assert len(drawn) == 6  # seq 40, for everyone, alice and bob, on a screen and a phone
     fresh = viewer.build(str(path))

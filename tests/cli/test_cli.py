@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -327,7 +328,7 @@ def test_schema_check_and_write(run, tmp_path):
 
 def test_every_command_has_help_with_an_example(run):
     from tabletape.cli.group import main
-    for name in main.list_commands(None):
+    for name in main.list_commands(None):  # type: ignore[arg-type]  # (no context is read)
         r = run(name, "--help")
         assert r.exit_code == 0 and "Example" in r.stdout, name
 
@@ -416,7 +417,7 @@ def test_an_event_from_typed_fields_gets_our_envelope():
     from tabletape.app import entries
     from tabletape.tape.errors import UsageError
     rs = engine.get("cards-of-war")
-    ev = entries.event_from(rs, DRAW, "argument 1", "scribe", "2026-01-01T00:00:00Z")
+    ev: Any = entries.event_from(rs, DRAW, "argument 1", "scribe", "2026-01-01T00:00:00Z")
     assert (ev.by, ev.at, ev.card) == ("scribe", "2026-01-01T00:00:00Z", "Tank")
     with pytest.raises(UsageError, match="leave 'seq' out"):
         entries.event_from(rs, '{"type":"card_drawn","seq":3}', "argument 1", None, None)

@@ -202,7 +202,9 @@ def test_every_help_example_is_one_whole_command_that_parses(run, monkeypatch, t
                     words = words[:words.index(stop)]
             assert words[0] == "tabletape", (path, example)
             words = words[1:]
-            command, group, parent = main, main, main.make_context("tabletape", ["games"])
+            command: click.Command | None = main
+            group: click.Group = main
+            parent = main.make_context("tabletape", ["games"])
             while isinstance(command, click.Group):  # the subcommands named, then the rest
                 group = command
                 command = group.get_command(parent, words[0])
@@ -212,6 +214,7 @@ def test_every_help_example_is_one_whole_command_that_parses(run, monkeypatch, t
                     parent = command.make_context(name, [words[0]], parent=parent)
             if not path:
                 assert command is not None
+            assert command is not None  # (the walk above stops at a command)
             command.make_context(name, words, parent=parent)  # raises if it does not parse
             seen += 1
     assert seen >= 30

@@ -22,6 +22,7 @@ from tabletape.tape import log
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TornTail
 from tabletape.tape.events import Note, Undone
 from tests.conftest import COW, lines, new_log, opening
+from tests.narrow import present
 from tests.registry import GAMES
 
 PLAYERS = ("alice", "bob", "carol")
@@ -125,8 +126,8 @@ def test_a_few_characters_narrow_the_list_and_numbers_then_refer_to_it(game):
     assert reply.choices is not None and not reply.recorded
     assert [e.item for e in reply.choices.shown] == ["Tank", "Torpedo Bomber", "Transport Plane"]
     assert s.handle("2").recorded[0][1].card == "Torpedo Bomber"
-    assert s.handle("zz").message.startswith("no legal entry matches 'zz'")
-    assert s.handle("99").message.startswith("no entry 99 in the list shown")
+    assert present(s.handle("zz").message).startswith("no legal entry matches 'zz'")
+    assert present(s.handle("99").message).startswith("no entry 99 in the list shown")
 
 
 def test_an_illegal_json_event_is_refused_with_its_rule_and_nothing_is_written(game):
@@ -136,7 +137,7 @@ def test_an_illegal_json_event_is_refused_with_its_rule_and_nothing_is_written(g
     assert isinstance(reply.refusal, IllegalEvent) and reply.refusal.rule == "cow.turn.order"
     assert "nothing was written" in reply.refusal.reason
     assert s.handle('{"type":"card_drawn","player":"alice"}').refusal is not None  # malformed
-    assert s.handle('{"type":"undone","target":1}').refusal.rule == "core.undo.latest"
+    assert present(s.handle('{"type":"undone","target":1}').refusal).rule == "core.undo.latest"
     assert lines(game) == before
     assert s.handle('{"type":"card_drawn","player":"alice","card":"Tank"}').recorded
 
@@ -149,9 +150,10 @@ def test_undo_note_and_dispute_append_core_events(game):
     reply = s.handle("dispute 2 @alice bob's card was seen")
     assert reply.recorded[0][1] == Note(text="bob's card was seen", about=2, dispute=True,
                                         by="alice")
+    assert reply.ruling is not None
     assert reply.ruling.verdict == "legal" and reply.ruling.about == 2
-    assert s.handle("dispute 9 too late").refusal.rule == "core.note.about"
-    assert s.handle("dispute x").message.startswith("usage: dispute")
+    assert present(s.handle("dispute 9 too late").refusal).rule == "core.note.about"
+    assert present(s.handle("dispute x").message).startswith("usage: dispute")
     assert [seq for seq, *_ in s.last(3)] == [4, 5, 6]
     assert s.last(4)[0] == (3, "scribe", "alice draws Tank", 4)
     assert engine.replay(str(game)).ok
@@ -161,6 +163,7 @@ def test_undo_with_nothing_to_undo_is_refused(tmp_path):
     path = tmp_path / "g.jsonl"
     new_log(path)
     reply = RecordSession(str(path)).handle("undo")
+    assert reply.refusal is not None
     assert reply.refusal.rule == "core.undo.nothing"
     assert len(lines(path)) == 1
 
@@ -194,12 +197,14 @@ def test_auto_chance_draws_with_its_seed_and_pauses_after_undo(tmp_path):
         s = RecordSession(str(path), auto_chance=5)
         drawn = s.auto_draws()
         # the opening and both hands of eight are chance: alice's first deployment is next
+        assert s.decision is not None
         assert len(drawn) >= 18 and s.decision.actor != engine.CHANCE
         paths.append(path)
     assert lines(paths[0]) == lines(paths[1])
     reply = s.handle("1")
     assert len(reply.recorded) >= 2 and reply.drawn == len(reply.recorded) - 1
     s.handle("undo")  # retracts the tool's last draw and does not draw again at once
+    assert s.decision is not None
     assert s.decision.actor == engine.CHANCE
     assert s.handle("auto").recorded and s.decision.actor != engine.CHANCE
 
@@ -210,7 +215,7 @@ def test_commands_that_only_show_things(game):
     assert s.handle("state").show == "state"
     assert (s.handle("last 3").show, s.handle("last 3").count) == ("last", 3)
     assert s.handle("quit").quit
-    assert s.handle("auto").message.startswith("start the recorder with --auto-chance")
+    assert present(s.handle("auto").message).startswith("start the recorder with --auto-chance")
     assert s.handle("").message
 
 
@@ -373,6 +378,7 @@ def test_a_whole_game_recorded_through_a_terminal_equals_append(tmp_path, run):
     v = rs.check(t.state, wrong)
     t.ready()
     child.sendline(as_json(wrong))
+    assert v is not None
     child.expect(r"refused: .*\[" + re.escape(v.rule) + r"\]")
     assert len(lines(path)) == 21
     # A legal slip is undone, and an earlier draw is disputed (with a ruling at once)
@@ -509,7 +515,7 @@ def test_the_readme_session_is_what_record_prints(tmp_path):
     import subprocess
     page = open("docs/recording.md", encoding="utf-8").read()
     section = page[page.index("# Recording at the table"):]
-    block = re.search(r"```text\n(.*?)```", section, flags=re.S).group(1).splitlines()
+    block = present(re.search(r"```text\n(.*?)```", section, flags=re.S)).group(1).splitlines()
     command, shown = block[0], block[1:]
     entries = [m.group(1) for line in shown if (m := re.match(r"\d+ [\w-]+> (.*)$", line))]
     argv = [sys.executable, "-m", "tabletape", *command.split()[2:]]
@@ -580,5 +586,6 @@ def test_a_typed_undone_aimed_at_a_signature_is_refused_as_append_refuses_it(gam
     signed_at = len(lines(game)) - 1
     s = RecordSession(str(game))
     reply = s.handle(f'{{"type":"undone","target":{signed_at}}}')
+    assert reply.refusal is not None
     assert reply.refusal.rule == "core.sign.final"
     assert len(lines(game)) == signed_at + 1

@@ -8,6 +8,7 @@ import pytest
 from tabletape import engine
 from tabletape.app.record import RecordSession
 from tests.conftest import lines
+from tests.narrow import present
 from tests.registry import GAMES
 
 # -- the recorder's speakers -------------------------------------------------------------
@@ -28,7 +29,7 @@ def test_a_speaker_close_to_a_player_is_refused_with_the_player_it_may_mean(game
     assert s.handle("note @bob tea break").recorded[0][1].by == "bob"
     assert s.handle("note @umpire play on").recorded[0][1].by == "umpire"
     # and a speaker of this log is known from then on
-    assert s.handle("note @umpir typo of a speaker").message.endswith("nothing was written")
+    assert present(s.handle("note @umpir typo of a speaker").message).endswith("nothing was written")
 
 
 # -- words: articles, lists, counts, a finished game -------------------------------------
@@ -137,6 +138,7 @@ def test_every_example_of_events_decodes_and_names_real_players_and_components(g
         if tag == "note":
             continue  # its text is free
         literals = {f.name for f in kind.fields if '"' in f.type}  # enums and literals
+        assert kind.example is not None
         for name, value in kind.example.items():
             if name in ("type", *literals):
                 continue
@@ -342,6 +344,7 @@ def test_a_conflict_card_for_a_shot_needs_only_its_name(tmp_path):
 def test_the_scribe_may_change_what_was_filled_in_and_the_rules_still_judge_it(tmp_path):
     s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "conflict_turned")
     offer = s.handle(_json(legal, "hit", "action")).offer
+    assert offer is not None
     wrong = offer.replace(f'"hit":{str(legal.hit).lower()}', f'"hit":{str(not legal.hit).lower()}')
     reply = s.handle(wrong)  # changed: every field given, so it is judged as it stands
     assert reply.refusal is not None and reply.refusal.rule == "bcp.fire.hit"

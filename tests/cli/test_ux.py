@@ -317,6 +317,7 @@ def test_legal_lists_what_append_takes_with_chance_weighted(run, game):
                     f"hand); {len(rows)} legal events")
     result = engine.replay(str(game))
     rs = result.ruleset
+    assert rs is not None
     want = list(rs.legal(result.state))
     assert len(rows) == len(want) > 1
     weights = rs.weights(result.state, want)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tabletape import engine
+from tests.narrow import present
 
 LOGS = sorted(glob.glob("replays/*/*.jsonl") + glob.glob("tests/fixtures/rules-*/*/*.jsonl"))
 GAMES = sorted({p.split("/")[-2] for p in LOGS})
@@ -36,7 +37,7 @@ def cited(path: str, version: str) -> tuple[set[tuple[int, str]], dict]:
     assert fold is not None and result.judged_by == version
     seen.update((p.seq, p.rule) for p in result.problems if getattr(p, "rule", None))
     seen.update((s, e.rule) for s, e in fold.corrected.items())
-    seen.update((d.dispute_seq, r) for d in fold.disputes for r in d.rule.split(", ") if r)
+    seen.update((d.dispute_seq, r) for d in fold.disputes for r in present(d.rule).split(", ") if r)
     return seen, fold.ruleset.catalogue()
 
 

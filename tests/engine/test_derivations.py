@@ -14,6 +14,7 @@ from msgspec.structs import replace
 
 from tabletape import engine
 from tabletape.engine.provenance import Term
+from tests.narrow import present
 
 
 def _shown(rs, state, event) -> list[str]:
@@ -37,8 +38,9 @@ def test_cards_of_war_a_false_recon_report_shows_the_count_it_got_wrong():
               "Anti-Tank Gun")
     state = feed(table(hands={A: ("Spy", "Tank"), B: hand_b}), deploy(A, "Spy", 1))
     lie = HandReported(player=B, air=1, sea=2, ground=2, intel=3)
-    assert RS.check(state, lie).rule == "cow.recon.report"
+    assert present(RS.check(state, lie)).rule == "cow.recon.report"
     d = RS.derive(state, lie)
+    assert d is not None
     assert (d.what, d.result) == ("Ground cards in bob's hand (reported 2)", 3)
     assert d.terms == (
         Term("Anti-Tank Gun", 1, "components: Anti-Tank Gun.theatre", "reconstructed"),
@@ -59,6 +61,7 @@ def test_cards_of_war_a_deployment_shows_the_battle_score_it_makes():
                   battles=[air, battle(), battle()], theatres_of_war=True)
     ev = deploy(A, "Dive Bomber", 1)
     d = RS.derive(state, ev)
+    assert d is not None
     assert d.what == "alice's score in battle 1 (Air theatre) with Dive Bomber"
     assert d.terms == (Term("Fighters", 4, "components: Fighters.value", "rulebook-name"),
                        Term("Dive Bomber", 5, "components: Dive Bomber.value", "rulebook-name"))
@@ -81,6 +84,7 @@ def test_liberation_a_play_shows_the_face_up_total_with_the_country_bonus():
                played={"ann": ("Stealth Bomber", "~Submarine")})
     ev = ForceCardPlayed(player="ann", card="Armored Division")
     d = RS.derive(state, ev)
+    assert d is not None
     assert d.what == "ann's face-up force points with Armored Division"
     assert d.terms == (
         Term("Stealth Bomber", 4, "components: Stealth Bomber.points", "reconstructed"),
@@ -95,7 +99,7 @@ def test_liberation_a_play_shows_the_face_up_total_with_the_country_bonus():
     assert total(RS.lk, RS.apply(state, ev), "ann") == 8
     # bob playing on ann's turn: a turn-order refusal, no sum, no card value
     refused = ForceCardPlayed(player="bob", card="Armored Division")
-    assert RS.check(state, refused).rule == "lib.turn.order"
+    assert present(RS.check(state, refused)).rule == "lib.turn.order"
     _no_sum(RS, state, refused)
 
 
@@ -109,9 +113,10 @@ def test_global_domination_a_costly_discard_shows_the_logistics_marker():
                                           taken="Show of Force"))
     state = replace(state, logistics={**state.logistics, "alice": 1})
     ev = CardsDiscarded(player="alice", cards=("Domination",), taken="Tactical Nukes")
-    assert RS.check(state, ev).rule == "gd.cost.logistics"
+    assert present(RS.check(state, ev)).rule == "gd.cost.logistics"
     d = RS.derive(state, ev)
     cost = RS.lk.cards["Tactical Nukes"].cost
+    assert d is not None
     assert d.terms == (
         Term("marker", 1, "the log: alice's Logistics marker", "recorded"),
         Term("cost", -cost, "components: Tactical Nukes.cost",
@@ -133,10 +138,11 @@ def test_global_domination_a_restricted_build_shows_the_areas_it_fits_by():
                        South_Atlantic="alice?")
     state = run(state, CardPlayed(player="alice", card="Amphibious Assault", use=Use.BUILD))
     india = ForceBuilt(player="alice", area="India")
-    assert RS.check(state, india).rule == "gd.card.amphibious"
-    assert RS.derive(state, india).result == 0
+    assert present(RS.check(state, india)).rule == "gd.card.amphibious"
+    assert present(RS.derive(state, india)).result == 0
     brazil = ForceBuilt(player="alice", area="Brazil")
     d = RS.derive(state, brazil)
+    assert d is not None
     assert d.what == "Sea Areas alice controls next to Brazil (needs 1 or more)"
     assert d.terms == (Term("South Atlantic", 1, "the log: alice's Force in South Atlantic",
                             "recorded", "Sea Area"),)
@@ -150,11 +156,12 @@ def test_global_domination_points_played_are_the_cards_points():
     ev = CardPlayed(player="alice", card="Domination", use=Use.BUILD)
     d = RS.derive(started(), ev)
     card = RS.lk.cards["Domination"]
+    assert d is not None
     assert d.terms == (Term("Domination", card.build, "components: Domination.build",
                             card.provenance),)
     # bob out of turn: no sum; the check reads only whether the card plays at any time
     out = replace(ev, player="bob")
-    assert RS.check(started(), out).rule == "gd.play.order"
+    assert present(RS.check(started(), out)).rule == "gd.play.order"
     assert RS.derive(started(), out) is None
     assert [(n, f) for n, _, f in RS.reads(started(), out)] == [("Domination", ("timing",))]
 
@@ -201,6 +208,7 @@ def test_liberation_a_card_dealt_shows_how_many_the_country_deals():
     deal = ForceCardDealt(player="bob", card="Submarine")  # the dealer's left first
     d = RS.derive(state, deal)
     iraq = RS.lk.countries["Iraq"]
+    assert d is not None
     assert d.what == "force cards dealt to bob for Iraq (this is card 1)"
     assert d.terms == (Term("Iraq's victory points", iraq.vp, "components: Iraq.vp",
                             "rulebook-name"),)
@@ -218,6 +226,7 @@ def test_cards_of_war_an_exhausted_hand_shows_its_size():
     state = replace(state, hand_size={**state.hand_size, A: 7})
     ev = CardDiscarded(player=A, card="Spy")
     d = RS.derive(state, ev)
+    assert d is not None
     assert d.terms == (Term("hand", 8, "rulebook: Setup (eight cards)", "rulebook"),
                        Term("rounds lost in all three battles", -1,
                             "the log: the rounds alice lost all three battles of", "recorded"))
@@ -230,7 +239,7 @@ def test_a_draw_refused_on_whose_step_it_is_rests_on_no_count():
     # the deck's counts matter only to a draw judged on the pile (BATTLECARDS' too)
     from tests.games.cards_of_war.helpers import RS, A, B, deploy, draw, feed, table
     state = feed(table(hands={A: ("Spy", "Tank"), B: ("Infantry",)}), deploy(A, "Tank", 1))
-    assert RS.check(state, draw(B, "Flak")).rule == "cow.turn.order"
+    assert present(RS.check(state, draw(B, "Flak"))).rule == "cow.turn.order"
     _no_sum(RS, state, draw(B, "Flak"))
     assert ("Flak", "count") in {(r.entry, r.field)
                                  for r in engine.rests_on(RS, state, draw(A, "Flak"))}
@@ -284,6 +293,7 @@ def test_cards_of_war_the_opening_draw_shows_who_starts_by_the_cards_values():
     state = feed(start(), OpeningCardDrawn(player=A, card="Spy"))
     ev = OpeningCardDrawn(player=B, card="Tank")
     d = RS.derive(state, ev)
+    assert d is not None
     assert d.terms == (Term("alice's Spy", 2, "components: Spy.value", "reconstructed"),
                        Term("bob's Tank", -6, "components: Tank.value", "reconstructed"))
     assert engine.ruling_lines(d, [])[0] == (
@@ -303,6 +313,7 @@ def test_global_domination_a_scoring_pass_shows_the_vps_the_board_gives():
     ev = ScoringPassed(player="alice")
     assert RS.check(state, ev) is None
     d = RS.derive(state, ev)
+    assert d is not None
     assert d.terms == (
         Term("Canada", 2, "rulebook: Scoring VPs (Full Land Force)", "rulebook", "Full"),
         Term("North Atlantic", 2, "rulebook: Scoring VPs (Struggling Sea Force)", "rulebook",

@@ -10,6 +10,7 @@ from tabletape.engine import Ruleset
 from tabletape.games.cards_of_war.events import CardDrawn, Options
 from tabletape.tape.events import Header, Note, Undone
 from tests.conftest import COW
+from tests.narrow import present
 
 ALICE_DRAWS = CardDrawn(player="alice", card="Tank")
 BOB_DRAWS = CardDrawn(player="bob", card="Tank")  # illegal while alice is refilling
@@ -120,8 +121,10 @@ def test_a_second_header_is_refused():
 
 def test_no_game_event_after_the_game_is_over(tmp_path):
     result = engine.replay("replays/cards-of-war/joint-adjacent.jsonl")
+    assert result.ruleset is not None
     assert result.ruleset.outcome(result.state) is not None
-    assert result.fold.judge(ALICE_DRAWS).rule == "core.game.over"
+    assert result.fold is not None
+    assert present(result.fold.judge(ALICE_DRAWS)).rule == "core.game.over"
 
 
 def test_undo_reaches_back_only_so_far(monkeypatch):
@@ -136,12 +139,13 @@ def test_undo_reaches_back_only_so_far(monkeypatch):
         fold.feed(seq, ev)
     assert fold.feed(4, Undone(target=3)) is None
     assert fold.feed(5, Undone(target=2)) is None
-    assert fold.feed(6, Undone(target=1)).rule == "core.undo.depth"
+    assert present(fold.feed(6, Undone(target=1))).rule == "core.undo.depth"
 
 
 def test_replay_to_a_seq_stops_there():
     full = engine.replay("replays/cards-of-war/sim-normal.jsonl")
     part = engine.replay("replays/cards-of-war/sim-normal.jsonl", to=40)
+    assert part.tail is not None
     assert part.events == 41 and part.tail.seq == 40 and part.state != full.state
 
 
@@ -203,7 +207,8 @@ def toy_log(tmp_path, toy, *counts: int, players=("ann", "bob")) -> str:
 def test_the_toy_game_is_played_through_the_engine(tmp_path, toy):
     result = engine.replay(toy_log(tmp_path, toy, 2, 3))
     assert result.ok and result.state.pile == 0
-    assert result.ruleset.outcome(result.state).winners == ("bob",)
+    assert result.ruleset is not None
+    assert present(result.ruleset.outcome(result.state)).winners == ("bob",)
     assert result.ruleset.pending(result.state) is None
 
 

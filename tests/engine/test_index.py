@@ -16,6 +16,7 @@ from tabletape.tape import log, seal
 from tabletape.tape.events import Note, Undone
 from tests import session
 from tests.conftest import lines, write
+from tests.narrow import present
 from tests.registry import GAMES
 
 PLAYERS = ("alice", "bob", "carol")
@@ -74,16 +75,19 @@ def test_undos_reaching_back_across_a_checkpoint(tmp_path):
     index.state_at(path)
     rs = engine.get("cards-of-war")
     full = engine.replay(path)
+    assert full.fold is not None
     depth = len(full.fold.stack)
     assert depth > 16  # the stack reaches below the checkpoints at 32 and 16
     tail, fold = full.tail, full.fold
     for _ in range(depth):  # take back every move, past both checkpoints
+        assert fold is not None
         undo = Undone(target=fold.stack[-1].seq)
         tail = log.append(path, [undo], rs.codec, expect=tail)
         fold.feed(tail.seq, undo)
+    assert tail is not None
     for to in range(tail.seq - depth, tail.seq + 1):
         same(index.state_at(path, to=to), engine.replay(path, to=to))
-    assert not index.state_at(path).fold.stack
+    assert not present(index.state_at(path).fold).stack
 
 
 def test_the_index_follows_appends(tmp_path, run):
@@ -123,7 +127,7 @@ def test_a_damaged_index_is_ignored_and_rebuilt(tmp_path, damage):
         a, b = toc.checkpoints[2], toc.checkpoints[5]
         (a.at, a.size), (b.at, b.size) = (b.at, b.size), (a.at, a.size)
         new = msgspec.msgpack.encode(toc)
-        data = index.MAGIC + len(new).to_bytes(8, "little") + seal.tag(new) + new + \
+        data = index.MAGIC + len(new).to_bytes(8, "little") + present(seal.tag(new)) + new + \
             data[n + size:]
     write(ipath, data)
     for to in (40, 100, 199):
@@ -249,7 +253,9 @@ def test_deleting_the_index_changes_nothing_but_speed(tmp_path, run, monkeypatch
 def test_append_refuses_an_illegal_event_alike_with_and_without_the_index(tmp_path, run):
     path = session_log(tmp_path / "g.jsonl", events=150)
     full = engine.replay(path)
+    assert full.ruleset is not None
     d = full.ruleset.pending(full.state)
+    assert d is not None
     wrong = "bob" if d.actor == "alice" else "alice"
     bad = json.dumps({"type": "card_deployed", "player": wrong, "card": "Tank", "battle": 1})
     index.state_at(path)
@@ -265,7 +271,7 @@ def test_a_dispute_appended_from_a_checkpoint_gets_the_full_ruling(tmp_path, run
     index.state_at(path)
     r = run("note", path, "was that legal?", "--about", 3, "--dispute")
     assert r.exit_code == 0 and "ruling on seq 3" in r.stdout
-    [ruling] = [d for d in engine.replay(path).fold.disputes if d.dispute_seq == 151]
+    [ruling] = [d for d in present(engine.replay(path).fold).disputes if d.dispute_seq == 151]
     assert ruling.verdict in r.stdout
 
 
@@ -330,12 +336,13 @@ def test_diff_from_a_common_checkpoint_finds_the_same_divergence(tmp_path, run, 
 def test_undo_from_the_command_line_reaches_below_a_checkpoint(tmp_path, run):
     path = session_log(tmp_path / "g.jsonl", events=60, seed=2)
     index.state_at(path)
-    depth = len(engine.replay(path).fold.stack)
+    depth = len(present(engine.replay(path).fold).stack)
     for _ in range(depth):  # each undo starts from the latest checkpoint and its undo stack
         assert run("undo", path).exit_code == 0
     r = run("undo", path)
     assert r.exit_code == 1 and "core.undo.nothing" in r.stderr
     full = engine.replay(path)
+    assert full.fold is not None
     assert full.ok and not full.fold.stack
     same(index.state_at(path), full)
 

@@ -3,6 +3,8 @@ loop, seats, hidden hands, reshuffles."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 from hypothesis import given
@@ -66,7 +68,7 @@ def _in_setup(q, what):
     return Violation("toy.setup", f"no {what} before the deal") if q.setup else None
 
 
-OWING = turns.Owing("toy.turn.step", "toy.turn.order", _pending, before=_in_setup)
+OWING: turns.Owing[Any, Any, Any] = turns.Owing("toy.turn.step", "toy.turn.order", _pending, before=_in_setup)
 
 
 def test_the_step_owed_now_is_answered_by_whoever_owes_it():
@@ -85,7 +87,7 @@ def test_out_of_step_names_the_game_s_rule_the_set_up_and_the_end():
         "core.game.over", "no play: the game is over")
     assert OWING.not_now(None, Queue(), "play", "ann") == Violation(
         "core.game.over", "no play by ann: the game is over")
-    words = turns.Owing("toy.turn.step", "toy.turn.order", _pending,
+    words: turns.Owing[Any, Any, Any] = turns.Owing("toy.turn.step", "toy.turn.order", _pending,
                         lambda h, player, what: f"{h.player} {what}s now, not {player}")
     assert words.refuse(None, Queue((Owed("draw", "bob"),)), ("draw",), "ann", "draw") == Violation(
         "toy.turn.order", "bob draws now, not ann")

@@ -11,6 +11,7 @@ from tabletape import engine
 from tabletape.engine.fold import restore, snapshot
 from tabletape.tape.events import Note, Signed, UndoAsked, Undone, UndoRefused
 from tests.engine.test_engine import ALICE_DRAWS, fold_with
+from tests.narrow import present
 
 ASK = UndoAsked(target=3, by="alice")  # at seq 4
 ACCEPT = Undone(target=3, asked=4, by="bob")
@@ -121,9 +122,9 @@ def test_every_new_rule_is_in_the_catalogue_and_checked_before_writing():
             "core.ask.self", "core.ask.target"} <= set(cat)
     # `violation` (what `append` asks first) agrees with the fold, and changes nothing
     fold = fold_with(ALICE_DRAWS, ASK)
-    assert fold.violation(5, Undone(target=3, asked=4, by="alice")).rule == "core.ask.self"
-    assert fold.violation(5, UndoRefused(target=2, asked=4, by="bob")).rule == "core.ask.target"
-    assert fold.violation(5, UndoAsked(target=2, by="bob")).rule == "core.ask.latest"
+    assert present(fold.violation(5, Undone(target=3, asked=4, by="alice"))).rule == "core.ask.self"
+    assert present(fold.violation(5, UndoRefused(target=2, asked=4, by="bob"))).rule == "core.ask.target"
+    assert present(fold.violation(5, UndoAsked(target=2, by="bob"))).rule == "core.ask.latest"
     assert fold.violation(5, ACCEPT) is None and fold.open_request() is not None
 
 
@@ -137,10 +138,10 @@ def test_a_checkpoint_keeps_the_open_request():
     assert back.feed(5, ACCEPT) is None and back.latest() == 2
     # and one the table moved on from stays void
     fold = fold_with(ALICE_DRAWS, ASK, ALICE_DRAWS)
-    back = restore(snapshot(fold), fold.ruleset, fold.header, 5, "game.jsonl")
+    back = restore(present(snapshot(fold)), fold.ruleset, fold.header, 5, "game.jsonl")
     assert back.open_request() is None
-    assert back.feed(6, Undone(target=5, asked=4, by="bob")).rule == "core.ask.void"
-    assert back.feed(7, UndoAsked(target=3, by="bob")).rule == "core.ask.latest"
+    assert present(back.feed(6, Undone(target=5, asked=4, by="bob"))).rule == "core.ask.void"
+    assert present(back.feed(7, UndoAsked(target=3, by="bob"))).rule == "core.ask.latest"
 
 
 def test_the_sentences_name_who_asked_and_who_answered():

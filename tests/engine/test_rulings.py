@@ -153,6 +153,7 @@ def _first(path: str, kind: str):
 
     def visit(j: engine.Judged) -> None:
         if not found and j.before is not None and type(j.event).__name__ == kind:
+            assert j.fold is not None
             found.append((j.fold.ruleset, j.before, j.event))
     engine.replay(path, visit=visit)
     return found[0]

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from typing import cast
 
 import pytest
 
 from tabletape import engine
+from tabletape.games.cards_of_war.events import Options as CowOptions
 
 VARIANT = '''
 """Cards of War, the short war: the game with `length=short` by default (a variant)."""
@@ -50,7 +52,8 @@ def short_war(tmp_path, monkeypatch):
 def test_a_variant_of_a_real_game_is_made_in_another_package(short_war):
     cow = engine.get("cards-of-war")
     assert type(short_war).__module__ == "short_war" and isinstance(short_war, type(cow))
-    assert short_war.Options().length == "short" and cow.Options().length == "normal"
+    assert cast(CowOptions, short_war.Options()).length == "short"
+    assert cast(CowOptions, cow.Options()).length == "normal"
     assert short_war.svg is cow.svg and short_war.render is cow.render  # the game's drawings
     assert short_war.codec is not cow.codec  # its own header type
     assert short_war.version == cow.version and short_war.switches == cow.switches
@@ -70,4 +73,5 @@ def test_a_variant_is_validated_replayed_and_drawn(short_war, tmp_path, run):
     assert res.exit_code == 0, res.output
     assert (tmp_path / "short.svg").read_text().startswith("<svg")
     replayed = engine.replay(str(log))
+    assert replayed.ruleset is not None
     assert replayed.ruleset.header.options.length == "short" and not replayed.problems

@@ -17,7 +17,7 @@ import pytest
 
 from tabletape import engine
 from tabletape.engine.versions import changed_between, resolve
-from tabletape.tape.errors import UsageError
+from tabletape.tape.errors import IllegalEvent, UsageError
 
 FIXTURES = "tests/fixtures/rules-1.0"
 EXPECTED = json.load(open(os.path.join(FIXTURES, "verdicts.json")))["logs"]
@@ -105,6 +105,7 @@ def test_theatres_of_war_as_1_0_played_them_is_refused_by_1_1_by_its_rule_id():
     path = f"{FIXTURES}/cards-of-war/alt-reinforce-theatres-joint.jsonl"
     assert engine.replay(path).ok
     [first, *_] = engine.replay(path, version="1.1").problems
+    assert isinstance(first, IllegalEvent)  # (only a refused event names a rule)
     assert (first.seq, first.rule) == (21, "cow.opt.theatres.off-theatre")
 
 
@@ -141,6 +142,7 @@ def test_a_1_1_replay_under_rules_1_0_is_refused_where_1_0_differs(log, first):
     assert engine.replay(path).ok
     old = engine.replay(path, version="1.0")
     assert old.judged_by == "1.0" and old.rules_versions == ("1.1", "1.0")
+    assert isinstance(old.problems[0], IllegalEvent)
     assert (old.problems[0].seq, old.problems[0].rule) == first
 
 
@@ -156,8 +158,10 @@ def test_a_1_1_log_whose_recon_card_ended_the_round_is_judged_as_1_1_judged_it()
     new = engine.replay(ROUND_END, version="latest")
     assert new.rules_versions == ("1.1", "1.2")
     first = new.problems[0]
+    assert isinstance(first, IllegalEvent)  # (only a refused event names a rule)
     assert (first.seq, first.rule) == (66, "cow.turn.step")
     assert "alice reports their hand's theatres first" in first.reason
+    assert new.ruleset is not None
     assert set(new.ruleset.changelog["1.2"]) == {"cow.ability.round-end",
                                                  "cow.reinforce.round-end"}
 
@@ -174,6 +178,7 @@ def test_a_global_domination_1_2_log_asks_every_player_in_the_scoring_step():
     # 1.1 skipped alice (gd.score.window as 1.1 had it): her pass is out of turn
     old = engine.replay(EVERYONE_ASKED, version="1.1")
     first = old.problems[0]
+    assert isinstance(first, IllegalEvent)  # (only a refused event names a rule)
     assert (first.seq, first.rule) == (38, "gd.play.order")
     assert first.reason == "it is bob's say, not alice's"
 
@@ -185,9 +190,11 @@ def test_a_global_domination_1_1_log_that_skipped_a_say_is_refused_by_1_2_where_
     new = engine.replay(GD_SIM, version="latest")
     assert new.rules_versions == ("1.1", "1.2")
     first = new.problems[0]
+    assert isinstance(first, IllegalEvent)  # (only a refused event names a rule)
     assert (first.seq, first.rule) == (42, "gd.score.window")
     assert first.reason == ("no draw by alice now: alice may play a scoring card or pass first "
                             "(the scoring step asks every player in turn, whatever they hold)")
+    assert new.ruleset is not None
     assert set(new.ruleset.changelog["1.2"]) == {"gd.score.window"}
 
 
@@ -388,6 +395,8 @@ def test_migrate_writes_the_same_plays_under_the_latest_rules(run, tmp_path):
     new = engine.replay(str(out))
     assert new.ok and new.rules_versions is None and new.head == d["head"]
     old = engine.replay(SIM)
+    assert new.ruleset is not None
+    assert old.ruleset is not None
     assert new.ruleset.outcome(new.state) == old.ruleset.outcome(old.state)
     kill = json.loads(open(out, "rb").read().splitlines()[40])
     assert kill["kill"] and kill["target"]  # upcast: 1.1 names the card a KILL takes

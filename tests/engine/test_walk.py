@@ -26,8 +26,10 @@ from tabletape.app import judge
 from tabletape.engine import fold as folding
 from tabletape.engine import reading
 from tabletape.tape import reader
+from tabletape.tape.codec import MAX_LINE
 from tabletape.tape.errors import TapeError
 from tests.conftest import lines, write
+from tests.narrow import present
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPLAYS = sorted(glob.glob(os.path.join(ROOT, "replays", "*", "*.jsonl")))
@@ -109,7 +111,7 @@ def _one_by_one(path: str):
     with open(path, "rb") as f:
         data = f.read()
     try:
-        reader._check_lines(data, at, path, engine.codec_for, reader.MAX_LINE, out)
+        reader._check_lines(data, at, path, engine.codec_for, MAX_LINE, out)
     except TapeError as e:
         return out, (type(e), str(e))
     return out, None
@@ -142,13 +144,13 @@ def test_undos_settled_in_small_batches_are_the_same_facts(long_log, monkeypatch
     assert facts(reading.replay(long_log)) == big
     monkeypatch.setattr(folding, "UNDOS_PENDING", 6)
     seen = []
-    reading.replay(long_log, visit=lambda j: seen.append((j.seq in j.fold.core_seqs,
-                                                         dict(j.fold.retracted))) if j.seq
+    reading.replay(long_log, visit=lambda j: seen.append((j.seq in present(j.fold).core_seqs,
+                                                         dict(present(j.fold).retracted))) if j.seq
                    % 97 == 0 else None)
     monkeypatch.setattr(folding, "UNDOS_PENDING", 1 << 20)
     again = []
-    reading.replay(long_log, visit=lambda j: again.append((j.seq in j.fold.core_seqs,
-                                                          dict(j.fold.retracted))) if j.seq
+    reading.replay(long_log, visit=lambda j: again.append((j.seq in present(j.fold).core_seqs,
+                                                          dict(present(j.fold).retracted))) if j.seq
                    % 97 == 0 else None)
     assert seen == again
 

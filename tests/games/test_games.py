@@ -78,6 +78,7 @@ def test_every_simulated_game_validates_and_ends(tmp_path_factory, game, seed):
     result = engine.replay(path)
     assert result.ok, [str(p) for p in result.problems]
     rs = result.ruleset  # bound to the log's header
+    assert rs is not None
     assert rs.outcome(result.state) is not None, "random play did not finish the game"
     assert rs.pending(result.state) is None
 

@@ -53,6 +53,7 @@ def test_every_bundled_game_has_a_disputed_replay():
 @pytest.mark.parametrize("game", GAMES)
 def test_the_table_after_the_disputed_game(game, snapshot_svg, logs):
     r = engine.replay(logs(game))
+    assert r.ruleset is not None
     assert snapshot_svg == pictures.draw(r.ruleset, r.state).svg()
 
 
@@ -61,6 +62,7 @@ def test_the_table_halfway_as_the_second_player_sees_it(game, snapshot_svg, logs
     events = engine.read_chain(logs(game)).events
     r = engine.replay(logs(game), to=events // 2)
     player = r.header.players[1]
+    assert r.ruleset is not None
     assert snapshot_svg == pictures.draw(r.ruleset, r.state, player).svg()
 
 
@@ -68,6 +70,7 @@ def test_the_table_halfway_as_the_second_player_sees_it(game, snapshot_svg, logs
 def test_every_replay_draws_well_formed_and_deterministic(path):
     r = engine.replay(path)
     for who in (None, *r.header.players):
+        assert r.ruleset is not None
         one = pictures.draw(r.ruleset, r.state, who).svg()
         assert one == pictures.draw(r.ruleset, r.state, who).svg()
         root = ET.fromstring(one)
@@ -81,6 +84,7 @@ def test_another_players_hand_is_backs():
     r = engine.replay(path, to=30)
     hand = r.state.hands["alice"]
     assert hand
+    assert r.ruleset is not None
     part = next(p for p in pictures.draw(r.ruleset, r.state, "bob").parts
                 if 'data-part="player alice"' in p)
     assert all(f">{name}<" not in part for name in hand)
@@ -93,6 +97,7 @@ def test_another_players_hand_is_backs():
 def test_what_each_table_shows():
     """Each drawing carries what the issue lists for its game (spot checks on the text)."""
     r = engine.replay(DISPUTED["global-domination"])
+    assert r.ruleset is not None
     svg = pictures.draw(r.ruleset, r.state).svg()
     lk = r.ruleset.lk
     assert len(lk.land) == 18 and len(lk.sea) == 7 and len(lk.regions) == 6
@@ -100,18 +105,22 @@ def test_what_each_table_shows():
         assert f">{name}<" in svg
     assert svg.count('class="route"') >= 30  # adjacency, routed around the boxes
     r = engine.replay(DISPUTED["liberation"])
+    assert r.ruleset is not None
     svg = pictures.draw(r.ruleset, r.state).svg()
     for name in r.ruleset.lk.country_names:
         assert f">{name}<" in svg
     assert " VP<" in svg
     r = engine.replay(DISPUTED["battlecards-pacific"], to=30)
+    assert r.ruleset is not None
     svg = pictures.draw(r.ruleset, r.state).svg()
     assert "BATTLECARD Pearl Harbor" in svg and "Ground stack" in svg and "casualties" in svg
     r = engine.replay(DISPUTED["cards-of-war"])
+    assert r.ruleset is not None
     svg = pictures.draw(r.ruleset, r.state).svg()
     assert "game over — winner" in svg and "rounds won" in svg  # over: the results, no
     assert "battle 3" not in svg  # empty battles (issue 27)
     r = engine.replay(DISPUTED["cards-of-war"], to=30)
+    assert r.ruleset is not None
     assert "battle 3" in pictures.draw(r.ruleset, r.state).svg()
 
 
@@ -122,6 +131,7 @@ def test_svg_command(run, tmp_path):
     assert res.exit_code == 0, res.output
     assert res.output == f"wrote {out}: the table after seq 30, as bob sees it\n"
     r = engine.replay(path, to=30)
+    assert r.ruleset is not None
     assert out.read_text() == pictures.draw(r.ruleset, r.state, "bob").svg()
     res = run("svg", path, "-o", "-")
     assert res.output.startswith("<svg ") and res.output.endswith("</svg>\n")
@@ -142,6 +152,7 @@ def test_a_battle_in_play(snapshot_svg):
     """BATTLECARDS Pacific mid-battle: the BATTLECARD, engaged units with their values."""
     r = engine.replay(DISPUTED["battlecards-pacific"], to=27)
     assert r.state.battle is not None
+    assert r.ruleset is not None
     assert snapshot_svg == pictures.draw(r.ruleset, r.state, "alice").svg()
 
 

@@ -43,7 +43,9 @@ def test_wrap_keeps_every_character():
 def test_cards_of_war_hand_names_are_whole(path):
     result = engine.replay(path)
     rs = result.ruleset
+    assert result.fold is not None
     for state in (result.fold.state,):
+        assert rs is not None
         svg = pictures.draw(rs, state).svg()
         shown = " ".join(texts(svg))
         assert "…" not in shown.replace("next:", "")
@@ -55,6 +57,8 @@ def test_cards_of_war_hand_names_are_whole(path):
 
 def test_a_finished_cards_of_war_game_keeps_its_results():
     result = engine.replay("replays/cards-of-war/sim-normal.jsonl")
+    assert result.ruleset is not None
+    assert result.fold is not None
     svg = pictures.draw(result.ruleset, result.fold.state).svg()
     shown = texts(svg)
     assert "game over — winner: alice" in shown
@@ -65,7 +69,9 @@ def test_a_finished_cards_of_war_game_keeps_its_results():
 def test_liberation_shows_the_slot_numbers_and_whole_hands():
     path = sorted(glob.glob("replays/liberation/*.jsonl"))[0]
     result = engine.replay(path, to=25)
+    assert result.fold is not None
     state = result.fold.state
+    assert result.ruleset is not None
     shown = texts(pictures.draw(result.ruleset, state).svg())
     for p in state.players:
         assert f"{counted(len(state.hands[p]), 'card')} in hand:" in shown
@@ -79,6 +85,8 @@ def test_liberation_shows_the_slot_numbers_and_whole_hands():
 
 def test_global_domination_lists_every_action_stack():
     result = engine.replay("replays/global-domination/cards-builds-and-scoring.jsonl")
+    assert result.ruleset is not None
+    assert result.fold is not None
     svg = pictures.draw(result.ruleset, result.fold.state).svg()
     joined = " ".join(texts(svg))
     for name in result.fold.state.stacks:
@@ -112,6 +120,8 @@ def test_global_domination_routes_go_around_the_boxes(path, width):
     a route starts and ends on their edges)."""
     result = engine.replay(path)
     rs = result.ruleset
+    assert rs is not None
+    assert result.fold is not None
     svg = rs.svg.draw(rs, result.fold.state, "next", width).svg()
     boxes, routes = _areas_and_routes(svg)
     lk = rs.lk

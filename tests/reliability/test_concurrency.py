@@ -20,6 +20,7 @@ from tabletape.tape import log
 from tabletape.tape.errors import LogFormatError, StaleWriter, TornTail
 from tabletape.tape.events import Note
 from tests.conftest import COW, new_log
+from tests.narrow import present
 from tests.reliability import figures
 
 WRITERS = 8
@@ -39,6 +40,7 @@ def writer(path: str, me: int, report: int) -> None:
             continue
         finally:
             os.close(fd)
+        assert tail is not None
         event = Note(text=f"writer {me} event {done} saw seq {tail.seq}", by=f"w{me}")
         try:
             log.append(path, [event], COW.codec, expect=tail)
@@ -112,7 +114,8 @@ def test_eight_writers_append_without_losing_interleaving_or_forking(tmp_path):
     next_of = [0] * WRITERS
     stale_views = 0
     for rec in records[1:]:
-        me, n, saw = map(int, TEXT.fullmatch(rec.event.text).groups())
+        assert isinstance(rec.event, Note)  # every writer appends notes
+        me, n, saw = map(int, present(TEXT.fullmatch(rec.event.text)).groups())
         assert n == next_of[me], f"writer {me}: event {n} out of order or repeated"
         next_of[me] += 1
         stale_views += saw != rec.event.seq - 1  # written on a view that was not the tail

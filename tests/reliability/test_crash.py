@@ -90,6 +90,7 @@ def check_after_kill(path: str, before: bytes, tail: log.Tail, confirmed: list[t
         assert isinstance(r.error, TornTail), r.error
         tally.torn += 1
         keep = r.error.offset
+        assert keep is not None  # a torn tail is found at a byte
         done = log.repair(path)
         moved, aside, _ = done
         if done.restored:  # killed just before the newline: a whole event, given it back
@@ -99,9 +100,11 @@ def check_after_kill(path: str, before: bytes, tail: log.Tail, confirmed: list[t
         else:
             with open(path, "rb") as f:
                 assert f.read() == data[:keep], "repair changed more than the torn tail"
+            assert aside is not None
             with open(aside, "rb") as f:
                 assert f.read() == data[keep:] and moved == len(data) - keep
             data = data[:keep]
+        assert aside is not None
         os.remove(aside)
         tally.repaired += 1
     heads = [rec.digest for rec in log.read_records(path, engine.codec_for)]

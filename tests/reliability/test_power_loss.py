@@ -59,6 +59,7 @@ def check_repair(path: str, data: bytes, at: int, keep: int) -> None:
     assert moved == at - keep
     with open(path, "rb") as f:
         assert f.read() == data[:keep]
+    assert aside is not None
     with open(aside, "rb") as f:
         assert f.read() == data[keep:at]
     os.remove(aside)

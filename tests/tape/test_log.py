@@ -194,6 +194,7 @@ def test_append_refuses_a_torn_log_until_repair(game):
     with pytest.raises(TornTail):
         log.append(str(game), [DRAW_ALICE], COW.codec, expect=None)
     moved, aside, _ = log.repair(str(game))
+    assert aside is not None
     assert moved == 11 and open(aside, "rb").read() == b'{"type":"no'
     assert len(read_all(game)) == 3
     log.append(str(game), [DRAW_ALICE], COW.codec, expect=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import MutableSet
 
 import pytest
 from hypothesis import given
@@ -71,7 +72,8 @@ ops = st.lists(st.tuples(st.sampled_from(["add", "discard"]), st.integers(0, 500
 
 @given(ops)
 def test_seqset_behaves_as_a_set(ops):
-    mine, ref = SeqSet(), set()
+    mine = SeqSet()
+    ref: MutableSet[int] = set()  # a SeqSet is compared with it as any two sets are
     for op, seq in ops:
         getattr(mine, op)(seq)
         getattr(ref, op)(seq)

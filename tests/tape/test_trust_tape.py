@@ -17,6 +17,7 @@ from tabletape.tape.errors import LogFormatError, MissingNewline, TornTail, Usag
 from tabletape.tape.events import Note
 from tests.conftest import COW, lines, write
 from tests.engine.test_index import lines_hash, same, session_log
+from tests.narrow import present
 from tests.reliability import figures
 
 # the figure: index edits tried, reads of each edited log compared with a read from line 1,
@@ -146,7 +147,7 @@ def test_an_edit_with_its_custody_record_rewritten_is_never_trusted(indexed):
     body = msgspec.msgpack.encode(log.Custody(held.epoch, log.Stamp.of(os.stat(indexed))))
     sealed = len(old) > len(body)  # the best guess at a seal without the key
     write(cpath, (hashlib.sha256(b"custody" + body).digest() if sealed else b"") + body)
-    assert engine.replay(indexed).error.line == 6
+    assert present(engine.replay(indexed).error).line == 6
     agrees_with_a_full_read(indexed)
 
 
@@ -286,6 +287,7 @@ def test_repair_restores_editor_damage_byte_for_byte(game, kind, codec_for):
     moved, aside, _ = done
     assert game.read_bytes() == recorded
     assert (moved, aside) == (len(original), f"{game}.orig") and done.restored
+    assert aside is not None
     assert open(aside, "rb").read() == original  # nothing recorded is lost
     assert engine.replay(str(game)).ok
     assert log.repair(str(game)) == (0, None, ())  # and there is nothing left to do
@@ -327,6 +329,7 @@ def test_an_unterminated_line_that_does_not_chain_is_moved_aside_as_torn(game):
     assert isinstance(first_error(game), TornTail)
     assert "torn last line" in first_error(game).reason
     moved, aside, _ = log.repair(str(game), engine.codec_for)
+    assert aside is not None
     assert (moved, open(aside, "rb").read()) == (len(last) - 1, last[:-1])
     assert aside.endswith(".torn") and engine.replay(str(game)).ok
 
@@ -336,7 +339,7 @@ def test_a_writer_waiting_for_a_repair_appends_to_the_repaired_file(game, monkey
     recorded = damaged(game, "blank")
     fixed = game.parent / "fixed.jsonl"
     write(fixed, recorded)
-    real, calls = fcntl.flock, []
+    real, calls = fcntl.flock, list[int]()
 
     def repair_finishes_first(fd, op):
         if op == fcntl.LOCK_EX and not calls:
@@ -369,6 +372,7 @@ def test_a_torn_line_after_editor_damage_is_left_out_and_kept_in_the_side_file(g
     write(game, recorded.replace(b"\n", b"\r\n") + b'{"type":"no')
     original = game.read_bytes()
     done = log.repair(str(game), engine.codec_for)
+    assert done.aside is not None
     assert game.read_bytes() == recorded and open(done.aside, "rb").read() == original
     assert done.restored == ("Windows line endings (CRLF) on 3 of 3 lines",
                              "a torn last line of 11 bytes (left out)")

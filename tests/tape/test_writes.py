@@ -16,6 +16,7 @@ import pytest
 from tabletape.app import corpus
 from tabletape.tape import files
 from tabletape.tape import log as tapelog
+from tabletape.tape.errors import UsageError
 from tests.cli.test_streaming import ENV
 from tests.conftest import lines
 
@@ -156,13 +157,13 @@ def test_the_door_cleans_up_and_names_the_target(tmp_path):
     assert os.listdir(tmp_path) == []
     files.write(str(target), iter([b"a", b"b"]))
     assert target.read_bytes() == b"ab"
-    with pytest.raises(files.UsageError, match="already exists"):
+    with pytest.raises(UsageError, match="already exists"):
         files.write(str(target), b"c")
     mask = os.umask(0o022)
     os.umask(mask)
     assert target.stat().st_mode & 0o777 == 0o644 & ~mask  # as open() would, never wider
     (tmp_path / "sub").mkdir()
-    with pytest.raises(files.UsageError, match=f"cannot write {tmp_path}/sub/x/y"):
+    with pytest.raises(UsageError, match=f"cannot write {tmp_path}/sub/x/y"):
         files.write(str(tmp_path / "sub" / "x" / "y"), b"c")
 
 

@@ -13,6 +13,7 @@ from tabletape.games.battlecards_pacific.events import (
     BattleDecided,
     EmergencyDeclined,
 )
+from tests.narrow import present
 
 from . import make_replays
 from .helpers import (
@@ -35,13 +36,13 @@ def test_total_victory_by_invasion():
     state = act(state, EmergencyDeclined(player=JAPAN))
     assert RS.pending(state) is None
     assert state.eliminated == (JAPAN,)
-    assert RS.outcome(state).winners == (US,)
-    assert "Total Victory" in RS.outcome(state).summary
+    assert present(RS.outcome(state)).winners == (US,)
+    assert "Total Victory" in present(RS.outcome(state)).summary
     # and the Invasion of Australia does the same to the US
     state = table(stacks={JAPAN: ("Infantry Division",)},
                   won={JAPAN: ("Battle of the Coral Sea", "New Guinea")})
     state = act(draw(state, "Invasion of Australia"), BattleDecided(player=JAPAN, fight=True))
-    assert state.eliminated == (US,) and RS.outcome(state).winners == (JAPAN,)
+    assert state.eliminated == (US,) and present(RS.outcome(state)).winners == (JAPAN,)
 
 
 @pytest.mark.rule("bcp.victory.standard")
@@ -50,8 +51,8 @@ def test_standard_victory_at_forty():
     state = table(stacks={JAPAN: ("A6M Zero",)}, vp={JAPAN: 38})
     state = act(draw(state, "Pearl Harbor"), BattleDecided(player=JAPAN, fight=True))
     assert RS.pending(state) is None
-    assert RS.outcome(state).winners == (JAPAN,)
-    assert RS.outcome(state).scores == {JAPAN: 43, US: 0}
+    assert present(RS.outcome(state)).winners == (JAPAN,)
+    assert present(RS.outcome(state)).scores == {JAPAN: 43, US: 0}
 
 
 # -- the end on VP -------------------------------------------------------------------------
@@ -65,8 +66,8 @@ def test_game_ends_when_no_battle_can_be_fought():
                     vp={JAPAN: 30, US: 5}, steps=())
     state = reducer.settle(LK, state)
     assert RS.pending(state) is None
-    assert RS.outcome(state).winners == (JAPAN,)
-    assert "no BATTLECARD" in RS.outcome(state).summary
+    assert present(RS.outcome(state)).winners == (JAPAN,)
+    assert "no BATTLECARD" in present(RS.outcome(state)).summary
 
 
 @pytest.mark.rule("bcp.victory.no-battles")
@@ -78,7 +79,7 @@ def test_equal_vp_at_the_end_is_a_draw():
                     vp={JAPAN: 20, US: 20}, steps=())
     state = reducer.settle(LK, state)
     assert RS.pending(state) is None
-    assert RS.outcome(state).winners == () and RS.outcome(state).scores == {JAPAN: 20, US: 20}
+    assert present(RS.outcome(state)).winners == () and present(RS.outcome(state)).scores == {JAPAN: 20, US: 20}
 
 
 @pytest.mark.rule("bcp.deck.exhausted")
@@ -92,7 +93,7 @@ def test_exhausted_decks():
     state = replace(state, conflict={"Pacific": {}}, conflict_discard={"Pacific": ()}, vp={JAPAN: 3, US: 5})
     state = reducer.settle(LK, state)
     assert RS.pending(state) is None
-    assert RS.outcome(state).winners == (US,)
+    assert present(RS.outcome(state)).winners == (US,)
 
 
 # -- the recorded games --------------------------------------------------------------------

@@ -240,6 +240,7 @@ def test_the_next_turn_is_the_next_in_turn_order(seed):
                 assert after.turn == turns.next_in(s.order, s.turn, s.eliminated)
                 # the step owed is CHOOSE as settling would leave it (an empty Reserve Hand:
                 # the Conflict draw at once)
+                assert after.turn is not None
                 plain = replace(after, steps=(Owed(Step.CHOOSE, after.turn),))
                 assert reducer.settle(rs.lk, after) == reducer.settle(rs.lk, plain)
                 passed += 1

@@ -20,6 +20,7 @@ from tabletape.games.battlecards_pacific.events import (
 )
 from tabletape.games.battlecards_pacific.state import WITHDRAWAL, Step
 from tabletape.tape.errors import UsageError
+from tests.narrow import present
 
 from .helpers import (
     ACTION,
@@ -81,7 +82,7 @@ def test_a_keep_card_stays_with_its_drawer():
 def test_a_draw_card_fills_the_reserve_hand_one_card_at_a_time():
     # bcp.conflict.draw: Reinforcements draws two Arsenal cards
     state = draw(table(), "Reinforcements")
-    assert state.steps[0].step is Step.DRAW_ARSENAL and RS.pending(state).actor == "chance"
+    assert state.steps[0].step is Step.DRAW_ARSENAL and present(RS.pending(state)).actor == "chance"
     state = act(state, ArsenalDrawn(player=JAPAN, unit="A6M Zero"),
                 ArsenalDrawn(player=JAPAN, unit="Kagero Destroyer"))
     assert state.reserve[JAPAN] == ("A6M Zero", "Kagero Destroyer")
@@ -122,7 +123,7 @@ def test_unmet_prerequisites_discard_the_card():
     assert state.turn == US and state.battle is None
     # once Japan holds Pearl Harbor, alice decides whether to fight it
     state = draw(table(won={JAPAN: ("Pearl Harbor",)}), "Battle of Midway")
-    assert state.steps[0].step is Step.DECIDE and RS.pending(state).actor == JAPAN
+    assert state.steps[0].step is Step.DECIDE and present(RS.pending(state)).actor == JAPAN
 
 
 @pytest.mark.rule("bcp.battle.decide")
@@ -140,6 +141,7 @@ def test_the_aggressor_decides_even_on_the_other_players_draw():
     state = draw(table(stacks={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)}), "Doolittle Raid")
     assert refused(state, BattleDecided(player=JAPAN, fight=True)) == "bcp.battle.aggressor-decides"
     state = act(state, BattleDecided(player=US, fight=True))
+    assert state.battle is not None
     assert state.battle.aggressor == US and state.battle.side == US
 
 
@@ -189,6 +191,7 @@ def test_each_unit_fires_once_per_listed_phase():
     again = UnitFired(player=JAPAN, unit="A6M Zero", target="F4U Corsair")
     assert refused(state, again) == "bcp.fire.each-phase"
     # the Val still owes its shot, then bob's volley comes
+    assert state.battle is not None
     assert state.battle.to_fire == ("D3A Val Dive Bomber",)
 
 
@@ -204,11 +207,13 @@ def test_withdrawal_phase_after_four_firing_phases():
     state = act(state, turned(state, ACTION[1]))
     state = act(state, UnitFired(player=US, unit="Fletcher Destroyer", target="D3A Val Dive Bomber"))
     state = act(state, turned(state, ACTION[2]))
+    assert state.battle is not None
     assert state.battle.phase == WITHDRAWAL and state.battle.side == JAPAN
     assert refused(state, WithdrawalFinished(player=US)) == "bcp.withdraw.phase"
     assert refused(state, UnitWithdrawn(player=JAPAN, unit="A6M Zero")) == "bcp.withdraw.phase"
     # alice stays, bob stays: round 2 starts at phase 1
     state = act(state, WithdrawalFinished(player=JAPAN), WithdrawalFinished(player=US))
+    assert state.battle is not None
     assert (state.battle.round, state.battle.phase, state.battle.side) == (2, 1, JAPAN)
     # alice pulls the Val out: bob wins Pearl Harbor and its 5 VP
     state = act(state, UnitFired(player=JAPAN, unit="D3A Val Dive Bomber", target="Fletcher Destroyer"))
@@ -258,7 +263,7 @@ def test_a_defender_who_pulls_everything_out_loses():
     state = act(state, UnitFired(player=US, unit="Fletcher Destroyer", target="D3A Val Dive Bomber"))
     state = act(state, turned(state, ACTION[2]))
     state = act(state, WithdrawalFinished(player=JAPAN))
-    assert RS.pending(state).actor == US and RS.pending(state).kind == "withdraw"
+    assert present(RS.pending(state)).actor == US and present(RS.pending(state)).kind == "withdraw"
     state = act(state, UnitWithdrawn(player=US, unit="Fletcher Destroyer"))
     assert state.won[JAPAN] == ("Pearl Harbor",) and state.vp[JAPAN] == 5
     assert state.stacks[US]["Sea"] == ("Fletcher Destroyer",)
@@ -306,6 +311,7 @@ def test_the_action_number_decides_the_shot():
     assert refused(state, replace(ev, card="Pearl Harbor")) == "bcp.draw.in-deck"
     # bcp.fire.casualties: the Corsair is gone at once, face up on the US Arsenal discard
     state = act(state, ev)
+    assert state.battle is not None
     assert state.battle.forces[US] == ("F6F Hellcat",)
     assert state.arsenal_discard["US"] == ("F4U Corsair",)
     assert discards(state)[-1] == "Supply Lines Stretched"
@@ -453,10 +459,12 @@ def test_stalemate_when_casualties_leave_neither_side_able_to_hit():
         state = act(state, UnitFired(player=US, unit="Army Infantry Division",
                                      target="Special Naval Landing Force"))
         state = act(state, turned(state, ACTION[1]))
+        assert state.battle is not None
         if state.battle.phase == 4 and state.battle.side == JAPAN:  # the force fires in 4
             state = act(state, UnitFired(player=JAPAN, unit="Special Naval Landing Force",
                                          target="Army Infantry Division"))
             state = act(state, turned(state, ACTION[1]))
+    assert state.battle is not None
     assert state.battle.phase == WITHDRAWAL and state.battle.side == JAPAN
     state = act(state, UnitWithdrawn(player=JAPAN, unit="Special Naval Landing Force"))
     assert state.battle is None and state.won[US] == ("Wake Island",)
@@ -528,7 +536,7 @@ def test_emergency_deployment_takes_the_whole_hand():
 def test_emergency_deployment_when_the_homeland_is_invaded():
     # bcp.emergency.homeland: alice may put her reserve down before the forces are revealed
     state = invasion_of_japan(reserve=("Infantry Division",))
-    assert state.steps[0].step is Step.HOMELAND and RS.pending(state).actor == JAPAN
+    assert state.steps[0].step is Step.HOMELAND and present(RS.pending(state)).actor == JAPAN
     state = act(state, EmergencyDeployed(player=JAPAN, units=("Infantry Division",)))
     assert state.battle is not None
     assert state.battle.forces[JAPAN] == ("Infantry Division",)
@@ -551,7 +559,7 @@ def test_the_game_concept_a_card_that_learns_about_the_opponent_is_recorded():
     rs = GAME.bind(GAME.start((JAPAN, US), GAME.Options(), comp))
     state = table(comp=comp, reserve={US: ("F4U Corsair", "Marine Division")})
     state = draw(state, "Fog of War", rs=rs)
-    assert rs.pending(state).actor == US and rs.pending(state).kind == "reveal"
+    assert present(rs.pending(state)).actor == US and present(rs.pending(state)).kind == "reveal"
     shown = CardsRevealed(player=US, to=JAPAN, what="reserve",
                           cards=("F4U Corsair", "Marine Division"))
     assert list(rs.legal(state)) == [shown]

@@ -19,6 +19,7 @@ from tabletape.games.battlecards_pacific.events import (
     EmergencyDeployed,
     UnitFired,
 )
+from tabletape.tape.errors import IllegalEvent
 from tests import story
 
 from .helpers import (
@@ -139,7 +140,11 @@ FIXTURES_1_2 = "tests/fixtures/rules-1.2/battlecards-pacific"
 
 def first_problem(path, version=None):
     result = engine.replay(path, version=version)
-    return (result.problems[0].seq, result.problems[0].rule) if result.problems else None
+    if not result.problems:
+        return None
+    first = result.problems[0]
+    assert isinstance(first, IllegalEvent)  # (only a refused event names a rule)
+    return (first.seq, first.rule)
 
 
 def test_a_1_1_log_is_judged_as_1_1_judged_it_and_1_2_finds_the_deck_changed():

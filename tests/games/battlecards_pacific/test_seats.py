@@ -59,6 +59,7 @@ def test_every_event_has_an_owner_and_it_is_who_the_game_waits_for():
     state = RS.initial()
     for event, after in simulate.play(RS, header(), 2):
         d = RS.pending(state)
+        assert d is not None
         if d.actor == CHANCE:  # the drawer, or the firer whose shot the card decides
             b = state.battle
             assert owner(RS, event) == (b.shot.player if b else state.steps[0].player)

@@ -14,6 +14,7 @@ from tabletape.games.battlecards_pacific.events import (
     UnitDeployed,
 )
 from tabletape.tape.errors import UsageError
+from tests.narrow import present
 
 from .helpers import (
     GAME,
@@ -68,7 +69,7 @@ def test_first_named_player_is_japan_unless_the_option_says_otherwise():
 def test_each_player_is_dealt_six():
     # bcp.setup.deal: six Arsenal cards each, alice (Japan) first
     state = fresh()
-    assert RS.pending(state).actor == "chance"
+    assert present(RS.pending(state)).actor == "chance"
     state = deal(state, JAPAN, J_HAND)
     assert len(state.reserve[JAPAN]) == 6
     assert refused(state, ArsenalDrawn(player=JAPAN, unit="A6M Zero")) == "bcp.turn.order"
@@ -99,7 +100,7 @@ def test_three_units_deployed_at_set_up():
                                    "Air": ("A6M Zero",), "Sea": ()}
     assert len(state.reserve[JAPAN]) == 3
     # then it is the US player's turn to deploy
-    assert RS.pending(state).actor == US
+    assert present(RS.pending(state)).actor == US
 
 
 @pytest.mark.rule("bcp.deploy.stack")
@@ -126,7 +127,7 @@ def test_playing_the_game_the_japanese_player_starts_whatever_the_file_order():
     assert [s.id for s in us_first.sides] == ["US", "Japan"]
     state = fresh(us_first)
     assert state.sides == {JAPAN: "Japan", US: "US"}
-    assert state.order == (JAPAN, US) and RS.pending(state).detail.startswith(
+    assert state.order == (JAPAN, US) and present(RS.pending(state)).detail.startswith(
         f"the Arsenal card {JAPAN} draws")
     # ... and seated the other way round (first_side=US), Japan (bob) still starts
     assert fresh(us_first, first_side="US").order == (US, JAPAN)
@@ -159,9 +160,9 @@ def test_the_bundled_cards_match_the_counts_the_rulebook_gives():
         assert sum(u.count for u in side.arsenal) == 50
     assert sum(c.count for c in comp.conflict) == 54
     battles = [c for c in comp.conflict if c.battle]
-    assert sum(c.battle.vp for c in battles) == 80  # 40 VP is half of it
+    assert sum(present(c.battle).vp for c in battles) == 80  # 40 VP is half of it
     assert comp.rules.standard_victory == 40 and comp.rules.provenance == "rulebook"
-    eliminations = {c.name: c.battle.eliminates for c in battles if c.battle.eliminates}
+    eliminations = {c.name: present(c.battle).eliminates for c in battles if present(c.battle).eliminates}
     assert eliminations == {"Invasion of Australia": "US", "Invasion of Japan": "Japan"}
     assert all(u.provenance for s in comp.sides for u in s.arsenal)
 
@@ -191,5 +192,6 @@ def test_a_users_own_values_are_played():
     state = act(draw(table(stacks={JAPAN: ("A6M Zero",), US: ("F4U Corsair",)}), "Pearl Harbor"),
                 BattleDecided(player=JAPAN, fight=True))
     b = state.battle
+    assert b is not None
     assert legality.window(lk, state, b, JAPAN, "A6M Zero", "F4U Corsair", None) == (3, 9)
     assert legality.window(LK, state, b, JAPAN, "A6M Zero", "F4U Corsair", None) == (3, 6)

@@ -34,6 +34,7 @@ def test_view_hides_the_other_side():
         if state.battle is None and any(state.reserve.values()) and state.turns > 5:
             break
     seen = RS.view(state, JAPAN)
+    assert state is not None
     assert seen.reserve[JAPAN] == state.reserve[JAPAN]
     assert set(seen.reserve[US]) <= {"?"} and len(seen.reserve[US]) == len(state.reserve[US])
     assert all(set(v) <= {"?"} for v in seen.stacks[US].values())
@@ -104,5 +105,6 @@ def test_queries_on_the_table():
 
 def test_the_disputed_shot_is_ruled_legal():
     result = engine.replay(os.path.join(make_replays.OUT, "battle-withdrawal-dispute.jsonl"))
+    assert result.fold is not None
     (ruling,) = result.fold.disputes
     assert ruling.verdict == "legal" and ruling.by == "bob"

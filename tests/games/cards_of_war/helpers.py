@@ -70,7 +70,9 @@ def draw(player: str, card: str) -> CardDrawn:
 
 def report(state: State, player: str) -> HandReported:
     """Returns the truthful recon answer for `player`'s hand."""
-    return HandReported(player=player, **theatre_counts(RS.lk, state.hands[player]))
+    counts = theatre_counts(RS.lk, state.hands[player])
+    return HandReported(player=player, air=counts["air"], sea=counts["sea"], ground=counts["ground"],
+                        intel=counts["intel"])
 
 
 def battle(alice=(), bob=(), theatre=None) -> Battle:

@@ -23,6 +23,7 @@ from tabletape.games.cards_of_war.events import CardDeployed, Options
 from tabletape.games.cards_of_war.lookups import other
 from tabletape.tape import log
 from tabletape.tape.events import Note, Undone
+from tests.narrow import present
 from tests.replays_format import as_recorded
 
 RS = engine.get("cards-of-war")
@@ -44,7 +45,8 @@ class Scribe:
                               rules_version=rules)
         self.tail = log.create(self.path, self.header, RS.codec)
         self.fold = engine.Fold(RS, self.header)
-        self.rs: CardsOfWar = self.fold.ruleset  # bound to this game's header
+        assert isinstance(self.fold.ruleset, CardsOfWar)  # bound to this game's header
+        self.rs = self.fold.ruleset
         self.rng = random.Random(seed)
 
     @property
@@ -110,7 +112,7 @@ def illegal_kill(rs: CardsOfWar, state) -> CardDeployed | None:
 def kill_dispute(out: str) -> None:
     """A legal KILL disputed (ruled legal) and an illegal KILL disputed, then undone."""
     s = Scribe(out, "kill-dispute.jsonl", Options(length="short"), seed=11)
-    s.play(kills, until=lambda st: s.rs.pending(st).kind == "deploy" and any(
+    s.play(kills, until=lambda st: present(s.rs.pending(st)).kind == "deploy" and any(
         b.piles[p] for b in st.battles for p in PLAYERS) and illegal_kill(s.rs, st) is not None)
     bad = illegal_kill(s.rs, s.state)
     assert bad is not None

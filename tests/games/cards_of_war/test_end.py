@@ -253,6 +253,7 @@ def test_strategic_exhaustion_the_loser_discards_down_to_the_reduced_hand():
     # before any refill, bob gives up one card of his choice (he kept all eight before)
     assert steps(state)[0] == (Step.DISCARD, B)
     d = RS.pending(state)
+    assert d is not None
     assert (d.actor, d.kind) == (B, "discard")
     assert {e.card for e in RS.legal(state)} == set(OPTION_B)
     assert refused(state, draw(A, "Radar")) == "cow.turn.step"
@@ -305,6 +306,7 @@ def test_short_game_is_one_round():
     assert state.phase is Phase.OVER and state.winner == A
     assert RS.pending(state) is None
     o = RS.outcome(state)
+    assert o is not None
     assert o.winners == (A,) and o.scores == {A: 1, B: 0}
 
 
@@ -344,6 +346,7 @@ def test_normal_game_after_three_rounds_with_draws():
     state = feed(state, deploy(B, "Infantry", 3))
     assert state.phase is Phase.OVER and state.winner is None
     o = RS.outcome(state)
+    assert o is not None
     assert o.winners == () and "draw" in o.summary
 
 

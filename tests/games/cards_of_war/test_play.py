@@ -24,6 +24,7 @@ from tests.games.cards_of_war.helpers import (
     report,
     table,
 )
+from tests.narrow import present
 
 AIR, SEA, GROUND, INTEL = Theatre.AIR, Theatre.SEA, Theatre.GROUND, Theatre.INTEL
 HAND_A = ("Infantry", "Tank", "Spy", "Flak", "Marines", "Decoy", "Gliders", "Saboteur")
@@ -169,6 +170,7 @@ def test_empty_hand_passes():
     # bob passes: alice deploys again
     assert state.turn == A
     d = RS.pending(state)
+    assert d is not None
     assert (d.actor, d.kind) == (A, "deploy")
     # the other way round: alice is out of cards, so bob deploys twice running
     state = table(hands={A: (), B: ("Tank", "Decoy")}, deck={}, turn=B)
@@ -500,7 +502,7 @@ def test_theatres_of_war_a_player_with_no_fitting_card_passes():
     assert not list(RS.legal(replace(state, turn=A)))
     # bob deploys his Battleship; alice cannot answer, so bob deploys again
     state = feed(state, deploy(B, "Battleship", 1))
-    assert state.turn == B and RS.pending(state).actor == B
+    assert state.turn == B and present(RS.pending(state)).actor == B
     # then his Destroyer; his Infantry fits nowhere either, so neither can deploy: a stalemate
     state = feed(state, deploy(B, "Destroyer", 3))
     # battles 1 (11 to 5) and 3 (8 to 4) are bob's, battle 2 alice's (5 to 0)

@@ -35,6 +35,7 @@ from tests.games.cards_of_war.helpers import (
     start,
     table,
 )
+from tests.narrow import present
 
 HAND_A = ("Tank", "Flak", "Spy", "Infantry", "Decoy", "Marines", "Gliders", "Saboteur")
 HAND_B = ("Infantry", "Radar", "Destroyer", "Submarine", "Fighters", "Amphib", "Resistance", "Spy")
@@ -178,7 +179,7 @@ def test_a_reinforcement_drawn_as_a_round_ends_is_not_shown_to_the_other_player(
     state = table(hands={A: HAND_A[:7], B: HAND_B}, turn=B, reinforce_draw_at_round_end=True,
                   steps=(Owed(Step.REINFORCE_DRAW, B), Owed(Step.REFILL, A)))
     after = [feed(state, draw(B, card)) for card in ("Tank", "Battleship")]
-    assert after[0].reinforce_card == "Tank" and rs.pending(after[0]).actor == CHANCE
+    assert after[0].reinforce_card == "Tank" and present(rs.pending(after[0])).actor == CHANCE
     assert rs.view(after[0], A).reinforce_card is None
     assert rs.view(after[0], A) == rs.view(after[1], A)
 

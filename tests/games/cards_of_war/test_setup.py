@@ -23,6 +23,7 @@ from tests.games.cards_of_war.helpers import (
     refused,
     start,
 )
+from tests.narrow import present
 
 
 def opening(player: str, card: str) -> OpeningCardDrawn:
@@ -72,7 +73,7 @@ def test_opening_tie_turns_new_cards():
     state = feed(start(), opening(A, "Tank"), opening(B, "Long Range Bomber"))
     assert state.phase is Phase.OPENING
     assert state.opening == {}
-    assert RS.pending(state).kind == "opening draw"
+    assert present(RS.pending(state)).kind == "opening draw"
     # a second pair breaks the tie in bob's favour
     state = feed(state, opening(A, "Spy"), opening(B, "Infantry"))
     assert state.first == B
@@ -108,6 +109,7 @@ def test_deal_is_eight_cards_each():
     # the deal done, alice deploys
     assert state.steps == ()
     d = RS.pending(state)
+    assert d is not None
     assert (d.actor, d.kind) == (A, "deploy")
 
 
@@ -153,7 +155,7 @@ def test_exhaustion_only_in_the_long_game_and_not_with_tactical():
     assert RULESET.check_header(ok) is None
     # check_header also judges a header built elsewhere (as read from a log)
     bad = replace(ok, options=Options(length="normal", strategic_exhaustion=True))
-    assert "cow.setup.options" in RULESET.check_header(bad)
+    assert "cow.setup.options" in present(RULESET.check_header(bad))
     # every other mix is allowed
     assert RULESET.check_header(header(alternative_reinforce=True, theatres_of_war=True,
                                        tactical_advantage=True, joint_deployment=True,

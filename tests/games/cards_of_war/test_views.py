@@ -32,6 +32,7 @@ from tests.games.cards_of_war.helpers import (
     start,
     table,
 )
+from tests.narrow import present
 
 HAND_A = ("Tank", "Flak", "Spy", "Infantry", "Decoy", "Marines", "Gliders", "Saboteur")
 HAND_B = ("Infantry", "Radar", "Destroyer", "Submarine", "Fighters", "Amphib", "Resistance", "Spy")
@@ -43,15 +44,16 @@ HAND_B = ("Infantry", "Radar", "Destroyer", "Submarine", "Fighters", "Amphib", "
 @pytest.mark.rule("cow.setup.opening", "cow.turn.order", "cow.recon.report")
 def test_pending_names_who_decides_what():
     state = start()
-    assert (RS.pending(state).actor, RS.pending(state).kind) == (CHANCE, "opening draw")
+    assert (present(RS.pending(state)).actor, present(RS.pending(state)).kind) == (CHANCE, "opening draw")
     state = table(hands={A: HAND_A, B: HAND_B})
     d = RS.pending(state)
+    assert d is not None
     assert (d.actor, d.kind) == (A, "deploy")
     # alice's Spy: bob reports, then chance draws alice's refill
     state = feed(state, deploy(A, "Spy", 1))
-    assert (RS.pending(state).actor, RS.pending(state).kind) == (B, "report")
+    assert (present(RS.pending(state)).actor, present(RS.pending(state)).kind) == (B, "report")
     state = feed(state, report(state, B))
-    assert (RS.pending(state).actor, RS.pending(state).kind) == (CHANCE, "draw")
+    assert (present(RS.pending(state)).actor, present(RS.pending(state)).kind) == (CHANCE, "draw")
 
 
 @pytest.mark.rule("cow.setup.opening", "cow.draw.in-deck")
@@ -169,10 +171,11 @@ def test_outcome_only_when_over():
     assert RS.outcome(state) is None
     over = replace(state, phase=Phase.OVER, winner=B, rounds_won={A: 1, B: 2}, round=3)
     o = RS.outcome(over)
+    assert o is not None
     assert o.winners == (B,) and o.scores == {A: 1, B: 2}
     assert o.summary == "bob wins the war, 2 rounds to 1"
     drawn = replace(over, winner=None, rounds_won={A: 1, B: 1})
-    assert RS.outcome(drawn).winners == ()
+    assert present(RS.outcome(drawn)).winners == ()
     assert RS.pending(over) is None and list(RS.legal(over)) == []
 
 

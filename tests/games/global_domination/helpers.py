@@ -79,6 +79,7 @@ def end_turns(state: State) -> State:
     from tabletape.games.global_domination.state import Phase
     turn = state.game_turn
     while state.phase is Phase.PLAY and not state.steps and state.game_turn == turn:
+        assert state.current is not None
         state = run(state, TurnEnded(player=state.current))
     return state
 

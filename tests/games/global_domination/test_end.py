@@ -17,6 +17,7 @@ from tabletape.games.global_domination.events import (
 )
 from tabletape.games.global_domination.state import Phase
 from tests import story
+from tests.narrow import present
 
 from .helpers import (
     PLAYERS,
@@ -81,22 +82,22 @@ def test_the_scoring_step_asks_every_player_in_seat_order():
     # bob holds Fog of War, alice and carol hold nothing for scoring: all three are asked
     state = with_hand(started(), "bob", "Fog of War", DOM)
     state = end_turns(state)
-    assert state.phase is Phase.SCORING and RS.pending(state).actor == "alice"
+    assert state.phase is Phase.SCORING and present(RS.pending(state)).actor == "alice"
     # alice holds no scoring card: she is asked all the same, and may only pass
-    assert RS.pending(state).detail == "alice may play a scoring card or pass"
+    assert present(RS.pending(state)).detail == "alice may play a scoring card or pass"
     assert list(RS.legal(state)) == [ScoringPassed(player="alice")]
     # it is her say: bob waits, and nothing else is recorded before the step ends
     assert refused(state, ScoringPassed(player="bob")) == "gd.score.window"
     assert refused(state, CardPlayed(player="bob", card="Fog of War", use=Use.TEXT)) == "gd.score.window"
     assert refused(state, TurnEnded(player="alice")) == "gd.score.window"
     state = run(state, ScoringPassed(player="alice"))
-    assert RS.pending(state).actor == "bob" and state.scored == ("alice",)
+    assert present(RS.pending(state)).actor == "bob" and state.scored == ("alice",)
     # only scoring and any-time cards, for their text
     assert refused(state, CardPlayed(player="bob", card=DOM, use=Use.BUILD)) == "gd.score.window"
     assert refused(state, CardPlayed(player="bob", card="Fog of War", use=Use.BUILD)) == "gd.score.window"
     state = run(state, ScoringPassed(player="bob"))
     # carol, who holds no scoring card, is asked last; her pass ends the step
-    assert state.game_turn == 1 and RS.pending(state).actor == "carol"
+    assert state.game_turn == 1 and present(RS.pending(state)).actor == "carol"
     state = run(state, ScoringPassed(player="carol"))
     assert state.game_turn == 2 and "Fog of War" in state.hands["bob"]
 
@@ -114,6 +115,7 @@ def test_the_scoring_step_does_not_depend_on_hands():
         says = []
         while state.phase is Phase.SCORING:
             d = RS.pending(state)
+            assert d is not None
             assert ScoringPassed(player=d.actor) in RS.legal(state)
             says.append((d.actor, d.detail, state.scored))
             state = run(state, ScoringPassed(player=d.actor))
@@ -129,7 +131,7 @@ def test_until_rules_1_1_players_with_no_scoring_card_were_skipped():
     rs = RULESET.bind(header(), "1.1")
     state = with_hand(started(), "bob", "Fog of War", DOM)
     state = story.play(rs, state, *[TurnEnded(player=p) for p in PLAYERS])
-    assert state.phase is Phase.SCORING and rs.pending(state).actor == "bob"
+    assert state.phase is Phase.SCORING and present(rs.pending(state)).actor == "bob"
     assert state.scored == ("alice",)  # skipped: the table learns she holds none
     assert story.refusal(rs, state, ScoringPassed(player="alice")).rule == "gd.play.order"
     assert story.refusal(rs, state, TurnEnded(player="bob")).rule == "gd.play.step"
@@ -173,6 +175,7 @@ def finished(vp: dict[str, int], logistics: dict[str, int] | None = None, **opti
 def test_most_victory_points_wins():
     # bob has the most VP when the game ends
     out = RS.outcome(finished({"alice": 10, "bob": 12, "carol": 3}))
+    assert out is not None
     assert out.winners == ("bob",) and out.scores["bob"] == 12
 
 
@@ -180,10 +183,12 @@ def test_most_victory_points_wins():
 def test_ties_are_shared_or_broken_by_logistics():
     # alice and bob tie on 12 and share the win
     out = RS.outcome(finished({"alice": 12, "bob": 12, "carol": 3}))
+    assert out is not None
     assert out.winners == ("alice", "bob")
     # with ties=logistics, bob's 6 Logistics beat alice's 4
     out = RS.outcome(finished({"alice": 12, "bob": 12, "carol": 3},
                               {"alice": 4, "bob": 6, "carol": 4}, ties="logistics"))
+    assert out is not None
     assert out.winners == ("bob",)
 
 

@@ -16,6 +16,7 @@ the scoring step), which simulated play seldom reaches:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -195,7 +196,7 @@ def _check_plain(lk, state, ev):
     plain check it stands for."""
     from tabletape.games.global_domination import events as e
     from tabletape.games.global_domination import plays, points
-    plain = {**legality.CHECK, e.CardDrawn: legality._check_draw_plain,
+    plain: dict[type, Callable[..., Any]] = {**legality.CHECK, e.CardDrawn: legality._check_draw_plain,
              e.ForceBuilt: points._check_point, e.ForceReduced: points._check_point,
              e.CardsDiscarded: plays._check_discard}
     return plain[type(ev)](lk, state, ev)

@@ -22,6 +22,7 @@ from tabletape.games.global_domination.events import (
     Use,
 )
 from tabletape.games.global_domination.state import Force, Phase, Step
+from tests.narrow import present
 
 from .helpers import (
     PLAYERS,
@@ -424,7 +425,7 @@ def test_airborne_forces_at_any_time():
     assert refused(state, CardPlayed(player="bob", card="Airborne Forces", use=Use.BUILD)) == "gd.play.order"
     # in the scoring step any player may play it, even the one who is not to decide
     state = with_hand(end_turns(with_hand(state, "alice", "Fog of War")), "carol", "Airborne Forces")
-    assert state.phase is Phase.SCORING and RS.pending(state).actor == "alice"
+    assert state.phase is Phase.SCORING and present(RS.pending(state)).actor == "alice"
     state = run(state, text("carol", "Airborne Forces"), ForceBuilt(player="carol", area="India"),
                 PointsForgone(player="carol"), ScoringPassed(player="alice"),
                 ScoringPassed(player="bob"),  # bob still holds Airborne Forces
@@ -495,7 +496,7 @@ def test_bio_weapons_chain_goes_left_until_declined():
     assert refused(state, PointsForgone(player="alice")) == "gd.step.forgo"
     state = run(state, ForceReduced(player="alice", area="Canada"),
                 ForceReduced(player="alice", area="Canada"))
-    assert RS.pending(state).actor == "bob"
+    assert present(RS.pending(state)).actor == "bob"
     state = run(state, ChainAnswered(player="bob", joined=True),
                 ForceReduced(player="bob", area="India"), ForceReduced(player="bob", area="Mexico"))
     state = run(state, ChainAnswered(player="carol", joined=False))
@@ -688,9 +689,10 @@ def test_tactical_nukes_struggle_everything():
 @pytest.mark.rule("gd.card.surrender", "gd.card.surrender.own")
 def test_surrender_of_ones_own_force_cites_the_judging_versions_rule():
     # judged as 1.0, the refusal cites the card's own rule: 1.0 had no gd.card.surrender.own
+    from tabletape.games.global_domination import RULESET
     from tests import story
 
-    from .helpers import RULESET, header
+    from .helpers import header
     old = RULESET.bind(replace(header(), rules_version="1.0"))
     state = holding("Surrender", Canada="alice", Mexico="bob")
     state = run(state, text("alice", "Surrender"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 from msgspec.structs import replace
@@ -149,5 +151,5 @@ def test_a_box_written_before_force_tokens_still_reads_with_the_reconstructed_tw
     old["tracks"].pop("force_tokens", None)  # (20, the default, is left out when written)
     old["tracks"]["provenance"] = "reconstructed"
     old["tracks"]["logistics"]["provenance"] = "reconstructed"
-    box = msgspec.convert(old, RS.Components)
+    box: Any = msgspec.convert(old, RS.Components)
     assert box.tracks.force_tokens == 20 and box.tracks.provenance == "reconstructed"

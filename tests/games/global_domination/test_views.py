@@ -54,5 +54,6 @@ def test_render_shows_regions_seas_and_players():
 def test_the_disputed_play_is_ruled_illegal():
     # bob's attack on alice's turn is refused, disputed and undone
     r = engine.replay(os.path.join(OUT, "disputed-out-of-turn.jsonl"))
+    assert r.fold is not None
     (ruling,) = r.fold.disputes
     assert ruling.verdict == "illegal" and ruling.rule == "gd.play.order"

@@ -192,6 +192,7 @@ def four_players_nine(out: str) -> None:
     for seed in range(100):
         header = recorded(simulate.header_for(RS, players))
         o = RS.bind(header).outcome(list(simulate.play(RS, header, seed))[-1][1])
+        assert o is not None
         if len(o.winners) == 1 and o.scores[o.winners[0]] == 9:
             simulated(out, "four-players-won-at-nine.jsonl", players, seed)
             return

@@ -15,6 +15,7 @@ from tabletape.games.liberation.events import ForceCardPlayed, TieBreakDrawn, Tu
 from tabletape.games.liberation.state import Phase, Stage, Step
 from tests.games.liberation.helpers import REPLAYS as HERE
 from tests.games.liberation.helpers import RS, at, ok, refused, replay, sentences
+from tests.narrow import present
 
 FOUR = ("ann", "bob", "cat", "dan")
 
@@ -31,6 +32,7 @@ def test_ten_points_win_at_once():
     s = ok(last_turn(liberated={"ann": ("Iraq", "Cuba")}), TurnPassed(player="cat"))
     assert s.phase is Phase.OVER and RS.pending(s) is None
     o = RS.outcome(s)
+    assert o is not None
     assert o.winners == ("ann",) and o.scores == {"ann": 10, "bob": 0, "cat": 0}
     # no bonus draws once the game is won
     assert s.steps == ()
@@ -41,7 +43,7 @@ def test_nine_points_win_with_four_players():
     # 7 + 2 = 9 wins at a four-player table but not at three
     lib = {"ann": ("Iraq", "Sudan")}
     s = ok(last_turn(FOUR, liberated=lib), TurnPassed(player="dan"))
-    assert RS.outcome(s).winners == ("ann",)
+    assert present(RS.outcome(s)).winners == ("ann",)
     s = ok(last_turn(liberated=lib), TurnPassed(player="cat"))
     assert s.phase is Phase.PLAY and RS.outcome(s) is None
 
@@ -50,7 +52,7 @@ def test_nine_points_win_with_four_players():
 def test_the_victory_points_option_sets_the_target():
     # with victory_points=2 Somalia alone wins
     s = ok(last_turn(victory_points=2), TurnPassed(player="cat"))
-    assert RS.outcome(s).winners == ("ann",)
+    assert present(RS.outcome(s)).winners == ("ann",)
 
 
 @pytest.mark.rule("lib.win.deck-out")
@@ -63,6 +65,7 @@ def test_when_the_countries_run_out_the_most_points_win():
     assert s.countries == ()
     s = ok(s, TurnPassed(player="cat"))
     o = RS.outcome(s)
+    assert o is not None
     assert o.winners == ("cat",) and o.scores == {"ann": 8, "bob": 10, "cat": 14}
 
 
@@ -73,6 +76,7 @@ def test_equal_leaders_share_the_win():
            "bob": ("Iran", "Afghanistan", "Syria", "Libya", "Sudan")}
     s = ok(last_turn(("ann", "bob"), liberated=lib, victory_points=40), TurnPassed(player="bob"))
     o = RS.outcome(s)
+    assert o is not None
     assert o.winners == ("ann", "bob") and o.scores == {"ann": 16, "bob": 16}
     assert "share" in o.summary
 
@@ -115,7 +119,7 @@ def yemen_tie(**options):
 def test_yemen_extra_round_keeps_two_cards_by_default():
     # in Yemen's extra round ann still may play two cards in her turn
     s = ok(yemen_tie(), ForceCardPlayed(player="ann", card="Infantry Division"))
-    assert s.steps[0].step is Step.SECOND and RS.pending(s).actor == "ann"
+    assert s.steps[0].step is Step.SECOND and present(RS.pending(s)).actor == "ann"
     s = ok(s, ForceCardPlayed(player="ann", card="Green Berets"))
     assert s.turn == "bob" and s.plays["ann"] == 3
 
@@ -214,6 +218,7 @@ def test_every_replay_validates_and_ends():
 def test_the_four_player_game_is_won_at_nine():
     # nine points win at a four-player table
     o = RS.outcome(replay("four-players-won-at-nine.jsonl").state)
+    assert o is not None
     assert len(o.winners) == 1 and o.scores[o.winners[0]] == 9
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -32,6 +33,7 @@ from tabletape.games.liberation.state import CHANCE_STEPS, Owed, Played, Stage, 
 from tests.games.liberation.helpers import SEATS
 from tests.games.liberation.test_properties import candidates
 from tests.games.test_games import simulated
+from tests.narrow import present
 
 OLD_CARDS = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "rules-1.0",
                          "liberation", "iraq-abilities.jsonl")  # the earlier cards: turn-up
@@ -40,7 +42,8 @@ OLD_CARDS = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "rul
 def _components(old: bool):
     if not old:
         return RULESET.default_components()
-    return next(iter(engine.iter_records(OLD_CARDS))).event.components
+    header: Any = next(iter(engine.iter_records(OLD_CARDS))).event  # the log's header
+    return header.components
 
 
 def walk(n: int, seed: int, rules: str | None = None, old: bool = False, **options):
@@ -48,11 +51,11 @@ def walk(n: int, seed: int, rules: str | None = None, old: bool = False, **optio
     header = RULESET.start(SEATS[:n], Options(**options), _components(old))
     rs = RULESET.bind(header, rules)
     rng = random.Random(seed)
-    state, states = rs.initial(), []
+    state, states = rs.initial(), list[Any]()
     while rs.pending(state) is not None and len(states) < 3000:
         states.append(state)
         events = list(rs.legal(state))
-        chance = rs.pending(state).actor == CHANCE
+        chance = present(rs.pending(state)).actor == CHANCE
         ev = rng.choices(events, rs.weights(state, events) if chance else None)[0]
         state = rs.apply(state, ev)
     states.append(state)

@@ -27,6 +27,7 @@ from tabletape.games.liberation.events import (
 from tabletape.games.liberation.state import Owed, Stage, Step
 from tests import story
 from tests.games.liberation.helpers import LK, RS, at, down, ok, refused, settled, up
+from tests.narrow import present
 
 
 @pytest.mark.rule("lib.turn.order")
@@ -170,7 +171,7 @@ def test_yemen_allows_a_second_card():
     s = at("Yemen", hands={"ann": ("Submarine", "Infantry Division"),
                            "bob": ("Submarine", "Submarine")})
     s = ok(s, ForceCardPlayed(player="ann", card="Submarine"))
-    assert s.steps[0].step is Step.SECOND and RS.pending(s).actor == "ann"
+    assert s.steps[0].step is Step.SECOND and present(RS.pending(s)).actor == "ann"
     assert refused(s, ForceCardPlayed(player="bob", card="Submarine")) == "lib.turn.order"
     s = ok(s, ForceCardPlayed(player="ann", card="Infantry Division"))
     assert up(s, "ann") == ["Submarine", "Infantry Division"] and s.turn == "bob"
@@ -225,7 +226,7 @@ def test_turn_over_another_players_card():
     s = at(hands={"ann": ("Fighter Wing",)}, played={"ann": ("Infantry Division",),
                                                       "bob": ("Submarine", "Stealth Bomber")})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
-    assert s.steps[0].step is Step.TURN_OVER and RS.pending(s).actor == "ann"
+    assert s.steps[0].step is Step.TURN_OVER and present(RS.pending(s)).actor == "ann"
     # never her own card face down, and a face-up card does not go "back up"
     assert refused(s, PlayedCardTurned(player="ann", owner="ann", slot=0)) == "lib.ability.turn-over"
     assert refused(s, PlayedCardTurned(player="ann", owner="bob", slot=0, face_up=True)) \
@@ -304,7 +305,7 @@ def test_no_card_only_turns_cards_up():
     s = at(hands={"ann": ("AWACS",)}, played={"ann": ("~Submarine",), "bob": ("Submarine",)})
     s = rs.apply(s, ForceCardPlayed(player="ann", card="AWACS"))
     assert s.steps[0].step is Step.TURN_UP
-    assert rs.check(s, PlayedCardTurned(player="ann", owner="bob", slot=0)).rule \
+    assert present(rs.check(s, PlayedCardTurned(player="ann", owner="bob", slot=0))).rule \
         == "lib.ability.turn-up.cards"
     s = rs.apply(s, PlayedCardTurned(player="ann", owner="ann", slot=0, face_up=True))
     assert up(s, "ann") == ["Submarine", "AWACS"]
@@ -367,7 +368,7 @@ def test_by_default_a_turn_over_must_be_made():
     s = at(hands={"ann": ("Fighter Wing",)}, played={"bob": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"))
     assert refused(s, TurnOverDeclined(player="ann")) == "lib.ability.turn-over.compulsory"
-    assert "must" in RS.pending(s).detail
+    assert "must" in present(RS.pending(s)).detail
 
 
 @pytest.mark.rule("lib.opt.turn-over-optional")
@@ -376,7 +377,7 @@ def test_option_optional_lets_the_player_stop_turning():
     s = at(hands={"ann": ("Destroyer Squadron",)}, turn_over="optional",
            played={"bob": ("Submarine",), "cat": ("Submarine",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Destroyer Squadron"))
-    assert "or stop" in RS.pending(s).detail
+    assert "or stop" in present(RS.pending(s)).detail
     s = ok(s, PlayedCardTurned(player="ann", owner="bob", slot=0), TurnOverAccepted(player="bob"),
            TurnOverDeclined(player="ann"))
     assert up(s, "cat") == ["Submarine"] and s.steps == () and s.turn == "bob"
@@ -426,7 +427,7 @@ def test_a_prevent_card_keeps_a_card_face_up():
            played={"bob": ("Armored Division",)})
     s = ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
            PlayedCardTurned(player="ann", owner="bob", slot=0))
-    assert s.steps[0].step is Step.PREVENT and RS.pending(s).actor == "bob"
+    assert s.steps[0].step is Step.PREVENT and present(RS.pending(s)).actor == "bob"
     assert refused(s, TurnOverPrevented(player="bob", card="Submarine")) == "lib.ability.prevent"
     assert refused(s, TurnOverPrevented(player="bob", card="Counter-Intelligence")) \
         == "lib.ability.prevent"
@@ -458,7 +459,7 @@ def test_an_owner_holding_no_prevent_card_is_asked_all_the_same():
         return ok(s, ForceCardPlayed(player="ann", card="Fighter Wing"),
                   PlayedCardTurned(player="ann", owner="bob", slot=0))
     s = turned("Submarine")
-    assert s.steps[0].step is Step.PREVENT and RS.pending(s).actor == "bob"
+    assert s.steps[0].step is Step.PREVENT and present(RS.pending(s)).actor == "bob"
     # the step does not depend on his hand
     held = turned("Navy SEALs")
     assert held.steps == s.steps and RS.pending(held) == RS.pending(s)
@@ -486,7 +487,7 @@ def test_rules_1_1_asked_only_a_holder_of_a_prevent_card():
            played={"bob": ("Armored Division",)})
     s = story.play(old, s, ForceCardPlayed(player="ann", card="Fighter Wing"),
                    PlayedCardTurned(player="ann", owner="bob", slot=0), offered=True)
-    assert s.steps[0].step is Step.PREVENT and old.pending(s).actor == "bob"
+    assert s.steps[0].step is Step.PREVENT and present(old.pending(s)).actor == "bob"
     # and under 1.1 an event skipping an open window is out of step, as it always was
     assert story.refusal(old, s, ForceCardPlayed(player="bob", card="Navy SEALs")).rule \
         == "lib.turn.step"

@@ -30,6 +30,7 @@ from tabletape.games.liberation.events import (
 from tabletape.games.liberation.state import Owed, Stage, State, Step
 from tests import story
 from tests.games.liberation.helpers import LK, RS, at, game, ok, start
+from tests.narrow import present
 
 
 def table(hands: dict[str, tuple[str, ...]], played: dict[str, tuple[str, ...]] | None = None,
@@ -64,10 +65,11 @@ def test_the_owner_is_who_decides_and_a_draw_is_its_drawers(n, seed):
         d = rs.pending(before)
         if isinstance(ev, CountryTurned):
             assert owner(rs, ev) is None
-        elif d.actor == CHANCE:
+        elif present(d).actor == CHANCE:
             assert owner(rs, ev) == before.steps[0].player == ev.player
             assert ev in rs.candidates(before, ev.player)  # the drawer can enter the card drawn
         else:
+            assert d is not None
             assert owner(rs, ev) == d.actor
         before = after
 

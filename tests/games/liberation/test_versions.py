@@ -10,6 +10,7 @@ import json
 from tabletape import engine
 from tabletape.games.liberation import RULESET
 from tabletape.games.liberation.events import CountryTurned
+from tabletape.tape.errors import IllegalEvent
 from tests.games.liberation.make_replays import (
     FIXTURES,
     Scribe,
@@ -44,6 +45,7 @@ def test_a_1_1_log_that_skipped_the_window_is_judged_as_1_1_judged_it():
     new = engine.replay(UNASKED, version="latest")
     assert new.rules_versions == ("1.1", "1.2")
     first = new.problems[0]
+    assert isinstance(first, IllegalEvent)  # (only a refused event names a rule)
     assert (first.seq, first.rule) == (13, "lib.ability.prevent")
     assert "bob may discard a prevent card to keep their Submarine face up" in first.reason
     assert "from rules 1.2 the owner of a card turned face down is asked whether or not " \

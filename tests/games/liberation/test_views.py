@@ -55,6 +55,7 @@ def test_disputes_are_ruled():
     # the two mistakes are ruled illegal; the
     # trade is ruled legal
     r = replay("disputed-play.jsonl")
+    assert r.fold is not None
     rulings = [(d.verdict, d.rule) for d in r.fold.disputes]
     assert rulings[:2] == [("illegal", "lib.turn.order"), ("illegal", "lib.country.forbid-type")]
     assert rulings[2][0] == "legal"
