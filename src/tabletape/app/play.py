@@ -43,6 +43,7 @@ from tabletape.app.moves import Step
 from tabletape.app.page import Group, JoinCode, Move, Page, Pile, UndoOffer, acts, stage_of
 from tabletape.app.record import listing
 from tabletape.engine import seats as seating
+from tabletape.engine.negotiation import Request
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import IllegalEvent, StaleWriter, TapeError, UsageError
 from tabletape.tape.events import (
@@ -270,8 +271,9 @@ class Table:
             rematch=m.rematch if outcome is not None else None)
 
     @staticmethod
-    def undo_shown(rs: engine.Ruleset[Any, Any, Any], latest: int, top: tuple[int, Any, Event] | None,
-                   asked: Any, seat: Seat) -> UndoOffer | None:
+    def undo_shown(rs: engine.Ruleset[Any, Any, Any], latest: int,
+                   top: tuple[int, Any, Event] | None, asked: Request | None,
+                   seat: Seat) -> UndoOffer | None:
         """Returns what a seat's page shows of undoing (None: nothing to undo): the latest
         effective event and its sentence as the seat may know it (what the umpire's undo
         confirms with), the open undo request, and what the seat may do: ask, or answer
