@@ -23,6 +23,7 @@ from .components import Lookups, targetable
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
@@ -356,7 +357,7 @@ CHECK = by_event(_check_arsenal, _check_deploy, _check_finish_deploy, _check_eme
 
 # -- legal -----------------------------------------------------------------------------------
 
-def legal(lk: Lookups, state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[BcpEvent]:
     """Yields every legal next event; chance outcomes once per kind of card left."""
     if state.result is not None:
         return
@@ -419,7 +420,7 @@ def implied(lk: Lookups, state: State, body: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
+def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[BcpEvent]:
     if b.shot is not None:
         s, cards = b.shot, lk.cards
         yield from [ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
@@ -520,7 +521,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     return 1
 
 
-def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+def weights(lk: Lookups, state: State, events: list[BcpEvent]) -> list[int]:
     """Returns each event's `weight`, with the Conflict deck looked up once."""
     deck, arsenal, sides = q.deck(lk, state), state.arsenal, state.sides
     if {type(e) for e in events} <= {ConflictTurned, ConflictDrawn}:  # the usual draws

@@ -24,6 +24,7 @@ from .components import Lookups
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
@@ -80,7 +81,7 @@ SECRETS: dict[type, Secret] = {
 
 # -- the draws, as their drawer can tell them apart -----------------------------------------
 
-def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[BcpEvent]:
     """Returns the outcomes of `player`'s own draw, sorted by name: each card of the box that
     they cannot rule out from their own view (so every card another player may hold face
     down stays in); none when chance draws nothing for them now.
@@ -91,7 +92,7 @@ def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
     return list(_candidates(lk, state, player))
 
 
-def _candidates(lk: Lookups, state: State, player: str) -> Iterator[Event]:
+def _candidates(lk: Lookups, state: State, player: str) -> Iterator[BcpEvent]:
     view = q.view(state, player)  # everything below is read from what the player sees
     if view.result is not None:
         return

@@ -18,7 +18,7 @@ from tabletape.tape.events import Event
 from tabletape.tape.words import counted
 
 from .components import Lookups, Theatre
-from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
+from .events import CardDeployed, CardDiscarded, CardDrawn, CowEvent, HandReported, OpeningCardDrawn
 from .lookups import deck_size, other, owner, theatre_counts, top_discard
 from .state import COMMON, Owed, Phase, State, Step
 
@@ -366,7 +366,7 @@ CHECK = by_event(_check_opening, _check_draw, _check_report, _check_deploy, _che
 
 # -- legal and chance's odds ---------------------------------------------------------------
 
-def legal(lk: Lookups, state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[CowEvent]:
     """Yields every legal next event; chance outcomes once per kind of card left."""
     d = pending(lk, state)
     if d is None:
@@ -487,7 +487,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     return 1
 
 
-def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+def weights(lk: Lookups, state: State, events: list[CowEvent]) -> list[int]:
     """Returns each event's `weight`, with the option that picks the pile read once."""
     decks, two = state.decks, state.options.two_decks
     return [decks[e.player if two else COMMON].get(e.card, 0)

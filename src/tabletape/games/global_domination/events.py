@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 from msgspec import Meta
@@ -135,3 +135,9 @@ class ScoringPassed(Event, tag="scoring_passed", kw_only=True, frozen=True):
 EVENTS = (FirstPlayerChosen, ActionStackChosen, CardDrawn, CardPlayed, CardsDiscarded,
           ForceBuilt, ForceReduced, ForceRemoved, ForceSeized, PlayerTargeted, ChainAnswered,
           PointsForgone, TurnEnded, ScoringPassed)
+# The type of every event above (EVENTS' union): what the rules judge and apply; the
+# core events (undo, note, signed) are the engine's and never reach them.
+GdEvent: TypeAlias = (FirstPlayerChosen | ActionStackChosen | CardDrawn | CardPlayed |
+                      CardsDiscarded | ForceBuilt | ForceReduced | ForceRemoved | ForceSeized |
+                      PlayerTargeted | ChainAnswered | PointsForgone | TurnEnded |
+                      ScoringPassed)

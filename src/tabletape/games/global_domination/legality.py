@@ -33,6 +33,7 @@ from .events import (
     ForceReduced,
     ForceRemoved,
     ForceSeized,
+    GdEvent,
     PlayerTargeted,
     PointsForgone,
     ScoringPassed,
@@ -128,7 +129,7 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
 # -- legal: candidates filtered through `check`, and chance's weights -------------------------
 
 
-def legal(lk: Lookups, state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[GdEvent]:
     """Yields every legal next event; chance outcomes once per kind of card."""
     d = pending(lk, state)
     if d is None:
@@ -146,7 +147,7 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
     yield from _legal_plays(lk, state)
 
 
-def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[GdEvent]:
     p = h.player
     if h.step in (Step.BUILD, Step.REDUCE, Step.LAND_MIX):
         # `_step_plain`'s Builds and Reductions through `check_point` with its first part, the
@@ -165,10 +166,10 @@ def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     yield from _step_plain(lk, state, h)
 
 
-def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[GdEvent]:
     """Every answer to the step owed that `check` accepts, in order."""
     p = h.player
-    cands: list[Event] = []
+    cands: list[GdEvent] = []
     match h.step:
         case Step.DRAW:
             cands = [CardDrawn(player=p, card=c) for c in state.decks[p]]
@@ -189,7 +190,7 @@ def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     yield from (e for e in cands if check(lk, state, e) is None)
 
 
-def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
+def _legal_plays(lk: Lookups, state: State) -> Iterator[GdEvent]:
     # Every card play, Discard, end of turn and scoring pass through its whole `check`,
     # with what the candidates share checked once: each player's turn level, the Discarder,
     # each stack a Discard may take, each set of discarded cards (tests/games/test_fast_paths.py
@@ -237,7 +238,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     return 1
 
 
-def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+def weights(lk: Lookups, state: State, events: list[GdEvent]) -> list[int]:
     """Returns each event's `weight`, in one pass."""
     decks = state.decks
     return [decks[e.player].get(e.card, 0) if isinstance(e, CardDrawn) else 1 for e in events]

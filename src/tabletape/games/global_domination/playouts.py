@@ -16,7 +16,6 @@ from collections.abc import Callable
 from itertools import islice
 
 from tabletape.engine import CHANCE
-from tabletape.tape.events import Event
 
 from . import lookups as q
 from .components import Lookups, Restriction
@@ -27,6 +26,7 @@ from .events import (
     CardsDiscarded,
     ForceBuilt,
     ForceReduced,
+    GdEvent,
     PointsForgone,
     ScoringPassed,
     TurnEnded,
@@ -52,7 +52,7 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     return list(state.decks[steps[0].player].values())
 
 
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
+def nth(lk: Lookups, state: State, i: int) -> GdEvent | None:
     """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
     steps = state.steps
     if state.phase is Phase.OVER:
@@ -101,7 +101,7 @@ def _discards(lk: Lookups, state: State, p: str) -> tuple[list[str], list[tuple[
 
 
 def _nth_discard(lk: Lookups, state: State, p: str,
-                 discards: tuple[list[str], list[tuple[str, ...]]], i: int) -> Event | None:
+                 discards: tuple[list[str], list[tuple[str, ...]]], i: int) -> GdEvent | None:
     """The i-th of a turn's Discards (each set of cards by each stack), then its end."""
     taken, sets = discards
     if taken:
@@ -112,7 +112,7 @@ def _nth_discard(lk: Lookups, state: State, p: str,
     return TurnEnded(player=p) if i == 0 else None  # (always legal on one's turn: `count`)
 
 
-def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> GdEvent | None:
     """Returns the event a uniform random draw picks on a player's turn: `legal`'s event at
     `below(count)`, the groups of card plays and the Discards made once for both (None,
     `below` not asked, elsewhere)."""
@@ -145,7 +145,7 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None
     raise AssertionError("Global Domination's pick disagrees with count")  # (pinned: tests)
 
 
-def _nth_point(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+def _nth_point(lk: Lookups, state: State, h: Owed, i: int) -> GdEvent | None:
     """The i-th Build, Reduction or forgoing of a step owed (`_legal_step`), where its
     restriction is none or an Area's kind (as `_count_builds` and `_count_reductions` count
     them), else None."""
@@ -175,7 +175,7 @@ def _nth_point(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
     return forgo if i == 0 and check(lk, state, forgo) is None else None
 
 
-def _nth_scoring(lk: Lookups, state: State, i: int) -> Event | None:
+def _nth_scoring(lk: Lookups, state: State, i: int) -> GdEvent | None:
     """The i-th event of the scoring step (`_legal_plays`): each held kind of card that may be
     played now (at one's say, the scoring cards; else those usable at any time, as
     `_count_plays` counts them), through the same checks, then the pass of whose say it is."""

@@ -39,6 +39,7 @@ from .events import (
     ForceReduced,
     ForceRemoved,
     ForceSeized,
+    GdEvent,
     PlayerTargeted,
     PointsForgone,
     ScoringPassed,
@@ -74,7 +75,7 @@ SECRETS: dict[type, Secret] = {
 }
 
 
-def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[GdEvent]:
     """Returns the cards `player` may draw as they can tell them apart: each kind of card in
     their own Draw Deck as their own view shows it (Player Decks), sorted by name.
 

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from itertools import islice
 
 from tabletape.engine import CHANCE
-from tabletape.tape.events import Event
 
 from . import lookups
 from .components import ABILITY_PREVENT, TRIGGER_FORBID, Lookups
@@ -23,6 +22,7 @@ from .events import (
     CountryTurned,
     ForceCardPlayed,
     HandsTraded,
+    LiberationEvent,
     PlayedCardTaken,
     PlayedCardTurned,
     TurnOverAccepted,
@@ -57,7 +57,7 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     return list(state.deck.values())
 
 
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
+def nth(lk: Lookups, state: State, i: int) -> LiberationEvent | None:
     """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
     if state.phase is PHASE_OVER:
         return None
@@ -84,19 +84,19 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     return TurnPassed(player=player) if not i else None
 
 
-def _nth_choice(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+def _nth_choice(lk: Lookups, state: State, h: Owed, i: int) -> LiberationEvent | None:
     """The i-th answer to an ability's step that `_legal_choices` yields (`_choices`)."""
     options = _choices(lk, state, h)
     return options[i] if i < len(options) else None
 
 
-def _choices(lk: Lookups, state: State, h: Owed) -> list[Event]:
+def _choices(lk: Lookups, state: State, h: Owed) -> list[LiberationEvent]:
     """Returns the answers to an ability's step `_legal_choices` yields, in its order, without
     asking `check` of each: the cards a turning step may turn (`turn_targets`), the prevent
     cards held, letting a turn-down stand or stopping a turn-over (where optional), another's
     face-up card to take, another player to trade hands with (as `count` counts them)."""
     step, me = h.step, h.player
-    out: list[Event] = []
+    out: list[LiberationEvent] = []
     if step in TURNING:
         out += [PlayedCardTurned(player=me, owner=q, slot=slot, face_up=up)
                 for q, slot, up in turn_targets(lk, state, h)]
@@ -116,7 +116,7 @@ def _choices(lk: Lookups, state: State, h: Owed) -> list[Event]:
     return out
 
 
-def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> LiberationEvent | None:
     """Returns the event a uniform random draw picks for a player: `legal`'s event at
     `below(count)`, its events listed once for both (None, `below` not asked, for chance)."""
     if state.phase is PHASE_OVER:
