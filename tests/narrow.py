@@ -1,7 +1,9 @@
-"""Narrowing for the type checker: a test states that a value it reads is there."""
+"""Narrowing for the type checker: a test states that a value it reads is there, or is of
+the kind whose fields it reads."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -11,3 +13,18 @@ def present(value: T | None) -> T:
     """Returns `value`, failing the test where it is None (the game over, no refusal, ...)."""
     assert value is not None
     return value
+
+
+def instance(kind: type[T], value: object) -> T:
+    """Returns `value`, failing the test where it is not a `kind` (an event of one type)."""
+    assert isinstance(value, kind), f"{value!r} is not a {kind.__name__}"
+    return value
+
+
+def only(kind: type[T], values: Iterable[object]) -> list[T]:
+    """Returns `values` in a list, failing the test where one is not a `kind` (every event
+    `legal` offers a player whose turn it is, read by its fields)."""
+    out: list[T] = []
+    for value in values:
+        out.append(instance(kind, value))
+    return out

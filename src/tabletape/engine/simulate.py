@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from tabletape.engine import CHANCE, Ruleset
 from tabletape.tape.events import Event, Header
 
+S = TypeVar("S")  # the game's state
+E = TypeVar("E", bound=Event)  # the game's events
 
-def play(ruleset: Ruleset[Any, Any, Any], header: Header, seed: int, *, max_events: int = 20_000
-         ) -> Iterator[tuple[Event, Any]]:
+
+def play(ruleset: Ruleset[Any, S, E], header: Header, seed: int, *, max_events: int = 20_000
+         ) -> Iterator[tuple[E, S]]:
     """Yields (event, state after it) for a game of random legal moves, until it ends.
 
     Players choose uniformly among legal events; chance draws in proportion to
