@@ -4,7 +4,7 @@ the kind whose fields it reads."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 T = TypeVar("T")
 
@@ -28,3 +28,18 @@ def only(kind: type[T], values: Iterable[object]) -> list[T]:
     for value in values:
         out.append(instance(kind, value))
     return out
+
+
+@runtime_checkable
+class GameHeader(Protocol):
+    """A game's header, read where the game is not known (`tape.events.Header` subclassed
+    with the game's own `options` and `components`): `assert isinstance(h, GameHeader)`."""
+
+    options: Any
+    components: Any
+
+
+def game_header(value: object) -> GameHeader:
+    """Returns `value`, failing the test where it is not a game's header."""
+    assert isinstance(value, GameHeader), f"{value!r} is not a game's header"
+    return value

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 
+import click
 import pytest
 
 from tabletape.tape import log
@@ -55,9 +56,9 @@ def _figure():
     yield
     if TALLY["outputs"]:
         from tabletape.cli.group import main
+        commands = main.list_commands(click.Context(main))
         figures.record("trust: hostile strings through the CLI", strings=len(TRIED) + len(MARKUP) + 1,
-                       commands=f"{len(TALLY['commands'] & set(main.list_commands(None)))} of "
-                       f"{len(main.list_commands(None))}",
+                       commands=f"{len(TALLY['commands'] & set(commands))} of {len(commands)}",
                        outputs=TALLY["outputs"], in_a_terminal=TALLY["terminal"],
                        through_the_pytest_plugin=TALLY["plugin"],
                        tracebacks=TALLY["tracebacks"], misleading=TALLY["misleading"])
@@ -319,6 +320,7 @@ def test_a_log_of_another_rules_version_is_judged_with_a_note(run, tmp_path):
     from tests.tape.test_signing import rechain
     rechain(path)
     note = "note: recorded under cards-of-war rules 0.9, judged by rules 1.2"
+    args: tuple[object, ...]
     for args in (("validate", path), ("explain", path, 21), ("replay", path)):
         r = run(*args)
         assert note in r.stdout, args
