@@ -130,9 +130,9 @@ def _deploy_plain(lk, state, ev):
     return replace(state, steps=owed + owed_before)
 
 
-PLAYS_PLAIN: dict[type, Callable[..., State]] = {OpeningCardDrawn: reducer._opening, CardDrawn: _draw_plain,
-               HandReported: reducer._report, CardDeployed: _deploy_plain,
-               CardDiscarded: reducer._discard}
+PLAYS_PLAIN: dict[type, Callable[..., State]] = {
+    OpeningCardDrawn: reducer._opening, CardDrawn: _draw_plain, HandReported: reducer._report,
+    CardDeployed: _deploy_plain, CardDiscarded: reducer._discard}
 
 
 def apply_plain(lk, state, ev):
