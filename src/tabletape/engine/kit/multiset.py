@@ -1,7 +1,8 @@
 """Hands and decks as multisets: a shuffled deck's order is unknown, so only counts matter.
 
 A hand is a sorted tuple of cards (names, or numbers); a deck is a dict of card -> count,
-sorted, that holds no zero counts. Every function returns a new value and leaves its arguments alone.
+sorted, that holds no zero counts. Every function returns a new value and leaves its
+arguments alone.
 
 The steps of turn flow that games share on them: a card drawn from a deck into a hand
 (`drawn`), every deck that has run out given its discard pile back (`reshuffled`), and a
