@@ -189,6 +189,7 @@ def test_the_reliability_figures_come_back_from_xdists_workers(tmp_path):
              f"test_simulated_games_replay_to_identical_state_digests[{g}]"
              for g in ("cards-of-war", "take-away")]
     done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "load",
+                           "-p", "no:hypothesispytest",  # not used here; ~1 s a process
                            "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"), *names],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
