@@ -131,10 +131,10 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None
     if player is None:
         return None
     land = lk.countries[state.country] if state.country else None
-    banned = land.card_type if land is not None and land.trigger is TRIGGER_FORBID else None
-    cards = lk.cards
-    kinds = [n for n in dict.fromkeys(state.hands[player])
-             if banned is None or cards[n].type != banned]
+    kinds = list(dict.fromkeys(state.hands[player]))
+    if land is not None and land.trigger is TRIGGER_FORBID:  # lib.country.forbid-type
+        banned, cards = land.card_type, lk.cards
+        kinds = [n for n in kinds if cards[n].type != banned]
     i = below(len(kinds) + 1)  # a play of each kind of card, or a pass
     return ForceCardPlayed(player=player, card=kinds[i]) if i < len(kinds) else \
         TurnPassed(player=player)
