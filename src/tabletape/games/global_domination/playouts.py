@@ -6,8 +6,11 @@ A random playout draws one event without making every one: chance's odds in `leg
 and the i-th event `legal` yields where that is cheap: a card drawn, an Action stack chosen,
 a play on one's own turn or at scoring (the groups `_count_plays` counts skipped whole, the
 group of the i-th through the same checks as `_legal_plays`), a Build or Reduction; None
-elsewhere: the playout counts through `legal`. `actor` is pending's actor without its sentence.
-tests/app/test_balance_speed.py pins both to `legal` and `weights` on simulated games.
+elsewhere: the playout counts through `legal`. `pick` reads a turn, the scoring step or a
+Build or Reduction step once for both the count and the event drawn, and makes that event
+alone. `actor` is pending's actor without its sentence. tests/app/test_balance_speed.py pins
+them to `legal` and `weights` on simulated games, tests/games/global_domination/
+test_fast_paths.py on varied states.
 """
 
 from __future__ import annotations
@@ -118,8 +121,8 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None
 # A player's turn (`_legal_plays`): each seat's card plays (on another's turn, the texts usable
 # at any time alone), the Discards (each set of cards by each stack it may take), the end of
 # the turn. The turn's player may make a Discard (`check_discarder`: it is their turn, nothing
-# is owed) and may always end the turn.
-# plays per seat; the stacks a Discard may take; the kinds in hand and the sets of them
+# is owed) and may always end the turn. Read as: the plays of each seat, the stacks a Discard
+# may take, the kinds of card in hand and how many sets of them a Discard may name.
 Turn = tuple[list[int], list[str], tuple[str, ...], int]
 
 
