@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import collections
 import glob
 import os
 import re
@@ -110,16 +111,12 @@ def test_every_function_in_src_is_used_in_src():
     somewhere else in src/ (pytest's hooks in the plugin are called by pytest)."""
     texts = {p: open(p, encoding="utf-8").read()
              for p in glob.glob("src/tabletape/**/*.py", recursive=True)}
-    unused = []
-    for path, text in texts.items():
-        for node in ast.parse(text, path).body:
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
-                    or node.name.startswith("pytest_"):
-                continue
-            named = re.compile(rf"\b{node.name}\b")
-            if len(named.findall(text)) == 1 and not any(
-                    named.search(t) for p, t in texts.items() if p != path):
-                unused.append(f"{path}: {node.name}")
+    words = collections.Counter(w for t in texts.values() for w in re.findall(r"\w+", t))
+    unused = [f"{path}: {node.name}" for path, text in texts.items()
+              for node in ast.parse(text, path).body
+              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+              and not node.name.startswith("pytest_")
+              and words[node.name] == 1]  # its own definition is the only place it is named
     assert not unused, "\n".join(unused)
 
 
@@ -192,6 +189,7 @@ def test_the_reliability_figures_come_back_from_xdists_workers(tmp_path):
              f"test_simulated_games_replay_to_identical_state_digests[{g}]"
              for g in ("cards-of-war", "take-away")]
     done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "load",
+                           "-p", "no:hypothesispytest",  # not used here; ~1 s a process
                            "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "t"), *names],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -13,6 +13,10 @@ from tabletape.tape.events import UNSAFE
 from tests.conftest import COW, lines, new_log, opening, write
 from tests.reliability import figures
 
+# The projects these tests make use no hypothesis: its plugin, loaded by every pytest process
+# (and each xdist worker), costs about a second to import; blocked in their ini.
+INI = "[pytest]\naddopts = -p no:hypothesispytest\ntabletape_corpus = logs\n"
+
 pytest_plugins = ["pytester"]
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
 UNSAFE_RE = re.compile(f"[{UNSAFE}]")
@@ -470,7 +474,7 @@ def test_hostile_strings_through_the_pytest_plugin(pytester, marked):
     folder.mkdir()
     target = folder / FILE_NAME
     shutil.copy(marked, target)
-    pytester.makeini("[pytest]\ntabletape_corpus = logs\n")
+    pytester.makeini(INI)
     assert pytester.runpytest_subprocess("-p", "tabletape", "--tabletape-update").ret == 0
     data = lines(target)
     for k, s in enumerate(HOSTILE[8:13]):  # unknown fields named by hostile strings, and notes

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.engine.kit.turns import Owing, by_event, head
+from tabletape.engine.kit.turns import Owing, by_event, head, not_in_deck
 from tabletape.tape.events import Event
-from tabletape.tape.words import a, counted
+from tabletape.tape.words import a
 
 from . import lookups as q
 from .components import Lookups, targetable
@@ -110,9 +110,8 @@ def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | N
         return v
     side = state.sides[ev.player]
     if ev.unit not in state.arsenal[side]:
-        left = counted(sum(state.arsenal[side].values()), "card")
-        return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.unit!r}: it is not "
-                         f"in {side}'s Arsenal deck ({left} left)")
+        return not_in_deck("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.unit!r}: it is "
+                           f"not in {side}'s Arsenal deck", state.arsenal[side])
     return None
 
 
@@ -153,9 +152,8 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     if v := OWING.refuse(lk, state, TURN_START[1:], ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
-        left = counted(sum(q.deck(lk, state).values()), "card")
-        return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.card!r}: it is "
-                         f"not in the Conflict deck ({left} left)")
+        return not_in_deck("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.card!r}: it is "
+                           "not in the Conflict deck", q.deck(lk, state))
     return None
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from msgspec.structs import replace
 
-from tabletape.engine.kit.multiset import swapped_in
+from tabletape.engine.kit.multiset import swapped
 from tabletape.engine.kit.turns import HIDDEN, head
 from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
@@ -153,11 +153,8 @@ def drawable(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state with the card or unit a draw names put in its deck in place of
     another (`engine.seats.drawable`): the table plays on while the umpire rules."""
     if isinstance(event, (ConflictDrawn, ConflictTurned)):
-        th = lk.theatre
-        return replace(state, conflict={**state.conflict,
-                                        th: swapped_in(state.conflict[th], event.card)})
+        return replace(state, conflict=swapped(state.conflict, lk.theatre, event.card))
     if isinstance(event, ArsenalDrawn):
         side = state.sides[event.player]
-        return replace(state, arsenal={**state.arsenal,
-                                       side: swapped_in(state.arsenal[side], event.unit)})
+        return replace(state, arsenal=swapped(state.arsenal, side, event.unit))
     return state

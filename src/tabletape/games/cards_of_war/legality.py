@@ -13,13 +13,12 @@ from itertools import product
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import without
-from tabletape.engine.kit.turns import Owing, by_event, head
+from tabletape.engine.kit.turns import Owing, by_event, head, not_in_deck
 from tabletape.tape.events import Event
-from tabletape.tape.words import counted
 
 from .components import Lookups, Theatre
 from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
-from .lookups import deck_size, other, owner, theatre_counts, top_discard
+from .lookups import other, owner, theatre_counts, top_discard
 from .state import COMMON, Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
@@ -89,8 +88,8 @@ def _check_opening(lk: Lookups, state: State, ev: OpeningCardDrawn) -> Violation
 def _check_in_deck(state: State, player: str, card: str) -> Violation | None:
     deck = state.decks[owner(state, player)]
     if card not in deck:
-        return Violation("cow.draw.in-deck", f"{player} cannot draw {card!r}: it is not in "
-                         f"the draw pile ({counted(deck_size(state, player), 'card')} left)")
+        return not_in_deck("cow.draw.in-deck", f"{player} cannot draw {card!r}: it is not in "
+                           "the draw pile", deck)
     return None
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from tabletape.engine.kit.multiset import swapped_in
+from tabletape.engine.kit.multiset import swapped
 from tabletape.engine.kit.turns import head
 from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
@@ -92,4 +92,4 @@ def drawable(lk: Lookups, state: State, event: Event) -> State:
     if not isinstance(event, CardDrawn):
         return state
     own = lookups.owner(state, event.player)
-    return replace(state, decks={**state.decks, own: swapped_in(state.decks[own], event.card)})
+    return replace(state, decks=swapped(state.decks, own, event.card))

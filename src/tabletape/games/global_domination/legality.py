@@ -16,9 +16,8 @@ from collections.abc import Collection, Iterator
 from itertools import repeat
 
 from tabletape.engine import Violation
-from tabletape.engine.kit.turns import by_event
+from tabletape.engine.kit.turns import by_event, not_in_deck
 from tabletape.tape.events import Event
-from tabletape.tape.words import counted
 
 from . import lookups as q
 from .components import RESTRICTION_ANY, RESTRICTION_LAND, RESTRICTION_SEA, Lookups, Restriction
@@ -123,9 +122,8 @@ def _check_draw_plain(lk: Lookups, state: State, ev: CardDrawn) -> Violation | N
     if v := OWING.refuse(lk, state, (STEP_DRAW,), ev.player, "draw"):
         return v
     if ev.card not in state.decks[ev.player]:
-        n = sum(state.decks[ev.player].values())
-        return Violation("gd.draw.in-deck", f"{ev.card!r} is not in {ev.player}'s Draw Deck "
-                         f"({counted(n, 'card')} left)")
+        return not_in_deck("gd.draw.in-deck", f"{ev.card!r} is not in {ev.player}'s Draw Deck",
+                           state.decks[ev.player])
     return None
 
 

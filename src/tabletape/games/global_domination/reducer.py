@@ -10,13 +10,12 @@ function takes the game's `Lookups` (`lk`) first. Rule code reads a card's
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, with_cards, without
+from tabletape.engine.kit.multiset import drawn, reshuffle, with_cards, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
@@ -124,20 +123,9 @@ def _start_game_turn(lk: Lookups, state: State) -> State:
 
 def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
     """gd.draw.logistics: one card from the player's own Draw Deck into their hand."""
-    p, card = ev.player, ev.card
-    # multiset.take and with_cards written out, and one replace: the card moved, the point spent
-    deck = state.decks[p].copy()
-    left = deck[card] - 1
-    if left:
-        deck[card] = left
-    else:
-        del deck[card]
-    decks = state.decks.copy()
-    decks[p] = deck
-    hands = state.hands.copy()
-    hand = hands[p]
-    i = bisect_right(hand, card)  # (the hand stays sorted: the card put in its place)
-    hands[p] = hand[:i] + (card,) + hand[i:]
+    p = ev.player
+    # the kit's draw, and one replace: the card moved, the point spent
+    decks, hands = drawn(state.decks, p, state.hands, p, ev.card)
     steps = state.steps
     h = steps[0]
     if h.points == 1:  # the last card owed: the step is done (what `resolve` would do)

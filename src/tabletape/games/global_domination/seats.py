@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from tabletape.engine.kit.multiset import swapped_in
+from tabletape.engine.kit.multiset import swapped
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
 
@@ -99,5 +99,4 @@ def drawable(lk: Lookups, state: State, event: Event) -> State:
     another (`engine.seats.drawable`): the table plays on while the umpire rules."""
     if not isinstance(event, CardDrawn):
         return state
-    decks = {**state.decks, event.player: swapped_in(state.decks[event.player], event.card)}
-    return replace(state, decks=decks)
+    return replace(state, decks=swapped(state.decks, event.player, event.card))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.engine.kit.turns import Owing, by_event, head, must
+from tabletape.engine.kit.turns import Owing, by_event, head, must, not_in_deck
 from tabletape.tape.events import Event
 
 from . import lookups
@@ -139,8 +139,7 @@ def _check_draw(lk: Lookups, state: State,
     if ev.card not in state.deck:
         got = (f"the card dealt to {ev.player}, {ev.card!r}," if isinstance(ev, ForceCardDealt)
                else f"{ev.player} cannot draw {ev.card!r}: it")
-        return Violation("lib.draw.in-deck", f"{got} is not in the force deck "
-                         f"({lookups.deck_size(state)} cards left)")
+        return not_in_deck("lib.draw.in-deck", f"{got} is not in the force deck", state.deck)
     return None
 
 

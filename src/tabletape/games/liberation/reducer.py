@@ -10,14 +10,13 @@ double-play country, the chance of a second card).
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import partial
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.engine.kit.multiset import merge, take, with_card, with_cards, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
@@ -91,13 +90,6 @@ def initial(lk: Lookups, header: LiberationStarted) -> State:
         played={p: () for p in players}, liberated={p: () for p in players},
         plays={p: 0 for p in players}, tie_cards={p: () for p in players},
         steps=(Owed(STEP_TURN_COUNTRY, first),))
-
-
-def with_card(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """Returns a sorted hand (or pile) with one `name` added: `with_cards(cards, name)` of the
-    kit, without sorting the whole hand again (pinned in tests/games/liberation/test_fast_paths.py)."""
-    i = bisect_right(cards, name)
-    return cards[:i] + (name,) + cards[i:]
 
 
 # -- apply: one function per event -----------------------------------------------------------
