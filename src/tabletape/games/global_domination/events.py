@@ -21,6 +21,12 @@ class Use(enum.StrEnum):
     TEXT = "text"
 
 
+# (module names of the members: see state.py's PHASE_*)
+USE_BUILD = Use.BUILD
+USE_ATTACK = Use.ATTACK
+USE_TEXT = Use.TEXT
+
+
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Readings a table may choose where the rulebook can be taken two ways."""
 

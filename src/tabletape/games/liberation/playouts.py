@@ -50,11 +50,12 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     """Returns `weights(legal(state))` without making the events where chance draws a card,
     else None."""
     steps = state.steps
-    if state.phase is PHASE_OVER or not steps or steps[0].step not in CHANCE_STEPS:
+    if not steps or state.phase is PHASE_OVER:
         return None
-    if steps[0].step is STEP_TURN_COUNTRY:  # (each country alike)
+    step = steps[0].step
+    if step is STEP_TURN_COUNTRY:  # (each country alike)
         return [1] * len(state.countries)
-    return list(state.deck.values())
+    return list(state.deck.values()) if step in CHANCE_STEPS else None
 
 
 def nth(lk: Lookups, state: State, i: int) -> LiberationEvent | None:
@@ -62,15 +63,18 @@ def nth(lk: Lookups, state: State, i: int) -> LiberationEvent | None:
     if state.phase is PHASE_OVER:
         return None
     steps = state.steps
-    if steps and steps[0].step is STEP_TURN_COUNTRY:
+    if steps:
         h = steps[0]
-        return CountryTurned(player=h.player, country=next(islice(state.countries, i, None)))
-    if steps and steps[0].step in CHANCE_STEPS:
-        h = steps[0]
-        return DRAWN_AT[h.step](player=h.player, card=next(islice(state.deck, i, None)))
-    if steps and steps[0].step is not STEP_SECOND:
-        return _nth_choice(lk, state, steps[0], i)
-    player = steps[0].player if steps else state.turn
+        step = h.step
+        if step is STEP_TURN_COUNTRY:
+            return CountryTurned(player=h.player, country=next(islice(state.countries, i, None)))
+        if step in CHANCE_STEPS:
+            return DRAWN_AT[step](player=h.player, card=next(islice(state.deck, i, None)))
+        if step is not STEP_SECOND:
+            return _nth_choice(lk, state, h, i)
+        player: str | None = h.player
+    else:
+        player = state.turn
     if player is None:
         return None
     land = lk.countries[state.country] if state.country else None
@@ -122,19 +126,23 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> LiberationEv
     if state.phase is PHASE_OVER:
         return None
     steps = state.steps
-    if steps and steps[0].step is not STEP_SECOND:
-        if steps[0].step in CHANCE_STEPS:
-            return None
-        options = _choices(lk, state, steps[0])
-        return options[below(len(options))] if options else None
-    player = steps[0].player if steps else state.turn
+    if steps:
+        h = steps[0]
+        if h.step is not STEP_SECOND:
+            if h.step in CHANCE_STEPS:
+                return None
+            options = _choices(lk, state, h)
+            return options[below(len(options))] if options else None
+        player: str | None = h.player
+    else:
+        player = state.turn
     if player is None:
         return None
     land = lk.countries[state.country] if state.country else None
-    banned = land.card_type if land is not None and land.trigger is TRIGGER_FORBID else None
-    cards = lk.cards
-    kinds = [n for n in dict.fromkeys(state.hands[player])
-             if banned is None or cards[n].type != banned]
+    kinds = list(dict.fromkeys(state.hands[player]))
+    if land is not None and land.trigger is TRIGGER_FORBID:  # lib.country.forbid-type
+        banned, cards = land.card_type, lk.cards
+        kinds = [n for n in kinds if cards[n].type != banned]
     i = below(len(kinds) + 1)  # a play of each kind of card, or a pass
     return ForceCardPlayed(player=player, card=kinds[i]) if i < len(kinds) else \
         TurnPassed(player=player)

@@ -97,6 +97,15 @@ def initial(lk: Lookups, header: LiberationStarted) -> State:
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
     state = APPLY[type(event)](lk, state, event)
+    # `resolve`'s commonest answers, None (a decision is pending), asked here first: a card
+    # to deal or draw from a force deck that has one (or a country to turn); a turn to play
+    steps = state.steps
+    if steps:
+        step = steps[0].step
+        if step in CHANCE_STEPS and (step is STEP_TURN_COUNTRY or state.deck):
+            return state
+    elif state.stage is STAGE_ROUNDS or state.stage is STAGE_EXTRA:
+        return state
     while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
         state = after                                   # partial, no frame per event
     return state
