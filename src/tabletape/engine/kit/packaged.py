@@ -36,6 +36,7 @@ from tabletape.engine.kit.contract import (
     ReducerModule,
     SeatsModule,
     TextModule,
+    check_tabulated,
     drawn,
     missing,
 )
@@ -192,7 +193,9 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
                    or check_rules_since(name, cls.changelog, cls.rules_since, cls.rules_before)
                    or check_rule_ids(name, cls.RULES, cls.switches, cls.pins)
                    or check_tables(name, _part(cls, "components").Lookups, cls.switches,
-                                   cls.pins))
+                                   cls.pins)
+                   or check_tabulated(name, _part(cls, "components").Lookups,
+                                      cls.extras.tabulated))
         if problem:
             raise ContractError(problem)
         seating = _part(cls, "seating")
@@ -306,7 +309,8 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
 
     def reads(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
         log: list[Read] = []
-        self.legality.check(recording(self.lk, log), state, self.upcast(state, event))
+        self.legality.check(recording(self.lk, log, self.extras.tabulated), state,
+                            self.upcast(state, event))
         return grouped(log)
 
     def implied(self, state: S, body: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,8 @@ class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     seating = seats  # who enters each event, what each seat may know (seats.py)
     extras = Extras(count=legality.count, derive=text.derive,
-                    odds=playouts.odds, nth=playouts.nth)
+                    odds=playouts.odds, nth=playouts.nth, score=lookups.score,
+                    tabulated=components.TABULATED)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg
 
