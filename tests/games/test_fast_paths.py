@@ -186,7 +186,7 @@ def _feed_core_plainly(monkeypatch) -> None:
 
     def plain(self, seq, event, line=None):
         if isinstance(event, folding._CORE):
-            self.last_seq = seq
+            self.at.seq = seq
             return self._feed_core(seq, event, line)
         return feed(self, seq, event, line)
     monkeypatch.setattr(folding.Fold, "feed", plain)
