@@ -149,6 +149,9 @@ class Extras(Generic[LK, S, E]):
     # for good) and the Monte Carlo agent's cut-off playouts read it (engine.playout.scorer).
     # Default: the game keeps no running score
     score: Callable[[S], Mapping[str, int]] | None = None
+    # where the game stands in a player's words ("round 3", "turn 2"; "" before the first):
+    # the phone's bar shows it (app.page.stage_of). Default: nothing is shown
+    progress: Callable[[S], str] | None = None
     # the lookup tables tabulated from one field of the component entries (`Tabulated`): a
     # lookup in one is a read of that field, for what a ruling rests on
     # (engine.provenance.recording). Checked when the game class is made. Default: none

@@ -86,3 +86,9 @@ def view(state: State, player: str) -> State:
 def score(state: State) -> dict[str, int]:
     """Returns the running score: victory points per side (the game's `Extras.score`)."""
     return state.vp
+
+
+def progress(state: State) -> str:
+    """Returns where the game stands in a player's words, "turn N" ("" before the first):
+    the game's `Extras.progress`."""
+    return f"turn {state.turns}" if state.turns > 0 else ""

@@ -98,3 +98,9 @@ def view(state: State, player: str) -> State:
 def score(state: State) -> dict[str, int]:
     """Returns the running score: rounds won per player (the game's `Extras.score`)."""
     return state.rounds_won
+
+
+def progress(state: State) -> str:
+    """Returns where the game stands in a player's words, "round N" ("" before the first):
+    the game's `Extras.progress`."""
+    return f"round {state.round}" if state.round > 0 else ""
