@@ -247,7 +247,7 @@ class drawn(Generic[M]):  # lower case: a declaration, like `property`
 
 def missing(owner: type, part: str, module: object) -> None:
     """Raises ContractError when `module` lacks a function the `part` must have."""
-    for name in MEMBERS.get(part, ()):
+    for name in MEMBERS.get(part) or OPTIONAL.get(part, ()):
         if not hasattr(module, name) or (name.islower() and not callable(getattr(module, name))):
             raise ContractError(f"game {owner.__name__} ({owner.__module__}): its {part} part "
                                 f"({getattr(module, '__name__', module)}) has no {name!r}")
@@ -255,9 +255,13 @@ def missing(owner: type, part: str, module: object) -> None:
 
 # -- an optional part: the moves (engine.kit.moves) -------------------------------------------
 # A game may have a `moves` module beside its other parts: how a seat's page builds each
-# offered event in steps, and which kinds of event set the table up. It is found by its
-# name in the game's package (`engine.kit.moves.part`); a game without one gets the steps
-# derived from its events' fields and, as set-up, its public chance outcomes.
+# offered event in steps, and which kinds of event set the table up. Like the drawings it
+# is a part the class holds (`Packaged.moves`: the package's `moves` module, `drawn`,
+# checked when the class is made, its functions when first used; None when the package has
+# none, and a variant made elsewhere without one builds as the game it extends); a game
+# without one gets the steps derived from its events' fields and, as set-up, its public
+# chance outcomes.
+OPTIONAL: dict[str, tuple[str, ...]] = {"moves": ("steps", "SETUP")}
 
 class MovesModule(Protocol[LK_contra, S_contra, E_contra]):
     """moves.py: the steps by which a player builds each event, and the set-up kinds."""
