@@ -11,7 +11,6 @@ from tabletape.engine import seats
 from tabletape.engine.fold_parts import (
     APPLIED,
     ILLEGAL,
-    SEAT_FINDINGS,
     UNDOS_PENDING,
     UNJUDGED,
     Entry,
@@ -40,8 +39,8 @@ from tabletape.tape.events import (
 from tabletape.tape.seqs import SeqMap, SeqSet
 
 # (the names engine.fold has always given: the parts are engine.fold_parts')
-__all__ = ["APPLIED", "ILLEGAL", "SEAT_FINDINGS", "UNDOS_PENDING", "UNJUDGED", "Entry", "Fold",
-           "Ruling", "describe", "restore", "snapshot"]
+__all__ = ["APPLIED", "ILLEGAL", "UNDOS_PENDING", "UNJUDGED", "Entry", "Fold", "Ruling",
+           "describe", "restore", "snapshot"]
 
 # -- the fold ---------------------------------------------------------------------------
 # what the engine folds itself; every other event is the game's
