@@ -9,6 +9,8 @@ the state is a player's `view`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tabletape.engine.kit.svg import (
     FAINT,
     GOLD,
@@ -39,7 +41,13 @@ def _vals(v: Values) -> str:
 
 
 def _unit_line(game: BattlecardsPacific, state: State, p: str, name: str) -> str:
-    u = game.lk.units[state.sides[p]].get(name)
+    return _unit_values(game, state.sides[p], name)
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _unit_values(game: BattlecardsPacific, side: str, name: str) -> str:
+    """Returns a unit's attack and defence values (nothing for a unit not in the side's)."""
+    u = game.lk.units[side].get(name)
     return f"A {_vals(u.attack)} · D {_vals(u.defence)}" if u else ""
 
 
