@@ -32,7 +32,7 @@ from tabletape.engine.kit.turns import HIDDEN
 
 from . import GlobalDomination
 from . import lookups as q
-from .state import Phase, State
+from .state import Force, Phase, State
 
 W = 960
 AREA_H = 34
@@ -95,18 +95,16 @@ class Map:
 
 def draw(game: GlobalDomination, state: State, pending: str, width: int = W) -> Drawing:
     """Returns the table: the map, the tracks, the players (`width` NARROW: for a phone)."""
-    lk = game.lk
     players = state.players
     turn = "Start" if state.game_turn == 0 else ("End" if state.phase is Phase.OVER
                                                  else str(state.game_turn))
     title = f"Global Domination — Game Turn {turn} — {state.phase.value}"
     size = 17 if width >= 600 else 14
     head, n = lines(16, 28, title, int((width - 32) / (size * 0.62)), size=size, weight="bold")
-    m, drawn = _map(game, width, 44 + (n - 1) * 17)
-    parts = [group(head, label="title"), drawn]
-    for a in lk.areas:
-        if a in m.box:
-            parts.append(_area(game, state, a, m.box[a], m.narrow))
+    top = 44 + (n - 1) * 17
+    m, drawn = _map(game, width, top)
+    parts = [group(head, label="title"), drawn,
+             *_areas(game, state.players, tuple(state.board.items()), width, top)]
     y = m.bottom + 8
     part, y = _tracks(game, state, y, width)
     parts.append(part)
@@ -132,11 +130,20 @@ def _map(game: GlobalDomination, width: int, top: float) -> tuple[Map, str]:
     return m, group(*m.frames, *links, label="map")
 
 
-def _area(game: GlobalDomination, state: State, a: str,
-          box: tuple[float, float, float, float], narrow: bool) -> str:
-    f = state.board.get(a)
-    owner, full = (f.owner, f.full) if f else (None, False)
-    return _area_drawn(game, a, box, narrow, owner, full, seat_colour(state.players, owner))
+@lru_cache(maxsize=1 << 10, typed=True)
+def _areas(game: GlobalDomination, players: tuple[str, ...],
+           board: tuple[tuple[str, Force], ...], width: int, top: float) -> tuple[str, ...]:
+    """Returns each Area's part, in the game's order, with the Force the board puts there."""
+    m = _map(game, width, top)[0]
+    forces = dict(board)
+    out = []
+    for a in game.lk.areas:
+        if a in m.box:
+            f = forces.get(a)
+            owner, full = (f.owner, f.full) if f else (None, False)
+            out.append(_area_drawn(game, a, m.box[a], m.narrow, owner, full,
+                                   seat_colour(players, owner)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 12, typed=True)
