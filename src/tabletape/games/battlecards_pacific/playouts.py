@@ -18,13 +18,13 @@ from itertools import islice
 from msgspec.structs import replace
 
 from tabletape.engine import CHANCE
-from tabletape.tape.events import Event
 
 from . import lookups as q
 from .components import Lookups
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -59,7 +59,7 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     return None
 
 
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
+def nth(lk: Lookups, state: State, i: int) -> BcpEvent | None:
     """Returns the i-th event `legal` yields where it is a card drawn or turned or a shot,
     else None."""
     b = state.battle
@@ -82,7 +82,7 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     return _nth_step(lk, state, h, i)
 
 
-def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
+def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> BcpEvent | None:
     """The i-th shot `_legal_battle` yields: its units in order, each with its targets times
     its choices of Kept Card times its choices of supporters (the same lists it makes)."""
     p = b.side
@@ -110,7 +110,7 @@ def _key(counts: dict[str, int], i: int) -> str:
     return next(islice(counts, i, None))
 
 
-def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> BcpEvent | None:
     """The i-th event `legal` yields for a player's step owed outside a battle: a unit of the
     Reserve Hand deployed (then, for a Conflict card's deployment, no more), the emergency
     deployment or not, the fight or not, the reveal."""
@@ -129,7 +129,7 @@ def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
     return None  # a reveal: `legal`'s one event
 
 
-def _nth_withdrawal(b: Battle, i: int) -> Event | None:
+def _nth_withdrawal(b: Battle, i: int) -> BcpEvent | None:
     """The i-th withdrawal `_legal_battle` yields: each engaged unit, then no more."""
     kinds = tuple(dict.fromkeys(b.forces[b.side]))
     if i < len(kinds):
@@ -137,7 +137,7 @@ def _nth_withdrawal(b: Battle, i: int) -> Event | None:
     return WithdrawalFinished(player=b.side) if i == len(kinds) else None
 
 
-def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
+def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> BcpEvent | None:
     """`_nth_shot`, the units skipped by their numbers of shots (`_fire_counts`), so that only
     the unit of the i-th shot makes its lists of targets, Kept Cards and supporters."""
     for u, n in _fire_counts(lk, state, b):
@@ -178,7 +178,7 @@ def _fire_counts(lk: Lookups, state: State, b: Battle) -> list[tuple[str, int]]:
     return out
 
 
-def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | None:
     """Returns the event a uniform random draw picks where a volley fires: the shot
     `below(count)` indexes in `legal`'s order, the shots counted once for both (None,
     `below` not asked, elsewhere)."""
