@@ -169,7 +169,9 @@ class Served:
         return json.loads(body)
 
     def close(self) -> None:
-        self.server.should_exit = True
+        """Stops the server without waiting for open streams (a page still open holds its
+        server-sent events: a graceful stop would wait for the browser to hang up)."""
+        self.server.should_exit = self.server.force_exit = True
         self.thread.join(timeout=10)
 
 
