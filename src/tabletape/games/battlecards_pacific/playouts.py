@@ -15,8 +15,6 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import islice
 
-from msgspec.structs import replace
-
 from tabletape.engine import CHANCE
 from tabletape.tape.events import Event
 
@@ -35,7 +33,7 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
-from .fire import allocations, kept_bonus, targets
+from .fire import allocations, kept_bonus
 from .fire import can_hit as can_hit  # the firing arithmetic, read as legality's too
 from .fire import supporters as supporters
 from .fire import window as window
@@ -82,29 +80,6 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     return _nth_step(lk, state, h, i)
 
 
-def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
-    """The i-th shot `_legal_battle` yields: its units in order, each with its targets times
-    its choices of Kept Card times its choices of supporters (the same lists it makes)."""
-    p = b.side
-    every = state.options.support == "every-shot"
-    for u in dict.fromkeys(b.to_fire):
-        aims = list(targets(lk, state, b, p, u))
-        if not aims:
-            continue
-        me = q.unit(lk, state, p, u)
-        kept = [None, *(k for k in dict.fromkeys(state.kept[p])
-                        if kept_bonus(lk, k, me) is not None)]
-        backing = [()] if every else list(allocations(lk, state, b, p, u))
-        n = len(aims) * len(kept) * len(backing)
-        if i >= n:
-            i -= n
-            continue
-        t, rest = divmod(i, len(kept) * len(backing))
-        k, sup = divmod(rest, len(backing))
-        return UnitFired(player=p, unit=u, target=aims[t], kept=kept[k], support=backing[sup])
-    return None
-
-
 def _key(counts: dict[str, int], i: int) -> str:
     """Returns the i-th key of a dict (a deck's i-th kind of card)."""
     return next(islice(counts, i, None))
@@ -138,44 +113,65 @@ def _nth_withdrawal(b: Battle, i: int) -> Event | None:
 
 
 def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
-    """`_nth_shot`, the units skipped by their numbers of shots (`_fire_counts`), so that only
-    the unit of the i-th shot makes its lists of targets, Kept Cards and supporters."""
-    for u, n in _fire_counts(lk, state, b):
-        if i < n:
-            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
-        i -= n
-    return None
+    """`_nth_shot`, the units skipped by their numbers of shots (`_volley`), so that only the
+    unit of the i-th shot makes its list of supporters."""
+    return _shot_of(lk, state, b, _volley(lk, state, b), i)
 
 
-def _fire_counts(lk: Lookups, state: State, b: Battle) -> list[tuple[str, int]]:
-    """Returns each unit of the volley with its number of shots, as `_count_fire` counts them
-    (its targets times its Kept Cards' choices times its choices of supporters), in order."""
+# One unit's shots as `_legal_battle` orders them: its targets, times its choices of Kept
+# Card (None first), times its number of choices of supporters (1 with support every-shot).
+Shots = tuple[str, list[str], list[str | None], int]
+
+
+def _volley(lk: Lookups, state: State, b: Battle) -> list[Shots]:
+    """Returns each unit of the volley that has a target, with its shots as `_count_fire`
+    counts them, in order: each table read once, each distinct enemy unit listed once."""
     p = b.side
     side = state.sides[p]
     enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
     table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
-    theirs = set(b.forces[enemy])
+    theirs = tuple(dict.fromkeys(b.forces[enemy]))
     kept = state.kept[p]
     if kept:
         kept = tuple(dict.fromkeys(kept))
     every = state.options.support == "every-shot"
-    out = []
+    out: list[Shots] = []
     for u in dict.fromkeys(b.to_fire):
-        n = len(table[u][enemy_side] & theirs)
-        if not n:
+        reach = table[u][enemy_side]
+        aims = [n for n in theirs if n in reach]
+        if not aims:
             continue
+        me = units[u]
+        choices: list[str | None] = [None]
         if kept:
-            me = units[u]
-            n *= 1 + sum(1 for c in kept if kept_bonus(lk, c, me) is not None)
+            choices += [c for c in kept if kept_bonus(lk, c, me) is not None]
+        backing = 1
         if not every:
             free = list(supporters(lk, state, b, p, u))
             for s in b.backed:
                 if s in free:
                     free.remove(s)
             for copies in Counter(free).values():
-                n *= copies + 1
-        out.append((u, n))
+                backing *= copies + 1
+        out.append((u, aims, choices, backing))
     return out
+
+
+def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
+             ) -> Event | None:
+    """Returns the i-th shot of the volley (`_volley`'s): its unit found by the numbers of
+    shots, then its target, Kept Card and supporters by place, as `_legal_battle` nests them."""
+    for u, aims, kept, backing in volley:
+        n = len(aims) * len(kept) * backing
+        if i >= n:
+            i -= n
+            continue
+        t, rest = divmod(i, len(kept) * backing)
+        k, sup = divmod(rest, backing)
+        support = () if state.options.support == "every-shot" else \
+            next(islice(allocations(lk, state, b, b.side, u), sup, None))
+        return UnitFired(player=b.side, unit=u, target=aims[t], kept=kept[k], support=support)
+    return None
 
 
 def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
@@ -185,13 +181,9 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None
     b = state.battle
     if state.result is not None or b is None or b.shot is not None or b.phase == WITHDRAWAL:
         return None
-    counts = _fire_counts(lk, state, b)
-    i = below(sum(n for _, n in counts))
-    for u, n in counts:
-        if i < n:
-            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
-        i -= n
-    return None
+    volley = _volley(lk, state, b)
+    return _shot_of(lk, state, b, volley,
+                    below(sum(len(aims) * len(kept) * backing for _, aims, kept, backing in volley)))
 
 
 def actor(lk: Lookups, state: State) -> str | None:
