@@ -24,9 +24,13 @@ def with_cards(cards: tuple[str, ...], *names: str) -> tuple[str, ...]:
 
 def take(deck: dict[str, int], name: str) -> dict[str, int]:
     """Returns a deck with one `name` drawn from it."""
-    out = dict(deck)
-    out[name] -= 1
-    if not out[name]:
+    # (`dict.copy` clones the table of a deck that has lost kinds, where `dict(deck)` inserts
+    # each card again: a draw is the commonest play of every game)
+    out = dict.copy(deck)
+    left = out[name] - 1
+    if left:
+        out[name] = left
+    else:
         del out[name]
     return out
 
