@@ -4,16 +4,18 @@ without making every event.
 
 A random playout draws one event without making every one: chance's odds in `legal`'s order,
 the i-th event `legal` yields (a card drawn or turned, a shot, a deployment, a withdrawal,
-an answer to an emergency, a battle or a reveal), and who decides (`actor`, pending's actor
-without its sentence). tests/app/test_balance_speed.py pins both
-to `legal` and `weights` on the states of simulated games; neither judges anything.
+an answer to an emergency, a battle or a reveal), a volley's shot drawn whole (`pick`),
+chance's card drawn whole (`chance`), and who decides (`actor`, pending's actor without its
+sentence). tests/app/test_balance_speed.py pins each to `legal`, `weights` and `pending` on
+the states of simulated games; none judges anything.
 """
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections import Counter
 from collections.abc import Callable
-from itertools import islice
+from itertools import accumulate, islice
 
 from tabletape.engine import CHANCE
 from tabletape.tape.events import Event
@@ -40,6 +42,8 @@ from .fire import window as window
 from .legality import DECIDE, DEPLOY, DEPLOYS, DRAW_CONFLICT, DRAWS, EMERGENCY
 from .state import WITHDRAWAL, Battle, Owed, State
 
+CHANCE_STEPS = frozenset((*DRAWS, DRAW_CONFLICT))  # the steps owed that chance decides
+
 
 def odds(lk: Lookups, state: State) -> list[int] | None:
     """Returns `weights(legal(state))` without making the events, where chance draws or
@@ -48,12 +52,13 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     if state.result is not None or (b is not None and b.shot is None):
         return None
     if b is not None:
-        return list(q.deck(lk, state).values())
-    step = state.steps[0].step
+        return list(state.conflict[lk.theatre].values())  # q.deck's
+    h = state.steps[0]
+    step = h.step
     if step in DRAWS:
-        return list(state.arsenal[state.sides[state.steps[0].player]].values())
+        return list(state.arsenal[state.sides[h.player]].values())
     if step is DRAW_CONFLICT:
-        return list(q.deck(lk, state).values())
+        return list(state.conflict[lk.theatre].values())
     return None
 
 
@@ -68,7 +73,7 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     if b is not None:
         s = b.shot
         assert s is not None
-        c = _key(q.deck(lk, state), i)
+        c = _key(state.conflict[lk.theatre], i)  # q.deck's
         a = lk.cards[c].action
         return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
                               action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
@@ -76,8 +81,32 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     if h.step in DRAWS:
         return ArsenalDrawn(player=h.player, unit=_key(state.arsenal[state.sides[h.player]], i))
     if h.step is DRAW_CONFLICT:
-        return ConflictDrawn(player=h.player, card=_key(q.deck(lk, state), i))
+        return ConflictDrawn(player=h.player, card=_key(state.conflict[lk.theatre], i))
     return _nth_step(lk, state, h, i)
+
+
+def chance(lk: Lookups, state: State, random: Callable[[], float]) -> Event:
+    """Returns what chance draws or turns where it decides: the card `random.choices` picks
+    from `legal` by `weights` (`odds`'s, summed once), `random()` asked once."""
+    b = state.battle
+    if b is not None:  # in a battle chance decides only a shot, by the card it turns
+        s = b.shot
+        assert s is not None
+        c = _drawn(state.conflict[lk.theatre], random)  # q.deck's
+        a = lk.cards[c].action
+        return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
+                              action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+    h = state.steps[0]
+    if h.step is DRAW_CONFLICT:
+        return ConflictDrawn(player=h.player, card=_drawn(state.conflict[lk.theatre], random))
+    return ArsenalDrawn(player=h.player, unit=_drawn(state.arsenal[state.sides[h.player]], random))
+
+
+def _drawn(deck: dict[str, int], random: Callable[[], float]) -> str:
+    """Returns the kind of card `random.choices(list(deck), deck.values())` draws: the same
+    number asked for, the same card."""
+    cum = list(accumulate(deck.values()))
+    return _key(deck, bisect(cum, random() * (cum[-1] + 0.0), 0, len(cum) - 1))
 
 
 def _key(counts: dict[str, int], i: int) -> str:
@@ -115,17 +144,19 @@ def _nth_withdrawal(b: Battle, i: int) -> Event | None:
 def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
     """`_nth_shot`, the units skipped by their numbers of shots (`_volley`), so that only the
     unit of the i-th shot makes its list of supporters."""
-    return _shot_of(lk, state, b, _volley(lk, state, b), i)
+    return _shot_of(lk, state, b, _volley(lk, state, b)[0], i)
 
 
 # One unit's shots as `_legal_battle` orders them: its targets, times its choices of Kept
-# Card (None first), times its number of choices of supporters (1 with support every-shot).
-Shots = tuple[str, list[str], list[str | None], int]
+# Card (None first), times its number of choices of supporters (1 with support every-shot);
+# and their number, that product.
+Shots = tuple[str, list[str], list[str | None], int, int]
 
 
-def _volley(lk: Lookups, state: State, b: Battle) -> list[Shots]:
+def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     """Returns each unit of the volley that has a target, with its shots as `_count_fire`
-    counts them, in order: each table read once, each distinct enemy unit listed once."""
+    counts them, in order, and the number of shots in all: each table read once, each
+    distinct enemy unit listed once."""
     p = b.side
     side = state.sides[p]
     enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
@@ -136,14 +167,14 @@ def _volley(lk: Lookups, state: State, b: Battle) -> list[Shots]:
         kept = tuple(dict.fromkeys(kept))
     every = state.options.support == "every-shot"
     out: list[Shots] = []
+    total = 0
     for u in dict.fromkeys(b.to_fire):
-        reach = table[u][enemy_side]
-        aims = [n for n in theirs if n in reach]
+        aims = list(filter(table[u][enemy_side].__contains__, theirs))  # those it can reach
         if not aims:
             continue
-        me = units[u]
         choices: list[str | None] = [None]
         if kept:
+            me = units[u]
             choices += [c for c in kept if kept_bonus(lk, c, me) is not None]
         backing = 1
         if not every:
@@ -153,16 +184,17 @@ def _volley(lk: Lookups, state: State, b: Battle) -> list[Shots]:
                     free.remove(s)
             for copies in Counter(free).values():
                 backing *= copies + 1
-        out.append((u, aims, choices, backing))
-    return out
+        n = len(aims) * len(choices) * backing
+        out.append((u, aims, choices, backing, n))
+        total += n
+    return out, total
 
 
 def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
              ) -> Event | None:
     """Returns the i-th shot of the volley (`_volley`'s): its unit found by the numbers of
     shots, then its target, Kept Card and supporters by place, as `_legal_battle` nests them."""
-    for u, aims, kept, backing in volley:
-        n = len(aims) * len(kept) * backing
+    for u, aims, kept, backing, n in volley:
         if i >= n:
             i -= n
             continue
@@ -181,9 +213,8 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None
     b = state.battle
     if state.result is not None or b is None or b.shot is not None or b.phase == WITHDRAWAL:
         return None
-    volley = _volley(lk, state, b)
-    return _shot_of(lk, state, b, volley,
-                    below(sum(len(aims) * len(kept) * backing for _, aims, kept, backing in volley)))
+    volley, shots = _volley(lk, state, b)
+    return _shot_of(lk, state, b, volley, below(shots))
 
 
 def actor(lk: Lookups, state: State) -> str | None:
@@ -194,5 +225,4 @@ def actor(lk: Lookups, state: State) -> str | None:
     if b is not None:
         return CHANCE if b.shot is not None else b.side
     h = state.steps[0]
-    step = h.step
-    return CHANCE if step in DRAWS or step is DRAW_CONFLICT else h.player
+    return CHANCE if h.step in CHANCE_STEPS else h.player

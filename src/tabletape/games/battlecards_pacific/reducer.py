@@ -194,7 +194,7 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
     b = replace(b, to_fire=without(b.to_fire, name),
                 backed=with_cards(b.backed, *ev.support) if ev.support else b.backed,
                 shot=Shot(player, name, ev.target, above, upto, ev.kept,
-                          tuple(sorted(ev.support))))
+                          tuple(sorted(ev.support)) if ev.support else ()))
     if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
         return replace(state, battle=b, conflict_discard=discarded(lk, state, (ev.kept,)),
                        kept={**state.kept, player: without(state.kept[player], ev.kept)})
@@ -503,7 +503,7 @@ def resolve(lk: Lookups, state: State) -> State | None:
     # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test);
     # the function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
-    if not (all(state.arsenal.values()) and all(state.conflict.values())):
+    if {} in state.arsenal.values() or {} in state.conflict.values():  # some deck is empty
         shuffled = lk.reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
