@@ -170,24 +170,30 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     total = 0
     for u in dict.fromkeys(b.to_fire):
         aims = list(filter(table[u][enemy_side].__contains__, theirs))  # those it can reach
-        if not aims:
-            continue
-        choices: list[str | None] = [None]
-        if kept:
-            me = units[u]
-            choices += [c for c in kept if kept_bonus(lk, c, me) is not None]
-        backing = 1
-        if not every:
-            free = list(supporters(lk, state, b, p, u))
-            for s in b.backed:
-                if s in free:
-                    free.remove(s)
-            for copies in Counter(free).values():
-                backing *= copies + 1
-        n = len(aims) * len(choices) * backing
-        out.append((u, aims, choices, backing, n))
-        total += n
+        if aims:
+            choices = [None, *(c for c in kept if kept_bonus(lk, c, units[u]) is not None)] \
+                if kept else NO_KEPT
+            backing = 1 if every else _backings(lk, state, b, u)
+            n = len(aims) * len(choices) * backing
+            out.append((u, aims, choices, backing, n))
+            total += n
     return out, total
+
+
+NO_KEPT: list[str | None] = [None]  # a unit's Kept Card choices when none applies (never changed)
+
+
+def _backings(lk: Lookups, state: State, b: Battle, u: str) -> int:
+    """Returns how many distinct choices of supporters `allocations` gives `u`'s shot (support
+    allocated): each kind of free supporter taken 0 to its number of copies times."""
+    free = list(supporters(lk, state, b, b.side, u))
+    for s in b.backed:
+        if s in free:
+            free.remove(s)
+    backing = 1
+    for copies in Counter(free).values():
+        backing *= copies + 1
+    return backing
 
 
 def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
