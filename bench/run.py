@@ -880,7 +880,7 @@ def _inner_mc(game: str) -> tuple[int, float]:
     seats = {p: agents.RandomAgent() for p in header.players}
     seats[header.players[0]] = mc
     t = time.process_time()
-    playout.play(bound, seats, 1, max_events=400 if QUICK else 2_000)
+    playout.play(bound, seats, 1, max_events=60 if QUICK else 2_000)
     return mc.decisions, time.process_time() - t
 
 

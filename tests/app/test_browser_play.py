@@ -474,12 +474,12 @@ def bar_agrees(pages: dict, log_path, board: bool = True) -> None:
     (Cards of War's "to act: bob"); the tab's title too."""
     from playwright.sync_api import expect
 
-    from tabletape.app import play
+    from tabletape.app.page import acts
     result = engine.replay(str(log_path))
     assert result.fold is not None
     rs, state = result.ruleset, result.fold.state
     assert rs is not None
-    acting = play.acts(rs, state, rs.pending(state))
+    acting = acts(rs, state, rs.pending(state))
     over = rs.outcome(state) is not None
     for me, (pg, _) in pages.items():
         pg.evaluate("poll(true)")

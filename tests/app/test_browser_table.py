@@ -13,6 +13,7 @@ import pytest
 
 from tabletape import engine
 from tabletape.app import play
+from tabletape.app.page import stage_of
 from tests.app.test_browser import browser, shot  # noqa: F401
 from tests.app.test_browser_play import (  # noqa: F401
     DESKTOP,
@@ -197,9 +198,9 @@ def test_stage_of_reads_each_games_round_or_turn():
     for source, want in wants.items():
         result = engine.replay(source)
         assert result.fold is not None
-        assert play.stage_of(result.fold.state).startswith(want), source
+        assert stage_of(result.fold.state).startswith(want), source
     fresh = present(engine.replay("replays/cards-of-war/sim-normal.jsonl", to=0).fold).state
-    assert play.stage_of(fresh) == "round 1"
+    assert stage_of(fresh) == "round 1"
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])

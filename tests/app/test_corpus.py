@@ -215,9 +215,14 @@ def test_a_log_is_hashed_before_judging_only_when_the_cache_holds_one_of_its_siz
     cache_dir = str(tmp_path / "c")
     corpus.check([str(logs / "liberation")], root=str(logs), cache_dir=cache_dir)
     cache = corpus.load_cache(cache_dir)
+    from tabletape.app.judge import Hashed  # (corpus.Hashed)
     hashed = []
-    finish = corpus.Hashed.finish
-    monkeypatch.setattr(corpus.Hashed, "finish", lambda self: hashed.append(1) or finish(self))
+    finish = Hashed.finish
+
+    def finished(self):
+        hashed.append(1)
+        return finish(self)
+    monkeypatch.setattr(Hashed, "finish", finished)
     paths = sorted(glob.glob(str(logs / "*" / "*.jsonl")))
     found = {p: corpus._from_cache(p, {}, cache) for p in paths}
     assert {p for p, e in found.items() if e is not None} == \

@@ -34,12 +34,12 @@ class Stream:
 
     def next(self) -> tuple[str, str]:
         """Returns the next event's name and data (comments and `retry` skipped)."""
-        name, data = "message", []
+        name, data = "message", list[str]()
         while True:
-            line = self.response.readline()
-            if not line:
+            raw = self.response.readline()
+            if not raw:
                 raise EOFError("the stream ended")
-            line = line.rstrip(b"\n").decode()
+            line = raw.rstrip(b"\n").decode()
             if line == "":
                 if data:
                     return name, "\n".join(data)

@@ -13,6 +13,10 @@ import pytest
 import tabletape.pytest_plugin  # (imported before pytester snapshots sys.modules)
 from tabletape.app import corpus
 
+# The projects these tests make use no hypothesis: its plugin, loaded by every pytest process
+# (and each xdist worker), costs about a second to import; blocked in their ini.
+INI = "[pytest]\naddopts = -p no:hypothesispytest\ntabletape_corpus = logs\n"
+
 pytest_plugins = ["pytester"]
 
 DECK = os.path.abspath("replays/decks/cards-of-war-tank-9.json")
@@ -51,7 +55,7 @@ def project(pytester, monkeypatch):
         dest = pytester.path / "logs" / os.path.basename(os.path.dirname(p))
         dest.mkdir(parents=True, exist_ok=True)
         shutil.copy(p, dest)
-    pytester.makeini("[pytest]\ntabletape_corpus = logs\n")
+    pytester.makeini(INI)
     pytester.makepyfile(test_other="def test_other():\n    pass\n")
     return pytester
 
@@ -91,7 +95,7 @@ def test_a_rules_change_fails_the_games_it_changes_and_update_accepts_it(project
     project.runpytest(*PLUGIN, f"--tabletape-components=cards-of-war={DECK}").assert_outcomes(
         passed=1 + len(COW) + len(LIB))
     # The ini file can name the components too.
-    project.makeini(f"[pytest]\ntabletape_corpus = logs\ntabletape_components =\n"
+    project.makeini(INI + f"tabletape_components =\n"
                     f"    cards-of-war={DECK}\n")
     project.runpytest(*PLUGIN).assert_outcomes(passed=1 + len(COW) + len(LIB))
 
@@ -188,7 +192,7 @@ def test_a_log_cut_short_says_so_and_hints_at_a_command_that_runs(pytester, monk
     log = pytester.path / "logs" / "game.jsonl"
     whole = open(src, "rb").read().splitlines(keepends=True)
     log.write_bytes(b"".join(whole))
-    pytester.makeini("[pytest]\ntabletape_corpus = logs\n")
+    pytester.makeini(INI)
     pytester.runpytest(*PLUGIN, "--tabletape-update")
     log.write_bytes(b"".join(whole[:60]))  # seq 0-59
     r = pytester.runpytest(*PLUGIN)

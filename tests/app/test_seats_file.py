@@ -65,7 +65,8 @@ def stop(proc: subprocess.Popen) -> str:
 
 def get(base: str, path: str) -> tuple[int, bytes]:
     host = base.removeprefix("http://")
-    conn = http.client.HTTPConnection(*host.split(":"), timeout=10)
+    name, port = host.split(":")
+    conn = http.client.HTTPConnection(name, int(port), timeout=10)
     try:
         conn.request("GET", path, headers={"Host": host})
         r = conn.getresponse()

@@ -17,10 +17,11 @@ from tabletape.app import play
 from tabletape.cli.group import main
 from tabletape.engine import CHANCE, seats
 from tabletape.engine import simulate as sim
+from tabletape.games.cards_of_war.events import CardDrawn, CowStarted
 from tabletape.tape import log as tapelog
 from tabletape.tape.errors import UsageError
 from tests.app.test_play import SIM, cut
-from tests.narrow import present
+from tests.narrow import instance, present
 
 
 @pytest.fixture(autouse=True)
@@ -114,9 +115,9 @@ def test_a_stale_write_says_the_same_whatever_card_it_names(tmp_path):
                 answers.add((seat.name, type(e), e.message, e.rule))
     alices = {a[1:] for a in answers if a[0] == "alice"}
     assert len(alices) == 1 and next(iter(alices))[0] is play.NotYours  # not hers: before anything
-    answers = {a[1:] for a in answers if a[0] == "bob"}
-    assert len(answers) == 1, answers
-    ((status, message, rule),) = answers
+    bobs = {a[1:] for a in answers if a[0] == "bob"}
+    assert len(bobs) == 1, bobs
+    ((status, message, rule),) = bobs
     assert status is play.Conflict and rule is None and "now" not in message.split("(")[0]
 
 
@@ -150,7 +151,7 @@ def test_a_salted_draw_cannot_be_recovered_from_the_chain_by_trying_the_cards(tm
     secret = [i for i in draws if json.loads(lines[i]).get("salt")]
     if not secret:
         pytest.skip("the game's seats declare no secret draw yet")
-    header = rs.codec.decode(lines[0], path, 1, 0)
+    header = instance(CowStarted, rs.codec.decode(lines[0], path, 1, 0))
     cards = {c.name for c in header.components.cards}
     for i in secret:  # every salted draw stands against the attack
         assert not _invert(lines[i], json.loads(lines[i + 1])["prev"], rs, cards)
@@ -269,7 +270,7 @@ def test_validate_notes_a_secret_line_of_a_format_2_log_without_its_salt(tmp_pat
 
 def test_a_salt_is_random_unless_a_transcript_asks_for_one_that_repeats(monkeypatch):
     from tabletape.app.entries import fresh_salt
-    event = engine.get("cards-of-war").events[1](player="bob", card="Tank")
+    event = CardDrawn(player="bob", card="Tank")
     monkeypatch.delenv("TABLETAPE_SALTS", raising=False)
     salts = {fresh_salt(7, event) for _ in range(20)}
     assert len(salts) == 20 and all(len(s) == 32 for s in salts)

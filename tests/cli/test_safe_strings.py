@@ -19,6 +19,10 @@ from tabletape.tape import log
 from tabletape.tape.events import UNSAFE, Note
 from tests import session
 
+# The projects these tests make use no hypothesis: its plugin, loaded by every pytest process
+# (and each xdist worker), costs about a second to import; blocked in their ini.
+INI = "[pytest]\naddopts = -p no:hypothesispytest\ntabletape_corpus = logs\n"
+
 pytest_plugins = ["pytester"]
 
 COW = engine.get("cards-of-war")
@@ -126,7 +130,7 @@ def test_the_pytest_plugin_escapes_what_a_log_holds(pytester):
     folder = pytester.path / "logs"
     folder.mkdir()
     path = played(folder / "g.jsonl")
-    pytester.makeini("[pytest]\ntabletape_corpus = logs\n")
+    pytester.makeini(INI)
     assert pytester.runpytest_inprocess("-p", "tabletape", "--tabletape-update").ret == 0
     data = open(path, "rb").read().splitlines(keepends=True)
     hostile = "\x1b]0;pwned\x07\x1b[2J"

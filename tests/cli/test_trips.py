@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import msgspec
 import pytest
 
 from tabletape import engine
 from tabletape.app.record import RecordSession
+from tabletape.games.battlecards_pacific.events import CardsRevealed, ConflictTurned, UnitDeployed
+from tabletape.tape.errors import IllegalEvent
+from tabletape.tape.events import Event
 from tests.conftest import lines
-from tests.narrow import present
+from tests.narrow import instance, present
 from tests.registry import GAMES
 
 # -- the recorder's speakers -------------------------------------------------------------
@@ -23,7 +28,7 @@ def test_a_speaker_close_to_a_player_is_refused_with_the_player_it_may_mean(game
         reply = s.handle(entry)
         # Then nothing is written, and the recorder asks whether bob was meant
         assert reply.refused and not reply.recorded, entry
-        assert "did you mean @bob?" in reply.message, reply.message
+        assert "did you mean @bob?" in present(reply.message), reply.message
     assert lines(game) == before
     # A player, and a speaker who is no one's typo (an umpire), are taken as they are
     assert s.handle("note @bob tea break").recorded[0][1].by == "bob"
@@ -298,8 +303,11 @@ def test_tab_in_an_interactive_bash_completes_an_option_value_and_a_seq(tmp_path
 
 # -- BATTLECARDS: what the table decides is filled in by the recorder --------------------
 
-def _bcp_log_until(path, wanted: str, components=None, seed: int = 0
-                   ) -> tuple[RecordSession, object]:
+E = TypeVar("E", bound=Event)
+
+
+def _bcp_log_until(path, wanted: type[E], components=None, seed: int = 0
+                   ) -> tuple[RecordSession, E]:
     """Writes a simulated BATTLECARDS game up to the first moment an event of type `wanted`
     is legal; returns the recorder on it and the legal event of that type it would list."""
     from tabletape.engine import simulate
@@ -309,7 +317,7 @@ def _bcp_log_until(path, wanted: str, components=None, seed: int = 0
     bound, played = rs.bind(header), []
     state = bound.initial()
     for event, after in simulate.play(rs, header, seed):
-        legal = [e for e in bound.legal(state) if type(e).__struct_config__.tag == wanted]
+        legal = [e for e in bound.legal(state) if isinstance(e, wanted)]
         if legal:
             break
         played.append(event)
@@ -326,7 +334,7 @@ def _json(event, *leave_out: str) -> str:
 
 def test_a_conflict_card_for_a_shot_needs_only_its_name(tmp_path):
     # Given a battle in which a shot is owed: the tool knows the window and the card's number
-    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "conflict_turned")
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", ConflictTurned)
     before = lines(tmp_path / "bcp.jsonl")
     # When the scribe enters the card turned, and nothing the table decides
     reply = s.handle(f'{{"type":"conflict_turned","card":"{legal.card}"}}')
@@ -334,7 +342,7 @@ def test_a_conflict_card_for_a_shot_needs_only_its_name(tmp_path):
     assert not reply.recorded and not reply.refused and lines(tmp_path / "bcp.jsonl") == before
     assert reply.offer == _json(legal) and s.offer == reply.offer
     for name in ("action", "above", "upto", "hit", "player", "unit", "target"):
-        assert f"{name}=" in reply.message
+        assert f"{name}=" in present(reply.message)
     # and Enter records it as offered: every field written out, as the log format wants
     seq, event = s.handle("").recorded[0]
     assert event == msgspec.structs.replace(legal, at=event.at, by=event.by)
@@ -342,22 +350,22 @@ def test_a_conflict_card_for_a_shot_needs_only_its_name(tmp_path):
 
 
 def test_the_scribe_may_change_what_was_filled_in_and_the_rules_still_judge_it(tmp_path):
-    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "conflict_turned")
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", ConflictTurned)
     offer = s.handle(_json(legal, "hit", "action")).offer
     assert offer is not None
     wrong = offer.replace(f'"hit":{str(legal.hit).lower()}', f'"hit":{str(not legal.hit).lower()}')
     reply = s.handle(wrong)  # changed: every field given, so it is judged as it stands
-    assert reply.refusal is not None and reply.refusal.rule == "bcp.fire.hit"
+    assert instance(IllegalEvent, reply.refusal).rule == "bcp.fire.hit"
     # a given field is kept: only what is left out is filled in
     assert s.handle(_json(legal, "hit")).offer == _json(legal)
     assert s.handle(_json(legal)).recorded  # a whole event is recorded at once, as before
 
 
 def test_a_deployed_unit_goes_on_its_own_stack_unless_the_scribe_says_otherwise(tmp_path):
-    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "unit_deployed")
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", UnitDeployed)
     reply = s.handle(_json(legal, "stack"))
-    assert reply.offer == _json(legal) and f'stack="{legal.stack}"' in reply.message
-    assert s.handle("").recorded[0][1].stack == legal.stack
+    assert reply.offer == _json(legal) and f'stack="{legal.stack}"' in present(reply.message)
+    assert instance(UnitDeployed, s.handle("").recorded[0][1]).stack == legal.stack
     # the contract: a game without `legality.implied` fills in nothing
     cow = engine.get("cards-of-war")
     assert cow.bind(cow.start(("a", "b"), cow.Options(), cow.default_components())).implied(
@@ -371,7 +379,7 @@ def test_at_a_terminal_the_filled_in_event_is_the_next_line_to_confirm(tmp_path)
 
     from tests.cli.test_record import prompt, spawn
     path = tmp_path / "bcp.jsonl"
-    s, legal = _bcp_log_until(path, "conflict_turned")
+    s, legal = _bcp_log_until(path, ConflictTurned)
     seq = s.next_seq
     child = spawn("record", path)
     try:
@@ -403,11 +411,11 @@ def test_owed_steps_count_one_thing_in_the_singular():
 
 def test_what_a_conflict_card_reveals_is_filled_in_too(tmp_path):
     from tests.games.battlecards_pacific.test_properties import us_first_with_a_reveal_card
-    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", "cards_revealed",
+    s, legal = _bcp_log_until(tmp_path / "bcp.jsonl", CardsRevealed,
                               us_first_with_a_reveal_card())
     reply = s.handle('{"type":"cards_revealed"}')
     assert reply.offer == _json(legal), reply.message
-    assert s.handle("").recorded[0][1].cards == legal.cards
+    assert instance(CardsRevealed, s.handle("").recorded[0][1]).cards == legal.cards
 
 
 def test_a_battlecards_deal_is_in_no_turn(run):

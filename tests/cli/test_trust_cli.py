@@ -6,12 +6,17 @@ import json
 import re
 import shutil
 
+import click
 import pytest
 
 from tabletape.tape import log
 from tabletape.tape.events import UNSAFE
 from tests.conftest import COW, lines, new_log, opening, write
 from tests.reliability import figures
+
+# The projects these tests make use no hypothesis: its plugin, loaded by every pytest process
+# (and each xdist worker), costs about a second to import; blocked in their ini.
+INI = "[pytest]\naddopts = -p no:hypothesispytest\ntabletape_corpus = logs\n"
 
 pytest_plugins = ["pytester"]
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
@@ -55,9 +60,9 @@ def _figure():
     yield
     if TALLY["outputs"]:
         from tabletape.cli.group import main
+        commands = main.list_commands(click.Context(main))
         figures.record("trust: hostile strings through the CLI", strings=len(TRIED) + len(MARKUP) + 1,
-                       commands=f"{len(TALLY['commands'] & set(main.list_commands(None)))} of "
-                       f"{len(main.list_commands(None))}",
+                       commands=f"{len(TALLY['commands'] & set(commands))} of {len(commands)}",
                        outputs=TALLY["outputs"], in_a_terminal=TALLY["terminal"],
                        through_the_pytest_plugin=TALLY["plugin"],
                        tracebacks=TALLY["tracebacks"], misleading=TALLY["misleading"])
@@ -319,6 +324,7 @@ def test_a_log_of_another_rules_version_is_judged_with_a_note(run, tmp_path):
     from tests.tape.test_signing import rechain
     rechain(path)
     note = "note: recorded under cards-of-war rules 0.9, judged by rules 1.2"
+    args: tuple[object, ...]
     for args in (("validate", path), ("explain", path, 21), ("replay", path)):
         r = run(*args)
         assert note in r.stdout, args
@@ -470,7 +476,7 @@ def test_hostile_strings_through_the_pytest_plugin(pytester, marked):
     folder.mkdir()
     target = folder / FILE_NAME
     shutil.copy(marked, target)
-    pytester.makeini("[pytest]\ntabletape_corpus = logs\n")
+    pytester.makeini(INI)
     assert pytester.runpytest_subprocess("-p", "tabletape", "--tabletape-update").ret == 0
     data = lines(target)
     for k, s in enumerate(HOSTILE[8:13]):  # unknown fields named by hostile strings, and notes

@@ -20,6 +20,7 @@ from tabletape.engine.kit import packaged
 from tabletape.tape import codec, log
 from tabletape.tape.errors import LogFormatError
 from tests.engine.test_versions import BUNDLED, JUDGEMENTS, judgements
+from tests.narrow import GameHeader, game_header
 
 GAMES = ("cards-of-war", "global-domination", "liberation", "battlecards-pacific")
 
@@ -138,10 +139,12 @@ def test_a_header_decodes_alike_with_its_components_cached(path, monkeypatch):
     first = rs.codec.decode_header(body, path, 1, 0)
     again = rs.codec.decode_header(body, path, 1, 0)
     assert whole == first == again and type(whole) is type(first) is type(again)
+    assert isinstance(first, GameHeader) and isinstance(again, GameHeader)
     assert again.components is first.components  # from the cache
     assert rs.codec.encode(again) == body
     monkeypatch.setattr(codec, "COMPONENTS_CACHE", 0)
-    assert rs.codec.decode_header(body, path, 1, 0).components is not first.components
+    assert game_header(rs.codec.decode_header(body, path, 1, 0)).components is not \
+        first.components
 
 
 def test_two_logs_of_one_box_share_the_decoded_components_and_the_tables(tmp_path):
@@ -200,7 +203,8 @@ def test_a_header_whose_components_are_too_large_to_keep_decodes_in_full(monkeyp
     monkeypatch.setattr(rs.codec, "_boxes", type(rs.codec._boxes)())
     a = rs.codec.decode_header(body, path, 1, 0)
     assert a == rs.codec.decode(body, path, 1, 0) and not rs.codec._boxes
-    assert rs.codec.decode_header(body, path, 1, 0).components is not a.components
+    assert game_header(rs.codec.decode_header(body, path, 1, 0)).components is not \
+        game_header(a).components
 
 
 def test_a_header_with_its_components_twice_is_refused_as_before():

@@ -12,16 +12,17 @@ from typing import Any
 import pytest
 
 from tabletape import engine
+from tabletape.tape.errors import IllegalEvent
 from tests.narrow import present
 
 LOGS = sorted(glob.glob("replays/*/*.jsonl") + glob.glob("tests/fixtures/rules-*/*/*.jsonl"))
 GAMES = sorted({p.split("/")[-2] for p in LOGS})
 
 
-def cited(path: str, version: str) -> tuple[set[tuple[int, str]], dict]:
+def cited(path: str, version: str) -> tuple[set[tuple[int | None, str]], dict]:
     """Returns every (seq, rule id) judging the log under `version` cites: its problems, its
     corrections, its rulings on disputes and the rules governing each event; and the catalogue."""
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int | None, str]] = set()  # (a problem's seq is typed int | None)
     rulesets: list[engine.Ruleset[Any, Any, Any]] = []
 
     def look(j):
@@ -35,7 +36,7 @@ def cited(path: str, version: str) -> tuple[set[tuple[int, str]], dict]:
     result = engine.judge_all(path, version=version)
     fold = result.fold
     assert fold is not None and result.judged_by == version
-    seen.update((p.seq, p.rule) for p in result.problems if getattr(p, "rule", None))
+    seen.update((p.seq, p.rule) for p in result.problems if isinstance(p, IllegalEvent) and p.rule)
     seen.update((s, e.rule) for s, e in fold.corrected.items())
     seen.update((d.dispute_seq, r) for d in fold.disputes for r in present(d.rule).split(", ") if r)
     return seen, fold.ruleset.catalogue()
@@ -64,8 +65,8 @@ def test_a_versions_catalogue_is_its_own(game):
         for v in rs.versions[:rs.versions.index(version) + 1]:
             assert set(rs.changelog[v]) <= set(rs.catalogue(v)), (game, v)
         # no text names a rule id its version does not have
-        for rule_id, rule in cat.items():
-            named = {m for m in ids.findall(rule.text) if m.split(".")[0] in {"bcp", "cow", "gd",
+        for rule_id, entry in cat.items():
+            named = {m for m in ids.findall(entry.text) if m.split(".")[0] in {"bcp", "cow", "gd",
                                                                                "lib", "core"}}
             problems.extend((version, rule_id, r) for r in sorted(named - set(cat)))
     assert not problems, f"{game}: a rule's text names a rule its version lacks: {problems}"

@@ -8,16 +8,19 @@ import shutil
 import subprocess
 import sys
 import types
+import typing
 
 import pytest
 
 from tabletape import engine
 from tabletape.engine.kit.contract import MEMBERS, ContractError, drawn
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.tape.events import Event
+from tabletape.tape.events import CORE_EVENTS, Event
+from tests.narrow import instance
+from tests.registry import BUNDLED
 from tests.template_game import TakeAway, legality
 from tests.template_game.components import Lookups
-from tests.template_game.events import Started
+from tests.template_game.events import Options, Started
 from tests.template_game.state import State
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "template_game")
@@ -52,14 +55,16 @@ DECLARED = ("id", "title", "players", "events", "rulebook", "check_header", "__m
             *MEMBERS)  # what the template's class says; the rest is derived from it
 
 
-def game_class(**parts: object) -> type:
+def game_class(**parts: object) -> type[Packaged[Started, State, Event, Lookups]]:
     """Makes a game class from the template's declarations, with `parts` replaced (None: left
     out); the contract is checked as the class is made."""
     ns = {k: v for k, v in vars(TakeAway).items() if k in DECLARED}
     ns.update(parts)
     body = {k: v for k, v in ns.items() if v is not None}
-    return types.new_class("Broken", (Packaged[Started, State, Event, Lookups],),
+    made = types.new_class("Broken", (Packaged[Started, State, Event, Lookups],),
                            exec_body=lambda made: made.update(body))
+    assert issubclass(made, Packaged)
+    return made
 
 
 @pytest.mark.parametrize("part", [p for p in MEMBERS if p not in ("render", "svg")])
@@ -79,9 +84,10 @@ def test_what_follows_from_the_declarations_is_derived_when_the_class_is_made():
     made = game_class()
     assert (made.version, made.RULES, made.pins) == ("1.1", TakeAway.rulebook.rules,
                                                       TakeAway.rulebook.pins)
-    assert made.Header is TakeAway.Header and made.Options().pile == 15
+    assert made.Header is TakeAway.Header and instance(Options, made.Options()).pile == 15
     assert made.Components is TakeAway.components.Components
-    assert made.svg.__name__ == "tests.template_game.svg"  # drawn from its own package
+    svg = instance(types.ModuleType, made.svg)  # drawn from its own package
+    assert svg.__name__ == "tests.template_game.svg"
 
 
 def test_a_part_without_a_function_fails_when_the_game_class_is_made():
@@ -96,9 +102,21 @@ def test_a_drawing_that_is_no_module_fails_when_the_game_class_is_made():
         game_class(svg=drawn(".svgg"))
 
 
+@pytest.mark.parametrize("game", BUNDLED)
+def test_a_bundled_game_is_typed_with_the_union_of_its_events(game):
+    """A bundled game's class names the union of its events (`CowEvent`, ...) as the events
+    its rules judge and yield (Packaged's third type argument): the types of its `events`,
+    in their order, and no core event (the engine folds those itself)."""
+    cls = type(engine.get(game))
+    base = next(b for b in cls.__dict__["__orig_bases__"] if typing.get_origin(b) is Packaged)
+    assert typing.get_args(typing.get_args(base)[2]) == cls.events
+    assert not set(cls.events) & set(CORE_EVENTS)
+
+
 def test_the_drawings_are_declared_parts_loaded_on_first_use():
     assert TakeAway.render.__name__ == "tests.template_game.render"
-    assert engine.get("cards-of-war").svg.__name__ == "tabletape.games.cards_of_war.svg"
+    assert instance(types.ModuleType, engine.get("cards-of-war").svg).__name__ == \
+        "tabletape.games.cards_of_war.svg"
 
 
 

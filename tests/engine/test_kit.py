@@ -125,6 +125,61 @@ def test_a_discard_pile_is_reshuffled_into_its_own_deck():
     assert decks["bob"] == {} and discards["bob"] == ("Tank", "Jet")  # left alone
 
 
+def test_a_draw_its_deck_cannot_hold_is_refused_by_the_game_s_rule_in_its_words():
+    assert turns.not_in_deck("toy.draw.in-deck", "bob cannot draw 'Jet': it is not in the pile",
+                             {"Spy": 2, "Tank": 1}) == Violation(
+        "toy.draw.in-deck", "bob cannot draw 'Jet': it is not in the pile (3 cards left)")
+    assert turns.not_in_deck("toy.draw.in-deck", "no 'Jet' in ann's deck", {"Spy": 1}).reason \
+        == "no 'Jet' in ann's deck (1 card left)"
+
+
+def test_a_draw_moves_one_card_from_its_deck_into_a_sorted_hand():
+    decks, hands = {"ann": {"Jet": 2, "Spy": 1}, "bob": {"Tank": 1}}, {"ann": ("Tank",), "bob": ()}
+    assert multiset.drawn(decks, "ann", hands, "ann", "Spy") == (
+        {"ann": {"Jet": 2}, "bob": {"Tank": 1}}, {"ann": ("Spy", "Tank"), "bob": ()})
+    # a common pile (keyed apart from the hands): a kind drawn to its last copy leaves no zero
+    common = {"common": {"Jet": 1}}
+    assert multiset.drawn(common, "common", hands, "bob", "Jet") == (
+        {"common": {}}, {"ann": ("Tank",), "bob": ("Jet",)})
+    assert decks["ann"] == {"Jet": 2, "Spy": 1} and hands["ann"] == ("Tank",)  # left alone
+
+
+_CARDS = st.sampled_from(["Awacs", "Delta Force", "Navy SEALs", "Zulu", "a", "", "Mid"])
+
+
+@given(hand=st.lists(_CARDS, max_size=8), deck=st.lists(_CARDS, min_size=1, max_size=8),
+       pick=st.integers(0, 7))
+def test_a_draw_is_take_and_with_cards(hand, deck, pick):
+    """`drawn` and `with_card`, written for speed, give what the plain steps give."""
+    cards = tuple(sorted(hand))
+    pile = multiset.merge({}, tuple(deck))
+    name = deck[pick % len(deck)]
+    assert multiset.with_card(cards, name) == multiset.with_cards(cards, name)
+    assert multiset.drawn({"p": pile}, "p", {"ann": cards}, "ann", name) == (
+        {"p": multiset.take(pile, name)}, {"ann": multiset.with_cards(cards, name)})
+
+
+def test_every_deck_that_ran_out_takes_its_own_pile_back():
+    decks = {"ann": {}, "bob": {"Jet": 1}, "cat": {}}
+    discards = {"ann": ("Spy",), "bob": ("Tank",), "cat": ()}
+    # empty decks only: ann's; cat's has no pile to take
+    assert multiset.reshuffled(decks, discards) == (
+        {"ann": {"Spy": 1}, "bob": {"Jet": 1}, "cat": {}}, {"ann": (), "bob": ("Tank",), "cat": ()})
+    # down to one card: bob's last card is shuffled in with the pile
+    assert multiset.reshuffled(decks, discards, most=1) == (
+        {"ann": {"Spy": 1}, "bob": {"Jet": 1, "Tank": 1}, "cat": {}},
+        {"ann": (), "bob": (), "cat": ()})
+    assert multiset.reshuffled({"ann": {"Jet": 1}}, {"ann": ("Spy",)}) is None  # none ran out
+    assert decks["ann"] == {} and discards["ann"] == ("Spy",)  # left alone
+
+
+def test_a_draw_the_deck_cannot_hold_is_swapped_into_its_own_deck():
+    decks = {"ann": {"Jet": 1, "Spy": 1}, "bob": {"Tank": 1}}
+    assert multiset.swapped(decks, "ann", "Tank") == {"ann": {"Spy": 1, "Tank": 1},
+                                                      "bob": {"Tank": 1}}
+    assert multiset.swapped(decks, "bob", "Tank") == decks
+
+
 @pytest.mark.parametrize("package", ["battlecards_pacific", "cards_of_war", "global_domination",
                                      "liberation"])
 def test_every_event_of_a_game_has_its_check_and_its_apply(package):

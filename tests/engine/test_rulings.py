@@ -6,10 +6,14 @@ from __future__ import annotations
 import glob
 import json
 import shutil
+from typing import Any
 
 import pytest
 
 from tabletape import engine
+from tabletape.engine.kit.packaged import Packaged
+from tabletape.tape.events import Event
+from tests.narrow import instance, present
 
 BCP = "replays/battlecards-pacific/battle-withdrawal-dispute.jsonl"
 KILL_LOG = "replays/cards-of-war/kill-dispute.jsonl"
@@ -20,7 +24,7 @@ SUM = ("needs 4-8: attack 6 (A6M Zero, air) + support 1 (Shokaku Carrier) "
 
 def _at(path: str, seq: int):
     result = engine.capture(path, seq)
-    rec, before, _ = result.captured
+    rec, before, _ = present(result.captured)
     return result.ruleset, before, rec.event
 
 
@@ -149,7 +153,7 @@ def test_a_dispute_about_an_undone_event_says_it_was_undone(run, tmp_path):
 
 
 def _first(path: str, kind: str):
-    found = []
+    found: list[tuple[engine.Ruleset[Any, Any, Any], Any, Event]] = []
 
     def visit(j: engine.Judged) -> None:
         if not found and j.before is not None and type(j.event).__name__ == kind:
@@ -244,7 +248,7 @@ def test_the_recording_lookups_judge_as_the_real_ones(path):
     def visit(j: engine.Judged) -> None:
         if j.before is None or j.fold is None or j.seq in j.fold.core_seqs:
             return
-        rs = j.fold.ruleset
+        rs = instance(Packaged, j.fold.ruleset)  # a game in the package shape: its legality
         event = rs.upcast(j.before, j.event)
         log: list = []
         assert rs.legality.check(recording(rs.lk, log), j.before, event) == rs.check(
@@ -287,7 +291,7 @@ def test_a_shot_that_cannot_be_aimed_has_no_derivation_and_explains_without_erro
 def test_a_lookup_in_a_tabulated_table_is_a_read_of_the_field_it_came_from():
     # Global Domination tabulates each area's neighbours (`Lookups.DERIVED`): a check that
     # looks them up rests on that area's `adjacent`
-    found = []
+    found: list[str] = []
 
     def visit(j: engine.Judged) -> None:
         if j.before is None or j.fold is None or j.seq in j.fold.core_seqs:

@@ -7,7 +7,9 @@ import pytest
 from tabletape import engine
 from tabletape.engine.kit.multiset import swapped_in
 from tabletape.engine.seats import Secret, check_seating, masked, owner
+from tabletape.games.cards_of_war.events import CardDrawn
 from tabletape.tape.events import Event, Name, Note
+from tests.narrow import present
 
 
 class Drawn(Event, tag="drawn", kw_only=True, frozen=True):
@@ -21,19 +23,21 @@ class Turned(Event, tag="turned", kw_only=True, frozen=True):
 
 def test_every_event_needs_an_owner_entry_naming_one_of_its_fields():
     assert check_seating("G", (Drawn, Turned), {Drawn: "player", Turned: None}, {}) is None
-    assert "names no owner for Turned" in check_seating("G", (Drawn, Turned),
-                                                        {Drawn: "player"}, {})
-    assert "Drawn has no field 'who'" in check_seating("G", (Drawn,), {Drawn: "who"}, {})
+    assert "names no owner for Turned" in present(check_seating("G", (Drawn, Turned),
+                                                                {Drawn: "player"}, {}))
+    assert "Drawn has no field 'who'" in present(check_seating("G", (Drawn,), {Drawn: "who"}, {}))
 
 
 def test_a_secret_names_fields_of_its_event_and_someone_who_knows():
-    owners = {Drawn: "player", Turned: None}
-    ok = {Drawn: Secret(fields=("card",), seen_by=("player",))}
+    owners: dict[type, str | None] = {Drawn: "player", Turned: None}
+    ok: dict[type, Secret] = {Drawn: Secret(fields=("card",), seen_by=("player",))}
     assert check_seating("G", (Drawn, Turned), owners, ok) is None
-    bad = {Drawn: Secret(fields=("cards",), seen_by=("player",))}
-    assert "Drawn has no field 'cards'" in check_seating("G", (Drawn, Turned), owners, bad)
-    nobody = {Turned: Secret(fields=("card",), seen_by=())}
-    assert "hides nothing or from no one" in check_seating("G", (Drawn, Turned), owners, nobody)
+    bad: dict[type, Secret] = {Drawn: Secret(fields=("cards",), seen_by=("player",))}
+    assert "Drawn has no field 'cards'" in present(check_seating("G", (Drawn, Turned), owners,
+                                                                 bad))
+    nobody: dict[type, Secret] = {Turned: Secret(fields=("card",), seen_by=())}
+    assert "hides nothing or from no one" in present(check_seating("G", (Drawn, Turned), owners,
+                                                                   nobody))
 
 
 def test_a_game_class_without_its_seats_fails_when_it_is_made():
@@ -45,7 +49,8 @@ def test_a_game_class_without_its_seats_fails_when_it_is_made():
 
 def test_notes_are_anyones_and_draws_their_drawers():
     rs = engine.get("cards-of-war")
-    drawn = rs.events[1](player="bob", card="Tank")
+    assert rs.events[1] is CardDrawn
+    drawn = CardDrawn(player="bob", card="Tank")
     assert owner(rs, drawn) == "bob"
     assert owner(rs, Note(text="hello")) is None
 

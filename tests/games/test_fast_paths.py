@@ -17,8 +17,9 @@ from tabletape import engine
 from tabletape.tape.errors import ChainError, LogFormatError
 from tests.conftest import lines, session_log, write
 from tests.narrow import present
+from tests.registry import GAMES
 
-from .test_games import GAMES, simulated
+from .test_games import simulated
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -134,11 +135,11 @@ def _engaged(seed):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_battlecards_can_fire_is_having_a_target(seed):
-    from tabletape.games.battlecards_pacific import legality
+    from tabletape.games.battlecards_pacific import fire
     asked = 0
     for lk, state, b, player, name in _engaged(seed):
-        assert legality.can_fire(lk, state, b, player, name) == bool(
-            legality.targets(lk, state, b, player, name))
+        assert fire.can_fire(lk, state, b, player, name) == bool(
+            fire.targets(lk, state, b, player, name))
         asked += 1
     assert asked
 
@@ -146,14 +147,14 @@ def test_battlecards_can_fire_is_having_a_target(seed):
 def _can_hit_plain(lk, state, battle, player):
     """bcp.stalemate.test as the rule reads: some unit, some target, some Action Number
     in its window with every supporter and its best Kept Card (legality.can_hit's definition)."""
-    from tabletape.games.battlecards_pacific import legality
+    from tabletape.games.battlecards_pacific import fire, legality
     from tabletape.games.battlecards_pacific import lookups as q
     for name in dict.fromkeys(battle.forces[player]):
         me = q.unit(lk, state, player, name)
         if not me.phases:
             continue
-        best = max((legality.kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
-        for target in legality.targets(lk, state, battle, player, name):
+        best = max((fire.kept_bonus(lk, k, me) or 0 for k in state.kept[player]), default=0)
+        for target in fire.targets(lk, state, battle, player, name):
             above, upto = legality.window(lk, state, battle, player, name, target, None,
                                           legality.supporters(lk, state, battle, player, name))
             if any(above < a <= upto + best for a in lk.actions):
@@ -264,7 +265,7 @@ def _deploys_plain(lk, state, player):
         joints = (False, True) if opts.joint_deployment and lk.partners.get(name) else (False,)
         for battle in range(1, 4):
             victim = state.battles[battle - 1].piles[other(state, player)][-1:]
-            kills = ((False, None),)
+            kills: tuple[tuple[bool, str | None], ...] = ((False, None),)
             if c.kill and victim:
                 kills += ((True, victim[0]),)
             for theatre, (kill, target), joint in product(theatres, kills, joints):
@@ -297,20 +298,21 @@ def test_cards_of_war_deploys_are_the_candidates_check_accepts(options, seed):
 def _plays_plain(lk, state):
     """Every card play, Discard, end of turn and scoring pass that `check` accepts, in order
     (Global Domination's `_legal_plays`, plainly)."""
+    from tabletape.games.global_domination import events as ev
     from tabletape.games.global_domination import legality as g
+    from tabletape.games.global_domination import lookups as q
     from tabletape.games.global_domination.state import Phase
-    q = g.q
-    cands = []
+    cands: list[ev.GdEvent] = []
     for p in state.players:
         for c in dict.fromkeys(state.hands[p]):
-            cands += [g.CardPlayed(player=p, card=c, use=u) for u in g.Use]
+            cands += [ev.CardPlayed(player=p, card=c, use=u) for u in ev.Use]
     if state.phase is Phase.PLAY and state.current:
         p = state.current
-        cands += [g.CardsDiscarded(player=p, cards=s, taken=k)
+        cands += [ev.CardsDiscarded(player=p, cards=s, taken=k)
                   for s in g.discard_sets(state.hands[p]) for k in state.stacks]
-        cands.append(g.TurnEnded(player=p))
+        cands.append(ev.TurnEnded(player=p))
     if state.phase is Phase.SCORING and q.scorer(state):
-        cands.append(g.ScoringPassed(player=q.scorer(state) or ""))
+        cands.append(ev.ScoringPassed(player=q.scorer(state) or ""))
     yield from (e for e in cands if g.check(lk, state, e) is None)
 
 
@@ -321,6 +323,8 @@ def test_global_domination_plays_are_the_candidates_check_accepts(n, seed):
     events, same order."""
     from tabletape.engine import simulate
     from tabletape.games.global_domination import RULESET, legality
+    from tabletape.games.global_domination import events as ev
+    from tabletape.games.global_domination import lookups as q
     from tests.games.global_domination.helpers import header
     h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)
     rs = RULESET.bind(h)
@@ -330,12 +334,12 @@ def test_global_domination_plays_are_the_candidates_check_accepts(n, seed):
             continue
         fast = list(legality._legal_plays(rs.lk, state))
         assert fast == list(_plays_plain(rs.lk, state))
-        plays += any(isinstance(e, legality.CardsDiscarded) for e in fast)
-        h = legality.q.head(state)
+        plays += any(isinstance(e, ev.CardsDiscarded) for e in fast)
+        h = q.head(state)
         if h is not None:
             steps = list(legality._legal_step(rs.lk, state, h))
             assert steps == list(legality._step_plain(rs.lk, state, h))
-            points += any(isinstance(e, legality.ForceBuilt | legality.ForceReduced)
+            points += any(isinstance(e, ev.ForceBuilt | ev.ForceReduced)
                           for e in steps)
     assert plays > 10 and points > 0
 
@@ -361,14 +365,15 @@ def test_battlecards_reach_is_targetable_for_every_pair_of_units():
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_battlecards_targets_are_the_units_targetable_says(seed):
-    from tabletape.games.battlecards_pacific import legality
+    from tabletape.games.battlecards_pacific import fire
     from tabletape.games.battlecards_pacific import lookups as q
+    from tabletape.games.battlecards_pacific.components import targetable
     asked = 0
     for lk, state, b, player, name in _engaged(seed):
         enemy, me = q.opponent(b, player), q.unit(lk, state, player, name)
-        assert legality.targets(lk, state, b, player, name) == tuple(
+        assert fire.targets(lk, state, b, player, name) == tuple(
             n for n in dict.fromkeys(b.forces[enemy])
-            if legality.targetable(me, q.unit(lk, state, enemy, n)))
+            if targetable(me, q.unit(lk, state, enemy, n)))
         asked += 1
     assert asked
 
@@ -383,7 +388,11 @@ def test_the_viewer_reusing_drawings_writes_the_page_it_would_draw(tmp_path, mon
     path = session_log(tmp_path / "session.jsonl", 5, 600)
     drawn: list[int] = []
     real = pictures.draw
-    monkeypatch.setattr(pictures, "draw", lambda *a, **k: drawn.append(1) or real(*a, **k))
+
+    def counted(*a, **k):
+        drawn.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(pictures, "draw", counted)
     fast = tmp_path / "fast.html"
     viewer.write(path, str(fast))
     reused = 6 * 601 - len(drawn)  # 3 views, each on a screen and on a phone
@@ -403,7 +412,7 @@ def test_the_viewers_table_of_parts_numbers_as_a_dict_would():
     prefixes = [rng.randbytes(8) for _ in range(50)]  # many keys share their first 8 bytes
     keys = [rng.choice(prefixes) + rng.randbytes(8) for _ in range(3000)]
     keys += [rng.randbytes(16) for _ in range(12_000)]
-    seen, plain = _Seen(), {}
+    seen, plain = _Seen(), dict[bytes, int]()
     for key in rng.choices(keys, k=60_000):
         expected = (plain.setdefault(key, len(plain)), len(plain) > seen.count)
         assert seen.number(key) == expected
@@ -486,8 +495,11 @@ def test_replay_to_imports_only_what_drawing_needs(logs):
     table with the engine, the game and rich; not click, the other commands, rich's emoji, or
     the log's writer and repair (the engine reads through tape.reader, not the tape.log facade)."""
     env = {**os.environ, "PYTHONPATH": _SRC}
-    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "tabletape", "replay",
-                        logs["long"], "--to", "1500"], capture_output=True, env=env, timeout=120)
+    argv = [sys.executable, "-X", "importtime", "-m", "tabletape", "replay", logs["long"],
+            "--to", "1500"]
+    # (the first index written in a fresh cache folder makes its key, with `secrets`: once)
+    subprocess.run(argv, capture_output=True, env=env, timeout=120, check=True)
+    p = subprocess.run(argv, capture_output=True, env=env, timeout=120)
     assert p.returncode == 0 and b"after seq 1500" in p.stdout
     imported = {line.rpartition("|")[2].strip() for line in p.stderr.decode().splitlines()
                 if line.startswith("import time:")}
@@ -613,6 +625,7 @@ def test_global_domination_can_build_is_build_areas(n, seed, data):
     from tabletape.engine import simulate
     from tabletape.games.global_domination import RULESET
     from tabletape.games.global_domination import lookups as q
+    from tabletape.games.global_domination.components import Restriction
     from tabletape.games.global_domination.state import Force
     from tests.games.global_domination.helpers import header
     h = header(tuple(f"p{k}" for k in range(n)), two_players=n == 2)
@@ -630,7 +643,7 @@ def test_global_domination_can_build_is_build_areas(n, seed, data):
                  for i, a in enumerate(areas) if i < mine or data.draw(st.booleans())}
         state = replace(state, board=board)
     for p in state.players:
-        for r in q.Restriction:
+        for r in Restriction:
             assert q.can_build(lk, state, p, r) == bool(q.build_areas(lk, state, p, r))
 
 

@@ -12,10 +12,12 @@ from tabletape import engine
 from tabletape.app import pictures
 from tabletape.engine.kit.svg import wrap
 from tabletape.tape.words import counted
+from tests.narrow import present
+
+Box = tuple[float, float, float, float]  # x, y, width, height
 
 
-def crosses(a: tuple[float, float], b: tuple[float, float],
-            box: tuple[float, float, float, float]) -> bool:
+def crosses(a: tuple[float, float], b: tuple[float, float], box: Box) -> bool:
     """Returns whether the axis-parallel segment a-b passes through the inside of `box`
     (touching its edge is not crossing)."""
     x, y, w, h = box
@@ -94,12 +96,12 @@ def test_global_domination_lists_every_action_stack():
     assert "…" not in joined
 
 
-def _areas_and_routes(svg: str) -> tuple[dict[str, tuple[float, ...]], list[list[tuple[float, ...]]]]:
+def _areas_and_routes(svg: str) -> tuple[dict[str, Box], list[list[tuple[float, ...]]]]:
     """Returns each Area's box (its group's first rect) and each route's points, from the SVG."""
-    boxes = {}
+    boxes: dict[str, Box] = {}
     for name, body in re.findall(r'<g data-part="area ([^"]+)">(.*?)</g>', svg):
-        x, y, w, h = (float(v) for v in re.search(
-            r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', body).groups())
+        x, y, w, h = (float(v) for v in present(re.search(
+            r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', body)).groups())
         boxes[name] = (x, y, w, h)
     routes = [[tuple(float(v) for v in pt.split(",")) for pt in pts.split()]
               for pts in re.findall(r'<polyline points="([^"]+)"[^>]*class="route"', svg)]

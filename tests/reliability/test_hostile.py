@@ -26,8 +26,8 @@ from tests.reliability import figures, hostile, tapes
 
 EXAMPLES = figures.budget(5_000, 300_000)  # `make test` stays within minutes; `make stress` runs 300,000
 OVER_LONG = 40  # hypothesis runs out at 24: 6 lengths x long text or nesting x newline or not
-SETTINGS = dict(deadline=None, derandomize=not figures.STRESS, database=None,
-                suppress_health_check=list(HealthCheck))
+SETTINGS = settings(deadline=None, derandomize=not figures.STRESS, database=None,
+                    suppress_health_check=list(HealthCheck))  # each test's parent
 SEEN: Counter[str] = Counter()
 WORST: Counter[str] = Counter()  # the largest memory and work any input cost
 MEMORY_SLACK = 512 * 1024  # peak bytes allowed besides four copies of the longest line
@@ -146,7 +146,7 @@ def test_generated_malformed_logs_never_crash_and_are_located(bases, scratch):
     for codec in codecs:  # built once per game on first use: not the work of any one input
         assert codec.strict is not None
 
-    @settings(max_examples=EXAMPLES, **SETTINGS)
+    @settings(SETTINGS, max_examples=EXAMPLES)
     @given(case=hostile.hostile_log(bases))
     def one(case):
         kind, which, data = case
@@ -165,7 +165,7 @@ def test_generated_malformed_logs_never_crash_and_are_located(bases, scratch):
 def test_over_long_lines_are_refused_in_bounded_memory(bases, scratch):
     codec = engine.get("cards-of-war").codec
 
-    @settings(max_examples=OVER_LONG, **SETTINGS)
+    @settings(SETTINGS, max_examples=OVER_LONG)
     @given(extra=st.integers(-2, 3), nested=st.booleans(), newline=st.booleans())
     def one(extra, nested, newline):
         data = hostile.over_long(bases[0], log.MAX_LINE, extra, nested, newline)

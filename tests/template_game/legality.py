@@ -70,7 +70,7 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
 
 def weight(lk: Lookups, state: State, event: Event) -> int:
     """Returns how many ways chance can produce this outcome (a card: its copies left)."""
-    return state.deck[event.card] if isinstance(event, Dealt) else 1
+    return state.deck.get(event.card, 0) if isinstance(event, Dealt) else 1
 
 
 def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:

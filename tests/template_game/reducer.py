@@ -6,6 +6,7 @@ from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
+from tabletape.engine.kit.multiset import take
 from tabletape.tape.events import Event
 
 from .components import Lookups
@@ -23,8 +24,8 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
     if isinstance(event, Rolled):
         return replace(state, pile=state.pile + event.count, rolled=True)
     if isinstance(event, Dealt):
-        deck = {**state.deck, event.card: state.deck.get(event.card, 0) - 1}
-        return replace(state, deck=deck, hands={**state.hands, event.player: (event.card,)})
+        return replace(state, deck=take(state.deck, event.card),  # the kit's shared steps
+                       hands={**state.hands, event.player: (event.card,)})
     assert isinstance(event, Taken)
     return replace(state, pile=max(0, state.pile - event.count), last=event.player,
                    turn=turns.left_of(state.players, state.turn))

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
+from tabletape.engine.kit.multiset import swapped_in
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
 
@@ -40,8 +41,7 @@ def held(lk: Lookups, view: State, player: str) -> tuple[Held, ...]:
 
 def drawable(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state with the card a deal names put in the deck in place of another (a
-    deal the deck cannot hold is played on as made, engine.seats)."""
-    if not isinstance(event, Dealt) or state.deck.get(event.card):
+    deal the deck cannot hold is played on as made, engine.seats): the kit's `swapped_in`."""
+    if not isinstance(event, Dealt):
         return state
-    other = next(c for c, n in sorted(state.deck.items()) if n)
-    return replace(state, deck={**state.deck, other: state.deck[other] - 1, event.card: 1})
+    return replace(state, deck=swapped_in(state.deck, event.card))

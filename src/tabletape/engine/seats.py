@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 HIDDEN = "?"  # what a value a seat may not know looks like (a card in another's hand too)
 CHANCE = "chance"  # the actor of every random outcome (engine.protocol.CHANCE, defined here)
 ANY_PLAYER = None  # OWNERS' word for a public chance outcome: any player may enter it
+E = TypeVar("E", bound=Event)  # an event, seen as the same type
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ def masked(value: Any) -> Any:
     return HIDDEN
 
 
-def seen(rs: Ruleset[Any, Any, Any], state: Any, event: Event, player: str | None) -> Event:
+def seen(rs: Ruleset[Any, Any, Any], state: Any, event: E, player: str | None) -> E:
     """Returns `event` as `player` may see it: the fields it may not know masked and the
     salt dropped (the salt is what keeps a hash of the line from being inverted)."""
     fields = hidden_from(rs, state, event, player)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from tabletape.engine import CHANCE, Ruleset
 from tabletape.tape.events import Event, Header
 
+H = TypeVar("H", bound=Header)  # the game's header
+S = TypeVar("S")  # the game's state
+E = TypeVar("E", bound=Event)  # the game's events
 
-def play(ruleset: Ruleset[Any, Any, Any], header: Header, seed: int, *, max_events: int = 20_000
-         ) -> Iterator[tuple[Event, Any]]:
+
+def play(ruleset: Ruleset[Any, S, E], header: Header, seed: int, *, max_events: int = 20_000
+         ) -> Iterator[tuple[E, S]]:
     """Yields (event, state after it) for a game of random legal moves, until it ends.
 
     Players choose uniformly among legal events; chance draws in proportion to
@@ -36,10 +40,10 @@ def play(ruleset: Ruleset[Any, Any, Any], header: Header, seed: int, *, max_even
         yield event, state
 
 
-def header_for(ruleset: Ruleset[Any, Any, Any], players: tuple[str, ...], options: Any = None,
-               components: Any = None) -> Header:
+def header_for(ruleset: Ruleset[H, Any, Any], players: tuple[str, ...], options: Any = None,
+               components: Any = None) -> H:
     """Returns a header for a simulated game with default options and components."""
-    header: Header = ruleset.start(players, options if options is not None else ruleset.Options(),
-                                   components if components is not None
-                                   else ruleset.default_components())
+    header: H = ruleset.start(players, options if options is not None else ruleset.Options(),
+                              components if components is not None
+                              else ruleset.default_components())
     return header

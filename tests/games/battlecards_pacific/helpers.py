@@ -68,19 +68,19 @@ def table(*, stacks: dict[str, tuple[str, ...]] | None = None,
             kind = lookups.unit(LK, state, p, u).type.value
             piles[p][kind] = with_cards(piles[p][kind], u)
             arsenal[state.sides[p]] = take(arsenal[state.sides[p]], u)
-    hands = {p: () for p in state.players}
+    hands: dict[str, tuple[str, ...]] = {p: () for p in state.players}
     for p, units in (reserve or {}).items():
         hands[p] = with_cards((), *units)
         for u in units:
             arsenal[state.sides[p]] = take(arsenal[state.sides[p]], u)
     conflict = dict(lookups.deck(LK, state))
-    held = {p: () for p in state.players}
+    held: dict[str, tuple[str, ...]] = {p: () for p in state.players}
     for src, dst in ((kept, held),):
         for p, cards in (src or {}).items():
             dst[p] = tuple(cards)
             for c in cards:
                 conflict = take(conflict, c)
-    wins = {p: () for p in state.players}
+    wins: dict[str, tuple[str, ...]] = {p: () for p in state.players}
     for p, cards in (won or {}).items():
         wins[p] = tuple(cards)
         for c in cards:

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable
 
 from msgspec.structs import replace
 
-from tabletape import engine
 from tabletape.engine import simulate
-from tabletape.games.battlecards_pacific import BattlecardsPacific, lookups
+from tabletape.games.battlecards_pacific import RULESET, BattlecardsPacific, lookups
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     ConflictDrawn,
     ConflictTurned,
     EmergencyDeclined,
@@ -31,12 +31,12 @@ from tabletape.tape import log
 from tabletape.tape.events import Event, Note
 from tests.replays_format import as_recorded
 
-RS = engine.get("battlecards-pacific")
+RS = RULESET  # the registered game (`engine.get("battlecards-pacific")`)
 OUT = "replays/battlecards-pacific"
 FIXTURES = "tests/fixtures"  # rules-<version>/battlecards-pacific: the logs of one version
 RECORDED = "1.1"  # the bundled replays stay recorded under rules 1.1 (1.2 is a test fixture)
 JAPAN, US = "alice", "bob"
-Play = Event | Callable[[BattlecardsPacific, State], Event | None]  # given the bound game
+Play = BcpEvent | Callable[[BattlecardsPacific, State], BcpEvent | None]  # given the bound game
 
 
 class Dispute:
@@ -59,14 +59,14 @@ def deploy(player: str, *units: str) -> list[Play]:
 
 def draw(player: str, card: str) -> list[Play]:
     """The player keeps their Reserve Hand (when they hold one) and draws `card`."""
-    def keep(rs: BattlecardsPacific, s: State) -> Event | None:
+    def keep(rs: BattlecardsPacific, s: State) -> BcpEvent | None:
         return EmergencyDeclined(player=player) if s.steps[0].step is Step.CHOOSE else None
     return [keep, ConflictDrawn(player=player, card=card)]
 
 
 def shot(player: str, unit: str, target: str, card: str, kept: str | None = None) -> list[Play]:
     """A unit fires and `card` is turned for it."""
-    def turned(rs: BattlecardsPacific, s: State) -> Event:
+    def turned(rs: BattlecardsPacific, s: State) -> BcpEvent:
         return next(e for e in rs.legal(s) if isinstance(e, ConflictTurned) and e.card == card)
     return [UnitFired(player=player, unit=unit, target=target, kept=kept), turned]
 

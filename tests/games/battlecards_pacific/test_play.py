@@ -4,7 +4,7 @@ Stalemate and Emergency Deployment: the sequence of turns, rounds and battles.""
 import pytest
 from msgspec.structs import replace
 
-from tabletape.games.battlecards_pacific.components import UnitType
+from tabletape.games.battlecards_pacific.components import Reveal, UnitType
 from tabletape.games.battlecards_pacific.events import (
     ArsenalDrawn,
     BattleDecided,
@@ -249,7 +249,7 @@ def test_special_victory():
     assert state.battle is None and state.won[US] == ("Iwo Jima",)
     assert state.stacks[JAPAN]["Air"] == ()
     assert state.arsenal_discard["Japan"] == ("Infantry Division", "A6M Zero")
-    assert "special victory" in state.last_battle
+    assert "special victory" in present(state.last_battle)
 
 
 @pytest.mark.rule("bcp.withdraw.phase")
@@ -413,14 +413,14 @@ def test_stalemate_hands_the_battle_to_the_defender():
     state = act(state, BattleDecided(player=JAPAN, fight=True))
     assert state.battle is None and state.won[US] == ("Wake Island",) and state.vp[US] == 3
     assert state.stacks[JAPAN]["Sea"] == ("I-Boat Submarine",)  # withdrawn, home again
-    assert "stalemate" in state.last_battle
+    assert "stalemate" in present(state.last_battle)
 
 
 @pytest.mark.rule("bcp.stalemate.test")
 def test_stalemate_test_counts_kept_cards():
     # bcp.stalemate.test: the Corsair's attack on Yamashita equals his defence; only a kept
     # bonus could make a hit, so without one the battle is a stalemate ...
-    forces = {JAPAN: ("General Yamashita",), US: ("F4U Corsair",)}
+    forces: dict[str, tuple[str, ...]] = {JAPAN: ("General Yamashita",), US: ("F4U Corsair",)}
     state = act(draw(table(stacks=forces), "Fall of the Philippines"),
                 BattleDecided(player=JAPAN, fight=True))
     assert state.won[US] == ("Fall of the Philippines",)
@@ -447,7 +447,7 @@ def test_stalemate_when_casualties_leave_neither_side_able_to_hit():
     # the casualty leaves neither side able to hit: the battle is over at once, no
     # withdrawal phase in which the defender could pull out and hand the card over
     assert state.battle is None and state.won[US] == ("Wake Island",) and state.vp[US] == 3
-    assert state.won[JAPAN] == () and "stalemate" in state.last_battle
+    assert state.won[JAPAN] == () and "stalemate" in present(state.last_battle)
     assert state.stacks[JAPAN]["Sea"] == ("I-Boat Submarine",)  # withdrawn, home again
     assert refused(state, WithdrawalFinished(player=JAPAN)) == "bcp.turn.step"
     # the same when the aggressor withdraws the only unit that could hit: the I-Boat may
@@ -468,14 +468,14 @@ def test_stalemate_when_casualties_leave_neither_side_able_to_hit():
     assert state.battle.phase == WITHDRAWAL and state.battle.side == JAPAN
     state = act(state, UnitWithdrawn(player=JAPAN, unit="Special Naval Landing Force"))
     assert state.battle is None and state.won[US] == ("Wake Island",)
-    assert "stalemate" in state.last_battle
+    assert "stalemate" in present(state.last_battle)
 
 
 @pytest.mark.rule("bcp.stalemate", "bcp.stalemate.test", "bcp.fire.kept")
 def test_stalemate_once_the_kept_card_that_made_a_hit_possible_is_spent():
     # Stalemate: the Corsair can only hit Yamashita with Codebreakers; once bob plays it
     # (and misses), neither side can hit and alice, the aggressor, must withdraw
-    forces = {JAPAN: ("General Yamashita",), US: ("F4U Corsair",)}
+    forces: dict[str, tuple[str, ...]] = {JAPAN: ("General Yamashita",), US: ("F4U Corsair",)}
     state = act(draw(table(stacks=forces, kept={US: ("Codebreakers",)}),
                      "Fall of the Philippines"), BattleDecided(player=JAPAN, fight=True))
     state = act(state, UnitFired(player=US, unit="F4U Corsair", target="General Yamashita",
@@ -570,7 +570,9 @@ def test_the_game_concept_a_card_that_learns_about_the_opponent_is_recorded():
     state = act(state, shown, rs=rs)
     assert state.turn == US and "Fog of War" in discards(state)
     # kept cards and deployed stacks may be shown the same way (an empty hand too)
-    for what, expect in (("kept", ()), ("stacks", ("Iowa Battleship",))):
+    shows: tuple[tuple[Reveal, tuple[str, ...]], ...] = (("kept", ()),
+                                                          ("stacks", ("Iowa Battleship",)))
+    for what, expect in shows:
         comp = with_changes(conflict__27__reveal=what)
         rs = GAME.bind(GAME.start((JAPAN, US), GAME.Options(), comp))
         state = draw(table(comp=comp, stacks={US: ("Iowa Battleship",)}), "Fog of War", rs=rs)

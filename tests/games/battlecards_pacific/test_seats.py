@@ -15,10 +15,12 @@ from tabletape.engine import CHANCE, simulate
 from tabletape.engine.kit.multiset import take
 from tabletape.engine.seats import Held, hidden_from, offered, owner, salted, secret_from, seen
 from tabletape.games.battlecards_pacific import seats
+from tabletape.games.battlecards_pacific.components import UnitType
 from tabletape.games.battlecards_pacific.events import (
     EVENTS,
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
@@ -26,6 +28,7 @@ from tabletape.games.battlecards_pacific.events import (
     UnitDeployed,
     UnitFired,
 )
+from tests.narrow import only
 
 from .helpers import (
     GAME,
@@ -54,7 +57,8 @@ def other(seat: str) -> str:
 def test_every_event_has_an_owner_and_it_is_who_the_game_waits_for():
     # every event type is named, by a field it has
     assert set(seats.OWNERS) == set(EVENTS)
-    assert all(f is None or f in kind.__struct_fields__ for kind, f in seats.OWNERS.items())
+    assert all(seats.OWNERS[kind] is None or seats.OWNERS[kind] in kind.__struct_fields__
+               for kind in EVENTS)
     # in a whole game, each play's owner is the player the game waits for, or the drawer
     state = RS.initial()
     for event, after in simulate.play(RS, header(), 2):
@@ -87,8 +91,8 @@ def test_an_arsenal_draw_is_its_drawers_alone():
 def test_a_unit_deployed_face_down_shows_only_its_stack():
     # To Set Up the Game: face down, on the stack of its own type
     state = table(reserve={JAPAN: ("A6M Zero", "Kongo Battleship")})
-    ev = UnitDeployed(player=JAPAN, unit="A6M Zero", stack="Air")
-    assert seen(RS, state, ev, US) == UnitDeployed(player=JAPAN, unit="?", stack="Air")
+    ev = UnitDeployed(player=JAPAN, unit="A6M Zero", stack=UnitType.AIR)
+    assert seen(RS, state, ev, US) == UnitDeployed(player=JAPAN, unit="?", stack=UnitType.AIR)
     assert hidden_from(RS, state, ev, JAPAN) == ()
 
 
@@ -134,7 +138,7 @@ def test_a_shot_and_its_card_are_public_and_the_firer_turns_it():
     assert secret_from(RS, state, ev) is None and owner(RS, ev) == JAPAN
     assert offered(RS, state, US) == []
     # alice is offered every card she cannot rule out: bob's two Codebreakers too
-    cards = [e.card for e in offered(RS, state, JAPAN)]
+    cards = [e.card for e in only(ConflictTurned, offered(RS, state, JAPAN))]
     assert "Codebreakers" in cards and "Codebreakers" not in [
         e.card for e in RS.legal(state)]
     assert cards == sorted(cards) and ev in offered(RS, state, JAPAN)
@@ -160,8 +164,8 @@ def test_a_drawers_candidates_do_not_depend_on_what_the_other_keeps():
     state = replace(state, conflict_discard={"Pacific": ("Fog of War", "Fog of War")},
                     conflict={"Pacific": take(take(state.conflict["Pacific"], "Fog of War"),
                                                    "Fog of War")})
-    names = {e.card for e in RS.candidates(state, JAPAN)}
-    assert not names & {"Radar Advantage", "Pearl Harbor", "Fog of War"}
+    left = {e.card for e in RS.candidates(state, JAPAN)}
+    assert not left & {"Radar Advantage", "Pearl Harbor", "Fog of War"}
     # and bob, who does not draw now, is offered none
     assert list(RS.candidates(state, US)) == [] and offered(RS, state, US) == []
 
@@ -277,6 +281,8 @@ def pairs(rs, events, states, seat):
 def test_the_other_players_draw_and_kept_card_look_the_same_either_way():
     # the same deal, but bob draws F4U Corsair in one game and Marine Division in the other
     opening = act(fresh(), *(ArsenalDrawn(player=JAPAN, unit="A6M Zero"),) * 6)
+    one: BcpEvent
+    two: BcpEvent
     one, two = (ArsenalDrawn(player=US, unit=u) for u in ("F4U Corsair", "Marine Division"))
     assert seen(RS, opening, one, JAPAN) == seen(RS, opening, two, JAPAN)
     assert received(RS, act(opening, one), JAPAN) == received(RS, act(opening, two), JAPAN)

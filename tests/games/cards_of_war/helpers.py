@@ -20,6 +20,7 @@ from tabletape.games.cards_of_war.events import (
 from tabletape.games.cards_of_war.lookups import theatre_counts
 from tabletape.games.cards_of_war.state import COMMON, Battle, Owed, Phase, State, Step
 from tests import story
+from tests.narrow import only
 
 A, B = "alice", "bob"
 PLAYERS = (A, B)
@@ -62,6 +63,11 @@ def refused(state: State, ev) -> str | None:
 
 def deploy(player: str, card: str, battle: int, **kw) -> CardDeployed:
     return CardDeployed(player=player, card=card, battle=battle, **kw)
+
+
+def deploys(state: State) -> list[CardDeployed]:
+    """Returns the events `legal` offers, each a deployment (the test fails otherwise)."""
+    return only(CardDeployed, RS.legal(state))
 
 
 def draw(player: str, card: str) -> CardDrawn:

@@ -25,6 +25,7 @@ from tests.games.cards_of_war.helpers import (
     refused,
     table,
 )
+from tests.narrow import only
 
 HAND_A = ("Infantry", "Spy", "Decoy", "Marines", "Gliders", "Resistance", "Saboteur", "Fighters")
 HAND_B = ("Infantry", "Spy", "Decoy", "Marines", "Gliders", "Resistance", "Saboteur", "Fighters")
@@ -255,7 +256,7 @@ def test_strategic_exhaustion_the_loser_discards_down_to_the_reduced_hand():
     d = RS.pending(state)
     assert d is not None
     assert (d.actor, d.kind) == (B, "discard")
-    assert {e.card for e in RS.legal(state)} == set(OPTION_B)
+    assert {e.card for e in only(CardDiscarded, RS.legal(state))} == set(OPTION_B)
     assert refused(state, draw(A, "Radar")) == "cow.turn.step"
     assert refused(state, deploy(A, "Tank", 1)) == "cow.turn.step"
     assert refused(state, CardDiscarded(player=A, card="Tank")) == "cow.turn.order"

@@ -10,19 +10,21 @@ and rules versions, with the events that were played and with candidates, legal 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 
 import msgspec
 import pytest
 from msgspec.structs import replace
 
-from tabletape.engine import simulate
+from tabletape.engine import Violation, simulate
 from tabletape.engine.kit.multiset import take, with_cards, without
 from tabletape.engine.kit.turns import head
 from tabletape.engine.provenance import grouped, recording
 from tabletape.games.cards_of_war import legality, reducer
 from tabletape.games.cards_of_war.components import Theatre
 from tabletape.games.cards_of_war.lookups import other, owner, total
+from tabletape.games.cards_of_war.state import State
 from tests.games.cards_of_war.helpers import (
     RULESET,
     Battle,
@@ -38,7 +40,7 @@ from tests.games.cards_of_war.helpers import (
 )
 
 # (rules version judging, options): every optional rule in some table, old versions too
-TABLES = [
+TABLES: list[tuple[str, dict[str, object]]] = [
     ("1.2", {}),
     ("1.2", {"theatres_of_war": True, "joint_deployment": True}),
     ("1.2", {"alternative_reinforce": True, "automatic_kill": True, "two_decks": True}),
@@ -128,9 +130,9 @@ def _deploy_plain(lk, state, ev):
     return replace(state, steps=owed + owed_before)
 
 
-PLAYS_PLAIN = {OpeningCardDrawn: reducer._opening, CardDrawn: _draw_plain,
-               HandReported: reducer._report, CardDeployed: _deploy_plain,
-               CardDiscarded: reducer._discard}
+PLAYS_PLAIN: dict[type, Callable[..., State]] = {
+    OpeningCardDrawn: reducer._opening, CardDrawn: _draw_plain, HandReported: reducer._report,
+    CardDeployed: _deploy_plain, CardDiscarded: reducer._discard}
 
 
 def apply_plain(lk, state, ev):
@@ -158,7 +160,7 @@ def check_plain(lk, state, ev):
         if said != truth:
             wrong = ", ".join(f"{k} {said[k]} (holds {truth[k]})" for k in truth
                               if said[k] != truth[k])
-            return legality.Violation("cow.recon.report", f"{ev.player}'s report is untrue: {wrong}")
+            return Violation("cow.recon.report", f"{ev.player}'s report is untrue: {wrong}")
         return None
     if isinstance(ev, CardDeployed):
         return (legality._check_deployer(lk, state, ev.player)

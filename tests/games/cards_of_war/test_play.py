@@ -18,6 +18,7 @@ from tests.games.cards_of_war.helpers import (
     Step,
     battle,
     deploy,
+    deploys,
     draw,
     feed,
     refused,
@@ -245,7 +246,7 @@ def test_kill_is_optional():
     assert state.battles[0].piles == {A: ("Tank",), B: ("Infantry",)}
     assert state.discards[COMMON] == ()
     # legal offers the Tank into battle 1 both with and without its KILL
-    kills = {e.kill for e in RS.legal(table(hands={A: SPECIAL_A, B: SPECIAL_B},
+    kills = {e.kill for e in deploys(table(hands={A: SPECIAL_A, B: SPECIAL_B},
                                             battles=[battle(bob=["Infantry"]), battle(), battle()]))
              if e.card == "Tank" and e.battle == 1}
     assert kills == {False, True}
@@ -257,7 +258,7 @@ def test_special_abilities_kill_automatic_reading():
     state = table(hands={A: SPECIAL_A, B: SPECIAL_B}, automatic_kill=True,
                   battles=[battle(bob=["Infantry"]), battle(bob=["Flak"]), battle()])
     assert refused(state, deploy(A, "Tank", 1)) == "cow.kill.automatic"
-    assert [e.kill for e in RS.legal(state) if e.card == "Tank" and e.battle == 1] == [True]
+    assert [e.kill for e in deploys(state) if e.card == "Tank" and e.battle == 1] == [True]
     # no match, no kill: the Tank goes onto the Flak (type T) or into an empty battle as it is
     assert refused(state, deploy(A, "Tank", 2)) is None
     assert refused(state, deploy(A, "Tank", 3)) is None
@@ -354,7 +355,7 @@ def test_alt_reinforce_offers_drawn_card_or_top_discard():
     assert refused(state, deploy(A, "Tank", 2)) == "cow.opt.alt-reinforce"
     assert refused(state, deploy(A, "Spy", 2, from_discard=True)) == "cow.opt.alt-reinforce"
     # legal offers exactly the drawn Radar and the top discard, to any open battle
-    offered = {(e.card, e.from_discard) for e in RS.legal(state)}
+    offered = {(e.card, e.from_discard) for e in deploys(state)}
     assert offered == {("Radar", False), ("Battleship", True)}
 
 
@@ -416,7 +417,7 @@ def test_opening_a_battle_names_its_theatre():
     state = table(hands={A: OPTION_A, B: OPTION_B}, theatres_of_war=True)
     assert refused(state, deploy(A, "Tank", 1)) == "cow.opt.theatres.choose"
     # the Tank is a Ground card: legal offers only Ground for its opening of battle 1
-    named = {e.theatre for e in RS.legal(state) if e.card == "Tank" and e.battle == 1}
+    named = {e.theatre for e in deploys(state) if e.card == "Tank" and e.battle == 1}
     assert named == {GROUND}
     # alice deploys Tank into battle 1, naming it Ground
     state = feed(state, deploy(A, "Tank", 1, theatre=GROUND))
@@ -435,7 +436,7 @@ def test_theatre_is_named_once_and_only_under_the_option():
     # without the option, naming a theatre is refused
     plain = table(hands={A: OPTION_A, B: OPTION_B})
     assert refused(plain, deploy(A, "Tank", 1, theatre=GROUND)) == "cow.opt.theatres.choose"
-    assert not any(e.theatre for e in RS.legal(plain))
+    assert not any(e.theatre for e in deploys(plain))
 
 
 @pytest.mark.rule("cow.opt.theatres")
@@ -461,7 +462,7 @@ def test_theatres_of_war_off_theatre_card_goes_in_only_to_kill():
                            battle()])
     # without a kill the Battleship may not go there (this was ruled legal before)
     assert refused(state, deploy(A, "Battleship", 1)) == "cow.opt.theatres.off-theatre"
-    assert not any(e.card == "Battleship" and e.battle == 1 for e in RS.legal(state))
+    assert not any(e.card == "Battleship" and e.battle == 1 for e in deploys(state))
     # a Ground card needs no kill there
     assert refused(state, deploy(A, "Infantry", 1)) is None
 
@@ -593,7 +594,7 @@ def test_joint_only_with_the_option():
             "Dive Bomber")
     state = table(hands={A: hand, B: OPTION_B})
     assert refused(state, deploy(A, "Fighters", 1, joint=True)) == "cow.opt.joint.off"
-    assert not any(e.joint for e in RS.legal(state))
+    assert not any(e.joint for e in deploys(state))
 
 
 @pytest.mark.rule("cow.opt.joint.pair")
@@ -617,7 +618,7 @@ def test_partner_must_follow():
     assert refused(state, deploy(A, "Spy", 2)) == "cow.opt.joint.partner"
     assert refused(state, deploy(A, "Amphib", 3)) == "cow.opt.joint.partner"
     assert refused(state, deploy(A, "Amphib", 2, joint=True)) == "cow.opt.joint.partner"
-    assert [(e.card, e.battle) for e in RS.legal(state)] == [("Amphib", 2)]
+    assert [(e.card, e.battle) for e in deploys(state)] == [("Amphib", 2)]
 
 
 @pytest.mark.rule("cow.opt.joint.abilities")

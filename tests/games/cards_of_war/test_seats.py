@@ -35,7 +35,7 @@ from tests.games.cards_of_war.helpers import (
     start,
     table,
 )
-from tests.narrow import present
+from tests.narrow import only, present
 
 HAND_A = ("Tank", "Flak", "Spy", "Infantry", "Decoy", "Marines", "Gliders", "Saboteur")
 HAND_B = ("Infantry", "Radar", "Destroyer", "Submarine", "Fighters", "Amphib", "Resistance", "Spy")
@@ -73,7 +73,7 @@ def test_the_opening_draw_is_offered_to_the_player_who_turns_it_up():
     # alice has turned up her card; bob's is next, and his to enter
     state = feed(state, OpeningCardDrawn(player=A, card="Tank"))
     assert offered(rs, state, B) == list(rs.legal(state)) and offered(rs, state, A) == []
-    assert all(e.player == B for e in offered(rs, state, B))
+    assert all(e.player == B for e in only(OpeningCardDrawn, offered(rs, state, B)))
 
 
 # -- SECRETS: what a seat may not know -----------------------------------------------------
@@ -198,12 +198,12 @@ def test_a_reinforcements_card_is_shown_to_its_drawer_while_its_deployment_is_ow
 # (options, seed): each option that changes who draws from which pile or what a drawn card
 # is for, the seed of a game in which it comes into play (a reinforcement drawn as a round
 # ends under reinforce_draw_at_round_end, an exhausted hand's discards)
-GAMES = [({}, 1), ({"two_decks": True}, 1), ({"joint_deployment": True}, 1),
-         ({"alternative_reinforce": True}, 1),
-         ({"alternative_reinforce": True, "reinforce_draw_at_round_end": True,
-           "two_decks": True}, 42),
-         ({"reinforce_draw_at_round_end": True}, 14),
-         ({"strategic_exhaustion": True, "length": "long", "automatic_kill": True}, 1)]
+GAMES: list[tuple[dict[str, object], int]] = [
+    ({}, 1), ({"two_decks": True}, 1), ({"joint_deployment": True}, 1),
+    ({"alternative_reinforce": True}, 1),
+    ({"alternative_reinforce": True, "reinforce_draw_at_round_end": True, "two_decks": True}, 42),
+    ({"reinforce_draw_at_round_end": True}, 14),
+    ({"strategic_exhaustion": True, "length": "long", "automatic_kill": True}, 1)]
 PAIRS = 8  # hidden draws swapped per game
 AFTER = 6  # how many plays past the swapped draw a pair is followed, at most
 

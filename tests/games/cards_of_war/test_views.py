@@ -26,13 +26,14 @@ from tests.games.cards_of_war.helpers import (
     Phase,
     battle,
     deploy,
+    deploys,
     draw,
     feed,
     report,
     start,
     table,
 )
-from tests.narrow import present
+from tests.narrow import only, present
 
 HAND_A = ("Tank", "Flak", "Spy", "Infantry", "Decoy", "Marines", "Gliders", "Saboteur")
 HAND_B = ("Infantry", "Radar", "Destroyer", "Submarine", "Fighters", "Amphib", "Resistance", "Spy")
@@ -65,7 +66,7 @@ def test_legal_opening_and_draws_offer_each_kind_left():
     # a refill: every kind still in the pile; the single Shore Bombardment is in bob's hand
     state = table(hands={A: HAND_A, B: (*HAND_B[:7], "Shore Bombardment")})
     state = feed(state, deploy(A, "Decoy", 2))
-    draws = list(RS.legal(state))
+    draws = only(CardDrawn, RS.legal(state))
     assert all(isinstance(e, CardDrawn) and e.player == A for e in draws)
     assert "Shore Bombardment" not in {e.card for e in draws}
     assert len(draws) == 24
@@ -89,14 +90,14 @@ def test_legal_deploys_every_card_battle_and_kill():
     # a closed battle is offered to nobody
     state = replace(state, battles=(state.battles[0], Battle(piles={A: (), B: ()}, closed=True,
                                                              winner=B, points=15), battle()))
-    assert all(e.battle != 2 for e in RS.legal(state))
+    assert all(e.battle != 2 for e in deploys(state))
 
 
 @pytest.mark.rule("cow.opt.theatres.choose", "cow.opt.joint")
 def test_legal_events_all_pass_check():
     state = table(hands={A: HAND_A, B: HAND_B}, theatres_of_war=True, joint_deployment=True,
                   battles=[battle(bob=["Battleship"], theatre=Theatre.SEA), battle(), battle()])
-    evs = list(RS.legal(state))
+    evs = deploys(state)
     assert evs and all(RS.check(state, e) is None for e in evs)
     # opening battle 2 or 3 names each card's own theatre (cow.opt.theatres.off-theatre)
     assert all(e.theatre == RS.lk.cards[e.card].theatre for e in evs if e.battle == 2)

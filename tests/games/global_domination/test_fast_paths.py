@@ -11,7 +11,10 @@ the scoring step), which simulated play seldom reaches:
 - the checks that ask their accepting case first judge every event as the plain checks
   do (the same rule and words) and read the same component values;
 - `apply` (its plays written out, resolve's commonest answers asked inline, the scoring
-  step's passes at once) is the plain plays followed by the plain one-a-call `resolve`.
+  step's passes at once) is the plain plays followed by the plain one-a-call `resolve`;
+- a random playout's draws (`playouts.pick` and `nth`: the choices counted, only the one
+  drawn made) are `legal`'s events, and the Discards' sets counted and found one at a time
+  are `discard_sets`.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from tabletape.engine import simulate
-from tabletape.games.global_domination import RULESET, legality
+from tabletape.games.global_domination import RULESET, legality, playouts
 from tabletape.games.global_domination.components import Restriction
 from tabletape.games.global_domination.state import Force, Owed, Phase, Step
 from tests.games.global_domination.helpers import header
@@ -112,6 +115,40 @@ def test_count_is_the_number_of_legal_events_on_varied_states(kind, data):
     lk, state = data.draw(_varied(kind))
     assert legality.count(lk, state) == len(list(legality.legal(lk, state)))
 
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_the_playouts_draws_are_legals_events_on_varied_states(kind, data):
+    """`pick` asks `below` for an index under `legal`'s count and answers its event there (or
+    None, asking nothing); `nth(i)` is `legal`'s i-th event (or None), for i below the count."""
+    lk, state = data.draw(_varied(kind))
+    events = list(legality.legal(lk, state))
+    for i, event in enumerate(events):
+        assert playouts.nth(lk, state, i) in (None, event)
+        asked: list[int] = []
+
+        def below(n: int, i: int = i, asked: list[int] = asked) -> int:
+            asked.append(n)
+            return i
+        got = playouts.pick(lk, state, below)
+        if got is None:  # no answer here: the playout counts through `legal`
+            assert not asked
+            continue
+        assert (asked, got) == ([len(events)], event)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(hand=st.lists(st.sampled_from("ABCDE"), max_size=8).map(lambda h: tuple(sorted(h))),
+       any_order=st.booleans())
+def test_the_discards_sets_counted_and_found_one_at_a_time_are_discard_sets(hand, any_order):
+    """gd.use.discard2 (either order from rules 1.1, alphabetical under 1.0): `count_sets` is
+    the number of `discard_sets`, `nth_set(j)` its j-th, on sorted hands (a hand is sorted)."""
+    sets = legality.discard_sets(hand, any_order)
+    kinds = tuple(dict.fromkeys(hand))
+    assert legality.count_sets(hand, kinds, any_order) == len(sets)
+    assert [legality.nth_set(hand, kinds, j, any_order) for j in range(len(sets))] == sets
 
 def _end_plain(lk, state):
     """End of Each Game Turn plainly: each player's `score` in turn (reducer._end_game_turn)."""

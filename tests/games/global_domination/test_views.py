@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -32,7 +33,7 @@ def test_describe_says_one_plain_sentence():
 def test_every_event_type_has_governing_rules_from_the_catalogue():
     # each event type names rules that exist in the catalogue
     for cls in RS.events:
-        fields = {f: "alice" for f in ("player", "target")}
+        fields: dict[str, Any] = {f: "alice" for f in ("player", "target")}  # each its own type
         fields.update({"card": "Megastorm", "area": "Canada", "use": Use.TEXT, "joined": True,
                        "cards": ("Domination",), "taken": "Megastorm"})
         ev = cls(**{k: v for k, v in fields.items() if k in cls.__struct_fields__})

@@ -16,6 +16,7 @@ from tabletape.games.liberation import RULESET
 from tabletape.games.liberation.events import Options
 from tabletape.games.liberation.reducer import settle
 from tabletape.games.liberation.state import Played, Stage, State
+from tabletape.games.liberation.text import describe
 from tabletape.tape.events import Event
 from tests import story
 
@@ -92,8 +93,9 @@ def replay(name: str) -> engine.Replay:
 
 
 def sentences(name: str) -> list[str]:
-    """Returns the sentence of every event of a bundled replay (the header's left out)."""
-    return [RS.describe(r.event) for r in engine.iter_records(os.path.join(REPLAYS, name))][1:]
+    """Returns the sentence of every event of a bundled replay (the header's left out), as
+    the game's words say it (`RS.describe`'s function, which takes any event of the log)."""
+    return [describe(r.event) for r in engine.iter_records(os.path.join(REPLAYS, name))][1:]
 
 
 def game(n: int, seed: int, **options):

@@ -13,14 +13,12 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from tabletape import engine
 from tabletape.engine import CHANCE
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import with_cards, without
+from tabletape.engine.kit.multiset import without
 from tabletape.games.liberation import RULESET, legality, lookups, reducer
 from tabletape.games.liberation.components import Ability, Trigger
 from tabletape.games.liberation.events import (
@@ -208,12 +206,3 @@ def test_the_fold_with_the_plain_definitions_reaches_the_same_states(played, mon
         if k % 5 == 0:
             ok = {repr(e) for e in candidates(rs.lk, state) if rs.check(state, e) is None}
             assert ok == {repr(ev) for ev, _ in outcomes}
-
-
-@settings(max_examples=60, deadline=None, derandomize=True)
-@given(hand=st.lists(st.sampled_from(["Awacs", "Delta Force", "Destroyer Squadron", "Zulu", "a",
-                                      "Navy SEALs", "Navy SEALs2", ""]), max_size=8),
-       name=st.sampled_from(["Awacs", "Delta Force", "Navy SEALs", "Zulu", "a", "", "Mid"]))
-def test_with_card_is_the_kits_with_cards(hand, name):
-    cards = tuple(sorted(hand))
-    assert reducer.with_card(cards, name) == with_cards(cards, name)

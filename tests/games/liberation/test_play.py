@@ -133,10 +133,13 @@ def test_nothing_left_to_deal_is_skipped():
 @pytest.mark.rule("lib.country.trigger")
 def test_an_instruction_applies_only_to_its_country():
     # a Stealth Bomber turns nothing over in Syria, but does in Iraq
-    cards = dict(hands={"ann": ("Stealth Bomber",)}, played={"bob": ("Submarine",)})
-    s = ok(at("Syria", **cards), ForceCardPlayed(player="ann", card="Stealth Bomber"))
+    hands: dict[str, tuple[str, ...]] = {"ann": ("Stealth Bomber",)}
+    played: dict[str, tuple[str, ...]] = {"bob": ("Submarine",)}
+    s = ok(at("Syria", hands=hands, played=played),
+           ForceCardPlayed(player="ann", card="Stealth Bomber"))
     assert s.steps == () and s.turn == "bob"
-    s = ok(at("Iraq", **cards), ForceCardPlayed(player="ann", card="Stealth Bomber"))
+    s = ok(at("Iraq", hands=hands, played=played),
+           ForceCardPlayed(player="ann", card="Stealth Bomber"))
     assert s.steps[0].step is Step.TURN_DOWN and s.steps[0].card == "Iraq"
 
 

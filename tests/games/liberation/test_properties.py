@@ -16,6 +16,7 @@ from tabletape.games.liberation.events import (
     ForceCardDrawn,
     ForceCardPlayed,
     HandsTraded,
+    LiberationEvent,
     PlayedCardTaken,
     PlayedCardTurned,
     TieBreakDrawn,
@@ -34,7 +35,7 @@ def candidates(lk, state):
     cards = (*lk.cards, "Battleship")
     lands = (*lk.countries, "Atlantis")
     slots = range(max((len(r) for r in state.played.values()), default=0) + 1)
-    out = []
+    out: list[LiberationEvent] = []
     for p in who:
         out += [CountryTurned(player=p, country=c) for c in lands]
         for c in cards:

@@ -14,12 +14,13 @@ order rule). `by_event` builds a game's check and apply tables from its function
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Mapping
 from types import FunctionType
 from typing import Any, Generic, Protocol, Self, TypeVar, get_args
 
 from tabletape.engine.protocol import Decision, Violation
 from tabletape.engine.seats import HIDDEN as HIDDEN  # what another player's card looks like
+from tabletape.tape.words import counted
 
 
 class OwedStep(Protocol):
@@ -73,6 +74,14 @@ def out_of_step(rule: str, what: str, now: Decision | None) -> Violation:
     if now is None:  # the engine refuses every event once the game is over; `check` answers too
         return Violation("core.game.over", f"no {what}: the game is over")
     return Violation(rule, f"no {what} now: {now.detail} first")
+
+
+def not_in_deck(rule: str, says: str, deck: Mapping[str, int]) -> Violation:
+    """Returns the refusal (the game's `rule`) of a draw of a card its deck does not hold: the
+    game's words (`says`) and how many cards the deck has left, "bob cannot draw 'Jet': it is
+    not in the draw pile (3 cards left)". A game asks `card not in deck` first: this builds
+    the words only for a refusal."""
+    return Violation(rule, f"{says} ({counted(sum(deck.values()), 'card')} left)")
 
 
 def must(h: OwedStep, player: str, what: str) -> str:

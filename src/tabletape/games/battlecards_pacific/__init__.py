@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING
 from tabletape.engine import Outcome
 from tabletape.engine.kit.contract import Extras
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.tape.events import Event
 
 from . import catalogue, components, legality, lookups, playouts, reducer, seats, text, worlds
 from .components import Lookups
-from .events import EVENTS, BcpStarted
+from .events import EVENTS, BcpEvent, BcpStarted
 from .state import State
 
 if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
@@ -23,7 +22,7 @@ if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
     from . import svg as _svg
 
 
-class BattlecardsPacific(Packaged[BcpStarted, State, Event, Lookups]):
+class BattlecardsPacific(Packaged[BcpStarted, State, BcpEvent, Lookups]):
     id = "battlecards-pacific"
     title = "BATTLECARDS Pacific Theater"
     players = (2, 2)

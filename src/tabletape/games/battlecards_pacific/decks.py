@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from tabletape.engine.kit.multiset import reshuffle, take
+from tabletape.engine.kit import multiset
+from tabletape.engine.kit.multiset import take
 
 if TYPE_CHECKING:  # (components.Lookups holds `reshuffled`, pinned: it imports this module)
     from .components import Lookups
@@ -59,13 +60,11 @@ def reshuffled_1_1(lk: Lookups, state: State) -> State | None:
 def _reshuffled(state: State, conflict_too: bool) -> State | None:
     """Returns the state with each empty Arsenal (and, if `conflict_too`, each empty Conflict
     deck) given its discard pile back, shuffled; None when none was."""
-    before = state
-    for side, deck in state.arsenal.items():
-        if not deck and state.arsenal_discard[side]:
-            arsenal, discards = reshuffle(state.arsenal, state.arsenal_discard, side)
-            state = replace(state, arsenal=arsenal, arsenal_discard=discards)
-    for th, pile in state.conflict.items() if conflict_too else ():
-        if not pile and state.conflict_discard[th]:
-            conflict, discards = reshuffle(state.conflict, state.conflict_discard, th)
-            state = replace(state, conflict=conflict, conflict_discard=discards)
-    return None if state is before else state
+    arsenal = multiset.reshuffled(state.arsenal, state.arsenal_discard)
+    conflict = (multiset.reshuffled(state.conflict, state.conflict_discard) if conflict_too
+                else None)
+    if arsenal is not None:
+        state = replace(state, arsenal=arsenal[0], arsenal_discard=arsenal[1])
+    if conflict is not None:
+        state = replace(state, conflict=conflict[0], conflict_discard=conflict[1])
+    return None if arsenal is None and conflict is None else state

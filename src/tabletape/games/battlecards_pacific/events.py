@@ -7,7 +7,7 @@ records the Action Number and what it did).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 from msgspec import Meta
@@ -143,3 +143,8 @@ class WithdrawalFinished(Event, tag="withdrawal_finished", kw_only=True, frozen=
 EVENTS = (ArsenalDrawn, UnitDeployed, DeploymentFinished, EmergencyDeployed, EmergencyDeclined,
           ConflictDrawn, CardsRevealed, BattleDecided, UnitFired, ConflictTurned, UnitWithdrawn,
           WithdrawalFinished)
+# The type of every event above (EVENTS' union): what the rules judge and apply; the
+# core events (undo, note, signed) are the engine's and never reach them.
+BcpEvent: TypeAlias = (ArsenalDrawn | UnitDeployed | DeploymentFinished | EmergencyDeployed |
+                       EmergencyDeclined | ConflictDrawn | CardsRevealed | BattleDecided |
+                       UnitFired | ConflictTurned | UnitWithdrawn | WithdrawalFinished)

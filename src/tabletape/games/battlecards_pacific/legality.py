@@ -14,15 +14,16 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.engine.kit.turns import Owing, by_event, head
+from tabletape.engine.kit.turns import Owing, by_event, head, not_in_deck
 from tabletape.tape.events import Event
-from tabletape.tape.words import a, counted
+from tabletape.tape.words import a
 
 from . import lookups as q
 from .components import Lookups, targetable
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
@@ -110,9 +111,8 @@ def _check_arsenal(lk: Lookups, state: State, ev: ArsenalDrawn) -> Violation | N
         return v
     side = state.sides[ev.player]
     if ev.unit not in state.arsenal[side]:
-        left = counted(sum(state.arsenal[side].values()), "card")
-        return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.unit!r}: it is not "
-                         f"in {side}'s Arsenal deck ({left} left)")
+        return not_in_deck("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.unit!r}: it is "
+                           f"not in {side}'s Arsenal deck", state.arsenal[side])
     return None
 
 
@@ -153,9 +153,8 @@ def _check_conflict(lk: Lookups, state: State, ev: ConflictDrawn) -> Violation |
     if v := OWING.refuse(lk, state, TURN_START[1:], ev.player, "Conflict draw"):
         return v
     if ev.card not in q.deck(lk, state):
-        left = counted(sum(q.deck(lk, state).values()), "card")
-        return Violation("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.card!r}: it is "
-                         f"not in the Conflict deck ({left} left)")
+        return not_in_deck("bcp.draw.in-deck", f"{ev.player} cannot draw {ev.card!r}: it is "
+                           "not in the Conflict deck", q.deck(lk, state))
     return None
 
 
@@ -356,7 +355,7 @@ CHECK = by_event(_check_arsenal, _check_deploy, _check_finish_deploy, _check_eme
 
 # -- legal -----------------------------------------------------------------------------------
 
-def legal(lk: Lookups, state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[BcpEvent]:
     """Yields every legal next event; chance outcomes once per kind of card left."""
     if state.result is not None:
         return
@@ -419,7 +418,7 @@ def implied(lk: Lookups, state: State, body: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[Event]:
+def _legal_battle(lk: Lookups, state: State, b: Battle) -> Iterator[BcpEvent]:
     if b.shot is not None:
         s, cards = b.shot, lk.cards
         yield from [ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
@@ -520,7 +519,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     return 1
 
 
-def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+def weights(lk: Lookups, state: State, events: list[BcpEvent]) -> list[int]:
     """Returns each event's `weight`, with the Conflict deck looked up once."""
     deck, arsenal, sides = q.deck(lk, state), state.arsenal, state.sides
     if {type(e) for e in events} <= {ConflictTurned, ConflictDrawn}:  # the usual draws

@@ -18,13 +18,13 @@ from collections.abc import Callable
 from itertools import accumulate, islice
 
 from tabletape.engine import CHANCE
-from tabletape.tape.events import Event
 
 from . import lookups as q
 from .components import Lookups
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     ConflictDrawn,
     ConflictTurned,
     DeploymentFinished,
@@ -62,7 +62,7 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     return None
 
 
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
+def nth(lk: Lookups, state: State, i: int) -> BcpEvent | None:
     """Returns the i-th event `legal` yields where it is a card drawn or turned or a shot,
     else None."""
     b = state.battle
@@ -85,7 +85,7 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     return _nth_step(lk, state, h, i)
 
 
-def chance(lk: Lookups, state: State, random: Callable[[], float]) -> Event:
+def chance(lk: Lookups, state: State, random: Callable[[], float]) -> BcpEvent:
     """Returns what chance draws or turns where it decides: the card `random.choices` picks
     from `legal` by `weights` (`odds`'s, summed once), `random()` asked once."""
     b = state.battle
@@ -114,7 +114,7 @@ def _key(counts: dict[str, int], i: int) -> str:
     return next(islice(counts, i, None))
 
 
-def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> BcpEvent | None:
     """The i-th event `legal` yields for a player's step owed outside a battle: a unit of the
     Reserve Hand deployed (then, for a Conflict card's deployment, no more), the emergency
     deployment or not, the fight or not, the reveal."""
@@ -133,7 +133,7 @@ def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
     return None  # a reveal: `legal`'s one event
 
 
-def _nth_withdrawal(b: Battle, i: int) -> Event | None:
+def _nth_withdrawal(b: Battle, i: int) -> BcpEvent | None:
     """The i-th withdrawal `_legal_battle` yields: each engaged unit, then no more."""
     kinds = tuple(dict.fromkeys(b.forces[b.side]))
     if i < len(kinds):
@@ -141,9 +141,9 @@ def _nth_withdrawal(b: Battle, i: int) -> Event | None:
     return WithdrawalFinished(player=b.side) if i == len(kinds) else None
 
 
-def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> Event | None:
-    """`_nth_shot`, the units skipped by their numbers of shots (`_volley`), so that only the
-    unit of the i-th shot makes its list of supporters."""
+def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> BcpEvent | None:
+    """The i-th shot `_legal_battle` yields: its unit found by the numbers of shots of each
+    (`_volley`), then its target, Kept Card and supporters by place (`_shot_of`)."""
     return _shot_of(lk, state, b, _volley(lk, state, b)[0], i)
 
 
@@ -197,7 +197,7 @@ def _backings(lk: Lookups, state: State, b: Battle, u: str) -> int:
 
 
 def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
-             ) -> Event | None:
+             ) -> BcpEvent | None:
     """Returns the i-th shot of the volley (`_volley`'s): its unit found by the numbers of
     shots, then its target, Kept Card and supporters by place, as `_legal_battle` nests them."""
     for u, aims, kept, backing, n in volley:
@@ -212,7 +212,7 @@ def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
     return None
 
 
-def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | None:
     """Returns the event a uniform random draw picks where a volley fires: the shot
     `below(count)` indexes in `legal`'s order, the shots counted once for both (None,
     `below` not asked, elsewhere)."""

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import take, with_cards, without
+from tabletape.engine.kit.multiset import drawn, with_cards, without
 from tabletape.tape.events import Event
 
 from . import lookups as q
@@ -101,10 +101,10 @@ def _deployed(lk: Lookups, state: State, player: str, units: tuple[str, ...]
 def _arsenal_drawn(lk: Lookups, state: State, ev: ArsenalDrawn) -> State:
     """bcp.setup.deal, bcp.conflict.draw: one Arsenal card into the Reserve Hand (and one
     fewer owed, in the same change)."""
-    p, side = ev.player, state.sides[ev.player]
+    arsenal, reserve = drawn(state.arsenal, state.sides[ev.player], state.reserve, ev.player,
+                             ev.unit)
     h = state.steps[0]
-    return replace(state, arsenal={**state.arsenal, side: take(state.arsenal[side], ev.unit)},
-                   reserve={**state.reserve, p: with_cards(state.reserve[p], ev.unit)},
+    return replace(state, arsenal=arsenal, reserve=reserve,
                    steps=(replace(h, count=h.count - 1),) + state.steps[1:])
 
 

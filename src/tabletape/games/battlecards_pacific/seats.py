@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from msgspec.structs import replace
 
-from tabletape.engine.kit.multiset import swapped_in
+from tabletape.engine.kit.multiset import swapped
 from tabletape.engine.kit.turns import HIDDEN, head
 from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
@@ -24,6 +24,7 @@ from .components import Lookups
 from .events import (
     ArsenalDrawn,
     BattleDecided,
+    BcpEvent,
     CardsRevealed,
     ConflictDrawn,
     ConflictTurned,
@@ -80,7 +81,7 @@ SECRETS: dict[type, Secret] = {
 
 # -- the draws, as their drawer can tell them apart -----------------------------------------
 
-def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[BcpEvent]:
     """Returns the outcomes of `player`'s own draw, sorted by name: each card of the box that
     they cannot rule out from their own view (so every card another player may hold face
     down stays in); none when chance draws nothing for them now.
@@ -91,7 +92,7 @@ def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
     return list(_candidates(lk, state, player))
 
 
-def _candidates(lk: Lookups, state: State, player: str) -> Iterator[Event]:
+def _candidates(lk: Lookups, state: State, player: str) -> Iterator[BcpEvent]:
     view = q.view(state, player)  # everything below is read from what the player sees
     if view.result is not None:
         return
@@ -153,11 +154,8 @@ def drawable(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state with the card or unit a draw names put in its deck in place of
     another (`engine.seats.drawable`): the table plays on while the umpire rules."""
     if isinstance(event, (ConflictDrawn, ConflictTurned)):
-        th = lk.theatre
-        return replace(state, conflict={**state.conflict,
-                                        th: swapped_in(state.conflict[th], event.card)})
+        return replace(state, conflict=swapped(state.conflict, lk.theatre, event.card))
     if isinstance(event, ArsenalDrawn):
         side = state.sides[event.player]
-        return replace(state, arsenal={**state.arsenal,
-                                       side: swapped_in(state.arsenal[side], event.unit)})
+        return replace(state, arsenal=swapped(state.arsenal, side, event.unit))
     return state

@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 from tabletape.engine import Outcome
 from tabletape.engine.kit.contract import Extras
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.tape.events import Event
 
 from . import catalogue, components, legality, lookups, playouts, reducer, seats, text
 from .components import Lookups
-from .events import EVENTS, CowStarted, Options
+from .events import EVENTS, CowEvent, CowStarted, Options
 from .state import State
 
 if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
@@ -25,7 +24,7 @@ if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
     from . import svg as _svg
 
 
-class CardsOfWar(Packaged[CowStarted, State, Event, Lookups]):
+class CardsOfWar(Packaged[CowStarted, State, CowEvent, Lookups]):
     """Cards of War: unbound, what the game is and its words; bound, the rules of one game."""
 
     id, title, players = "cards-of-war", "Cards of War", (2, 2)

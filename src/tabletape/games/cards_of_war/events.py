@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 from msgspec import Meta
@@ -87,3 +87,7 @@ class CardDiscarded(Event, tag="card_discarded", kw_only=True, frozen=True):
 
 
 EVENTS = (OpeningCardDrawn, CardDrawn, CardDeployed, HandReported, CardDiscarded)
+# The type of every event above (EVENTS' union): what the rules judge and apply; the
+# core events (undo, note, signed) are the engine's and never reach them.
+CowEvent: TypeAlias = (OpeningCardDrawn | CardDrawn | CardDeployed | HandReported |
+                       CardDiscarded)

@@ -13,13 +13,12 @@ from itertools import product
 from tabletape.engine import CHANCE, Decision, Violation
 from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import without
-from tabletape.engine.kit.turns import Owing, by_event, head
+from tabletape.engine.kit.turns import Owing, by_event, head, not_in_deck
 from tabletape.tape.events import Event
-from tabletape.tape.words import counted
 
 from .components import Lookups, Theatre
-from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
-from .lookups import deck_size, other, owner, theatre_counts, top_discard
+from .events import CardDeployed, CardDiscarded, CardDrawn, CowEvent, HandReported, OpeningCardDrawn
+from .lookups import other, owner, theatre_counts, top_discard
 from .state import COMMON, Owed, Phase, State, Step
 
 DRAWS = (Step.REFILL, Step.REINFORCE_DRAW)
@@ -89,8 +88,8 @@ def _check_opening(lk: Lookups, state: State, ev: OpeningCardDrawn) -> Violation
 def _check_in_deck(state: State, player: str, card: str) -> Violation | None:
     deck = state.decks[owner(state, player)]
     if card not in deck:
-        return Violation("cow.draw.in-deck", f"{player} cannot draw {card!r}: it is not in "
-                         f"the draw pile ({counted(deck_size(state, player), 'card')} left)")
+        return not_in_deck("cow.draw.in-deck", f"{player} cannot draw {card!r}: it is not in "
+                           "the draw pile", deck)
     return None
 
 
@@ -366,7 +365,7 @@ CHECK = by_event(_check_opening, _check_draw, _check_report, _check_deploy, _che
 
 # -- legal and chance's odds ---------------------------------------------------------------
 
-def legal(lk: Lookups, state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[CowEvent]:
     """Yields every legal next event; chance outcomes once per kind of card left."""
     d = pending(lk, state)
     if d is None:
@@ -487,7 +486,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     return 1
 
 
-def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+def weights(lk: Lookups, state: State, events: list[CowEvent]) -> list[int]:
     """Returns each event's `weight`, with the option that picks the pile read once."""
     decks, two = state.decks, state.options.two_decks
     return [decks[e.player if two else COMMON].get(e.card, 0)

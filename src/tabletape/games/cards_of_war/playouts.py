@@ -14,10 +14,9 @@ from __future__ import annotations
 from itertools import islice
 
 from tabletape.engine.kit.turns import head
-from tabletape.tape.events import Event
 
 from .components import Lookups
-from .events import CardDeployed, CardDrawn, OpeningCardDrawn
+from .events import CardDeployed, CardDrawn, CowEvent, OpeningCardDrawn
 from .legality import (
     OPENING,
     OVER,
@@ -51,7 +50,7 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     return None
 
 
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
+def nth(lk: Lookups, state: State, i: int) -> CowEvent | None:
     """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
     phase = state.phase
     if phase is OVER:
@@ -72,7 +71,7 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     return _nth_deploy(lk, state, state.turn or "", i)
 
 
-def _nth_deploy(lk: Lookups, state: State, player: str, i: int) -> Event | None:
+def _nth_deploy(lk: Lookups, state: State, player: str, i: int) -> CowEvent | None:
     opts = state.options
     a, b = state.players
     if (opts.theatres_of_war or opts.joint_deployment or opts.alternative_reinforce

@@ -11,13 +11,11 @@ Battle, Winning a Round, Winning the Game.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, without
+from tabletape.engine.kit.multiset import drawn, reshuffled, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import counted
 
@@ -91,25 +89,13 @@ def _report(lk: Lookups, state: State, ev: HandReported) -> State:
 def _draw(lk: Lookups, state: State, ev: CardDrawn) -> State:
     """A card into the hand: a refill (cow.draw.refill) or a reinforcement (cow.reinforce.draw);
     then settled (`_settle`)."""
-    # multiset.take from the pile and multiset.with_cards into the hand, written out, and
-    # one `replace` (tests/games/cards_of_war/test_fast_paths.py pins it to the plain play
-    # followed by the settle loop)
+    # the kit's draw, and one `replace` (tests/games/cards_of_war/test_fast_paths.py pins it
+    # to the plain play followed by the settle loop)
     p, card = ev.player, ev.card
     two = state.options.two_decks
     own = p if two else COMMON  # lookups.owner
-    deck = state.decks[own].copy()
-    left = deck[card] - 1
-    if left:
-        deck[card] = left
-    else:  # a deck holds no zero counts
-        del deck[card]
-    hand = state.hands[p]
-    i = bisect_right(hand, card)  # a hand stays sorted
-    hand = hand[:i] + (card,) + hand[i:]
-    decks = state.decks.copy()
-    decks[own] = deck
-    hands = state.hands.copy()
-    hands[p] = hand
+    decks, hands = drawn(state.decks, own, state.hands, p, card)
+    deck, hand = decks[own], hands[p]
     steps = state.steps
     h = steps[0]
     # `_settle`'s usual stops, known here: with every pile holding two kinds of card or more
@@ -407,12 +393,10 @@ def _reshuffle(state: State) -> State:
     with no_reshuffle_between_rounds, not before a new round's first deployment."""
     if state.options.no_reshuffle_between_rounds and _between_rounds(state):
         return state  # cow.round.no-reshuffle
-    for own, deck in state.decks.items():
-        # A deck holds no zero counts (multiset.take drops them): more than one kind is 2+ cards.
-        if len(deck) <= 1 and sum(deck.values()) <= 1 and state.discards[own]:
-            decks, discards = reshuffle(state.decks, state.discards, own)
-            state = replace(state, decks=decks, discards=discards)
-    return state
+    shuffled = reshuffled(state.decks, state.discards, most=1)  # the last card goes in too
+    if shuffled is None:
+        return state
+    return replace(state, decks=shuffled[0], discards=shuffled[1])
 
 
 def _between_rounds(state: State) -> bool:

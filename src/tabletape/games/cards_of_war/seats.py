@@ -12,14 +12,14 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from tabletape.engine.kit.multiset import swapped_in
+from tabletape.engine.kit.multiset import swapped
 from tabletape.engine.kit.turns import head
 from tabletape.engine.seats import Held, Secret
 from tabletape.tape.events import Event
 
 from . import legality, lookups
 from .components import Lookups
-from .events import CardDeployed, CardDiscarded, CardDrawn, HandReported, OpeningCardDrawn
+from .events import CardDeployed, CardDiscarded, CardDrawn, CowEvent, HandReported, OpeningCardDrawn
 from .state import COMMON, Phase, State
 
 # The field naming the seat that enters each event; ANY_PLAYER: a public chance outcome.
@@ -46,7 +46,7 @@ SECRETS: dict[type, Secret] = {
 }
 
 
-def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[CowEvent]:
     """Returns the outcomes of `player`'s own draw as they can tell them apart: each card of
     which a copy is not in sight of them (the box's counts less their hand and the face-up
     cards of the pile they draw from), read from their own view; any other decision's legal
@@ -92,4 +92,4 @@ def drawable(lk: Lookups, state: State, event: Event) -> State:
     if not isinstance(event, CardDrawn):
         return state
     own = lookups.owner(state, event.player)
-    return replace(state, decks={**state.decks, own: swapped_in(state.decks[own], event.card)})
+    return replace(state, decks=swapped(state.decks, own, event.card))

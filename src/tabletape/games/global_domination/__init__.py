@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING
 from tabletape.engine import Outcome
 from tabletape.engine.kit.contract import Extras
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.tape.events import Event
 
 from . import catalogue, components, legality, lookups, playouts, reducer, seats, text
 from .components import Lookups
-from .events import EVENTS, GdStarted
+from .events import EVENTS, GdEvent, GdStarted
 from .events import Options as TableOptions  # (in the class body, `Options` is the ClassVar)
 from .state import State
 
@@ -28,7 +27,7 @@ if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
     from . import svg as _svg
 
 
-class GlobalDomination(Packaged[GdStarted, State, Event, Lookups]):
+class GlobalDomination(Packaged[GdStarted, State, GdEvent, Lookups]):
     id = "global-domination"
     title = "Global Domination"
     players = (3, 6)  # the default table (gd.setup.players); two with option two_players

@@ -26,6 +26,11 @@ class Kind(enum.StrEnum):
     SEA = "sea"
 
 
+# (module names of the members: see state.py's PHASE_*)
+KIND_LAND = Kind.LAND
+KIND_SEA = Kind.SEA
+
+
 class Effect(enum.StrEnum):
     """What a card's text does (rule code reads abilities, never card names)."""
 
@@ -48,6 +53,25 @@ class Effect(enum.StrEnum):
     STRUGGLE_ALL = "struggle_all"  # every Full Force becomes Struggling
 
 
+EFFECT_NONE = Effect.NONE
+EFFECT_RESOURCE_VP = Effect.RESOURCE_VP
+EFFECT_LAND_MIX = Effect.LAND_MIX
+EFFECT_WEAKEN_PLAYER = Effect.WEAKEN_PLAYER
+EFFECT_CHAIN_REDUCE = Effect.CHAIN_REDUCE
+EFFECT_DENY_REGIONS = Effect.DENY_REGIONS
+EFFECT_REMOVE_PER_REGION = Effect.REMOVE_PER_REGION
+EFFECT_INSURGENCY = Effect.INSURGENCY
+EFFECT_HALVE = Effect.HALVE
+EFFECT_BUILDS = Effect.BUILDS
+EFFECT_CLEAR_STRUGGLING = Effect.CLEAR_STRUGGLING
+EFFECT_CUT_SUPPLY = Effect.CUT_SUPPLY
+EFFECT_REGION_FULL_VP = Effect.REGION_FULL_VP
+EFFECT_REDUCE_PER_FULL = Effect.REDUCE_PER_FULL
+EFFECT_UPGRADE_ALL = Effect.UPGRADE_ALL
+EFFECT_SURRENDER = Effect.SURRENDER
+EFFECT_STRUGGLE_ALL = Effect.STRUGGLE_ALL
+
+
 class Restriction(enum.StrEnum):
     """Where a card's Builds and Reductions may land."""
 
@@ -58,12 +82,24 @@ class Restriction(enum.StrEnum):
     NEAR_OWN_LAND = "near_own_land"  # Land Areas next to a Land Area the player controls
 
 
+RESTRICTION_ANY = Restriction.ANY
+RESTRICTION_LAND = Restriction.LAND
+RESTRICTION_SEA = Restriction.SEA
+RESTRICTION_NEAR_OWN_SEA = Restriction.NEAR_OWN_SEA
+RESTRICTION_NEAR_OWN_LAND = Restriction.NEAR_OWN_LAND
+
+
 class Timing(enum.StrEnum):
     """When a card may be played for its text."""
 
     TURN = "turn"  # on the player's own turn
     SCORING = "scoring"  # only in the End of Game Turn scoring step
     ANY = "any"  # on any turn, and in the scoring step
+
+
+TIMING_TURN = Timing.TURN
+TIMING_SCORING = Timing.SCORING
+TIMING_ANY = Timing.ANY
 
 
 class Region(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

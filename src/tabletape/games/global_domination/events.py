@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 from msgspec import Meta
@@ -19,6 +19,12 @@ class Use(enum.StrEnum):
     BUILD = "build"
     ATTACK = "attack"
     TEXT = "text"
+
+
+# (module names of the members: see state.py's PHASE_*)
+USE_BUILD = Use.BUILD
+USE_ATTACK = Use.ATTACK
+USE_TEXT = Use.TEXT
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -135,3 +141,9 @@ class ScoringPassed(Event, tag="scoring_passed", kw_only=True, frozen=True):
 EVENTS = (FirstPlayerChosen, ActionStackChosen, CardDrawn, CardPlayed, CardsDiscarded,
           ForceBuilt, ForceReduced, ForceRemoved, ForceSeized, PlayerTargeted, ChainAnswered,
           PointsForgone, TurnEnded, ScoringPassed)
+# The type of every event above (EVENTS' union): what the rules judge and apply; the
+# core events (undo, note, signed) are the engine's and never reach them.
+GdEvent: TypeAlias = (FirstPlayerChosen | ActionStackChosen | CardDrawn | CardPlayed |
+                      CardsDiscarded | ForceBuilt | ForceReduced | ForceRemoved | ForceSeized |
+                      PlayerTargeted | ChainAnswered | PointsForgone | TurnEnded |
+                      ScoringPassed)

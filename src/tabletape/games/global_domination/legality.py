@@ -12,16 +12,15 @@ Every function takes the game's `Lookups` (`lk`) first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from itertools import repeat
 
 from tabletape.engine import Violation
-from tabletape.engine.kit.turns import by_event
+from tabletape.engine.kit.turns import by_event, not_in_deck
 from tabletape.tape.events import Event
-from tabletape.tape.words import counted
 
 from . import lookups as q
-from .components import Lookups, Restriction
+from .components import RESTRICTION_ANY, RESTRICTION_LAND, RESTRICTION_SEA, Lookups, Restriction
 from .events import (
     ActionStackChosen,
     CardDrawn,
@@ -33,6 +32,7 @@ from .events import (
     ForceReduced,
     ForceRemoved,
     ForceSeized,
+    GdEvent,
     PlayerTargeted,
     PointsForgone,
     ScoringPassed,
@@ -59,7 +59,24 @@ from .points import (
     check_spend,
     check_target,
 )
-from .state import Owed, Phase, State, Step
+from .state import (
+    PHASE_FIRST,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_SCORING,
+    PHASE_STACKS,
+    STEP_BUILD,
+    STEP_CHAIN,
+    STEP_DRAW,
+    STEP_LAND_MIX,
+    STEP_REDUCE,
+    STEP_REMOVE,
+    STEP_SEIZE,
+    STEP_TARGET,
+    Owed,
+    State,
+    Step,
+)
 from .turn import OWING
 from .turn import over as over  # who decides next: the rules' `over` and `pending` are these
 from .turn import pending as pending
@@ -71,7 +88,7 @@ USES = tuple(Use)  # (iterating the enum itself costs a generator each time)
 # START OF THE GAME
 
 def _check_first(lk: Lookups, state: State, ev: FirstPlayerChosen) -> Violation | None:
-    if state.phase is not Phase.FIRST:
+    if state.phase is not PHASE_FIRST:
         return Violation("gd.setup.first", f"{ev.player} cannot be chosen: the First Player "
                          f"is already {state.first}")
     if ev.player not in state.players:
@@ -80,7 +97,7 @@ def _check_first(lk: Lookups, state: State, ev: FirstPlayerChosen) -> Violation 
 
 
 def _check_stack(lk: Lookups, state: State, ev: ActionStackChosen) -> Violation | None:
-    if state.phase is not Phase.STACKS:
+    if state.phase is not PHASE_STACKS:
         return Violation("gd.setup.stacks", "the Action stacks are chosen only at set-up, "
                          f"and {len(state.stacks)} are already in use")
     if ev.card not in lk.actions:
@@ -96,19 +113,18 @@ def _check_draw(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
     """`_check_draw_plain`, its accepting case asked first: a draw owed by the player, the
     card in their Draw Deck (tests/games/global_domination/test_fast_paths.py pins it)."""
     steps = state.steps
-    if steps and (h := steps[0]).step is Step.DRAW and h.player == ev.player \
+    if steps and (h := steps[0]).step is STEP_DRAW and h.player == ev.player \
             and ev.card in state.decks[ev.player]:
         return None
     return _check_draw_plain(lk, state, ev)
 
 
 def _check_draw_plain(lk: Lookups, state: State, ev: CardDrawn) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.DRAW,), ev.player, "draw"):
+    if v := OWING.refuse(lk, state, (STEP_DRAW,), ev.player, "draw"):
         return v
     if ev.card not in state.decks[ev.player]:
-        n = sum(state.decks[ev.player].values())
-        return Violation("gd.draw.in-deck", f"{ev.card!r} is not in {ev.player}'s Draw Deck "
-                         f"({counted(n, 'card')} left)")
+        return not_in_deck("gd.draw.in-deck", f"{ev.card!r} is not in {ev.player}'s Draw Deck",
+                           state.decks[ev.player])
     return None
 
 
@@ -128,15 +144,15 @@ def check(lk: Lookups, state: State, event: Event) -> Violation | None:
 # -- legal: candidates filtered through `check`, and chance's weights -------------------------
 
 
-def legal(lk: Lookups, state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[GdEvent]:
     """Yields every legal next event; chance outcomes once per kind of card."""
     d = pending(lk, state)
     if d is None:
         return
-    if state.phase is Phase.FIRST:
+    if state.phase is PHASE_FIRST:
         yield from (FirstPlayerChosen(player=p) for p in state.players)
         return
-    if state.phase is Phase.STACKS:
+    if state.phase is PHASE_STACKS:
         yield from (ActionStackChosen(card=c) for c in lk.actions if c not in state.stacks)
         return
     h = q.head(state)
@@ -146,16 +162,16 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
     yield from _legal_plays(lk, state)
 
 
-def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[GdEvent]:
     p = h.player
-    if h.step in (Step.BUILD, Step.REDUCE, Step.LAND_MIX):
+    if h.step in (STEP_BUILD, STEP_REDUCE, STEP_LAND_MIX):
         # `_step_plain`'s Builds and Reductions through `check_point` with its first part, the
         # step owed, known to pass: the head is `h` and `h.player` owes it (pinned to it in
         # tests/games/test_fast_paths.py)
-        if h.step is not Step.REDUCE:
+        if h.step is not STEP_REDUCE:
             yield from (ForceBuilt(player=p, area=a) for a in lk.areas
                         if check_spend(lk, state, h, a, True) is None)
-        if h.step is not Step.BUILD:
+        if h.step is not STEP_BUILD:
             yield from (ForceReduced(player=p, area=a) for a in state.board
                         if check_spend(lk, state, h, a, False) is None)
         forgo = PointsForgone(player=p)
@@ -165,17 +181,17 @@ def _legal_step(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     yield from _step_plain(lk, state, h)
 
 
-def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[GdEvent]:
     """Every answer to the step owed that `check` accepts, in order."""
     p = h.player
-    cands: list[Event] = []
+    cands: list[GdEvent] = []
     match h.step:
         case Step.DRAW:
             cands = [CardDrawn(player=p, card=c) for c in state.decks[p]]
         case Step.BUILD | Step.REDUCE | Step.LAND_MIX:
-            if h.step is not Step.REDUCE:
+            if h.step is not STEP_REDUCE:
                 cands += [ForceBuilt(player=p, area=a) for a in lk.areas]
-            if h.step is not Step.BUILD:
+            if h.step is not STEP_BUILD:
                 cands += [ForceReduced(player=p, area=a) for a in state.board]
         case Step.REMOVE:
             cands = [ForceRemoved(player=p, area=a) for a in lk.in_region.get(h.region, ())]
@@ -189,7 +205,7 @@ def _step_plain(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
     yield from (e for e in cands if check(lk, state, e) is None)
 
 
-def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
+def _legal_plays(lk: Lookups, state: State) -> Iterator[GdEvent]:
     # Every card play, Discard, end of turn and scoring pass through its whole `check`,
     # with what the candidates share checked once: each player's turn level, the Discarder,
     # each stack a Discard may take, each set of discarded cards (tests/games/test_fast_paths.py
@@ -202,7 +218,7 @@ def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
                 ev = CardPlayed(player=p, card=c, use=u)
                 if check_use(lk, state, ev) is None:
                     yield ev
-    if state.phase is Phase.PLAY and state.current:
+    if state.phase is PHASE_PLAY and state.current:
         p = state.current
         if check_discarder(lk, state, p) is None:
             taken = [k for k in state.stacks if check_taken(lk, state, p, k) is None]
@@ -213,7 +229,7 @@ def _legal_plays(lk: Lookups, state: State) -> Iterator[Event]:
         done = TurnEnded(player=p)
         if check(lk, state, done) is None:
             yield done
-    if state.phase is Phase.SCORING and q.scorer(state):
+    if state.phase is PHASE_SCORING and q.scorer(state):
         passed = ScoringPassed(player=q.scorer(state) or "")
         if check(lk, state, passed) is None:
             yield passed
@@ -230,6 +246,37 @@ def discard_sets(hand: tuple[str, ...], any_order: bool = True) -> list[tuple[st
     return sets
 
 
+def count_sets(hand: tuple[str, ...], kinds: Collection[str], any_order: bool = True) -> int:
+    """Returns `len(discard_sets(hand, any_order))`, none made: each kind alone, each two
+    kinds (in either order, or alphabetical only), each kind held twice as a pair
+    (`kinds`: the hand's distinct cards)."""
+    k = len(kinds)
+    pairs = k * (k - 1) if any_order else k * (k - 1) // 2
+    doubles = 0 if len(hand) == k else sum(1 for c in kinds if hand.count(c) > 1)
+    return k + pairs + doubles
+
+
+def nth_set(hand: tuple[str, ...], kinds: tuple[str, ...], j: int,
+            any_order: bool = True) -> tuple[str, ...]:
+    """Returns `discard_sets(hand, any_order)[j]` without making the others: the kinds alone,
+    then the pairs a first card at a time (pinned in tests/games/global_domination)."""
+    if j < len(kinds):
+        return (kinds[j],)
+    j -= len(kinds)
+    for i, a in enumerate(kinds):
+        # what `a` goes with: any kind but itself, itself too when held twice; under rules
+        # 1.0 only itself (held twice) and the kinds after it (`kinds` is sorted)
+        twice = hand.count(a) > 1
+        if any_order:
+            row = kinds if twice else kinds[:i] + kinds[i + 1:]
+        else:
+            row = kinds[i:] if twice else kinds[i + 1:]
+        if j < len(row):
+            return (a, row[j])
+        j -= len(row)
+    raise IndexError(f"no discard set {j} past the last of {hand}")
+
+
 def weight(lk: Lookups, state: State, event: Event) -> int:
     """Returns how many copies of the drawn card the Draw Deck holds (chance's odds)."""
     if isinstance(event, CardDrawn):
@@ -237,7 +284,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     return 1
 
 
-def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+def weights(lk: Lookups, state: State, events: list[GdEvent]) -> list[int]:
     """Returns each event's `weight`, in one pass."""
     decks = state.decks
     return [decks[e.player].get(e.card, 0) if isinstance(e, CardDrawn) else 1 for e in events]
@@ -251,16 +298,16 @@ def count(lk: Lookups, state: State) -> int:
     same candidates as `legal`, each group counted where `check` accepts all of it or none
     (pinned to `legal` in tests/games/global_domination/test_fast_paths.py)."""
     phase = state.phase
-    if phase is Phase.OVER:  # `pending` is None: nothing is legal
+    if phase is PHASE_OVER:  # `pending` is None: nothing is legal
         return 0
-    if phase is Phase.FIRST:
+    if phase is PHASE_FIRST:
         return len(state.players)
-    if phase is Phase.STACKS:
+    if phase is PHASE_STACKS:
         return sum(1 for c in lk.actions if c not in state.stacks)
     steps = state.steps
     if steps:
         h = steps[0]
-        if h.step is Step.DRAW:  # gd.draw.in-deck: one event per kind of card in the Draw Deck
+        if h.step is STEP_DRAW:  # gd.draw.in-deck: one event per kind of card in the Draw Deck
             return len(state.decks[h.player])
         return _count_step(lk, state, h)
     return _count_plays(lk, state)
@@ -272,25 +319,25 @@ def _count_step(lk: Lookups, state: State, h: Owed) -> int:
     board = state.board
     # gd.step.forgo: every step but a draw, a target and a chain may be forgone unless a must
     n = 0 if step in FIXED or h.must else 1
-    if step is Step.DRAW:  # gd.draw.in-deck: one event per kind of card in the Draw Deck
+    if step is STEP_DRAW:  # gd.draw.in-deck: one event per kind of card in the Draw Deck
         return len(state.decks[p])
-    if step is Step.BUILD or step is Step.REDUCE or step is Step.LAND_MIX:
-        if step is not Step.REDUCE:
+    if step is STEP_BUILD or step is STEP_REDUCE or step is STEP_LAND_MIX:
+        if step is not STEP_REDUCE:
             n += _count_builds(lk, state, p, h.restriction)
-        if step is not Step.BUILD:
+        if step is not STEP_BUILD:
             n += _count_reductions(lk, state, p, h.restriction, h.target)
         return n
-    if step is Step.REMOVE:  # check_remove: a Force in the Region, one's own only if `own`
+    if step is STEP_REMOVE:  # check_remove: a Force in the Region, one's own only if `own`
         return n + sum(1 for a in lk.in_region.get(h.region, ())
                        if (f := board.get(a)) is not None and (h.own or f.owner != p))
-    if step is Step.SEIZE:  # check_seize: a Struggling Land Force, a token for another's
+    if step is STEP_SEIZE:  # check_seize: a Struggling Land Force, a token for another's
         free = q.has_supply(lk, state, p)
         return n + sum(1 for a, f in board.items()
                        if not f.full and q.is_land(lk, a) and (f.owner == p or free))
-    if step is Step.TARGET:  # check_target: another player at the table
+    if step is STEP_TARGET:  # check_target: another player at the table
         return sum(1 for t in state.players if t != p)
-    if step is Step.CHAIN:  # check_chain: declining always; joining with a Force to Reduce
-        return 1 + bool(q.reduce_areas(lk, state, p, Restriction.ANY))
+    if step is STEP_CHAIN:  # check_chain: declining always; joining with a Force to Reduce
+        return 1 + bool(q.reduce_areas(lk, state, p, RESTRICTION_ANY))
     return n + sum(1 for e in _step_plain(lk, state, h))  # (no other step: the plain count)
 
 
@@ -300,12 +347,12 @@ def _count_builds(lk: Lookups, state: State, p: str, restriction: Restriction) -
     from the tables of Land and Sea Areas)."""
     board = state.board
     free = q.has_supply(lk, state, p)
-    if restriction is Restriction.ANY:  # every empty Area of the map, each own Struggling Force
+    if restriction is RESTRICTION_ANY:  # every empty Area of the map, each own Struggling Force
         empty = len(lk.areas) - len(lk.areas.keys() & board.keys()) if free else 0
         return empty + sum(1 for f in board.values() if f.owner == p and not f.full)
-    if restriction is Restriction.LAND or restriction is Restriction.SEA:
+    if restriction is RESTRICTION_LAND or restriction is RESTRICTION_SEA:
         # the same within the Areas of that kind
-        kind = lk.land_set if restriction is Restriction.LAND else lk.sea_set
+        kind = lk.land_set if restriction is RESTRICTION_LAND else lk.sea_set
         empty = len(kind) - len(kind & board.keys()) if free else 0
         return empty + sum(1 for a, f in board.items()
                            if f.owner == p and not f.full and a in kind)
@@ -318,11 +365,11 @@ def _count_reductions(lk: Lookups, state: State, p: str, restriction: Restrictio
                       target: str) -> int:
     """The Forces `check_spend` lets `p` Reduce: `q.reduce_areas`, counted."""
     board = state.board
-    if restriction is Restriction.ANY:  # the target's Forces, or every opposing one
+    if restriction is RESTRICTION_ANY:  # the target's Forces, or every opposing one
         owners = list(map(q.OWNER, board.values()))
         return owners.count(target) if target else len(owners) - owners.count(p)
-    if restriction is Restriction.LAND or restriction is Restriction.SEA:  # of that kind
-        kind = lk.land_set if restriction is Restriction.LAND else lk.sea_set
+    if restriction is RESTRICTION_LAND or restriction is RESTRICTION_SEA:  # of that kind
+        kind = lk.land_set if restriction is RESTRICTION_LAND else lk.sea_set
         return sum(1 for a, f in board.items() if a in kind
                    and (f.owner == target if target else f.owner != p))
     return sum(1 for a, f in board.items() if (f.owner == target if target else f.owner != p)
@@ -334,11 +381,11 @@ def _count_plays(lk: Lookups, state: State) -> int:
     (`_legal_plays`, counted): each held kind of card by its uses (`Lookups.uses`), the
     Discards as the sets of cards times the stacks they may take."""
     phase = state.phase
-    if phase is not Phase.PLAY and phase is not Phase.SCORING:  # check_turn_level refuses
+    if phase is not PHASE_PLAY and phase is not PHASE_SCORING:  # check_turn_level refuses
         return 0
     hands = state.hands
     n = 0
-    if phase is Phase.PLAY:
+    if phase is PHASE_PLAY:
         p = state.current
         other = lk.anytime_text
         for who in state.players:  # (in C: the kinds with a use on another's turn counted;
@@ -358,10 +405,7 @@ def _count_plays(lk: Lookups, state: State) -> int:
                 if stacks.get(card, 0) != 0 and lg - cost < low:
                     taken -= 1
         if taken:
-            k = len(kinds)
-            pairs = k * (k - 1) if lk.discard_any_order else k * (k - 1) // 2
-            doubles = 0 if len(hand) == k else sum(1 for c in kinds if hand.count(c) > 1)
-            n += (k + pairs + doubles) * taken  # `discard_sets`, counted
+            n += count_sets(hand, kinds, lk.discard_any_order) * taken
         return n + 1  # TurnEnded
     who_scores = q.scorer(state)
     for who in state.players:

@@ -12,8 +12,17 @@ from msgspec.structs import replace
 
 from tabletape.engine.kit import turns
 
-from .components import Kind, Lookups, Restriction, Timing
-from .state import Owed, State, Step
+from .components import (
+    KIND_LAND,
+    RESTRICTION_ANY,
+    RESTRICTION_LAND,
+    RESTRICTION_NEAR_OWN_SEA,
+    RESTRICTION_SEA,
+    TIMING_TURN,
+    Lookups,
+    Restriction,
+)
+from .state import STEP_BUILD, STEP_LAND_MIX, STEP_REDUCE, STEP_REMOVE, STEP_SEIZE, Owed, State
 
 # engine.kit.turns (generic over any state with `steps`: typed for this State as they are)
 head = turns.head  # the step owed now, or None
@@ -47,20 +56,20 @@ def areas_of(state: State, player: str) -> list[str]:
 
 
 def is_land(lk: Lookups, area: str) -> bool:
-    return lk.areas[area].kind is Kind.LAND
+    return lk.areas[area].kind is KIND_LAND
 
 
 def in_zone(lk: Lookups, state: State, player: str, area: str, restriction: Restriction) -> bool:
     """Returns whether a card's area restriction lets `player` act in `area`."""
-    if restriction is Restriction.ANY:
+    if restriction is RESTRICTION_ANY:
         return True
     land = is_land(lk, area)
-    if restriction is Restriction.LAND:
+    if restriction is RESTRICTION_LAND:
         return land
-    if restriction is Restriction.SEA:
+    if restriction is RESTRICTION_SEA:
         return not land
     near = lk.adjacent[area]
-    if restriction is Restriction.NEAR_OWN_SEA:
+    if restriction is RESTRICTION_NEAR_OWN_SEA:
         return land and any(owner(state, n) == player and not is_land(lk, n) for n in near)
     return land and any(owner(state, n) == player and is_land(lk, n) for n in near)
 
@@ -143,10 +152,10 @@ def can_build(lk: Lookups, state: State, player: str, restriction: Restriction) 
     tests/games/test_fast_paths.py pins it)."""
     board = state.board
     free = has_supply(lk, state, player)
-    if restriction is Restriction.ANY or restriction is Restriction.LAND \
-            or restriction is Restriction.SEA:
-        areas = lk.areas if restriction is Restriction.ANY else (
-            lk.land if restriction is Restriction.LAND else lk.sea)
+    if restriction is RESTRICTION_ANY or restriction is RESTRICTION_LAND \
+            or restriction is RESTRICTION_SEA:
+        areas = lk.areas if restriction is RESTRICTION_ANY else (
+            lk.land if restriction is RESTRICTION_LAND else lk.sea)
         for a in areas:
             f = board.get(a)
             if free if f is None else (f.owner == player and not f.full):
@@ -171,7 +180,7 @@ def can_reduce(lk: Lookups, state: State, player: str, restriction: Restriction,
     """Returns `bool(reduce_areas(...))`: whether `player` can Reduce anything, the search
     stopped at the first Force (`possible` asks it as every step settles;
     tests/games/global_domination/test_fast_paths.py pins it)."""
-    anywhere = restriction is Restriction.ANY
+    anywhere = restriction is RESTRICTION_ANY
     for a, f in state.board.items():
         if (f.owner == target if target else f.owner != player) \
                 and (anywhere or in_zone(lk, state, player, a, restriction)):
@@ -203,19 +212,19 @@ def isolated(lk: Lookups, state: State, player: str) -> list[str]:
 
 def possible(lk: Lookups, state: State, h: Owed) -> bool:
     """Returns whether anything but forgoing can be done about a step (else it lapses)."""
-    match h.step:
-        case Step.BUILD:
-            return h.points > 0 and can_build(lk, state, h.player, h.restriction)
-        case Step.REDUCE:
-            return h.points > 0 and can_reduce(lk, state, h.player, h.restriction, h.target)
-        case Step.LAND_MIX:
-            return h.points > 0 and (can_build(lk, state, h.player, h.restriction)
-                                     or can_reduce(lk, state, h.player, h.restriction))
-        case Step.REMOVE:
-            return any((f := state.board.get(a)) and (h.own or f.owner != h.player)
-                       for a in lk.in_region[h.region])
-        case Step.SEIZE:
-            return h.points > 0 and any(seizable(lk, state, h.player, a) for a in state.board)
+    step = h.step  # (an `if` chain on module names: a `match` reads each Step member anew)
+    if step is STEP_BUILD:
+        return h.points > 0 and can_build(lk, state, h.player, h.restriction)
+    if step is STEP_REDUCE:
+        return h.points > 0 and can_reduce(lk, state, h.player, h.restriction, h.target)
+    if step is STEP_LAND_MIX:
+        return h.points > 0 and (can_build(lk, state, h.player, h.restriction)
+                                 or can_reduce(lk, state, h.player, h.restriction))
+    if step is STEP_REMOVE:
+        return any((f := state.board.get(a)) and (h.own or f.owner != h.player)
+                   for a in lk.in_region[h.region])
+    if step is STEP_SEIZE:
+        return h.points > 0 and any(seizable(lk, state, h.player, a) for a in state.board)
     return True
 
 
@@ -229,7 +238,7 @@ def holds(hand: tuple[str, ...], cards: tuple[str, ...]) -> bool:
 
 def has_scoring_card(lk: Lookups, state: State, player: str) -> bool:
     """Returns whether `player` holds a card they may play in the scoring step (gd.score.window)."""
-    return any(lk.cards[c].timing is not Timing.TURN for c in state.hands[player])
+    return any(lk.cards[c].timing is not TIMING_TURN for c in state.hands[player])
 
 
 def view(state: State, player: str) -> State:

@@ -11,15 +11,15 @@ from __future__ import annotations
 from tabletape.engine import Violation
 
 from . import lookups as q
-from .components import Effect, Lookups, Timing
-from .events import CardPlayed, CardsDiscarded, ScoringPassed, TurnEnded, Use
-from .state import Phase, State
+from .components import EFFECT_NONE, TIMING_ANY, TIMING_SCORING, Lookups
+from .events import USE_BUILD, USE_TEXT, CardPlayed, CardsDiscarded, ScoringPassed, TurnEnded
+from .state import PHASE_PLAY, PHASE_SCORING, State
 from .turn import OWING, not_their_say
 
 
 def check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Violation | None:
     scoring = isinstance(ev, ScoringPassed)
-    phase = Phase.SCORING if scoring else Phase.PLAY
+    phase = PHASE_SCORING if scoring else PHASE_PLAY
     if state.phase is not phase or state.steps:
         return OWING.not_now(lk, state, "scoring pass" if scoring else "end of turn",
                              ev.player)
@@ -33,7 +33,7 @@ def check_done(lk: Lookups, state: State, ev: TurnEnded | ScoringPassed) -> Viol
 
 def check_turn_level(lk: Lookups, state: State, player: str, what: str) -> Violation | None:
     """Refuses a card use while something else is owed or before play begins."""
-    if state.phase not in (Phase.PLAY, Phase.SCORING) or state.steps:
+    if state.phase not in (PHASE_PLAY, PHASE_SCORING) or state.steps:
         return OWING.not_now(lk, state, what, player)
     if player not in state.players:
         return Violation("gd.play.order", f"{player} is not at the table")
@@ -49,20 +49,20 @@ def check_use(lk: Lookups, state: State, ev: CardPlayed) -> Violation | None:
     if ev.card not in lk.cards or ev.card not in state.hands[ev.player]:
         return Violation("gd.play.in-hand", f"{ev.player} holds no {ev.card!r}")
     card = lk.cards[ev.card]
-    anytime = card.timing is Timing.ANY and ev.use is Use.TEXT
-    if state.phase is Phase.SCORING:
+    anytime = card.timing is TIMING_ANY and ev.use is USE_TEXT
+    if state.phase is PHASE_SCORING:
         return _check_scoring_play(lk, state, ev, anytime)
     if ev.player != state.current and not anytime:
         return Violation("gd.play.order", f"it is {state.current}'s turn, not {ev.player}'s")
-    if ev.use is Use.TEXT:
-        if card.effect is Effect.NONE:
+    if ev.use is USE_TEXT:
+        if card.effect is EFFECT_NONE:
             return Violation("gd.use.text-none", f"{ev.player}'s {ev.card} has no text to "
                              "play on its own")
-        if card.timing is Timing.SCORING:
+        if card.timing is TIMING_SCORING:
             return Violation("gd.card.fog.timing", f"{ev.player} may play {ev.card}'s text only "
                              "in the End of Game Turn scoring step")
         return None
-    points = card.build if ev.use is Use.BUILD else card.reduce
+    points = card.build if ev.use is USE_BUILD else card.reduce
     if points == 0:
         return Violation("gd.use.zero", f"{ev.player}'s {ev.card} has no {ev.use.value} points")
     return None
@@ -73,7 +73,7 @@ def _check_scoring_play(lk: Lookups, state: State, ev: CardPlayed,
     card = lk.cards[ev.card]
     if anytime:
         return None
-    if ev.use is not Use.TEXT or card.timing is not Timing.SCORING:
+    if ev.use is not USE_TEXT or card.timing is not TIMING_SCORING:
         return Violation("gd.score.window", "in the scoring step only scoring cards and "
                          f"any-time cards are played, for their text; not {ev.player}'s "
                          f"{ev.card} for {ev.use}")
@@ -90,7 +90,7 @@ def check_discard(lk: Lookups, state: State, ev: CardsDiscarded) -> Violation | 
     rules accept, the stack in use and not empty, its cost read as `check_taken` reads it and
     payable (tests/games/global_domination/test_fast_paths.py pins it)."""
     p, cards, taken = ev.player, ev.cards, ev.taken
-    if state.phase is Phase.PLAY and not state.steps and p == state.current:
+    if state.phase is PHASE_PLAY and not state.steps and p == state.current:
         hand, n = state.hands[p], len(cards)
         if n == 1:
             held = cards[0] in hand
@@ -126,7 +126,7 @@ def check_discarder(lk: Lookups, state: State, player: str) -> Violation | None:
     v = check_turn_level(lk, state, player, "discard")
     if v:
         return v
-    if state.phase is not Phase.PLAY or player != state.current:
+    if state.phase is not PHASE_PLAY or player != state.current:
         return Violation("gd.play.order", f"{player} may discard only on their own turn")
     return None
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 from tabletape.engine import Violation
 
 from . import lookups as q
-from .components import Lookups, Restriction
+from .components import (
+    RESTRICTION_ANY,
+    RESTRICTION_LAND,
+    RESTRICTION_NEAR_OWN_LAND,
+    RESTRICTION_NEAR_OWN_SEA,
+    RESTRICTION_SEA,
+    Lookups,
+    Restriction,
+)
 from .events import (
     ChainAnswered,
     ForceBuilt,
@@ -20,17 +28,28 @@ from .events import (
     PlayerTargeted,
     PointsForgone,
 )
-from .state import Owed, State, Step
+from .state import (
+    STEP_BUILD,
+    STEP_CHAIN,
+    STEP_DRAW,
+    STEP_LAND_MIX,
+    STEP_REDUCE,
+    STEP_REMOVE,
+    STEP_SEIZE,
+    STEP_TARGET,
+    Owed,
+    State,
+)
 from .turn import OWING, owed_text
 
 # the rule that places a restricted card's Builds and Reductions
-ZONE_RULE = {Restriction.LAND: "gd.card.airborne", Restriction.SEA: "gd.card.carrier",
-             Restriction.NEAR_OWN_SEA: "gd.card.amphibious",
-             Restriction.NEAR_OWN_LAND: "gd.card.helicopters"}
-ZONE_TEXT = {Restriction.LAND: "a Land Area", Restriction.SEA: "a Sea Area",
-             Restriction.NEAR_OWN_SEA: "a Land Area next to a Sea Area they control",
-             Restriction.NEAR_OWN_LAND: "a Land Area next to a Land Area they control"}
-FIXED = (Step.DRAW, Step.TARGET, Step.CHAIN)  # steps that cannot be forgone
+ZONE_RULE = {RESTRICTION_LAND: "gd.card.airborne", RESTRICTION_SEA: "gd.card.carrier",
+             RESTRICTION_NEAR_OWN_SEA: "gd.card.amphibious",
+             RESTRICTION_NEAR_OWN_LAND: "gd.card.helicopters"}
+ZONE_TEXT = {RESTRICTION_LAND: "a Land Area", RESTRICTION_SEA: "a Sea Area",
+             RESTRICTION_NEAR_OWN_SEA: "a Land Area next to a Sea Area they control",
+             RESTRICTION_NEAR_OWN_LAND: "a Land Area next to a Land Area they control"}
+FIXED = (STEP_DRAW, STEP_TARGET, STEP_CHAIN)  # steps that cannot be forgone
 
 
 def _check_area(lk: Lookups, player: str, area: str) -> Violation | None:
@@ -57,8 +76,8 @@ def check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Vio
     steps, p, area = state.steps, ev.player, ev.area
     if steps and (h := steps[0]).player == p and area in lk.areas:
         step, zone, building = h.step, h.restriction, isinstance(ev, ForceBuilt)
-        if (step is Step.LAND_MIX or step is (Step.BUILD if building else Step.REDUCE)) \
-                and (zone is Restriction.ANY or q.in_zone(lk, state, p, area, zone)):
+        if (step is STEP_LAND_MIX or step is (STEP_BUILD if building else STEP_REDUCE)) \
+                and (zone is RESTRICTION_ANY or q.in_zone(lk, state, p, area, zone)):
             f = state.board.get(area)
             if building:
                 if f.owner == p and not f.full if f is not None else q.has_supply(lk, state, p):
@@ -70,7 +89,7 @@ def check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Vio
 
 def _check_point(lk: Lookups, state: State, ev: ForceBuilt | ForceReduced) -> Violation | None:
     building = isinstance(ev, ForceBuilt)
-    steps = (Step.BUILD, Step.LAND_MIX) if building else (Step.REDUCE, Step.LAND_MIX)
+    steps = (STEP_BUILD, STEP_LAND_MIX) if building else (STEP_REDUCE, STEP_LAND_MIX)
     if v := OWING.refuse(lk, state, steps, ev.player, "Build" if building else "Reduction"):
         return v
     h = state.steps[0]
@@ -104,7 +123,7 @@ def _build_rule(state: State, player: str, area: str) -> str:
 
 
 def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.REMOVE,), ev.player, "removal"):
+    if v := OWING.refuse(lk, state, (STEP_REMOVE,), ev.player, "removal"):
         return v
     h = state.steps[0]
     rule = "gd.card.global-disruption" if h.must else "gd.card.surrender"
@@ -123,7 +142,7 @@ def check_remove(lk: Lookups, state: State, ev: ForceRemoved) -> Violation | Non
 
 
 def check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.SEIZE,), ev.player, "seizure"):
+    if v := OWING.refuse(lk, state, (STEP_SEIZE,), ev.player, "seizure"):
         return v
     v = _check_area(lk, ev.player, ev.area)
     if v:
@@ -139,7 +158,7 @@ def check_seize(lk: Lookups, state: State, ev: ForceSeized) -> Violation | None:
 
 
 def check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.TARGET,), ev.player, "target"):
+    if v := OWING.refuse(lk, state, (STEP_TARGET,), ev.player, "target"):
         return v
     h = state.steps[0]
     if ev.target not in state.players or ev.target == ev.player:
@@ -149,10 +168,10 @@ def check_target(lk: Lookups, state: State, ev: PlayerTargeted) -> Violation | N
 
 
 def check_chain(lk: Lookups, state: State, ev: ChainAnswered) -> Violation | None:
-    if v := OWING.refuse(lk, state, (Step.CHAIN,), ev.player, "chain answer"):
+    if v := OWING.refuse(lk, state, (STEP_CHAIN,), ev.player, "chain answer"):
         return v
     h = state.steps[0]
-    if ev.joined and not q.reduce_areas(lk, state, ev.player, Restriction.ANY):
+    if ev.joined and not q.reduce_areas(lk, state, ev.player, RESTRICTION_ANY):
         return Violation("gd.card.bio-weapons.chain", f"{ev.player} has no opposing Force to "
                          f"Reduce, so can only decline {h.card}")
     return None

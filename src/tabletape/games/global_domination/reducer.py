@@ -10,19 +10,32 @@ function takes the game's `Lookups` (`lk`) first. Rule code reads a card's
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import reshuffle, with_cards, without
+from tabletape.engine.kit.multiset import drawn, reshuffle, with_cards, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
 from . import lookups as q
-from .components import Card, Effect, Lookups
+from .components import (
+    EFFECT_CLEAR_STRUGGLING,
+    EFFECT_DENY_REGIONS,
+    EFFECT_REGION_FULL_VP,
+    EFFECT_RESOURCE_VP,
+    EFFECT_STRUGGLE_ALL,
+    EFFECT_UPGRADE_ALL,
+    EFFECT_WEAKEN_PLAYER,
+    Card,
+    Effect,
+    Lookups,
+)
 from .events import (
+    USE_ATTACK,
+    USE_BUILD,
+    USE_TEXT,
     ActionStackChosen,
     CardDrawn,
     CardPlayed,
@@ -38,19 +51,30 @@ from .events import (
     PointsForgone,
     ScoringPassed,
     TurnEnded,
-    Use,
 )
 from .state import (
     FULL_LAND_VP,
     FULL_SEA_VP,
+    PHASE_DRAW,
+    PHASE_FIRST,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_SCORING,
+    PHASE_STACKS,
     REGION_MONOPOLY_VP,
+    STEP_BUILD,
+    STEP_CHAIN,
+    STEP_DRAW,
+    STEP_LAND_MIX,
+    STEP_REDUCE,
+    STEP_REMOVE,
+    STEP_SEIZE,
+    STEP_TARGET,
     STRUGGLING_LAND_VP,
     STRUGGLING_SEA_VP,
     Force,
     Owed,
-    Phase,
     State,
-    Step,
 )
 
 # -- START OF THE GAME --------------------------------------------------------------------
@@ -61,7 +85,7 @@ def initial(lk: Lookups, header: GdStarted) -> State:
     players = tuple(header.players)
     tracks = lk.tracks
     return State(
-        players=players, options=header.options, phase=Phase.FIRST,
+        players=players, options=header.options, phase=PHASE_FIRST,
         hands={p: () for p in players},
         decks={p: {lk.basic: tracks.starting_cards} for p in players},
         discards={p: () for p in players}, board={},
@@ -72,7 +96,7 @@ def initial(lk: Lookups, header: GdStarted) -> State:
 
 def _first_chosen(lk: Lookups, state: State, ev: FirstPlayerChosen) -> State:
     """gd.setup.first: the First Player is recorded; the Action stacks are chosen next."""
-    return replace(state, first=ev.player, phase=Phase.STACKS)
+    return replace(state, first=ev.player, phase=PHASE_STACKS)
 
 
 def _stack_chosen(lk: Lookups, state: State, ev: ActionStackChosen) -> State:
@@ -91,28 +115,17 @@ def _start_game_turn(lk: Lookups, state: State) -> State:
     """Start of Each Game Turn: advance the Turn track, then everyone draws (gd.turn.advance)."""
     turn = state.game_turn + 1
     if turn > lk.tracks.turns:
-        return replace(state, game_turn=turn, phase=Phase.OVER, current=None)
-    owed = tuple(Owed(Step.DRAW, p, points=state.logistics[p]) for p in q.seat_order(state))
-    return replace(state, game_turn=turn, phase=Phase.DRAW, steps=owed, passed=(), current=None,
+        return replace(state, game_turn=turn, phase=PHASE_OVER, current=None)
+    owed = tuple(Owed(STEP_DRAW, p, points=state.logistics[p]) for p in q.seat_order(state))
+    return replace(state, game_turn=turn, phase=PHASE_DRAW, steps=owed, passed=(), current=None,
                    used=False, scored=(), fog=())
 
 
 def _drawn(lk: Lookups, state: State, ev: CardDrawn) -> State:
     """gd.draw.logistics: one card from the player's own Draw Deck into their hand."""
-    p, card = ev.player, ev.card
-    # multiset.take and with_cards written out, and one replace: the card moved, the point spent
-    deck = state.decks[p].copy()
-    left = deck[card] - 1
-    if left:
-        deck[card] = left
-    else:
-        del deck[card]
-    decks = state.decks.copy()
-    decks[p] = deck
-    hands = state.hands.copy()
-    hand = hands[p]
-    i = bisect_right(hand, card)  # (the hand stays sorted: the card put in its place)
-    hands[p] = hand[:i] + (card,) + hand[i:]
+    p = ev.player
+    # the kit's draw, and one replace: the card moved, the point spent
+    decks, hands = drawn(state.decks, p, state.hands, p, ev.card)
     steps = state.steps
     h = steps[0]
     if h.points == 1:  # the last card owed: the step is done (what `resolve` would do)
@@ -130,16 +143,16 @@ def _played(lk: Lookups, state: State, ev: CardPlayed) -> State:
     p, use = ev.player, ev.use
     hands = {**state.hands, p: without(state.hands[p], ev.card)}
     # (each case one replace: the card's move, the turn's card used, the Builds or Reductions)
-    used = True if state.phase is Phase.PLAY and p == state.current else state.used
-    if use is Use.TEXT and card.returns:  # gd.card.fog: back to its stack
+    used = True if state.phase is PHASE_PLAY and p == state.current else state.used
+    if use is USE_TEXT and card.returns:  # gd.card.fog: back to its stack
         state = replace(state, hands=hands, used=used,
                         stacks={**state.stacks, ev.card: state.stacks.get(ev.card, 0) + 1})
         return _play_text(lk, state, p, card)
     discards = {**state.discards, p: with_cards(state.discards[p], ev.card)}  # gd.card.discard
-    if use is Use.BUILD:  # gd.use.build
-        owed = Owed(Step.BUILD, p, ev.card, card.build, card.restriction)
-    elif use is Use.ATTACK:  # gd.use.attack
-        owed = Owed(Step.REDUCE, p, ev.card, card.reduce, card.restriction)
+    if use is USE_BUILD:  # gd.use.build
+        owed = Owed(STEP_BUILD, p, ev.card, card.build, card.restriction)
+    elif use is USE_ATTACK:  # gd.use.attack
+        owed = Owed(STEP_REDUCE, p, ev.card, card.reduce, card.restriction)
     else:
         return _play_text(lk, replace(state, hands=hands, discards=discards, used=used), p, card)
     return replace(state, hands=hands, discards=discards, used=used, steps=(owed, *state.steps))
@@ -177,7 +190,7 @@ def _turn_ended(lk: Lookups, state: State, ev: TurnEnded) -> State:
         if nxt not in passed:
             return replace(state, passed=passed, used=False, current=nxt)
     # gd.play.end: everyone has passed
-    return replace(state, passed=passed, used=False, current=None, phase=Phase.SCORING,
+    return replace(state, passed=passed, used=False, current=None, phase=PHASE_SCORING,
                    scored=(), fog=())
 
 
@@ -233,21 +246,21 @@ def _forgone(lk: Lookups, state: State, ev: PointsForgone) -> State:
 def _play_text(lk: Lookups, state: State, player: str, card: Card) -> State:
     """Returns the state after `player` plays `card` for its text (the card already left the hand)."""
     fx = card.effect
-    if fx is Effect.RESOURCE_VP:  # gd.card.resource-vp
+    if fx is EFFECT_RESOURCE_VP:  # gd.card.resource-vp
         n = sum(1 for a in lk.with_resource.get(card.resource or "", ())
                 if q.owner(state, a) == player)
         return _gain(state, player, n)
-    if fx is Effect.REGION_FULL_VP:  # gd.card.propaganda
+    if fx is EFFECT_REGION_FULL_VP:  # gd.card.propaganda
         n = sum(1 for r in lk.regions if any(
             (f := state.board.get(a)) and f.owner == player and f.full for a in lk.in_region[r]))
         return _gain(state, player, n)
-    if fx is Effect.DENY_REGIONS:  # gd.card.fog
+    if fx is EFFECT_DENY_REGIONS:  # gd.card.fog
         return replace(state, fog=(*state.fog, player))
-    if fx is Effect.CLEAR_STRUGGLING:  # gd.card.nuclear-winter
+    if fx is EFFECT_CLEAR_STRUGGLING:  # gd.card.nuclear-winter
         return replace(state, board={a: f for a, f in state.board.items() if f.full})
-    if fx is Effect.STRUGGLE_ALL:  # gd.card.tactical-nukes
+    if fx is EFFECT_STRUGGLE_ALL:  # gd.card.tactical-nukes
         return replace(state, board={a: Force(f.owner, False) for a, f in state.board.items()})
-    if fx is Effect.UPGRADE_ALL:  # gd.card.supply-depots
+    if fx is EFFECT_UPGRADE_ALL:  # gd.card.supply-depots
         return replace(state, board={a: Force(f.owner, True) if f.owner == player else f
                                      for a, f in state.board.items()})
     return q.owe_first(state, *_owed(lk, state, player, card))
@@ -258,26 +271,26 @@ def _owed(lk: Lookups, state: State, player: str, card: Card) -> tuple[Owed, ...
     name, n, zone = card.name, card.amount, card.text_restriction
     match card.effect:
         case Effect.LAND_MIX:  # gd.card.airborne
-            return (Owed(Step.LAND_MIX, player, name, n, zone),)
+            return (Owed(STEP_LAND_MIX, player, name, n, zone),)
         case Effect.BUILDS:  # gd.card.military-base
-            return (Owed(Step.BUILD, player, name, n, zone),)
+            return (Owed(STEP_BUILD, player, name, n, zone),)
         case Effect.INSURGENCY:  # gd.card.insurgents
-            return (Owed(Step.SEIZE, player, name, n, zone),)
+            return (Owed(STEP_SEIZE, player, name, n, zone),)
         case Effect.WEAKEN_PLAYER | Effect.CUT_SUPPLY:  # gd.card.target
-            return (Owed(Step.TARGET, player, name),)
+            return (Owed(STEP_TARGET, player, name),)
         case Effect.CHAIN_REDUCE:  # gd.card.bio-weapons
             return _chain_link(state, player, name, n, origin=player)
         case Effect.REDUCE_PER_FULL:  # gd.card.show-of-force
             full = sum(1 for f in state.board.values() if f.owner == player and f.full)
-            return (Owed(Step.REDUCE, player, name, n * full, zone),)
+            return (Owed(STEP_REDUCE, player, name, n * full, zone),)
         case Effect.HALVE:  # gd.card.megastorm
-            return tuple(Owed(Step.REDUCE, player, name, _half(state, p), target=p, must=True)
+            return tuple(Owed(STEP_REDUCE, player, name, _half(state, p), target=p, must=True)
                          for p in turns.seats_from(state.players, player))
         case Effect.REMOVE_PER_REGION:  # gd.card.global-disruption
-            return tuple(Owed(Step.REMOVE, player, name, region=r, must=True, own=True)
+            return tuple(Owed(STEP_REMOVE, player, name, region=r, must=True, own=True)
                          for r in lk.regions)
         case Effect.SURRENDER:  # gd.card.surrender
-            return tuple(Owed(Step.REMOVE, player, name, region=r, own=state.options.surrender_own)
+            return tuple(Owed(STEP_REMOVE, player, name, region=r, own=state.options.surrender_own)
                          for r in lk.regions if any(
                              (f := state.board.get(a)) and f.owner == player and f.full
                              for a in lk.in_region[r]))
@@ -286,8 +299,8 @@ def _owed(lk: Lookups, state: State, player: str, card: Card) -> tuple[Owed, ...
 
 def _chain_link(state: State, player: str, card: str, n: int, origin: str) -> tuple[Owed, ...]:
     """Bio Weapons: `player` owes the Reductions, then the player on the left is asked."""
-    return (Owed(Step.REDUCE, player, card, n, must=True),
-            Owed(Step.CHAIN, turns.left_of(state.players, player), card, n, origin=origin))
+    return (Owed(STEP_REDUCE, player, card, n, must=True),
+            Owed(STEP_CHAIN, turns.left_of(state.players, player), card, n, origin=origin))
 
 
 def _chain_answered(lk: Lookups, state: State, ev: ChainAnswered) -> State:
@@ -302,7 +315,7 @@ def _targeted(lk: Lookups, state: State, ev: PlayerTargeted) -> State:
     card = lk.cards[state.steps[0].card]
     state = q.done(state)
     target = ev.target
-    if card.effect is Effect.WEAKEN_PLAYER:  # gd.card.bad-leadership
+    if card.effect is EFFECT_WEAKEN_PLAYER:  # gd.card.bad-leadership
         return replace(state, board={a: Force(f.owner, False) if f.owner == target else f
                                      for a, f in state.board.items()})
     cut = set(q.isolated(lk, state, target))  # gd.card.out-of-supply
@@ -414,9 +427,9 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
     steps = state.steps
     if steps:
         h = steps[0]
-        if h.step is Step.DRAW and h.points > 0 and state.decks[h.player]:
+        if h.step is STEP_DRAW and h.points > 0 and state.decks[h.player]:
             return state
-    elif state.phase is Phase.PLAY:
+    elif state.phase is PHASE_PLAY:
         return state
     while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
         state = after                                   # partial, no frame per event
@@ -427,7 +440,7 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Resolves one thing that needs no decision; None once a decision is pending."""
     if state.steps:
         h = state.steps[0]
-        if h.step is Step.DRAW:
+        if h.step is STEP_DRAW:
             if h.points <= 0:
                 return q.done(state)
             if state.decks[h.player]:
@@ -439,9 +452,9 @@ def resolve(lk: Lookups, state: State) -> State | None:
         if not q.possible(lk, state, h):  # gd.step.lapse
             return q.done(state)
         return None
-    if state.phase is Phase.DRAW:
-        return replace(state, phase=Phase.PLAY, current=state.first, used=False, passed=())
-    if state.phase is Phase.SCORING:
+    if state.phase is PHASE_DRAW:
+        return replace(state, phase=PHASE_PLAY, current=state.first, used=False, passed=())
+    if state.phase is PHASE_SCORING:
         return _pass_scoring(lk, state)
     return None
 
@@ -472,7 +485,7 @@ def _pass_scoring(lk: Lookups, state: State) -> State | None:
 
 def outcome(lk: Lookups, state: State) -> Outcome | None:
     """Returns the winners and final VPs once the game is over (gd.end.winner, gd.end.tie)."""
-    if state.phase is not Phase.OVER:
+    if state.phase is not PHASE_OVER:
         return None
     best = max(state.vp.values())
     top = [p for p in state.players if state.vp[p] == best]

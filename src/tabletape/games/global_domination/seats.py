@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from tabletape.engine.kit.multiset import swapped_in
+from tabletape.engine.kit.multiset import swapped
 from tabletape.engine.seats import ANY_PLAYER, Held, Secret
 from tabletape.tape.events import Event
 
@@ -39,6 +39,7 @@ from .events import (
     ForceReduced,
     ForceRemoved,
     ForceSeized,
+    GdEvent,
     PlayerTargeted,
     PointsForgone,
     ScoringPassed,
@@ -74,7 +75,7 @@ SECRETS: dict[type, Secret] = {
 }
 
 
-def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[GdEvent]:
     """Returns the cards `player` may draw as they can tell them apart: each kind of card in
     their own Draw Deck as their own view shows it (Player Decks), sorted by name.
 
@@ -99,5 +100,4 @@ def drawable(lk: Lookups, state: State, event: Event) -> State:
     another (`engine.seats.drawable`): the table plays on while the umpire rules."""
     if not isinstance(event, CardDrawn):
         return state
-    decks = {**state.decks, event.player: swapped_in(state.decks[event.player], event.card)}
-    return replace(state, decks=decks)
+    return replace(state, decks=swapped(state.decks, event.player, event.card))

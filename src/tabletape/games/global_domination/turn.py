@@ -14,29 +14,39 @@ from tabletape.tape.words import counted
 
 from . import lookups as q
 from .components import Lookups
-from .state import Owed, Phase, State, Step
+from .state import (
+    PHASE_FIRST,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_SCORING,
+    PHASE_STACKS,
+    STEP_DRAW,
+    Owed,
+    State,
+    Step,
+)
 
 
 def over(state: State) -> bool:
     """Returns whether the game is over (exactly when `pending` is None)."""
-    return state.phase is Phase.OVER
+    return state.phase is PHASE_OVER
 
 
 def pending(lk: Lookups, state: State) -> Decision | None:
     """Returns who must decide next and what, or None once the game is over."""
-    if state.phase is Phase.OVER:
+    if state.phase is PHASE_OVER:
         return None
-    if state.phase is Phase.FIRST:
+    if state.phase is PHASE_FIRST:
         return Decision(CHANCE, "first player", "chance names the First Player")
-    if state.phase is Phase.STACKS:
+    if state.phase is PHASE_STACKS:
         n = len(state.stacks) + 1
         return Decision(CHANCE, "action stack", f"chance picks Action stack {n}")
     h = q.head(state)
     if h is not None:
-        if h.step is Step.DRAW:
+        if h.step is STEP_DRAW:
             return Decision(CHANCE, "draw", f"the card {h.player} draws ({h.points} to draw)")
         return Decision(h.player, h.step.value, owed_text(h))
-    if state.phase is Phase.PLAY:
+    if state.phase is PHASE_PLAY:
         return Decision(state.current or "", "turn", f"{state.current} plays a card or ends the turn")
     who = q.scorer(state) or ""
     return Decision(who, "scoring", f"{who} may play a scoring card or pass")
@@ -68,9 +78,9 @@ def owed_text(h: Owed) -> str:
 
 def _in_setup(state: State, what: str) -> Violation | None:
     """Start of the Game: nothing is owed before the First Player and the stacks are chosen."""
-    if state.phase is Phase.FIRST:
+    if state.phase is PHASE_FIRST:
         return Violation("gd.setup.first", f"no {what} before the First Player is chosen")
-    if state.phase is Phase.STACKS:
+    if state.phase is PHASE_STACKS:
         return Violation("gd.setup.stacks", f"no {what} before the Action stacks are chosen")
     return None
 
@@ -88,7 +98,7 @@ class _Owing(Owing[Lookups, State, Owed]):
     def not_now(self, lk: Lookups, state: State, what: str,
                 player: str | None = None) -> Violation:
         v = super().not_now(lk, state, what, player)
-        if lk.ask_every_scorer and state.phase is Phase.SCORING and not state.steps \
+        if lk.ask_every_scorer and state.phase is PHASE_SCORING and not state.steps \
                 and v.rule == self.step_rule:
             return Violation(SCORE_WINDOW, f"{v.reason} (the scoring step asks every player "
                              "in turn, whatever they hold)")

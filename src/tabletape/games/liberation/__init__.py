@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 from tabletape.engine import Outcome
 from tabletape.engine.kit.contract import Extras
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.tape.events import Event
 
 from . import catalogue, components, legality, lookups, playouts, reducer, seats, text
 from .components import Lookups
-from .events import EVENTS, LiberationStarted
+from .events import EVENTS, LiberationEvent, LiberationStarted
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 
 if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
@@ -25,7 +24,7 @@ if TYPE_CHECKING:  # the rules never import the drawings (nor rich)
     from . import svg as _svg
 
 
-class Liberation(Packaged[LiberationStarted, State, Event, Lookups]):
+class Liberation(Packaged[LiberationStarted, State, LiberationEvent, Lookups]):
     id = "liberation"
     title = "Liberation"
     players = (MIN_PLAYERS, MAX_PLAYERS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 from msgspec import Meta
@@ -117,3 +117,9 @@ class TieBreakDrawn(Event, tag="tie_break_drawn", kw_only=True, frozen=True):
 EVENTS = (CountryTurned, ForceCardDealt, ForceCardDrawn, ForceCardPlayed, TurnPassed,
           PlayedCardTurned, TurnOverDeclined, TurnOverPrevented, TurnOverAccepted, PlayedCardTaken,
           HandsTraded, TieBreakDrawn)
+# The type of every event above (EVENTS' union): what the rules judge and apply; the
+# core events (undo, note, signed) are the engine's and never reach them.
+LiberationEvent: TypeAlias = (CountryTurned | ForceCardDealt | ForceCardDrawn |
+                              ForceCardPlayed | TurnPassed | PlayedCardTurned |
+                              TurnOverDeclined | TurnOverPrevented | TurnOverAccepted |
+                              PlayedCardTaken | HandsTraded | TieBreakDrawn)

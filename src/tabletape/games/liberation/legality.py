@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tabletape.engine import CHANCE, Decision, Violation
-from tabletape.engine.kit.turns import Owing, by_event, head, must
+from tabletape.engine.kit.turns import Owing, by_event, head, must, not_in_deck
 from tabletape.tape.events import Event
 
 from . import lookups
@@ -21,6 +21,7 @@ from .events import (
     ForceCardDrawn,
     ForceCardPlayed,
     HandsTraded,
+    LiberationEvent,
     PlayedCardTaken,
     PlayedCardTurned,
     TieBreakDrawn,
@@ -46,6 +47,7 @@ from .state import (
     STEP_TURN_UP,
     Owed,
     State,
+    Step,
 )
 
 TURNING = (STEP_TURN_OVER, STEP_TURN_DOWN, STEP_TURN_UP, STEP_TURN_DOWN_OWN)
@@ -118,7 +120,8 @@ OWING: Owing[Lookups, State, Owed] = Owing("lib.turn.step", "lib.turn.order", pe
 
 
 # HOW TO PLAY: turning the country, dealing and drawing (lib.country.turn, lib.draw.in-deck)
-_DRAW_STEP = {ForceCardDealt: STEP_DEAL, ForceCardDrawn: STEP_DRAW, TieBreakDrawn: STEP_TIE_DRAW}
+_DRAW_STEP: dict[type[ForceCardDealt | ForceCardDrawn | TieBreakDrawn], Step] = {
+    ForceCardDealt: STEP_DEAL, ForceCardDrawn: STEP_DRAW, TieBreakDrawn: STEP_TIE_DRAW}
 DRAWN_AT = {step: kind for kind, step in _DRAW_STEP.items()}  # the event each draw step owes
 
 
@@ -139,8 +142,7 @@ def _check_draw(lk: Lookups, state: State,
     if ev.card not in state.deck:
         got = (f"the card dealt to {ev.player}, {ev.card!r}," if isinstance(ev, ForceCardDealt)
                else f"{ev.player} cannot draw {ev.card!r}: it")
-        return Violation("lib.draw.in-deck", f"{got} is not in the force deck "
-                         f"({lookups.deck_size(state)} cards left)")
+        return not_in_deck("lib.draw.in-deck", f"{got} is not in the force deck", state.deck)
     return None
 
 
@@ -283,7 +285,7 @@ CHECK = by_event(_check_country, _check_draw, _check_play, _check_pass, _check_t
 
 # -- legal ---------------------------------------------------------------------------------
 
-def legal(lk: Lookups, state: State) -> Iterator[Event]:
+def legal(lk: Lookups, state: State) -> Iterator[LiberationEvent]:
     """Yields every legal next event; chance outcomes once per kind of card left."""
     d = pending(lk, state)
     if d is None:
@@ -302,7 +304,7 @@ def legal(lk: Lookups, state: State) -> Iterator[Event]:
         yield from _legal_choices(lk, state, h)
 
 
-def _legal_plays(lk: Lookups, state: State, player: str) -> Iterator[Event]:
+def _legal_plays(lk: Lookups, state: State, player: str) -> Iterator[LiberationEvent]:
     for name in dict.fromkeys(state.hands[player]):
         ev = ForceCardPlayed(player=player, card=name)
         if check(lk, state, ev) is None:
@@ -310,10 +312,10 @@ def _legal_plays(lk: Lookups, state: State, player: str) -> Iterator[Event]:
     yield TurnPassed(player=player)
 
 
-def _legal_choices(lk: Lookups, state: State, h: Owed) -> Iterator[Event]:
+def _legal_choices(lk: Lookups, state: State, h: Owed) -> Iterator[LiberationEvent]:
     me = h.player
     slots = [(q, i) for q in state.players for i in range(len(state.played[q]))]
-    candidates: list[Event] = []
+    candidates: list[LiberationEvent] = []
     if h.step in TURNING:
         candidates += [PlayedCardTurned(player=me, owner=q, slot=i, face_up=up)
                        for q, i in slots for up in (False, True)]
@@ -434,7 +436,7 @@ def weight(lk: Lookups, state: State, event: Event) -> int:
     return 1
 
 
-def weights(lk: Lookups, state: State, events: list[Event]) -> list[int]:
+def weights(lk: Lookups, state: State, events: list[LiberationEvent]) -> list[int]:
     """Returns each event's `weight`, in one pass."""
     deck = state.deck
     return [deck.get(e.card, 0) if isinstance(e, (ForceCardDealt, ForceCardDrawn, TieBreakDrawn))

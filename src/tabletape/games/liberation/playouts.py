@@ -15,7 +15,6 @@ from collections.abc import Callable
 from itertools import islice
 
 from tabletape.engine import CHANCE
-from tabletape.tape.events import Event
 
 from . import lookups
 from .components import ABILITY_PREVENT, TRIGGER_FORBID, Lookups
@@ -23,6 +22,7 @@ from .events import (
     CountryTurned,
     ForceCardPlayed,
     HandsTraded,
+    LiberationEvent,
     PlayedCardTaken,
     PlayedCardTurned,
     TurnOverAccepted,
@@ -50,27 +50,31 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     """Returns `weights(legal(state))` without making the events where chance draws a card,
     else None."""
     steps = state.steps
-    if state.phase is PHASE_OVER or not steps or steps[0].step not in CHANCE_STEPS:
+    if not steps or state.phase is PHASE_OVER:
         return None
-    if steps[0].step is STEP_TURN_COUNTRY:  # (each country alike)
+    step = steps[0].step
+    if step is STEP_TURN_COUNTRY:  # (each country alike)
         return [1] * len(state.countries)
-    return list(state.deck.values())
+    return list(state.deck.values()) if step in CHANCE_STEPS else None
 
 
-def nth(lk: Lookups, state: State, i: int) -> Event | None:
+def nth(lk: Lookups, state: State, i: int) -> LiberationEvent | None:
     """Returns the i-th event `legal` yields where that is cheap (see above), else None."""
     if state.phase is PHASE_OVER:
         return None
     steps = state.steps
-    if steps and steps[0].step is STEP_TURN_COUNTRY:
+    if steps:
         h = steps[0]
-        return CountryTurned(player=h.player, country=next(islice(state.countries, i, None)))
-    if steps and steps[0].step in CHANCE_STEPS:
-        h = steps[0]
-        return DRAWN_AT[h.step](player=h.player, card=next(islice(state.deck, i, None)))
-    if steps and steps[0].step is not STEP_SECOND:
-        return _nth_choice(lk, state, steps[0], i)
-    player = steps[0].player if steps else state.turn
+        step = h.step
+        if step is STEP_TURN_COUNTRY:
+            return CountryTurned(player=h.player, country=next(islice(state.countries, i, None)))
+        if step in CHANCE_STEPS:
+            return DRAWN_AT[step](player=h.player, card=next(islice(state.deck, i, None)))
+        if step is not STEP_SECOND:
+            return _nth_choice(lk, state, h, i)
+        player: str | None = h.player
+    else:
+        player = state.turn
     if player is None:
         return None
     land = lk.countries[state.country] if state.country else None
@@ -84,19 +88,19 @@ def nth(lk: Lookups, state: State, i: int) -> Event | None:
     return TurnPassed(player=player) if not i else None
 
 
-def _nth_choice(lk: Lookups, state: State, h: Owed, i: int) -> Event | None:
+def _nth_choice(lk: Lookups, state: State, h: Owed, i: int) -> LiberationEvent | None:
     """The i-th answer to an ability's step that `_legal_choices` yields (`_choices`)."""
     options = _choices(lk, state, h)
     return options[i] if i < len(options) else None
 
 
-def _choices(lk: Lookups, state: State, h: Owed) -> list[Event]:
+def _choices(lk: Lookups, state: State, h: Owed) -> list[LiberationEvent]:
     """Returns the answers to an ability's step `_legal_choices` yields, in its order, without
     asking `check` of each: the cards a turning step may turn (`turn_targets`), the prevent
     cards held, letting a turn-down stand or stopping a turn-over (where optional), another's
     face-up card to take, another player to trade hands with (as `count` counts them)."""
     step, me = h.step, h.player
-    out: list[Event] = []
+    out: list[LiberationEvent] = []
     if step in TURNING:
         out += [PlayedCardTurned(player=me, owner=q, slot=slot, face_up=up)
                 for q, slot, up in turn_targets(lk, state, h)]
@@ -116,25 +120,29 @@ def _choices(lk: Lookups, state: State, h: Owed) -> list[Event]:
     return out
 
 
-def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> Event | None:
+def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> LiberationEvent | None:
     """Returns the event a uniform random draw picks for a player: `legal`'s event at
     `below(count)`, its events listed once for both (None, `below` not asked, for chance)."""
     if state.phase is PHASE_OVER:
         return None
     steps = state.steps
-    if steps and steps[0].step is not STEP_SECOND:
-        if steps[0].step in CHANCE_STEPS:
-            return None
-        options = _choices(lk, state, steps[0])
-        return options[below(len(options))] if options else None
-    player = steps[0].player if steps else state.turn
+    if steps:
+        h = steps[0]
+        if h.step is not STEP_SECOND:
+            if h.step in CHANCE_STEPS:
+                return None
+            options = _choices(lk, state, h)
+            return options[below(len(options))] if options else None
+        player: str | None = h.player
+    else:
+        player = state.turn
     if player is None:
         return None
     land = lk.countries[state.country] if state.country else None
-    banned = land.card_type if land is not None and land.trigger is TRIGGER_FORBID else None
-    cards = lk.cards
-    kinds = [n for n in dict.fromkeys(state.hands[player])
-             if banned is None or cards[n].type != banned]
+    kinds = list(dict.fromkeys(state.hands[player]))
+    if land is not None and land.trigger is TRIGGER_FORBID:  # lib.country.forbid-type
+        banned, cards = land.card_type, lk.cards
+        kinds = [n for n in kinds if cards[n].type != banned]
     i = below(len(kinds) + 1)  # a play of each kind of card, or a pass
     return ForceCardPlayed(player=player, card=kinds[i]) if i < len(kinds) else \
         TurnPassed(player=player)

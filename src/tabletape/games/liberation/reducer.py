@@ -10,14 +10,13 @@ double-play country, the chance of a second card).
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from functools import partial
 
 from msgspec.structs import replace
 
 from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
-from tabletape.engine.kit.multiset import merge, take, with_cards, without
+from tabletape.engine.kit.multiset import merge, take, with_card, with_cards, without
 from tabletape.tape.events import Event
 from tabletape.tape.words import listed
 
@@ -93,18 +92,20 @@ def initial(lk: Lookups, header: LiberationStarted) -> State:
         steps=(Owed(STEP_TURN_COUNTRY, first),))
 
 
-def with_card(cards: tuple[str, ...], name: str) -> tuple[str, ...]:
-    """Returns a sorted hand (or pile) with one `name` added: `with_cards(cards, name)` of the
-    kit, without sorting the whole hand again (pinned in tests/games/liberation/test_fast_paths.py)."""
-    i = bisect_right(cards, name)
-    return cards[:i] + (name,) + cards[i:]
-
-
 # -- apply: one function per event -----------------------------------------------------------
 
 def apply(lk: Lookups, state: State, event: Event) -> State:
     """Returns the state after a legal event, settled until a decision is pending."""
     state = APPLY[type(event)](lk, state, event)
+    # `resolve`'s commonest answers, None (a decision is pending), asked here first: a card
+    # to deal or draw from a force deck that has one (or a country to turn); a turn to play
+    steps = state.steps
+    if steps:
+        step = steps[0].step
+        if step in CHANCE_STEPS and (step is STEP_TURN_COUNTRY or state.deck):
+            return state
+    elif state.stage is STAGE_ROUNDS or state.stage is STAGE_EXTRA:
+        return state
     while (after := resolve(lk, state)) is not None:  # turns.settle, written out: no
         state = after                                   # partial, no frame per event
     return state

@@ -30,6 +30,7 @@ from .events import (
     ForceCardDrawn,
     ForceCardPlayed,
     HandsTraded,
+    LiberationEvent,
     PlayedCardTaken,
     PlayedCardTurned,
     TieBreakDrawn,
@@ -38,7 +39,7 @@ from .events import (
     TurnOverPrevented,
     TurnPassed,
 )
-from .state import STEP_DEAL, STEP_DRAW, STEP_TAKE, STEP_TIE_DRAW, State
+from .state import STEP_DEAL, STEP_DRAW, STEP_TAKE, STEP_TIE_DRAW, State, Step
 
 # The field naming the seat that enters each event; ANY_PLAYER: a public chance outcome.
 OWNERS: dict[type, str | None] = {
@@ -61,10 +62,11 @@ _INTO_HAND = Secret(fields=("card",), seen_by=("player",))  # a card only its dr
 # face up (How to Play), a prevent card shown (Further Explanations): both public.
 SECRETS: dict[type, Secret] = {ForceCardDealt: _INTO_HAND, ForceCardDrawn: _INTO_HAND}
 
-_DRAWN_AT = {STEP_DEAL: ForceCardDealt, STEP_DRAW: ForceCardDrawn, STEP_TIE_DRAW: TieBreakDrawn}
+_DRAWN_AT: dict[Step, type[ForceCardDealt | ForceCardDrawn | TieBreakDrawn]] = {
+    STEP_DEAL: ForceCardDealt, STEP_DRAW: ForceCardDrawn, STEP_TIE_DRAW: TieBreakDrawn}
 
 
-def candidates(lk: Lookups, state: State, player: str) -> Iterable[Event]:
+def candidates(lk: Lookups, state: State, player: str) -> Iterable[LiberationEvent]:
     """Returns the outcomes of a player's own draw as they can tell them apart: every card
     they cannot rule out (`unseen`), sorted by name; the legal events for any other decision.
 
