@@ -366,8 +366,8 @@ def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
     while b.phase <= 4 and b.shot is None:
         ready = _ready(lk, state, b) if b.to_fire else ()
         if ready:
-            if not moved and ready == b.to_fire:
-                return None
+            if ready == b.to_fire:  # (the volley moved to is ready whole: nothing to drop)
+                return replace(state, battle=b) if moved else None
             return replace(state, battle=replace(b, to_fire=ready))
         moved = True
         if b.side == b.aggressor:
