@@ -422,7 +422,7 @@ def _streaming_rows(inputs: dict[str, str], n: int, size: int, rounds: int) -> l
                            check=False))
     out = path("view.html")
     rows.append(median_run(f"tabletape view -o (the viewer's page) of a {VIEW}-event log",
-                           [*TT, "view", inputs["view"], "-o", out], VIEW + 1,
+                           [*TT, "view", inputs["view"], "-o", out, "--force"], VIEW + 1,
                            os.path.getsize(inputs["view"]), rounds))
     return rows
 

@@ -245,3 +245,20 @@ def test_random_agents_play_the_games_simulate_plays():
         events: list = []
         playout.play(bound, seats, 7, visit=lambda e, s, out=events: out.append(e))  # type: ignore[misc]
         assert events == [e for e, _ in simulate.play(rs, header, 7)]
+
+
+def test_a_game_that_keeps_no_running_score_has_no_scorer_and_no_lead():
+    # the running score is a typed optional part (`Extras.score`): Liberation keeps none, so
+    # its games have no "led for good from"; the games that keep one say when the winner led
+    assert playout.scorer(engine.get("liberation")) is None
+    rs = engine.get("liberation").bind(header_for(engine.get("liberation"), ("a", "b")))
+    agents_ = {p: agents.RandomAgent() for p in rs.header.players}
+    assert playout.play(rs, agents_, 1).lead_from is None
+    for game, field in (("global-domination", "vp"), ("battlecards-pacific", "vp"),
+                        ("cards-of-war", "rounds_won")):
+        g = engine.get(game)
+        bound = g.bind(header_for(g, ("a", "b", "c") if game == "global-domination"
+                                  else ("a", "b")))
+        state = bound.initial()
+        score = playout.scorer(bound)
+        assert score is not None and score(state) is getattr(state, field)

@@ -190,7 +190,8 @@ def test_the_board_and_the_bar_name_the_reporter_of_a_recon(tmp_path):
 
 
 def test_stage_of_reads_each_games_round_or_turn():
-    """The bar's round or turn, read from each game's state without any contract."""
+    """The bar's round or turn: each game's own `Extras.progress`; a game without one shows
+    none (the template game)."""
     wants = {"replays/cards-of-war/sim-normal.jsonl": "round 3",
              "replays/global-domination/cards-builds-and-scoring.jsonl": "turn ",
              "replays/battlecards-pacific/stalemate.jsonl": "turn ",
@@ -198,9 +199,12 @@ def test_stage_of_reads_each_games_round_or_turn():
     for source, want in wants.items():
         result = engine.replay(source)
         assert result.fold is not None
-        assert stage_of(result.fold.state).startswith(want), source
-    fresh = present(engine.replay("replays/cards-of-war/sim-normal.jsonl", to=0).fold).state
-    assert stage_of(fresh) == "round 1"
+        assert stage_of(present(result.ruleset), result.fold.state).startswith(want), source
+    fresh = present(engine.replay("replays/cards-of-war/sim-normal.jsonl", to=0))
+    assert stage_of(present(fresh.ruleset), fresh.state) == "round 1"
+    from tests.template_game import RULESET as TEMPLATE
+    assert stage_of(TEMPLATE, TEMPLATE.bind(TEMPLATE.start(
+        ("a", "b"), TEMPLATE.Options(), TEMPLATE.default_components())).initial()) == ""
 
 
 @pytest.mark.parametrize("size", ["390", "1280"])

@@ -128,3 +128,15 @@ def test_a_game_loads_its_drawings_only_when_drawn():
             "g.RULESET.render\n"
             "assert 'rich' in sys.modules and g.__name__ + '.render' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_tabulated_table_that_is_no_field_of_the_lookups_fails_when_the_class_is_made():
+    # `Extras.tabulated` names fields of the game's Lookups: a misspelling fails at import,
+    # with the game and the name, not when a ruling is explained
+    from tabletape.engine.kit.contract import Extras, Tabulated
+    with pytest.raises(ContractError, match="game Broken: tabulated table 'boxes' is not a "
+                                            "field of Lookups"):
+        game_class(extras=Extras(tabulated=(Tabulated("boxes", "box", "copies"),)))
+    with pytest.raises(ContractError, match="tabulated entries 'cards' is not a field"):
+        game_class(extras=Extras(tabulated=(Tabulated("box", "cards", "copies"),)))
+    assert game_class(extras=Extras(tabulated=(Tabulated("box", "box", "copies"),)))

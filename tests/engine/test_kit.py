@@ -197,3 +197,19 @@ def test_a_coordinate_is_written_as_the_plain_rule_writes_it(v):
     else one decimal)."""
     from tabletape.engine.kit.svg import num
     assert num(v) == (str(int(v)) if v == int(v) else f"{v:.1f}")
+
+
+def test_the_memoized_drawing_helpers_keep_equal_values_of_other_types_apart():
+    """The SVG helpers are memoized: `1`, `True` and `1.0` are equal keys to a plain cache,
+    but each is written as itself, and a list handed out is the caller's own."""
+    from tabletape.engine.kit.svg import esc, text, wrap
+    # 1. equal values of three types, drawn one after the other
+    assert [text(0, 0, v) for v in (1, True, 1.0)] == [
+        '<text x="0" y="0" font-size="12">1</text>',
+        '<text x="0" y="0" font-size="12">True</text>',
+        '<text x="0" y="0" font-size="12">1.0</text>']
+    assert [esc(v) for v in (0, False, 0.0)] == ["0", "False", "0.0"]
+    # 2. a caller changing the lines it was given changes nobody else's
+    rows = wrap("alpha beta gamma", 5)
+    rows.append("mine")
+    assert wrap("alpha beta gamma", 5) == ["alpha", "beta", "gamma"]

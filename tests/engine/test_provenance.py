@@ -164,3 +164,51 @@ def test_every_bundled_event_names_the_values_its_rules_read(path):
     assert result.error is None
     assert all(r.provenance != "rulebook" for r in seen)
     assert seen  # every bundled game rests on some reconstructed value
+
+
+class _Area(msgspec.Struct, frozen=True):
+    name: str
+    adjacent: tuple[str, ...]
+    provenance: str = "reconstructed"
+
+
+class _Tables(msgspec.Struct, frozen=True):
+    areas: dict[str, _Area]
+    adjacent: dict[str, frozenset[str]]  # tabulated from each area's `adjacent`
+
+
+def test_a_lookup_in_a_table_the_game_declares_tabulated_is_a_read_of_its_field():
+    # a game's `Extras.tabulated` says where a table came from: a lookup in it is then a read
+    # of that entry's field; undeclared, the same lookup reads nothing
+    from tabletape.engine.kit.contract import Tabulated
+    from tabletape.engine.provenance import recording
+    lk = _Tables(areas={"Alaska": _Area("Alaska", ("Yukon",))},
+                 adjacent={"Alaska": frozenset({"Yukon"})})
+    log: list = []
+    _ = recording(lk, log, (Tabulated("adjacent", "areas", "adjacent"),)).adjacent["Alaska"]
+    assert log == [("Alaska", lk.areas["Alaska"], "adjacent")]
+    log.clear()
+    _ = recording(lk, log).adjacent["Alaska"]
+    assert log == []
+    _ = recording(lk, log).areas["Alaska"].adjacent  # an entry read directly: recorded either way
+    assert log == [("Alaska", lk.areas["Alaska"], "adjacent")]
+
+
+def test_the_games_declare_their_tabulated_tables_as_extras():
+    from tabletape.engine.playout import extras
+    from tabletape.games.cards_of_war.components import TABULATED as COW
+    from tabletape.games.global_domination.components import TABULATED as GD
+    assert extras(engine.get("global-domination")).tabulated == GD
+    assert extras(engine.get("cards-of-war")).tabulated == COW
+    assert extras(engine.get("liberation")).tabulated == ()
+
+
+def test_a_derivation_made_otherwise_reads_nothing():
+    # the reads a derivation noted ride beside it, never encoded: one decoded has none
+    from tabletape.engine.provenance import Derivation, Deriving
+    d = Deriving()
+    d.read("Alaska", _Area("Alaska", ()), "adjacent")
+    done = d.done("needs 4", 4)
+    assert [f for _, _, f in done.reads] == ["adjacent"]
+    again = msgspec.json.decode(msgspec.json.encode(done), type=Derivation)
+    assert again.reads == () and b"reads" not in msgspec.json.encode(done)

@@ -289,7 +289,7 @@ def test_a_shot_that_cannot_be_aimed_has_no_derivation_and_explains_without_erro
 
 
 def test_a_lookup_in_a_tabulated_table_is_a_read_of_the_field_it_came_from():
-    # Global Domination tabulates each area's neighbours (`Lookups.DERIVED`): a check that
+    # Global Domination tabulates each area's neighbours (`Extras.tabulated`): a check that
     # looks them up rests on that area's `adjacent`
     found: list[str] = []
 

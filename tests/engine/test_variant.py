@@ -75,3 +75,26 @@ def test_a_variant_is_validated_replayed_and_drawn(short_war, tmp_path, run):
     replayed = engine.replay(str(log))
     assert replayed.ruleset is not None
     assert replayed.ruleset.header.options.length == "short" and not replayed.problems
+
+
+def test_a_variant_builds_its_moves_as_the_game_it_extends(short_war, tmp_path):
+    # the moves are a part the class holds (`Packaged.moves`), not a module looked up by name
+    # on each use: a variant whose package has none inherits the game's
+    from types import ModuleType
+
+    from tabletape.engine.kit import moves
+    own = moves.part(engine.get("cards-of-war"))
+    assert own is not None and moves.part(short_war) is own
+    assert isinstance(own, ModuleType) and own.__name__ == "tabletape.games.cards_of_war.moves"
+
+
+def test_a_moves_part_without_its_functions_fails_when_first_read():
+    # an optional part is checked as the required ones are: a module without `steps`
+    import types
+
+    from tabletape.engine.kit import moves
+    from tabletape.engine.kit.contract import ContractError, missing
+    from tests.template_game import RULESET, TakeAway
+    with pytest.raises(ContractError, match="its moves part .* has no 'steps'"):
+        missing(TakeAway, "moves", types.SimpleNamespace(SETUP=frozenset()))
+    assert moves.part(RULESET) is None  # the template has no moves module: steps are derived

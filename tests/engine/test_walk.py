@@ -5,7 +5,7 @@
 - `reader.read_records` yields each block's records through `chain`; a problem is raised
   after the records before it, as a generator reading line by line did.
 - `Fold.feed` notes the usual undo in an array and settles `core_seqs` and `retracted` when
-  they are read (`Fold._settle`), as `_feed_core` writes them at once.
+  they are read (`Ledger.settle`), as `_feed_core` writes them at once.
 - corpus check counts the legal next events with the visitor `Each` and reuses the count of an
   unchanged state; the plain count is `0 if over else len(list(legal))` after every seq.
 """

@@ -187,7 +187,7 @@ def _feed_core_plainly(monkeypatch) -> None:
 
     def plain(self, seq, event, line=None):
         if isinstance(event, folding._CORE):
-            self.last_seq = seq
+            self.at.seq = seq
             return self._feed_core(seq, event, line)
         return feed(self, seq, event, line)
     monkeypatch.setattr(folding.Fold, "feed", plain)
@@ -529,27 +529,27 @@ def test_the_console_script_is_the_entry_that_knows_the_quick_path():
 
 
 def _plain_feed(self, seq, event, line=None):
-    """Fold.feed as first written: `judge`, then `_push` and `apply` (the fused game-event
+    """Fold.feed as first written: `judge`, then `push` and `apply` (the fused game-event
     path in Fold.feed stands for this)."""
     from tabletape.engine import fold as folding
     from tabletape.tape.errors import IllegalEvent
-    self.last_seq = seq
-    if self.blocked and not self.keep_going:
-        self._push(seq, event, folding.UNJUDGED)
-        self.unjudged.add(seq)
+    at = self.at
+    at.seq = seq
+    if at.blocked and not self.keep_going:
+        at.push(seq, event, folding.UNJUDGED)
+        self.verdicts.unjudged.add(seq)
         return None
     v = self.judge(event)
     if v is not None:
         err = IllegalEvent(v.reason, rule=v.rule, event=self.ruleset.describe(event),
                            file=self.file, line=line, seq=seq)
-        self.illegal[seq] = err
-        self.refused[seq] = (self.state, event)
+        self.verdicts.refuse(seq, err, at.state, event)
         if not self.keep_going:
-            self._push(seq, event, folding.ILLEGAL)
-            self.blocked += 1
+            at.push(seq, event, folding.ILLEGAL)
+            at.blocked += 1
         return err
-    self._push(seq, event, folding.APPLIED)
-    self.state = self.ruleset.apply(self.state, event)
+    at.push(seq, event, folding.APPLIED)
+    at.state = self.ruleset.apply(at.state, event)
     return None
 
 
@@ -568,7 +568,7 @@ def _fold_facts(fold, errs):
 def test_the_fused_game_event_path_is_judge_push_apply(game, seed, keep_going, data):
     """Fold.feed judges, pushes and applies a game event in one frame; fed the same events
     (a simulated game with some of its events repeated out of place, mostly illegal, and
-    undos of the latest), the plain `judge` / `_push` / `apply` fold ends the same."""
+    undos of the latest), the plain `judge` / `push` / `apply` fold ends the same."""
     from tabletape.engine import fold as folding
     from tabletape.tape.events import Undone
     header, events, _ = simulated(game, seed)

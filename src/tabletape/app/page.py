@@ -10,6 +10,7 @@ import msgspec
 from tabletape import engine
 from tabletape.app.moves import Step
 from tabletape.engine import seats as seating
+from tabletape.engine.playout import extras
 
 
 class Move(msgspec.Struct, frozen=True):
@@ -90,14 +91,11 @@ class Page(msgspec.Struct, frozen=True, kw_only=True):
     codes: list[JoinCode] = []  # every seat's join link: the umpire's page (or --show-codes)
 
 
-def stage_of(state: Any) -> str:
-    """Returns where a game stands in a player's words, read from its state without any
-    contract: its `round`, else its `game_turn` or `turns` (a turn track); "" for neither."""
-    for name, word in (("round", "round"), ("game_turn", "turn"), ("turns", "turn")):
-        value = getattr(state, name, None)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return f"{word} {value}"
-    return ""
+def stage_of(rs: engine.Ruleset[Any, Any, Any], state: Any) -> str:
+    """Returns where a game stands in a player's words ("round 3"): the game's own
+    `Extras.progress`, or "" for a game without one."""
+    progress = extras(rs).progress
+    return "" if progress is None else progress(state)
 
 
 def acts(rs: engine.Ruleset[Any, Any, Any], state: Any, decision: engine.Decision | None) -> list[str]:

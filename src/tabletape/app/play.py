@@ -264,7 +264,7 @@ class Table:
             waiting=outcome.summary if outcome else decision.detail if decision else "",
             actor=decision.actor if decision else None, over=outcome is not None,
             groups=groups, moves=tree, setting_up=setting_up, undo=undo, blocked=blocked,
-            hand=hand, acting=acts(rs, state, decision), stage=stage_of(state),
+            hand=hand, acting=acts(rs, state, decision), stage=stage_of(rs, state),
             scores=dict(outcome.scores) if outcome else {},
             winners=list(outcome.winners) if outcome else [],
             final_svg=final_svg, final_narrow=final_narrow, final_move=final_move,

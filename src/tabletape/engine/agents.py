@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.engine.playout import MAX_EVENTS, Game, drawer, score_of
+from tabletape.engine.playout import MAX_EVENTS, Game, drawer, scorer
 from tabletape.engine.protocol import CHANCE, Ruleset
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Event
@@ -428,16 +428,16 @@ def rollout(rs: Ruleset[Any, Any, Any], state: Any, seat: str, rng: random.Rando
     going is judged by its score then: the seat's share of the lead."""
     pending, draw = rs.pending, drawer(rs)
     apply = rs.apply
-    scored = depth is not None and score_of(state) is not None
+    score_of = scorer(rs)  # (a game that keeps no running score plays to the end)
+    scored = depth is not None and score_of is not None
     for _ in range(depth if scored and depth is not None else max_events):
         decision = pending(state)
         if decision is None:
             break
         state = apply(state, draw(state, decision.actor == CHANCE, rng))
     else:
-        if scored:
+        if score_of is not None and scored:
             score = score_of(state)
-            assert score is not None
             best = max(score.values())
             top = [p for p, v in score.items() if v == best]
             return 1.0 / len(top) if seat in top else 0.0

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-from array import array
 from collections import deque
 from typing import Any
 
 import msgspec
 
 from tabletape.engine import seats
+from tabletape.engine.fold_parts import (
+    APPLIED,
+    ILLEGAL,
+    UNDOS_PENDING,
+    UNJUDGED,
+    Entry,
+    Ledger,
+    PastEnd,
+    Position,
+    Ruling,
+    SeatWatch,
+    Verdicts,
+)
 from tabletape.engine.negotiation import Request, Requests
 from tabletape.engine.protocol import MAX_UNDO_DEPTH, Ruleset, Violation
-from tabletape.engine.provenance import Derivation, Reliance, rests_on, ruling_lines
+from tabletape.engine.provenance import rests_on, ruling_lines
 from tabletape.tape.errors import IllegalEvent
 from tabletape.tape.events import (
     CORE_EVENTS,
@@ -26,8 +38,11 @@ from tabletape.tape.events import (
 )
 from tabletape.tape.seqs import SeqMap, SeqSet
 
+# (the names engine.fold has always given: the parts are engine.fold_parts')
+__all__ = ["APPLIED", "ILLEGAL", "UNDOS_PENDING", "UNJUDGED", "Entry", "Fold", "Ruling",
+           "describe", "restore", "snapshot"]
+
 # -- the fold ---------------------------------------------------------------------------
-APPLIED, ILLEGAL, UNJUDGED = "applied", "illegal", "not judged"
 # what the engine folds itself; every other event is the game's
 _CORE: tuple[type[Event], ...] = (*CORE_EVENTS, Header)
 _IS_CORE: dict[type, bool] = {}  # event type -> whether the engine folds it itself
@@ -39,63 +54,23 @@ def _is_core(kind: type) -> bool:
     return core
 
 
-UNDOS_PENDING = 1 << 14  # usual undos' seqs (two per undo) `feed` notes before settling them
-
-
-class Ruling(msgspec.Struct):
-    """A verdict on a disputed event: legal or illegal, by which rule, and why."""
-
-    dispute_seq: int
-    about: int
-    verdict: str  # legal | illegal | not judged | not a game event | retracted
-    rule: str | None
-    reason: str
-    text: str
-    by: str | None = None
-    # the component values the verdict read whose provenance is not `rulebook`; None when
-    # they are not known (the event was read before a checkpoint, or past the undo depth)
-    rests_on: list[Reliance] | None = msgspec.field(default_factory=list)
-    # the arithmetic the verdict computed (a shot's window, a score), when it computed one
-    derivation: Derivation | None = None
-    unknown: str | None = None  # why `rests_on` is not known here, when it is not
-
-    def lines(self) -> list[str]:
-        """Returns the lines shown under this ruling wherever it is shown: its arithmetic,
-        what it rests on (`engine.provenance.ruling_lines`)."""
-        return ruling_lines(self.derivation, self.rests_on, self.unknown)
-
-    def said(self, head: str) -> list[str]:
-        """Returns the ruling as every command prints it: `head` ("ruling on seq 21"), the
-        verdict, the rule and the reason on one line, then its `lines`."""
-        return [f"{head}: {self.verdict}" + (f" [{self.rule}]" if self.rule else "")
-                + f" — {visible(self.reason)}", *self.lines()]
-
-
-SEAT_FINDINGS = 1000  # the seats' findings kept per log (all are counted)
-
-
-class Entry(msgspec.Struct, gc=False):
-    """A game event on the undo stack: what an `undone` of it needs.
-
-    A Struct, not a NamedTuple: one is made per game event, and a NamedTuple's constructor
-    is a Python function (~0.25 us, against ~0.05 us for a Struct or a bare tuple). Replaying
-    a 200,001-event log (half undos), best of five, shuffled, in one process: tuples 947 ms,
-    this 952, a NamedTuple 999. gc=False: an entry never takes part in a cycle (a state or
-    an event does not refer to the stack)."""
-
-    seq: int
-    before: Any  # the state before it (restored when an applied event is undone)
-    status: str  # APPLIED, ILLEGAL or UNJUDGED
-    event: Event
-
-
 class Fold:
     """Replay's accumulator: the game state plus what undo, notes and disputes need.
 
     Every game event is pushed on a bounded stack with the state before it, so that
     `undone` can pop it. An illegal event is pushed but not applied; until it is
     undone, later events are not judged (unless `keep_going`, which skips it).
+
+    What it holds is in parts, each kept by what changes it (engine.fold_parts): `at` the
+    walk's position (state, seq, undo stack), `verdicts` what the judge found, `lines` the
+    core lines and the retracted events, `seats` what the seats noticed, `requests` the undo
+    requests, `after` what a log read past its end did; the game, its header, the file and
+    `keep_going` are set once. The properties below read the parts (no one writes through
+    them).
     """
+
+    __slots__ = ("after", "at", "file", "header", "keep_going", "lines", "requests", "ruleset",
+                 "seats", "verdicts")
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any], header: Any, *, keep_going: bool = False,
                  file: str | None = None, version: str | None = None):
@@ -105,62 +80,89 @@ class Fold:
         self.header = header
         self.file = file
         self.keep_going = keep_going
-        self.state = self.ruleset.initial()
-        self.stack: deque[Entry] = deque(maxlen=MAX_UNDO_DEPTH)
-        self.evicted = 0  # stack entries forgotten past MAX_UNDO_DEPTH
-        self.blocked = 0  # illegal events on the stack
-        self.illegal: dict[int, IllegalEvent] = {}  # in effect, not undone
-        self.refused: dict[int, tuple[Any, Event]] = {}  # illegal (even if undone): state, event
-        self.corrected: dict[int, IllegalEvent] = {}  # illegal, then retracted by `undone`
-        # Per-seq facts are packed (a bit, or four bytes, per seq): memory must not
-        # grow by a Python object per event on a long log.
-        self._retracted = SeqMap()  # seq -> the undone's seq (`retracted`)
-        self.unjudged = SeqSet()
-        self._core_seqs = SeqSet((0,))  # (`core_seqs`)
-        # The usual undo's two facts (its seq, the seq it retracts), appended here by `feed`
-        # (an array append each, not a method of ours) and moved into `_core_seqs` and
-        # `_retracted` when either is read, or when UNDOS_PENDING of them wait.
-        self._undos = array("i")
-        self.signed = SeqSet()  # seqs of `signed` events
-        self.disputes: list[Ruling] = []
+        self.at = Position(self.ruleset.initial(), MAX_UNDO_DEPTH)
+        self.verdicts = Verdicts()
+        self.lines = Ledger()
+        self.seats = SeatWatch(self.ruleset, header)
         self.requests = Requests()  # undo requests and their answers (engine.negotiation)
-        self.core_problems: list[IllegalEvent] = []
-        self.last_seq = 0
-        self.partial = False  # resumed from a checkpoint: no history for rulings before it
-        self.later: list[int] = []  # `undo_after`: game events read past the fold's end
-        self._asked_after: tuple[int, int, str] | None = None  # and the open request there
-        # What the seats find (engine.seats), which changes no verdict: a game event written
-        # by one player that another owns, a secret line without its salt (format 2). Kept
-        # for the first SEAT_FINDINGS; `seat_found` counts them all.
-        self.seat_findings: dict[int, Violation] = {}
-        self.seat_found = 0
-        self._watched = (frozenset(self.ruleset.SECRETS) if getattr(header, "format", 1) >= 2
-                         else frozenset())
+        self.after = PastEnd()
+
+    # -- what the parts hold, read ----------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The game state after the last line folded."""
+        return self.at.state
+
+    @property
+    def last_seq(self) -> int:
+        return self.at.seq
+
+    @property
+    def stack(self) -> deque[Entry]:
+        """The undo stack: the latest game events, each with the state before it."""
+        return self.at.stack
+
+    @property
+    def evicted(self) -> int:
+        return self.at.evicted
+
+    @property
+    def blocked(self) -> int:
+        """How many illegal events are on the stack (none: the fold judges on)."""
+        return self.at.blocked
+
+    @property
+    def illegal(self) -> dict[int, IllegalEvent]:
+        return self.verdicts.illegal
+
+    @property
+    def refused(self) -> dict[int, tuple[Any, Event]]:
+        return self.verdicts.refused
+
+    @property
+    def corrected(self) -> dict[int, IllegalEvent]:
+        return self.verdicts.corrected
+
+    @property
+    def unjudged(self) -> SeqSet:
+        return self.verdicts.unjudged
+
+    @property
+    def core_problems(self) -> list[IllegalEvent]:
+        return self.verdicts.core_problems
+
+    @property
+    def disputes(self) -> list[Ruling]:
+        return self.verdicts.disputes
+
+    @property
+    def partial(self) -> bool:
+        """Resumed from a checkpoint: no history for rulings on the events before it."""
+        return self.verdicts.partial
 
     @property
     def core_seqs(self) -> SeqSet:
         """The seqs of core events: the header, undos, notes, signatures, misplaced headers."""
-        if self._undos:
-            self._settle()
-        return self._core_seqs
+        return self.lines.core_seqs
 
     @property
     def retracted(self) -> SeqMap:
         """The seqs of retracted events -> the seq of the `undone` that retracted each."""
-        if self._undos:
-            self._settle()
-        return self._retracted
+        return self.lines.retracted
 
-    def _settle(self) -> None:
-        """Moves the usual undos `feed` noted into `core_seqs` and `retracted`, in order."""
-        undos = self._undos
-        self._core_seqs.add_all(undos[0::2])
-        self._retracted.set_all(undos[1::2], undos[0::2])
-        del undos[:]
+    @property
+    def signed(self) -> SeqSet:
+        return self.lines.signed
 
+    @property
+    def seat_findings(self) -> dict[int, Violation]:
+        return self.seats.findings
+
+    # -- folding ------------------------------------------------------------------------------
     def feed(self, seq: int, event: Event, line: int | None = None) -> IllegalEvent | None:
         """Folds one event (seq > 0) into the state; returns its refusal, if any."""
-        self.last_seq = seq
+        at = self.at
+        at.seq = seq
         # isinstance(event, _CORE), looked up by the event's type: isinstance against a
         # tuple of Struct types costs ~0.2 us (the metaclass's slow path, each type in
         # turn), a dict lookup ~0.02 (tests/engine/test_walk.py pins it to isinstance)
@@ -168,53 +170,52 @@ class Fold:
         if core is None:
             core = _is_core(type(event))
         if core:  # one test for the common case, a game event
-            stack = self.stack
+            stack = at.stack
             if type(event) is Undone and stack and event.target == stack[-1].seq \
                     and event.asked is None and self.requests.last is None:
                 # the usual undo, inline: `_feed_core` -> `_undo` for the latest event
                 # (tests/games/test_fast_paths.py pins it to that path); its seq and the one
-                # it retracts noted for `core_seqs` and `retracted` (`_settle`). In a log
-                # that holds an undo request, every undo takes `_undo` (it may close one).
+                # it retracts noted for `core_seqs` and `retracted` (`Ledger.settle`). In a
+                # log that holds an undo request, every undo takes `_undo` (it may close one).
                 top = stack.pop()
-                undos = self._undos
+                undos = self.lines.undos
                 undos.append(seq)
                 undos.append(top.seq)
                 if len(undos) >= UNDOS_PENDING:
-                    self._settle()
+                    self.lines.settle()
                 if top.status == APPLIED:
-                    self.state = top.before
+                    at.state = top.before
                 elif top.status == ILLEGAL:
-                    self.blocked -= 1
-                    self.corrected[top.seq] = self.illegal.pop(top.seq)
+                    at.blocked -= 1
+                    self.verdicts.retract(top.seq)
                 return None
             return self._feed_core(seq, event, line)
-        if self.blocked and not self.keep_going:
-            self._push(seq, event, UNJUDGED)
-            self.unjudged.add(seq)
+        if at.blocked and not self.keep_going:
+            at.push(seq, event, UNJUDGED)
+            self.verdicts.unjudged.add(seq)
             return None
-        # a game event judged and applied in one frame: `judge`, then `_push` and `apply`
+        # a game event judged and applied in one frame: `judge`, then `push` and `apply`
         # written out (one call each to the rules, none to the fold's own helpers; pinned to
-        # `judge` and `_push` in tests/games/test_fast_paths.py)
+        # `judge` and `push` in tests/games/test_fast_paths.py)
         rs = self.ruleset
-        state = self.state
-        if event.by is not None or type(event) in self._watched:  # (rare: one test else)
-            self._seat_check(seq, state, event)
+        state = at.state
+        if event.by is not None or type(event) in self.seats.watched:  # (rare: one test else)
+            self.seats.check(rs, self.header.players, seq, state, event)
         v = (Violation("core.game.over", "the game is already over") if rs.over(state)
              else rs.check(state, event))
         if v is None:
-            stack = self.stack
+            stack = at.stack
             if len(stack) == MAX_UNDO_DEPTH:
-                self.evicted += 1
+                at.evicted += 1
             stack.append(Entry(seq, state, APPLIED, event))
-            self.state = rs.apply(state, event)
+            at.state = rs.apply(state, event)
             return None
         err = IllegalEvent(v.reason, rule=v.rule, event=rs.describe(event),
                            file=self.file, line=line, seq=seq)
-        self.illegal[seq] = err
-        self.refused[seq] = (state, event)  # what a dispute's ruling rests on
+        self.verdicts.refuse(seq, err, state, event)
         if not self.keep_going:  # keep_going skips it; otherwise it blocks until undone
-            self._push(seq, event, ILLEGAL)
-            self.blocked += 1
+            at.push(seq, event, ILLEGAL)
+            at.blocked += 1
         return err
 
     def played_on(self) -> tuple[Any, int | None] | None:
@@ -226,18 +227,19 @@ class Fold:
         what every player is shown is then the same as had the card been in the deck, so
         that no one learns from the table what another holds; the umpire sees the refusal
         at once (and everyone, at the game's end)."""
-        if not self.blocked:
-            return self.state, None
+        at = self.at
+        if not at.blocked:
+            return at.state, None
         rs = self.ruleset
-        first = min(self.illegal)
-        refused = self.refused.get(first)
-        if refused is None or not self.stack or self.stack[0].seq > first:
+        first = min(self.verdicts.illegal)
+        refused = self.verdicts.refused.get(first)
+        if refused is None or not at.stack or at.stack[0].seq > first:
             return None
         state, event = refused
         if not seats.flaggable(rs, state, event):
             return None
         state = rs.apply(rs.drawable(state, event), event)
-        for entry in self.stack:
+        for entry in at.stack:
             if entry.seq <= first:
                 continue
             ev = entry.event
@@ -251,35 +253,16 @@ class Fold:
                 return None
         return state, first
 
-    def _seat_check(self, seq: int, state: Any, event: Event) -> None:
-        """Notes a game event written by a player who does not own it, or a secret line of a
-        format-2 log that carries no salt (`seat_findings`)."""
-        rs, by = self.ruleset, event.by
-        found = None
-        if by is not None and by in self.header.players:
-            who = seats.owner(rs, event)
-            if who is not None and who != by:
-                found = Violation("core.seat.owner", f"written by {by}, but it is {who}'s to "
-                                                     "enter (a player enters only their own)")
-        if found is None and type(event) in self._watched and event.salt is None \
-                and seats.secret_from(rs, state, event):
-            found = Violation("core.secret.salt", "its content is secret from some seats, "
-                                                  "but the line carries no salt")
-        if found is not None:
-            self.seat_found += 1
-            if len(self.seat_findings) < SEAT_FINDINGS:
-                self.seat_findings[seq] = found
-
     def _feed_core(self, seq: int, event: Event, line: int | None) -> IllegalEvent | None:
         """Folds an undo, a note, a signature or a misplaced header; returns its refusal, if any."""
-        self._core_seqs.add(seq)  # (a set: the undos `feed` noted need not come first)
+        self.lines.core(seq)
         match event:
             case Undone():
                 return self._core(self._undo(seq, event), event, seq, line)
             case Note():
                 return self._core(self._note(seq, event), event, seq, line)
             case Signed():  # a statement about the log, not a play: never blocked, never judged
-                self.signed.add(seq)
+                self.lines.signed.add(seq)
                 return None
             case UndoAsked():
                 return self._core(self._ask(seq, event), event, seq, line)
@@ -307,18 +290,14 @@ class Fold:
 
     def latest(self) -> int:
         """Returns the seq an `undone` would retract now: the latest effective game event, or -1."""
-        return self.stack[-1].seq if self.stack else -1
+        return self.at.latest()
 
     def judge(self, event: Event) -> Violation | None:
         """Returns the violation of a game event in the current state, or None."""
-        if self.ruleset.over(self.state):  # not `pending`: judging needs no Decision built
+        state = self.at.state
+        if self.ruleset.over(state):  # not `pending`: judging needs no Decision built
             return Violation("core.game.over", "the game is already over")
-        return self.ruleset.check(self.state, event)
-
-    def _push(self, seq: int, event: Event, status: str) -> None:
-        if len(self.stack) == self.stack.maxlen:
-            self.evicted += 1
-        self.stack.append(Entry(seq, self.state, status, event))
+        return self.ruleset.check(state, event)
 
     def _core(self, v: Violation | None, event: Event, seq: int,
               line: int | None) -> IllegalEvent | None:
@@ -326,37 +305,39 @@ class Fold:
             return None
         err = IllegalEvent(v.reason, rule=v.rule, event=describe(self.ruleset, event),
                            file=self.file, line=line, seq=seq)
-        self.core_problems.append(err)
+        self.verdicts.core_problems.append(err)
         return err
 
     def _undo(self, seq: int, event: Undone) -> Violation | None:
         v = self._answer_violation(seq, event) or self._undo_violation(event)
         if v is not None:
             return v
+        at = self.at
         if self.requests.last is not None:  # any undo closes the open request
-            self.requests.close(self.stack, f"answered at seq {seq}" if event.asked is not None
+            self.requests.close(at.stack, f"answered at seq {seq}" if event.asked is not None
                                 else f"the undo at seq {seq} made it void")
-        top = self.stack.pop()
-        self._retracted[top.seq] = seq  # (retracted once: the undos `feed` noted hold others)
+        top = at.stack.pop()
+        self.lines.retract(top.seq, seq)
         if top.status == APPLIED:
-            self.state = top.before
+            at.state = top.before
         elif top.status == ILLEGAL:
-            self.blocked -= 1
-            self.corrected[top.seq] = self.illegal.pop(top.seq)
+            at.blocked -= 1
+            self.verdicts.retract(top.seq)
         return None
 
     def _undo_violation(self, event: Undone | UndoAsked) -> Violation | None:
-        if self.stack and event.target == self.stack[-1].seq:
+        stack = self.at.stack
+        if stack and event.target == stack[-1].seq:
             return None  # the usual undo; the stack holds game events only, never a signature
-        if event.target in self.signed:
+        if event.target in self.lines.signed:
             return Violation("core.sign.final", f"seq {event.target} is a signature, which "
                              "cannot be undone; undo retracts game events only")
-        if not self.stack:
-            if self.evicted:
+        if not stack:
+            if self.at.evicted:
                 return Violation("core.undo.depth",
                                  f"cannot reach back more than {MAX_UNDO_DEPTH} events")
             return Violation("core.undo.nothing", "there is no effective event left to undo")
-        top = self.stack[-1].seq
+        top = stack[-1].seq
         return Violation("core.undo.latest",
                          f"the latest effective event is seq {top}, not seq {event.target}")
 
@@ -365,7 +346,7 @@ class Fold:
         v = self._ask_violation(event)
         if v is None:
             assert event.by is not None  # (`_ask_violation`)
-            self.requests.asked(seq, event.target, event.by, self.stack)
+            self.requests.asked(seq, event.target, event.by, self.at.stack)
         return v
 
     def _ask_violation(self, event: UndoAsked) -> Violation | None:
@@ -378,23 +359,23 @@ class Fold:
     def _refuse(self, seq: int, event: UndoRefused) -> Violation | None:
         v = self._answer_violation(seq, event)
         if v is None:
-            self.requests.close(self.stack, f"refused at seq {seq}")
+            self.requests.close(self.at.stack, f"refused at seq {seq}")
         return v
 
     def _answer_violation(self, seq: int, event: Undone | UndoRefused) -> Violation | None:
         """Returns why an answer to a request cannot stand (a plain `undone` answers none)."""
         if event.asked is None:
             return None
-        return self.requests.answer_violation(seq, event, self.stack)
+        return self.requests.answer_violation(seq, event, self.at.stack)
 
     def open_request(self) -> Request | None:
         """Returns the undo request still waiting for an answer, or None."""
-        return self.requests.open(self.stack)
+        return self.requests.open(self.at.stack)
 
     def refusal_lines(self, seq: int) -> list[str]:
         """Returns the lines shown under the refusal of the game event at `seq` (its
         arithmetic, what it rests on: `Ruling.lines`), or none when it was not refused."""
-        judged = self.refused.get(seq)
+        judged = self.verdicts.refused.get(seq)
         if judged is None:
             return []
         return ruling_lines(self.ruleset.derive(*judged), rests_on(self.ruleset, *judged))
@@ -403,37 +384,39 @@ class Fold:
         """Notes, on a log read past the seq the fold stopped at (`explain`), the `undone`
         that retracts `about` when one does: the game events after it are not judged, but
         each undone in turn first, as the fold would."""
-        later = self.later  # the game events read past it, not undone yet
+        after = self.after
+        later = after.later  # the game events read past it, not undone yet
         if isinstance(event, (UndoAsked, UndoRefused)) or (type(event) is Undone
                                                             and event.asked is not None):
             if not self._negotiated_after(seq, event, about):
                 return  # a request, a refusal, or an answer that does not stand
         if type(event) is Undone:
-            self._asked_after = None  # any undo closes the open request
+            after.asked = None  # any undo closes the open request
             if later and event.target == later[-1]:
                 later.pop()
-            elif not later and event.target == about and about not in self.retracted \
-                    and about not in self.core_seqs:
-                self.retracted[about] = seq
+            elif not later and event.target == about and about not in self.lines.retracted \
+                    and about not in self.lines.core_seqs:
+                self.lines.retract(about, seq)
         elif not isinstance(event, _CORE):
             later.append(seq)
-            self._asked_after = None  # the table moved on: the request is void
+            after.asked = None  # the table moved on: the request is void
 
     def _negotiated_after(self, seq: int, event: Event, about: int) -> bool:
         """Notes a request read past the fold's end (`undo_after`) as the fold would; returns
         whether `event` is an accepting `undone` that stands (the request open, answered by
         another, naming its event). A line that does not stand changes nothing."""
-        asked = self._asked_after
+        after = self.after
+        asked = after.asked
         if isinstance(event, UndoAsked):
-            top = self.later[-1] if self.later else about
+            top = after.later[-1] if after.later else about
             if event.by is not None and event.target == top:
-                self._asked_after = (seq, event.target, event.by)  # (and voids the one before)
+                after.asked = (seq, event.target, event.by)  # (and voids the one before)
             return False
         assert isinstance(event, (Undone, UndoRefused))  # (`undo_after` sends only answers)
         stands = (asked is not None and event.by is not None and event.asked == asked[0]
                   and event.target == asked[1] and event.by != asked[2])
         if stands and isinstance(event, UndoRefused):
-            self._asked_after = None
+            after.asked = None
         return stands and isinstance(event, Undone)
 
     def dispute_after(self, seq: int, event: Note) -> None:
@@ -446,15 +429,16 @@ class Fold:
         if v is not None:
             return v
         if event.dispute and event.about is not None:
-            self.disputes.append(self.rule_on(seq, event))
+            self.verdicts.disputes.append(self.rule_on(seq, event))
         return None
 
     def _unknown(self, n: int) -> str:
         """Returns why the state before event `n` is not held for a ruling on it."""
-        if n in self.retracted:
-            return (f"the event was undone at seq {self.retracted[n]}, before this dispute, "
+        retracted = self.lines.retracted
+        if n in retracted:
+            return (f"the event was undone at seq {retracted[n]}, before this dispute, "
                     "and the state before an undone event is not kept")
-        if self.partial:
+        if self.verdicts.partial:
             return "the event was read before a checkpoint"
         return f"the event lies more than {MAX_UNDO_DEPTH} events back"
 
@@ -467,35 +451,36 @@ class Fold:
     def rule_on(self, seq: int, note: Note) -> Ruling:
         """Returns the ruling on the event a dispute note is about."""
         n = note.about if note.about is not None else -1
+        v, retracted = self.verdicts, self.lines.retracted
 
-        recent = {e.seq: (e.before, e.event) for e in self.stack}
+        recent = {e.seq: (e.before, e.event) for e in self.at.stack}
 
         def ruling(verdict: str, rule: str | None, reason: str) -> Ruling:
-            judged = self.refused.get(n) or recent.get(n)
+            judged = v.refused.get(n) or recent.get(n)
             if judged is None:  # say why, of the three causes, it is not known here
                 return Ruling(seq, n, verdict, rule, reason, note.text, note.by, None,
                               unknown=self._unknown(n))
             return Ruling(seq, n, verdict, rule, reason, note.text, note.by,
                           rests_on(self.ruleset, *judged), self.ruleset.derive(*judged))
 
-        if n in self.core_seqs:
+        if n in self.lines.core_seqs:
             return Ruling(seq, n, "not a game event", None,
                           "the header, notes, undos and signatures are not judged", note.text,
                           note.by)
-        if n in self.illegal:
-            return ruling("illegal", self.illegal[n].rule, self.illegal[n].reason)
-        if n in self.corrected:
-            e = self.corrected[n]
-            return ruling("illegal", e.rule, f"{e.reason} (undone at seq {self.retracted[n]})")
-        if n in self.unjudged:
-            first = min(self.illegal, default=None)
+        if n in v.illegal:
+            return ruling("illegal", v.illegal[n].rule, v.illegal[n].reason)
+        if n in v.corrected:
+            e = v.corrected[n]
+            return ruling("illegal", e.rule, f"{e.reason} (undone at seq {retracted[n]})")
+        if n in v.unjudged:
+            first = min(v.illegal, default=None)
             return Ruling(seq, n, "not judged", None, "an earlier illegal event"
                           + (f" (seq {first})" if first is not None else "")
                           + " left the state unreliable", note.text, note.by)
         rules = ", ".join(self.ruleset.governing(recent[n][1])) if n in recent else None
         why = "it passed every check of the rules that govern it"
-        if n in self.retracted:
-            why += f"; it was later undone at seq {self.retracted[n]}"
+        if n in retracted:
+            why += f"; it was later undone at seq {retracted[n]}"
         return ruling("legal", rules or None, why)
 
 
@@ -570,16 +555,18 @@ def restore(raw: bytes, ruleset: Ruleset[Any, Any, Any], header: Any, seq: int, 
                  list[problem], list[problem], tuple[list[int], Request | None]]
     bottom, stack, evicted, blocked, problems, core, requests = msgspec.msgpack.decode(
         raw, type=snap)
+    at, verdicts = fold.at, fold.verdicts
     state = bottom
     for s, status, event in stack:  # the state before each event `undone` may retract
-        fold.stack.append(Entry(s, state, status, event))
+        at.stack.append(Entry(s, state, status, event))
         if status == APPLIED:
             state = rs.apply(state, event)
-    fold.state, fold.evicted, fold.blocked, fold.last_seq = state, evicted, blocked, seq
+    at.state, at.evicted, at.blocked, at.seq = state, evicted, blocked, seq
     for reason, rule, ev, line, s in problems:
-        fold.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
-    fold.core_problems = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=s)
-                          for reason, rule, ev, line, s in core]
-    fold.requests.restored(requests, fold.stack)
-    fold.partial = True
+        verdicts.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line,
+                                           seq=s)
+    verdicts.core_problems[:] = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line,
+                                              seq=s) for reason, rule, ev, line, s in core]
+    fold.requests.restored(requests, at.stack)
+    verdicts.partial = True
     return fold

@@ -15,7 +15,6 @@ from bisect import bisect
 from collections.abc import Callable, Mapping
 from functools import partial
 from itertools import accumulate, islice
-from operator import attrgetter
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
@@ -73,15 +72,6 @@ def game_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def score_of(state: Any) -> Mapping[str, int] | None:
-    """Returns the running score the state carries (victory points, rounds won), or None."""
-    for name in ("vp", "rounds_won"):
-        value = getattr(state, name, None)
-        if value is not None:
-            return dict(value)
-    return None
-
-
 NONE: Extras[Any, Any, Any] = Extras()
 
 
@@ -89,6 +79,12 @@ def extras(rs: Ruleset[Any, Any, Any]) -> Extras[Any, Any, Any]:
     """Returns the game's optional parts (a game made with the kit declares them; any other
     ruleset has none)."""
     return rs.extras if isinstance(rs, Packaged) else NONE
+
+
+def scorer(rs: Ruleset[Any, Any, Any]) -> Callable[[Any], Mapping[str, int]] | None:
+    """Returns `score(state)`: the running score the game's states carry (victory points,
+    rounds won: its `Extras.score`), or None for a game that keeps none."""
+    return extras(rs).score
 
 
 def mover(rs: Ruleset[Any, Any, Any]) -> Callable[[Any], str | None]:
@@ -224,8 +220,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     leader_since: int | None = 0
     leader: str | None = None
     state = game.state
-    name = next((n for n in ("vp", "rounds_won") if getattr(state, n, None) is not None), None)
-    score_ref = attrgetter(name) if name else None
+    score_ref = scorer(rs)
     last_score: Any = None
     pending, legal, apply = rs.pending, rs.legal, rs.apply
     by_chance, by_player = samplers(rs)

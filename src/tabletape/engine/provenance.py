@@ -8,7 +8,8 @@ the bound game's components. A ruling "rests on" the values whose provenance is 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 import msgspec
 
@@ -36,7 +37,7 @@ def rests_on(ruleset: Any, state: Any, event: Any) -> list[Reliance]:
     out: list[Reliance] = []
     seen: set[tuple[str, str]] = set()
     derived = ruleset.derive(state, event)
-    later = [(n, e, (f,)) for n, e, f in getattr(derived, "reads", ())]
+    later = [] if derived is None else [(n, e, (f,)) for n, e, f in derived.reads]
     for name, entry, fields in (*ruleset.reads(state, event),
                                 *ruleset.consulted(state, event), *later):
         for f in fields:
@@ -112,19 +113,32 @@ class _Derived(dict[Any, Any]):
         return self[key] if key in self else default
 
 
-def recording(lk: Any, log: list[Read]) -> Any:
+class Tabulating(Protocol):
+    """A lookup table tabulated from one field of a table of component entries, each named by
+    its field of the game's lookup tables (`engine.kit.contract.Tabulated`)."""
+
+    @property
+    def table(self) -> str: ...
+    @property
+    def entries(self) -> str: ...
+    @property
+    def field(self) -> str: ...
+
+
+def recording(lk: Any, log: list[Read], tabulated: Iterable[Tabulating] = ()) -> Any:
     """Returns a copy of a game's lookup tables whose component entries write down every
     field the rules read into `log` (for a ruling, never on the path that judges a log).
-    A table the game tabulates from one field of its entries (`Lookups.DERIVED`: table ->
-    (entries, field)) records a lookup in it as a read of that field."""
+    A table the game tabulates from one field of its entries (its `Extras.tabulated`)
+    records a lookup in it as a read of that field. Each table is read as the field of the
+    tables' Struct it is declared as (`__struct_fields__`)."""
+    tables = dict(zip(lk.__struct_fields__, msgspec.structs.astuple(lk), strict=True))
     changes = {}
-    for f in lk.__struct_fields__:
-        table = getattr(lk, f)
+    for f, table in tables.items():
         recorded = _entries(table, log)
         if recorded is not table:
             changes[f] = recorded
-    for f, (entries, field) in getattr(lk, "DERIVED", {}).items():
-        changes[f] = _Derived(getattr(lk, f), getattr(lk, entries), field, log)
+    for t in tabulated:
+        changes[t.table] = _Derived(tables[t.table], tables[t.entries], t.field, log)
     return msgspec.structs.replace(lk, **changes)
 
 
@@ -158,6 +172,13 @@ class Derivation(msgspec.Struct, dict=True):
     what: str  # e.g. "needs 4-8"
     result: int
     terms: tuple[Term, ...]
+
+    @property
+    def reads(self) -> tuple[Read, ...]:
+        """The component values the computation read (`Deriving.done`; not a field: never
+        encoded, and none on a derivation decoded or made otherwise)."""
+        reads: tuple[Read, ...] = self.__dict__.get("_reads", ())
+        return reads
 
     def sum(self) -> str:
         """Returns the sum as a person checks it: "attack 6 (A6M Zero, air) + ... = 8"; a
@@ -199,7 +220,7 @@ class Deriving:
     def done(self, what: str, result: int) -> Derivation:
         """Returns the derivation of `result`, described as `what`, from the terms noted."""
         d = Derivation(what, result, tuple(self.terms))
-        vars(d)["reads"] = tuple(self.reads)  # not a field: never encoded
+        vars(d)["_reads"] = tuple(self.reads)  # not a field: never encoded (`Derivation.reads`)
         return d
 
 

@@ -22,7 +22,7 @@ from tabletape.engine.kit.multiset import take, with_cards, without
 from tabletape.engine.kit.turns import head
 from tabletape.engine.provenance import grouped, recording
 from tabletape.games.cards_of_war import legality, reducer
-from tabletape.games.cards_of_war.components import Theatre
+from tabletape.games.cards_of_war.components import TABULATED, Theatre
 from tabletape.games.cards_of_war.lookups import other, owner, total
 from tabletape.games.cards_of_war.state import State
 from tests.games.cards_of_war.helpers import (
@@ -237,8 +237,8 @@ def test_check_reads_the_same_component_values(table):
         for cand in candidates(lk, state, ev, rng)[:8]:
             fast_log: list = []
             plain_log: list = []
-            legality.check(recording(lk, fast_log), state, cand)
-            check_plain(recording(lk, plain_log), state, cand)
+            legality.check(recording(lk, fast_log, TABULATED), state, cand)
+            check_plain(recording(lk, plain_log, TABULATED), state, cand)
             assert grouped(fast_log) == grouped(plain_log), cand
             reports += isinstance(cand, HandReported) and bool(fast_log)
     assert reports or not any(isinstance(e, HandReported) for _, e in steps)

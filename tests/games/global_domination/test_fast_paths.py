@@ -30,7 +30,7 @@ from msgspec.structs import replace
 
 from tabletape.engine import simulate
 from tabletape.games.global_domination import RULESET, legality, playouts
-from tabletape.games.global_domination.components import Restriction
+from tabletape.games.global_domination.components import TABULATED, Restriction
 from tabletape.games.global_domination.state import Force, Owed, Phase, Step
 from tests.games.global_domination.helpers import header
 
@@ -278,8 +278,8 @@ def test_the_checks_asking_their_accepting_case_first_are_the_plain_checks(kind,
     for ev in _events(lk, state):
         assert legality.check(lk, state, ev) == _check_plain(lk, state, ev), ev
         fast, plain = [], []  # type: ignore[var-annotated]
-        legality.check(recording(lk, fast), state, ev)
-        _check_plain(recording(lk, plain), state, ev)
+        legality.check(recording(lk, fast, TABULATED), state, ev)
+        _check_plain(recording(lk, plain, TABULATED), state, ev)
         assert grouped(fast) == grouped(plain), ev
 
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 # RenderModule and SvgModule are declared beside Ruleset, which holds the drawings.
 __all__ = ["MEMBERS", "ComponentsModule", "ContractError", "Extras", "LegalityModule",
+           "Tabulated", "check_tabulated",
            "LookupsModule",
            "LookupsOf", "ReducerModule", "RenderModule", "SeatsModule", "SvgModule", "TextModule",
            "drawn",
@@ -147,6 +148,42 @@ class Extras(Generic[LK, S, E]):
     # picks from `legal` by `weights` with this `random()` (asked once), the weights summed
     # once for both (default: `odds` and `nth`, or `legal` and `weights`)
     chance: Callable[[LK, S, Callable[[], float]], E] | None = None
+    # the running score the state carries (player -> victory points, rounds won), the same
+    # object while it is unchanged: balance's decisiveness (when the winner took the lead
+    # for good) and the Monte Carlo agent's cut-off playouts read it (engine.playout.scorer).
+    # Default: the game keeps no running score
+    score: Callable[[S], Mapping[str, int]] | None = None
+    # where the game stands in a player's words ("round 3", "turn 2"; "" before the first):
+    # the phone's bar shows it (app.page.stage_of). Default: nothing is shown
+    progress: Callable[[S], str] | None = None
+    # the lookup tables tabulated from one field of the component entries (`Tabulated`): a
+    # lookup in one is a read of that field, for what a ruling rests on
+    # (engine.provenance.recording). Checked when the game class is made. Default: none
+    tabulated: tuple[Tabulated, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Tabulated:
+    """A lookup table tabulated from one field of a table of component entries, each named
+    by its field of the game's `Lookups`: `Tabulated("adjacent", "areas", "adjacent")` says
+    that `lk.adjacent[name]` is `lk.areas[name].adjacent`, reshaped."""
+
+    table: str  # the tabulated table (name -> value)
+    entries: str  # the table of entries it is tabulated from (name -> entry)
+    field: str  # the entries' field it holds
+
+
+def check_tabulated(game: str, tables: type, tabulated: Iterable[Tabulated]) -> str | None:
+    """Returns why a `Tabulated` does not name fields of the game's tables (`Lookups`), or
+    None: a misspelled name fails when the class is made, not when a ruling is explained."""
+    names: tuple[str, ...] = getattr(tables, "__struct_fields__", ())
+    where = getattr(tables, "__qualname__", "its tables")
+    for t in tabulated:
+        for role, name in (("table", t.table), ("entries", t.entries)):
+            if name not in names:
+                return (f"game {game}: tabulated {role} {name!r} is not a field of {where} "
+                        f"({', '.join(names)})")
+    return None
 
 
 # The functions each part must have, checked when a game class is made (a module that lost
@@ -214,7 +251,7 @@ class drawn(Generic[M]):  # lower case: a declaration, like `property`
 
 def missing(owner: type, part: str, module: object) -> None:
     """Raises ContractError when `module` lacks a function the `part` must have."""
-    for name in MEMBERS.get(part, ()):
+    for name in MEMBERS.get(part) or OPTIONAL.get(part, ()):
         if not hasattr(module, name) or (name.islower() and not callable(getattr(module, name))):
             raise ContractError(f"game {owner.__name__} ({owner.__module__}): its {part} part "
                                 f"({getattr(module, '__name__', module)}) has no {name!r}")
@@ -222,9 +259,13 @@ def missing(owner: type, part: str, module: object) -> None:
 
 # -- an optional part: the moves (engine.kit.moves) -------------------------------------------
 # A game may have a `moves` module beside its other parts: how a seat's page builds each
-# offered event in steps, and which kinds of event set the table up. It is found by its
-# name in the game's package (`engine.kit.moves.part`); a game without one gets the steps
-# derived from its events' fields and, as set-up, its public chance outcomes.
+# offered event in steps, and which kinds of event set the table up. Like the drawings it
+# is a part the class holds (`Packaged.moves`: the package's `moves` module, `drawn`,
+# checked when the class is made, its functions when first used; None when the package has
+# none, and a variant made elsewhere without one builds as the game it extends); a game
+# without one gets the steps derived from its events' fields and, as set-up, its public
+# chance outcomes.
+OPTIONAL: dict[str, tuple[str, ...]] = {"moves": ("steps", "SETUP")}
 
 class MovesModule(Protocol[LK_contra, S_contra, E_contra]):
     """moves.py: the steps by which a player builds each event, and the set-up kinds."""

@@ -21,15 +21,13 @@ than the offered events do.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
 
-from tabletape.engine.kit.contract import ContractError
+from tabletape.engine.kit.contract import MovesModule
+from tabletape.engine.kit.packaged import Packaged
 from tabletape.tape.events import Event, event_type
 
 ENVELOPE = frozenset(("seq", "prev", "at", "by", "salt"))
@@ -94,38 +92,13 @@ def setup_types(owners: dict[type, str | None], secrets: Iterable[type]) -> froz
     return frozenset(k for k, field in owners.items() if field is None and k not in hidden)
 
 
-# -- the game's part, found by name in its package ----------------------------------------
-_parts: dict[type, Any] = {}
+# -- the game's part -------------------------------------------------------------------------
 
-
-def part(rs: Any) -> Any:
-    """Returns the game's `moves` module (`MovesModule`, engine.kit.contract): the one in the
-    package of its class, or of the game it extends (a variant made elsewhere builds its
-    moves as that game does); None when there is none. A module without `steps` or
-    `SETUP` is a ContractError."""
-    kind = type(rs)
-    if kind in _parts:
-        return _parts[kind]
-    module = None
-    for k in kind.__mro__:
-        if k.__module__.startswith(("tabletape.engine", "builtins", "abc", "typing")):
-            continue
-        package = getattr(sys.modules.get(k.__module__), "__package__", None) or k.__module__
-        name = f"{package}.moves"
-        try:
-            found = importlib.util.find_spec(name)
-        except ModuleNotFoundError:
-            found = None
-        if found is None:
-            continue
-        module = importlib.import_module(name)
-        for member in ("steps", "SETUP"):
-            if not hasattr(module, member):
-                raise ContractError(f"game {kind.__name__} ({kind.__module__}): its moves part "
-                                    f"({name}) has no {member!r}")
-        break
-    _parts[kind] = module
-    return module
+def part(rs: Any) -> MovesModule[Any, Any, Any] | None:
+    """Returns the game's `moves` part (`MovesModule`, engine.kit.contract): the module its
+    class holds (`Packaged.moves`), or None for a game without one (or a ruleset not made
+    with the kit)."""
+    return rs.moves if isinstance(rs, Packaged) else None
 
 
 def steps(rs: Any, view: Any, event: Event) -> tuple[Pick, ...]:

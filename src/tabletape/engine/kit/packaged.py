@@ -17,6 +17,8 @@ modules). `Packaged` binds them; the game writes only what is its own (`check_he
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import threading
 import typing
 from collections import OrderedDict
@@ -28,14 +30,17 @@ import msgspec
 
 from tabletape.engine.kit.contract import (
     MEMBERS,
+    OPTIONAL,
     ComponentsModule,
     ContractError,
     Extras,
     LegalityModule,
     LookupsModule,
+    MovesModule,
     ReducerModule,
     SeatsModule,
     TextModule,
+    check_tabulated,
     drawn,
     missing,
 )
@@ -153,6 +158,9 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
     text: TextModule[LK, S, E]
     components: ComponentsModule[LK]
     # render, svg: declared in Ruleset (RenderModule, SvgModule); a game writes `drawn(...)`
+    # the optional moves (engine.kit.moves): the package's `moves` module, set when the
+    # class is made (`_derive`), else None
+    moves: MovesModule[LK, S, E] | None = None
 
     lk: LK  # the tables of this game's components, on a bound ruleset
 
@@ -192,7 +200,9 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
                    or check_rules_since(name, cls.changelog, cls.rules_since, cls.rules_before)
                    or check_rule_ids(name, cls.RULES, cls.switches, cls.pins)
                    or check_tables(name, _part(cls, "components").Lookups, cls.switches,
-                                   cls.pins))
+                                   cls.pins)
+                   or check_tabulated(name, _part(cls, "components").Lookups,
+                                      cls.extras.tabulated))
         if problem:
             raise ContractError(problem)
         seating = _part(cls, "seating")
@@ -306,7 +316,8 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
 
     def reads(self, state: S, event: E) -> Iterable[tuple[str, Any, tuple[str, ...]]]:
         log: list[Read] = []
-        self.legality.check(recording(self.lk, log), state, self.upcast(state, event))
+        self.legality.check(recording(self.lk, log, self.extras.tabulated), state,
+                            self.upcast(state, event))
         return grouped(log)
 
     def implied(self, state: S, body: dict[str, Any]) -> dict[str, Any]:
@@ -356,4 +367,19 @@ def _derive(cls: type[Packaged[Any, Any, Any, Any]]) -> None:
             declared: drawn[Any] = drawn(f".{part}")
             setattr(cls, part, declared)
             declared.__set_name__(cls, part)
+    for part in OPTIONAL:  # the optional parts (moves): the package's module, if it has one
+        if part not in own and _has_module(cls, part):
+            optional: drawn[Any] = drawn(f".{part}")
+            setattr(cls, part, optional)
+            optional.__set_name__(cls, part)
+
+
+def _has_module(cls: type, name: str) -> bool:
+    """Returns whether the package of the module that defines `cls` holds a module `name`."""
+    where = cls.__module__
+    package = getattr(sys.modules.get(where), "__package__", None) or where
+    try:
+        return importlib.util.find_spec(f"{package}.{name}") is not None
+    except ModuleNotFoundError:
+        return False
 

@@ -77,11 +77,11 @@ def _path(a: Box, b: Box, xs: list[float], ys: list[float], ok: list[list[bool]]
           used: dict[tuple[int, int, int, int], int], gap: float) -> list[tuple[int, int]]:
     starts = [p for p in _ports(a, xs, ys, gap) if ok[p[0]][p[1]]]
     goals = {p for p in _ports(b, xs, ys, gap) if ok[p[0]][p[1]]}
-    gx = [xs[i] for i, _ in goals]
-    gy = [ys[j] for _, j in goals]
+    targets = [(xs[i], ys[j]) for i, j in goals]
 
     def guess(i: int, j: int) -> float:
-        return min(abs(xs[i] - x) + abs(ys[j] - y) for x, y in zip(gx, gy, strict=True))
+        px, py = xs[i], ys[j]
+        return min([abs(px - x) + abs(py - y) for x, y in targets])
 
     # a state: node and the direction it was entered (0 none, 1 horizontal, 2 vertical)
     best: dict[tuple[int, int, int], float] = {}

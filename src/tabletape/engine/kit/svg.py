@@ -10,6 +10,7 @@ ships each distinct part once (tabletape.app.viewer).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from tabletape.tape.events import visible
 
@@ -26,7 +27,12 @@ NARROW = 360
 def esc(text: object) -> str:
     """Returns text safe inside an SVG element or attribute: markup-escaped, and what XML
     refuses or a reader cannot see shown as an escape (`visible`, the one door)."""
-    return (visible(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _esc(text if type(text) is str else str(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _esc(s: str) -> str:
+    return (visible(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
 
 
@@ -39,6 +45,13 @@ def num(v: float) -> str:
 
 def text(x: float, y: float, s: object, *, size: int = 12, anchor: str = "start",
          weight: str = "normal", fill: str = INK, cls: str = "") -> str:
+    """Returns one line of text at (x, y) on its baseline."""
+    return _text(x, y, s if type(s) is str else str(s), size, anchor, weight, fill, cls)
+
+
+@lru_cache(maxsize=1 << 15, typed=True)
+def _text(x: float, y: float, s: str, size: int, anchor: str, weight: str, fill: str,
+          cls: str) -> str:
     attrs = f'x="{num(x)}" y="{num(y)}" font-size="{size}"'
     if anchor != "start":
         attrs += f' text-anchor="{anchor}"'
@@ -51,6 +64,7 @@ def text(x: float, y: float, s: object, *, size: int = 12, anchor: str = "start"
     return f"<text {attrs}>{esc(s)}</text>"
 
 
+@lru_cache(maxsize=1 << 14, typed=True)
 def rect(x: float, y: float, w: float, h: float, *, fill: str = CARD, stroke: str = FAINT,
          rx: float = 4, width: float = 1, dash: str = "", opacity: float = 1) -> str:
     extra = f' stroke-dasharray="{dash}"' if dash else ""
@@ -69,7 +83,7 @@ def line(x1: float, y1: float, x2: float, y2: float, *, stroke: str = FAINT,
 
 def polyline(points: list[tuple[float, float]], *, stroke: str = FAINT, width: float = 1) -> str:
     """Returns an open line through the points (a route, `engine.kit.route`)."""
-    pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+    pts = " ".join([f"{num(x)},{num(y)}" for x, y in points])
     return (f'<polyline points="{pts}" fill="none" stroke="{stroke}" '
             f'stroke-width="{num(width)}" class="route"/>')
 
@@ -86,6 +100,11 @@ def clip(s: str, chars: int) -> str:
 def wrap(s: str, chars: int) -> list[str]:
     """Returns `s` in lines of at most `chars` characters, broken between words (a word
     longer than a line is broken inside it): every character kept, never cut."""
+    return list(_wrap(s, chars))
+
+
+@lru_cache(maxsize=1 << 12)
+def _wrap(s: str, chars: int) -> tuple[str, ...]:
     chars = max(1, chars)
     out: list[str] = []
     line_ = ""
@@ -105,15 +124,16 @@ def wrap(s: str, chars: int) -> list[str]:
             line_ = word
     if line_ or not out:
         out.append(line_)
-    return out
+    return tuple(out)
 
 
+@lru_cache(maxsize=1 << 12, typed=True)
 def lines(x: float, y: float, s: str, chars: int, *, size: int = 12, leading: float = 0,
           **kw: str) -> tuple[str, int]:
     """Returns `s` wrapped (`wrap`) as one `<text>` per line from baseline `y`, and how
     many lines it took; `leading` is the distance between baselines (default 1.2 x size)."""
     step = leading or round(size * 1.2)
-    rows = wrap(s, chars)
+    rows = _wrap(s, chars)
     return "".join(text(x, y + i * step, r, size=size, **kw)
                    for i, r in enumerate(rows)), len(rows)
 
@@ -124,6 +144,7 @@ def group(*items: str, label: str = "") -> str:
     return f"<g{attr}>{''.join(items)}</g>"
 
 
+@lru_cache(maxsize=1 << 13, typed=True)
 def card(x: float, y: float, w: float, h: float, name: str, sub: str = "", *,
          hidden: bool = False, top: bool = False, colour: str = FAINT, faded: bool = False,
          small: int = 9) -> str:

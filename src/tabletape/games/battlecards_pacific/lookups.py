@@ -81,3 +81,14 @@ def view(state: State, player: str) -> State:
                    kept=hide_hands(state.kept, player), stacks=stacks,
                    arsenal={s: hide_deck(d) for s, d in state.arsenal.items()},
                    conflict={th: hide_deck(d) for th, d in state.conflict.items()})
+
+
+def score(state: State) -> dict[str, int]:
+    """Returns the running score: victory points per side (the game's `Extras.score`)."""
+    return state.vp
+
+
+def progress(state: State) -> str:
+    """Returns where the game stands in a player's words, "turn N" ("" before the first):
+    the game's `Extras.progress`."""
+    return f"turn {state.turns}" if state.turns > 0 else ""

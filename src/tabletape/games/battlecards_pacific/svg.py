@@ -9,6 +9,9 @@ the state is a player's `view`.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 from tabletape.engine.kit.svg import (
     FAINT,
     GOLD,
@@ -39,7 +42,13 @@ def _vals(v: Values) -> str:
 
 
 def _unit_line(game: BattlecardsPacific, state: State, p: str, name: str) -> str:
-    u = game.lk.units[state.sides[p]].get(name)
+    return _unit_values(game, state.sides[p], name)
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _unit_values(game: BattlecardsPacific, side: str, name: str) -> str:
+    """Returns a unit's attack and defence values (nothing for a unit not in the side's)."""
+    u = game.lk.units[side].get(name)
     return f"A {_vals(u.attack)} · D {_vals(u.defence)}" if u else ""
 
 
@@ -144,41 +153,70 @@ def _battle_narrow(game: BattlecardsPacific, state: State, y: float, width: int
                  label="battle"), y + h + 8
 
 
+class Side(NamedTuple):
+    """What a side's part shows: its player, their colour and side, whether eliminated, VP,
+    the stacks (by unit type), Reserve Hand, Kept Cards, BATTLECARDS won and casualties."""
+
+    p: str
+    colour: str
+    side: str
+    eliminated: bool
+    vp: int
+    stacks: tuple[tuple[str, ...], ...]
+    reserve: tuple[str, ...]
+    kept: tuple[str, ...]
+    won: tuple[str, ...]
+    lost: tuple[str, ...]
+
+
+def _facts(state: State, p: str) -> Side:
+    """Returns what a player's side part shows."""
+    side = state.sides[p]
+    return Side(p, seat_colour(state.players, p), side, p in state.eliminated, state.vp[p],
+                tuple(state.stacks[p][kind.value] for kind in UnitType), state.reserve[p],
+                state.kept[p], state.won[p], state.arsenal_discard[side])
+
+
 def _side_narrow(game: BattlecardsPacific, state: State, p: str, y: float, width: int
                  ) -> tuple[str, float]:
-    colour = seat_colour(state.players, p)
-    side = state.sides[p]
-    name = f"{p} ({side})" + (" — eliminated" if p in state.eliminated else "")
+    most = tuple(max(len(state.stacks[q][kind.value]) for q in state.players)
+                 for kind in UnitType)
+    return _side_narrow_drawn(game, _facts(state, p), most, y, width)
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _side_narrow_drawn(game: BattlecardsPacific, f: Side, most: tuple[int, ...], y: float,
+                       width: int) -> tuple[str, float]:
+    """Returns a side's part for a phone (each stack given as many rows as the longest of
+    its type, `most`) and where the next part starts."""
+    p, colour, side = f.p, f.colour, f.side
+    name = f"{p} ({side})" + (" — eliminated" if f.eliminated else "")
     goal = game.lk.rules.standard_victory
     chars = int((width - 52) / 6.4)
     items = [text(26, y + 20, name, size=14, weight="bold", fill=colour),
-             text(width - 26, y + 20, f"{state.vp[p]} VP of {goal}", size=13, anchor="end",
+             text(width - 26, y + 20, f"{f.vp} VP of {goal}", size=13, anchor="end",
                   weight="bold", fill=GOLD)]
     tw = width - 52
     items.append(rect(26, y + 28, tw, 10, fill="#fff", stroke=FAINT, rx=2))
-    filled = tw * min(state.vp[p], goal) / goal
+    filled = tw * min(f.vp, goal) / goal
     if filled:
         items.append(rect(26, y + 28, filled, 10, fill=GOLD, stroke=GOLD, rx=2))
     at = y + 60
     half = (width - 52 - 4) / 2
-    for kind in UnitType:
-        units = state.stacks[p][kind.value]
-        most = max(len(state.stacks[q][kind.value]) for q in state.players)
+    for kind, units, longest in zip(UnitType, f.stacks, most, strict=True):
         items.append(text(26, at, f"{kind.value} stack ({len(units)})", size=12, weight="bold"))
         at += 6
         for i, u in enumerate(units):
             items.append(card(26 + (i % 2) * (half + 4), at + (i // 2) * 38, half, 34, u,
-                              _unit_line(game, state, p, u), hidden=u == HIDDEN,
+                              _unit_values(game, side, u), hidden=u == HIDDEN,
                               colour=colour, small=10))
-        at += ((most + 1) // 2) * 38 + 16  # as many rows as either side's: steadier
-    reserve = state.reserve[p]
+        at += ((longest + 1) // 2) * 38 + 16  # as many rows as either side's: steadier
+    reserve, kept, lost = f.reserve, f.kept, f.lost
     shown = "" if all(c == HIDDEN for c in reserve) else ": " + ", ".join(reserve)
-    kept = state.kept[p]
     kept_s = "" if all(c == HIDDEN for c in kept) else ": " + ", ".join(kept)
-    lost = state.arsenal_discard[side]
     for said, fill, least in ((f"Reserve Hand {len(reserve)}{shown}", INK, 3),
                               (f"kept {len(kept)}{kept_s}; won: "
-                               + (", ".join(state.won[p]) or "—"), INK, 1),
+                               + (", ".join(f.won) or "—"), INK, 1),
                               (f"casualties ({side}, {len(lost)}): "
                                + (", ".join(lost) or "none"), LOSS if lost else INK, 1)):
         block, n = lines(26, at, said, chars, size=11, fill=fill)
@@ -234,39 +272,41 @@ def _battle(game: BattlecardsPacific, state: State, y: float) -> str:
 
 def _side(game: BattlecardsPacific, state: State, p: str, y: float, rows: int
           ) -> tuple[str, float]:
-    colour = seat_colour(state.players, p)
+    return _side_drawn(game, _facts(state, p), y, rows)
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _side_drawn(game: BattlecardsPacific, f: Side, y: float, rows: int) -> tuple[str, float]:
+    """Returns a side's part (its stacks `rows` cards high) and its height."""
+    p, colour, side = f.p, f.colour, f.side
     h = 52 + rows * 36 + 40
-    side = state.sides[p]
-    name = f"{p} ({side})" + (" — eliminated" if p in state.eliminated else "")
+    name = f"{p} ({side})" + (" — eliminated" if f.eliminated else "")
     goal = game.lk.rules.standard_victory
     items = [rect(16, y, W - 32, h, fill="#fbf8ef", stroke=colour),
              text(26, y + 20, name, size=14, weight="bold", fill=colour),
-             text(W - 26, y + 20, f"{state.vp[p]} VP", size=14, anchor="end", weight="bold",
+             text(W - 26, y + 20, f"{f.vp} VP", size=14, anchor="end", weight="bold",
                   fill=GOLD)]
     # the VP track
     tx, tw = 250, W - 26 - 250 - 60
     items.append(rect(tx, y + 10, tw, 12, fill="#fff", stroke=FAINT, rx=2))
-    filled = tw * min(state.vp[p], goal) / goal
+    filled = tw * min(f.vp, goal) / goal
     if filled:
         items.append(rect(tx, y + 10, filled, 12, fill=GOLD, stroke=GOLD, rx=2))
     items.append(text(tx + tw + 4, y + 21, str(goal), size=9, fill=FAINT))
-    for k, kind in enumerate(UnitType):
+    for k, (kind, units) in enumerate(zip(UnitType, f.stacks, strict=True)):
         x = 26 + k * (COL + 8)
-        units = state.stacks[p][kind.value]
         items.append(text(x, y + 44, f"{kind.value} stack ({len(units)})", size=12,
                           weight="bold"))
         for i, u in enumerate(units[:rows]):
-            items.append(card(x, y + 52 + i * 36, COL, 32, u, _unit_line(game, state, p, u),
+            items.append(card(x, y + 52 + i * 36, COL, 32, u, _unit_values(game, side, u),
                               hidden=u == HIDDEN, colour=colour))
     yy = y + 52 + rows * 36 + 14
-    reserve = state.reserve[p]
+    reserve, kept, lost = f.reserve, f.kept, f.lost
     shown = "" if all(c == HIDDEN for c in reserve) else ": " + ", ".join(reserve)
-    kept = state.kept[p]
     kept_s = "" if all(c == HIDDEN for c in kept) else ": " + ", ".join(kept)
     items.append(text(26, yy, clip(f"Reserve Hand {len(reserve)}{shown}", 70), size=11))
     items.append(text(W / 2, yy, clip(f"kept {len(kept)}{kept_s}; won: "
-                                      + (", ".join(state.won[p]) or "—"), 70), size=11))
-    lost = state.arsenal_discard[side]
+                                      + (", ".join(f.won) or "—"), 70), size=11))
     items.append(text(26, yy + 18, clip(f"casualties ({side}, {len(lost)}): "
                                         + (", ".join(lost) or "none"), 140), size=11,
                       fill=LOSS if lost else INK))

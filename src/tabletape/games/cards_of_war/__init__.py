@@ -34,7 +34,8 @@ class CardsOfWar(Packaged[CowStarted, State, CowEvent, Lookups]):
     reducer, legality, lookups, text, components = reducer, legality, lookups, text, components
     seating = seats  # who enters each event, what each seat may know (seats.py)
     extras = Extras(count=legality.count, derive=text.derive,
-                    odds=playouts.odds, nth=playouts.nth)
+                    odds=playouts.odds, nth=playouts.nth, score=lookups.score,
+                    progress=lookups.progress, tabulated=components.TABULATED)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg
 

@@ -7,11 +7,12 @@ The rulebook prints no card list; see components.json's provenance on every card
 from __future__ import annotations
 
 import enum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
+from tabletape.engine.kit.contract import Tabulated
 from tabletape.tape.events import Label, Text, Title
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
 
@@ -96,6 +97,11 @@ def problems(comp: Components) -> str | None:
 
 # -- the lookup tables ---------------------------------------------------------------------
 
+# the tables tabulated from one field of the cards: a lookup in one is a read of that field
+# (what a ruling rests on: engine.provenance.recording); the game's `Extras.tabulated`
+TABULATED = (Tabulated("theatre_of", "cards", "theatre"), Tabulated("value_of", "cards", "value"))
+
+
 class Lookups(msgspec.Struct, frozen=True):
     """The lookup tables of one deck, built once per game by `bind` and passed to the rules as `lk`.
 
@@ -103,10 +109,6 @@ class Lookups(msgspec.Struct, frozen=True):
     tabulated from the cards for the rules' hot paths, each card's theatre as the RECON
     answer names it, its value, and the cards whose KILL matches a card.
     """
-
-    # a lookup in a table tabulated from one field is a read of that field (engine.provenance)
-    DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"theatre_of": ("cards", "theatre"),
-                                                      "value_of": ("cards", "value")}
 
     cards: dict[str, Card]
     full_deck: dict[str, int]  # name -> count, sorted by name

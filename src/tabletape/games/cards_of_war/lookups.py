@@ -93,3 +93,14 @@ def view(state: State, player: str) -> State:
     return replace(state, hands=turns.hide_hands(state.hands, player),
                    decks={o: turns.hide_deck(d) for o, d in state.decks.items()},
                    reinforce_card=secret)
+
+
+def score(state: State) -> dict[str, int]:
+    """Returns the running score: rounds won per player (the game's `Extras.score`)."""
+    return state.rounds_won
+
+
+def progress(state: State) -> str:
+    """Returns where the game stands in a player's words, "round N" ("" before the first):
+    the game's `Extras.progress`."""
+    return f"round {state.round}" if state.round > 0 else ""

@@ -7,6 +7,9 @@ player's `view`), decks and discards, rounds won and the options in force.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 from tabletape.engine.kit.svg import (
     FAINT,
     GOLD,
@@ -23,7 +26,7 @@ from tabletape.engine.kit.svg import (
 from tabletape.engine.kit.turns import HIDDEN
 
 from . import CardsOfWar
-from .components import Card
+from .components import Card, Theatre
 from .legality import next_opener
 from .lookups import owner, total
 from .state import Phase, State
@@ -60,39 +63,10 @@ def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawin
     for no, b in enumerate(() if over else state.battles, 1):
         x = 16 + (0 if narrow else (no - 1) * (COL + 8))
         top = 40 + ((no - 1) * (h + 8) if narrow else 0)
-        head = f"battle {no}" + (f" — {b.theatre.value}" if b.theatre else "")
-        items = [rect(x, top, col, h, fill="#fbf8ef", stroke=WIN if b.closed else FAINT,
-                      width=2 if b.closed else 1),
-                 text(x + 8, top + 17, head, size=13, weight="bold")]
-        if b.closed:
-            won = f"won by {b.winner} ({b.points} pts)" if b.winner else "drawn"
-            items.append(text(x + col - 8, top + 17, won, size=12, anchor="end",
-                              weight="bold", fill=seat_colour(players, b.winner)))
-        for i, p in enumerate(players):
-            y = top + 24 + (0 if beside else i * pile_h)
-            px = x + 8 + (i * (pile_w + 8) if beside else 0)  # the pile's left edge
-            colour = seat_colour(players, p)
-            items.append(text(px, y + 14, p, size=12, weight="bold", fill=colour))
-            pile = b.piles[p]
-            if b.closed and b.winner == p:
-                items.append(text(px + pile_w, y + 14, "★ won", size=12, anchor="end",
-                                  fill=GOLD, weight="bold"))
-            for k, name in enumerate(pile):
-                c = lk.cards.get(name)
-                sub = f"{c.value} pts · {c.theatre.value}" if c else ""
-                items.append(card(px, y + 20 + k * (card_h + 2), pile_w, card_h, name,
-                                  sub if narrow else "", top=k == len(pile) - 1,
-                                  colour=colour, faded=b.closed, small=10 if narrow else 9))
-                if not narrow:
-                    items.append(text(x + col - 12, y + 20 + k * (CARD_H + 2) + 15, sub,
-                                      size=10, anchor="end", fill=FAINT))
-            if not pile:
-                items.append(text(px, y + 36, "no cards", size=10, fill=FAINT))
-            if not b.closed:
-                items.append(text(px + pile_w, y + pile_h - 6,
-                                  f"{total(lk, state, b, p)} pts", size=13, anchor="end",
-                                  weight="bold", fill=colour))
-        parts.append(group(*items, label=f"battle {no}"))
+        totals = () if b.closed else tuple(total(lk, state, b, p) for p in players)
+        parts.append(_battle(game, players, no, (b.theatre, b.closed, b.winner, b.points),
+                             tuple(b.piles[p] for p in players), totals,
+                             Layout(x, top, col, h, pile_w, pile_h, card_h, narrow, beside)))
     y = top + h + 16
     if over:
         y = 40 + 16
@@ -104,6 +78,61 @@ def draw(game: CardsOfWar, state: State, pending: str, width: int = W) -> Drawin
     part, y = _footer(state, y, pending, width)
     parts.append(part)
     return Drawing(width, y, f"{title}; {pending}", parts)
+
+
+class Layout(NamedTuple):
+    """Where a battle is drawn: its box, its piles' width and height, its cards' height."""
+
+    x: float
+    top: float
+    col: float
+    h: float
+    pile_w: float
+    pile_h: float
+    card_h: int
+    narrow: bool
+    beside: bool
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _battle(game: CardsOfWar, players: tuple[str, ...], no: int,
+            result: tuple[Theatre | None, bool, str | None, int],
+            piles: tuple[tuple[str, ...], ...], totals: tuple[int, ...], at: Layout) -> str:
+    """Returns a battle's part: its theatre, its result (closed, winner, points), each
+    player's pile and, while open, its total."""
+    theatre, closed, winner, points = result
+    x, top, col, h, pile_w, pile_h, card_h, narrow, beside = at
+    head = f"battle {no}" + (f" — {theatre.value}" if theatre else "")
+    items = [rect(x, top, col, h, fill="#fbf8ef", stroke=WIN if closed else FAINT,
+                  width=2 if closed else 1),
+             text(x + 8, top + 17, head, size=13, weight="bold")]
+    if closed:
+        won = f"won by {winner} ({points} pts)" if winner else "drawn"
+        items.append(text(x + col - 8, top + 17, won, size=12, anchor="end",
+                          weight="bold", fill=seat_colour(players, winner)))
+    for i, (p, pile) in enumerate(zip(players, piles, strict=True)):
+        y = top + 24 + (0 if beside else i * pile_h)
+        px = x + 8 + (i * (pile_w + 8) if beside else 0)  # the pile's left edge
+        colour = seat_colour(players, p)
+        items.append(text(px, y + 14, p, size=12, weight="bold", fill=colour))
+        if closed and winner == p:
+            items.append(text(px + pile_w, y + 14, "★ won", size=12, anchor="end",
+                              fill=GOLD, weight="bold"))
+        for k, name in enumerate(pile):
+            c = game.lk.cards.get(name)
+            sub = f"{c.value} pts · {c.theatre.value}" if c else ""
+            items.append(card(px, y + 20 + k * (card_h + 2), pile_w, card_h, name,
+                              sub if narrow else "", top=k == len(pile) - 1,
+                              colour=colour, faded=closed, small=10 if narrow else 9))
+            if not narrow:
+                items.append(text(x + col - 12, y + 20 + k * (CARD_H + 2) + 15, sub,
+                                  size=10, anchor="end", fill=FAINT))
+        if not pile:
+            items.append(text(px, y + 36, "no cards", size=10, fill=FAINT))
+        if not closed:
+            items.append(text(px + pile_w, y + pile_h - 6, f"{totals[i]} pts", size=13,
+                              anchor="end", weight="bold", fill=colour))
+    return group(*items, label=f"battle {no}")
 
 
 def acting(state: State) -> str | None:
@@ -118,8 +147,17 @@ def acting(state: State) -> str | None:
 
 
 def _player(game: CardsOfWar, state: State, p: str, y: int, width: int) -> tuple[str, int]:
-    players = state.players
-    hand = state.hands[p]
+    counts = (state.hand_size[p], len(state.face_down[p]), state.rounds_won.get(p, 0))
+    return _player_drawn(game, p, seat_colour(state.players, p), state.hands[p], counts, y,
+                         width)
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _player_drawn(game: CardsOfWar, p: str, colour: str, hand: tuple[str, ...],
+                  counts: tuple[int, int, int], y: int, width: int) -> tuple[str, int]:
+    """Returns a player's row (`counts`: hand size, cards face down, rounds won) and where
+    the next part starts."""
+    hand_size, face_down, won = counts
     narrow = width < 600
     left = 24 if narrow else 170  # where the hand's cards start
     per = 9 if not narrow else max(1, (width - 40 - left) // 78 + 1)
@@ -127,13 +165,11 @@ def _player(game: CardsOfWar, state: State, p: str, y: int, width: int) -> tuple
     rows = max(1, (len(hand) + per - 1) // per) if narrow else 1
     top = y + 72 if narrow else y + 6
     height = ROW if not narrow else 72 + rows * (ROW + 2) + 2
-    colour = seat_colour(players, p)
-    won = state.rounds_won.get(p, 0)
     items = [rect(16, y, width - 32, height, fill="#fbf8ef", stroke=colour),
              text(26, y + 18, p, size=14, weight="bold", fill=colour),
-             text(26, y + 36, f"{len(hand)} cards / hand size {state.hand_size[p]}",
+             text(26, y + 36, f"{len(hand)} cards / hand size {hand_size}",
                   size=10, fill=FAINT),
-             text(26, y + 50, f"face down {len(state.face_down[p])}", size=10, fill=FAINT)]
+             text(26, y + 50, f"face down {face_down}", size=10, fill=FAINT)]
     for k in range(won):
         items.append(circle(30 + k * 14, y + 60, 5, fill=GOLD, stroke=GOLD))
     items.append(text(26 + won * 14, y + 64, f"rounds won {won}", size=10, fill=FAINT))

@@ -38,7 +38,8 @@ class GlobalDomination(Packaged[GdStarted, State, GdEvent, Lookups]):
     seating = seats  # who enters each event, what each seat may know (seats.py)
     extras = Extras(count=legality.count, derive=text.derive,
                     odds=playouts.odds, nth=playouts.nth, pick=playouts.pick,
-                    actor=playouts.actor)
+                    actor=playouts.actor, score=lookups.score, progress=lookups.progress,
+                    tabulated=components.TABULATED)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg
 

@@ -8,11 +8,12 @@ components.json). `Lookups` holds the tables the rules read, built once per game
 from __future__ import annotations
 
 import enum
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
+from tabletape.engine.kit.contract import Tabulated
 from tabletape.tape.events import StrictName as Name  # read once per log: checked in full
 from tabletape.tape.events import Text, Title
 
@@ -255,6 +256,11 @@ def _track_problems(comp: Components) -> str | None:
     return None
 
 
+# the tables tabulated from one field of the areas: a lookup in one is a read of that field
+# (what a ruling rests on: engine.provenance.recording); the game's `Extras.tabulated`
+TABULATED = (Tabulated("adjacent", "areas", "adjacent"),)
+
+
 class Lookups(msgspec.Struct, frozen=True):
     """The lookup tables of one box, built once per game by `bind` and passed to the rules as `lk`.
 
@@ -289,9 +295,6 @@ class Lookups(msgspec.Struct, frozen=True):
     dearest: int  # the highest of those costs (0: none)
     at_scoring: frozenset[str]  # the cards that may be played in the scoring step (timing)
     anytime: frozenset[str]  # the cards whose text may be played at any time
-    # the tables tabulated from one field of the entries: a lookup in one reads that field
-    # (engine.provenance.recording: what a ruling rests on)
-    DERIVED: ClassVar[dict[str, tuple[str, str]]] = {"adjacent": ("areas", "adjacent")}
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     token_supply: bool = True  # 1.1 gd.build.supply: a new Force needs a token from supply
     discard_any_order: bool = True  # 1.1 gd.use.discard2: the two cards in either order

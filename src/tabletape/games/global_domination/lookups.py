@@ -247,3 +247,14 @@ def view(state: State, player: str) -> State:
     they can count them (their cards less their hand and their face-up discard pile)."""
     decks = {p: d if p == player else turns.hide_deck(d) for p, d in state.decks.items()}
     return replace(state, hands=turns.hide_hands(state.hands, player), decks=decks)
+
+
+def score(state: State) -> dict[str, int]:
+    """Returns the running score: victory points per player (the game's `Extras.score`)."""
+    return state.vp
+
+
+def progress(state: State) -> str:
+    """Returns where the game stands in a player's words, "turn N" ("" before the first):
+    the game's `Extras.progress`."""
+    return f"turn {state.game_turn}" if state.game_turn > 0 else ""

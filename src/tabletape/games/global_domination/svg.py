@@ -10,6 +10,7 @@ state is a player's `view`).
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from tabletape.engine.kit import route
 from tabletape.engine.kit.svg import (
@@ -31,7 +32,7 @@ from tabletape.engine.kit.turns import HIDDEN
 
 from . import GlobalDomination
 from . import lookups as q
-from .state import Phase, State
+from .state import Force, Phase, State
 
 W = 960
 AREA_H = 34
@@ -94,20 +95,16 @@ class Map:
 
 def draw(game: GlobalDomination, state: State, pending: str, width: int = W) -> Drawing:
     """Returns the table: the map, the tracks, the players (`width` NARROW: for a phone)."""
-    lk = game.lk
     players = state.players
     turn = "Start" if state.game_turn == 0 else ("End" if state.phase is Phase.OVER
                                                  else str(state.game_turn))
     title = f"Global Domination — Game Turn {turn} — {state.phase.value}"
     size = 17 if width >= 600 else 14
     head, n = lines(16, 28, title, int((width - 32) / (size * 0.62)), size=size, weight="bold")
-    m = Map(game, width, 44 + (n - 1) * 17)
-    links = [polyline(r, stroke="#a39b86") for r in m.routes(game)]
-    parts = [group(head, label="title"),
-             group(*m.frames, *links, label="map")]
-    for a in lk.areas:
-        if a in m.box:
-            parts.append(_area(game, state, a, m.box[a], m.narrow))
+    top = 44 + (n - 1) * 17
+    m, drawn = _map(game, width, top)
+    parts = [group(head, label="title"), drawn,
+             *_areas(game, state.players, tuple(state.board.items()), width, top)]
     y = m.bottom + 8
     part, y = _tracks(game, state, y, width)
     parts.append(part)
@@ -124,20 +121,45 @@ def draw(game: GlobalDomination, state: State, pending: str, width: int = W) -> 
     return Drawing(width, int(y + 52 + (k - 1) * 14), f"{title}; {pending}", parts)
 
 
-def _area(game: GlobalDomination, state: State, a: str,
-          box: tuple[float, float, float, float], narrow: bool) -> str:
+@lru_cache(maxsize=16, typed=True)
+def _map(game: GlobalDomination, width: int, top: float) -> tuple[Map, str]:
+    """Returns the map's layout and its part (frames and routes): the same for every state
+    of a bound game drawn at a width, so drawn once."""
+    m = Map(game, width, top)
+    links = [polyline(r, stroke="#a39b86") for r in m.routes(game)]
+    return m, group(*m.frames, *links, label="map")
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _areas(game: GlobalDomination, players: tuple[str, ...],
+           board: tuple[tuple[str, Force], ...], width: int, top: float) -> tuple[str, ...]:
+    """Returns each Area's part, in the game's order, with the Force the board puts there."""
+    m = _map(game, width, top)[0]
+    forces = dict(board)
+    out = []
+    for a in game.lk.areas:
+        if a in m.box:
+            f = forces.get(a)
+            owner, full = (f.owner, f.full) if f else (None, False)
+            out.append(_area_drawn(game, a, m.box[a], m.narrow, owner, full,
+                                   seat_colour(players, owner)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 12, typed=True)
+def _area_drawn(game: GlobalDomination, a: str, box: tuple[float, float, float, float],
+                narrow: bool, owner: str | None, full: bool, colour: str) -> str:
+    """Returns an Area's part: its box, name, resource and Force (`owner` None: empty)."""
     lk = game.lk
     x, y, w, h = box
     sea = a in lk.sea
-    f = state.board.get(a)
-    colour = seat_colour(state.players, f.owner) if f else FAINT
-    if f is None:
+    if owner is None:
         shape = rect(x, y, w, h, fill="#dbe9f4" if sea else CARD, stroke=FAINT,
                      rx=16 if sea else 4)
     else:
         shape = rect(x, y, w, h, fill=colour, stroke=colour, rx=16 if sea else 4,
-                     opacity=1 if f.full else 0.3, width=2, dash="" if f.full else "4 2")
-    ink = "#fff" if f is not None and f.full else INK
+                     opacity=1 if full else 0.3, width=2, dash="" if full else "4 2")
+    ink = "#fff" if owner is not None and full else INK
     res = lk.areas[a].resource
     sym = next((r.symbol for r in game.header.components.resources if r.name == res), "") \
         if res else ""
@@ -147,19 +169,32 @@ def _area(game: GlobalDomination, state: State, a: str,
                          weight="bold", fill=ink)]
     if sym:
         items.append(text(x + w - 8, y + 14, sym, size=10, anchor="end", fill=ink))
-    if f is not None:
-        items.append(text(x + 8, y + 28, f"{f.owner} · {'Full' if f.full else 'Struggling'}",
+    if owner is not None:
+        items.append(text(x + 8, y + 28, f"{owner} · {'Full' if full else 'Struggling'}",
                           size=10, fill=ink))
     return group(*items, label=f"area {a}")
 
 
 def _tracks(game: GlobalDomination, state: State, y: float, width: int) -> tuple[str, float]:
+    squares = _squares(game)
+    now = "End" if state.phase is Phase.OVER else squares[min(state.game_turn, len(squares) - 2)]
+    marks = tuple(state.logistics[p] for p in state.players)
+    return _tracks_drawn(game, state.players, marks, now, y, width), y + 72
+
+
+def _squares(game: GlobalDomination) -> list[str]:
+    """Returns the Turn track's squares."""
+    return ["Start", *(str(n) for n in range(1, game.lk.tracks.turns + 1)), "End"]
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _tracks_drawn(game: GlobalDomination, players: tuple[str, ...], marks: tuple[int, ...],
+                  now: str, y: float, width: int) -> str:
+    """Returns the tracks' part: the Turn track at `now`, each player's Logistics mark."""
     lk = game.lk
-    players = state.players
     left = 100 if width >= 600 else 84
     items = [text(16, y + 14, "Turn", size=12, weight="bold")]
-    squares = ["Start", *(str(n) for n in range(1, lk.tracks.turns + 1)), "End"]
-    now = "End" if state.phase is Phase.OVER else squares[min(state.game_turn, len(squares) - 2)]
+    squares = _squares(game)
     step = min(54.0, (width - 16 - left) / len(squares))
     for k, sq in enumerate(squares):
         x = left + k * step
@@ -174,13 +209,13 @@ def _tracks(game: GlobalDomination, state: State, y: float, width: int) -> tuple
         x = left + (n - low) * step
         items.append(rect(x, y + 36, step - 4, 26, fill=CARD, stroke=FAINT))
         items.append(text(x + 3, y + 47, str(n), size=10, fill=FAINT))
-    for p in players:
-        n = max(low, min(high, state.logistics[p]))
+    for p, mark in zip(players, marks, strict=True):
+        n = max(low, min(high, mark))
         x = left + (n - low) * step + min(14, step / 3) + at[n] * min(8, step / 5)
         at[n] += 1
         items.append(circle(x, y + 56, 4 if step < 40 else 5, fill=seat_colour(players, p),
                             stroke=INK))
-    return group(*items, label="tracks"), y + 72
+    return group(*items, label="tracks")
 
 
 def acting(state: State) -> str | None:
@@ -198,11 +233,19 @@ def acting(state: State) -> str | None:
 
 def _player(game: GlobalDomination, state: State, p: str, y: float, width: int
             ) -> tuple[str, float]:
-    colour = seat_colour(state.players, p)
     status = ("First Player; " if p == state.first else "") + (
         "passed" if p in state.passed else "to act" if p == acting(state) else "")
-    deck = sum(state.decks[p].values())
-    hand = state.hands[p]
+    facts = (f"VP {state.vp[p]} · Logistics {state.logistics[p]}",
+             f"deck {sum(state.decks[p].values())} · discard {len(state.discards[p])}")
+    return _player_drawn(p, seat_colour(state.players, p), status.strip("; "), facts,
+                         state.hands[p], y, width)
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _player_drawn(p: str, colour: str, status: str, facts: tuple[str, str],
+                  hand: tuple[str, ...], y: float, width: int) -> tuple[str, float]:
+    """Returns a player's part (name, status, VP and Logistics, deck and discards, hand)
+    and where the next part starts."""
     narrow = width < 600
     left = 26 if narrow else 190  # where the hand's cards start
     card_w = 96 if narrow else 84  # "Manufacturing" whole on a line
@@ -212,10 +255,9 @@ def _player(game: GlobalDomination, state: State, p: str, y: float, width: int
     h = (top - y) + rows * 38 + (2 if narrow else 2)
     items = [rect(16, y, width - 32, h, fill="#fbf8ef", stroke=colour),
              text(26, y + 18, p, size=14, weight="bold", fill=colour),
-             text(26, y + 36, f"VP {state.vp[p]} · Logistics {state.logistics[p]}", size=11),
-             text(width - 26, y + 18, status.strip("; "), size=11, anchor="end"),
-             text(width - 26, y + 36, f"deck {deck} · discard {len(state.discards[p])}",
-                  size=11, anchor="end", fill=FAINT)]
+             text(26, y + 36, facts[0], size=11),
+             text(width - 26, y + 18, status, size=11, anchor="end"),
+             text(width - 26, y + 36, facts[1], size=11, anchor="end", fill=FAINT)]
     for k, name in enumerate(hand):
         items.append(card(left + (k % per) * (card_w + 4), top + (k // per) * 38, card_w, 34,
                           name,

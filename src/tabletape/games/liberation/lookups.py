@@ -85,3 +85,9 @@ def view(state: State, player: str) -> State:
     """
     return replace(state, hands=turns.hide_hands(state.hands, player),
                    deck=turns.hide_deck(state.deck))
+
+
+def progress(state: State) -> str:
+    """Returns where the game stands in a player's words, "round N" ("" before the first):
+    the game's `Extras.progress`."""
+    return f"round {state.round}" if state.round > 0 else ""

@@ -8,6 +8,8 @@ player's hand is backs when the state is a player's `view`) and scores.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tabletape.engine.kit.svg import (
     BACK,
     CARD,
@@ -31,7 +33,7 @@ from tabletape.tape.words import counted
 from . import Liberation
 from . import lookups as t
 from .components import Country
-from .state import Phase, State
+from .state import Phase, Played, State
 
 W = 960
 ROW = 104  # a player's row: cards on the table with their slots, and the hand
@@ -88,24 +90,36 @@ def draw(game: Liberation, state: State, pending: str, width: int = W) -> Drawin
 
 
 def _countries(game: Liberation, state: State, top: float, width: int) -> tuple[str, float]:
+    by = {c: p for p in state.players for c in state.liberated[p]}
+    marks = tuple((by.get(name), name in state.failed, name == state.country,
+                   name in state.countries) for name in game.lk.country_names)
+    return _countries_drawn(game, state.players, marks, top, width)
+
+
+# a country's mark: who liberated it (None: nobody), failed, in play, still to come
+Mark = tuple[str | None, bool, bool, bool]
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _countries_drawn(game: Liberation, players: tuple[str, ...], marks: tuple[Mark, ...],
+                     top: float, width: int) -> tuple[str, float]:
+    """Returns the countries' part, each as marked, and where the next part starts."""
     lk = game.lk
     names = lk.country_names
     per = 4 if width < 600 else max(len(names), 1)
     step = (width - 32) / per
     small = 10 if width < 600 else 9
-    by = {c: p for p in state.players for c in state.liberated[p]}
     items = []
-    for k, name in enumerate(names):
+    for k, (name, (by, failed, playing, to_come)) in enumerate(zip(names, marks, strict=True)):
         c = lk.countries[name]
         x, y = 16 + (k % per) * step, top + (k // per) * 120
         w = step - 6
-        playing = name == state.country
-        if name in by:
-            colour = seat_colour(state.players, by[name])
+        if by is not None:
+            colour = seat_colour(players, by)
             items.append(rect(x, y, w, 110, fill=colour, stroke=colour, opacity=0.25, width=2))
-            items.append(text(x + w / 2, y + 96, f"✔ {clip(by[name], 10)}", size=11,
+            items.append(text(x + w / 2, y + 96, f"✔ {clip(by, 10)}", size=11,
                               anchor="middle", weight="bold", fill=colour))
-        elif name in state.failed:
+        elif failed:
             items.append(rect(x, y, w, 110, fill="#e4e0d6", stroke=FAINT))
             items.append(line(x + 4, y + 4, x + w - 4, y + 106, stroke=LOSS, width=2))
             items.append(text(x + w / 2, y + 96, "failed", size=10, anchor="middle", fill=LOSS))
@@ -115,7 +129,7 @@ def _countries(game: Liberation, state: State, top: float, width: int) -> tuple[
             if playing:
                 items.append(text(x + w / 2, y + 96, "in play", size=11, anchor="middle",
                                   weight="bold", fill=INK))
-            elif name in state.countries:
+            elif to_come:
                 items.append(text(x + w / 2, y + 96, "to come", size=10, anchor="middle",
                                   fill=FAINT))
         items.append(lines(x + w / 2, y + 20, name, int(w / 6.5), size=11, leading=11,
@@ -140,45 +154,55 @@ def acting(state: State) -> str | None:
 def _player(game: Liberation, state: State, p: str, y: float, width: int
             ) -> tuple[str, float]:
     lk = game.lk
+    played = state.played[p]
+    points = tuple(t.points(lk, state, s.card) if s.up else 0 for s in played)
+    facts = (seat_colour(state.players, p), " ▶" if p == acting(state) else "",
+             t.total(lk, state, p), t.vp(lk, state, p))
+    return _player_drawn(p, facts, played, points, state.liberated[p],
+                         state.tie_cards.get(p, ()), state.hands[p], y, width)
+
+
+@lru_cache(maxsize=1 << 10, typed=True)
+def _player_drawn(p: str, facts: tuple[str, str, int, int], played: tuple[Played, ...],
+                  points: tuple[int, ...], liberated: tuple[str, ...], ties: tuple[str, ...],
+                  hand: tuple[str, ...], y: float, width: int) -> tuple[str, float]:
+    """Returns a player's row (`facts`: their colour, the mark of who acts, their total and
+    VP; `points`: each played card's force points) and where the next part starts."""
+    colour, mark, total, vp = facts
     narrow = width < 600
     small = 10 if narrow else 9
     left = 26 if narrow else 190  # where the cards on the table start
     per = max(1, (width - 40 - left) // 76 + 1) if narrow else 9
-    slots = state.played[p] if narrow else state.played[p][:9]
+    slots = played if narrow else played[:9]
     rows = max(1, (len(slots) + per - 1) // per)
     top = y + 90 if narrow else y
-    hand = state.hands[p]
     shown = "" if all(c == HIDDEN for c in hand) else ", ".join(hand)
     hand_at = top + rows * 70 + 14 if narrow else y + 84
     listed, k = lines(26 if narrow else 300, hand_at + (14 if narrow else 0),
                       shown or ("?" * min(len(hand), 12)), int((width - 52) / 6.2) if narrow
                       else 95, size=10, leading=11)  # every card named
     height = (hand_at - y) + 14 + max(k, 2) * 11 + 6 if narrow else ROW  # steadier
-    colour = seat_colour(state.players, p)
-    mark = " ▶" if p == acting(state) else ""  # who acts: as the seats' pages say
     items = [rect(16, y, width - 32, height, fill="#fbf8ef", stroke=colour,
                   width=2 if mark else 1),
              text(26, y + 20, p + mark, size=14, weight="bold", fill=colour),
-             text(26, y + 40, f"total {t.total(lk, state, p)}", size=12, weight="bold"),
-             text(26, y + 58, f"{t.vp(lk, state, p)} VP", size=12, fill=GOLD, weight="bold"),
-             lines(26, y + 76, "liberated: " + (", ".join(state.liberated[p]) or "—"), 28,
+             text(26, y + 40, f"total {total}", size=12, weight="bold"),
+             text(26, y + 58, f"{vp} VP", size=12, fill=GOLD, weight="bold"),
+             lines(26, y + 76, "liberated: " + (", ".join(liberated) or "—"), 28,
                    size=small, leading=10, fill=FAINT)[0]]
-    for k, played in enumerate(slots):
+    for k, (one, pts) in enumerate(zip(slots, points, strict=False)):
         x, yy = left + (k % per) * 76, top + (k // per) * 70
-        if played.up:
-            items.append(card(x, yy + 8, 72, 44, played.card,
-                              f"{t.points(lk, state, played.card)} pts", colour=colour,
+        if one.up:
+            items.append(card(x, yy + 8, 72, 44, one.card, f"{pts} pts", colour=colour,
                               small=small))
         else:
             items.append(rect(x, yy + 8, 72, 44, fill=BACK, stroke=INK)
-                         + lines(x + 4, yy + 20, played.card, 13 if small == 9 else 11,
+                         + lines(x + 4, yy + 20, one.card, 13 if small == 9 else 11,
                                  size=small, leading=small, fill="#fff")[0]
                          + text(x + 4, yy + 48, "face down", size=small, fill="#fff"))
         items.append(text(x + 36, yy + 64, f"slot {k}", size=10, anchor="middle",
                           fill=FAINT))  # the number an event names (turn over, trade)
-    if not state.played[p]:
+    if not played:
         items.append(text(left, top + 34, "no cards on the table", size=11, fill=FAINT))
-    ties = state.tie_cards.get(p, ())
     if ties:
         items.append(text(width - 26, y + 20, clip("tie-break: " + ", ".join(ties), 40),
                           size=10, anchor="end"))
