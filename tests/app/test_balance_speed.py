@@ -1,6 +1,6 @@
-"""The random playout's fast paths (engine.playout.samplers): a game's `odds`, `nth` and `pick`
-give what `weights` and `legal` give, and its `actor` who `pending` names, so random agents
-play, seed for seed, the games `simulate` plays."""
+"""The random playout's fast paths (engine.playout.samplers): a game's `odds`, `nth`, `pick`
+and `chance` give what `weights` and `legal` give, and its `actor` who `pending` names, so
+random agents play, seed for seed, the games `simulate` plays."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def agree(bound, states) -> int:
     """Asserts the fast paths of a bound ruleset's legality on each state; returns how many
     answers they gave (None is always allowed: the playout then counts through `legal`)."""
     fast = bound.extras  # the game's `Extras` (playouts.py)
-    odds, nth, actor, pick = fast.odds, fast.nth, fast.actor, fast.pick
+    odds, nth, actor, pick, chance = fast.odds, fast.nth, fast.actor, fast.pick, fast.chance
     answered = 0
     for state in states:
         decision = bound.pending(state)
@@ -29,6 +29,14 @@ def agree(bound, states) -> int:
         if decision is None:
             continue
         options = list(bound.legal(state))
+        if chance is not None and decision.actor == engine.CHANCE:
+            weights = bound.weights(state, options)
+            for r in (0.0, 0.3, 0.5, 0.999999):  # random.choices's pick with that number drawn
+                drawing = Drawing(r)
+                assert chance(bound.lk, state, drawing.random) == \
+                    Drawing(r).choices(options, weights)[0]
+                assert drawing.asked == 1
+            answered += 1
         w = odds(bound.lk, state) if odds else None
         if w is not None:
             assert w == bound.weights(state, options)
@@ -51,6 +59,18 @@ def agree(bound, states) -> int:
             assert (asked, got) == ([len(options)], option), i
             answered += 1
     return answered
+
+
+class Drawing(random.Random):
+    """A generator whose `random()` is always the number it was made with."""
+
+    def __init__(self, r: float) -> None:
+        super().__init__(0)
+        self.r, self.asked = r, 0
+
+    def random(self) -> float:
+        self.asked += 1
+        return self.r
 
 
 def simulated(game: str, seeds=range(3)):

@@ -122,8 +122,8 @@ def samplers(rs: Ruleset[Any, Any, Any]) -> tuple[Callable[[Any, Callable[[], fl
     its `Extras.odds` (chance's weights in `legal`'s order) and `nth` (the i-th
     event `legal` yields), each None where it has no cheap answer, and `pick(lk, state,
     below)` (a player's draw whole: `below(count)`'s event, counted and found at once; None,
-    `below` not asked, where it has none); otherwise the game's `count` and `legal` up to
-    the one drawn."""
+    `below` not asked, where it has none) and `chance(lk, state, random)` (chance's draw
+    whole); otherwise the game's `count` and `legal` up to the one drawn."""
     legal, weights, count = rs.legal, rs.weights, rs.count
     fast, lk = extras(rs), rs.lk
     odds: Callable[[Any], list[int] | None] = partial(fast.odds, lk) if fast.odds else _none
@@ -155,6 +155,8 @@ def samplers(rs: Ruleset[Any, Any, Any]) -> tuple[Callable[[Any, Callable[[], fl
         i = below(n)  # random.choice's draw over `count` events
         event = nth(state, i)
         return event if event is not None else next(islice(legal(state), i, None))
+    if fast.chance is not None:  # the game's own draw for chance, whole
+        return partial(fast.chance, lk), by_player
     return by_chance, by_player
 
 

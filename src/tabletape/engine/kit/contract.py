@@ -144,6 +144,10 @@ class Extras(Generic[LK, S, E]):
     nth: Callable[[LK, S, int], E | None] | None = None
     pick: Callable[[LK, S, Callable[[int], int]], E | None] | None = None
     actor: Callable[[LK, S], str | None] | None = None
+    # chance's draw whole, in every state where chance decides: the event `random.choices`
+    # picks from `legal` by `weights` with this `random()` (asked once), the weights summed
+    # once for both (default: `odds` and `nth`, or `legal` and `weights`)
+    chance: Callable[[LK, S, Callable[[], float]], E] | None = None
     # the running score the state carries (player -> victory points, rounds won), the same
     # object while it is unchanged: balance's decisiveness (when the winner took the lead
     # for good) and the Monte Carlo agent's cut-off playouts read it (engine.playout.scorer).

@@ -40,9 +40,13 @@ def with_card(cards: tuple[C, ...], name: C) -> tuple[C, ...]:
 
 def take(deck: dict[C, int], name: C) -> dict[C, int]:
     """Returns a deck with one `name` drawn from it."""
-    out = dict(deck)
-    out[name] -= 1
-    if not out[name]:
+    # (`dict.copy` clones the table of a deck that has lost kinds, where `dict(deck)` inserts
+    # each card again: a draw is the commonest play of every game)
+    out = dict.copy(deck)
+    left = out[name] - 1
+    if left:
+        out[name] = left
+    else:
         del out[name]
     return out
 

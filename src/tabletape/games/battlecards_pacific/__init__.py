@@ -34,8 +34,8 @@ class BattlecardsPacific(Packaged[BcpStarted, State, BcpEvent, Lookups]):
     # a seat's worlds (worlds.py); a playout's fast paths (playouts.py)
     extras = Extras(count=legality.count, implied=legality.implied, derive=text.derive,
                     determinize=worlds.determinize, odds=playouts.odds, nth=playouts.nth,
-                    pick=playouts.pick, actor=playouts.actor, score=lookups.score,
-                    progress=lookups.progress)
+                    pick=playouts.pick, actor=playouts.actor, chance=playouts.chance,
+                    score=lookups.score, progress=lookups.progress)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg
 

@@ -56,7 +56,7 @@ def volley(lk: Lookups, state: State, battle: Battle, player: str, phase: int
            ) -> tuple[str, ...]:
     """bcp.fire.phase: the player's engaged units that list this firing phase."""
     units = lk.units[state.sides[player]]
-    return tuple(n for n in battle.forces[player] if phase in units[n].phases)
+    return tuple([n for n in battle.forces[player] if phase in units[n].phases])
 
 
 def supporters(lk: Lookups, state: State, battle: Battle, player: str, name: str

@@ -4,18 +4,18 @@ without making every event.
 
 A random playout draws one event without making every one: chance's odds in `legal`'s order,
 the i-th event `legal` yields (a card drawn or turned, a shot, a deployment, a withdrawal,
-an answer to an emergency, a battle or a reveal), and who decides (`actor`, pending's actor
-without its sentence). tests/app/test_balance_speed.py pins both
-to `legal` and `weights` on the states of simulated games; neither judges anything.
+an answer to an emergency, a battle or a reveal), a volley's shot drawn whole (`pick`),
+chance's card drawn whole (`chance`), and who decides (`actor`, pending's actor without its
+sentence). tests/app/test_balance_speed.py pins each to `legal`, `weights` and `pending` on
+the states of simulated games; none judges anything.
 """
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections import Counter
 from collections.abc import Callable
-from itertools import islice
-
-from msgspec.structs import replace
+from itertools import accumulate, islice
 
 from tabletape.engine import CHANCE
 
@@ -35,12 +35,14 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
-from .fire import allocations, kept_bonus, targets
+from .fire import allocations, kept_bonus
 from .fire import can_hit as can_hit  # the firing arithmetic, read as legality's too
 from .fire import supporters as supporters
 from .fire import window as window
 from .legality import DECIDE, DEPLOY, DEPLOYS, DRAW_CONFLICT, DRAWS, EMERGENCY
 from .state import WITHDRAWAL, Battle, Owed, State
+
+CHANCE_STEPS = frozenset((*DRAWS, DRAW_CONFLICT))  # the steps owed that chance decides
 
 
 def odds(lk: Lookups, state: State) -> list[int] | None:
@@ -50,12 +52,13 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     if state.result is not None or (b is not None and b.shot is None):
         return None
     if b is not None:
-        return list(q.deck(lk, state).values())
-    step = state.steps[0].step
+        return list(state.conflict[lk.theatre].values())  # q.deck's
+    h = state.steps[0]
+    step = h.step
     if step in DRAWS:
-        return list(state.arsenal[state.sides[state.steps[0].player]].values())
+        return list(state.arsenal[state.sides[h.player]].values())
     if step is DRAW_CONFLICT:
-        return list(q.deck(lk, state).values())
+        return list(state.conflict[lk.theatre].values())
     return None
 
 
@@ -70,7 +73,7 @@ def nth(lk: Lookups, state: State, i: int) -> BcpEvent | None:
     if b is not None:
         s = b.shot
         assert s is not None
-        c = _key(q.deck(lk, state), i)
+        c = _key(state.conflict[lk.theatre], i)  # q.deck's
         a = lk.cards[c].action
         return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
                               action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
@@ -78,31 +81,32 @@ def nth(lk: Lookups, state: State, i: int) -> BcpEvent | None:
     if h.step in DRAWS:
         return ArsenalDrawn(player=h.player, unit=_key(state.arsenal[state.sides[h.player]], i))
     if h.step is DRAW_CONFLICT:
-        return ConflictDrawn(player=h.player, card=_key(q.deck(lk, state), i))
+        return ConflictDrawn(player=h.player, card=_key(state.conflict[lk.theatre], i))
     return _nth_step(lk, state, h, i)
 
 
-def _nth_shot(lk: Lookups, state: State, b: Battle, i: int) -> BcpEvent | None:
-    """The i-th shot `_legal_battle` yields: its units in order, each with its targets times
-    its choices of Kept Card times its choices of supporters (the same lists it makes)."""
-    p = b.side
-    every = state.options.support == "every-shot"
-    for u in dict.fromkeys(b.to_fire):
-        aims = list(targets(lk, state, b, p, u))
-        if not aims:
-            continue
-        me = q.unit(lk, state, p, u)
-        kept = [None, *(k for k in dict.fromkeys(state.kept[p])
-                        if kept_bonus(lk, k, me) is not None)]
-        backing = [()] if every else list(allocations(lk, state, b, p, u))
-        n = len(aims) * len(kept) * len(backing)
-        if i >= n:
-            i -= n
-            continue
-        t, rest = divmod(i, len(kept) * len(backing))
-        k, sup = divmod(rest, len(backing))
-        return UnitFired(player=p, unit=u, target=aims[t], kept=kept[k], support=backing[sup])
-    return None
+def chance(lk: Lookups, state: State, random: Callable[[], float]) -> BcpEvent:
+    """Returns what chance draws or turns where it decides: the card `random.choices` picks
+    from `legal` by `weights` (`odds`'s, summed once), `random()` asked once."""
+    b = state.battle
+    if b is not None:  # in a battle chance decides only a shot, by the card it turns
+        s = b.shot
+        assert s is not None
+        c = _drawn(state.conflict[lk.theatre], random)  # q.deck's
+        a = lk.cards[c].action
+        return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
+                              action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+    h = state.steps[0]
+    if h.step is DRAW_CONFLICT:
+        return ConflictDrawn(player=h.player, card=_drawn(state.conflict[lk.theatre], random))
+    return ArsenalDrawn(player=h.player, unit=_drawn(state.arsenal[state.sides[h.player]], random))
+
+
+def _drawn(deck: dict[str, int], random: Callable[[], float]) -> str:
+    """Returns the kind of card `random.choices(list(deck), deck.values())` draws: the same
+    number asked for, the same card."""
+    cum = list(accumulate(deck.values()))
+    return _key(deck, bisect(cum, random() * (cum[-1] + 0.0), 0, len(cum) - 1))
 
 
 def _key(counts: dict[str, int], i: int) -> str:
@@ -138,44 +142,74 @@ def _nth_withdrawal(b: Battle, i: int) -> BcpEvent | None:
 
 
 def _nth_fire(lk: Lookups, state: State, b: Battle, i: int) -> BcpEvent | None:
-    """`_nth_shot`, the units skipped by their numbers of shots (`_fire_counts`), so that only
-    the unit of the i-th shot makes its lists of targets, Kept Cards and supporters."""
-    for u, n in _fire_counts(lk, state, b):
-        if i < n:
-            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
-        i -= n
-    return None
+    """The i-th shot `_legal_battle` yields: its unit found by the numbers of shots of each
+    (`_volley`), then its target, Kept Card and supporters by place (`_shot_of`)."""
+    return _shot_of(lk, state, b, _volley(lk, state, b)[0], i)
 
 
-def _fire_counts(lk: Lookups, state: State, b: Battle) -> list[tuple[str, int]]:
-    """Returns each unit of the volley with its number of shots, as `_count_fire` counts them
-    (its targets times its Kept Cards' choices times its choices of supporters), in order."""
+# One unit's shots as `_legal_battle` orders them: its targets, times its choices of Kept
+# Card (None first), times its number of choices of supporters (1 with support every-shot);
+# and their number, that product.
+Shots = tuple[str, list[str], list[str | None], int, int]
+
+
+def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
+    """Returns each unit of the volley that has a target, with its shots as `_count_fire`
+    counts them, in order, and the number of shots in all: each table read once, each
+    distinct enemy unit listed once."""
     p = b.side
     side = state.sides[p]
     enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
     table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
-    theirs = set(b.forces[enemy])
+    theirs = tuple(dict.fromkeys(b.forces[enemy]))
     kept = state.kept[p]
     if kept:
         kept = tuple(dict.fromkeys(kept))
     every = state.options.support == "every-shot"
-    out = []
+    out: list[Shots] = []
+    total = 0
     for u in dict.fromkeys(b.to_fire):
-        n = len(table[u][enemy_side] & theirs)
-        if not n:
+        aims = list(filter(table[u][enemy_side].__contains__, theirs))  # those it can reach
+        if aims:
+            choices = [None, *(c for c in kept if kept_bonus(lk, c, units[u]) is not None)] \
+                if kept else NO_KEPT
+            backing = 1 if every else _backings(lk, state, b, u)
+            n = len(aims) * len(choices) * backing
+            out.append((u, aims, choices, backing, n))
+            total += n
+    return out, total
+
+
+NO_KEPT: list[str | None] = [None]  # a unit's Kept Card choices when none applies (never changed)
+
+
+def _backings(lk: Lookups, state: State, b: Battle, u: str) -> int:
+    """Returns how many distinct choices of supporters `allocations` gives `u`'s shot (support
+    allocated): each kind of free supporter taken 0 to its number of copies times."""
+    free = list(supporters(lk, state, b, b.side, u))
+    for s in b.backed:
+        if s in free:
+            free.remove(s)
+    backing = 1
+    for copies in Counter(free).values():
+        backing *= copies + 1
+    return backing
+
+
+def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
+             ) -> BcpEvent | None:
+    """Returns the i-th shot of the volley (`_volley`'s): its unit found by the numbers of
+    shots, then its target, Kept Card and supporters by place, as `_legal_battle` nests them."""
+    for u, aims, kept, backing, n in volley:
+        if i >= n:
+            i -= n
             continue
-        if kept:
-            me = units[u]
-            n *= 1 + sum(1 for c in kept if kept_bonus(lk, c, me) is not None)
-        if not every:
-            free = list(supporters(lk, state, b, p, u))
-            for s in b.backed:
-                if s in free:
-                    free.remove(s)
-            for copies in Counter(free).values():
-                n *= copies + 1
-        out.append((u, n))
-    return out
+        t, rest = divmod(i, len(kept) * backing)
+        k, sup = divmod(rest, backing)
+        support = () if state.options.support == "every-shot" else \
+            next(islice(allocations(lk, state, b, b.side, u), sup, None))
+        return UnitFired(player=b.side, unit=u, target=aims[t], kept=kept[k], support=support)
+    return None
 
 
 def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | None:
@@ -185,13 +219,8 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | N
     b = state.battle
     if state.result is not None or b is None or b.shot is not None or b.phase == WITHDRAWAL:
         return None
-    counts = _fire_counts(lk, state, b)
-    i = below(sum(n for _, n in counts))
-    for u, n in counts:
-        if i < n:
-            return _nth_shot(lk, state, replace(b, to_fire=(u,)), i)
-        i -= n
-    return None
+    volley, shots = _volley(lk, state, b)
+    return _shot_of(lk, state, b, volley, below(shots))
 
 
 def actor(lk: Lookups, state: State) -> str | None:
@@ -202,5 +231,4 @@ def actor(lk: Lookups, state: State) -> str | None:
     if b is not None:
         return CHANCE if b.shot is not None else b.side
     h = state.steps[0]
-    step = h.step
-    return CHANCE if step in DRAWS or step is DRAW_CONFLICT else h.player
+    return CHANCE if h.step in CHANCE_STEPS else h.player

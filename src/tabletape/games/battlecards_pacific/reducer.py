@@ -194,7 +194,7 @@ def _unit_fired(lk: Lookups, state: State, ev: UnitFired) -> State:
     b = replace(b, to_fire=without(b.to_fire, name),
                 backed=with_cards(b.backed, *ev.support) if ev.support else b.backed,
                 shot=Shot(player, name, ev.target, above, upto, ev.kept,
-                          tuple(sorted(ev.support))))
+                          tuple(sorted(ev.support)) if ev.support else ()))
     if ev.kept is not None:  # bcp.fire.kept: the card is played and discarded
         return replace(state, battle=b, conflict_discard=discarded(lk, state, (ev.kept,)),
                        kept={**state.kept, player: without(state.kept[player], ev.kept)})
@@ -366,8 +366,8 @@ def _advance(lk: Lookups, state: State, b: Battle) -> State | None:
     while b.phase <= 4 and b.shot is None:
         ready = _ready(lk, state, b) if b.to_fire else ()
         if ready:
-            if not moved and ready == b.to_fire:
-                return None
+            if ready == b.to_fire:  # (the volley moved to is ready whole: nothing to drop)
+                return replace(state, battle=b) if moved else None
             return replace(state, battle=replace(b, to_fire=ready))
         moved = True
         if b.side == b.aggressor:
@@ -503,7 +503,7 @@ def resolve(lk: Lookups, state: State) -> State | None:
     # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test);
     # the function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
-    if not (all(state.arsenal.values()) and all(state.conflict.values())):
+    if {} in state.arsenal.values() or {} in state.conflict.values():  # some deck is empty
         shuffled = lk.reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
