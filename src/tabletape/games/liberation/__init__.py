@@ -35,7 +35,8 @@ class Liberation(Packaged[LiberationStarted, State, LiberationEvent, Lookups]):
     seating = seats  # who enters each event, what each seat may know (seats.py)
     extras = Extras(count=legality.count, derive=text.derive,
                     odds=playouts.odds, nth=playouts.nth, pick=playouts.pick,
-                    actor=playouts.actor, progress=lookups.progress)
+                    actor=playouts.actor, chance=playouts.chance,
+                    progress=lookups.progress)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg
 

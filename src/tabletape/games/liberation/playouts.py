@@ -4,9 +4,10 @@ without making every event.
 
 A random playout draws one event without making every one: chance's odds in `legal`'s order,
 the i-th event `legal` yields (a card drawn; a play, as `_playable` counts them, or the pass;
-an answer to an ability, as `count` counts them), and who decides (`actor`, pending's actor
-without its sentence); None elsewhere: the playout counts through `legal`.
-tests/app/test_balance_speed.py pins both to `legal` and `weights` on simulated games.
+an answer to an ability, as `count` counts them), chance's country or card drawn whole
+(`chance`), and who decides (`actor`, pending's actor without its sentence); None elsewhere:
+the playout counts through `legal`. tests/app/test_balance_speed.py pins each to `legal`,
+`weights` and `pending` on simulated games.
 """
 
 from __future__ import annotations
@@ -56,6 +57,31 @@ def odds(lk: Lookups, state: State) -> list[int] | None:
     if step is STEP_TURN_COUNTRY:  # (each country alike)
         return [1] * len(state.countries)
     return list(state.deck.values()) if step in CHANCE_STEPS else None
+
+
+def chance(lk: Lookups, state: State, random: Callable[[], float]) -> LiberationEvent:
+    """Returns what chance draws where it decides: the event `random.choices` picks from
+    `legal` by `weights` (`odds`'s), `random()` asked once: a country, each alike, or a kind
+    of force card by how many are left."""
+    h = state.steps[0]
+    if h.step is STEP_TURN_COUNTRY:  # random.choices's bisect over weights of 1 each
+        countries = state.countries
+        n = len(countries)
+        return CountryTurned(player=h.player, country=countries[min(int(random() * (n + 0.0)), n - 1)])
+    return DRAWN_AT[h.step](player=h.player, card=_drawn(state.deck, random))
+
+
+def _drawn(deck: dict[str, int], random: Callable[[], float]) -> str:
+    """Returns the kind of card `random.choices(list(deck), deck.values())` draws: the first
+    whose running total exceeds `random()` times the whole (its bisect), else the last."""
+    x = random() * (sum(deck.values()) + 0.0)
+    acc = 0
+    name = ""
+    for name, n in deck.items():
+        acc += n
+        if acc > x:
+            return name
+    return name
 
 
 def nth(lk: Lookups, state: State, i: int) -> LiberationEvent | None:
