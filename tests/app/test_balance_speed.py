@@ -126,3 +126,15 @@ def test_random_agents_play_the_games_simulate_plays_seed_for_seed(game):
             drawn.append(draw(state, d.actor == engine.CHANCE, rng))
             state = bound.apply(state, drawn[-1])
         assert drawn == events
+
+
+@pytest.mark.parametrize("game", ["liberation", "battlecards-pacific"])
+def test_chance_is_drawn_whole_and_pinned_where_the_game_declares_it(game):
+    """Liberation (a country turned, a force card dealt or drawn) and BATTLECARDS draw
+    chance's event whole (`Extras.chance`): `agree` pins it to `random.choices` on every
+    state of their simulated games where chance decides, and there are such states."""
+    bound, states = simulated(game, seeds=range(1))
+    assert bound.extras.chance is not None
+    chance_states = [s for s in states if bound.extras.actor(bound.lk, s) == engine.CHANCE]
+    assert chance_states
+    assert agree(bound, chance_states) >= len(chance_states)
