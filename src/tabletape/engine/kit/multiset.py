@@ -13,6 +13,7 @@ functions, named after its rules; the kit knows no game's cards or rule ids.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import TypeVar
 
 K = TypeVar("K")  # what a game keys its decks by: a player, a side, a theatre
@@ -120,3 +121,16 @@ def swapped_in(deck: dict[C, int], name: C) -> dict[C, int]:
             del out[other]
     out[name] = out.get(name, 0) + 1
     return dict(sorted(out.items()))
+
+
+def chosen(deck: dict[C, int], random: Callable[[], float]) -> C:
+    """Returns the kind of card `random.choices(list(deck), deck.values())` draws with the same
+    generator (its `random`, asked once): the first whose running total exceeds `random()`
+    times the whole (the bisect `choices` makes), else the last. A playout's chance draw."""
+    x = random() * (sum(deck.values()) + 0.0)
+    acc = 0
+    for card, n in deck.items():
+        acc += n
+        if acc > x:
+            return card
+    return card

@@ -12,12 +12,12 @@ the states of simulated games; none judges anything.
 
 from __future__ import annotations
 
-from bisect import bisect
 from collections import Counter
 from collections.abc import Callable
-from itertools import accumulate, islice
+from itertools import islice
 
 from tabletape.engine import CHANCE
+from tabletape.engine.kit.multiset import chosen
 
 from . import lookups as q
 from .components import Lookups
@@ -71,12 +71,7 @@ def nth(lk: Lookups, state: State, i: int) -> BcpEvent | None:
     if b is not None and b.shot is None:
         return _nth_fire(lk, state, b, i) if b.phase != WITHDRAWAL else _nth_withdrawal(b, i)
     if b is not None:
-        s = b.shot
-        assert s is not None
-        c = _key(state.conflict[lk.theatre], i)  # q.deck's
-        a = lk.cards[c].action
-        return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
-                              action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+        return _turned(lk, b, _key(state.conflict[lk.theatre], i))  # q.deck's
     h = state.steps[0]
     if h.step in DRAWS:
         return ArsenalDrawn(player=h.player, unit=_key(state.arsenal[state.sides[h.player]], i))
@@ -90,23 +85,20 @@ def chance(lk: Lookups, state: State, random: Callable[[], float]) -> BcpEvent:
     from `legal` by `weights` (`odds`'s, summed once), `random()` asked once."""
     b = state.battle
     if b is not None:  # in a battle chance decides only a shot, by the card it turns
-        s = b.shot
-        assert s is not None
-        c = _drawn(state.conflict[lk.theatre], random)  # q.deck's
-        a = lk.cards[c].action
-        return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=c,
-                              action=a, above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
+        return _turned(lk, b, chosen(state.conflict[lk.theatre], random))  # q.deck's
     h = state.steps[0]
     if h.step is DRAW_CONFLICT:
-        return ConflictDrawn(player=h.player, card=_drawn(state.conflict[lk.theatre], random))
-    return ArsenalDrawn(player=h.player, unit=_drawn(state.arsenal[state.sides[h.player]], random))
+        return ConflictDrawn(player=h.player, card=chosen(state.conflict[lk.theatre], random))
+    return ArsenalDrawn(player=h.player, unit=chosen(state.arsenal[state.sides[h.player]], random))
 
 
-def _drawn(deck: dict[str, int], random: Callable[[], float]) -> str:
-    """Returns the kind of card `random.choices(list(deck), deck.values())` draws: the same
-    number asked for, the same card."""
-    cum = list(accumulate(deck.values()))
-    return _key(deck, bisect(cum, random() * (cum[-1] + 0.0), 0, len(cum) - 1))
+def _turned(lk: Lookups, b: Battle, card: str) -> ConflictTurned:
+    """The shot pending in battle `b` decided by the Conflict card `card` turned."""
+    s = b.shot
+    assert s is not None
+    a = lk.cards[card].action
+    return ConflictTurned(player=s.player, unit=s.unit, target=s.target, card=card, action=a,
+                          above=s.above, upto=s.upto, hit=s.above < a <= s.upto)
 
 
 def _key(counts: dict[str, int], i: int) -> str:

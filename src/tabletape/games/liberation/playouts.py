@@ -16,6 +16,7 @@ from collections.abc import Callable
 from itertools import islice
 
 from tabletape.engine import CHANCE
+from tabletape.engine.kit.multiset import chosen
 
 from . import lookups
 from .components import ABILITY_PREVENT, TRIGGER_FORBID, Lookups
@@ -68,20 +69,7 @@ def chance(lk: Lookups, state: State, random: Callable[[], float]) -> Liberation
         countries = state.countries
         n = len(countries)
         return CountryTurned(player=h.player, country=countries[min(int(random() * (n + 0.0)), n - 1)])
-    return DRAWN_AT[h.step](player=h.player, card=_drawn(state.deck, random))
-
-
-def _drawn(deck: dict[str, int], random: Callable[[], float]) -> str:
-    """Returns the kind of card `random.choices(list(deck), deck.values())` draws: the first
-    whose running total exceeds `random()` times the whole (its bisect), else the last."""
-    x = random() * (sum(deck.values()) + 0.0)
-    acc = 0
-    name = ""
-    for name, n in deck.items():
-        acc += n
-        if acc > x:
-            return name
-    return name
+    return DRAWN_AT[h.step](player=h.player, card=chosen(state.deck, random))
 
 
 def nth(lk: Lookups, state: State, i: int) -> LiberationEvent | None:
