@@ -91,7 +91,7 @@ class Seats:
     """The session's links: one random token per player (and per umpire)."""
 
     def __init__(self, players: tuple[str, ...], umpire: bool = False,
-                 token: Callable[[], str] = lambda: secrets.token_urlsafe(18),
+                 token: Callable[[], str] = seatfile.new_token,
                  kept: Mapping[str, str] | None = None):
         """`kept`: the tokens of a seats file (app.seatfile), by seat name (UMPIRE for the
         umpire); a seat it lacks gets a fresh one."""
@@ -151,7 +151,6 @@ class Table:
     rules: str | None = None
     flagged: Callable[[str], None] | None = None  # hears a write the umpire must rule on
     _key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
-    rematched: str | None = None  # the log this table moved to at its last `rematch`
     # held while the one fold is read or written (re-entered: a write looks first)
     _writing: threading.RLock = field(default_factory=threading.RLock, repr=False)
     folded: live.Folded = field(init=False, repr=False)  # the log's one fold
@@ -391,8 +390,7 @@ class Table:
 
     def game(self) -> engine.Ruleset[Any, Any, Any]:
         """Returns the log's game, from its header alone (no state read)."""
-        from tabletape.app.logrows import header_of
-        return header_of(self.path)[1]
+        return logrows.header_of(self.path)[1]
 
     def rematch(self, seat: Seat, body: dict[str, Any]) -> str:
         """Starts a rematch once the game is over (any seat but the shared page): a new log
@@ -414,7 +412,7 @@ class Table:
             except (TapeError, OSError) as e:
                 raise Conflict(f"the rematch's log cannot be written ({getattr(e, 'reason', e)}); "
                                "nothing was written") from None
-            self.path, self.rematched = new, new
+            self.path = new
             self.folded, self._moment = live.Folded(new, self.rules), None
         return f"rematch started: {new}"
 

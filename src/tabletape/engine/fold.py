@@ -546,6 +546,12 @@ def _problem(e: IllegalEvent) -> tuple[str, str, str | None, int | None, int | N
     return (e.reason, e.rule, e.event, e.line, e.seq)
 
 
+def _unproblem(row: tuple[str, str, str | None, int | None, int], file: str) -> IllegalEvent:
+    """Returns the problem a snapshot's row keeps (`_problem`'s inverse)."""
+    reason, rule, ev, line, seq = row
+    return IllegalEvent(reason, rule=rule, event=ev, file=file, line=line, seq=seq)
+
+
 def restore(raw: bytes, ruleset: Ruleset[Any, Any, Any], header: Any, seq: int, file: str) -> Fold:
     """Returns a fold as it was after `seq` from its snapshot; it is `partial` (no old rulings)."""
     fold = Fold(ruleset, header, file=file)
@@ -562,11 +568,9 @@ def restore(raw: bytes, ruleset: Ruleset[Any, Any, Any], header: Any, seq: int, 
         if status == APPLIED:
             state = rs.apply(state, event)
     at.state, at.evicted, at.blocked, at.seq = state, evicted, blocked, seq
-    for reason, rule, ev, line, s in problems:
-        verdicts.illegal[s] = IllegalEvent(reason, rule=rule, event=ev, file=file, line=line,
-                                           seq=s)
-    verdicts.core_problems[:] = [IllegalEvent(reason, rule=rule, event=ev, file=file, line=line,
-                                              seq=s) for reason, rule, ev, line, s in core]
+    for row in problems:
+        verdicts.illegal[row[4]] = _unproblem(row, file)
+    verdicts.core_problems[:] = [_unproblem(row, file) for row in core]
     fold.requests.restored(requests, at.stack)
     verdicts.partial = True
     return fold

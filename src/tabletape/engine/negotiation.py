@@ -67,8 +67,9 @@ class Requests:
 
     def close(self, stack: Sequence[Any], why: str) -> None:
         """Closes the open request, if any, saying why (a game event first, if one came)."""
-        if self.open(stack) is not None and self.last is not None:
-            self.last.closed = why
+        req = self.open(stack)
+        if req is not None:
+            req.closed = why
 
     def answer_violation(self, seq: int, event: Undone | UndoRefused,
                          stack: Sequence[Any]) -> Violation | None:

@@ -14,7 +14,7 @@ is read (`Upcaster`). Every name is checked against the tables when the game cla
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
@@ -129,19 +129,24 @@ def changed_between(changelog: dict[str, dict[str, str]], older: str, newer: str
 def check_switches(game: str, changelog: dict[str, dict[str, str]],
                    switches: dict[str, tuple[str, str]]) -> str | None:
     """Returns why a game's switches do not name its changelog's entries, or None."""
-    for flag, (version, rule) in switches.items():
-        if rule not in changelog.get(version, {}):
-            return (f"game {game}: switch {flag!r} reads {rule!r} of version {version!r}, "
-                    f"which its changelog does not list: add the entry")
-    return None
+    return _unlisted(game, changelog, "switch", "reads",
+                     ((flag, v, rule) for flag, (v, rule) in switches.items()))
 
 
 def check_pins(game: str, changelog: dict[str, dict[str, str]],
                pins: dict[str, Pin]) -> str | None:
     """Returns why a game's pins do not name its changelog's entries, or None."""
-    for name, pin in pins.items():
-        if pin.rule not in changelog.get(pin.version, {}):
-            return (f"game {game}: pin {name!r} keeps {pin.rule!r} of version {pin.version!r}, "
+    return _unlisted(game, changelog, "pin", "keeps",
+                     ((name, pin.version, pin.rule) for name, pin in pins.items()))
+
+
+def _unlisted(game: str, changelog: dict[str, dict[str, str]], what: str, verb: str,
+              bound: Iterable[tuple[str, str, str]]) -> str | None:
+    """Returns why one of a game's switches or pins (`what`) names a rule its version's
+    changelog entry does not list, or None."""
+    for name, version, rule in bound:
+        if rule not in changelog.get(version, {}):
+            return (f"game {game}: {what} {name!r} {verb} {rule!r} of version {version!r}, "
                     f"which its changelog does not list: add the entry")
     return None
 

@@ -173,7 +173,7 @@ class Packaged(Ruleset[H, S, E], Generic[H, S, E, LK]):
         super().__init_subclass__(**kwargs)
         _derive(cls)
         for part in MEMBERS:
-            declared = next((k.__dict__[part] for k in cls.__mro__ if part in k.__dict__), None)
+            declared = _part(cls, part)
             if declared is None:
                 raise ContractError(f"game {cls.__name__} ({cls.__module__}) declares no "
                                     f"{part!r} part (docs/adding-a-game.md)")
