@@ -39,7 +39,7 @@ from .events import (
     TurnOverPrevented,
     TurnPassed,
 )
-from .state import STEP_DEAL, STEP_DRAW, STEP_TAKE, STEP_TIE_DRAW, State, Step
+from .state import STEP_TAKE, State
 
 # The field naming the seat that enters each event; ANY_PLAYER: a public chance outcome.
 OWNERS: dict[type, str | None] = {
@@ -62,10 +62,6 @@ _INTO_HAND = Secret(fields=("card",), seen_by=("player",))  # a card only its dr
 # face up (How to Play), a prevent card shown (Further Explanations): both public.
 SECRETS: dict[type, Secret] = {ForceCardDealt: _INTO_HAND, ForceCardDrawn: _INTO_HAND}
 
-_DRAWN_AT: dict[Step, type[ForceCardDealt | ForceCardDrawn | TieBreakDrawn]] = {
-    STEP_DEAL: ForceCardDealt, STEP_DRAW: ForceCardDrawn, STEP_TIE_DRAW: TieBreakDrawn}
-
-
 def candidates(lk: Lookups, state: State, player: str) -> Iterable[LiberationEvent]:
     """Returns the outcomes of a player's own draw as they can tell them apart: every card
     they cannot rule out (`unseen`), sorted by name; the legal events for any other decision.
@@ -75,7 +71,7 @@ def candidates(lk: Lookups, state: State, player: str) -> Iterable[LiberationEve
     """
     view = lookups.view(state, player)
     h = head(view)
-    kind = _DRAWN_AT.get(h.step) if h is not None and h.player == player else None
+    kind = legality.DRAWN_AT.get(h.step) if h is not None and h.player == player else None
     if kind is None:
         return legality.legal(lk, state)
     return [kind(player=player, card=name) for name in unseen(lk, view, player)]
