@@ -120,10 +120,13 @@ def test_random_agents_play_the_games_simulate_plays_seed_for_seed(game):
         events: list = []
         playout.play(bound, seats, seed, visit=lambda e, s, out=events: out.append(e))  # type: ignore[misc]  # (mypy cannot type a lambda's default)
         assert events == [e for e, _ in simulate.play(rs, header, seed)]
-        drawn: list = []  # the agents' door (engine.agents): `drawer`, the same draws
-        draw, state, rng = playout.drawer(bound), bound.initial(), random.Random(seed)
+        drawn: list = []  # the agents' door (engine.agents.rollout): the same draws
+        by_chance, by_player = playout.samplers(bound)
+        state, rng = bound.initial(), random.Random(seed)
+        rand, below = rng.random, playout.below_of(rng)
         while (d := bound.pending(state)) is not None:
-            drawn.append(draw(state, d.actor == engine.CHANCE, rng))
+            drawn.append(by_chance(state, rand) if d.actor == engine.CHANCE
+                         else by_player(state, below))
             state = bound.apply(state, drawn[-1])
         assert drawn == events
 

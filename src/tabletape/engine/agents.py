@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.engine.playout import MAX_EVENTS, Game, drawer, scorer
+from tabletape.engine.playout import MAX_EVENTS, Game, below_of, mover, samplers, scorer
 from tabletape.engine.protocol import CHANCE, Ruleset
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Event
@@ -423,20 +423,21 @@ def _shuffled(rs: Ruleset[Any, Any, Any], state: Any, kind: type, rng: random.Ra
 def rollout(rs: Ruleset[Any, Any, Any], state: Any, seat: str, rng: random.Random,
             max_events: int = MAX_EVENTS, depth: int | None = None) -> float:
     """Returns the seat's share of the win after random play from `state` to the end (each
-    event drawn as `playout.drawer` draws it, without making every legal one); with `depth`,
+    event drawn as `playout.play` draws it, without making every legal one); with `depth`,
     a game whose state carries a score is played that many events at most, and one still
     going is judged by its score then: the seat's share of the lead."""
-    pending, draw = rs.pending, drawer(rs)
-    apply = rs.apply
+    who, apply = mover(rs), rs.apply
+    by_chance, by_player = samplers(rs)
+    rand, below = rng.random, below_of(rng)
     score_of = scorer(rs)  # (a game that keeps no running score plays to the end)
-    scored = depth is not None and score_of is not None
-    for _ in range(depth if scored and depth is not None else max_events):
-        decision = pending(state)
-        if decision is None:
+    for _ in range(max_events if depth is None or score_of is None else depth):
+        actor = who(state)
+        if actor is None:
             break
-        state = apply(state, draw(state, decision.actor == CHANCE, rng))
+        state = apply(state, by_chance(state, rand) if actor == CHANCE
+                      else by_player(state, below))
     else:
-        if score_of is not None and scored:
+        if depth is not None and score_of is not None:
             score = score_of(state)
             best = max(score.values())
             top = [p for p, v in score.items() if v == best]

@@ -102,17 +102,6 @@ def mover(rs: Ruleset[Any, Any, Any]) -> Callable[[Any], str | None]:
     return actor
 
 
-def drawer(rs: Ruleset[Any, Any, Any]) -> Callable[[Any, bool, random.Random], Event]:
-    """Returns `draw(state, chance, rng)`: the event random play picks, as `simulate` picks
-    it from the same generator (chance's by weight, a player's uniformly), without making
-    every legal event where the game has the fast paths (see `samplers`)."""
-    by_chance, by_player = samplers(rs)
-
-    def draw(state: Any, chance: bool, rng: random.Random) -> Event:
-        return by_chance(state, rng.random) if chance else by_player(state, below_of(rng))
-    return draw
-
-
 def samplers(rs: Ruleset[Any, Any, Any]) -> tuple[Callable[[Any, Callable[[], float]], Event],
                                    Callable[[Any, Callable[[int], int]], Event]]:
     """Returns `by_chance(state, random)` and `by_player(state, below)`: the event random play
