@@ -41,7 +41,11 @@ TT = [PY, "-m", "tabletape"]
 ENV = {**os.environ, "TABLETAPE_CLOCK": "off", "COLUMNS": "120"}
 ONLY: list[str] = []  # --only: run the rows whose names contain one of these
 BEFORE: str | None = None  # --before SRC: run each tabletape row with that tree too
-SIM_GAMES = 4 if QUICK else 40  # games simulated per ruleset for the simulate rows
+# games simulated per ruleset for the simulate and balance rows: enough that each row's
+# playouts take a few tenths of a second (a Liberation game is ~30x shorter than a BATTLECARDS one)
+SIM_GAMES = {game: 4 if QUICK else n for game, n in (
+    ("cards-of-war", 200), ("global-domination", 80), ("liberation", 240),
+    ("battlecards-pacific", 40))}
 VIEW = 500 if QUICK else 20_000  # events of the prefix the viewer exports
 PUSH_EVENTS = 2_000  # events of the game `serve --play` pushes a write of to PAGES pages
 PAGES = 100  # pages connected to `serve --play` (streams of server-sent events, one process)
@@ -383,15 +387,15 @@ def _playout_rows(rounds: int) -> list[Row | None]:
     rows: list[Row | None] = []
     for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
         rows.append(median_run(f"simulate {game}: games per second", [*me, "simulate", game],
-                               SIM_GAMES, 0, rounds, inner=True, note="in process",
+                               SIM_GAMES[game], 0, rounds, inner=True, note="in process",
                                ours=True))
         # the balance lab's loop on the same games (engine.playout: the same seeds give the
         # same games as simulate), and the Monte Carlo agent's cost per decision
         rows.append(median_run(f"balance {game}: random games per second",
-                               [*me, "playout", game], SIM_GAMES, 0, rounds, inner=True,
+                               [*me, "playout", game], SIM_GAMES[game], 0, rounds, inner=True,
                                note="in process", ours=True))
         rows.append(median_run(f"balance {game}: floor, the same games' pending + apply",
-                               [*me, "floor", game], SIM_GAMES, 0, rounds, inner=True,
+                               [*me, "floor", game], SIM_GAMES[game], 0, rounds, inner=True,
                                note="in process", ours=True))
         rows.append(median_run(f"balance {game}: mc:8 decisions per second",
                                [*me, "mc", game], 0, 0, rounds, inner=True,
@@ -819,21 +823,21 @@ def _inner_push(log: str) -> tuple[int, float]:
 
 
 def _inner_simulate(game: str) -> tuple[int, float]:
-    """Plays SIM_GAMES random games of `game` (as `tabletape simulate` does)."""
+    """Plays SIM_GAMES[game] random games of `game` (as `tabletape simulate` does)."""
     from tabletape import engine
     from tabletape.engine import simulate
     rs = engine.get(game)
     n = {"global-domination": 4, "liberation": 3}.get(game, 2)
     header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
     t = time.process_time()
-    for seed in range(SIM_GAMES):
+    for seed in range(SIM_GAMES[game]):
         for _ in simulate.play(rs, header, seed):
             pass
-    return SIM_GAMES, time.process_time() - t
+    return SIM_GAMES[game], time.process_time() - t
 
 
 def _inner_playout(game: str) -> tuple[int, float]:
-    """Plays the same SIM_GAMES games with the balance lab's loop and random agents."""
+    """Plays the same SIM_GAMES[game] games with the balance lab's loop and random agents."""
     from tabletape import engine
     from tabletape.engine import agents, playout, simulate
     rs = engine.get(game)
@@ -842,13 +846,13 @@ def _inner_playout(game: str) -> tuple[int, float]:
     bound = rs.bind(header)
     seats = {p: agents.RandomAgent() for p in header.players}
     t = time.process_time()
-    for seed in range(SIM_GAMES):
+    for seed in range(SIM_GAMES[game]):
         playout.play(bound, seats, seed)
-    return SIM_GAMES, time.process_time() - t
+    return SIM_GAMES[game], time.process_time() - t
 
 
 def _inner_floor(game: str) -> tuple[int, float]:
-    """Applies the events of the same SIM_GAMES games, `pending` asked before each: the part
+    """Applies the events of the same SIM_GAMES[game] games, `pending` asked before each: the part
     of a game's time that any playout pays, whatever it draws with."""
     from tabletape import engine
     from tabletape.engine import simulate
@@ -856,7 +860,7 @@ def _inner_floor(game: str) -> tuple[int, float]:
     n = {"global-domination": 4, "liberation": 3}.get(game, 2)
     header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
     bound = rs.bind(header)
-    games = [[e for e, _ in simulate.play(rs, header, seed)] for seed in range(SIM_GAMES)]
+    games = [[e for e, _ in simulate.play(rs, header, seed)] for seed in range(SIM_GAMES[game])]
     pending, apply = bound.pending, bound.apply
     t = time.process_time()
     for events in games:
@@ -864,7 +868,7 @@ def _inner_floor(game: str) -> tuple[int, float]:
         for e in events:
             pending(state)
             state = apply(state, e)
-    return SIM_GAMES, time.process_time() - t
+    return SIM_GAMES[game], time.process_time() - t
 
 
 def _inner_mc(game: str) -> tuple[int, float]:

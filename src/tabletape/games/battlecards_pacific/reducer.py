@@ -503,7 +503,8 @@ def resolve(lk: Lookups, state: State) -> State | None:
     # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test);
     # the function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
-    if {} in state.arsenal.values() or {} in state.conflict.values():  # some deck is empty
+    # (`all` stops at a deck's truth, where `{} in` compares each deck with a new dict)
+    if not (all(state.arsenal.values()) and all(state.conflict.values())):  # a deck is empty
         shuffled = lk.reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
