@@ -203,6 +203,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     players = tuple(rs.header.players)
     seat_of = {p: i for i, p in enumerate(players)}
     mine: dict[str, set[Event]] = {p: set() for p in players}  # each seat's own events
+    kept = {p: s.add for p, s in mine.items()}  # (bound once: one call per event)
     uniform = {p: getattr(a, "uniform", False) for p, a in agents.items()}
     turns = rounds = 0
     last_actor = None
@@ -217,7 +218,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     events = game.events
     append = events.append
     first = players[0]
-    while len(events) < max_events:
+    for n in range(1, max_events + 1):  # n: the events played once this one is
         actor = who(state)
         if actor is None:
             break
@@ -233,7 +234,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
                 turns += 1
                 rounds += actor == first
                 last_actor = actor
-            mine[actor].add(event)
+            kept[actor](event)
         state = apply(state, event)
         append(event)
         if visit is not None:
@@ -242,7 +243,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
             score = score_ref(state)
             if score is not last_score:  # (a state made by `replace` shares what is unchanged)
                 last_score = score
-                leader, leader_since = _lead(score, leader, leader_since, len(events))
+                leader, leader_since = _lead(score, leader, leader_since, n)
     game.state = state
     n = len(events)
     scored = score_ref is not None
