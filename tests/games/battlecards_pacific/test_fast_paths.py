@@ -305,3 +305,27 @@ def test_the_volley_found_ready_remembered_is_asked_again_for_the_other_side(mon
     assert reducer._ready(rs.lk, state, b) == b.to_fire and calls == [b.side]
     assert reducer._ready(rs.lk, state, b) == b.to_fire and calls == [b.side]  # remembered
     assert reducer._ready(rs.lk, state, theirs) == b.to_fire and calls == [b.side, other]
+
+
+@pytest.mark.parametrize("pin", ["reshuffled", "reshuffled_1_1"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_no_deck_to_refill_is_no_reshuffle(pin, seed):
+    """`resolve` asks the reshuffle only where `decks.refillable` finds an empty deck with a
+    pile to take back: everywhere else each version's reshuffle changes nothing, on the states
+    of simulated games and on them with every deck emptied (its pile kept, or emptied too)."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import decks
+    shuffle = getattr(decks, pin)
+    rs, _, states = played("every-shot", seed)
+    refilled = 0
+    for state in states:
+        emptied = replace(state, arsenal={s: {} for s in state.arsenal},
+                          conflict={t: {} for t in state.conflict})
+        bare = replace(emptied, arsenal_discard={s: () for s in state.arsenal},
+                       conflict_discard={t: () for t in state.conflict})
+        for s in (state, emptied, bare):
+            if not decks.refillable(s):
+                assert shuffle(rs.lk, s) is None
+            refilled += decks.refillable(s)
+    assert refilled > 0

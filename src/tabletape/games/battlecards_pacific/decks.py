@@ -37,6 +37,13 @@ def discarded(lk: Lookups, state: State, names: tuple[str, ...]
     return {**state.conflict_discard, th: state.conflict_discard[th] + names}
 
 
+def refillable(state: State) -> bool:
+    """Returns whether some empty deck has a discard pile to take back: what every version of
+    bcp.deck.reshuffle needs before it shuffles (`reshuffled` is None otherwise)."""
+    return any(not deck and state.arsenal_discard[s] for s, deck in state.arsenal.items()) \
+        or any(not deck and state.conflict_discard[t] for t, deck in state.conflict.items())
+
+
 def reshuffled(lk: Lookups, state: State) -> State | None:
     """bcp.deck.reshuffle: an empty deck takes its discard pile back, shuffled (None: none is).
     Rules 1.2: the Conflict deck waits for its last card (a BATTLECARD being decided or

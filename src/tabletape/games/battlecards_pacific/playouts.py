@@ -205,14 +205,42 @@ def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
 
 
 def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | None:
-    """Returns the event a uniform random draw picks where a volley fires: the shot
-    `below(count)` indexes in `legal`'s order, the shots counted once for both (None,
-    `below` not asked, elsewhere)."""
+    """Returns the event a uniform random draw picks where a player decides: the event
+    `below(count)` indexes in `legal`'s order, what `count` counts listed once for both (a
+    volley's shots, the units that may withdraw or deploy); None, `below` not asked, where
+    chance decides, for a reveal (`legal`'s one event) and once the game is over."""
     b = state.battle
-    if state.result is not None or b is None or b.shot is not None or b.phase == WITHDRAWAL:
+    if state.result is not None:
         return None
+    if b is None:
+        h = state.steps[0]
+        return None if h.step in CHANCE_STEPS else _pick_step(lk, state, h, below)
+    if b.shot is not None:
+        return None
+    if b.phase == WITHDRAWAL:
+        kinds = tuple(dict.fromkeys(b.forces[b.side]))
+        i = below(len(kinds) + 1)  # each engaged unit, then no more (`_nth_withdrawal`)
+        return UnitWithdrawn(player=b.side, unit=kinds[i]) if i < len(kinds) else \
+            WithdrawalFinished(player=b.side)
     volley, shots = _volley(lk, state, b)
     return _shot_of(lk, state, b, volley, below(shots))
+
+
+def _pick_step(lk: Lookups, state: State, h: Owed, below: Callable[[int], int]
+               ) -> BcpEvent | None:
+    """`_nth_step` at `below(count)`, the Reserve Hand's kinds listed once for both (None,
+    `below` not asked, for a reveal)."""
+    p, step = h.player, h.step
+    if step in DEPLOYS:  # each unit of the Reserve Hand, then (a Conflict card's) no more
+        kinds = tuple(dict.fromkeys(state.reserve[p]))
+        i = below(len(kinds) + (step is DEPLOY))
+        if i < len(kinds):
+            u = kinds[i]
+            return UnitDeployed(player=p, unit=u, stack=q.unit(lk, state, p, u).type)
+        return DeploymentFinished(player=p)
+    if step in EMERGENCY or step is DECIDE:  # deployed or declined; fight or not
+        return _nth_step(lk, state, h, below(2))
+    return None
 
 
 def actor(lk: Lookups, state: State) -> str | None:

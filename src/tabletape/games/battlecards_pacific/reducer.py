@@ -18,7 +18,7 @@ from tabletape.tape.events import Event
 
 from . import lookups as q
 from .components import Lookups, UnitType
-from .decks import discarded, taken, to_discard
+from .decks import discarded, refillable, taken, to_discard
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -500,11 +500,13 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test);
-    # the function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
+    # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test) and
+    # has a pile to take back (an Arsenal often has none: each unit in play or in hand); the
+    # function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
     # (`all` stops at a deck's truth, where `{} in` compares each deck with a new dict)
-    if not (all(state.arsenal.values()) and all(state.conflict.values())):  # a deck is empty
+    if not (all(state.arsenal.values()) and all(state.conflict.values())) \
+            and refillable(state):
         shuffled = lk.reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
