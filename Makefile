@@ -66,8 +66,18 @@ bench: $(VENV)/.bench-installed
 # The games' rows of `make bench` alone (no inputs to make): per game, `simulate`'s random
 # games per second beside the balance lab's random playouts of the same games, their floor
 # (pending + apply) and mc:8's decisions per second, in CPU time; the ratios at the end.
+# `simulate` also runs from the tree of the day the lab was asked for (issue 37's "twice
+# today's rate"; BALANCE_BEFORE, a commit), marked [before], where git can write that tree.
+BALANCE_BEFORE ?= 411e4d8
 bench-balance: $(VENV)/.installed
-	$(PY) bench/run.py --playouts --markdown
+	@rm -rf build/bench-balance-before && mkdir -p build/bench-balance-before
+	@if git archive $(BALANCE_BEFORE) src 2>/dev/null | tar -x -C build/bench-balance-before \
+			2>/dev/null && [ -d build/bench-balance-before/src ]; then \
+		$(PY) bench/run.py --playouts --markdown --before build/bench-balance-before/src; \
+	else \
+		echo "no tree at $(BALANCE_BEFORE): today's simulate only" >&2; \
+		$(PY) bench/run.py --playouts --markdown; \
+	fi
 
 # The reliability tests (tests/reliability) with their big budgets: every byte of the
 # tampered log, 100,000 hostile inputs, 5,000 kills, ... Prints the figures; takes a while.

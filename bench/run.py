@@ -393,13 +393,13 @@ def _playout_rows(rounds: int) -> list[Row | None]:
         # same games as simulate), and the Monte Carlo agent's cost per decision
         rows.append(median_run(f"balance {game}: random games per second",
                                [*me, "playout", game], SIM_GAMES[game], 0, rounds, inner=True,
-                               note="in process", ours=True))
+                               note="in process", ours=True, compare=False))
         rows.append(median_run(f"balance {game}: floor, the same games' pending + apply",
                                [*me, "floor", game], SIM_GAMES[game], 0, rounds, inner=True,
-                               note="in process", ours=True))
+                               note="in process", ours=True, compare=False))
         rows.append(median_run(f"balance {game}: mc:8 decisions per second",
                                [*me, "mc", game], 0, 0, rounds, inner=True,
-                               note="in process", ours=True))
+                               note="in process", ours=True, compare=False))
     return rows
 
 
@@ -997,7 +997,7 @@ def main() -> None:
         return prepare()
     if args.playouts:  # CPU time of each row (per core), no inputs needed
         _, baseline, _ = run([PY, "-c", "pass"])
-        rows = [r for r in _playout_rows(args.rounds) if r is not None]
+        rows = _with_before([r for r in _playout_rows(args.rounds) if r is not None])
         table(rows, baseline, markdown=args.markdown)
         for line in ratios(rows):
             print(line)
@@ -1058,6 +1058,11 @@ def ratios(rows: list[Row]) -> list[str]:
             out.append(f"- balance {game}: random playouts {rate(lab):,.0f} games/s vs simulate's "
                        f"{rate(sim):,.0f}/s in this run: **{rate(lab) / rate(sim):.2f}x** "
                        "(at least 2x)")
+        then = find(f"simulate {game}: games per second", True)  # --before: another tree's
+        if then is not None and lab is not None and then.seconds and lab.seconds:
+            out.append(f"- balance {game}: random playouts {rate(lab):,.0f} games/s vs the before "
+                       f"tree's simulate {rate(then):,.0f}/s in this run: "
+                       f"**{rate(lab) / rate(then):.2f}x** (at least 2x)")
     for before in (True, False):
         tag = " [before]" if before else ""
         chain = next((r for r in rows if r.name == "floor: decode + SHA-256 chain check"), None)
