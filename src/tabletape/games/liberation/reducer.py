@@ -113,13 +113,13 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
 
 def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
     """How to Play: the dealer turns the country, then deals its value to everyone."""
-    state = turns.done(state)
     vp = lk.countries[ev.country].vp
-    order = lookups.clockwise(state, lookups.left_of(state, state.dealer))  # lib.deal.count: dealer last
-    deal = tuple(Owed(STEP_DEAL, p) for p in order) * vp  # vp times round the table
-    leader = state.dealer if state.first_country else lookups.left_of(state, state.dealer)
-    return replace(state, country=ev.country, leader=leader, steps=state.steps + deal,
-                   countries=tuple(c for c in state.countries if c != ev.country))
+    left = lookups.left_of(state, state.dealer)
+    order = lookups.clockwise(state, left)  # lib.deal.count: dealer last
+    deal = tuple([Owed(STEP_DEAL, p) for p in order]) * vp  # vp times round the table
+    leader = state.dealer if state.first_country else left
+    return replace(state, country=ev.country, leader=leader, steps=state.steps[1:] + deal,
+                   countries=tuple([c for c in state.countries if c != ev.country]))
 
 
 def _card_to_hand(lk: Lookups, state: State, ev: ForceCardDealt | ForceCardDrawn) -> State:
@@ -138,8 +138,8 @@ def _tie_break_drawn(lk: Lookups, state: State, ev: TieBreakDrawn) -> State:
 
 
 def _passed(lk: Lookups, state: State, ev: TurnPassed) -> State:
-    """lib.play.pass: the turn is used up all the same."""
-    return _end_turn(lk, turns.done(state))
+    """lib.play.pass: the turn is used up all the same (a second card not played, too)."""
+    return _end_turn(lk, turns.done(state) if state.steps else state)
 
 
 def _prevented(lk: Lookups, state: State, ev: TurnOverPrevented) -> State:
