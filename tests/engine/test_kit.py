@@ -3,6 +3,7 @@ loop, seats, hidden hands, reshuffles."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgspec
@@ -157,6 +158,16 @@ def test_a_draw_is_take_and_with_cards(hand, deck, pick):
     assert multiset.with_card(cards, name) == multiset.with_cards(cards, name)
     assert multiset.drawn({"p": pile}, "p", {"ann": cards}, "ann", name) == (
         {"p": multiset.take(pile, name)}, {"ann": multiset.with_cards(cards, name)})
+
+
+@given(deck=st.lists(_CARDS, min_size=1, max_size=12), seed=st.integers(0, 2**32))
+def test_a_chance_draw_by_the_counts_is_the_one_random_choices_makes(deck, seed):
+    """`chosen`, written for speed, draws the card `random.choices` draws by the deck's counts
+    from the same generator, and asks it once."""
+    pile = multiset.merge({}, tuple(deck))
+    fast, plain = random.Random(seed), random.Random(seed)
+    assert multiset.chosen(pile, fast.random) == plain.choices(list(pile), list(pile.values()))[0]
+    assert fast.random() == plain.random()
 
 
 def test_every_deck_that_ran_out_takes_its_own_pile_back():

@@ -206,3 +206,19 @@ def test_the_fold_with_the_plain_definitions_reaches_the_same_states(played, mon
         if k % 5 == 0:
             ok = {repr(e) for e in candidates(rs.lk, state) if rs.check(state, e) is None}
             assert ok == {repr(ev) for ev, _ in outcomes}
+
+
+def plain_total(lk, state, player):
+    """total as first written: each face-up card's `points` (the country's bonus asked each time)."""
+    return sum(lookups.points(lk, state, p.card) for p in state.played[player] if p.up)
+
+
+def test_total_is_the_sum_of_the_face_up_cards_points(played):
+    rs, states = played
+    bonus = [c for c, land in rs.lk.countries.items() if land.trigger is Trigger.BONUS]
+    assert bonus
+    for k, state in enumerate(states):
+        # each table as it was, and (now and then) fought over each bonus country instead
+        for s in (state, *(replace(state, country=c) for c in bonus if k % 4 == 0)):
+            for p in s.players:
+                assert lookups.total(rs.lk, s, p) == plain_total(rs.lk, s, p)

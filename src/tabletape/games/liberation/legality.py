@@ -368,6 +368,8 @@ def turn_targets(lk: Lookups, state: State, h: Owed) -> Iterator[tuple[str, int,
     cards = lk.cards
     for q in state.players:
         down_here = turns_down and (q == me) == own
+        if not (down_here or back_up):  # (no card of this row can be turned)
+            continue
         for i, p in enumerate(state.played[q]):
             if spent and (q, i) in spent:
                 continue

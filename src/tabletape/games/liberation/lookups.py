@@ -62,14 +62,20 @@ def points(lk: Lookups, state: State, name: str) -> int:
 
 
 def total(lk: Lookups, state: State, player: str) -> int:
-    """Returns a player's face-up force points on the table (lib.ability.face-down)."""
-    return sum(points(lk, state, p.card) for p in state.played[player] if p.up)
+    """Returns a player's face-up force points on the table (lib.ability.face-down): the sum
+    of their `points`, the country's bonus looked up once (the count asks it of every player)."""
+    cards, land = lk.cards, country(lk, state)
+    up = [cards[p.card] for p in state.played[player] if p.up]
+    out = sum(c.points for c in up)
+    if land and land.trigger is TRIGGER_BONUS:
+        out += land.amount * sum(c.type == land.card_type for c in up)
+    return out
 
 
 def holds(lk: Lookups, state: State, player: str, ability: Ability) -> tuple[str, ...]:
     """Returns the distinct cards with `ability` in a player's hand."""
     cards = lk.cards
-    return tuple(dict.fromkeys(n for n in state.hands[player] if cards[n].ability is ability))
+    return tuple(dict.fromkeys([n for n in state.hands[player] if cards[n].ability is ability]))
 
 
 def deck_size(state: State) -> int:

@@ -113,20 +113,21 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
 
 def _country_turned(lk: Lookups, state: State, ev: CountryTurned) -> State:
     """How to Play: the dealer turns the country, then deals its value to everyone."""
-    state = turns.done(state)
     vp = lk.countries[ev.country].vp
-    order = lookups.clockwise(state, lookups.left_of(state, state.dealer))  # lib.deal.count: dealer last
-    deal = tuple(Owed(STEP_DEAL, p) for p in order) * vp  # vp times round the table
-    leader = state.dealer if state.first_country else lookups.left_of(state, state.dealer)
-    return replace(state, country=ev.country, leader=leader, steps=state.steps + deal,
-                   countries=tuple(c for c in state.countries if c != ev.country))
+    left = lookups.left_of(state, state.dealer)
+    order = lookups.clockwise(state, left)  # lib.deal.count: dealer last
+    deal = tuple([Owed(STEP_DEAL, p) for p in order]) * vp  # vp times round the table
+    leader = state.dealer if state.first_country else left
+    return replace(state, country=ev.country, leader=leader, steps=state.steps[1:] + deal,
+                   countries=tuple([c for c in state.countries if c != ev.country]))
 
 
 def _card_to_hand(lk: Lookups, state: State, ev: ForceCardDealt | ForceCardDrawn) -> State:
     """A dealt card or a bonus draw goes from the force deck into the hand."""
     p, c = ev.player, ev.card
-    return replace(state, deck=take(state.deck, c), steps=state.steps[1:],
-                   hands={**state.hands, p: with_card(state.hands[p], c)})
+    hands = state.hands.copy()  # (copied, then the one entry set: faster than {**d, p: ...})
+    hands[p] = with_card(hands[p], c)
+    return replace(state, deck=take(state.deck, c), steps=state.steps[1:], hands=hands)
 
 
 def _tie_break_drawn(lk: Lookups, state: State, ev: TieBreakDrawn) -> State:
@@ -137,8 +138,8 @@ def _tie_break_drawn(lk: Lookups, state: State, ev: TieBreakDrawn) -> State:
 
 
 def _passed(lk: Lookups, state: State, ev: TurnPassed) -> State:
-    """lib.play.pass: the turn is used up all the same."""
-    return _end_turn(lk, turns.done(state))
+    """lib.play.pass: the turn is used up all the same (a second card not played, too)."""
+    return _end_turn(lk, turns.done(state) if state.steps else state)
 
 
 def _prevented(lk: Lookups, state: State, ev: TurnOverPrevented) -> State:
@@ -173,14 +174,18 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
     me, name = ev.player, ev.card
     c = lk.cards[name]
     ability = c.ability
-    first = state.plays[me] == 0
+    # (each dict copied, then its one entry set: twice as fast as {**d, key: value})
+    hands, plays, played = state.hands.copy(), state.plays.copy(), state.played
+    hands[me] = without(hands[me], name)
+    first = plays[me] == 0
+    plays[me] += 1
     turn_plays = state.turn_plays + 1
-    played = state.played
     owed: list[Owed] = []
     if ability is ABILITY_TRADE_CARD:  # placed once the card it is traded for is chosen
         owed.append(Owed(STEP_TAKE, me, card=name))
     else:
-        played = {**played, me: played[me] + (Played(name),)}
+        played = played.copy()
+        played[me] += (Played(name),)
     if ability is ABILITY_NONE:
         pass
     elif ability is ABILITY_TURN_OVER:  # lib.ability.turn-over.count: one step per card it turns
@@ -207,8 +212,7 @@ def _played(lk: Lookups, state: State, ev: ForceCardPlayed) -> State:
     steps = state.steps[1:]
     if owed or again:
         steps = (*owed, Owed(STEP_SECOND if again else STEP_END_TURN, me), *steps)
-    state = replace(state, steps=steps, hands={**state.hands, me: without(state.hands[me], name)},
-                    plays={**state.plays, me: state.plays[me] + 1}, turn_plays=turn_plays,
+    state = replace(state, steps=steps, hands=hands, plays=plays, turn_plays=turn_plays,
                     played=played)
     return state if owed or again else _end_turn(lk, state)  # only the end of the turn owed
 
@@ -254,9 +258,10 @@ def _declined(lk: Lookups, state: State, ev: TurnOverDeclined) -> State:
 
 def _flip(state: State, owner: str, slot: int, up: bool) -> State:
     """Returns the state with one played card turned face up or down."""
-    row = state.played[owner]
-    row = row[:slot] + (replace(row[slot], up=up),) + row[slot + 1:]
-    return replace(state, played={**state.played, owner: row})
+    played = state.played.copy()  # (copied, then the one entry set: as in _played)
+    row = played[owner]
+    played[owner] = row[:slot] + (replace(row[slot], up=up),) + row[slot + 1:]
+    return replace(state, played=played)
 
 
 def _taken(lk: Lookups, state: State, ev: PlayedCardTaken) -> State:
@@ -330,7 +335,7 @@ def _end_turn(lk: Lookups, state: State) -> State:
     i = state.contenders.index(state.turn or "")
     if i + 1 < len(state.contenders):
         return replace(state, turn=state.contenders[i + 1], turn_plays=0)
-    vp = lookups.country(lk, state).vp  # type: ignore[union-attr]
+    vp = lk.countries[state.country].vp  # type: ignore[index]  # (lookups.country: one is in play)
     if state.stage is STAGE_ROUNDS and state.round < vp:
         return replace(state, round=state.round + 1, turn=state.contenders[0], turn_plays=0)
     return _count(lk, state)
@@ -339,11 +344,12 @@ def _end_turn(lk: Lookups, state: State) -> State:
 def _count(lk: Lookups, state: State) -> State:
     """Liberation goes to the highest face-up total; ties play an extra round, then draw."""
     pool = state.players if state.stage is STAGE_ROUNDS else state.contenders
-    totals = {p: lookups.total(lk, state, p) for p in pool}
-    best = max(totals.values())
-    tied = lookups.clockwise(state, state.leader, tuple(p for p in pool if totals[p] == best))
-    if len(tied) == 1:
-        return _liberate(lk, state, tied[0])
+    totals = [lookups.total(lk, state, p) for p in pool]
+    best = max(totals)
+    if totals.count(best) == 1:
+        return _liberate(lk, state, pool[totals.index(best)])
+    tied = lookups.clockwise(state, state.leader,
+                             tuple(p for p, t in zip(pool, totals, strict=True) if t == best))
     if state.stage is STAGE_ROUNDS:  # lib.tie.extra-round
         return replace(state, stage=STAGE_EXTRA, contenders=tied, turn=tied[0], turn_plays=0,
                        round=state.round + 1)
@@ -365,11 +371,13 @@ def _compare_tie(lk: Lookups, state: State) -> State:
 
 def _clear_table(state: State) -> State:
     """lib.country.discard: every played and tie-break card goes to the discards."""
-    gone = tuple(p.card for row in state.played.values() for p in row)
-    gone += tuple(c for cards in state.tie_cards.values() for c in cards)
-    empty = {p: () for p in state.players}
-    return replace(state, discards=with_cards(state.discards, *gone), played=dict(empty),
-                   tie_cards=dict(empty), plays={p: 0 for p in state.players}, country=None,
+    gone = [p.card for row in state.played.values() for p in row]
+    for cards in state.tie_cards.values():
+        gone += cards
+    players = state.players
+    return replace(state, discards=with_cards(state.discards, *gone),
+                   played=dict.fromkeys(players, ()), tie_cards=dict.fromkeys(players, ()),
+                   plays=dict.fromkeys(players, 0), country=None,
                    stage=STAGE_DEAL, round=0, contenders=(), turn=None, turn_plays=0,
                    first_country=False, steps=())
 
