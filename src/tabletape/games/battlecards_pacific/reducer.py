@@ -500,11 +500,10 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    # bcp.deck.reshuffle, asked only when a deck is empty (`reshuffled`'s own first test) and
+    # bcp.deck.reshuffle, asked only when a deck is empty (`all`: no new dict to compare) and
     # has a pile to take back (an Arsenal often has none: each unit in play or in hand); the
     # function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
-    # (`all` stops at a deck's truth, where `{} in` compares each deck with a new dict)
     if not (all(state.arsenal.values()) and all(state.conflict.values())) \
             and refillable(state):
         shuffled = lk.reshuffled(lk, state)
