@@ -47,6 +47,7 @@ SIM_GAMES = {game: 4 if QUICK else n for game, n in (
     ("cards-of-war", 200), ("global-domination", 80), ("liberation", 240),
     ("battlecards-pacific", 40))}
 VIEW = 500 if QUICK else 20_000  # events of the prefix the viewer exports
+PAIR_ROUNDS = 2 if QUICK else 5  # rounds of the games played in turn by simulate and the lab
 PUSH_EVENTS = 2_000  # events of the game `serve --play` pushes a write of to PAGES pages
 PAGES = 100  # pages connected to `serve --play` (streams of server-sent events, one process)
 GD6_LINES = 300  # lines of the six-player Global Domination game one write is made at
@@ -401,6 +402,21 @@ def _playout_rows(rounds: int) -> list[Row | None]:
                                [*me, "mc", game], 0, 0, rounds, inner=True,
                                note="in process", ours=True, compare=False))
     return rows
+
+
+def pair_lines() -> list[str]:
+    """Per game, `simulate` over the lab's random playouts with the games played in turn in
+    one process (`_inner_pair`): the median of PAIR_ROUNDS rounds and each round's."""
+    out = []
+    for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
+        if not wanted(f"balance {game}: random games per second"):
+            continue
+        _, _, text = run([PY, os.path.abspath(__file__), "--inner", "pair", game])
+        ratios = json.loads(text.strip().splitlines()[-2])["ratios"]
+        out.append(f"- balance {game}: random playouts vs simulate, game by game in turn in one "
+                   f"process: **{statistics.median(ratios):.2f}x** (the median of "
+                   f"{len(ratios)} rounds: {', '.join(f'{r:.2f}' for r in ratios)}; at least 2x)")
+    return out
 
 
 def _streaming_rows(inputs: dict[str, str], n: int, size: int, rounds: int) -> list[Row | None]:
@@ -851,6 +867,36 @@ def _inner_playout(game: str) -> tuple[int, float]:
     return SIM_GAMES[game], time.process_time() - t
 
 
+def _inner_pair(game: str) -> tuple[int, float]:
+    """Plays the same SIM_GAMES[game] games with `simulate` and with the lab's random playouts,
+    game by game in turn in this one process, PAIR_ROUNDS times; prints simulate's CPU time
+    over the playouts' for each round (a ratio the machine's drift moves far less than two
+    rows run one after the other: both sides share every moment of it)."""
+    from tabletape import engine
+    from tabletape.engine import agents, playout, simulate
+    rs = engine.get(game)
+    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
+    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+    bound = rs.bind(header)
+    seats = {p: agents.RandomAgent() for p in header.players}
+    clock = time.process_time
+    ratios, total = [], 0.0
+    for _ in range(PAIR_ROUNDS):
+        sim = lab = 0.0
+        for seed in range(SIM_GAMES[game]):
+            t0 = clock()
+            for _ in simulate.play(rs, header, seed):
+                pass
+            t1 = clock()
+            playout.play(bound, seats, seed)
+            t2 = clock()
+            sim, lab = sim + t1 - t0, lab + t2 - t1
+        ratios.append(round(sim / lab, 3))
+        total += lab
+    print(json.dumps({"ratios": ratios}))
+    return SIM_GAMES[game] * PAIR_ROUNDS, total
+
+
 def _inner_floor(game: str) -> tuple[int, float]:
     """Applies the events of the same SIM_GAMES[game] games, `pending` asked before each: the part
     of a game's time that any playout pays, whatever it draws with."""
@@ -999,7 +1045,7 @@ def main() -> None:
         _, baseline, _ = run([PY, "-c", "pass"])
         rows = _with_before([r for r in _playout_rows(args.rounds) if r is not None])
         table(rows, baseline, markdown=args.markdown)
-        for line in ratios(rows):
+        for line in ratios(rows) + pair_lines():
             print(line)
         return None
     # Generating the inputs grows a process; a child forked from a big process reports
@@ -1016,7 +1062,7 @@ def main() -> None:
     table(rows, baseline, markdown=False)
     if args.markdown:
         table(rows, baseline, markdown=True)
-    for line in ratios(rows):
+    for line in ratios(rows) + pair_lines():
         print(line)
 
 

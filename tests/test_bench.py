@@ -25,7 +25,7 @@ def test_the_bench_script_runs_and_prints_every_row(tmp_path):
 def test_the_games_rows_run_beside_another_trees_simulate(tmp_path):
     """`make bench-balance` hands the tree of the issue's day as --before: its `simulate` row
     runs beside today's, the lab's rows (which that tree lacks) only with this one's, and the
-    ratios say both."""
+    ratios say both, and the ratio of the two played in turn in one process."""
     env = {**os.environ, "BENCH_QUICK": "1", "BENCH_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "bench/run.py", "--playouts", "--rounds", "1",
                            "--markdown", "--only", "cards-of-war", "--before", "src"],
@@ -36,5 +36,7 @@ def test_the_games_rows_run_beside_another_trees_simulate(tmp_path):
     assert "| simulate cards-of-war: games per second (in process)" in rows
     assert not [r for r in rows if "balance" in r and "[before]" in r]
     ratios = [line for line in done.stdout.splitlines() if line.startswith("- balance")]
-    assert [r.split(":")[0] for r in ratios] == ["- balance cards-of-war"] * 2
+    assert [r.split(":")[0] for r in ratios] == ["- balance cards-of-war"] * 3
     assert "in this run" in ratios[0] and "the before tree's simulate" in ratios[1]
+    assert "game by game in turn in one process" in ratios[2] and "the median of 2 rounds" \
+        in ratios[2]
