@@ -838,13 +838,21 @@ def _inner_push(log: str) -> tuple[int, float]:
         shutil.rmtree(folder)
 
 
-def _inner_simulate(game: str) -> tuple[int, float]:
-    """Plays SIM_GAMES[game] random games of `game` (as `tabletape simulate` does)."""
+def _random_table(game: str) -> tuple:
+    """The game's ruleset, a header for its bench table (2 players; 4 of Global Domination, 3
+    of Liberation), the ruleset bound to it and a random agent in each seat."""
     from tabletape import engine
-    from tabletape.engine import simulate
+    from tabletape.engine import agents, simulate
     rs = engine.get(game)
     n = {"global-domination": 4, "liberation": 3}.get(game, 2)
     header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+    return rs, header, rs.bind(header), {p: agents.RandomAgent() for p in header.players}
+
+
+def _inner_simulate(game: str) -> tuple[int, float]:
+    """Plays SIM_GAMES[game] random games of `game` (as `tabletape simulate` does)."""
+    from tabletape.engine import simulate
+    rs, header, _, _ = _random_table(game)
     t = time.process_time()
     for seed in range(SIM_GAMES[game]):
         for _ in simulate.play(rs, header, seed):
@@ -854,13 +862,8 @@ def _inner_simulate(game: str) -> tuple[int, float]:
 
 def _inner_playout(game: str) -> tuple[int, float]:
     """Plays the same SIM_GAMES[game] games with the balance lab's loop and random agents."""
-    from tabletape import engine
-    from tabletape.engine import agents, playout, simulate
-    rs = engine.get(game)
-    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
-    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
-    bound = rs.bind(header)
-    seats = {p: agents.RandomAgent() for p in header.players}
+    from tabletape.engine import playout
+    _, _, bound, seats = _random_table(game)
     t = time.process_time()
     for seed in range(SIM_GAMES[game]):
         playout.play(bound, seats, seed)
@@ -872,13 +875,8 @@ def _inner_pair(game: str) -> tuple[int, float]:
     game by game in turn in this one process, PAIR_ROUNDS times; prints simulate's CPU time
     over the playouts' for each round (a ratio the machine's drift moves far less than two
     rows run one after the other: both sides share every moment of it)."""
-    from tabletape import engine
-    from tabletape.engine import agents, playout, simulate
-    rs = engine.get(game)
-    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
-    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
-    bound = rs.bind(header)
-    seats = {p: agents.RandomAgent() for p in header.players}
+    from tabletape.engine import playout, simulate
+    rs, header, bound, seats = _random_table(game)
     clock = time.process_time
     ratios, total = [], 0.0
     for _ in range(PAIR_ROUNDS):
@@ -900,12 +898,8 @@ def _inner_pair(game: str) -> tuple[int, float]:
 def _inner_floor(game: str) -> tuple[int, float]:
     """Applies the events of the same SIM_GAMES[game] games, `pending` asked before each: the part
     of a game's time that any playout pays, whatever it draws with."""
-    from tabletape import engine
     from tabletape.engine import simulate
-    rs = engine.get(game)
-    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
-    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
-    bound = rs.bind(header)
+    rs, header, bound, _ = _random_table(game)
     games = [[e for e, _ in simulate.play(rs, header, seed)] for seed in range(SIM_GAMES[game])]
     pending, apply = bound.pending, bound.apply
     t = time.process_time()
@@ -920,14 +914,9 @@ def _inner_floor(game: str) -> tuple[int, float]:
 def _inner_mc(game: str) -> tuple[int, float]:
     """Plays one game with an mc:8 agent in the first seat; returns its decisions (of two
     events or more) and their time."""
-    from tabletape import engine
-    from tabletape.engine import agents, playout, simulate
-    rs = engine.get(game)
-    n = {"global-domination": 4, "liberation": 3}.get(game, 2)
-    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
-    bound = rs.bind(header)
+    from tabletape.engine import agents, playout
+    _, header, bound, seats = _random_table(game)
     mc = agents.MonteCarloAgent(8)
-    seats = {p: agents.RandomAgent() for p in header.players}
     seats[header.players[0]] = mc
     t = time.process_time()
     playout.play(bound, seats, 1, max_events=60 if QUICK else 2_000)
