@@ -11,7 +11,7 @@ from msgspec.structs import replace
 
 from tabletape.engine.kit import turns
 
-from .components import TRIGGER_BONUS, Ability, Country, Lookups
+from .components import TRIGGER_BONUS, Ability, CardType, Country, Lookups
 from .state import STAGE_EXTRA, STAGE_ROUNDS, WIN_POINTS, WIN_POINTS_FOUR, State
 
 
@@ -54,22 +54,27 @@ def clockwise(state: State, start: str, among: tuple[str, ...] | None = None) ->
     return order if among is None else tuple(p for p in order if p in among)
 
 
+def bonus(lk: Lookups, state: State) -> tuple[CardType | None, int]:
+    """Returns the card type the country in play rewards and by how much (lib.country.bonus-type):
+    (None, 0) where none is in play or its trigger is no bonus."""
+    land = country(lk, state)
+    return (land.card_type, land.amount) if land and land.trigger is TRIGGER_BONUS else (None, 0)
+
+
 def points(lk: Lookups, state: State, name: str) -> int:
-    """Returns a card's force points, with the country's bonus for its type (lib.country.bonus-type)."""
-    c, land = lk.cards[name], country(lk, state)
-    bonus = land.amount if land and land.trigger is TRIGGER_BONUS and land.card_type == c.type else 0
-    return c.points + bonus
+    """Returns a card's force points, with the country's bonus for its type."""
+    c = lk.cards[name]
+    kind, amount = bonus(lk, state)
+    return c.points + (amount if c.type == kind else 0)
 
 
 def total(lk: Lookups, state: State, player: str) -> int:
     """Returns a player's face-up force points on the table (lib.ability.face-down): the sum
     of their `points`, the country's bonus looked up once (the count asks it of every player)."""
-    cards, land = lk.cards, country(lk, state)
+    cards = lk.cards
     up = [cards[p.card] for p in state.played[player] if p.up]
-    out = sum(c.points for c in up)
-    if land and land.trigger is TRIGGER_BONUS:
-        out += land.amount * sum(c.type == land.card_type for c in up)
-    return out
+    kind, amount = bonus(lk, state)
+    return sum(c.points for c in up) + amount * sum(c.type == kind for c in up)
 
 
 def holds(lk: Lookups, state: State, player: str, ability: Ability) -> tuple[str, ...]:
