@@ -69,7 +69,9 @@ def nth(lk: Lookups, state: State, i: int) -> BcpEvent | None:
     if state.result is not None:
         return None
     if b is not None and b.shot is None:
-        return _nth_fire(lk, state, b, i) if b.phase != WITHDRAWAL else _nth_withdrawal(b, i)
+        if b.phase == WITHDRAWAL:
+            return _nth_withdrawal(b, tuple(dict.fromkeys(b.forces[b.side])), i)
+        return _nth_fire(lk, state, b, i)
     if b is not None:
         return _turned(lk, b, _key(state.conflict[lk.theatre], i))  # q.deck's
     h = state.steps[0]
@@ -112,11 +114,7 @@ def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> BcpEvent | None:
     deployment or not, the fight or not, the reveal."""
     p, step = h.player, h.step
     if step in DEPLOYS:
-        kinds = tuple(dict.fromkeys(state.reserve[p]))
-        if i < len(kinds):
-            u = kinds[i]
-            return UnitDeployed(player=p, unit=u, stack=q.unit(lk, state, p, u).type)
-        return DeploymentFinished(player=p) if i == len(kinds) and step is DEPLOY else None
+        return _nth_deployment(lk, state, h, tuple(dict.fromkeys(state.reserve[p])), i)
     if step in EMERGENCY:
         return EmergencyDeployed(player=p, units=state.reserve[p]) if not i else \
             EmergencyDeclined(player=p) if i == 1 else None
@@ -125,9 +123,20 @@ def _nth_step(lk: Lookups, state: State, h: Owed, i: int) -> BcpEvent | None:
     return None  # a reveal: `legal`'s one event
 
 
-def _nth_withdrawal(b: Battle, i: int) -> BcpEvent | None:
-    """The i-th withdrawal `_legal_battle` yields: each engaged unit, then no more."""
-    kinds = tuple(dict.fromkeys(b.forces[b.side]))
+def _nth_deployment(lk: Lookups, state: State, h: Owed, kinds: tuple[str, ...], i: int
+                    ) -> BcpEvent | None:
+    """The i-th deployment `legal` yields, `kinds` the Reserve Hand's kinds of unit: each of
+    them, then (for a Conflict card's deployment) no more."""
+    p = h.player
+    if i < len(kinds):
+        u = kinds[i]
+        return UnitDeployed(player=p, unit=u, stack=q.unit(lk, state, p, u).type)
+    return DeploymentFinished(player=p) if i == len(kinds) and h.step is DEPLOY else None
+
+
+def _nth_withdrawal(b: Battle, kinds: tuple[str, ...], i: int) -> BcpEvent | None:
+    """The i-th withdrawal `_legal_battle` yields, `kinds` the kinds of unit engaged: each of
+    them, then no more."""
     if i < len(kinds):
         return UnitWithdrawn(player=b.side, unit=kinds[i])
     return WithdrawalFinished(player=b.side) if i == len(kinds) else None
@@ -219,9 +228,7 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | N
         return None
     if b.phase == WITHDRAWAL:
         kinds = tuple(dict.fromkeys(b.forces[b.side]))
-        i = below(len(kinds) + 1)  # each engaged unit, then no more (`_nth_withdrawal`)
-        return UnitWithdrawn(player=b.side, unit=kinds[i]) if i < len(kinds) else \
-            WithdrawalFinished(player=b.side)
+        return _nth_withdrawal(b, kinds, below(len(kinds) + 1))  # each unit, then no more
     volley, shots = _volley(lk, state, b)
     return _shot_of(lk, state, b, volley, below(shots))
 
@@ -230,14 +237,10 @@ def _pick_step(lk: Lookups, state: State, h: Owed, below: Callable[[int], int]
                ) -> BcpEvent | None:
     """`_nth_step` at `below(count)`, the Reserve Hand's kinds listed once for both (None,
     `below` not asked, for a reveal)."""
-    p, step = h.player, h.step
+    step = h.step
     if step in DEPLOYS:  # each unit of the Reserve Hand, then (a Conflict card's) no more
-        kinds = tuple(dict.fromkeys(state.reserve[p]))
-        i = below(len(kinds) + (step is DEPLOY))
-        if i < len(kinds):
-            u = kinds[i]
-            return UnitDeployed(player=p, unit=u, stack=q.unit(lk, state, p, u).type)
-        return DeploymentFinished(player=p)
+        kinds = tuple(dict.fromkeys(state.reserve[h.player]))
+        return _nth_deployment(lk, state, h, kinds, below(len(kinds) + (step is DEPLOY)))
     if step in EMERGENCY or step is DECIDE:  # deployed or declined; fight or not
         return _nth_step(lk, state, h, below(2))
     return None
