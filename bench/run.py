@@ -412,7 +412,7 @@ def pair_lines() -> list[str]:
         if not wanted(f"balance {game}: random games per second"):
             continue
         _, _, text = run([PY, os.path.abspath(__file__), "--inner", "pair", game])
-        ratios = json.loads(text.strip().splitlines()[-2])["ratios"]
+        ratios = json.loads(text.strip().splitlines()[-1])["ratios"]
         out.append(f"- balance {game}: random playouts vs simulate, game by game in turn in one "
                    f"process: **{statistics.median(ratios):.2f}x** (the median of "
                    f"{len(ratios)} rounds: {', '.join(f'{r:.2f}' for r in ratios)}; at least 2x)")
@@ -664,8 +664,9 @@ def _real_cluster_row(folder: str, files: list[str], n: int, size: int,
 def inner(kind: str, arg: str) -> None:
     """Runs one in-process row and prints its events and seconds (setup excluded) as JSON."""
     t = time.perf_counter()
-    events, seconds = globals()[f"_inner_{kind}"](arg)
-    print(json.dumps({"seconds": seconds or time.perf_counter() - t, "events": events}))
+    events, seconds, *more = globals()[f"_inner_{kind}"](arg)  # more: a row's other figures
+    print(json.dumps({"seconds": seconds or time.perf_counter() - t, "events": events,
+                      **(more[0] if more else {})}))
 
 
 def _chunks(p: str):
@@ -870,9 +871,9 @@ def _inner_playout(game: str) -> tuple[int, float]:
     return SIM_GAMES[game], time.process_time() - t
 
 
-def _inner_pair(game: str) -> tuple[int, float]:
+def _inner_pair(game: str) -> tuple[int, float, dict[str, list[float]]]:
     """Plays the same SIM_GAMES[game] games with `simulate` and with the lab's random playouts,
-    game by game in turn in this one process, PAIR_ROUNDS times; prints simulate's CPU time
+    game by game in turn in this one process, PAIR_ROUNDS times; reports simulate's CPU time
     over the playouts' for each round (a ratio the machine's drift moves far less than two
     rows run one after the other: both sides share every moment of it)."""
     from tabletape.engine import playout, simulate
@@ -891,8 +892,7 @@ def _inner_pair(game: str) -> tuple[int, float]:
             sim, lab = sim + t1 - t0, lab + t2 - t1
         ratios.append(round(sim / lab, 3))
         total += lab
-    print(json.dumps({"ratios": ratios}))
-    return SIM_GAMES[game] * PAIR_ROUNDS, total
+    return SIM_GAMES[game] * PAIR_ROUNDS, total, {"ratios": ratios}
 
 
 def _inner_floor(game: str) -> tuple[int, float]:

@@ -203,7 +203,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     players = tuple(rs.header.players)
     seat_of = {p: i for i, p in enumerate(players)}
     mine: dict[str, set[Event]] = {p: set() for p in players}  # each seat's own events
-    kept = {p: s.add for p, s in mine.items()}  # (bound once: one call per event)
+    add_mine = {p: s.add for p, s in mine.items()}  # (bound once: one call per event)
     uniform = {p: getattr(a, "uniform", False) for p, a in agents.items()}
     turns = rounds = 0
     last_actor = None
@@ -234,7 +234,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
                 turns += 1
                 rounds += actor == first
                 last_actor = actor
-            kept[actor](event)
+            add_mine[actor](event)
         state = apply(state, event)
         append(event)
         if visit is not None:
