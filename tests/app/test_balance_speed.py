@@ -1,6 +1,6 @@
 """The random playout's fast paths (engine.playout.samplers): a game's `odds`, `nth`, `pick`
-and `chance` give what `weights` and `legal` give, and its `actor` who `pending` names, so
-random agents play, seed for seed, the games `simulate` plays."""
+and `chance` give what `weights` and `legal` give, its `actor` who `pending` names, and its
+`draw` both at once, so random agents play, seed for seed, the games `simulate` plays."""
 
 from __future__ import annotations
 
@@ -21,11 +21,21 @@ def agree(bound, states) -> int:
     answers they gave (None is always allowed: the playout then counts through `legal`)."""
     fast = bound.extras  # the game's `Extras` (playouts.py)
     odds, nth, actor, pick, chance = fast.odds, fast.nth, fast.actor, fast.pick, fast.chance
+    by_chance, by_player = playout.samplers(bound)
     answered = 0
     for state in states:
         decision = bound.pending(state)
         if actor is not None:
             assert actor(bound.lk, state) == (decision.actor if decision else None)
+        if fast.draw is not None:  # the move whole: `pending`'s actor, the samplers' event
+            for seed in (1, 2):
+                mine, theirs = random.Random(seed), random.Random(seed)
+                want = None if decision is None else (decision.actor, (
+                    by_chance(state, theirs.random) if decision.actor == engine.CHANCE
+                    else by_player(state, playout.below_of(theirs))))
+                assert fast.draw(bound.lk, state, mine.random, playout.below_of(mine)) == want
+                assert mine.getstate() == theirs.getstate()  # the same numbers drawn
+            answered += 1
         if decision is None:
             continue
         options = list(bound.legal(state))

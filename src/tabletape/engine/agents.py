@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletape.engine.kit.packaged import Packaged
-from tabletape.engine.playout import MAX_EVENTS, Game, below_of, mover, samplers, scorer
+from tabletape.engine.playout import MAX_EVENTS, Game, below_of, randomly, scorer
 from tabletape.engine.protocol import CHANCE, Ruleset
 from tabletape.tape.errors import UsageError
 from tabletape.tape.events import Event
@@ -426,16 +426,14 @@ def rollout(rs: Ruleset[Any, Any, Any], state: Any, seat: str, rng: random.Rando
     event drawn as `playout.play` draws it, without making every legal one); with `depth`,
     a game whose state carries a score is played that many events at most, and one still
     going is judged by its score then: the seat's share of the lead."""
-    who, apply = mover(rs), rs.apply
-    by_chance, by_player = samplers(rs)
+    draw, apply = randomly(rs), rs.apply
     rand, below = rng.random, below_of(rng)
     score_of = scorer(rs)  # (a game that keeps no running score plays to the end)
     for _ in range(max_events if depth is None or score_of is None else depth):
-        actor = who(state)
-        if actor is None:
+        move = draw(state, rand, below)
+        if move is None:
             break
-        state = apply(state, by_chance(state, rand) if actor == CHANCE
-                      else by_player(state, below))
+        state = apply(state, move[1])
     else:
         if depth is not None and score_of is not None:
             score = score_of(state)

@@ -149,6 +149,34 @@ def samplers(rs: Ruleset[Any, Any, Any]) -> tuple[Callable[[Any, Callable[[], fl
     return by_chance, by_player
 
 
+Move = Callable[[Any, Callable[[], float], Callable[[int], int]], tuple[str, Event] | None]
+
+
+def drawer(rs: Ruleset[Any, Any, Any]) -> Move | None:
+    """Returns `draw(state, random, below)`: random play's next move whole, who decides and
+    the event drawn (None once over), where the game declares it (`Extras.draw`), else None."""
+    fast = extras(rs).draw
+    return partial(fast, rs.lk) if fast is not None else None
+
+
+def randomly(rs: Ruleset[Any, Any, Any]) -> Move:
+    """Returns `draw(state, random, below)`: the game's (`drawer`), or `mover`'s actor and
+    `samplers`' event for it."""
+    fast = drawer(rs)
+    if fast is not None:
+        return fast
+    who = mover(rs)
+    by_chance, by_player = samplers(rs)
+
+    def draw(state: Any, rand: Callable[[], float], below: Callable[[int], int]
+             ) -> tuple[str, Event] | None:
+        actor = who(state)
+        if actor is None:
+            return None
+        return actor, by_chance(state, rand) if actor == CHANCE else by_player(state, below)
+    return draw
+
+
 def below_of(rng: random.Random) -> Callable[[int], int]:
     """Returns the generator's draw of an index below n: the one `random.choice` makes (and
     `randrange(n)` after its checks), so the same seed picks the same option."""
@@ -206,6 +234,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     add_mine = {p: s.add for p, s in mine.items()}  # (bound once: one call per event)
     uniform = {p: getattr(a, "uniform", False) for p, a in agents.items()}
     turns = rounds = 0
+    actor: str | None
     last_actor = None
     leader_since: int | None = 0
     leader: str | None = None
@@ -215,21 +244,29 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     pending, legal, apply = rs.pending, rs.legal, rs.apply
     by_chance, by_player = samplers(rs)
     who = mover(rs)
+    # every seat uniform: the game's move whole, where it has one (one call, not three)
+    draw = drawer(rs) if all(uniform.values()) else None
     events = game.events
     append = events.append
     first = players[0]
     for n in range(1, max_events + 1):  # n: the events played once this one is
-        actor = who(state)
-        if actor is None:
-            break
-        if actor == CHANCE:
-            event = by_chance(state, rand)
+        if draw is not None:
+            move = draw(state, rand, below)
+            if move is None:
+                break
+            actor, event = move
         else:
-            if uniform[actor]:
+            actor = who(state)
+            if actor is None:
+                break
+            if actor == CHANCE:
+                event = by_chance(state, rand)
+            elif uniform[actor]:
                 event = by_player(state, below)  # (uniform play needs only the chosen event)
             else:
                 game.state = state
                 event = agents[actor].choose(rs, actor, game, list(legal(state)), rng)
+        if actor != CHANCE:
             if actor != last_actor:
                 turns += 1
                 rounds += actor == first

@@ -148,6 +148,12 @@ class Extras(Generic[LK, S, E]):
     # picks from `legal` by `weights` with this `random()` (asked once), the weights summed
     # once for both (default: `odds` and `nth`, or `legal` and `weights`)
     chance: Callable[[LK, S, Callable[[], float]], E] | None = None
+    # random play's move whole, where every seat plays uniformly: who decides (CHANCE for
+    # chance) and the event drawn, as `actor` then `chance` or `pick` would (with this
+    # `random()` and `below(n)`, each asked once), None once the game is over; the state
+    # read once for all three (default: `actor`, then `chance` or `pick`)
+    draw: Callable[[LK, S, Callable[[], float], Callable[[int], int]],
+                   tuple[str, E] | None] | None = None
     # the running score the state carries (player -> victory points, rounds won), the same
     # object while it is unchanged: balance's decisiveness (when the winner took the lead
     # for good) and the Monte Carlo agent's cut-off playouts read it (engine.playout.scorer).

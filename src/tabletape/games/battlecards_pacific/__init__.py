@@ -35,6 +35,7 @@ class BattlecardsPacific(Packaged[BcpStarted, State, BcpEvent, Lookups]):
     extras = Extras(count=legality.count, implied=legality.implied, derive=text.derive,
                     determinize=worlds.determinize, odds=playouts.odds, nth=playouts.nth,
                     pick=playouts.pick, actor=playouts.actor, chance=playouts.chance,
+                    draw=playouts.draw,
                     score=lookups.score, progress=lookups.progress)
     if TYPE_CHECKING:  # the drawings: mypy checks them; run, the kit imports them when drawn
         render, svg = _render, _svg

@@ -39,7 +39,7 @@ from .fire import allocations, kept_bonus
 from .fire import can_hit as can_hit  # the firing arithmetic, read as legality's too
 from .fire import supporters as supporters
 from .fire import window as window
-from .legality import DECIDE, DEPLOY, DEPLOYS, DRAW_CONFLICT, DRAWS, EMERGENCY
+from .legality import DECIDE, DEPLOY, DEPLOYS, DRAW_CONFLICT, DRAWS, EMERGENCY, legal
 from .state import WITHDRAWAL, Battle, Owed, State
 
 CHANCE_STEPS = frozenset((*DRAWS, DRAW_CONFLICT))  # the steps owed that chance decides
@@ -229,8 +229,39 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | N
     if b.phase == WITHDRAWAL:
         kinds = tuple(dict.fromkeys(b.forces[b.side]))
         return _nth_withdrawal(b, kinds, below(len(kinds) + 1))  # each unit, then no more
-    volley, shots = _volley(lk, state, b)
-    return _shot_of(lk, state, b, volley, below(shots))
+    return _pick_fire(lk, state, b, below)
+
+
+def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]) -> BcpEvent:
+    """A volley's shot drawn uniformly: `_volley`'s count, `below` asked once, `_shot_of`'s
+    shot. With no Kept Card to play and every supporter backing every shot (the usual case)
+    a unit's shots are its targets alone: each unit's listed, and nothing else."""
+    p = b.side
+    if state.kept[p] or state.options.support != "every-shot":
+        volley, shots = _volley(lk, state, b)
+        shot = _shot_of(lk, state, b, volley, below(shots))
+        assert shot is not None  # (`below(shots)` is below the volley's shots)
+        return shot
+    enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
+    table, enemy_side = lk.reach[state.sides[p]], state.sides[enemy]
+    theirs = dict.fromkeys(b.forces[enemy])  # each enemy unit once, in order
+    to_fire = b.to_fire
+    if len(to_fire) == 1:  # (a volley of one unit: its targets are its shots)
+        u = to_fire[0]
+        aims = list(filter(table[u][enemy_side].__contains__, theirs))
+        return UnitFired(player=p, unit=u, target=aims[below(len(aims))])
+    units: list[tuple[str, list[str]]] = []
+    shots = 0
+    for u in dict.fromkeys(to_fire):
+        aims = list(filter(table[u][enemy_side].__contains__, theirs))
+        units.append((u, aims))
+        shots += len(aims)
+    i = below(shots)
+    for u, aims in units:
+        if i < len(aims):
+            return UnitFired(player=p, unit=u, target=aims[i])
+        i -= len(aims)
+    raise AssertionError("a draw below the volley's shots finds one")
 
 
 def _pick_step(lk: Lookups, state: State, h: Owed, below: Callable[[int], int]
@@ -244,6 +275,33 @@ def _pick_step(lk: Lookups, state: State, h: Owed, below: Callable[[int], int]
     if step in EMERGENCY or step is DECIDE:  # deployed or declined; fight or not
         return _nth_step(lk, state, h, below(2))
     return None
+
+
+def draw(lk: Lookups, state: State, random: Callable[[], float], below: Callable[[int], int]
+         ) -> tuple[str, BcpEvent] | None:
+    """Returns who decides and the event random play draws (None once the game is over):
+    `actor`, then `chance`'s card or `pick`'s event, the state read once for all three."""
+    if state.result is not None:
+        return None
+    b = state.battle
+    if b is not None:
+        if b.shot is not None:  # chance turns the shot's card
+            return CHANCE, _turned(lk, b, chosen(state.conflict[lk.theatre], random))
+        p = b.side
+        if b.phase == WITHDRAWAL:
+            kinds = tuple(dict.fromkeys(b.forces[p]))
+            return p, _nth_withdrawal(b, kinds, below(len(kinds) + 1))  # type: ignore[return-value]  # (never None below the count)
+        return p, _pick_fire(lk, state, b, below)
+    h = state.steps[0]
+    step = h.step
+    if step is DRAW_CONFLICT:
+        return CHANCE, ConflictDrawn(player=h.player, card=chosen(state.conflict[lk.theatre],
+                                                                  random))
+    if step in DRAWS:
+        return CHANCE, ArsenalDrawn(player=h.player,
+                                    unit=chosen(state.arsenal[state.sides[h.player]], random))
+    event = _pick_step(lk, state, h, below)
+    return h.player, event if event is not None else next(legal(lk, state))  # a reveal
 
 
 def actor(lk: Lookups, state: State) -> str | None:
