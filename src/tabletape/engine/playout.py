@@ -246,8 +246,10 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     who = mover(rs)
     # every seat uniform: the game's move whole, where it has one (one call, not three)
     draw = drawer(rs) if all(uniform.values()) else None
-    events = game.events
-    append = events.append
+    # the events so far, which agents read (Game.events); with every seat uniform none does:
+    # then they are counted, not kept (a game's events held cost every later one the cache)
+    keep = game.events.append if draw is None else None
+    played = 0
     first = players[0]
     for n in range(1, max_events + 1):  # n: the events played once this one is
         if draw is not None:
@@ -273,7 +275,9 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
                 last_actor = actor
             add_mine[actor](event)
         state = apply(state, event)
-        append(event)
+        played = n
+        if keep is not None:
+            keep(event)
         if visit is not None:
             visit(event, state)
         if score_ref is not None:
@@ -282,7 +286,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
                 last_score = score
                 leader, leader_since = _lead(score, leader, leader_since, n)
     game.state = state
-    n = len(events)
+    n = played
     scored = score_ref is not None
     outcome = rs.outcome(state) if pending(state) is None else None
     winners = tuple(seat_of[w] for w in outcome.winners) if outcome else ()

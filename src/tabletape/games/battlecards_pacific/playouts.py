@@ -157,12 +157,12 @@ Shots = tuple[str, list[str], list[str | None], int, int]
 def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     """Returns each unit of the volley that has a target, with its shots as `_count_fire`
     counts them, in order, and the number of shots in all: each table read once, each
-    distinct enemy unit listed once."""
+    distinct enemy unit and Kept Card listed once."""
     p = b.side
     side = state.sides[p]
     enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
     table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
-    theirs = tuple(dict.fromkeys(b.forces[enemy]))
+    theirs = dict.fromkeys(b.forces[enemy])
     kept = state.kept[p]
     if kept:
         kept = tuple(dict.fromkeys(kept))
@@ -172,11 +172,16 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     for u in dict.fromkeys(b.to_fire):
         aims = list(filter(table[u][enemy_side].__contains__, theirs))  # those it can reach
         if aims:
-            choices = [None, *(c for c in kept if kept_bonus(lk, c, units[u]) is not None)] \
-                if kept else NO_KEPT
+            plays = NO_KEPT
+            if kept:  # none, then each Kept Card that may be played for it
+                me = units[u]
+                plays = [None]
+                for c in kept:
+                    if kept_bonus(lk, c, me) is not None:
+                        plays.append(c)
             backing = 1 if every else _backings(lk, state, b, u)
-            n = len(aims) * len(choices) * backing
-            out.append((u, aims, choices, backing, n))
+            n = len(aims) * len(plays) * backing
+            out.append((u, aims, plays, backing, n))
             total += n
     return out, total
 
@@ -205,10 +210,12 @@ def _shot_of(lk: Lookups, state: State, b: Battle, volley: list[Shots], i: int
         if i >= n:
             i -= n
             continue
+        if backing == 1:  # no supporter to choose (or every one backs every shot): none named
+            t, k = divmod(i, len(kept))
+            return UnitFired(player=b.side, unit=u, target=aims[t], kept=kept[k])
         t, rest = divmod(i, len(kept) * backing)
         k, sup = divmod(rest, backing)
-        support = () if state.options.support == "every-shot" else \
-            next(islice(allocations(lk, state, b, b.side, u), sup, None))
+        support = next(islice(allocations(lk, state, b, b.side, u), sup, None))
         return UnitFired(player=b.side, unit=u, target=aims[t], kept=kept[k], support=support)
     return None
 
@@ -234,34 +241,20 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | N
 
 def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]) -> BcpEvent:
     """A volley's shot drawn uniformly: `_volley`'s count, `below` asked once, `_shot_of`'s
-    shot. With no Kept Card to play and every supporter backing every shot (the usual case)
-    a unit's shots are its targets alone: each unit's listed, and nothing else."""
+    shot. A volley of one unit with no Kept Card to play and every supporter backing every
+    shot (the usual case) has its targets for shots: only they are listed."""
     p = b.side
-    if state.kept[p] or state.options.support != "every-shot":
-        volley, shots = _volley(lk, state, b)
-        shot = _shot_of(lk, state, b, volley, below(shots))
-        assert shot is not None  # (`below(shots)` is below the volley's shots)
-        return shot
-    enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
-    table, enemy_side = lk.reach[state.sides[p]], state.sides[enemy]
-    theirs = dict.fromkeys(b.forces[enemy])  # each enemy unit once, in order
     to_fire = b.to_fire
-    if len(to_fire) == 1:  # (a volley of one unit: its targets are its shots)
+    if len(to_fire) == 1 and not state.kept[p] and state.options.support == "every-shot":
         u = to_fire[0]
-        aims = list(filter(table[u][enemy_side].__contains__, theirs))
+        enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
+        reach = lk.reach[state.sides[p]][u][state.sides[enemy]]
+        aims = list(filter(reach.__contains__, dict.fromkeys(b.forces[enemy])))
         return UnitFired(player=p, unit=u, target=aims[below(len(aims))])
-    units: list[tuple[str, list[str]]] = []
-    shots = 0
-    for u in dict.fromkeys(to_fire):
-        aims = list(filter(table[u][enemy_side].__contains__, theirs))
-        units.append((u, aims))
-        shots += len(aims)
-    i = below(shots)
-    for u, aims in units:
-        if i < len(aims):
-            return UnitFired(player=p, unit=u, target=aims[i])
-        i -= len(aims)
-    raise AssertionError("a draw below the volley's shots finds one")
+    volley, shots = _volley(lk, state, b)
+    shot = _shot_of(lk, state, b, volley, below(shots))
+    assert shot is not None  # (`below(shots)` is below the volley's shots)
+    return shot
 
 
 def _pick_step(lk: Lookups, state: State, h: Owed, below: Callable[[int], int]
