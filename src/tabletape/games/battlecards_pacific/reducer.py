@@ -496,9 +496,6 @@ def settle(lk: Lookups, state: State) -> State:
     return turns.settle(state, functools.partial(resolve, lk))
 
 
-_full: tuple[object, object] = (None, None)
-
-
 def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
@@ -506,16 +503,12 @@ def resolve(lk: Lookups, state: State) -> State | None:
     # bcp.deck.reshuffle, asked only when a deck is empty (`all`: no new dict to compare) and
     # has a pile to take back (an Arsenal often has none: each unit in play or in hand); the
     # function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
-    global _full
     b = state.battle
-    full = _full
-    if full[0] is not state.arsenal or full[1] is not state.conflict:
-        if all(state.arsenal.values()) and all(state.conflict.values()):
-            _full = (state.arsenal, state.conflict)
-        elif refillable(state):
-            shuffled = lk.reshuffled(lk, state)
-            if shuffled is not None:
-                return shuffled
+    if not (all(state.arsenal.values()) and all(state.conflict.values())) \
+            and refillable(state):
+        shuffled = lk.reshuffled(lk, state)
+        if shuffled is not None:
+            return shuffled
     if b is not None:
         if b.shot is not None:  # the shot's card is owed (`_advance` would not move)
             if state.conflict[lk.theatre]:
