@@ -839,21 +839,28 @@ def _inner_push(log: str) -> tuple[int, float]:
         shutil.rmtree(folder)
 
 
-def _random_table(game: str) -> tuple:
-    """The game's ruleset, a header for its bench table (2 players; 4 of Global Domination, 3
-    of Liberation), the ruleset bound to it and a random agent in each seat."""
+def _table(game: str) -> tuple:
+    """The game's ruleset and a header for its bench table (2 players; 4 of Global Domination,
+    3 of Liberation): all a `simulate` row asks of a tree, which --before's may be (the tree of
+    the issue's day has no lab: no `engine.agents`, no `engine.playout`)."""
     from tabletape import engine
-    from tabletape.engine import agents, simulate
+    from tabletape.engine import simulate
     rs = engine.get(game)
     n = {"global-domination": 4, "liberation": 3}.get(game, 2)
-    header = simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+    return rs, simulate.header_for(rs, ("alice", "bob", "carol", "dave")[:n])
+
+
+def _random_table(game: str) -> tuple:
+    """`_table`'s ruleset and header, the ruleset bound to it and a random agent in each seat."""
+    from tabletape.engine import agents
+    rs, header = _table(game)
     return rs, header, rs.bind(header), {p: agents.RandomAgent() for p in header.players}
 
 
 def _inner_simulate(game: str) -> tuple[int, float]:
     """Plays SIM_GAMES[game] random games of `game` (as `tabletape simulate` does)."""
     from tabletape.engine import simulate
-    rs, header, _, _ = _random_table(game)
+    rs, header = _table(game)
     t = time.process_time()
     for seed in range(SIM_GAMES[game]):
         for _ in simulate.play(rs, header, seed):
@@ -899,7 +906,8 @@ def _inner_floor(game: str) -> tuple[int, float]:
     """Applies the events of the same SIM_GAMES[game] games, `pending` asked before each: the part
     of a game's time that any playout pays, whatever it draws with."""
     from tabletape.engine import simulate
-    rs, header, bound, _ = _random_table(game)
+    rs, header = _table(game)
+    bound = rs.bind(header)
     games = [[e for e, _ in simulate.play(rs, header, seed)] for seed in range(SIM_GAMES[game])]
     pending, apply = bound.pending, bound.apply
     t = time.process_time()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -25,10 +26,15 @@ def test_the_bench_script_runs_and_prints_every_row(tmp_path):
 def test_the_games_rows_run_beside_another_trees_simulate(tmp_path):
     """`make bench-balance` hands the tree of the issue's day as --before: its `simulate` row
     runs beside today's, the lab's rows (which that tree lacks) only with this one's, and the
-    ratios say both, and the ratio of the two played in turn in one process."""
+    ratios say both, and the ratio of the two played in turn in one process. The tree handed
+    here lacks the lab as that one does (no `engine.agents`, no `engine.playout`)."""
+    before = tmp_path / "before"
+    shutil.copytree("src", before, ignore=shutil.ignore_patterns("__pycache__"))
+    for lab in ("agents.py", "playout.py"):
+        (before / "tabletape" / "engine" / lab).unlink()
     env = {**os.environ, "BENCH_QUICK": "1", "BENCH_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "bench/run.py", "--playouts", "--rounds", "1",
-                           "--markdown", "--only", "cards-of-war", "--before", "src"],
+                           "--markdown", "--only", "cards-of-war", "--before", str(before)],
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = [line.split(" | ")[0] for line in done.stdout.splitlines() if line.startswith("| ")]
