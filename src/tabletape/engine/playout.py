@@ -210,13 +210,9 @@ def _used(rs: Ruleset[Any, Any, Any], events: set[Event]) -> tuple[str, ...]:
         known = _FEATURES[rs] = {}
     elif len(known) > 100_000:
         known.clear()
-    out: set[str] = set()
-    for e in events:
-        f = known.get(e)
-        if f is None:
-            f = known[e] = features(rs, e)
-        out.update(f)
-    return tuple(sorted(out))
+    for e in events.difference(known):  # (the events new to this ruleset; usually none)
+        known[e] = features(rs, e)
+    return tuple(sorted(set().union(*map(known.__getitem__, events))))
 
 
 def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,

@@ -63,6 +63,7 @@ def test_count_is_the_number_of_legal_events_with_kept_cards_held(seed, support,
 
 def test_the_need_table_is_the_window_for_every_pair_of_units_and_bonus():
     """`lk.need` (read by the stalemate test, `can_hit`) holds `shortfall` for every pair, and
+    `lk.bare` (read by every shot played) the defence and attack of its window, and
     a shot could hit with a bonus exactly when its need is at most that bonus: the unit lists
     a firing phase, may fire at the target, and some Action Number falls in the window
     (above the defence, at most the attack plus the bonus)."""
@@ -82,6 +83,7 @@ def test_the_need_table_is_the_window_for_every_pair_of_units_and_bonus():
                         assert dict((t, k) for k, t in need).get(target) == n
                         above = them.defence.of(me.type) or 0
                         attack = me.attack.of(them.type) or 0
+                        assert lk.bare[side][name][enemy_side][target] == (above, attack)
                         for bonus in range(0, 25):
                             plain = bool(me.phases) and targetable(me, them) and any(
                                 above < a <= attack + bonus for a in lk.actions)

@@ -247,6 +247,10 @@ class Lookups(msgspec.Struct, frozen=True):
     # its window, target) for each target it ever could hit, least need first (`shortfall`,
     # tabulated: the stalemate test's arithmetic)
     need: dict[str, dict[str, dict[str, tuple[tuple[int, str], ...]]]]
+    # side -> unit -> enemy side -> enemy unit -> (its defence against the unit, the unit's
+    # attack on it; 0 where N/A): a shot's window before any bonus (`fire.window`'s first
+    # terms, tabulated: the play of every shot reads them)
+    bare: dict[str, dict[str, dict[str, dict[str, tuple[int, int]]]]]
     # side -> unit type -> the side's units (by name) that support that type (bcp.fire.support)
     backers: dict[str, dict[UnitType, tuple[str, ...]]]
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
@@ -281,6 +285,11 @@ class Lookups(msgspec.Struct, frozen=True):
                    for s in comp.sides},
             need={s.id: {u.name: {e.id: tuple(sorted((n, t.name) for t in e.arsenal
                                                 if (n := shortfall(u, t, actions)) is not None))
+                                  for e in comp.sides if e.id != s.id}
+                         for u in s.arsenal}
+                  for s in comp.sides},
+            bare={s.id: {u.name: {e.id: {t.name: (t.defence.of(u.type) or 0,
+                                                  u.attack.of(t.type) or 0) for t in e.arsenal}
                                   for e in comp.sides if e.id != s.id}
                          for u in s.arsenal}
                   for s in comp.sides},

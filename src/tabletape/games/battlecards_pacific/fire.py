@@ -162,22 +162,21 @@ def window(lk: Lookups, state: State, battle: Battle, player: str, name: str, ta
 
 def _window(lk: Lookups, state: State, battle: Battle, player: str, name: str, target: str,
             kept: str | None, allocated: tuple[str, ...]) -> tuple[int, int]:
-    """`window` without a derivation to write: the same sums, no test of `how` at each term
-    (the play of every shot reads it; tests/games/battlecards_pacific/test_fast_paths.py pins
-    it to `window` written down)."""
-    units = lk.units[state.sides[player]]
-    me = units[name]
+    """`window` without a derivation to write: the same sums, the defence and attack read
+    from `lk.bare`, no test of `how` at each term (the play of every shot reads it;
+    tests/games/battlecards_pacific/test_fast_paths.py pins it to `window` written down)."""
+    side = state.sides[player]
     enemy = battle.defender if player == battle.aggressor else battle.aggressor  # q.opponent
-    them = lk.units[state.sides[enemy]][target]
-    upto = me.attack.of(them.type) or 0
+    above, upto = lk.bare[side][name][state.sides[enemy]][target]  # defence, attack
     if state.options.support == "every-shot":
         upto += support_bonus(lk, state, battle, player, name)
     else:
+        units = lk.units[side]
         for n in allocated:
             upto += units[n].support
     if kept is not None:
-        upto += kept_bonus(lk, kept, me) or 0
-    return them.defence.of(me.type) or 0, upto
+        upto += kept_bonus(lk, kept, lk.units[side][name]) or 0
+    return above, upto
 
 
 def _kind(kind: object) -> str:
