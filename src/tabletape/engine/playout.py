@@ -243,7 +243,7 @@ def play(rs: Ruleset[Any, Any, Any], agents: Mapping[str, Agent], seed: int, *,
     # every seat uniform: the game's move whole, where it has one (one call, not three)
     draw = drawer(rs) if all(uniform.values()) else None
     # the events so far, which agents read (Game.events); with every seat uniform none does:
-    # then they are counted, not kept (a game's events held cost every later one the cache)
+    # then they are counted, not kept (a game's hundreds of events not held in memory)
     keep = game.events.append if draw is None else None
     played = 0
     first = players[0]

@@ -5,9 +5,10 @@ without making every event.
 A random playout draws one event without making every one: chance's odds in `legal`'s order,
 the i-th event `legal` yields (a card drawn or turned, a shot, a deployment, a withdrawal,
 an answer to an emergency, a battle or a reveal), a volley's shot drawn whole (`pick`),
-chance's card drawn whole (`chance`), and who decides (`actor`, pending's actor without its
-sentence). tests/app/test_balance_speed.py pins each to `legal`, `weights` and `pending` on
-the states of simulated games; none judges anything.
+chance's card drawn whole (`chance`), who decides (`actor`, pending's actor without its
+sentence), and the move whole (`draw`: who decides and what, the state read once).
+tests/app/test_balance_speed.py pins each to `legal`, `weights` and `pending` on the states
+of simulated games; none judges anything.
 """
 
 from __future__ import annotations
