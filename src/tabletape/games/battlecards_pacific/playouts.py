@@ -89,7 +89,12 @@ def chance(lk: Lookups, state: State, random: Callable[[], float]) -> BcpEvent:
     b = state.battle
     if b is not None:  # in a battle chance decides only a shot, by the card it turns
         return _turned(lk, b, chosen(state.conflict[lk.theatre], random))  # q.deck's
-    h = state.steps[0]
+    return _drawn(lk, state, state.steps[0], random)
+
+
+def _drawn(lk: Lookups, state: State, h: Owed, random: Callable[[], float]) -> BcpEvent:
+    """The card chance draws for the step owed outside a battle: a Conflict card, or an
+    Arsenal card from the drawing player's deck."""
     if h.step is DRAW_CONFLICT:
         return ConflictDrawn(player=h.player, card=chosen(state.conflict[lk.theatre], random))
     return ArsenalDrawn(player=h.player, unit=chosen(state.arsenal[state.sides[h.player]], random))
@@ -235,9 +240,16 @@ def pick(lk: Lookups, state: State, below: Callable[[int], int]) -> BcpEvent | N
     if b.shot is not None:
         return None
     if b.phase == WITHDRAWAL:
-        kinds = tuple(dict.fromkeys(b.forces[b.side]))
-        return _nth_withdrawal(b, kinds, below(len(kinds) + 1))  # each unit, then no more
+        return _pick_withdrawal(b, below)
     return _pick_fire(lk, state, b, below)
+
+
+def _pick_withdrawal(b: Battle, below: Callable[[int], int]) -> BcpEvent:
+    """A withdrawal drawn uniformly: each kind of unit engaged, then no more."""
+    kinds = tuple(dict.fromkeys(b.forces[b.side]))
+    event = _nth_withdrawal(b, kinds, below(len(kinds) + 1))
+    assert event is not None  # (`below` is below the count)
+    return event
 
 
 def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]) -> BcpEvent:
@@ -281,19 +293,12 @@ def draw(lk: Lookups, state: State, random: Callable[[], float], below: Callable
     if b is not None:
         if b.shot is not None:  # chance turns the shot's card
             return CHANCE, _turned(lk, b, chosen(state.conflict[lk.theatre], random))
-        p = b.side
         if b.phase == WITHDRAWAL:
-            kinds = tuple(dict.fromkeys(b.forces[p]))
-            return p, _nth_withdrawal(b, kinds, below(len(kinds) + 1))  # type: ignore[return-value]  # (never None below the count)
-        return p, _pick_fire(lk, state, b, below)
+            return b.side, _pick_withdrawal(b, below)
+        return b.side, _pick_fire(lk, state, b, below)
     h = state.steps[0]
-    step = h.step
-    if step is DRAW_CONFLICT:
-        return CHANCE, ConflictDrawn(player=h.player, card=chosen(state.conflict[lk.theatre],
-                                                                  random))
-    if step in DRAWS:
-        return CHANCE, ArsenalDrawn(player=h.player,
-                                    unit=chosen(state.arsenal[state.sides[h.player]], random))
+    if h.step in CHANCE_STEPS:
+        return CHANCE, _drawn(lk, state, h, random)
     event = _pick_step(lk, state, h, below)
     return h.player, event if event is not None else next(legal(lk, state))  # a reveal
 
