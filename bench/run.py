@@ -46,6 +46,7 @@ BEFORE: str | None = None  # --before SRC: run each tabletape row with that tree
 SIM_GAMES = {game: 4 if QUICK else n for game, n in (
     ("cards-of-war", 200), ("global-domination", 80), ("liberation", 240),
     ("battlecards-pacific", 40))}
+GAMES = tuple(SIM_GAMES)  # the games' rows, ratio lines and in-turn pairs, in this order
 VIEW = 500 if QUICK else 20_000  # events of the prefix the viewer exports
 PAIR_ROUNDS = 2 if QUICK else 5  # rounds of the games played in turn by simulate and the lab
 PUSH_EVENTS = 2_000  # events of the game `serve --play` pushes a write of to PAGES pages
@@ -386,7 +387,7 @@ def _playout_rows(rounds: int) -> list[Row | None]:
     asked before each: what any playout pays) and the Monte Carlo agent's decisions."""
     me = [PY, os.path.abspath(__file__), "--inner"]
     rows: list[Row | None] = []
-    for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
+    for game in GAMES:
         rows.append(median_run(f"simulate {game}: games per second", [*me, "simulate", game],
                                SIM_GAMES[game], 0, rounds, inner=True, note="in process",
                                ours=True))
@@ -408,7 +409,7 @@ def pair_lines() -> list[str]:
     """Per game, `simulate` over the lab's random playouts with the games played in turn in
     one process (`_inner_pair`): the median of PAIR_ROUNDS rounds and each round's."""
     out = []
-    for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
+    for game in GAMES:
         if not wanted(f"balance {game}: random games per second"):
             continue
         _, _, text = run([PY, os.path.abspath(__file__), "--inner", "pair", game])
@@ -1094,7 +1095,7 @@ def ratios(rows: list[Row]) -> list[str]:
             if now is not None:
                 out.append(f"- {now.name}: {then.seconds:.3f} s before, {now.seconds:.3f} s "
                            f"after: **{then.seconds / now.seconds:.2f}x** ({goal})")
-    for game in ("cards-of-war", "global-domination", "liberation", "battlecards-pacific"):
+    for game in GAMES:
         sim = find(f"simulate {game}: games per second", False)
         lab = find(f"balance {game}: random games per second", False)
         if sim is not None and lab is not None and sim.seconds and lab.seconds:
