@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import msgspec
 import pytest
@@ -136,6 +137,51 @@ def test_the_sprt_statistic_by_hand():
 def test_wilson_interval():
     r = st.wilson(5, 10)
     assert (r.value, round(r.low, 3), round(r.high, 3)) == (0.5, 0.237, 0.763)
+
+
+def test_a_difference_of_two_rates_is_newcombes_hybrid_score_interval():
+    """Newcombe (1998), method 10, his examples: 56/70 - 48/80 and 9/10 - 3/10."""
+    for (a, n, b, m), want in (((56, 70, 48, 80), (0.2, 0.0524, 0.3339)),
+                               ((9, 10, 3, 10), (0.6, 0.1705, 0.8090))):
+        d, low, high = st.newcombe(st.wilson(a, n), st.wilson(b, m))
+        assert (round(d, 4), round(low, 4), round(high, 4)) == want
+
+
+def test_a_difference_of_paired_rates_is_newcombes_interval_for_paired_data():
+    """The worked paired table of Fagerland, Lydersen and Laake (Statistical Analysis of
+    Contingency Tables, ch. 8; Cavo et al. 2012): 59 pairs (1, 1), 6 (1, 0), 16 (0, 1) and
+    80 (0, 0); the rows' rate less the columns' is -0.0621 [-0.1186, -0.0046]."""
+    rows = [1.0] * 65 + [0.0] * 96
+    cols = [1.0] * 59 + [0.0] * 6 + [1.0] * 16 + [0.0] * 80
+    d = st.paired_rates(cols, rows)  # B less A: the rows (B) less the columns (A)
+    assert (round(d.diff, 4), round(d.low, 4), round(d.high, 4)) == (-0.0621, -0.1186, -0.0046)
+    assert d.moved
+
+
+@pytest.mark.parametrize("xs,ys", [([1.0], [0.0]), ([0.0], [1.0]), ([1.0] * 3, [1.0] * 3),
+                                   ([1.0, 1.0, 0.0], [1.0, 1.0, 0.0]), ([0.5, 0.0], [0.5, 1.0])])
+def test_a_rates_difference_at_a_few_games_keeps_a_width_within_100_points(xs, ys):
+    """One game, or pairs all alike: no interval of width 0, none beyond +-1 (a normal
+    interval gives both)."""
+    d = st.paired_rates(xs, ys)
+    assert -1.0 <= d.low < d.diff < d.high <= 1.0 or (
+        -1.0 <= d.low < d.high <= 1.0 and d.diff in (-1.0, 1.0))
+    f = st.newcombe(st.wilson(sum(ys), len(ys)), st.wilson(sum(xs), len(xs)))
+    assert -1.0 <= f[1] < f[2] <= 1.0
+
+
+def test_a_report_of_one_game_prints_no_impossible_interval(run):
+    r = run("balance", "cards-of-war", "-n", "1", "--no-cache", "--against", "1.1")
+    assert r.exit_code == 0, r.output
+    rates = [line for line in r.output.splitlines()
+             if line.startswith(("| seat", "| completed", "| draws", "| card:", "| rule:"))]
+    assert rates
+    for line in rates:
+        last = line.split(" | ")[-1]  # the difference and its interval, in points
+        assert "inf" not in last, line
+        points = [float(x) for x in re.findall(r"[+-]\d+\.\d", last)]
+        assert len(points) == 3 and points[1] < points[2], line
+        assert all(-100.0 <= p <= 100.0 for p in points), line
 
 
 # -- agents see only their own seat ----------------------------------------------------------

@@ -136,13 +136,16 @@ def _compare(a: Side, b: Side, chunks: list[list[Chunk]]) -> Comparison:
     ra = [g for c in chunks[0] for g in c.games]
     rb = [g for c in chunks[1] for g in c.games]
 
-    def pair(f: Callable[[GameRow], float]) -> st.Diff:
+    def pair(f: Callable[[GameRow], float]) -> st.Diff:  # (a mean: length)
         return st.paired([f(g) for g in ra], [f(g) for g in rb])
 
+    def rates(f: Callable[[GameRow], float]) -> st.Diff:  # (a rate: each game's in [0, 1])
+        return st.paired_rates([f(g) for g in ra], [f(g) for g in rb])
+
     return Comparison(
-        seats=[pair(functools.partial(_share, seat=s)) for s in range(a.config.players)],
-        completed=pair(lambda g: float(g.completed)),
-        draws=pair(lambda g: float(g.completed and not g.winners)),
+        seats=[rates(functools.partial(_share, seat=s)) for s in range(a.config.players)],
+        completed=rates(lambda g: float(g.completed)),
+        draws=rates(lambda g: float(g.completed and not g.winners)),
         events=pair(lambda g: g.events), turns=pair(lambda g: g.turns),
         rounds=pair(lambda g: g.rounds))
 

@@ -1,8 +1,12 @@
 """The figures of a balance run, their 95% intervals, two runs compared, and the SPRT.
 
-Intervals: a rate's is Wilson's score interval; a difference of two rates (or of two means)
-is the normal interval of the difference, its variance the sum of the two. The stopping
-rule is a sequential probability ratio test on paired games (game i of both
+Intervals: a rate's is Wilson's score interval. A difference of two rates is Newcombe's
+square-and-add (hybrid score) interval, made from the two Wilson intervals (Newcombe 1998,
+Statistics in Medicine 17: 873-890, method 10; for paired games with the pairs'
+correlation, 17: 2635-2650): it stays within [-1, 1] and keeps a width where a rate is 0
+or 1 or the pairs are all alike, as a normal interval does not at a few games. A
+difference of two means over paired games is the normal interval of the mean difference.
+The stopping rule is a sequential probability ratio test on paired games (game i of both
 configurations shares its seed): each pair gives d_i = seat 1's share of the win under B
 less under A; H1 "B moves seat 1's win rate by at least delta" (d = +delta or -delta, an
 even mixture) against H0 "it does not move it" (d = 0), with d_i normal (the variance
@@ -174,16 +178,22 @@ def _features(tally: dict[str, list[int]], wins: int, losses: int) -> list[Featu
     out = []
     for name, (w, lo) in tally.items():
         a, b = wilson(w, wins), wilson(lo, losses)
-        d, h = _diff(a.value, wins, b.value, losses)
-        out.append(Feature(name, a, b, round(d, 6), round(d - h, 6), round(d + h, 6)))
+        d, low, high = newcombe(a, b)
+        out.append(Feature(name, a, b, d, low, high))
     out.sort(key=lambda f: (-abs(f.diff), f.name))
     return out[:TOP_FEATURES]
 
 
-def _diff(p: float, n: int, q: float, m: int) -> tuple[float, float]:
-    """Returns p - q and the half-width of its 95% interval."""
-    var = (p * (1 - p) / n if n else 0.25) + (q * (1 - q) / m if m else 0.25)
-    return p - q, Z * math.sqrt(var)
+def newcombe(a: Rate, b: Rate, phi: float = 0.0) -> tuple[float, float, float]:
+    """Returns a - b and its 95% interval from the two rates' Wilson intervals (Newcombe's
+    hybrid score interval); `phi`: the correlation of paired observations (0: independent)."""
+    d = a.value - b.value
+    a_low, a_high = a.value - a.low, a.high - a.value  # each rate's reach below and above
+    b_low, b_high = b.value - b.low, b.high - b.value
+    # (max(0, ...): a correlation near 1 leaves only rounding below zero)
+    below = math.sqrt(max(0.0, a_low ** 2 - 2 * phi * a_low * b_high + b_high ** 2))
+    above = math.sqrt(max(0.0, a_high ** 2 - 2 * phi * a_high * b_low + b_low ** 2))
+    return round(d, 6), round(max(-1.0, d - below), 6), round(min(1.0, d + above), 6)
 
 
 def sprt(pairs: Sequence[float], delta: float, alpha: float, beta: float) -> Sprt:
@@ -205,6 +215,34 @@ def sprt(pairs: Sequence[float], delta: float, alpha: float, beta: float) -> Spr
     verdict = "moved" if llr >= upper else "not moved" if llr <= lower else "undecided"
     return Sprt(delta, alpha, beta, round(llr, 4), round(lower, 4), round(upper, 4), n,
                 round(mean, 6), verdict)
+
+
+def paired_rates(xs: Sequence[float], ys: Sequence[float]) -> Diff:
+    """Returns mean(ys) - mean(xs) of rates over paired games (each value in [0, 1]: a seat's
+    share of the win, 1 or 0 for completed), with Newcombe's interval for paired data: the
+    Wilson intervals of the two rates and the pairs' correlation (`_phi`)."""
+    n = len(xs)
+    if n == 0:
+        return Diff(0.0, 0.0, 0.0, 0.0, 0.0, False)
+    a, b = wilson(sum(xs), n), wilson(sum(ys), n)
+    d, low, high = newcombe(b, a, _phi(xs, ys))
+    return Diff(a.value, b.value, d, low, high, not low <= 0 <= high)
+
+
+def _phi(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Returns the pairs' correlation as Newcombe's paired interval takes it: the phi of their
+    2x2 table (for 0s and 1s, AD - BC over the root of the margins' product; a shared win's
+    fraction generalises it), its numerator less n/2 where it exceeds n/2 and 0 up to n/2
+    (his continuity correction); 0 where a side's values are all alike (an empty margin)."""
+    n = len(xs)
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    vx = math.fsum((x - mx) ** 2 for x in xs)  # n times each side's variance
+    vy = math.fsum((y - my) ** 2 for y in ys)
+    if vx == 0 or vy == 0:
+        return 0.0
+    ad_bc = n * math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    ad_bc = ad_bc - n / 2 if ad_bc > n / 2 else 0.0 if ad_bc >= 0 else ad_bc
+    return ad_bc / (n * math.sqrt(vx * vy))
 
 
 def paired(xs: Sequence[float], ys: Sequence[float]) -> Diff:
