@@ -171,6 +171,8 @@ def test_a_rates_difference_at_a_few_games_keeps_a_width_within_100_points(xs, y
 
 
 def test_a_report_of_one_game_prints_no_impossible_interval(run):
+    """A rate's difference within +-100 points with a width; a mean's, from one pair, says it
+    has no interval (not [-inf, +inf])."""
     r = run("balance", "cards-of-war", "-n", "1", "--no-cache", "--against", "1.1")
     assert r.exit_code == 0, r.output
     rates = [line for line in r.output.splitlines()
@@ -182,6 +184,10 @@ def test_a_report_of_one_game_prints_no_impossible_interval(run):
         points = [float(x) for x in re.findall(r"[+-]\d+\.\d", last)]
         assert len(points) == 3 and points[1] < points[2], line
         assert all(-100.0 <= p <= 100.0 for p in points), line
+    means = [line for line in r.output.splitlines()
+             if line.startswith(("| events", "| turns", "| rounds"))]
+    assert len(means) == 3
+    assert all(line.endswith("(one pair: no interval) |") for line in means), means
 
 
 # -- agents see only their own seat ----------------------------------------------------------

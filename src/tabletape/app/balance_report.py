@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -163,6 +164,8 @@ def rate_text(r: st.Rate) -> str:
 def diff_text(d: st.Diff, percent: bool = True) -> str:
     f: Callable[[float], str] = (lambda x: f"{100 * x:+.1f} pts") if percent else \
         (lambda x: f"{x:+.1f}")
+    if not math.isfinite(d.low) or not math.isfinite(d.high):  # (a mean over one pair)
+        return f"{f(d.diff)} (one pair: no interval)"
     return f"{f(d.diff)} [{f(d.low)}, {f(d.high)}]" + (" *" if d.moved else "")
 
 
