@@ -258,12 +258,24 @@ def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]
     shot (the usual case) has its targets for shots: only they are listed."""
     p = b.side
     to_fire = b.to_fire
-    if len(to_fire) == 1 and not state.kept[p] and state.options.support == "every-shot":
-        u = to_fire[0]
+    if not state.kept[p] and state.options.support == "every-shot":
         enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
-        reach = lk.reach[state.sides[p]][u][state.sides[enemy]]
-        aims = list(filter(reach.__contains__, dict.fromkeys(b.forces[enemy])))
-        return UnitFired(player=p, unit=u, target=aims[below(len(aims))])
+        table, enemy_side = lk.reach[state.sides[p]], state.sides[enemy]
+        if len(to_fire) == 1:
+            u = to_fire[0]
+            aims = list(filter(table[u][enemy_side].__contains__, dict.fromkeys(b.forces[enemy])))
+            return UnitFired(player=p, unit=u, target=aims[below(len(aims))])
+        theirs = dict.fromkeys(b.forces[enemy])
+        each, total = [], 0
+        for u in dict.fromkeys(to_fire):
+            aims = list(filter(table[u][enemy_side].__contains__, theirs))
+            each.append((u, aims))
+            total += len(aims)
+        i = below(total)
+        for u, aims in each:
+            if i < len(aims):
+                return UnitFired(player=p, unit=u, target=aims[i])
+            i -= len(aims)
     volley, shots = _volley(lk, state, b)
     shot = _shot_of(lk, state, b, volley, below(shots))
     assert shot is not None  # (`below(shots)` is below the volley's shots)
