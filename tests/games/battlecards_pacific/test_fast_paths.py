@@ -92,6 +92,22 @@ def test_the_need_table_is_the_window_for_every_pair_of_units_and_bonus():
         assert pairs > 100
 
 
+def test_the_kept_bonus_table_is_kept_bonus_for_every_card_and_unit():
+    """`lk.kept_bonuses` (read by a random volley) holds `kept_bonus` for every Conflict card
+    and every unit of either side: a card absent, or a unit type absent under it, cannot be
+    played for that unit."""
+    from tabletape.games.battlecards_pacific.fire import kept_bonus
+    lk = played("every-shot", 1)[0].lk
+    playable = 0
+    for card in lk.cards:
+        for units in lk.units.values():
+            for unit in units.values():
+                bonus = kept_bonus(lk, card, unit)
+                assert lk.kept_bonuses.get(card, {}).get(unit.type) == bonus, (card, unit.name)
+                playable += bonus is not None
+    assert playable > 10 and len(lk.kept_bonuses) >= 3
+
+
 @pytest.mark.parametrize("support", SUPPORT)
 @pytest.mark.parametrize("seed", [4, 5])
 def test_resolve_by_table_of_steps_is_the_plain_settling(support, seed):

@@ -253,6 +253,9 @@ class Lookups(msgspec.Struct, frozen=True):
     bare: dict[str, dict[str, dict[str, dict[str, tuple[int, int]]]]]
     # side -> unit type -> the side's units (by name) that support that type (bcp.fire.support)
     backers: dict[str, dict[UnitType, tuple[str, ...]]]
+    # Conflict card -> unit type -> its bonus, for each card that may be kept and played for
+    # a unit of that type (`fire.kept_bonus`, tabulated: a random volley reads it per unit)
+    kept_bonuses: dict[str, dict[UnitType, int]]
     # The rules version's switches (catalogue.SWITCHES; off under a version before the change)
     stalemate_every_shot: bool = True  # 1.1 bcp.stalemate.test: also after shots, withdrawals
     first_side_named: bool = True  # 1.1 bcp.turn.first-side: the named side starts (1.0: the file's first)
@@ -295,4 +298,7 @@ class Lookups(msgspec.Struct, frozen=True):
                   for s in comp.sides},
             backers={s.id: {k: tuple(u.name for u in s.arsenal if k in u.supports)
                             for k in UnitType}
-                     for s in comp.sides})
+                     for s in comp.sides},
+            kept_bonuses={c.name: {k: c.bonus for k in UnitType
+                                   if not c.bonus_types or k in c.bonus_types}
+                          for c in comp.conflict if c.keep and c.bonus})

@@ -21,7 +21,7 @@ from tabletape.engine import CHANCE
 from tabletape.engine.kit.multiset import chosen
 
 from . import lookups as q
-from .components import Lookups
+from .components import Lookups, UnitType
 from .events import (
     ArsenalDrawn,
     BattleDecided,
@@ -36,7 +36,7 @@ from .events import (
     UnitWithdrawn,
     WithdrawalFinished,
 )
-from .fire import allocations, kept_bonus
+from .fire import allocations
 from .fire import can_hit as can_hit  # the firing arithmetic, read as legality's too
 from .fire import supporters as supporters
 from .fire import window as window
@@ -168,6 +168,7 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     side = state.sides[p]
     enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
     table, units, enemy_side = lk.reach[side], lk.units[side], state.sides[enemy]
+    bonuses = lk.kept_bonuses
     theirs = dict.fromkeys(b.forces[enemy])
     kept = state.kept[p]
     if kept:
@@ -179,11 +180,11 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
         aims = list(filter(table[u][enemy_side].__contains__, theirs))  # those it can reach
         if aims:
             plays = NO_KEPT
-            if kept:  # none, then each Kept Card that may be played for it
-                me = units[u]
+            if kept:  # none, then each Kept Card that may be played for it (`kept_bonus`'s)
+                kind = units[u].type
                 plays = [None]
                 for c in kept:
-                    if kept_bonus(lk, c, me) is not None:
+                    if kind in bonuses.get(c, NO_BONUS):
                         plays.append(c)
             backing = 1 if every else _backings(lk, state, b, u)
             n = len(aims) * len(plays) * backing
@@ -192,7 +193,8 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     return out, total
 
 
-NO_KEPT: list[str | None] = [None]  # a unit's Kept Card choices when none applies (never changed)
+NO_KEPT: list[str | None] = [None]
+NO_BONUS: dict[UnitType, int] = {}  # a card that is not kept for a bonus (never changed)  # a unit's Kept Card choices when none applies (never changed)
 
 
 def _backings(lk: Lookups, state: State, b: Battle, u: str) -> int:
