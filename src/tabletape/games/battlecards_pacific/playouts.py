@@ -193,8 +193,8 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     return out, total
 
 
-NO_KEPT: list[str | None] = [None]
-NO_BONUS: dict[UnitType, int] = {}  # a card that is not kept for a bonus (never changed)  # a unit's Kept Card choices when none applies (never changed)
+NO_KEPT: list[str | None] = [None]  # a unit's Kept Card choices when none applies (never changed)
+NO_BONUS: dict[UnitType, int] = {}  # a card that is not kept for a bonus (never changed)
 
 
 def _backings(lk: Lookups, state: State, b: Battle, u: str) -> int:
@@ -256,8 +256,9 @@ def _pick_withdrawal(b: Battle, below: Callable[[int], int]) -> BcpEvent:
 
 def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]) -> BcpEvent:
     """A volley's shot drawn uniformly: `_volley`'s count, `below` asked once, `_shot_of`'s
-    shot. A volley of one unit with no Kept Card to play and every supporter backing every
-    shot (the usual case) has its targets for shots: only they are listed."""
+    shot. With no Kept Card to play and every supporter backing every shot (the usual
+    case) a unit's shots are its targets: only they are listed, unit by unit in the
+    volley's order (`_legal_battle`'s), and `below` is asked of their number."""
     p = b.side
     to_fire = b.to_fire
     if not state.kept[p] and state.options.support == "every-shot":
