@@ -260,17 +260,12 @@ def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]
     case) a unit's shots are its targets: only they are listed, unit by unit in the
     volley's order (`_legal_battle`'s), and `below` is asked of their number."""
     p = b.side
-    to_fire = b.to_fire
     if not state.kept[p] and state.options.support == "every-shot":
         enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
         table, enemy_side = lk.reach[state.sides[p]], state.sides[enemy]
-        if len(to_fire) == 1:
-            u = to_fire[0]
-            aims = list(filter(table[u][enemy_side].__contains__, dict.fromkeys(b.forces[enemy])))
-            return UnitFired(player=p, unit=u, target=aims[below(len(aims))])
         theirs = dict.fromkeys(b.forces[enemy])
         each, total = [], 0
-        for u in dict.fromkeys(to_fire):
+        for u in dict.fromkeys(b.to_fire):
             aims = list(filter(table[u][enemy_side].__contains__, theirs))
             each.append((u, aims))
             total += len(aims)
