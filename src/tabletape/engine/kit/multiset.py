@@ -133,7 +133,7 @@ def chosen(deck: dict[C, int], random: Callable[[], float]) -> C:
     whose two lists cost more than the few steps of the loop. A running total (a whole
     number) exceeds the number drawn exactly when it exceeds that number's whole part, so
     the loop counts down from it in whole numbers (~10% faster than comparing with a float)."""
-    left = int(random() * (sum(deck.values()) + 0.0))
+    left = int(random() * sum(deck.values()))  # (an int below 2**53 times a float: exact)
     for card, n in deck.items():
         left -= n
         if left < 0:

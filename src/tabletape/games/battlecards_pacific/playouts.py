@@ -179,13 +179,7 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
     for u in dict.fromkeys(b.to_fire):
         aims = list(filter(table[u][enemy_side].__contains__, theirs))  # those it can reach
         if aims:
-            plays = NO_KEPT
-            if kept:  # none, then each Kept Card that may be played for it (`kept_bonus`'s)
-                kind = units[u].type
-                plays = [None]
-                for c in kept:
-                    if kind in bonuses.get(c, NO_BONUS):
-                        plays.append(c)
+            plays = _plays(bonuses, units[u].type, kept) if kept else NO_KEPT
             backing = 1 if every else _backings(lk, state, b, u)
             n = len(aims) * len(plays) * backing
             out.append((u, aims, plays, backing, n))
@@ -195,6 +189,17 @@ def _volley(lk: Lookups, state: State, b: Battle) -> tuple[list[Shots], int]:
 
 NO_KEPT: list[str | None] = [None]  # a unit's Kept Card choices when none applies (never changed)
 NO_BONUS: dict[UnitType, int] = {}  # a card that is not kept for a bonus (never changed)
+
+
+def _plays(bonuses: dict[str, dict[UnitType, int]], kind: UnitType, kept: tuple[str, ...]
+           ) -> list[str | None]:
+    """A unit's choices of Kept Card, as `_legal_battle` orders them: none, then each distinct
+    Kept Card that may be played for a unit of its type (`kept_bonus`'s, tabulated)."""
+    plays: list[str | None] = [None]
+    for c in kept:
+        if kind in bonuses.get(c, NO_BONUS):
+            plays.append(c)
+    return plays
 
 
 def _backings(lk: Lookups, state: State, b: Battle, u: str) -> int:
@@ -255,29 +260,50 @@ def _pick_withdrawal(b: Battle, below: Callable[[int], int]) -> BcpEvent:
 
 
 def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]) -> BcpEvent:
-    """A volley's shot drawn uniformly: `_volley`'s count, `below` asked once, `_shot_of`'s
-    shot. With no Kept Card to play and every supporter backing every shot (the usual
-    case) a unit's shots are its targets: only they are listed, unit by unit in the
-    volley's order (`_legal_battle`'s), and `below` is asked of their number."""
+    """A volley's shot drawn uniformly: the volley's shots counted, `below` asked once of their
+    number, the shot at that index in `_legal_battle`'s order. With every supporter backing
+    every shot (the usual option) a unit's shots are its targets times its Kept Card choices
+    (targets outer): each unit's targets are counted, not listed (the distinct enemy units in
+    its reach), and only the chosen unit's are walked, in the enemy's order. With support
+    allocated: `_volley`'s count and `_shot_of`'s shot."""
+    if state.options.support != "every-shot":
+        volley, shots = _volley(lk, state, b)
+        shot = _shot_of(lk, state, b, volley, below(shots))
+        assert shot is not None  # (`below(shots)` is below the volley's shots)
+        return shot
     p = b.side
-    if not state.kept[p] and state.options.support == "every-shot":
-        enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
-        table, enemy_side = lk.reach[state.sides[p]], state.sides[enemy]
-        theirs = dict.fromkeys(b.forces[enemy])
-        each, total = [], 0
-        for u in dict.fromkeys(b.to_fire):
-            aims = list(filter(table[u][enemy_side].__contains__, theirs))
-            each.append((u, aims))
-            total += len(aims)
-        i = below(total)
-        for u, aims in each:
-            if i < len(aims):
-                return UnitFired(player=p, unit=u, target=aims[i])
-            i -= len(aims)
-    volley, shots = _volley(lk, state, b)
-    shot = _shot_of(lk, state, b, volley, below(shots))
-    assert shot is not None  # (`below(shots)` is below the volley's shots)
-    return shot
+    enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
+    side = state.sides[p]
+    table, enemy_side = lk.reach[side], state.sides[enemy]
+    forces = b.forces[enemy]
+    kept = state.kept[p]
+    if kept:
+        kept = tuple(dict.fromkeys(kept))
+        units, bonuses = lk.units[side], lk.kept_bonuses
+    each, total, last = [], 0, None
+    for u in b.to_fire:  # (a sorted multiset: each name's copies together, listed once)
+        if u == last:
+            continue
+        last = u
+        reach = table[u][enemy_side]
+        plays = _plays(bonuses, units[u].type, kept) if kept else NO_KEPT
+        n = len(reach.intersection(forces)) * len(plays)
+        each.append((u, reach, plays, n))
+        total += n
+    i = below(total)
+    for u, reach, plays, n in each:
+        if i >= n:
+            i -= n
+            continue
+        t, k = divmod(i, len(plays))
+        last = None
+        for target in forces:  # the t-th distinct enemy unit it can reach, in the enemy's order
+            if target != last and target in reach:
+                if not t:
+                    return UnitFired(player=p, unit=u, target=target, kept=plays[k])
+                t -= 1
+            last = target
+    raise AssertionError("below(total) is below the volley's shots")
 
 
 def _pick_step(lk: Lookups, state: State, h: Owed, below: Callable[[int], int]

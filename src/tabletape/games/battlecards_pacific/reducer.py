@@ -500,12 +500,12 @@ def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    # bcp.deck.reshuffle, asked only when a deck is empty (`all`: no new dict to compare) and
-    # has a pile to take back (an Arsenal often has none: each unit in play or in hand); the
-    # function of the judging version (a pin: decks.reshuffled, or 1.1's before 1.2)
+    # bcp.deck.reshuffle, asked only when a deck is empty (`all`: no new dict to compare; the
+    # game's one Conflict deck read by its theatre) and has a pile to take back (an Arsenal
+    # often has none: each unit in play or in hand); the function of the judging version (a
+    # pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
-    if not (all(state.arsenal.values()) and all(state.conflict.values())) \
-            and refillable(state):
+    if not (all(state.arsenal.values()) and state.conflict[lk.theatre]) and refillable(state):
         shuffled = lk.reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
