@@ -263,9 +263,9 @@ def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]
     """A volley's shot drawn uniformly: the volley's shots counted, `below` asked once of their
     number, the shot at that index in `_legal_battle`'s order. With every supporter backing
     every shot (the usual option) a unit's shots are its targets times its Kept Card choices
-    (targets outer): each unit's targets are counted, not listed (the distinct enemy units in
-    its reach), and only the chosen unit's are walked, in the enemy's order. With support
-    allocated: `_volley`'s count and `_shot_of`'s shot."""
+    (targets outer): each unit's targets are the set of enemy units in its reach, counted, and
+    only the chosen unit's are put in the enemy's order. With support allocated: `_volley`'s
+    count and `_shot_of`'s shot."""
     if state.options.support != "every-shot":
         volley, shots = _volley(lk, state, b)
         shot = _shot_of(lk, state, b, volley, below(shots))
@@ -285,24 +285,18 @@ def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]
         if u == last:
             continue
         last = u
-        reach = table[u][enemy_side]
+        aims = table[u][enemy_side].intersection(forces)  # the enemy units it can reach
         plays = _plays(bonuses, units[u].type, kept) if kept else NO_KEPT
-        n = len(reach.intersection(forces)) * len(plays)
-        each.append((u, reach, plays, n))
+        n = len(aims) * len(plays)
+        each.append((u, aims, plays, n))
         total += n
     i = below(total)
-    for u, reach, plays, n in each:
-        if i >= n:
-            i -= n
-            continue
-        t, k = divmod(i, len(plays))
-        last = None
-        for target in forces:  # the t-th distinct enemy unit it can reach, in the enemy's order
-            if target != last and target in reach:
-                if not t:
-                    return UnitFired(player=p, unit=u, target=target, kept=plays[k])
-                t -= 1
-            last = target
+    for u, aims, plays, n in each:
+        if i < n:
+            t, k = divmod(i, len(plays))
+            # its t-th target in the enemy's order: the battle's units are a sorted multiset
+            return UnitFired(player=p, unit=u, target=sorted(aims)[t], kept=plays[k])
+        i -= n
     raise AssertionError("below(total) is below the volley's shots")
 
 
