@@ -665,12 +665,12 @@ def test_battlecards_ready_is_can_fire_for_each(seed):
 @settings(max_examples=8, deadline=None)
 @given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
 def test_battlecards_no_battles_test_remembered_is_the_plain_test(seeds, data):
-    """`_battle_live` (the last answer kept while `won`, the seats and the box are the same
-    objects) answers as `_some_battle_live` does, whatever order states of several games
+    """`battle_live` (the last answer kept while `won`, the seats and the box are the same
+    objects) answers as `some_battle_live` does, whatever order states of several games
     are asked in."""
     from msgspec.structs import replace
 
-    from tabletape.games.battlecards_pacific import reducer
+    from tabletape.games.battlecards_pacific import victory
     asked = []
     for seed in seeds:
         header, _, states = simulated("battlecards-pacific", seed)
@@ -685,7 +685,7 @@ def test_battlecards_no_battles_test_remembered_is_the_plain_test(seeds, data):
         elif roll == 1:  # every BATTLECARD won: none is left to fight
             state = replace(state, won={p: tuple(lk.battles) if p == state.players[0] else ()
                                         for p in state.players})
-        assert reducer._battle_live(lk, state) == reducer._some_battle_live(lk, state)
+        assert victory.battle_live(lk, state) == victory.some_battle_live(lk, state)
 
 
 @settings(max_examples=8, deadline=None)
@@ -721,6 +721,30 @@ def test_battlecards_stalemate_test_remembered_is_can_hit(seeds, data):
             fire.can_hit(lk, state, b, b.aggressor) or fire.can_hit(lk, state, b, b.defender))
 
 
+
+
+@settings(max_examples=8, deadline=None)
+@given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
+def test_battlecards_full_arsenals_remembered_are_the_plain_test(seeds, data):
+    """`_all_full` (the Arsenals last found full kept by identity) answers as `all` over the
+    Arsenals does, states of several games asked in any order, some with a deck emptied
+    in a new dict or the same decks in one."""
+    from msgspec.structs import replace
+
+    from tabletape.games.battlecards_pacific import reducer
+    states = [s for seed in seeds for s in simulated("battlecards-pacific", seed)[2]]
+    order = data.draw(st.permutations(range(len(states))))
+    for i in order[:200]:
+        state = states[i]
+        roll = data.draw(st.integers(0, 3))
+        if roll == 0:  # the same decks in a new dict
+            state = replace(state, arsenal=dict(state.arsenal))
+        elif roll == 1:  # one side's Arsenal run out
+            side = data.draw(st.sampled_from(sorted(state.arsenal)))
+            state = replace(state, arsenal={**state.arsenal, side: {}})
+        full = reducer._all_full(state.arsenal)
+        assert full == all(state.arsenal.values())
+        assert (state.arsenal is reducer._full_arsenal) or not full
 
 
 def test_battlecards_stalemate_test_remembered_asks_again_when_the_kept_cards_change(

@@ -13,7 +13,7 @@ functions, named after its rules; the kit knows no game's cards or rule ids.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 K = TypeVar("K")  # what a game keys its decks by: a player, a side, a theatre
@@ -132,9 +132,16 @@ def chosen(deck: dict[C, int], random: Callable[[], float]) -> C:
     BATTLECARDS) this is ~0.3 us a draw faster than bisecting running totals made in C,
     whose two lists cost more than the few steps of the loop. A running total (a whole
     number) exceeds the number drawn exactly when it exceeds that number's whole part, so
-    the loop counts down from it in whole numbers (~10% faster than comparing with a float)."""
-    left = int(random() * sum(deck.values()))  # (an int below 2**53 times a float: exact)
-    for card, n in deck.items():
+    the loop counts down from it in whole numbers (~10% faster than comparing with a float).
+    The card at that place is the same counted from either end, so the loop starts from the
+    nearer one (half the steps on average)."""
+    total = sum(deck.values())
+    left = int(random() * total)  # (an int below 2**53 times a float: exact)
+    cards: Iterable[tuple[C, int]] = deck.items()
+    if left + left >= total:  # in the back half: its place counted from the end
+        left = total - 1 - left
+        cards = reversed(deck.items())
+    for card, n in cards:
         left -= n
         if left < 0:
             return card

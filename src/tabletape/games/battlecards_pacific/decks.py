@@ -22,19 +22,20 @@ def to_discard(lk: Lookups, state: State, *names: str) -> State:
 
 
 # The plays below change a state once (one `replace` with every field that changes): these
-# give the new decks to put in it.
+# give the new decks to put in it. A game has one theatre's Conflict deck and pile (`initial`
+# keys them by `lk.theatre` alone), so the new dicts hold that key alone too: no merge.
 
 def taken(lk: Lookups, state: State, name: str) -> dict[str, dict[str, int]]:
     """Returns the Conflict decks with one `name` drawn or turned."""
     th = lk.theatre
-    return {**state.conflict, th: take(state.conflict[th], name)}
+    return {th: take(state.conflict[th], name)}
 
 
 def discarded(lk: Lookups, state: State, names: tuple[str, ...]
               ) -> dict[str, tuple[str, ...]]:
     """Returns the Conflict discard piles with `names` put on (`to_discard`'s)."""
     th = lk.theatre
-    return {**state.conflict_discard, th: state.conflict_discard[th] + names}
+    return {th: state.conflict_discard[th] + names}
 
 
 def refillable(state: State) -> bool:

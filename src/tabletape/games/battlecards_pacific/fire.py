@@ -200,8 +200,11 @@ def can_hit(lk: Lookups, state: State, battle: Battle, player: str) -> bool:
         if name == last:
             continue
         last = name
-        least = next((n for n, target in need[name][enemy_side] if target in theirs), None)
-        if least is None:
+        for n, target in need[name][enemy_side]:  # (a loop, not `next` over a generator:
+            if target in theirs:                  # no function made per unit)
+                least = n
+                break
+        else:
             continue  # nothing it may fire at in the battle could ever fall to it
         if least <= 0:
             return True  # some Action Number falls in the bare window

@@ -11,7 +11,6 @@ import functools
 
 from msgspec.structs import replace
 
-from tabletape.engine import Outcome
 from tabletape.engine.kit import turns
 from tabletape.engine.kit.multiset import drawn, with_cards, without
 from tabletape.tape.events import Event
@@ -36,7 +35,9 @@ from .events import (
 )
 from .fire import can_hit, volley, window
 from .fire import ready as fire_ready
-from .state import Battle, Owed, Result, Shot, State, Step
+from .state import Battle, Owed, Shot, State, Step
+from .victory import battle_live, on_points, victory
+from .victory import outcome as outcome  # (the ruleset's `outcome`: kit.packaged reads it here)
 
 # the steps the plays owe most often, named once (each `Step.X` is an enum lookup)
 CHOOSE, DRAW_CONFLICT, DECIDE = Step.CHOOSE, Step.DRAW_CONFLICT, Step.DECIDE
@@ -306,7 +307,7 @@ def _stalemate(lk: Lookups, state: State) -> State:
 # (`battle.forces`, a new dict only when a unit leaves it), the Kept Cards (`state.kept`, a new
 # dict only when one is kept or played), the sides and the box. After a miss with no Kept Card
 # all are the same objects as at the test before, so its answer is kept with them and given
-# again (identity, as `_battle_live`; tests/games/test_fast_paths.py pins it to `can_hit`).
+# again (identity, as `victory.battle_live`; tests/games/test_fast_paths.py pins it to `can_hit`).
 _last_hit: tuple[object, object, object, object, bool] = (None, None, None, None, True)
 
 
@@ -405,88 +406,7 @@ def _finish(lk: Lookups, state: State, winner: str, how: str, *, special: bool =
                     won={**state.won, winner: state.won[winner] + (name,)},
                     vp={**state.vp, winner: state.vp[winner] + bc.vp},
                     last_battle=f"{winner} won {name}: {how}")
-    return _victory(lk, state, winner, bc.eliminates)
-
-
-# -- Winning the War -----------------------------------------------------------------------------
-
-def _victory(lk: Lookups, state: State, winner: str, eliminates: str | None) -> State:
-    """Winning the War: Total Victory by an invasion (bcp.victory.total), or Standard
-    Victory on points (bcp.victory.standard)."""
-    if eliminates is not None and state.sides[winner] != eliminates:
-        out = tuple(p for p in state.players if state.sides[p] == eliminates)
-        state = replace(state, eliminated=tuple(dict.fromkeys(state.eliminated + out)))
-        left = {state.sides[p] for p in state.players if p not in state.eliminated}
-        if len(left) == 1:
-            survivors = tuple(p for p in state.players if p not in state.eliminated)
-            return replace(state, result=Result(survivors, f"Total Victory: {eliminates} is "
-                                                f"eliminated by the loss of its homeland"))
-    goal = lk.rules.standard_victory
-    if state.vp[winner] >= goal:
-        return replace(state, result=Result((winner,), f"Standard Victory: {winner} holds "
-                                            f"{state.vp[winner]} VP (needs {goal})"))
-    return state
-
-
-def _some_battle_live(lk: Lookups, state: State) -> bool:
-    """Returns whether some BATTLECARD not yet won can still have its prerequisites met
-    (it stops at the first one; `bcp.victory.no-battles` asks only whether there is one)."""
-    held = {c for p in state.players for c in state.won[p]}
-    memo: dict[str, bool] = {}
-    won: dict[str, set[str]] = {}
-
-    def won_by(side: str) -> set[str]:  # once per side, not once per BATTLECARD
-        if side not in won:
-            won[side] = q.side_won(state, side)
-        return won[side]
-
-    def live(name: str) -> bool:
-        if name in memo:
-            return memo[name]
-        memo[name] = False  # a cycle of prerequisites can never be met
-        bc = lk.battles[name]
-        ours = won_by(bc.aggressor)
-        ok = name not in held and all(r in ours or (r not in held and live(r))
-                                      for r in bc.requires)
-        memo[name] = ok
-        return ok
-
-    return any(live(n) for n in lk.battles)
-
-
-# bcp.victory.no-battles is asked as every turn passes; its answer depends only on who has won
-# which BATTLECARD (`state.won`: a new dict only when a battle is won), the seats and the card
-# set. So the last answer is kept with those very objects and given again while they are the
-# same ones (identity, not equality; holding them keeps their ids from being reused).
-# tests/games/test_fast_paths.py pins it to `_some_battle_live`.
-_last_live: tuple[object, object, object, object, bool] = (None, None, None, None, True)
-
-
-def _battle_live(lk: Lookups, state: State) -> bool:
-    """Returns `_some_battle_live(lk, state)`, from the last answer when it is the same game."""
-    global _last_live
-    last = _last_live  # read once: another thread may replace it, never half of it
-    if last[0] is state.won and last[1] is state.sides and last[2] is state.players \
-            and last[3] is lk:
-        return last[4]
-    live = _some_battle_live(lk, state)
-    _last_live = (state.won, state.sides, state.players, lk, live)
-    return live
-
-
-def _on_points(state: State, why: str) -> State:
-    """Ends the game on VP: the most VP wins; equal VP is a draw."""
-    best = max(state.vp.values())
-    top = tuple(p for p in state.players if state.vp[p] == best and p not in state.eliminated)
-    winners = top if len(top) == 1 else ()
-    return replace(state, steps=(), result=Result(winners, f"{why}; decided on VP"))
-
-
-def outcome(lk: Lookups, state: State) -> Outcome | None:
-    """Returns the winners and VP once the game is over."""
-    if state.result is None:
-        return None
-    return Outcome(state.result.winners, dict(state.vp), state.result.how)
+    return victory(lk, state, winner, bc.eliminates)
 
 
 # -- Playing the Game: what needs no decision -----------------------------------------------------
@@ -496,16 +416,33 @@ def settle(lk: Lookups, state: State) -> State:
     return turns.settle(state, functools.partial(resolve, lk))
 
 
+# `resolve` asks whether every Arsenal holds a card at every step; `state.arsenal` is a new
+# dict only when a unit is drawn or a deck refilled, so the last one found full is kept and
+# known again by identity (as `_last_hit`; holding it keeps its id from being reused).
+_full_arsenal: object = None
+
+
+def _all_full(arsenal: dict[str, dict[str, int]]) -> bool:
+    """Returns whether every side's Arsenal holds a card, remembering the dict if so."""
+    global _full_arsenal
+    if all(arsenal.values()):
+        _full_arsenal = arsenal
+        return True
+    return False
+
+
 def resolve(lk: Lookups, state: State) -> State | None:
     """Returns the state one step on, or None when a decision is pending or the game is over."""
     if state.result is not None:
         return None
-    # bcp.deck.reshuffle, asked only when a deck is empty (`all`: no new dict to compare; the
+    # bcp.deck.reshuffle, asked only when a deck is empty (the Arsenals: `_all_full`; the
     # game's one Conflict deck read by its theatre) and has a pile to take back (an Arsenal
     # often has none: each unit in play or in hand); the function of the judging version (a
     # pin: decks.reshuffled, or 1.1's before 1.2)
     b = state.battle
-    if not (all(state.arsenal.values()) and state.conflict[lk.theatre]) and refillable(state):
+    arsenal = state.arsenal
+    if not ((arsenal is _full_arsenal or _all_full(arsenal)) and state.conflict[lk.theatre]) \
+            and refillable(state):
         shuffled = lk.reshuffled(lk, state)
         if shuffled is not None:
             return shuffled
@@ -543,7 +480,7 @@ def _draw_conflict_step(lk: Lookups, state: State, h: Owed) -> State | None:
     """bcp.deck.exhausted: no Conflict card left to draw ends the game on points."""
     if state.conflict[lk.theatre]:
         return None
-    return _on_points(state, "the Conflict deck ran out")
+    return on_points(state, "the Conflict deck ran out")
 
 
 def _draw_step(lk: Lookups, state: State, h: Owed) -> State | None:
@@ -594,7 +531,7 @@ def _next_turn(lk: Lookups, state: State) -> State:
     else:
         nxt = turns.next_in(order, turn, state.eliminated)
     assert nxt is not None  # the game ends before every side is out
-    if not _battle_live(lk, state):  # bcp.victory.no-battles
-        return _on_points(state, "no BATTLECARD is left that could still be fought")
+    if not battle_live(lk, state):  # bcp.victory.no-battles
+        return on_points(state, "no BATTLECARD is left that could still be fought")
     owed = Owed(CHOOSE if state.reserve[nxt] else DRAW_CONFLICT, nxt)
     return replace(state, turn=nxt, turns=state.turns + 1, steps=(owed,))

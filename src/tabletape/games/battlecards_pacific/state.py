@@ -32,14 +32,14 @@ class Step(enum.StrEnum):
     BATTLE = "begin the battle"  # never pending: settled as soon as it is reached
 
 
-class Owed(msgspec.Struct, frozen=True, omit_defaults=True):
+class Owed(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     step: Step
     player: str
     count: int = 0  # cards still to draw or deploy
     what: Reveal | None = None  # REVEAL: what the Conflict card shows
 
 
-class Shot(msgspec.Struct, frozen=True, omit_defaults=True):
+class Shot(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A unit has fired; the Conflict card that decides it is still to be turned."""
 
     player: str
@@ -51,7 +51,7 @@ class Shot(msgspec.Struct, frozen=True, omit_defaults=True):
     support: tuple[str, ...] = ()  # the supporters allocated to it (support=allocated)
 
 
-class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
+class Battle(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """A battle in progress: the engaged units of each player, face up."""
 
     card: str
@@ -67,14 +67,14 @@ class Battle(msgspec.Struct, frozen=True, omit_defaults=True):
     shot: Shot | None = None
 
 
-class Result(msgspec.Struct, frozen=True, omit_defaults=True):
+class Result(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     """The end of the game: the winners and how it ended."""
 
     winners: tuple[str, ...]
     how: str
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     players: tuple[str, ...]  # seat order
     sides: dict[str, str]  # player -> side id
     order: tuple[str, ...]  # turn order: the first-turn side's player (Japan) first
