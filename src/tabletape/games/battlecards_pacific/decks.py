@@ -41,8 +41,14 @@ def discarded(lk: Lookups, state: State, names: tuple[str, ...]
 def refillable(state: State) -> bool:
     """Returns whether some empty deck has a discard pile to take back: what every version of
     bcp.deck.reshuffle needs before it shuffles (`reshuffled` is None otherwise)."""
-    return any(not deck and state.arsenal_discard[s] for s, deck in state.arsenal.items()) \
-        or any(not deck and state.conflict_discard[t] for t, deck in state.conflict.items())
+    # (loops, not `any` over generators: asked at every step while a deck is empty)
+    for side, deck in state.arsenal.items():
+        if not deck and state.arsenal_discard[side]:
+            return True
+    for theatre, deck in state.conflict.items():
+        if not deck and state.conflict_discard[theatre]:
+            return True
+    return False
 
 
 def reshuffled(lk: Lookups, state: State) -> State | None:

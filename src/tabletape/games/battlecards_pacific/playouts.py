@@ -275,7 +275,7 @@ def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]
     enemy = b.defender if p == b.aggressor else b.aggressor  # q.opponent
     side = state.sides[p]
     table, enemy_side = lk.reach[side], state.sides[enemy]
-    forces = b.forces[enemy]
+    theirs = frozenset(b.forces[enemy])  # the distinct enemy units, made a set once
     kept = state.kept[p]
     if kept:
         kept = tuple(dict.fromkeys(kept))
@@ -285,7 +285,7 @@ def _pick_fire(lk: Lookups, state: State, b: Battle, below: Callable[[int], int]
         if u == last:
             continue
         last = u
-        aims = table[u][enemy_side].intersection(forces)  # the enemy units it can reach
+        aims = table[u][enemy_side] & theirs  # the enemy units it can reach
         plays = _plays(bonuses, units[u].type, kept) if kept else NO_KEPT
         n = len(aims) * len(plays)
         each.append((u, aims, plays, n))

@@ -398,9 +398,11 @@ def _finish(lk: Lookups, state: State, winner: str, how: str, *, special: bool =
                 discard[state.sides[p]] += b.forces[p]
                 home = b.withdrawn[p]
             units = lk.units[state.sides[p]]
+            joining: dict[str, list[str]] = {}
             for n in home:  # (a unit type is a StrEnum: it finds its stack's plain str key)
-                kind = units[n].type
-                stacks[p][kind] = with_cards(stacks[p][kind], n)
+                joining.setdefault(units[n].type, []).append(n)
+            for kind, more in joining.items():  # each stack sorted once, with all that joins it
+                stacks[p][kind] = with_cards(stacks[p][kind], *more)
     state = replace(state, battle=None, drawn=None, steps=(), stacks=stacks,
                     arsenal_discard=discard,
                     won={**state.won, winner: state.won[winner] + (name,)},
