@@ -32,6 +32,11 @@ class Step(enum.StrEnum):
     BATTLE = "begin the battle"  # never pending: settled as soon as it is reached
 
 
+# gc=False, as the events (tape.events.Event): a state and its parts hold only scalars and
+# tuples and dicts of them, so they can be in no reference cycle; untracked, the states a
+# playout makes and drops (a few an event) do not drive the cycle collector.
+
+
 class Owed(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     step: Step
     player: str
