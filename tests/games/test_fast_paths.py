@@ -722,7 +722,6 @@ def test_battlecards_stalemate_test_remembered_is_can_hit(seeds, data):
 
 
 
-
 @settings(max_examples=8, deadline=None)
 @given(seeds=st.lists(st.integers(0, 30), min_size=1, max_size=3), data=st.data())
 def test_battlecards_full_arsenals_remembered_are_the_plain_test(seeds, data):
