@@ -82,21 +82,29 @@ def apply(lk: Lookups, state: State, event: Event) -> State:
     return state
 
 
-def _deployed(lk: Lookups, state: State, player: str, units: tuple[str, ...]
-              ) -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[str, tuple[str, ...]]]:
-    """bcp.deploy.stack: returns the stacks and the Reserve Hands once each unit has gone face
-    down onto the stack of its own type (each stack sorted once, with all that joins it)."""
+def _stacked(lk: Lookups, state: State, player: str, units: tuple[str, ...]
+             ) -> dict[str, tuple[str, ...]]:
+    """bcp.deploy.stack: returns the player's stacks once each of `units` has gone face down
+    onto the stack of its own type (each stack sorted once, with all that joins it)."""
     stacks = dict(state.stacks[player])
-    reserve = state.reserve[player]
     kinds = lk.units[state.sides[player]]
     joining: dict[str, list[str]] = {}
-    for u in units:
-        # (a unit type is a StrEnum: it finds its stack's key, which keeps its plain str)
+    for u in units:  # (a unit type is a StrEnum: it finds its stack's key, a plain str)
         joining.setdefault(kinds[u].type, []).append(u)
-        reserve = without(reserve, u)
     for kind, more in joining.items():
         stacks[kind] = with_cards(stacks[kind], *more)
-    return {**state.stacks, player: stacks}, {**state.reserve, player: reserve}
+    return stacks
+
+
+def _deployed(lk: Lookups, state: State, player: str, units: tuple[str, ...]
+              ) -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[str, tuple[str, ...]]]:
+    """bcp.deploy.stack: returns the stacks and the Reserve Hands once each unit has gone from
+    the hand face down onto the stack of its own type."""
+    reserve = state.reserve[player]
+    for u in units:
+        reserve = without(reserve, u)
+    return ({**state.stacks, player: _stacked(lk, state, player, units)},
+            {**state.reserve, player: reserve})
 
 
 def _arsenal_drawn(lk: Lookups, state: State, ev: ArsenalDrawn) -> State:
@@ -388,7 +396,7 @@ def _finish(lk: Lookups, state: State, winner: str, how: str, *, special: bool =
     assert name is not None
     bc = q.battlecard(lk, name)
     b = state.battle
-    stacks = {p: dict(s) for p, s in state.stacks.items()}
+    stacks = dict(state.stacks)
     discard = dict(state.arsenal_discard)
     if b is not None:
         loser = q.opponent(b, winner)
@@ -397,12 +405,7 @@ def _finish(lk: Lookups, state: State, winner: str, how: str, *, special: bool =
             if special and p == loser and bc.special_losers == "discard":
                 discard[state.sides[p]] += b.forces[p]
                 home = b.withdrawn[p]
-            units = lk.units[state.sides[p]]
-            joining: dict[str, list[str]] = {}
-            for n in home:  # (a unit type is a StrEnum: it finds its stack's plain str key)
-                joining.setdefault(units[n].type, []).append(n)
-            for kind, more in joining.items():  # each stack sorted once, with all that joins it
-                stacks[p][kind] = with_cards(stacks[p][kind], *more)
+            stacks[p] = _stacked(lk, state, p, home)
     state = replace(state, battle=None, drawn=None, steps=(), stacks=stacks,
                     arsenal_discard=discard,
                     won={**state.won, winner: state.won[winner] + (name,)},
